@@ -1,0 +1,206 @@
+//! Errors: a detailed internal [`Error`] for the library's own code and a small public
+//! [`CoachError`] for apps, with exactly one mapping between them (`impl From<Error> for CoachError`).
+//!
+//! Public errors say what failed and where (a JSON path for bad model output). They never carry
+//! user data: no plan text, no values taken from the input, no file paths.
+
+use std::fmt;
+
+/// What was wrong with a piece of model output (or any plan text handed to the library).
+///
+/// The codes are stable: the CLI prints them in snake_case (`block_index_out_of_range`) and apps
+/// may switch on them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputErrorCode {
+    /// The text holds no JSON object, or the JSON is malformed or cut off.
+    InvalidJson,
+    /// The JSON does not match the schema: a missing field, a wrong type, an unknown field, an
+    /// empty list that must not be empty, or a number out of range.
+    SchemaViolation,
+    /// An exercise's `blockIndex` points at no block.
+    BlockIndexOutOfRange,
+    /// Two exercises of one block share the same `order`.
+    DuplicateOrder,
+    /// The plan has no `blocks`, or an empty list of them.
+    MissingBlocks,
+    /// A value outside its enumeration (`source`, `energy`, `blockTemplate`).
+    UnknownEnumValue,
+}
+
+impl OutputErrorCode {
+    /// The stable snake_case spelling used by the CLI and the C API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidJson => "invalid_json",
+            Self::SchemaViolation => "schema_violation",
+            Self::BlockIndexOutOfRange => "block_index_out_of_range",
+            Self::DuplicateOrder => "duplicate_order",
+            Self::MissingBlocks => "missing_blocks",
+            Self::UnknownEnumValue => "unknown_enum_value",
+        }
+    }
+}
+
+impl fmt::Display for OutputErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rejected piece of model output: which rule it broke, where, and a short description
+/// written by the library (never a copy of the offending value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputError {
+    pub code: OutputErrorCode,
+    /// JSON path of the offending value, such as `exercises[3].blockIndex`; `None` for the text as
+    /// a whole.
+    pub path: Option<String>,
+    pub detail: String,
+}
+
+impl OutputError {
+    pub fn new(code: OutputErrorCode, path: Option<String>, detail: impl Into<String>) -> Self {
+        Self { code, path, detail: detail.into() }
+    }
+
+    pub fn at(code: OutputErrorCode, path: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(code, Some(path.into()), detail)
+    }
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "{} at {}: {}", self.code, p, self.detail),
+            None => write!(f, "{}: {}", self.code, self.detail),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// The library's internal error. Carries sources for logging; apps see [`CoachError`].
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("invalid model output: {0}")]
+    Output(#[from] OutputError),
+    #[error("database schema version {found} is newer than this library supports ({supported})")]
+    DatabaseTooNew { found: u32, supported: u32 },
+    #[error("the file is not a usable SQLite database")]
+    NotADatabase(#[source] rusqlite::Error),
+    #[error("storage failure: {0}")]
+    Sqlite(rusqlite::Error),
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        match e.sqlite_error_code() {
+            Some(NotADatabase | DatabaseCorrupt) => Error::NotADatabase(e),
+            _ => Error::Sqlite(e),
+        }
+    }
+}
+
+/// Result type of the library's internal functions.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The error every public call can return.
+///
+/// In Kotlin this is `CoachException` with one subclass per variant; in Swift an `Error` enum.
+/// Nothing here carries user data: only codes, JSON paths and short descriptions.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum CoachError {
+    /// Model output (or plan text) was rejected. `code` says which rule it broke and `path` where,
+    /// e.g. `exercises[3].blockIndex`. Nothing was stored from it.
+    #[error("invalid model output ({code}) at {path:?}: {detail}")]
+    InvalidModelOutput { code: OutputErrorCode, path: Option<String>, detail: String },
+    /// The database file was written by a newer version of this library. It was left untouched;
+    /// update the app, or open a different file.
+    #[error("database version {found_version} is newer than supported version {supported_version}")]
+    DatabaseTooNew { found_version: u32, supported_version: u32 },
+    /// The file exists but is not a SQLite database, or is corrupt. It was left untouched.
+    #[error("not a database: {detail}")]
+    NotADatabase { detail: String },
+    /// Reading or writing the database failed (disk full, read-only file, locked for too long).
+    #[error("storage failure: {detail}")]
+    Storage { detail: String },
+    /// A caller passed an argument the library cannot use.
+    #[error("invalid argument: {detail}")]
+    InvalidArgument { detail: String },
+    /// A bug in the library. Please report it with the detail.
+    #[error("internal error: {detail}")]
+    Internal { detail: String },
+}
+
+impl CoachError {
+    /// The stable snake_case code of this error, as the CLI and the C API print it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidModelOutput { code, .. } => code.as_str(),
+            Self::DatabaseTooNew { .. } => "database_too_new",
+            Self::NotADatabase { .. } => "not_a_database",
+            Self::Storage { .. } => "storage",
+            Self::InvalidArgument { .. } => "invalid_argument",
+            Self::Internal { .. } => "internal",
+        }
+    }
+
+    /// The JSON path the error points at, if any.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Self::InvalidModelOutput { path, .. } => path.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A short description without user data.
+    pub fn detail(&self) -> String {
+        match self {
+            Self::InvalidModelOutput { detail, .. }
+            | Self::NotADatabase { detail }
+            | Self::Storage { detail }
+            | Self::InvalidArgument { detail }
+            | Self::Internal { detail } => detail.clone(),
+            Self::DatabaseTooNew { .. } => self.to_string(),
+        }
+    }
+
+    /// The error as the JSON object the CLI and the C API print:
+    /// `{"code":C,"path":P,"detail":D}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "code": self.code(), "path": self.path(), "detail": self.detail() })
+    }
+}
+
+/// The one mapping from internal to public errors.
+impl From<Error> for CoachError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Output(OutputError { code, path, detail }) => {
+                CoachError::InvalidModelOutput { code, path, detail }
+            }
+            Error::DatabaseTooNew { found, supported } => {
+                CoachError::DatabaseTooNew { found_version: found, supported_version: supported }
+            }
+            Error::NotADatabase(_) => CoachError::NotADatabase {
+                detail: "the file is not a SQLite database or is corrupt; it was not modified".into(),
+            },
+            // rusqlite's messages name SQLite result codes and our own SQL, never bound values.
+            Error::Sqlite(e) => CoachError::Storage { detail: e.to_string() },
+            Error::InvalidArgument(detail) => CoachError::InvalidArgument { detail },
+            Error::Internal(detail) => CoachError::Internal { detail },
+        }
+    }
+}
+
+impl From<OutputError> for CoachError {
+    fn from(e: OutputError) -> Self {
+        Error::Output(e).into()
+    }
+}

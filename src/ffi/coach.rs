@@ -1,0 +1,94 @@
+//! [`Coach`], the app's entry object.
+
+use std::sync::Arc;
+
+use crate::clock::{Clock, SystemClock};
+use crate::error::CoachError;
+use crate::ids::IdGenerator;
+use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
+use crate::store::{GenerationRecord, Store};
+
+/// The library's entry object: one per database file, shared freely between threads.
+///
+/// Threading: every method is synchronous. Plan transforms are CPU-light (well under a
+/// millisecond for a typical plan) but write to the database when it is a file, so call them from a
+/// background thread or coroutine, not the main thread. Calls on one `Coach` are serialized on its
+/// database connection; open one `Coach` per file and keep it for the app's lifetime.
+#[derive(uniffi::Object)]
+pub struct Coach {
+    store: Store,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for Coach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Coach").field("store", &self.store).finish_non_exhaustive()
+    }
+}
+
+#[uniffi::export]
+impl Coach {
+    /// Opens the database file at `db_path`, creating it if absent and upgrading it if it was
+    /// written by an older version of the library.
+    ///
+    /// Throws `NotADatabase` if the file is not a SQLite database and `DatabaseTooNew` if a newer
+    /// library version wrote it; in both cases the file is left exactly as it was.
+    #[uniffi::constructor]
+    pub fn open(db_path: String) -> Result<Arc<Coach>, CoachError> {
+        Ok(Arc::new(Coach::with_store(Store::open(db_path)?, Arc::new(SystemClock))))
+    }
+
+    /// Opens a private in-memory database (nothing survives the object). For previews and tests.
+    #[uniffi::constructor]
+    pub fn open_in_memory() -> Result<Arc<Coach>, CoachError> {
+        Ok(Arc::new(Coach::with_store(Store::open_in_memory()?, Arc::new(SystemClock))))
+    }
+
+    /// Chooses the LLM schema for a plan generation (spec 000): `override_version` if given; else
+    /// the only version in `supported` if there is exactly one; else the version with the smallest
+    /// estimated JSON size among `supported` (every version when empty), ties to `v2-flat`.
+    pub fn select_plan_schema(
+        &self,
+        supported: Vec<SchemaVersion>,
+        override_version: Option<SchemaVersion>,
+    ) -> SchemaSelection {
+        plan::select_schema(&supported, override_version)
+    }
+
+    /// Turns raw model text into the canonical [`TodayPlan`](crate::TodayPlan).
+    ///
+    /// `raw_text` is what the model wrote in `selection`'s schema; code fences, prose around the
+    /// JSON and `<think>`/`<response>` wrappers are tolerated. Anything else wrong with it throws
+    /// `InvalidModelOutput` with a code and a JSON path; nothing is best-effort. Give `seed` to make
+    /// the generated ids reproducible. Every call, successful or not, is recorded in the
+    /// generation metadata (see [`Coach::recent_generations`]).
+    #[uniffi::method(default(seed = None))]
+    pub fn transform_plan(
+        &self,
+        raw_text: String,
+        selection: SchemaSelection,
+        seed: Option<u64>,
+    ) -> Result<PlanTransform, CoachError> {
+        let mut ids = IdGenerator::new(seed);
+        let ruleset = Ruleset::embedded();
+        Ok(plan::transform_and_record(Some(&self.store), &*self.clock, ruleset, &raw_text, selection, &mut ids)?)
+    }
+
+    /// The last `limit` generations recorded in this database, newest first.
+    pub fn recent_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>, CoachError> {
+        Ok(self.store.recent_generations(limit)?)
+    }
+}
+
+impl Coach {
+    /// A `Coach` over an already opened store with a given clock (Rust callers and tests).
+    pub fn with_store(store: Store, clock: Arc<dyn Clock>) -> Coach {
+        Coach { store, clock }
+    }
+}
+
+/// The library's version, e.g. `0.1.0`.
+#[uniffi::export]
+pub fn library_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

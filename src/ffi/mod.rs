@@ -1,0 +1,6 @@
+//! The app-facing surface exported through UniFFI (Swift, Kotlin, Python). Thin by rule: each
+//! exported method delegates in a line or two to a service; no logic lives here.
+
+mod coach;
+
+pub use coach::{library_version, Coach};

@@ -1,0 +1,37 @@
+//! # coachcore
+//!
+//! An embedded, on-device engine for fitness, meal and day-planner apps. It keeps the user's data
+//! in SQLite, runs deterministic engines over it, and turns language-model output into validated
+//! structures. The model proposes; deterministic code validates, repairs and decides.
+//!
+//! Apps reach it through [`Coach`] (Swift, Kotlin and Python via UniFFI), through the C API in
+//! `capi` (feature `capi`), or from Rust directly. See `ARCHITECTURE.md` for the layout.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`plan`] | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`] |
+//! | [`llm`] | model output handling (JSON extraction) |
+//! | [`store`] | the SQLite database: open, migrations, one DAO per domain |
+//! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
+//! | [`ffi`] | the exported entry object [`Coach`] |
+
+uniffi::setup_scaffolding!();
+
+pub mod clock;
+pub mod error;
+pub mod ffi;
+pub mod ids;
+pub mod llm;
+pub mod plan;
+pub mod store;
+
+#[cfg(feature = "capi")]
+pub mod capi;
+
+pub use error::{CoachError, OutputErrorCode};
+pub use ffi::{library_version, Coach};
+pub use plan::{
+    Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
+    SelectionReason, TodayPlan,
+};
+pub use store::GenerationRecord;

@@ -1,0 +1,28 @@
+//! Spec 000, the plan transformer: model output in one of two LLM schemas (`v1-current`, nested;
+//! `v2-flat`, exercises joined to blocks by `blockIndex` and `order`) becomes the one canonical
+//! [`TodayPlan`] apps receive.
+//!
+//! | file | concern |
+//! |---|---|
+//! | `model.rs` | [`TodayPlan`] and its parts: what apps receive |
+//! | `raw.rs` | the two LLM shapes as parsed, every field optional so absence is reported by path |
+//! | `transform.rs` | extract, parse, validate, expand, join, order, assign ids (pure) |
+//! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
+//! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
+//! | `service.rs` | transform plus generation metadata in the store |
+
+mod expansion;
+mod model;
+mod raw;
+mod schema;
+mod service;
+mod transform;
+
+pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
+pub use model::{Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, TodayPlan};
+pub use schema::{
+    estimate_json_size, schema_depth, select_schema, SchemaSelection, SchemaVersion,
+    SelectionReason, TODAY_PLAN_SCHEMA,
+};
+pub use service::{transform_and_record, PLAN_TRANSFORM_FEATURE};
+pub use transform::transform;
