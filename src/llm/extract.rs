@@ -8,9 +8,90 @@
 //! - prose before and after the JSON.
 //!
 //! It yields *candidates*: balanced `{…}` spans, in order, string-aware (braces inside strings and
-//! escaped quotes do not count). A caller parses the first candidate and moves to the next only if
-//! that one is not JSON at all. A span that never closes is yielded as it is, so the parser can
+//! escaped quotes do not count). A span that never closes is yielded as it is, so the parser can
 //! report the truncation.
+//!
+//! [`parse_model_json`] is what features call: it parses the first candidate into a typed value and
+//! moves to the next only if that one is not JSON at all. Its happy path parses straight from the
+//! first `{` (no separate scan), and builds JSON paths only when there is an error to report.
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{OutputError, OutputErrorCode};
+
+/// Parses the JSON object in model text into `T`.
+///
+/// Errors: [`OutputErrorCode::InvalidJson`] when no candidate is JSON (with line and column of the
+/// first syntax error, or "no JSON object found"); [`OutputErrorCode::SchemaViolation`] with the
+/// JSON path when the JSON does not fit `T` (wrong type, unknown field). Details never quote the
+/// input.
+pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputError> {
+    let mut first_syntax_error = None;
+    for region in regions(text) {
+        let mut rest = region;
+        while let Some(start) = rest.find('{') {
+            let candidate = &rest[start..];
+            // Deserializing without `end()` stops after the object: trailing prose is ignored.
+            let mut de = serde_json::Deserializer::from_str(candidate);
+            match T::deserialize(&mut de) {
+                Ok(v) => return Ok(v),
+                Err(e) if e.is_data() => return Err(data_error::<T>(candidate)),
+                Err(e) => {
+                    first_syntax_error.get_or_insert_with(|| {
+                        let what = if e.is_eof() { "the JSON ends early (truncated output)" } else { "malformed JSON" };
+                        format!("{what} at line {} column {}", e.line(), e.column())
+                    });
+                    rest = &candidate[balanced_len(candidate)..];
+                }
+            }
+        }
+    }
+    Err(OutputError::new(
+        OutputErrorCode::InvalidJson,
+        None,
+        first_syntax_error.unwrap_or_else(|| "no JSON object found in the text".into()),
+    ))
+}
+
+/// Parses `candidate` again, this time tracking the path, to describe a type error.
+fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
+    let mut de = serde_json::Deserializer::from_str(candidate);
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(_) => OutputError::new(OutputErrorCode::SchemaViolation, None, "does not match the schema"),
+        Err(e) => {
+            let path = e.path().to_string();
+            let path = (!path.is_empty() && path != ".").then_some(path);
+            OutputError::new(OutputErrorCode::SchemaViolation, path, describe_data_error(e.inner()))
+        }
+    }
+}
+
+/// Rewrites serde's message (which quotes the offending value) into one that names only the
+/// expected type.
+fn describe_data_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let expected = msg.split(", expected ").nth(1).map(|rest| {
+        match rest.split(" at line ").next().unwrap_or(rest) {
+            "i64" | "u64" | "u32" | "i32" => "an integer",
+            "a sequence" => "an array",
+            "a string" => "a string",
+            "a boolean" => "a boolean",
+            x if x.starts_with("struct ") || x == "a map" => "an object",
+            _ => "another type",
+        }
+    });
+    if msg.starts_with("invalid type") {
+        format!("wrong type: expected {}", expected.unwrap_or("another type"))
+    } else if msg.starts_with("invalid value") {
+        "number out of range".into()
+    } else if msg.starts_with("unknown field") {
+        "unknown field: the schema allows no other fields here".into()
+    } else if msg.starts_with("duplicate field") {
+        "field given twice".into()
+    } else {
+        "does not match the schema".into()
+    }
+}
 
 /// The first JSON object candidate in `text`, if any. See [`json_candidates`].
 pub fn extract_json(text: &str) -> Option<&str> {
@@ -19,10 +100,28 @@ pub fn extract_json(text: &str) -> Option<&str> {
 
 /// All JSON object candidates in `text`, fenced blocks first, in order of appearance.
 pub fn json_candidates(text: &str) -> impl Iterator<Item = &str> {
+    regions(text).into_iter().flat_map(|r| BalancedObjects { rest: r })
+}
+
+/// Where to look, in order: the fenced blocks of the answer if any holds a `{`, else the answer.
+fn regions(text: &str) -> Vec<&str> {
+    // Fast path: without `<` or a backtick there are no tags and no fences to consider.
+    if memchr::memchr2(b'<', b'`', text.as_bytes()).is_none() {
+        return vec![text];
+    }
     let answer = answer_region(text);
     let fenced: Vec<&str> = fenced_blocks(answer).collect();
-    let regions = if fenced.iter().any(|b| b.contains('{')) { fenced } else { vec![answer] };
-    regions.into_iter().flat_map(|r| BalancedObjects { rest: r })
+    if fenced.iter().any(|b| b.contains('{')) {
+        fenced
+    } else {
+        vec![answer]
+    }
+}
+
+/// Length of the balanced object at the start of `s` (all of `s` when it never closes).
+fn balanced_len(s: &str) -> usize {
+    let mut it = BalancedObjects { rest: s };
+    it.next().map_or(s.len(), str::len)
 }
 
 /// The part of the text that holds the answer: inside `<response>` if present, else after the
@@ -159,6 +258,38 @@ mod tests {
     #[test]
     fn truncated_object_is_still_a_candidate() {
         assert_eq!(extract_json("ok: {\"a\": [1, 2"), Some("{\"a\": [1, 2"));
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct T {
+        a: i64,
+        b: Option<Vec<String>>,
+    }
+
+    #[test]
+    fn parse_skips_non_json_candidates_and_ignores_trailing_text() {
+        let t: T = parse_model_json("Use {curly} braces: {\"a\": 1}</response> bye").unwrap();
+        assert_eq!(t, T { a: 1, b: None });
+        let t: T = parse_model_json("<response>{\"a\":2}</response>").unwrap();
+        assert_eq!(t.a, 2);
+    }
+
+    #[test]
+    fn parse_errors_say_what_and_where_without_the_value() {
+        let e = parse_model_json::<T>("{\"a\": 1, \"b\": [\"x\", 7]}").unwrap_err();
+        assert_eq!((e.code, e.path.as_deref()), (OutputErrorCode::SchemaViolation, Some("b[1]")));
+        assert_eq!(e.detail, "wrong type: expected a string");
+        let e = parse_model_json::<T>("{\"a\": \"SECRET\"}").unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("a"));
+        assert!(!e.detail.contains("SECRET"));
+        let e = parse_model_json::<T>("{\"a\": 1, \"zzz\": 0}").unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("zzz"));
+        let e = parse_model_json::<T>("nothing here").unwrap_err();
+        assert_eq!((e.code, e.path, e.detail.as_str()), (OutputErrorCode::InvalidJson, None, "no JSON object found in the text"));
+        let e = parse_model_json::<T>("{\"a\": 1, \"b\": [").unwrap_err();
+        assert_eq!(e.code, OutputErrorCode::InvalidJson);
+        assert!(e.detail.contains("truncated"), "{}", e.detail);
     }
 
     #[test]

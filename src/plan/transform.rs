@@ -9,15 +9,13 @@
 //! Nothing is best-effort: the first broken rule fails the whole transform with an
 //! [`OutputError`] naming the rule (its code) and the JSON path.
 
-use serde::de::DeserializeOwned;
-
 use super::expansion::Ruleset;
 use super::model::{Energy, PlanBlock, PlanExercise, PlanSource, TodayPlan};
 use super::raw::{BlockV1, BlockV2, ExerciseV1, ExerciseV2, PlanHeader, PlanV1, PlanV2};
 use super::SchemaVersion;
 use crate::error::{OutputError, OutputErrorCode as Code};
 use crate::ids::IdGenerator;
-use crate::llm::extract::json_candidates;
+use crate::llm::extract::parse_model_json;
 
 const MAX_MINUTES: i64 = 1440;
 // maxLength of the string fields, as in the schema files.
@@ -40,8 +38,8 @@ pub fn transform(
     ids: &mut IdGenerator,
 ) -> Result<TodayPlan, OutputError> {
     let mut plan = match version {
-        SchemaVersion::V2Flat => from_v2(parse::<PlanV2>(text)?, ruleset)?,
-        SchemaVersion::V1Current => from_v1(parse::<PlanV1>(text)?, ruleset)?,
+        SchemaVersion::V2Flat => from_v2(parse_model_json::<PlanV2>(text)?, ruleset)?,
+        SchemaVersion::V1Current => from_v1(parse_model_json::<PlanV1>(text)?, ruleset)?,
     };
     plan.id = ids.next_id();
     for block in &mut plan.blocks {
@@ -51,64 +49,6 @@ pub fn transform(
         }
     }
     Ok(plan)
-}
-
-/// Parses the first candidate that is syntactically JSON. A type error is final (the JSON was
-/// found, it is just wrong); a syntax error moves on to the next candidate.
-fn parse<T: DeserializeOwned>(text: &str) -> Result<T, OutputError> {
-    let mut first_syntax_error = None;
-    for candidate in json_candidates(text) {
-        let mut de = serde_json::Deserializer::from_str(candidate);
-        match serde_path_to_error::deserialize::<_, T>(&mut de) {
-            Ok(v) => return Ok(v),
-            Err(e) => {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                if inner.is_data() {
-                    let path = (!path.is_empty() && path != ".").then_some(path);
-                    return Err(OutputError::new(Code::SchemaViolation, path, describe_data_error(&inner)));
-                }
-                first_syntax_error.get_or_insert_with(|| {
-                    let what = if inner.is_eof() { "the JSON ends early (truncated output)" } else { "malformed JSON" };
-                    format!("{what} at line {} column {}", inner.line(), inner.column())
-                });
-            }
-        }
-    }
-    Err(OutputError::new(
-        Code::InvalidJson,
-        None,
-        first_syntax_error.unwrap_or_else(|| "no JSON object found in the text".into()),
-    ))
-}
-
-/// Rewrites serde's message (which quotes the offending value) into one that names only the
-/// expected type.
-fn describe_data_error(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    let expected = msg
-        .split(", expected ")
-        .nth(1)
-        .map(|rest| rest.split(" at line ").next().unwrap_or(rest))
-        .map(|x| match x {
-            "i64" | "u64" | "u32" => "an integer",
-            "a sequence" => "an array",
-            "a string" => "a string",
-            x if x.starts_with("struct ") || x == "a map" => "an object",
-            x if x.starts_with("one of") || x.starts_with('`') => "a known field",
-            _ => "another type",
-        });
-    if msg.starts_with("invalid type") {
-        format!("wrong type: expected {}", expected.unwrap_or("another type"))
-    } else if msg.starts_with("invalid value") {
-        "number out of range".into()
-    } else if msg.starts_with("unknown field") {
-        "unknown field: the schema allows no other fields here".into()
-    } else if msg.starts_with("duplicate field") {
-        "field given twice".into()
-    } else {
-        "does not match the schema".into()
-    }
 }
 
 fn violation(path: String, detail: impl Into<String>) -> OutputError {
