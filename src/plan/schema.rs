@@ -263,6 +263,13 @@ mod tests {
     }
 
     #[test]
+    fn shipped_schema_estimates() {
+        // v2-flat repeats `"blockIndex":0,"order":0,` (25 bytes with its comma) per exercise, which the nesting
+        // of v1-current does not need; see docs/adr/0002-plan-schema-contract.md.
+        assert_eq!((V1Current.estimated_size(), V2Flat.estimated_size()), (275, 300));
+    }
+
+    #[test]
     fn ties_break_to_v2_flat_and_smaller_wins() {
         let sel = |a: usize, b: usize| {
             select_schema_with(&[V1Current, V2Flat], None, |v| if v == V1Current { a } else { b }).schema_version
