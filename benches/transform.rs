@@ -44,7 +44,10 @@ fn plan(n: usize, version: SchemaVersion) -> String {
                 .into_iter()
                 .enumerate()
                 .map(|(b, mut bl)| {
-                    bl["exercises"] = json!((0..n).filter(|i| i % n_blocks == b).map(exercise).collect::<Vec<_>>());
+                    bl["exercises"] = json!((0..n)
+                        .filter(|i| i % n_blocks == b)
+                        .map(exercise)
+                        .collect::<Vec<_>>());
                     bl
                 })
                 .collect::<Vec<_>>());
@@ -73,17 +76,27 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let (rounds, budget) = if quick { (3, Duration::from_millis(40)) } else { (9, Duration::from_millis(150)) };
+    let (rounds, budget) = if quick {
+        (3, Duration::from_millis(40))
+    } else {
+        (9, Duration::from_millis(150))
+    };
     let rules = Ruleset::embedded();
-    println!("plan transform vs serde_json::from_slice::<Value> (median of {rounds} interleaved rounds)");
-    println!("{:<11} {:>9} {:>9} {:>12} {:>14} {:>7}  goal <= 1.5x", "schema", "exercises", "bytes", "parse MB/s", "transform MB/s", "ratio");
+    println!(
+        "plan transform vs serde_json::from_slice::<Value> (median of {rounds} interleaved rounds)"
+    );
+    println!(
+        "{:<11} {:>9} {:>9} {:>12} {:>14} {:>7}  goal <= 1.5x",
+        "schema", "exercises", "bytes", "parse MB/s", "transform MB/s", "ratio"
+    );
     let mut worst: f64 = 0.0;
     for version in [SchemaVersion::V2Flat, SchemaVersion::V1Current] {
         for n in [5, 20, 100, 500] {
             let text = plan(n, version);
             let bytes = text.as_bytes();
             // Sanity: the input is valid and transforms.
-            transform(&text, version, rules, &mut IdGenerator::seeded(1)).expect("benchmark plan transforms");
+            transform(&text, version, rules, &mut IdGenerator::seeded(1))
+                .expect("benchmark plan transforms");
             let (mut parse, mut trans) = (Vec::new(), Vec::new());
             for _ in 0..rounds {
                 parse.push(time_per_call(budget, || {
@@ -100,7 +113,13 @@ fn main() {
             worst = worst.max(ratio);
             println!(
                 "{:<11} {:>9} {:>9} {:>12.1} {:>14.1} {:>6.2}x  {}",
-                version.as_str(), n, bytes.len(), mbs(p), mbs(t), ratio, if ratio <= 1.5 { "met" } else { "MISSED" }
+                version.as_str(),
+                n,
+                bytes.len(),
+                mbs(p),
+                mbs(t),
+                ratio,
+                if ratio <= 1.5 { "met" } else { "MISSED" }
             );
         }
     }

@@ -44,7 +44,9 @@ struct SelectRequest {
 }
 
 fn invalid(detail: impl Into<String>) -> CoachError {
-    CoachError::InvalidArgument { detail: detail.into() }
+    CoachError::InvalidArgument {
+        detail: detail.into(),
+    }
 }
 
 fn into_c_string(v: &Value) -> *mut c_char {
@@ -61,7 +63,9 @@ fn respond(f: impl FnOnce() -> Result<Value, CoachError>) -> *mut c_char {
     let v = match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => json!({ "ok": v }),
         Ok(Err(e)) => error_value(&e),
-        Err(_) => error_value(&CoachError::Internal { detail: "the call panicked".into() }),
+        Err(_) => error_value(&CoachError::Internal {
+            detail: "the call panicked".into(),
+        }),
     };
     into_c_string(&v)
 }
@@ -72,13 +76,17 @@ unsafe fn text_arg<'a>(p: *const c_char, what: &str) -> Result<&'a str, CoachErr
     if p.is_null() {
         return Err(invalid(format!("{what} is NULL")));
     }
-    CStr::from_ptr(p).to_str().map_err(|_| invalid(format!("{what} is not UTF-8")))
+    CStr::from_ptr(p)
+        .to_str()
+        .map_err(|_| invalid(format!("{what} is not UTF-8")))
 }
 
 /// # Safety
 /// `h` is NULL or a handle from `coach_open` not yet closed.
 unsafe fn handle_arg<'a>(h: *const CoachHandle) -> Result<&'a Coach, CoachError> {
-    h.as_ref().map(|h| &*h.coach).ok_or_else(|| invalid("handle is NULL"))
+    h.as_ref()
+        .map(|h| &*h.coach)
+        .ok_or_else(|| invalid("handle is NULL"))
 }
 
 fn parse_request<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, CoachError> {
@@ -103,7 +111,11 @@ pub unsafe extern "C" fn coach_open(
             Coach::open(text_arg(db_path, "db_path")?.to_owned())
         }
     }))
-    .unwrap_or_else(|_| Err(CoachError::Internal { detail: "coach_open panicked".into() }));
+    .unwrap_or_else(|_| {
+        Err(CoachError::Internal {
+            detail: "coach_open panicked".into(),
+        })
+    });
     match opened {
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
         Err(e) => {
@@ -147,7 +159,9 @@ pub unsafe extern "C" fn coach_plan_transform(
             reason: req.reason.unwrap_or(SelectionReason::Override),
         };
         let out = coach.transform_plan(req.raw_text, selection, req.seed)?;
-        serde_json::to_value(out).map_err(|e| CoachError::Internal { detail: e.to_string() })
+        serde_json::to_value(out).map_err(|e| CoachError::Internal {
+            detail: e.to_string(),
+        })
     })
 }
 
@@ -166,7 +180,9 @@ pub unsafe extern "C" fn coach_plan_select_schema(
         let coach = handle_arg(handle)?;
         let req: SelectRequest = parse_request(text_arg(request_json, "request_json")?)?;
         let sel = coach.select_plan_schema(req.supported, req.override_version);
-        serde_json::to_value(sel).map_err(|e| CoachError::Internal { detail: e.to_string() })
+        serde_json::to_value(sel).map_err(|e| CoachError::Internal {
+            detail: e.to_string(),
+        })
     })
 }
 

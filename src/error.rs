@@ -10,7 +10,9 @@ use std::fmt;
 ///
 /// The codes are stable: the CLI prints them in snake_case (`block_index_out_of_range`) and apps
 /// may switch on them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputErrorCode {
     /// The text holds no JSON object, or the JSON is malformed or cut off.
@@ -61,7 +63,11 @@ pub struct OutputError {
 
 impl OutputError {
     pub fn new(code: OutputErrorCode, path: Option<String>, detail: impl Into<String>) -> Self {
-        Self { code, path, detail: detail.into() }
+        Self {
+            code,
+            path,
+            detail: detail.into(),
+        }
     }
 
     pub fn at(code: OutputErrorCode, path: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -119,11 +125,20 @@ pub enum CoachError {
     /// Model output (or plan text) was rejected. `code` says which rule it broke and `path` where,
     /// e.g. `exercises[3].blockIndex`. Nothing was stored from it.
     #[error("invalid model output ({code}) at {path:?}: {detail}")]
-    InvalidModelOutput { code: OutputErrorCode, path: Option<String>, detail: String },
+    InvalidModelOutput {
+        code: OutputErrorCode,
+        path: Option<String>,
+        detail: String,
+    },
     /// The database file was written by a newer version of this library. It was left untouched;
     /// update the app, or open a different file.
-    #[error("database version {found_version} is newer than supported version {supported_version}")]
-    DatabaseTooNew { found_version: u32, supported_version: u32 },
+    #[error(
+        "database version {found_version} is newer than supported version {supported_version}"
+    )]
+    DatabaseTooNew {
+        found_version: u32,
+        supported_version: u32,
+    },
     /// The file exists but is not a SQLite database, or is corrupt. It was left untouched.
     #[error("not a database: {detail}")]
     NotADatabase { detail: String },
@@ -185,14 +200,18 @@ impl From<Error> for CoachError {
             Error::Output(OutputError { code, path, detail }) => {
                 CoachError::InvalidModelOutput { code, path, detail }
             }
-            Error::DatabaseTooNew { found, supported } => {
-                CoachError::DatabaseTooNew { found_version: found, supported_version: supported }
-            }
+            Error::DatabaseTooNew { found, supported } => CoachError::DatabaseTooNew {
+                found_version: found,
+                supported_version: supported,
+            },
             Error::NotADatabase(_) => CoachError::NotADatabase {
-                detail: "the file is not a SQLite database or is corrupt; it was not modified".into(),
+                detail: "the file is not a SQLite database or is corrupt; it was not modified"
+                    .into(),
             },
             // rusqlite's messages name SQLite result codes and our own SQL, never bound values.
-            Error::Sqlite(e) => CoachError::Storage { detail: e.to_string() },
+            Error::Sqlite(e) => CoachError::Storage {
+                detail: e.to_string(),
+            },
             Error::InvalidArgument(detail) => CoachError::InvalidArgument { detail },
             Error::Internal(detail) => CoachError::Internal { detail },
         }

@@ -70,8 +70,12 @@ mod tests {
 
     #[test]
     fn seeded_ids_repeat_and_look_like_uuid_v4() {
-        let a: Vec<_> = (0..5).scan(IdGenerator::seeded(7), |g, _| Some(g.next_id())).collect();
-        let b: Vec<_> = (0..5).scan(IdGenerator::seeded(7), |g, _| Some(g.next_id())).collect();
+        let a: Vec<_> = (0..5)
+            .scan(IdGenerator::seeded(7), |g, _| Some(g.next_id()))
+            .collect();
+        let b: Vec<_> = (0..5)
+            .scan(IdGenerator::seeded(7), |g, _| Some(g.next_id()))
+            .collect();
         assert_eq!(a, b);
         let c = IdGenerator::seeded(8).next_id();
         assert_ne!(a[0], c);
@@ -87,6 +91,9 @@ mod tests {
 
     #[test]
     fn unseeded_generators_differ() {
-        assert_ne!(IdGenerator::from_entropy().next_id(), IdGenerator::from_entropy().next_id());
+        assert_ne!(
+            IdGenerator::from_entropy().next_id(),
+            IdGenerator::from_entropy().next_id()
+        );
     }
 }

@@ -16,25 +16,66 @@ fn coach(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
 fn stdout_json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&o.stdout)
+        )
+    })
 }
 
 #[test]
 fn transform_prints_exactly_the_plan() {
-    let o = coach(&["plan", "transform", "--schema", "v2-flat", "--seed", "42"], PLAN);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    let golden: Value = serde_json::from_str(include_str!("data/golden/worked-example.today-plan.json")).unwrap();
+    let o = coach(
+        &["plan", "transform", "--schema", "v2-flat", "--seed", "42"],
+        PLAN,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let golden: Value =
+        serde_json::from_str(include_str!("data/golden/worked-example.today-plan.json")).unwrap();
     assert_eq!(stdout_json(&o), golden);
-    assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end().lines().count(), 1, "one line of compact JSON");
+    assert_eq!(
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .trim_end()
+            .lines()
+            .count(),
+        1,
+        "one line of compact JSON"
+    );
 
-    let v1 = coach(&["plan", "transform", "--schema", "v1-current", "--seed", "42"], PLAN_V1);
+    let v1 = coach(
+        &[
+            "plan",
+            "transform",
+            "--schema",
+            "v1-current",
+            "--seed",
+            "42",
+        ],
+        PLAN_V1,
+    );
     assert_eq!(v1.status.code(), Some(0));
-    assert_eq!(stdout_json(&v1), golden, "same plan, same seed, either schema");
+    assert_eq!(
+        stdout_json(&v1),
+        golden,
+        "same plan, same seed, either schema"
+    );
 }
 
 #[test]
@@ -52,14 +93,36 @@ fn transform_failure_is_exit_2_with_the_error_object() {
     for (input, schema, code, path) in [
         ("not json at all", "v2-flat", "invalid_json", Value::Null),
         (PLAN, "v1-current", "schema_violation", json!("exercises")),
-        (&PLAN.replace("\"moderate\"", "\"brutal\""), "v2-flat", "unknown_enum_value", json!("energy")),
-        (&PLAN.replacen("\"blockIndex\": 1, \"order\": 0", "\"blockIndex\": 0, \"order\": 0", 1), "v2-flat", "duplicate_order", json!("exercises[1].order")),
-        (r#"{"focus":"x","durationMinutes":5,"equipment":[],"source":"ai","energy":"easy","summary":"s","exercises":[]}"#, "v2-flat", "missing_blocks", json!("blocks")),
+        (
+            &PLAN.replace("\"moderate\"", "\"brutal\""),
+            "v2-flat",
+            "unknown_enum_value",
+            json!("energy"),
+        ),
+        (
+            &PLAN.replacen(
+                "\"blockIndex\": 1, \"order\": 0",
+                "\"blockIndex\": 0, \"order\": 0",
+                1,
+            ),
+            "v2-flat",
+            "duplicate_order",
+            json!("exercises[1].order"),
+        ),
+        (
+            r#"{"focus":"x","durationMinutes":5,"equipment":[],"source":"ai","energy":"easy","summary":"s","exercises":[]}"#,
+            "v2-flat",
+            "missing_blocks",
+            json!("blocks"),
+        ),
     ] {
         let o = coach(&["plan", "transform", "--schema", schema], input);
         assert_eq!(o.status.code(), Some(2), "{code}");
         let v = stdout_json(&o);
-        assert_eq!((&v["error"]["code"], &v["error"]["path"]), (&json!(code), &path));
+        assert_eq!(
+            (&v["error"]["code"], &v["error"]["path"]),
+            (&json!(code), &path)
+        );
     }
 }
 
@@ -72,10 +135,22 @@ fn select_schema_prints_version_and_reason() {
         assert_eq!(o.status.code(), Some(0));
         stdout_json(&o)
     };
-    assert_eq!(run(&["--override", "v1-current"]), json!({"schemaVersion": "v1-current", "reason": "override"}));
-    assert_eq!(run(&["--supported", "v2-flat", "--override", "v1-current"])["reason"], "override");
-    assert_eq!(run(&["--supported", "v2-flat"]), json!({"schemaVersion": "v2-flat", "reason": "single_supported"}));
-    assert_eq!(run(&["--supported", "v1-current"]), json!({"schemaVersion": "v1-current", "reason": "single_supported"}));
+    assert_eq!(
+        run(&["--override", "v1-current"]),
+        json!({"schemaVersion": "v1-current", "reason": "override"})
+    );
+    assert_eq!(
+        run(&["--supported", "v2-flat", "--override", "v1-current"])["reason"],
+        "override"
+    );
+    assert_eq!(
+        run(&["--supported", "v2-flat"]),
+        json!({"schemaVersion": "v2-flat", "reason": "single_supported"})
+    );
+    assert_eq!(
+        run(&["--supported", "v1-current"]),
+        json!({"schemaVersion": "v1-current", "reason": "single_supported"})
+    );
     let both = run(&["--supported", "v1-current,v2-flat"]);
     assert_eq!(both["reason"], "smallest_estimate");
     assert_eq!(run(&[]), both);
@@ -83,7 +158,13 @@ fn select_schema_prints_version_and_reason() {
 
 #[test]
 fn usage_errors_exit_64() {
-    for args in [&["plan", "transform"][..], &["plan", "transform", "--schema", "v3"], &["plan", "select-schema", "--supported", "v9"], &["bogus"], &["plan", "transform", "--schema", "v2-flat", "--seed", "-1"]] {
+    for args in [
+        &["plan", "transform"][..],
+        &["plan", "transform", "--schema", "v3"],
+        &["plan", "select-schema", "--supported", "v9"],
+        &["bogus"],
+        &["plan", "transform", "--schema", "v2-flat", "--seed", "-1"],
+    ] {
         let o = coach(args, PLAN);
         assert_eq!(o.status.code(), Some(64), "{args:?}");
         assert!(o.stdout.is_empty());
@@ -96,7 +177,12 @@ fn demo_runs_against_a_real_database_file() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     let o = coach(&["demo", "--db", db.to_str().unwrap()], "");
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("Upper Body Strength - 40 min"), "{out}");
     assert!(out.contains("1. Warm-up (5 min, Prep)"));

@@ -5,12 +5,17 @@ use std::sync::Arc;
 
 use coachcore::clock::FixedClock;
 use coachcore::store::Store;
-use coachcore::{Coach, CoachError, OutputErrorCode, SchemaSelection, SchemaVersion, SelectionReason};
+use coachcore::{
+    Coach, CoachError, OutputErrorCode, SchemaSelection, SchemaVersion, SelectionReason,
+};
 
 const PLAN: &str = include_str!("data/plans/worked-example.v2.json");
 
 fn flat(reason: SelectionReason) -> SchemaSelection {
-    SchemaSelection { schema_version: SchemaVersion::V2Flat, reason }
+    SchemaSelection {
+        schema_version: SchemaVersion::V2Flat,
+        reason,
+    }
 }
 
 #[test]
@@ -29,7 +34,9 @@ fn transforms_are_recorded_in_generation_metadata() {
 
     clock.advance_ms(1000);
     let broken = PLAN.replacen("\"blockIndex\": 1", "\"blockIndex\": 9", 1);
-    let err = coach.transform_plan(broken, flat(SelectionReason::Override), None).unwrap_err();
+    let err = coach
+        .transform_plan(broken, flat(SelectionReason::Override), None)
+        .unwrap_err();
     assert_eq!(
         err,
         CoachError::InvalidModelOutput {
@@ -50,8 +57,14 @@ fn transforms_are_recorded_in_generation_metadata() {
     assert_eq!(succeeded.selection_reason, SelectionReason::SingleSupported);
     assert_eq!(succeeded.created_at_ms, 1_763_700_000_000);
     assert!(!failed.succeeded);
-    assert_eq!(failed.error_code, Some(OutputErrorCode::BlockIndexOutOfRange));
-    assert_eq!(failed.error_path.as_deref(), Some("exercises[1].blockIndex"));
+    assert_eq!(
+        failed.error_code,
+        Some(OutputErrorCode::BlockIndexOutOfRange)
+    );
+    assert_eq!(
+        failed.error_path.as_deref(),
+        Some("exercises[1].blockIndex")
+    );
     assert_eq!(failed.selection_reason, SelectionReason::Override);
     assert_eq!(failed.created_at_ms, 1_763_700_001_000);
     assert_eq!(failed.feature, "plan.transform");
@@ -62,11 +75,26 @@ fn transforms_are_recorded_in_generation_metadata() {
 fn selection_through_the_entry_object() {
     let coach = Coach::open_in_memory().unwrap();
     use SchemaVersion::*;
-    assert_eq!(coach.select_plan_schema(vec![V1Current], Some(V2Flat)).reason, SelectionReason::Override);
-    assert_eq!(coach.select_plan_schema(vec![V1Current], None), SchemaSelection { schema_version: V1Current, reason: SelectionReason::SingleSupported });
+    assert_eq!(
+        coach
+            .select_plan_schema(vec![V1Current], Some(V2Flat))
+            .reason,
+        SelectionReason::Override
+    );
+    assert_eq!(
+        coach.select_plan_schema(vec![V1Current], None),
+        SchemaSelection {
+            schema_version: V1Current,
+            reason: SelectionReason::SingleSupported
+        }
+    );
     let both = coach.select_plan_schema(vec![V1Current, V2Flat], None);
     assert_eq!(both.reason, SelectionReason::SmallestEstimate);
-    let smaller = if V2Flat.estimated_size() <= V1Current.estimated_size() { V2Flat } else { V1Current };
+    let smaller = if V2Flat.estimated_size() <= V1Current.estimated_size() {
+        V2Flat
+    } else {
+        V1Current
+    };
     assert_eq!(both.schema_version, smaller);
 }
 
@@ -78,7 +106,10 @@ fn a_file_that_is_not_a_database_is_refused_and_kept() {
     std::fs::write(&path, &bytes).unwrap();
     let err = Coach::open(path.display().to_string()).unwrap_err();
     assert!(matches!(err, CoachError::NotADatabase { .. }), "{err:?}");
-    assert!(!err.to_string().contains("photo"), "no file path in the public error: {err}");
+    assert!(
+        !err.to_string().contains("photo"),
+        "no file path in the public error: {err}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
 
@@ -91,7 +122,13 @@ fn a_database_from_a_newer_library_is_refused_and_kept() {
     set_user_version_in_header(&path, 1000);
     let before = std::fs::read(&path).unwrap();
     let err = Coach::open(path.display().to_string()).unwrap_err();
-    assert_eq!(err, CoachError::DatabaseTooNew { found_version: 1000, supported_version: coachcore::store::SCHEMA_VERSION });
+    assert_eq!(
+        err,
+        CoachError::DatabaseTooNew {
+            found_version: 1000,
+            supported_version: coachcore::store::SCHEMA_VERSION
+        }
+    );
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
@@ -112,8 +149,16 @@ fn one_coach_serves_many_threads() {
             let coach = Arc::clone(&coach);
             std::thread::spawn(move || {
                 for i in 0..25 {
-                    let text = if i % 5 == 0 { "no json".to_string() } else { PLAN.to_string() };
-                    let r = coach.transform_plan(text, flat(SelectionReason::Override), Some(t * 100 + i));
+                    let text = if i % 5 == 0 {
+                        "no json".to_string()
+                    } else {
+                        PLAN.to_string()
+                    };
+                    let r = coach.transform_plan(
+                        text,
+                        flat(SelectionReason::Override),
+                        Some(t * 100 + i),
+                    );
                     assert_eq!(r.is_ok(), i % 5 != 0);
                 }
             })
@@ -123,5 +168,8 @@ fn one_coach_serves_many_threads() {
     let rows = coach.recent_generations(1000).unwrap();
     assert_eq!(rows.len(), 100);
     assert_eq!(rows.iter().filter(|r| r.succeeded).count(), 80);
-    assert!(rows.iter().filter(|r| !r.succeeded).all(|r| r.error_code == Some(OutputErrorCode::InvalidJson)));
+    assert!(rows
+        .iter()
+        .filter(|r| !r.succeeded)
+        .all(|r| r.error_code == Some(OutputErrorCode::InvalidJson)));
 }

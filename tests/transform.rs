@@ -12,14 +12,20 @@ use serde_json::{json, Value};
 use SchemaVersion::{V1Current, V2Flat};
 
 fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(data(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-fn run(text: &str, v: SchemaVersion, seed: u64) -> Result<TodayPlan, coachcore::error::OutputError> {
+fn run(
+    text: &str,
+    v: SchemaVersion,
+    seed: u64,
+) -> Result<TodayPlan, coachcore::error::OutputError> {
     transform(text, v, Ruleset::embedded(), &mut IdGenerator::seeded(seed))
 }
 
@@ -38,7 +44,10 @@ fn spec_worked_example_gives_the_spec_output() {
         match v {
             Value::Object(m) => {
                 if let Some(id) = m.get_mut("id") {
-                    assert!(id.as_str().is_some_and(|s| s.len() == 36), "generated id: {id}");
+                    assert!(
+                        id.as_str().is_some_and(|s| s.len() == 36),
+                        "generated id: {id}"
+                    );
                     *id = json!("<generated>");
                 }
                 m.values_mut().for_each(blank);
@@ -48,7 +57,8 @@ fn spec_worked_example_gives_the_spec_output() {
         }
     }
     blank(&mut got);
-    let want: Value = serde_json::from_str(&read("golden/worked-example.spec-output.json")).unwrap();
+    let want: Value =
+        serde_json::from_str(&read("golden/worked-example.spec-output.json")).unwrap();
     assert_eq!(got, want);
 }
 
@@ -61,8 +71,14 @@ fn golden_outputs_with_seeded_ids() {
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::write(&golden, &text).unwrap();
         }
-        let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
-        assert_eq!(text, want, "{name}: output differs from {}", golden.display());
+        let want = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
+        assert_eq!(
+            text,
+            want,
+            "{name}: output differs from {}",
+            golden.display()
+        );
     }
 }
 
@@ -99,8 +115,11 @@ fn ids_follow_the_seed() {
 #[test]
 fn exercises_are_joined_by_block_index_and_ordered_by_order() {
     let plan = run(&read("plans/shuffled-legs.v2.json"), V2Flat, 1).unwrap();
-    let names: Vec<Vec<&str>> =
-        plan.blocks.iter().map(|b| b.exercises.iter().map(|e| e.name.as_str()).collect()).collect();
+    let names: Vec<Vec<&str>> = plan
+        .blocks
+        .iter()
+        .map(|b| b.exercises.iter().map(|e| e.name.as_str()).collect())
+        .collect();
     assert_eq!(
         names,
         vec![
@@ -110,7 +129,10 @@ fn exercises_are_joined_by_block_index_and_ordered_by_order() {
             vec![],
         ]
     );
-    assert_eq!(plan.blocks[1].exercises[0].detail.as_deref(), Some("Brace \"hard\" before each rep"));
+    assert_eq!(
+        plan.blocks[1].exercises[0].detail.as_deref(),
+        Some("Brace \"hard\" before each rep")
+    );
 }
 
 #[test]
@@ -119,12 +141,26 @@ fn block_templates_expand_from_the_ruleset() {
     let rules = Ruleset::embedded();
     let warm = rules.block_template("warmup-mobility").unwrap();
     let b0 = &plan.blocks[0];
-    assert_eq!((b0.title.as_str(), b0.duration_minutes, b0.focus.as_str()), (warm.title.as_str(), warm.duration_minutes, warm.focus.as_str()));
+    assert_eq!(
+        (b0.title.as_str(), b0.duration_minutes, b0.focus.as_str()),
+        (
+            warm.title.as_str(),
+            warm.duration_minutes,
+            warm.focus.as_str()
+        )
+    );
     let names: Vec<_> = b0.exercises.iter().map(|e| e.name.as_str()).collect();
     let mut want: Vec<_> = warm.exercises.iter().map(|e| e.name.as_str()).collect();
     want.push("Thoracic Rotation");
     assert_eq!(names, want, "template exercises first, then the plan's own");
-    assert_eq!(plan.blocks[2].exercises.len(), rules.block_template("cooldown-stretch").unwrap().exercises.len());
+    assert_eq!(
+        plan.blocks[2].exercises.len(),
+        rules
+            .block_template("cooldown-stretch")
+            .unwrap()
+            .exercises
+            .len()
+    );
 }
 
 #[test]
@@ -157,48 +193,343 @@ fn cases() -> Vec<Case> {
     use OutputErrorCode::*;
     macro_rules! case {
         ($name:expr, $schema:expr, $edit:expr, $code:expr, $path:expr, $rejects:expr) => {
-            Case { name: $name, schema: $schema, edit: $edit, code: $code, path: $path, schema_rejects: $rejects }
+            Case {
+                name: $name,
+                schema: $schema,
+                edit: $edit,
+                code: $code,
+                path: $path,
+                schema_rejects: $rejects,
+            }
         };
     }
     vec![
-        case!("blockIndex past the end", V2Flat, |v| v["exercises"][1]["blockIndex"] = json!(2), BlockIndexOutOfRange, Some("exercises[1].blockIndex"), false),
-        case!("blockIndex far past the end", V2Flat, |v| v["exercises"][0]["blockIndex"] = json!(1_000_000), BlockIndexOutOfRange, Some("exercises[0].blockIndex"), false),
-        case!("negative blockIndex", V2Flat, |v| v["exercises"][1]["blockIndex"] = json!(-1), BlockIndexOutOfRange, Some("exercises[1].blockIndex"), true),
-        case!("duplicate order in a block", V2Flat, |v| v["exercises"][1]["blockIndex"] = json!(0), DuplicateOrder, Some("exercises[1].order"), false),
-        case!("missing blocks", V2Flat, |v| { v.as_object_mut().unwrap().remove("blocks"); }, MissingBlocks, Some("blocks"), true),
-        case!("null blocks", V2Flat, |v| v["blocks"] = Value::Null, MissingBlocks, Some("blocks"), true),
-        case!("empty blocks", V2Flat, |v| v["blocks"] = json!([]), MissingBlocks, Some("blocks"), true),
-        case!("missing blocks (v1)", V1Current, |v| { v.as_object_mut().unwrap().remove("blocks"); }, MissingBlocks, Some("blocks"), true),
-        case!("empty exercises", V2Flat, |v| v["exercises"] = json!([]), SchemaViolation, Some("exercises"), true),
-        case!("missing exercises", V2Flat, |v| { v.as_object_mut().unwrap().remove("exercises"); }, SchemaViolation, Some("exercises"), true),
-        case!("zero duration", V2Flat, |v| v["durationMinutes"] = json!(0), SchemaViolation, Some("durationMinutes"), true),
-        case!("negative duration", V2Flat, |v| v["durationMinutes"] = json!(-30), SchemaViolation, Some("durationMinutes"), true),
-        case!("duration over a day", V2Flat, |v| v["durationMinutes"] = json!(1441), SchemaViolation, Some("durationMinutes"), true),
-        case!("fractional duration", V2Flat, |v| v["durationMinutes"] = json!(30.5), SchemaViolation, Some("durationMinutes"), true),
-        case!("duration as a string", V2Flat, |v| v["durationMinutes"] = json!("30"), SchemaViolation, Some("durationMinutes"), true),
-        case!("zero block duration", V2Flat, |v| v["blocks"][1]["durationMinutes"] = json!(0), SchemaViolation, Some("blocks[1].durationMinutes"), true),
-        case!("unknown source", V2Flat, |v| v["source"] = json!("robot"), UnknownEnumValue, Some("source"), true),
-        case!("unknown energy", V2Flat, |v| v["energy"] = json!("extreme"), UnknownEnumValue, Some("energy"), true),
-        case!("energy in capitals", V2Flat, |v| v["energy"] = json!("Moderate"), UnknownEnumValue, Some("energy"), true),
-        case!("source of the wrong type", V2Flat, |v| v["source"] = json!(1), SchemaViolation, Some("source"), true),
-        case!("unknown block template", V2Flat, |v| v["blocks"][0] = json!({"blockTemplate": "warmup-extreme"}), UnknownEnumValue, Some("blocks[0].blockTemplate"), true),
-        case!("template block with its own title", V2Flat, |v| v["blocks"][0] = json!({"blockTemplate": "warmup-basic", "title": "Mine"}), SchemaViolation, Some("blocks[0]"), true),
-        case!("missing focus", V2Flat, |v| { v.as_object_mut().unwrap().remove("focus"); }, SchemaViolation, Some("focus"), true),
-        case!("null focus", V2Flat, |v| v["focus"] = Value::Null, SchemaViolation, Some("focus"), true),
-        case!("equipment not a list", V2Flat, |v| v["equipment"] = json!("Dumbbells"), SchemaViolation, Some("equipment"), true),
-        case!("equipment item not a string", V2Flat, |v| v["equipment"] = json!(["Bench", 3]), SchemaViolation, Some("equipment[1]"), true),
-        case!("exercise name of the wrong type", V2Flat, |v| v["exercises"][0]["name"] = json!(5), SchemaViolation, Some("exercises[0].name"), true),
-        case!("missing detail", V2Flat, |v| { v["exercises"][0].as_object_mut().unwrap().remove("detail"); }, SchemaViolation, Some("exercises[0].detail"), true),
-        case!("missing order", V2Flat, |v| { v["exercises"][1].as_object_mut().unwrap().remove("order"); }, SchemaViolation, Some("exercises[1].order"), true),
-        case!("negative order", V2Flat, |v| v["exercises"][0]["order"] = json!(-1), SchemaViolation, Some("exercises[0].order"), true),
-        case!("unknown top-level field", V2Flat, |v| v["calories"] = json!(300), SchemaViolation, Some("calories"), true),
-        case!("exercises nested in a v2 block", V2Flat, |v| v["blocks"][0]["exercises"] = json!([]), SchemaViolation, Some("blocks[0].exercises"), true),
-        case!("summary too long", V2Flat, |v| v["summary"] = json!("x".repeat(601)), SchemaViolation, Some("summary"), true),
-        case!("v1 block without exercises", V1Current, |v| { v["blocks"][1].as_object_mut().unwrap().remove("exercises"); }, SchemaViolation, Some("blocks[1].exercises"), true),
-        case!("v1 exercise without a name", V1Current, |v| { v["blocks"][0]["exercises"][0].as_object_mut().unwrap().remove("name"); }, SchemaViolation, Some("blocks[0].exercises[0].name"), true),
-        case!("v1 plan with no exercises", V1Current, |v| { v["blocks"][0]["exercises"] = json!([]); v["blocks"][1]["exercises"] = json!([]); }, SchemaViolation, Some("blocks"), false),
-        case!("v1 with top-level exercises", V1Current, |v| v["exercises"] = json!([]), SchemaViolation, Some("exercises"), true),
-        case!("v1 unknown energy", V1Current, |v| v["energy"] = json!("chill"), UnknownEnumValue, Some("energy"), true),
+        case!(
+            "blockIndex past the end",
+            V2Flat,
+            |v| v["exercises"][1]["blockIndex"] = json!(2),
+            BlockIndexOutOfRange,
+            Some("exercises[1].blockIndex"),
+            false
+        ),
+        case!(
+            "blockIndex far past the end",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(1_000_000),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            false
+        ),
+        case!(
+            "negative blockIndex",
+            V2Flat,
+            |v| v["exercises"][1]["blockIndex"] = json!(-1),
+            BlockIndexOutOfRange,
+            Some("exercises[1].blockIndex"),
+            true
+        ),
+        case!(
+            "duplicate order in a block",
+            V2Flat,
+            |v| v["exercises"][1]["blockIndex"] = json!(0),
+            DuplicateOrder,
+            Some("exercises[1].order"),
+            false
+        ),
+        case!(
+            "missing blocks",
+            V2Flat,
+            |v| {
+                v.as_object_mut().unwrap().remove("blocks");
+            },
+            MissingBlocks,
+            Some("blocks"),
+            true
+        ),
+        case!(
+            "null blocks",
+            V2Flat,
+            |v| v["blocks"] = Value::Null,
+            MissingBlocks,
+            Some("blocks"),
+            true
+        ),
+        case!(
+            "empty blocks",
+            V2Flat,
+            |v| v["blocks"] = json!([]),
+            MissingBlocks,
+            Some("blocks"),
+            true
+        ),
+        case!(
+            "missing blocks (v1)",
+            V1Current,
+            |v| {
+                v.as_object_mut().unwrap().remove("blocks");
+            },
+            MissingBlocks,
+            Some("blocks"),
+            true
+        ),
+        case!(
+            "empty exercises",
+            V2Flat,
+            |v| v["exercises"] = json!([]),
+            SchemaViolation,
+            Some("exercises"),
+            true
+        ),
+        case!(
+            "missing exercises",
+            V2Flat,
+            |v| {
+                v.as_object_mut().unwrap().remove("exercises");
+            },
+            SchemaViolation,
+            Some("exercises"),
+            true
+        ),
+        case!(
+            "zero duration",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(0),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "negative duration",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(-30),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "duration over a day",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(1441),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "fractional duration",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(30.5),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "duration as a string",
+            V2Flat,
+            |v| v["durationMinutes"] = json!("30"),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "zero block duration",
+            V2Flat,
+            |v| v["blocks"][1]["durationMinutes"] = json!(0),
+            SchemaViolation,
+            Some("blocks[1].durationMinutes"),
+            true
+        ),
+        case!(
+            "unknown source",
+            V2Flat,
+            |v| v["source"] = json!("robot"),
+            UnknownEnumValue,
+            Some("source"),
+            true
+        ),
+        case!(
+            "unknown energy",
+            V2Flat,
+            |v| v["energy"] = json!("extreme"),
+            UnknownEnumValue,
+            Some("energy"),
+            true
+        ),
+        case!(
+            "energy in capitals",
+            V2Flat,
+            |v| v["energy"] = json!("Moderate"),
+            UnknownEnumValue,
+            Some("energy"),
+            true
+        ),
+        case!(
+            "source of the wrong type",
+            V2Flat,
+            |v| v["source"] = json!(1),
+            SchemaViolation,
+            Some("source"),
+            true
+        ),
+        case!(
+            "unknown block template",
+            V2Flat,
+            |v| v["blocks"][0] = json!({"blockTemplate": "warmup-extreme"}),
+            UnknownEnumValue,
+            Some("blocks[0].blockTemplate"),
+            true
+        ),
+        case!(
+            "template block with its own title",
+            V2Flat,
+            |v| v["blocks"][0] = json!({"blockTemplate": "warmup-basic", "title": "Mine"}),
+            SchemaViolation,
+            Some("blocks[0]"),
+            true
+        ),
+        case!(
+            "missing focus",
+            V2Flat,
+            |v| {
+                v.as_object_mut().unwrap().remove("focus");
+            },
+            SchemaViolation,
+            Some("focus"),
+            true
+        ),
+        case!(
+            "null focus",
+            V2Flat,
+            |v| v["focus"] = Value::Null,
+            SchemaViolation,
+            Some("focus"),
+            true
+        ),
+        case!(
+            "equipment not a list",
+            V2Flat,
+            |v| v["equipment"] = json!("Dumbbells"),
+            SchemaViolation,
+            Some("equipment"),
+            true
+        ),
+        case!(
+            "equipment item not a string",
+            V2Flat,
+            |v| v["equipment"] = json!(["Bench", 3]),
+            SchemaViolation,
+            Some("equipment[1]"),
+            true
+        ),
+        case!(
+            "exercise name of the wrong type",
+            V2Flat,
+            |v| v["exercises"][0]["name"] = json!(5),
+            SchemaViolation,
+            Some("exercises[0].name"),
+            true
+        ),
+        case!(
+            "missing detail",
+            V2Flat,
+            |v| {
+                v["exercises"][0].as_object_mut().unwrap().remove("detail");
+            },
+            SchemaViolation,
+            Some("exercises[0].detail"),
+            true
+        ),
+        case!(
+            "missing order",
+            V2Flat,
+            |v| {
+                v["exercises"][1].as_object_mut().unwrap().remove("order");
+            },
+            SchemaViolation,
+            Some("exercises[1].order"),
+            true
+        ),
+        case!(
+            "negative order",
+            V2Flat,
+            |v| v["exercises"][0]["order"] = json!(-1),
+            SchemaViolation,
+            Some("exercises[0].order"),
+            true
+        ),
+        case!(
+            "unknown top-level field",
+            V2Flat,
+            |v| v["calories"] = json!(300),
+            SchemaViolation,
+            Some("calories"),
+            true
+        ),
+        case!(
+            "exercises nested in a v2 block",
+            V2Flat,
+            |v| v["blocks"][0]["exercises"] = json!([]),
+            SchemaViolation,
+            Some("blocks[0].exercises"),
+            true
+        ),
+        case!(
+            "summary too long",
+            V2Flat,
+            |v| v["summary"] = json!("x".repeat(601)),
+            SchemaViolation,
+            Some("summary"),
+            true
+        ),
+        case!(
+            "v1 block without exercises",
+            V1Current,
+            |v| {
+                v["blocks"][1].as_object_mut().unwrap().remove("exercises");
+            },
+            SchemaViolation,
+            Some("blocks[1].exercises"),
+            true
+        ),
+        case!(
+            "v1 exercise without a name",
+            V1Current,
+            |v| {
+                v["blocks"][0]["exercises"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("name");
+            },
+            SchemaViolation,
+            Some("blocks[0].exercises[0].name"),
+            true
+        ),
+        case!(
+            "v1 plan with no exercises",
+            V1Current,
+            |v| {
+                v["blocks"][0]["exercises"] = json!([]);
+                v["blocks"][1]["exercises"] = json!([]);
+            },
+            SchemaViolation,
+            Some("blocks"),
+            false
+        ),
+        case!(
+            "v1 with top-level exercises",
+            V1Current,
+            |v| v["exercises"] = json!([]),
+            SchemaViolation,
+            Some("exercises"),
+            true
+        ),
+        case!(
+            "v1 unknown energy",
+            V1Current,
+            |v| v["energy"] = json!("chill"),
+            UnknownEnumValue,
+            Some("energy"),
+            true
+        ),
     ]
 }
 
@@ -213,7 +544,12 @@ fn invalid_plans_are_transform_errors_with_code_and_path() {
         (c.edit)(&mut v);
         let text = serde_json::to_string(&v).unwrap();
         let err = run(&text, c.schema, 1).expect_err(c.name);
-        assert_eq!((err.code, err.path.as_deref()), (c.code, c.path), "{}: {err}", c.name);
+        assert_eq!(
+            (err.code, err.path.as_deref()),
+            (c.code, c.path),
+            "{}: {err}",
+            c.name
+        );
         assert!(!err.detail.is_empty(), "{}", c.name);
     }
 }
@@ -221,11 +557,18 @@ fn invalid_plans_are_transform_errors_with_code_and_path() {
 #[test]
 fn error_details_do_not_echo_the_input() {
     let mut v: Value = serde_json::from_str(&read("plans/worked-example.v2.json")).unwrap();
-    for (field, secret) in [("source", json!("SECRET-1")), ("durationMinutes", json!("SECRET-2")), ("equipment", json!({"SECRET-3": 1}))] {
+    for (field, secret) in [
+        ("source", json!("SECRET-1")),
+        ("durationMinutes", json!("SECRET-2")),
+        ("equipment", json!({"SECRET-3": 1})),
+    ] {
         let mut w = v.clone();
         w[field] = secret;
         let err = run(&w.to_string(), V2Flat, 1).unwrap_err();
-        assert!(!err.detail.contains("SECRET") && !err.to_string().contains("SECRET"), "{err}");
+        assert!(
+            !err.detail.contains("SECRET") && !err.to_string().contains("SECRET"),
+            "{err}"
+        );
     }
     v["exercises"][0]["name"] = json!(12345678);
     let err = run(&v.to_string(), V2Flat, 1).unwrap_err();
@@ -236,22 +579,37 @@ fn error_details_do_not_echo_the_input() {
 fn the_json_schemas_agree_with_the_transformer() {
     for c in cases() {
         let (base, schema) = match c.schema {
-            V2Flat => ("plans/worked-example.v2.json", validator(V2Flat.schema_json())),
-            V1Current => ("plans/worked-example.v1.json", validator(V1Current.schema_json())),
+            V2Flat => (
+                "plans/worked-example.v2.json",
+                validator(V2Flat.schema_json()),
+            ),
+            V1Current => (
+                "plans/worked-example.v1.json",
+                validator(V1Current.schema_json()),
+            ),
         };
         let mut v: Value = serde_json::from_str(&read(base)).unwrap();
         (c.edit)(&mut v);
-        assert_eq!(!schema.is_valid(&v), c.schema_rejects, "{}: JSON Schema verdict", c.name);
+        assert_eq!(
+            !schema.is_valid(&v),
+            c.schema_rejects,
+            "{}: JSON Schema verdict",
+            c.name
+        );
     }
     let canonical = validator(TODAY_PLAN_SCHEMA);
     for name in PAIRS {
         for (suffix, version) in [("v2", V2Flat), ("v1", V1Current)] {
-            let input: Value = serde_json::from_str(&read(&format!("plans/{name}.{suffix}.json"))).unwrap();
+            let input: Value =
+                serde_json::from_str(&read(&format!("plans/{name}.{suffix}.json"))).unwrap();
             let schema = validator(version.schema_json());
             let errors: Vec<String> = schema.iter_errors(&input).map(|e| e.to_string()).collect();
             assert!(errors.is_empty(), "{name}.{suffix}: {errors:?}");
             let plan = run(&input.to_string(), version, 1).unwrap();
-            assert!(canonical.is_valid(&serde_json::to_value(&plan).unwrap()), "{name}: output fits today-plan.json");
+            assert!(
+                canonical.is_valid(&serde_json::to_value(&plan).unwrap()),
+                "{name}: output fits today-plan.json"
+            );
         }
     }
 }
@@ -266,7 +624,11 @@ fn text_without_usable_json_is_invalid_json() {
         "<think>let me think about {\"focus\": \"x\"}",
     ] {
         let err = run(text, V2Flat, 1).unwrap_err();
-        assert_eq!((err.code, err.path.as_deref()), (OutputErrorCode::InvalidJson, None), "{text:?}: {err}");
+        assert_eq!(
+            (err.code, err.path.as_deref()),
+            (OutputErrorCode::InvalidJson, None),
+            "{text:?}: {err}"
+        );
     }
     let cut = &read("plans/worked-example.v2.json")[..300];
     let err = run(cut, V2Flat, 1).unwrap_err();
@@ -284,11 +646,16 @@ fn schema_depths_by_the_spec_definition() {
 
 #[test]
 fn schema_template_enums_match_the_ruleset() {
-    let names: Vec<String> = Ruleset::embedded().block_templates.keys().cloned().collect();
+    let names: Vec<String> = Ruleset::embedded()
+        .block_templates
+        .keys()
+        .cloned()
+        .collect();
     for v in [V2Flat, V1Current] {
         let s: Value = serde_json::from_str(v.schema_json()).unwrap();
         let mut listed: Vec<String> = serde_json::from_value(
-            s["properties"]["blocks"]["items"]["anyOf"][1]["properties"]["blockTemplate"]["enum"].clone(),
+            s["properties"]["blocks"]["items"]["anyOf"][1]["properties"]["blockTemplate"]["enum"]
+                .clone(),
         )
         .unwrap();
         listed.sort();
@@ -300,14 +667,26 @@ fn schema_template_enums_match_the_ruleset() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
 }
 
 /// The same random plan as v2-flat (exercises shuffled, sparse orders) and v1-current.
 fn random_pair(rng: &mut Lcg) -> (Value, Value) {
-    const WORDS: [&str; 8] = ["Squat", "Press \"heavy\"", "Row", "Lunge ünïcode", "Curl\\Back", "Plank\nhold", "Carry", "Dip 💪"];
+    const WORDS: [&str; 8] = [
+        "Squat",
+        "Press \"heavy\"",
+        "Row",
+        "Lunge ünïcode",
+        "Curl\\Back",
+        "Plank\nhold",
+        "Carry",
+        "Dip 💪",
+    ];
     let word = |rng: &mut Lcg| WORDS[rng.next(WORDS.len() as u64) as usize].to_string();
     let n_blocks = 1 + rng.next(6) as usize;
     let blocks: Vec<Value> = (0..n_blocks)
@@ -319,7 +698,11 @@ fn random_pair(rng: &mut Lcg) -> (Value, Value) {
     for _ in 0..n_ex {
         let b = rng.next(n_blocks as u64) as usize;
         next_order[b] += 1 + rng.next(5);
-        let detail = if rng.next(2) == 0 { Value::Null } else { json!(word(rng)) };
+        let detail = if rng.next(2) == 0 {
+            Value::Null
+        } else {
+            json!(word(rng))
+        };
         per_block[b].push((next_order[b], json!({"name": word(rng), "prescription": format!("{} x {}", 1 + rng.next(5), 1 + rng.next(20)), "detail": detail})));
     }
     let mut flat = Vec::new();
@@ -359,8 +742,10 @@ fn random_plans_agree_across_schemas() {
     let mut rng = Lcg(2026);
     for i in 0..300 {
         let (v2, v1) = random_pair(&mut rng);
-        let flat = run(&v2.to_string(), V2Flat, i).unwrap_or_else(|e| panic!("plan {i}: {e}\n{v2}"));
-        let nested = run(&v1.to_string(), V1Current, i).unwrap_or_else(|e| panic!("plan {i}: {e}\n{v1}"));
+        let flat =
+            run(&v2.to_string(), V2Flat, i).unwrap_or_else(|e| panic!("plan {i}: {e}\n{v2}"));
+        let nested =
+            run(&v1.to_string(), V1Current, i).unwrap_or_else(|e| panic!("plan {i}: {e}\n{v1}"));
         assert_eq!(flat, nested, "plan {i}");
     }
 }

@@ -41,8 +41,12 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     match words.as_slice() {
-        ["plan", "transform", rest @ ..] => plan_transform(&flags(rest, &["--schema", "--seed", "--db"])?),
-        ["plan", "select-schema", rest @ ..] => select(&flags(rest, &["--supported", "--override"])?),
+        ["plan", "transform", rest @ ..] => {
+            plan_transform(&flags(rest, &["--schema", "--seed", "--db"])?)
+        }
+        ["plan", "select-schema", rest @ ..] => {
+            select(&flags(rest, &["--supported", "--override"])?)
+        }
         ["demo", rest @ ..] => demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
@@ -59,7 +63,9 @@ fn flags<'a>(args: &[&'a str], known: &[&str]) -> Result<HashMap<String, &'a str
         if !known.contains(flag) {
             return Err(Usage(format!("unknown argument {flag}")));
         }
-        let value = it.next().ok_or_else(|| Usage(format!("{flag} needs a value")))?;
+        let value = it
+            .next()
+            .ok_or_else(|| Usage(format!("{flag} needs a value")))?;
         if out.insert(flag.to_string(), *value).is_some() {
             return Err(Usage(format!("{flag} given twice")));
         }
@@ -68,7 +74,11 @@ fn flags<'a>(args: &[&'a str], known: &[&str]) -> Result<HashMap<String, &'a str
 }
 
 fn version(s: &str) -> Result<SchemaVersion, Usage> {
-    SchemaVersion::parse(s).ok_or_else(|| Usage(format!("unknown schema version {s:?} (v1-current or v2-flat)")))
+    SchemaVersion::parse(s).ok_or_else(|| {
+        Usage(format!(
+            "unknown schema version {s:?} (v1-current or v2-flat)"
+        ))
+    })
 }
 
 fn open(db: Option<&&str>) -> Result<std::sync::Arc<Coach>, CoachError> {
@@ -87,9 +97,15 @@ fn print_error(e: &CoachError) -> ExitCode {
 }
 
 fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let schema = version(f.get("--schema").ok_or_else(|| Usage("--schema is required".into()))?)?;
+    let schema = version(
+        f.get("--schema")
+            .ok_or_else(|| Usage("--schema is required".into()))?,
+    )?;
     let seed = match f.get("--seed") {
-        Some(s) => Some(s.parse::<u64>().map_err(|_| Usage("--seed must be a non-negative integer".into()))?),
+        Some(s) => Some(
+            s.parse::<u64>()
+                .map_err(|_| Usage("--seed must be a non-negative integer".into()))?,
+        ),
         None => None,
     };
     let mut input = Vec::new();
@@ -107,7 +123,10 @@ fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
             return Ok(print_error(&e));
         }
     };
-    let selection = SchemaSelection { schema_version: schema, reason: SelectionReason::Override };
+    let selection = SchemaSelection {
+        schema_version: schema,
+        reason: SelectionReason::Override,
+    };
     let result = open(f.get("--db")).and_then(|c| c.transform_plan(text, selection, seed));
     Ok(match result {
         Ok(t) => {
@@ -120,7 +139,11 @@ fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
 
 fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let supported = match f.get("--supported") {
-        Some(list) => list.split(',').filter(|s| !s.is_empty()).map(version).collect::<Result<Vec<_>, _>>()?,
+        Some(list) => list
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(version)
+            .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
     let override_version = f.get("--override").map(|v| version(v)).transpose()?;
@@ -131,7 +154,9 @@ fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
 
 fn demo(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let temp = std::env::temp_dir().join(format!("coachcore-demo-{}.db", std::process::id()));
-    let path = f.get("--db").map_or_else(|| temp.display().to_string(), |p| p.to_string());
+    let path = f
+        .get("--db")
+        .map_or_else(|| temp.display().to_string(), |p| p.to_string());
     let result = demo_run(&path);
     if f.get("--db").is_none() {
         for suffix in ["", "-wal", "-shm"] {
@@ -149,7 +174,10 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     let coach = Coach::open(path.to_string())?;
     println!("database: {path}");
 
-    for supported in [vec![SchemaVersion::V2Flat], vec![SchemaVersion::V1Current, SchemaVersion::V2Flat]] {
+    for supported in [
+        vec![SchemaVersion::V2Flat],
+        vec![SchemaVersion::V1Current, SchemaVersion::V2Flat],
+    ] {
         let sel = coach.select_plan_schema(supported.clone(), None);
         let names: Vec<_> = supported.iter().map(|v| v.as_str()).collect();
         println!(
@@ -161,7 +189,10 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     }
 
     let selection = coach.select_plan_schema(vec![SchemaVersion::V2Flat], None);
-    println!("\nmodel output (v2-flat, fenced, with prose and a block template):\n{}", DEMO_OUTPUT.trim_end());
+    println!(
+        "\nmodel output (v2-flat, fenced, with prose and a block template):\n{}",
+        DEMO_OUTPUT.trim_end()
+    );
     let t = coach.transform_plan(DEMO_OUTPUT.to_string(), selection, Some(2026))?;
     println!("\ntransformed with ruleset {}:\n", t.ruleset_version);
     print_plan(&t.plan);
@@ -180,7 +211,11 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     for g in coach.recent_generations(10)? {
         let outcome = match (&g.error_code, &g.error_path) {
             (None, _) => "ok".to_string(),
-            (Some(c), p) => format!("rejected: {} at {}", c.as_str(), p.as_deref().unwrap_or("-")),
+            (Some(c), p) => format!(
+                "rejected: {} at {}",
+                c.as_str(),
+                p.as_deref().unwrap_or("-")
+            ),
         };
         println!(
             "  #{} {} schema {} ({}), ruleset {}: {}",
@@ -196,15 +231,30 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
 }
 
 fn print_plan(p: &TodayPlan) {
-    let energy = serde_json::to_value(p.energy).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    let source = serde_json::to_value(p.source).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    println!("{} - {} min, {} energy, by {}", p.focus, p.duration_minutes, energy, source);
+    let energy = serde_json::to_value(p.energy)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let source = serde_json::to_value(p.source)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    println!(
+        "{} - {} min, {} energy, by {}",
+        p.focus, p.duration_minutes, energy, source
+    );
     if !p.equipment.is_empty() {
         println!("equipment: {}", p.equipment.join(", "));
     }
     println!("{}", p.summary);
     for (i, b) in p.blocks.iter().enumerate() {
-        println!("\n{}. {} ({} min, {})", i + 1, b.title, b.duration_minutes, b.focus);
+        println!(
+            "\n{}. {} ({} min, {})",
+            i + 1,
+            b.title,
+            b.duration_minutes,
+            b.focus
+        );
         for e in &b.exercises {
             match &e.detail {
                 Some(d) => println!("   - {}: {} ({d})", e.name, e.prescription),

@@ -22,7 +22,9 @@ pub struct Coach {
 
 impl std::fmt::Debug for Coach {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Coach").field("store", &self.store).finish_non_exhaustive()
+        f.debug_struct("Coach")
+            .field("store", &self.store)
+            .finish_non_exhaustive()
     }
 }
 
@@ -35,13 +37,19 @@ impl Coach {
     /// library version wrote it; in both cases the file is left exactly as it was.
     #[uniffi::constructor]
     pub fn open(db_path: String) -> Result<Arc<Coach>, CoachError> {
-        Ok(Arc::new(Coach::with_store(Store::open(db_path)?, Arc::new(SystemClock))))
+        Ok(Arc::new(Coach::with_store(
+            Store::open(db_path)?,
+            Arc::new(SystemClock),
+        )))
     }
 
     /// Opens a private in-memory database (nothing survives the object). For previews and tests.
     #[uniffi::constructor]
     pub fn open_in_memory() -> Result<Arc<Coach>, CoachError> {
-        Ok(Arc::new(Coach::with_store(Store::open_in_memory()?, Arc::new(SystemClock))))
+        Ok(Arc::new(Coach::with_store(
+            Store::open_in_memory()?,
+            Arc::new(SystemClock),
+        )))
     }
 
     /// Chooses the LLM schema for a plan generation (spec 000): `override_version` if given; else
@@ -71,7 +79,14 @@ impl Coach {
     ) -> Result<PlanTransform, CoachError> {
         let mut ids = IdGenerator::new(seed);
         let ruleset = Ruleset::embedded();
-        Ok(plan::transform_and_record(Some(&self.store), &*self.clock, ruleset, &raw_text, selection, &mut ids)?)
+        Ok(plan::transform_and_record(
+            Some(&self.store),
+            &*self.clock,
+            ruleset,
+            &raw_text,
+            selection,
+            &mut ids,
+        )?)
     }
 
     /// The last `limit` generations recorded in this database, newest first.

@@ -38,7 +38,11 @@ pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputErro
                 Err(e) if e.is_data() => return Err(data_error::<T>(candidate)),
                 Err(e) => {
                     first_syntax_error.get_or_insert_with(|| {
-                        let what = if e.is_eof() { "the JSON ends early (truncated output)" } else { "malformed JSON" };
+                        let what = if e.is_eof() {
+                            "the JSON ends early (truncated output)"
+                        } else {
+                            "malformed JSON"
+                        };
                         format!("{what} at line {} column {}", e.line(), e.column())
                     });
                     rest = &candidate[balanced_len(candidate)..];
@@ -57,11 +61,19 @@ pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputErro
 fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
     let mut de = serde_json::Deserializer::from_str(candidate);
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(_) => OutputError::new(OutputErrorCode::SchemaViolation, None, "does not match the schema"),
+        Ok(_) => OutputError::new(
+            OutputErrorCode::SchemaViolation,
+            None,
+            "does not match the schema",
+        ),
         Err(e) => {
             let path = e.path().to_string();
             let path = (!path.is_empty() && path != ".").then_some(path);
-            OutputError::new(OutputErrorCode::SchemaViolation, path, describe_data_error(e.inner()))
+            OutputError::new(
+                OutputErrorCode::SchemaViolation,
+                path,
+                describe_data_error(e.inner()),
+            )
         }
     }
 }
@@ -81,7 +93,10 @@ fn describe_data_error(e: &serde_json::Error) -> String {
         }
     });
     if msg.starts_with("invalid type") {
-        format!("wrong type: expected {}", expected.unwrap_or("another type"))
+        format!(
+            "wrong type: expected {}",
+            expected.unwrap_or("another type")
+        )
     } else if msg.starts_with("invalid value") {
         "number out of range".into()
     } else if msg.starts_with("unknown field") {
@@ -100,7 +115,9 @@ pub fn extract_json(text: &str) -> Option<&str> {
 
 /// All JSON object candidates in `text`, fenced blocks first, in order of appearance.
 pub fn json_candidates(text: &str) -> impl Iterator<Item = &str> {
-    regions(text).into_iter().flat_map(|r| BalancedObjects { rest: r })
+    regions(text)
+        .into_iter()
+        .flat_map(|r| BalancedObjects { rest: r })
 }
 
 /// Where to look, in order: the fenced blocks of the answer if any holds a `{`, else the answer.
@@ -152,7 +169,11 @@ fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
         let after = &rest[open + 3..];
         let body_start = after.find('\n').map_or(after.len(), |i| i + 1);
         // A fence with JSON on the same line (```{"a":1}```) has no newline before the body.
-        let body_start = if after[..body_start].contains('{') { 0 } else { body_start };
+        let body_start = if after[..body_start].contains('{') {
+            0
+        } else {
+            body_start
+        };
         let body = &after[body_start..];
         match body.find("```") {
             Some(close) => {
@@ -223,7 +244,10 @@ mod tests {
 
     #[test]
     fn prose_around() {
-        assert_eq!(extract_json("Here you go:\n{\"a\": {\"b\": 2}}\nEnjoy!"), Some("{\"a\": {\"b\": 2}}"));
+        assert_eq!(
+            extract_json("Here you go:\n{\"a\": {\"b\": 2}}\nEnjoy!"),
+            Some("{\"a\": {\"b\": 2}}")
+        );
     }
 
     #[test]
@@ -252,7 +276,10 @@ mod tests {
 
     #[test]
     fn later_candidates_start_after_earlier_ones() {
-        assert_eq!(all("note {x} then {\"a\":{\"b\":1}}"), vec!["{x}", "{\"a\":{\"b\":1}}"]);
+        assert_eq!(
+            all("note {x} then {\"a\":{\"b\":1}}"),
+            vec!["{x}", "{\"a\":{\"b\":1}}"]
+        );
     }
 
     #[test]
@@ -278,7 +305,10 @@ mod tests {
     #[test]
     fn parse_errors_say_what_and_where_without_the_value() {
         let e = parse_model_json::<T>("{\"a\": 1, \"b\": [\"x\", 7]}").unwrap_err();
-        assert_eq!((e.code, e.path.as_deref()), (OutputErrorCode::SchemaViolation, Some("b[1]")));
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (OutputErrorCode::SchemaViolation, Some("b[1]"))
+        );
         assert_eq!(e.detail, "wrong type: expected a string");
         let e = parse_model_json::<T>("{\"a\": \"SECRET\"}").unwrap_err();
         assert_eq!(e.path.as_deref(), Some("a"));
@@ -286,7 +316,14 @@ mod tests {
         let e = parse_model_json::<T>("{\"a\": 1, \"zzz\": 0}").unwrap_err();
         assert_eq!(e.path.as_deref(), Some("zzz"));
         let e = parse_model_json::<T>("nothing here").unwrap_err();
-        assert_eq!((e.code, e.path, e.detail.as_str()), (OutputErrorCode::InvalidJson, None, "no JSON object found in the text"));
+        assert_eq!(
+            (e.code, e.path, e.detail.as_str()),
+            (
+                OutputErrorCode::InvalidJson,
+                None,
+                "no JSON object found in the text"
+            )
+        );
         let e = parse_model_json::<T>("{\"a\": 1, \"b\": [").unwrap_err();
         assert_eq!(e.code, OutputErrorCode::InvalidJson);
         assert!(e.detail.contains("truncated"), "{}", e.detail);
@@ -300,6 +337,9 @@ mod tests {
 
     #[test]
     fn multibyte_text_is_safe() {
-        assert_eq!(extract_json("Plan für heute 💪 {\"a\":\"é\"} ✓"), Some("{\"a\":\"é\"}"));
+        assert_eq!(
+            extract_json("Plan für heute 💪 {\"a\":\"é\"} ✓"),
+            Some("{\"a\":\"é\"}")
+        );
     }
 }

@@ -68,7 +68,10 @@ mod tests {
         let r = Ruleset::embedded();
         assert_eq!(r.ruleset_version, "plan-expansion/1");
         let w = r.block_template("warmup-basic").expect("warmup-basic");
-        assert_eq!((w.title.as_str(), w.duration_minutes, w.focus.as_str()), ("Warm-up", 5, "Prep"));
+        assert_eq!(
+            (w.title.as_str(), w.duration_minutes, w.focus.as_str()),
+            ("Warm-up", 5, "Prep")
+        );
         assert!(!w.exercises.is_empty());
         for (name, t) in &r.block_templates {
             assert!(t.duration_minutes > 0, "{name}");

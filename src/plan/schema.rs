@@ -99,9 +99,13 @@ impl SelectionReason {
     }
 
     pub fn parse(s: &str) -> Option<SelectionReason> {
-        [Self::Override, Self::SingleSupported, Self::SmallestEstimate]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+        [
+            Self::Override,
+            Self::SingleSupported,
+            Self::SmallestEstimate,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
     }
 }
 
@@ -124,18 +128,35 @@ fn select_schema_with(
     estimate: impl Fn(SchemaVersion) -> usize,
 ) -> SchemaSelection {
     if let Some(v) = override_version {
-        return SchemaSelection { schema_version: v, reason: SelectionReason::Override };
+        return SchemaSelection {
+            schema_version: v,
+            reason: SelectionReason::Override,
+        };
     }
-    let candidates: Vec<SchemaVersion> =
-        SchemaVersion::ALL.into_iter().filter(|v| supported.contains(v)).collect();
+    let candidates: Vec<SchemaVersion> = SchemaVersion::ALL
+        .into_iter()
+        .filter(|v| supported.contains(v))
+        .collect();
     if let [only] = candidates[..] {
-        return SchemaSelection { schema_version: only, reason: SelectionReason::SingleSupported };
+        return SchemaSelection {
+            schema_version: only,
+            reason: SelectionReason::SingleSupported,
+        };
     }
-    let pool = if candidates.is_empty() { SchemaVersion::ALL.to_vec() } else { candidates };
+    let pool = if candidates.is_empty() {
+        SchemaVersion::ALL.to_vec()
+    } else {
+        candidates
+    };
     // `min_by_key` keeps the first of equal keys, and ALL lists v2-flat first.
-    let schema_version =
-        pool.into_iter().min_by_key(|v| estimate(*v)).unwrap_or(SchemaVersion::V2Flat);
-    SchemaSelection { schema_version, reason: SelectionReason::SmallestEstimate }
+    let schema_version = pool
+        .into_iter()
+        .min_by_key(|v| estimate(*v))
+        .unwrap_or(SchemaVersion::V2Flat);
+    SchemaSelection {
+        schema_version,
+        reason: SelectionReason::SmallestEstimate,
+    }
 }
 
 fn first_branch(node: &Value) -> &Value {
@@ -200,7 +221,11 @@ pub fn estimate_json_size(schema: &Value) -> usize {
             2 + fields + required.len().saturating_sub(1)
         }
         Some("array") => {
-            let n = node.get("minItems").and_then(Value::as_u64).unwrap_or(0).max(1) as usize;
+            let n = node
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+                .max(1) as usize;
             let item = node.get("items").map_or(4, estimate_json_size);
             2 + n * item + (n - 1)
         }
@@ -209,8 +234,12 @@ pub fn estimate_json_size(schema: &Value) -> usize {
                 .get("enum")
                 .and_then(Value::as_array)
                 .and_then(|e| e.iter().filter_map(Value::as_str).map(str::len).max());
-            let max_len = node.get("maxLength").and_then(Value::as_u64).map(|m| m as usize);
-            2 + enum_max.unwrap_or_else(|| max_len.map_or(NOMINAL_STRING, |m| m.min(NOMINAL_STRING)))
+            let max_len = node
+                .get("maxLength")
+                .and_then(Value::as_u64)
+                .map(|m| m as usize);
+            2 + enum_max
+                .unwrap_or_else(|| max_len.map_or(NOMINAL_STRING, |m| m.min(NOMINAL_STRING)))
         }
         Some("integer" | "number") => 1,
         Some("boolean") => 5,
@@ -229,13 +258,19 @@ mod tests {
 
     #[test]
     fn depth_by_the_spec_definition() {
-        assert_eq!(schema_depth(&schema(V2Flat)), 3, "v2-flat must stay at depth <= 3");
+        assert_eq!(
+            schema_depth(&schema(V2Flat)),
+            3,
+            "v2-flat must stay at depth <= 3"
+        );
         assert_eq!(schema_depth(&schema(V1Current)), 5);
         let canonical: Value = serde_json::from_str(TODAY_PLAN_SCHEMA).unwrap();
         assert_eq!(schema_depth(&canonical), 5);
         assert_eq!(schema_depth(&serde_json::json!({"type": "object"})), 1);
         assert_eq!(
-            schema_depth(&serde_json::json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}})),
+            schema_depth(
+                &serde_json::json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}})
+            ),
             2
         );
     }
@@ -245,34 +280,70 @@ mod tests {
         // {"a":"xxxxxxxx","n":1,"l":[1]}
         let s = serde_json::json!({"type":"object","required":["a","n","l"],"properties":{
             "a":{"type":"string"},"n":{"type":"integer"},"l":{"type":"array","items":{"type":"integer"}}}});
-        assert_eq!(estimate_json_size(&s), r#"{"a":"xxxxxxxx","n":1,"l":[1]}"#.len());
+        assert_eq!(
+            estimate_json_size(&s),
+            r#"{"a":"xxxxxxxx","n":1,"l":[1]}"#.len()
+        );
         let e = serde_json::json!({"type":"string","enum":["ai","manual"]});
         assert_eq!(estimate_json_size(&e), "\"manual\"".len());
     }
 
     #[test]
     fn selection_follows_the_spec_steps() {
-        assert_eq!(select_schema(&[V2Flat], Some(V1Current)), SchemaSelection { schema_version: V1Current, reason: SelectionReason::Override });
-        assert_eq!(select_schema(&[V1Current], None), SchemaSelection { schema_version: V1Current, reason: SelectionReason::SingleSupported });
-        assert_eq!(select_schema(&[V2Flat, V2Flat], None).reason, SelectionReason::SingleSupported);
+        assert_eq!(
+            select_schema(&[V2Flat], Some(V1Current)),
+            SchemaSelection {
+                schema_version: V1Current,
+                reason: SelectionReason::Override
+            }
+        );
+        assert_eq!(
+            select_schema(&[V1Current], None),
+            SchemaSelection {
+                schema_version: V1Current,
+                reason: SelectionReason::SingleSupported
+            }
+        );
+        assert_eq!(
+            select_schema(&[V2Flat, V2Flat], None).reason,
+            SelectionReason::SingleSupported
+        );
         let both = select_schema(&[V1Current, V2Flat], None);
         assert_eq!(both.reason, SelectionReason::SmallestEstimate);
-        let smallest = if V2Flat.estimated_size() <= V1Current.estimated_size() { V2Flat } else { V1Current };
+        let smallest = if V2Flat.estimated_size() <= V1Current.estimated_size() {
+            V2Flat
+        } else {
+            V1Current
+        };
         assert_eq!(both.schema_version, smallest);
-        assert_eq!(select_schema(&[], None), both, "no declaration means every version");
+        assert_eq!(
+            select_schema(&[], None),
+            both,
+            "no declaration means every version"
+        );
     }
 
     #[test]
     fn shipped_schema_estimates() {
         // v2-flat repeats `"blockIndex":0,"order":0,` (25 bytes with its comma) per exercise, which the nesting
         // of v1-current does not need; see docs/adr/0002-plan-schema-contract.md.
-        assert_eq!((V1Current.estimated_size(), V2Flat.estimated_size()), (275, 300));
+        assert_eq!(
+            (V1Current.estimated_size(), V2Flat.estimated_size()),
+            (275, 300)
+        );
     }
 
     #[test]
     fn ties_break_to_v2_flat_and_smaller_wins() {
         let sel = |a: usize, b: usize| {
-            select_schema_with(&[V1Current, V2Flat], None, |v| if v == V1Current { a } else { b }).schema_version
+            select_schema_with(&[V1Current, V2Flat], None, |v| {
+                if v == V1Current {
+                    a
+                } else {
+                    b
+                }
+            })
+            .schema_version
         };
         assert_eq!(sel(100, 100), V2Flat);
         assert_eq!(sel(99, 100), V1Current);
@@ -283,7 +354,10 @@ mod tests {
     fn names_round_trip() {
         for v in SchemaVersion::ALL {
             assert_eq!(SchemaVersion::parse(v.as_str()), Some(v));
-            assert_eq!(serde_json::to_string(&v).unwrap(), format!("\"{}\"", v.as_str()));
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                format!("\"{}\"", v.as_str())
+            );
         }
         assert_eq!(SchemaVersion::parse("v3"), None);
     }

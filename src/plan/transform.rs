@@ -59,7 +59,11 @@ fn required<T>(v: Option<T>, path: impl FnOnce() -> String) -> Result<T, OutputE
     v.ok_or_else(|| violation(path(), "required field is missing or null"))
 }
 
-fn text(v: Option<String>, max: usize, path: impl FnOnce() -> String) -> Result<String, OutputError> {
+fn text(
+    v: Option<String>,
+    max: usize,
+    path: impl FnOnce() -> String,
+) -> Result<String, OutputError> {
     match v {
         None => Err(violation(path(), "required field is missing or null")),
         Some(s) => check_len(s, max, path),
@@ -79,13 +83,22 @@ fn minutes(v: Option<i64>, path: impl Fn() -> String) -> Result<u32, OutputError
     if (1..=MAX_MINUTES).contains(&m) {
         Ok(m as u32)
     } else {
-        Err(violation(path(), format!("must be a whole number of minutes from 1 to {MAX_MINUTES}")))
+        Err(violation(
+            path(),
+            format!("must be a whole number of minutes from 1 to {MAX_MINUTES}"),
+        ))
     }
 }
 
-fn detail(v: Option<Option<String>>, path: impl Fn() -> String) -> Result<Option<String>, OutputError> {
+fn detail(
+    v: Option<Option<String>>,
+    path: impl Fn() -> String,
+) -> Result<Option<String>, OutputError> {
     match v {
-        None => Err(violation(path(), "required field is missing (use null for no detail)")),
+        None => Err(violation(
+            path(),
+            "required field is missing (use null for no detail)",
+        )),
         Some(None) => Ok(None),
         Some(Some(s)) => check_len(s, MAX_DETAIL, path).map(Some),
     }
@@ -111,19 +124,31 @@ fn header(h: PlanHeader) -> Result<TodayPlan, OutputError> {
     let duration_minutes = minutes(h.duration_minutes, || "durationMinutes".into())?;
     let mut equipment = required(h.equipment, || "equipment".into())?;
     for (i, item) in equipment.iter_mut().enumerate() {
-        *item = check_len(std::mem::take(item), MAX_EQUIPMENT, || format!("equipment[{i}]"))?;
+        *item = check_len(std::mem::take(item), MAX_EQUIPMENT, || {
+            format!("equipment[{i}]")
+        })?;
     }
     let source = match required(h.source, || "source".into())?.as_str() {
         "ai" => PlanSource::Ai,
         "manual" => PlanSource::Manual,
-        _ => return Err(OutputError::at(Code::UnknownEnumValue, "source", "must be one of: ai, manual")),
+        _ => {
+            return Err(OutputError::at(
+                Code::UnknownEnumValue,
+                "source",
+                "must be one of: ai, manual",
+            ))
+        }
     };
     let energy = match required(h.energy, || "energy".into())?.as_str() {
         "easy" => Energy::Easy,
         "moderate" => Energy::Moderate,
         "intense" => Energy::Intense,
         _ => {
-            return Err(OutputError::at(Code::UnknownEnumValue, "energy", "must be one of: easy, moderate, intense"))
+            return Err(OutputError::at(
+                Code::UnknownEnumValue,
+                "energy",
+                "must be one of: easy, moderate, intense",
+            ))
         }
     };
     let summary = text(h.summary, MAX_SUMMARY, || "summary".into())?;
@@ -141,10 +166,16 @@ fn header(h: PlanHeader) -> Result<TodayPlan, OutputError> {
 
 fn non_empty_blocks<B>(blocks: Option<Vec<B>>) -> Result<Vec<B>, OutputError> {
     match blocks {
-        None => Err(OutputError::at(Code::MissingBlocks, "blocks", "the plan has no blocks")),
-        Some(b) if b.is_empty() => {
-            Err(OutputError::at(Code::MissingBlocks, "blocks", "the plan's blocks list is empty"))
-        }
+        None => Err(OutputError::at(
+            Code::MissingBlocks,
+            "blocks",
+            "the plan has no blocks",
+        )),
+        Some(b) if b.is_empty() => Err(OutputError::at(
+            Code::MissingBlocks,
+            "blocks",
+            "the plan's blocks list is empty",
+        )),
         Some(b) => Ok(b),
     }
 }
@@ -175,7 +206,11 @@ fn block(
         ));
     }
     let t = ruleset.block_template(&name).ok_or_else(|| {
-        OutputError::at(Code::UnknownEnumValue, at("blockTemplate"), "not a block template of the ruleset")
+        OutputError::at(
+            Code::UnknownEnumValue,
+            at("blockTemplate"),
+            "not a block template of the ruleset",
+        )
     })?;
     Ok(PlanBlock {
         id: String::new(),
@@ -202,11 +237,23 @@ fn from_v2(raw: PlanV2, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
     plan.blocks = blocks
         .into_iter()
         .enumerate()
-        .map(|(i, b)| block(i, b.title, b.duration_minutes, b.focus, b.block_template, ruleset))
+        .map(|(i, b)| {
+            block(
+                i,
+                b.title,
+                b.duration_minutes,
+                b.focus,
+                b.block_template,
+                ruleset,
+            )
+        })
         .collect::<Result<_, _>>()?;
     let exercises: Vec<ExerciseV2> = required(exercises, || "exercises".into())?;
     if exercises.is_empty() {
-        return Err(violation("exercises".into(), "must hold at least one exercise"));
+        return Err(violation(
+            "exercises".into(),
+            "must hold at least one exercise",
+        ));
     }
 
     // Validate each exercise; remember (block, order, input index) for the join.
@@ -220,7 +267,10 @@ fn from_v2(raw: PlanV2, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
             return Err(OutputError::at(
                 Code::BlockIndexOutOfRange,
                 at("blockIndex"),
-                format!("must be from 0 to {} (the plan has {n_blocks} blocks)", n_blocks - 1),
+                format!(
+                    "must be from 0 to {} (the plan has {n_blocks} blocks)",
+                    n_blocks - 1
+                ),
             ));
         }
         let order = required(e.order, || at("order"))?;
@@ -232,11 +282,17 @@ fn from_v2(raw: PlanV2, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
     }
 
     keys.sort_unstable();
-    if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1) {
+    if let Some(w) = keys
+        .windows(2)
+        .find(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
+    {
         return Err(OutputError::at(
             Code::DuplicateOrder,
             format!("exercises[{}].order", w[1].2),
-            format!("order is already used by exercises[{}] in the same block", w[0].2),
+            format!(
+                "order is already used by exercises[{}] in the same block",
+                w[0].2
+            ),
         ));
     }
     for (b, _, j) in keys {
@@ -255,22 +311,38 @@ fn from_v1(raw: PlanV1, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
     plan.blocks = Vec::with_capacity(blocks.len());
     for (i, b) in blocks.into_iter().enumerate() {
         let is_template = b.block_template.is_some();
-        let mut out = block(i, b.title, b.duration_minutes, b.focus, b.block_template, ruleset)?;
+        let mut out = block(
+            i,
+            b.title,
+            b.duration_minutes,
+            b.focus,
+            b.block_template,
+            ruleset,
+        )?;
         let exercises: Vec<ExerciseV1> = match b.exercises {
             Some(e) => e,
             None if is_template => Vec::new(),
-            None => return Err(violation(format!("blocks[{i}].exercises"), "required field is missing or null")),
+            None => {
+                return Err(violation(
+                    format!("blocks[{i}].exercises"),
+                    "required field is missing or null",
+                ))
+            }
         };
         listed += exercises.len();
         out.exercises.reserve(exercises.len());
         for (k, e) in exercises.into_iter().enumerate() {
             let at = |field: &str| format!("blocks[{i}].exercises[{k}].{field}");
-            out.exercises.push(exercise(e.name, e.prescription, e.detail, &at)?);
+            out.exercises
+                .push(exercise(e.name, e.prescription, e.detail, &at)?);
         }
         plan.blocks.push(out);
     }
     if listed == 0 {
-        return Err(violation("blocks".into(), "the plan must list at least one exercise"));
+        return Err(violation(
+            "blocks".into(),
+            "the plan must list at least one exercise",
+        ));
     }
     Ok(plan)
 }

@@ -60,7 +60,9 @@ fn decode<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
 
 fn record(row: &Row<'_>) -> rusqlite::Result<GenerationRecord> {
     let text = |i: usize| row.get::<_, String>(i);
-    let bad = |i: usize| rusqlite::Error::InvalidColumnType(i, "unknown value".into(), rusqlite::types::Type::Text);
+    let bad = |i: usize| {
+        rusqlite::Error::InvalidColumnType(i, "unknown value".into(), rusqlite::types::Type::Text)
+    };
     let code: Option<String> = row.get(6)?;
     Ok(GenerationRecord {
         id: row.get(0)?,
@@ -108,7 +110,9 @@ impl Store {
                     error_code, error_path, created_at_ms
              FROM generation_metadata ORDER BY created_at_ms DESC, id DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([limit], record)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let rows = st
+            .query_map([limit], record)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
 }

@@ -55,7 +55,9 @@ impl Store {
     fn init(mut conn: Connection) -> Result<Store> {
         prepare(&conn)?;
         migrate(&mut conn, SCHEMA_VERSION)?;
-        Ok(Store { conn: Mutex::new(conn) })
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
     }
 
     /// The schema version of the open database.
@@ -90,7 +92,10 @@ fn user_version(conn: &Connection) -> Result<u32> {
 
 fn refuse_newer(found: u32) -> Result<()> {
     if found > SCHEMA_VERSION {
-        return Err(Error::DatabaseTooNew { found, supported: SCHEMA_VERSION });
+        return Err(Error::DatabaseTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
     }
     Ok(())
 }
@@ -120,7 +125,10 @@ mod tests {
         let mut st = conn
             .prepare("SELECT name, ifnull(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
             .unwrap();
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(|r| r.unwrap()).collect()
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect()
     }
 
     #[test]
@@ -130,11 +138,17 @@ mod tests {
         let store = Store::open(&path).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         let conn = store.lock();
-        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        let mode: String = conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
         assert_eq!(mode, "wal");
-        let fk: bool = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+        let fk: bool = conn
+            .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+            .unwrap();
         assert!(fk);
-        let timeout: i64 = conn.pragma_query_value(None, "busy_timeout", |r| r.get(0)).unwrap();
+        let timeout: i64 = conn
+            .pragma_query_value(None, "busy_timeout", |r| r.get(0))
+            .unwrap();
         assert_eq!(timeout, 5000);
     }
 
@@ -143,7 +157,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.db");
         std::fs::write(&path, b"").unwrap();
-        assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            SCHEMA_VERSION
+        );
     }
 
     #[test]
@@ -159,8 +176,16 @@ mod tests {
                 assert_eq!(user_version(&conn).unwrap(), from);
             }
             let store = Store::open(&path).unwrap();
-            assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION, "from {from}");
-            assert_eq!(schema_of(&store.lock()), want, "upgrade from version {from}");
+            assert_eq!(
+                store.schema_version().unwrap(),
+                SCHEMA_VERSION,
+                "from {from}"
+            );
+            assert_eq!(
+                schema_of(&store.lock()),
+                want,
+                "upgrade from version {from}"
+            );
         }
     }
 
@@ -184,22 +209,36 @@ mod tests {
         let path = dir.path().join("future.db");
         {
             let conn = Connection::open(&path).unwrap();
-            conn.execute_batch("CREATE TABLE future_table (x); PRAGMA user_version = 99;").unwrap();
+            conn.execute_batch("CREATE TABLE future_table (x); PRAGMA user_version = 99;")
+                .unwrap();
         }
         let before = std::fs::read(&path).unwrap();
         match Store::open(&path) {
-            Err(Error::DatabaseTooNew { found: 99, supported }) => assert_eq!(supported, SCHEMA_VERSION),
+            Err(Error::DatabaseTooNew {
+                found: 99,
+                supported,
+            }) => assert_eq!(supported, SCHEMA_VERSION),
             other => panic!("expected DatabaseTooNew, got {other:?}"),
         }
         let conn = Connection::open(&path).unwrap();
-        let v: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let v: u32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
         assert_eq!(v, 99);
         let tables: i64 = conn
-            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'generation_metadata'", [], |r| r.get(0))
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'generation_metadata'",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(tables, 0, "no migration ran");
         drop(conn);
-        assert_eq!(std::fs::read(&path).unwrap(), before, "the file is byte-identical");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "the file is byte-identical"
+        );
     }
 
     #[test]
@@ -210,15 +249,23 @@ mod tests {
         std::fs::write(&path, &garbage).unwrap();
         assert!(matches!(Store::open(&path), Err(Error::NotADatabase(_))));
         assert_eq!(std::fs::read(&path).unwrap(), garbage);
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("notes.db")], "no -wal/-shm left behind");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            vec![std::ffi::OsString::from("notes.db")],
+            "no -wal/-shm left behind"
+        );
     }
 
     #[test]
     fn text_file_is_not_a_database() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("plan.json");
-        let text = b"{\"focus\": \"not a database, just JSON that someone saved here by mistake\"}".repeat(20);
+        let text = b"{\"focus\": \"not a database, just JSON that someone saved here by mistake\"}"
+            .repeat(20);
         std::fs::write(&path, &text).unwrap();
         assert!(matches!(Store::open(&path), Err(Error::NotADatabase(_))));
         assert_eq!(std::fs::read(&path).unwrap(), text);
