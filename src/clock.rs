@@ -6,6 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A source of the current time in milliseconds since the Unix epoch.
 pub trait Clock: Send + Sync {
+    /// Milliseconds since the Unix epoch.
     fn now_ms(&self) -> i64;
 }
 
@@ -27,10 +28,12 @@ impl Clock for SystemClock {
 pub struct FixedClock(AtomicI64);
 
 impl FixedClock {
+    /// A clock stopped at `now_ms`.
     pub fn new(now_ms: i64) -> Self {
         Self(AtomicI64::new(now_ms))
     }
 
+    /// Moves the clock forward by `ms`.
     pub fn advance_ms(&self, ms: i64) {
         self.0.fetch_add(ms, Ordering::SeqCst);
     }

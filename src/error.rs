@@ -54,14 +54,17 @@ impl fmt::Display for OutputErrorCode {
 /// written by the library (never a copy of the offending value).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputError {
+    /// Which rule was broken.
     pub code: OutputErrorCode,
     /// JSON path of the offending value, such as `exercises[3].blockIndex`; `None` for the text as
     /// a whole.
     pub path: Option<String>,
+    /// What is wrong, in the library's words.
     pub detail: String,
 }
 
 impl OutputError {
+    /// An error with an optional path.
     pub fn new(code: OutputErrorCode, path: Option<String>, detail: impl Into<String>) -> Self {
         Self {
             code,
@@ -70,6 +73,7 @@ impl OutputError {
         }
     }
 
+    /// An error at `path`.
     pub fn at(code: OutputErrorCode, path: impl Into<String>, detail: impl Into<String>) -> Self {
         Self::new(code, Some(path.into()), detail)
     }
@@ -89,16 +93,27 @@ impl std::error::Error for OutputError {}
 /// The library's internal error. Carries sources for logging; apps see [`CoachError`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// Model output was rejected.
     #[error("invalid model output: {0}")]
     Output(#[from] OutputError),
+    /// The database was written by a newer library.
     #[error("database schema version {found} is newer than this library supports ({supported})")]
-    DatabaseTooNew { found: u32, supported: u32 },
+    DatabaseTooNew {
+        /// `user_version` found in the file.
+        found: u32,
+        /// The newest version this code knows.
+        supported: u32,
+    },
+    /// The file is not a SQLite database, or is corrupt.
     #[error("the file is not a usable SQLite database")]
     NotADatabase(#[source] rusqlite::Error),
+    /// Any other SQLite failure.
     #[error("storage failure: {0}")]
     Sqlite(rusqlite::Error),
+    /// A caller passed an unusable argument.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -126,8 +141,11 @@ pub enum CoachError {
     /// e.g. `exercises[3].blockIndex`. Nothing was stored from it.
     #[error("invalid model output ({code}) at {path:?}: {detail}")]
     InvalidModelOutput {
+        /// Which rule the output broke.
         code: OutputErrorCode,
+        /// JSON path of the offending value, or `None` for the text as a whole.
         path: Option<String>,
+        /// What is wrong, in the library's words (never a copy of the input).
         detail: String,
     },
     /// The database file was written by a newer version of this library. It was left untouched;
@@ -136,21 +154,35 @@ pub enum CoachError {
         "database version {found_version} is newer than supported version {supported_version}"
     )]
     DatabaseTooNew {
+        /// Schema version found in the file.
         found_version: u32,
+        /// Newest schema version this library knows.
         supported_version: u32,
     },
     /// The file exists but is not a SQLite database, or is corrupt. It was left untouched.
     #[error("not a database: {detail}")]
-    NotADatabase { detail: String },
+    NotADatabase {
+        /// What was found.
+        detail: String,
+    },
     /// Reading or writing the database failed (disk full, read-only file, locked for too long).
     #[error("storage failure: {detail}")]
-    Storage { detail: String },
+    Storage {
+        /// SQLite's description of the failure.
+        detail: String,
+    },
     /// A caller passed an argument the library cannot use.
     #[error("invalid argument: {detail}")]
-    InvalidArgument { detail: String },
+    InvalidArgument {
+        /// Which argument, and why.
+        detail: String,
+    },
     /// A bug in the library. Please report it with the detail.
     #[error("internal error: {detail}")]
-    Internal { detail: String },
+    Internal {
+        /// What went wrong.
+        detail: String,
+    },
 }
 
 impl CoachError {

@@ -15,6 +15,8 @@
 //! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
 //! | [`ffi`] | the exported entry object [`Coach`] |
 
+#![warn(missing_docs)]
+
 uniffi::setup_scaffolding!();
 
 pub mod clock;

@@ -24,9 +24,13 @@ pub struct Ruleset {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockTemplate {
+    /// Title of the expanded block.
     pub title: String,
+    /// Length of the expanded block, in minutes.
     pub duration_minutes: u32,
+    /// Focus of the expanded block.
     pub focus: String,
+    /// The predefined exercises, in order.
     pub exercises: Vec<TemplateExercise>,
 }
 
@@ -34,8 +38,11 @@ pub struct BlockTemplate {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TemplateExercise {
+    /// Exercise name.
     pub name: String,
+    /// Sets, reps or time.
     pub prescription: String,
+    /// Coaching note, if any.
     pub detail: Option<String>,
 }
 
@@ -54,6 +61,7 @@ impl Ruleset {
         serde_json::from_str(json)
     }
 
+    /// The template called `name`, if the ruleset has one.
     pub fn block_template(&self, name: &str) -> Option<&BlockTemplate> {
         self.block_templates.get(name)
     }

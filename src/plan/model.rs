@@ -18,8 +18,11 @@ pub enum PlanSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
 #[serde(rename_all = "lowercase")]
 pub enum Energy {
+    /// Light effort; a recovery or busy day.
     Easy,
+    /// Solid but sustainable effort.
     Moderate,
+    /// Hard effort.
     Intense,
 }
 
@@ -31,13 +34,17 @@ pub struct TodayPlan {
     /// Generated during the transform; not stable across transforms of the same text unless a seed
     /// is given.
     pub id: String,
+    /// What the session trains, e.g. `Upper Body Strength`.
     pub focus: String,
     /// Planned length of the whole session, in minutes (1 to 1440).
     pub duration_minutes: u32,
     /// Equipment the plan needs; may be empty.
     pub equipment: Vec<String>,
+    /// Who made the plan.
     pub source: PlanSource,
+    /// How hard the plan is meant to feel.
     pub energy: Energy,
+    /// One or two sentences a person reads before starting.
     pub summary: String,
     /// Blocks in the order they are done; at least one.
     pub blocks: Vec<PlanBlock>,
@@ -47,9 +54,13 @@ pub struct TodayPlan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanBlock {
+    /// Generated during the transform.
     pub id: String,
+    /// E.g. `Warm-up` or `Main Set`.
     pub title: String,
+    /// Planned length of the block, in minutes (1 to 1440).
     pub duration_minutes: u32,
+    /// What the block trains, e.g. `Prep` or `Strength`.
     pub focus: String,
     /// In the order they are done; may be empty for a block such as a rest.
     pub exercises: Vec<PlanExercise>,
@@ -59,7 +70,9 @@ pub struct PlanBlock {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanExercise {
+    /// Generated during the transform.
     pub id: String,
+    /// The exercise as a person reads it, e.g. `DB Press`.
     pub name: String,
     /// Sets, reps or time as a person reads it, e.g. `3 x 10` or `2 x 30s`.
     pub prescription: String,
@@ -71,6 +84,7 @@ pub struct PlanExercise {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanTransform {
+    /// The validated plan.
     pub plan: TodayPlan,
     /// The LLM schema the text was parsed with.
     pub schema_version: SchemaVersion,

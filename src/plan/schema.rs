@@ -43,7 +43,9 @@ pub enum SelectionReason {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct SchemaSelection {
+    /// The version to ask the model for and to parse its output with.
     pub schema_version: SchemaVersion,
+    /// Why it was chosen.
     pub reason: SelectionReason,
 }
 
@@ -90,6 +92,8 @@ impl SchemaVersion {
 }
 
 impl SelectionReason {
+    /// The spelling used by the CLI and in metadata: `override`, `single_supported`,
+    /// `smallest_estimate`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Override => "override",
@@ -98,6 +102,7 @@ impl SelectionReason {
         }
     }
 
+    /// Parses the spelling of [`SelectionReason::as_str`].
     pub fn parse(s: &str) -> Option<SelectionReason> {
         [
             Self::Override,

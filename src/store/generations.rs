@@ -10,13 +10,19 @@ use crate::plan::{SchemaVersion, SelectionReason};
 /// A row to record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGeneration {
+    /// What was generated, e.g. `plan.transform`.
     pub feature: String,
+    /// The LLM schema used.
     pub schema_version: SchemaVersion,
+    /// Why that schema was chosen.
     pub selection_reason: SelectionReason,
+    /// The enum-expansion ruleset applied.
     pub ruleset_version: String,
     /// `None` when the generation succeeded.
     pub error_code: Option<OutputErrorCode>,
+    /// JSON path of the failure, when known.
     pub error_path: Option<String>,
+    /// Milliseconds since the Unix epoch.
     pub created_at_ms: i64,
 }
 
@@ -24,12 +30,17 @@ pub struct NewGeneration {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct GenerationRecord {
+    /// Row id; matches `PlanTransform.generation_id`.
     pub id: i64,
     /// What was generated, e.g. `plan.transform`.
     pub feature: String,
+    /// The LLM schema used.
     pub schema_version: SchemaVersion,
+    /// Why that schema was chosen.
     pub selection_reason: SelectionReason,
+    /// The enum-expansion ruleset applied.
     pub ruleset_version: String,
+    /// Whether the output was accepted.
     pub succeeded: bool,
     /// Why it failed, when it did.
     pub error_code: Option<OutputErrorCode>,
