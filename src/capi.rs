@@ -10,8 +10,8 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use crate::error::CoachError;
 use crate::plan::{SchemaSelection, SchemaVersion, SelectionReason};
@@ -49,25 +49,35 @@ fn invalid(detail: impl Into<String>) -> CoachError {
     }
 }
 
-fn into_c_string(v: &Value) -> *mut c_char {
+fn into_c_string(json: String) -> *mut c_char {
     // serde_json escapes NUL, so the text has no interior NUL byte.
-    CString::new(v.to_string()).map_or(std::ptr::null_mut(), CString::into_raw)
+    CString::new(json).map_or(std::ptr::null_mut(), CString::into_raw)
 }
 
-fn error_value(e: &CoachError) -> Value {
-    json!({ "error": e.to_json() })
+fn error_json(e: &CoachError) -> String {
+    json!({ "error": e.to_json() }).to_string()
+}
+
+/// `{"ok": RESULT}`, with RESULT's fields in declaration order.
+#[derive(Serialize)]
+struct Success<T> {
+    ok: T,
 }
 
 /// Runs `f`, turning its result, its error or a panic into a JSON C string.
-fn respond(f: impl FnOnce() -> Result<Value, CoachError>) -> *mut c_char {
-    let v = match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(v)) => json!({ "ok": v }),
-        Ok(Err(e)) => error_value(&e),
-        Err(_) => error_value(&CoachError::Internal {
+fn respond<T: Serialize>(f: impl FnOnce() -> Result<T, CoachError>) -> *mut c_char {
+    let text = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => serde_json::to_string(&Success { ok: v }).unwrap_or_else(|e| {
+            error_json(&CoachError::Internal {
+                detail: format!("encoding the result: {e}"),
+            })
+        }),
+        Ok(Err(e)) => error_json(&e),
+        Err(_) => error_json(&CoachError::Internal {
             detail: "the call panicked".into(),
         }),
     };
-    into_c_string(&v)
+    into_c_string(text)
 }
 
 /// # Safety
@@ -120,7 +130,7 @@ pub unsafe extern "C" fn coach_open(
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
         Err(e) => {
             if !error_json_out.is_null() {
-                *error_json_out = into_c_string(&error_value(&e));
+                *error_json_out = into_c_string(error_json(&e));
             }
             std::ptr::null_mut()
         }
@@ -158,10 +168,7 @@ pub unsafe extern "C" fn coach_plan_transform(
             schema_version: req.schema_version,
             reason: req.reason.unwrap_or(SelectionReason::Override),
         };
-        let out = coach.transform_plan(req.raw_text, selection, req.seed)?;
-        serde_json::to_value(out).map_err(|e| CoachError::Internal {
-            detail: e.to_string(),
-        })
+        coach.transform_plan(req.raw_text, selection, req.seed)
     })
 }
 
@@ -179,10 +186,7 @@ pub unsafe extern "C" fn coach_plan_select_schema(
     respond(|| {
         let coach = handle_arg(handle)?;
         let req: SelectRequest = parse_request(text_arg(request_json, "request_json")?)?;
-        let sel = coach.select_plan_schema(req.supported, req.override_version);
-        serde_json::to_value(sel).map_err(|e| CoachError::Internal {
-            detail: e.to_string(),
-        })
+        Ok(coach.select_plan_schema(req.supported, req.override_version))
     })
 }
 
