@@ -1,0 +1,254 @@
+// Binding test for coachcore on the JVM: the generated Kotlin (package uniffi.coachcore) + JNA.
+// Run by bindings/kotlin/test.sh. Prints "N passed, M failed"; exit code 1 on any failure.
+import uniffi.coachcore.*
+import java.io.File
+import java.nio.file.Files
+import kotlin.system.exitProcess
+
+const val WORKED_EXAMPLE = """{"focus":"Upper Body Strength","durationMinutes":30,"equipment":["Dumbbells"],"source":"ai","energy":"moderate","summary":"Sample plan","blocks":[{"title":"Warm-up","durationMinutes":5,"focus":"Prep"},{"title":"Main Set","durationMinutes":20,"focus":"Strength"}],"exercises":[{"blockIndex":0,"order":0,"name":"Jumping Jacks","prescription":"2 x 30s","detail":null},{"blockIndex":1,"order":0,"name":"DB Press","prescription":"3 x 10","detail":"Controlled tempo"}]}"""
+
+val BAD_BLOCK_INDEX = WORKED_EXAMPLE.replace(
+    """{"blockIndex":1,"order":0,"name":"DB Press"""",
+    """{"blockIndex":5,"order":0,"name":"DB Press"""",
+)
+
+const val V1_EXAMPLE = """{"focus":"Upper Body Strength","durationMinutes":30,"equipment":["Dumbbells"],"source":"ai","energy":"moderate","summary":"Sample plan","blocks":[{"title":"Warm-up","durationMinutes":5,"focus":"Prep","exercises":[{"name":"Jumping Jacks","prescription":"2 x 30s","detail":null}]},{"title":"Main Set","durationMinutes":20,"focus":"Strength","exercises":[{"name":"DB Press","prescription":"3 x 10","detail":"Controlled tempo"}]}]}"""
+
+val UUID_LIKE = Regex("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+val V2 = SchemaSelection(SchemaVersion.V2_FLAT, SelectionReason.OVERRIDE)
+val V1 = SchemaSelection(SchemaVersion.V1_CURRENT, SelectionReason.OVERRIDE)
+
+class Failure(msg: String) : Exception(msg)
+
+fun check(cond: Boolean, msg: () -> String) {
+    if (!cond) throw Failure(msg())
+}
+
+fun <T> eq(actual: T, expected: T, what: String) =
+    check(actual == expected) { "$what: expected <$expected>, got <$actual>" }
+
+inline fun <reified E : Throwable> expectThrows(what: String, block: () -> Unit): E {
+    try {
+        block()
+    } catch (e: Throwable) {
+        if (e is E) return e
+        throw Failure("$what: expected ${E::class.simpleName}, got $e")
+    }
+    throw Failure("$what: expected ${E::class.simpleName}, nothing was thrown")
+}
+
+fun tempDir(): File = Files.createTempDirectory("coachcore-kotlin-").toFile()
+
+fun allIds(plan: TodayPlan): List<String> =
+    listOf(plan.id) + plan.blocks.flatMap { b -> listOf(b.id) + b.exercises.map { it.id } }
+
+fun checkWorkedExample(plan: TodayPlan) {
+    eq(plan.focus, "Upper Body Strength", "focus")
+    eq(plan.durationMinutes, 30u, "durationMinutes")
+    eq(plan.equipment, listOf("Dumbbells"), "equipment")
+    eq(plan.source, PlanSource.AI, "source")
+    eq(plan.energy, Energy.MODERATE, "energy")
+    eq(plan.summary, "Sample plan", "summary")
+    eq(plan.blocks.size, 2, "blocks.size")
+    eq(plan.blocks.map { it.title }, listOf("Warm-up", "Main Set"), "block titles")
+    eq(plan.blocks.map { it.durationMinutes }, listOf(5u, 20u), "block durations")
+    eq(plan.blocks.map { it.focus }, listOf("Prep", "Strength"), "block focus")
+    eq(plan.blocks[0].exercises.map { it.name }, listOf("Jumping Jacks"), "block 0 exercises")
+    eq(plan.blocks[1].exercises.map { it.name }, listOf("DB Press"), "block 1 exercises")
+    val jj = plan.blocks[0].exercises[0]
+    eq(jj.prescription, "2 x 30s", "Jumping Jacks prescription")
+    eq(jj.detail, null, "Jumping Jacks detail")
+    val press = plan.blocks[1].exercises[0]
+    eq(press.prescription, "3 x 10", "DB Press prescription")
+    eq(press.detail, "Controlled tempo", "DB Press detail")
+    val ids = allIds(plan)
+    for (id in ids) check(UUID_LIKE.matches(id)) { "id <$id> is not UUID-like" }
+    eq(ids.toSet().size, ids.size, "distinct ids")
+}
+
+fun writeGarbage(file: File): ByteArray {
+    val bytes = ByteArray(4096) { i -> ((i * 37 + 11) % 251).toByte() }
+    "this is not a sqlite database\n".toByteArray().copyInto(bytes)
+    file.writeBytes(bytes)
+    return bytes
+}
+
+val tests: List<Pair<String, () -> Unit>> = listOf(
+    "libraryVersion" to {
+        check(libraryVersion().isNotBlank()) { "libraryVersion() is blank" }
+    },
+    "selectPlanSchema override wins" to {
+        Coach.openInMemory().use { coach ->
+            val all = listOf(SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT)
+            eq(coach.selectPlanSchema(all, SchemaVersion.V1_CURRENT),
+                SchemaSelection(SchemaVersion.V1_CURRENT, SelectionReason.OVERRIDE), "override v1")
+            eq(coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), SchemaVersion.V2_FLAT),
+                SchemaSelection(SchemaVersion.V2_FLAT, SelectionReason.OVERRIDE), "override beats single supported")
+        }
+    },
+    "selectPlanSchema single supported and smallest estimate" to {
+        Coach.openInMemory().use { coach ->
+            eq(coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), null),
+                SchemaSelection(SchemaVersion.V1_CURRENT, SelectionReason.SINGLE_SUPPORTED), "single v1")
+            eq(coach.selectPlanSchema(listOf(SchemaVersion.V2_FLAT), null),
+                SchemaSelection(SchemaVersion.V2_FLAT, SelectionReason.SINGLE_SUPPORTED), "single v2")
+            val both = coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT), null)
+            eq(both.reason, SelectionReason.SMALLEST_ESTIMATE, "reason with two supported")
+            eq(coach.selectPlanSchema(emptyList(), null), both, "empty list means all")
+        }
+    },
+    "transformPlan worked example (v2-flat)" to {
+        Coach.openInMemory().use { coach ->
+            val t = coach.transformPlan(WORKED_EXAMPLE, V2, null)
+            checkWorkedExample(t.plan)
+            eq(t.schemaVersion, SchemaVersion.V2_FLAT, "schemaVersion")
+            check(t.rulesetVersion.isNotBlank()) { "rulesetVersion is blank" }
+        }
+    },
+    "transformPlan fenced and wrapped model output" to {
+        Coach.openInMemory().use { coach ->
+            val fenced = "Here is your plan for today:\n```json\n$WORKED_EXAMPLE\n```\nHave a good workout!"
+            checkWorkedExample(coach.transformPlan(fenced, V2, 1uL).plan)
+            val wrapped = "<think>The user wants an upper body session; keep it to 30 minutes.</think>" +
+                "<response>$WORKED_EXAMPLE</response>"
+            checkWorkedExample(coach.transformPlan(wrapped, V2, 1uL).plan)
+        }
+    },
+    "transformPlan v1-current nested exercises" to {
+        Coach.openInMemory().use { coach ->
+            val t = coach.transformPlan(V1_EXAMPLE, V1, 3uL)
+            checkWorkedExample(t.plan)
+            eq(t.schemaVersion, SchemaVersion.V1_CURRENT, "schemaVersion")
+        }
+    },
+    "typed error: block index out of range" to {
+        Coach.openInMemory().use { coach ->
+            val e = expectThrows<CoachException.InvalidModelOutput>("blockIndex 5") {
+                coach.transformPlan(BAD_BLOCK_INDEX, V2, null)
+            }
+            eq(e.code, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE, "code")
+            eq(e.path, "exercises[1].blockIndex", "path")
+            check(e.detail.isNotBlank()) { "detail is blank" }
+            // still usable after an error
+            checkWorkedExample(coach.transformPlan(WORKED_EXAMPLE, V2, null).plan)
+        }
+    },
+    "typed error: invalid JSON" to {
+        Coach.openInMemory().use { coach ->
+            val e = expectThrows<CoachException.InvalidModelOutput>("not json") {
+                coach.transformPlan("I could not make a plan today, sorry.", V2, null)
+            }
+            eq(e.code, OutputErrorCode.INVALID_JSON, "code")
+        }
+    },
+    "determinism with a seed" to {
+        Coach.openInMemory().use { coach ->
+            val a = coach.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
+            val b = coach.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
+            eq(b, a, "same seed, same plan")
+            Coach.openInMemory().use { other ->
+                eq(other.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan, a, "same seed, other Coach")
+            }
+            val c = coach.transformPlan(WORKED_EXAMPLE, V2, 43uL).plan
+            check(c.id != a.id) { "different seeds gave the same plan id ${a.id}" }
+        }
+    },
+    "file database records generations and survives reopen" to {
+        val dir = tempDir()
+        try {
+            val path = File(dir, "coach.sqlite3").path
+            var okId: Long? = null
+            var ruleset = ""
+            Coach.open(path).use { coach ->
+                eq(coach.recentGenerations(10u).size, 0, "fresh database has no generations")
+                val t = coach.transformPlan(WORKED_EXAMPLE, V2, 7uL)
+                okId = t.generationId
+                ruleset = t.rulesetVersion
+                check(okId != null) { "generationId is null for a file database" }
+                expectThrows<CoachException.InvalidModelOutput>("bad block index") {
+                    coach.transformPlan(BAD_BLOCK_INDEX, V2, 7uL)
+                }
+                val rows = coach.recentGenerations(10u)
+                eq(rows.size, 2, "rows after two transforms")
+                val (failed, ok) = rows
+                eq(failed.succeeded, false, "newest row (the failure) succeeded")
+                eq(failed.errorCode, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE, "failed row errorCode")
+                eq(ok.succeeded, true, "older row succeeded")
+                eq(ok.errorCode, null, "ok row errorCode")
+                eq(ok.id, okId, "ok row id == generationId")
+                check(failed.id != ok.id) { "rows share id ${ok.id}" }
+                for (r in rows) {
+                    check(r.feature.isNotBlank()) { "feature is blank" }
+                    eq(r.schemaVersion, SchemaVersion.V2_FLAT, "row schemaVersion")
+                    eq(r.selectionReason, SelectionReason.OVERRIDE, "row selectionReason")
+                    eq(r.rulesetVersion, ruleset, "row rulesetVersion")
+                    check(r.createdAtMs > 1_600_000_000_000L) { "createdAtMs ${r.createdAtMs} is not a recent epoch-ms" }
+                }
+                check(failed.createdAtMs >= ok.createdAtMs) { "rows not newest first" }
+                eq(coach.recentGenerations(1u).map { it.id }, listOf(failed.id), "limit 1")
+            }
+            check(File(path).length() > 0) { "database file is empty" }
+            Coach.open(path).use { coach ->
+                val rows = coach.recentGenerations(10u)
+                eq(rows.size, 2, "rows after reopen")
+                eq(rows[1].id, okId, "ok row after reopen")
+                eq(rows[1].succeeded, true, "ok row succeeded after reopen")
+                eq(rows[0].errorCode, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE, "failed row after reopen")
+            }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+    "a database from a newer version throws DatabaseTooNew and is left unchanged" to {
+        val dir = tempDir()
+        try {
+            val file = File(dir, "newer.sqlite3")
+            Coach.open(file.path).use { it.transformPlan(WORKED_EXAMPLE, V2, 1uL) }
+            check(!File(dir, "newer.sqlite3-wal").exists() || File(dir, "newer.sqlite3-wal").length() == 0L) {
+                "WAL not checkpointed on close"
+            }
+            val bytes = file.readBytes()
+            bytes[60] = 0; bytes[61] = 0; bytes[62] = 0; bytes[63] = 99 // PRAGMA user_version = 99
+            file.writeBytes(bytes)
+            val e = expectThrows<CoachException.DatabaseTooNew>("user_version 99") {
+                Coach.open(file.path).use { }
+            }
+            eq(e.foundVersion, 99u, "foundVersion")
+            check(e.supportedVersion in 1u..98u) { "supportedVersion ${e.supportedVersion}" }
+            check(file.readBytes().contentEquals(bytes)) { "newer database was modified" }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+    "opening a non-database file throws NotADatabase and leaves it unchanged" to {
+        val dir = tempDir()
+        try {
+            val file = File(dir, "garbage.db")
+            val bytes = writeGarbage(file)
+            expectThrows<CoachException.NotADatabase>("garbage file") {
+                Coach.open(file.path).use { }
+            }
+            check(file.readBytes().contentEquals(bytes)) { "garbage file was modified" }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+)
+
+fun main() {
+    var passed = 0
+    var failed = 0
+    for ((name, body) in tests) {
+        try {
+            body()
+            passed++
+        } catch (e: Throwable) {
+            failed++
+            println("FAIL: $name: $e")
+            if (e !is Failure) e.printStackTrace(System.out)
+        }
+    }
+    println("$passed passed, $failed failed")
+    if (failed > 0) exitProcess(1)
+}

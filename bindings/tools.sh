@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# tools.sh: installs (once) the tools the binding tests need, and exports their paths.
+#
+#   bindings/tools.sh [all|jna|kotlin|cbindgen|swift]...     install, print one summary line
+#   source bindings/tools.sh COMPONENT...                   same, quietly, and export to the caller
+#                                                           (always name the components when sourcing)
+# Exports: JNA_JAR, KOTLIN_HOME, KOTLINC, CBINDGEN, SWIFT_ROOT_SH.
+# Idempotent and fast when everything is present. Installs go under target/tools/ in the repo
+# (kotlinc via `npm pack`, cbindgen via `cargo install --root`), except JNA (apt) and the Swift
+# root (bindings/swift/swift-root.sh, default /var/cache/swift-trixie-root).
+set -euo pipefail
+
+TOOLS_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOOLS_DIR=$TOOLS_REPO/target/tools
+KOTLIN_VERSION=2.4.20
+CBINDGEN_VERSION=0.29.4
+
+# _tools_quiet NAME CMD...: run CMD with its output in target/tools/logs/NAME.log; show it on failure.
+_tools_quiet() {
+  local name=$1; shift
+  mkdir -p "$TOOLS_DIR/logs"
+  local log=$TOOLS_DIR/logs/$name.log
+  if ! "$@" >"$log" 2>&1; then
+    echo "tools.sh: '$*' failed; last lines of $log:" >&2
+    tail -n 40 "$log" >&2
+    return 1
+  fi
+}
+
+_tools_apt_install() { # packages...
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "tools.sh: need root to apt-get install $*" >&2
+    return 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  _tools_quiet apt-install apt-get install -y -q --no-install-recommends "$@" ||
+    { _tools_quiet apt-update apt-get update -q &&
+      _tools_quiet apt-install apt-get install -y -q --no-install-recommends "$@"; }
+}
+
+tools_java() {
+  if ! command -v java >/dev/null 2>&1; then
+    _tools_apt_install default-jdk-headless
+  fi
+}
+
+tools_jna() {
+  JNA_JAR=/usr/share/java/jna.jar
+  if [[ ! -f $JNA_JAR ]]; then
+    _tools_apt_install libjna-java
+  fi
+  [[ -f $JNA_JAR ]] || { echo "tools.sh: $JNA_JAR missing after installing libjna-java" >&2; return 1; }
+  export JNA_JAR
+}
+
+_tools_kotlinc_ok() { # dir
+  [[ -f $1/bin/kotlinc && -f $1/lib/kotlin-compiler.jar && -f $1/lib/kotlin-stdlib.jar ]] &&
+    grep -q "\"version\": *\"$KOTLIN_VERSION\"" "$1/package.json" 2>/dev/null
+}
+
+tools_kotlin() {
+  tools_java
+  tools_jna
+  KOTLIN_HOME=$TOOLS_DIR/kotlinc
+  if ! _tools_kotlinc_ok "$KOTLIN_HOME"; then
+    command -v npm >/dev/null 2>&1 || _tools_apt_install npm
+    local tmp
+    mkdir -p "$TOOLS_DIR"
+    tmp=$(mktemp -d "$TOOLS_DIR/kotlinc.tmp.XXXXXX")
+    _tools_quiet npm-pack-kotlinc sh -c 'cd "$1" && npm pack --silent "kotlin-compiler@$2"' sh "$tmp" "$KOTLIN_VERSION"
+    mkdir "$tmp/unpacked"
+    tar -xzf "$tmp/kotlin-compiler-$KOTLIN_VERSION.tgz" -C "$tmp/unpacked" --strip-components=1
+    chmod +x "$tmp/unpacked/bin/"*
+    _tools_kotlinc_ok "$tmp/unpacked" || { echo "tools.sh: unexpected kotlin-compiler package layout" >&2; rm -rf "$tmp"; return 1; }
+    rm -rf "$KOTLIN_HOME"
+    mv "$tmp/unpacked" "$KOTLIN_HOME"
+    rm -rf "$tmp"
+  fi
+  KOTLINC=$KOTLIN_HOME/bin/kotlinc
+  export KOTLIN_HOME KOTLINC
+}
+
+_tools_cbindgen_ok() { # path
+  [[ -x $1 ]] && [[ $("$1" --version 2>/dev/null) == "cbindgen $CBINDGEN_VERSION" ]]
+}
+
+tools_cbindgen() {
+  local onpath
+  onpath=$(command -v cbindgen 2>/dev/null || true)
+  if [[ -n $onpath ]] && _tools_cbindgen_ok "$onpath"; then
+    CBINDGEN=$onpath
+  else
+    CBINDGEN=$TOOLS_DIR/cargo/bin/cbindgen
+    if ! _tools_cbindgen_ok "$CBINDGEN"; then
+      _tools_quiet cargo-install-cbindgen \
+        cargo install cbindgen --version "$CBINDGEN_VERSION" --locked --root "$TOOLS_DIR/cargo"
+      _tools_cbindgen_ok "$CBINDGEN" || { echo "tools.sh: cbindgen $CBINDGEN_VERSION not usable at $CBINDGEN" >&2; return 1; }
+    fi
+  fi
+  export CBINDGEN
+}
+
+tools_swift() {
+  SWIFT_ROOT_SH=$TOOLS_REPO/bindings/swift/swift-root.sh
+  _tools_quiet swift-root-ensure bash "$SWIFT_ROOT_SH" ensure
+  export SWIFT_ROOT_SH
+}
+
+tools_ensure() { # components...
+  local c
+  for c in "$@"; do
+    case $c in
+      all) tools_kotlin; tools_cbindgen; tools_swift ;;
+      jna) tools_jna ;;
+      kotlin) tools_kotlin ;;
+      cbindgen) tools_cbindgen ;;
+      swift) tools_swift ;;
+      *) echo "tools.sh: unknown component '$c' (all|jna|kotlin|cbindgen|swift)" >&2; return 2 ;;
+    esac
+  done
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  [[ $# -gt 0 ]] || set -- all
+  tools_ensure "$@"
+  summary=()
+  [[ -n ${JNA_JAR:-} ]] && summary+=("jna=$JNA_JAR")
+  [[ -n ${KOTLINC:-} ]] && summary+=("kotlinc=$KOTLINC ($KOTLIN_VERSION)")
+  [[ -n ${CBINDGEN:-} ]] && summary+=("cbindgen=$CBINDGEN ($CBINDGEN_VERSION)")
+  [[ -n ${SWIFT_ROOT_SH:-} ]] && summary+=("swift: $(tail -n 1 "$TOOLS_DIR/logs/swift-root-ensure.log")")
+  echo "tools ok: ${summary[*]}"
+else
+  tools_ensure "$@"
+fi
