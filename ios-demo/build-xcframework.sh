@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# ios-demo/build-xcframework.sh: build coachcore for iOS and package it for Xcode. macOS only
+# (needs Xcode's command line tools: xcodebuild, and the iOS SDKs for the Rust targets).
+#
+# Writes, under target/ios-demo/:
+#   CoachCore.xcframework    static libcoachcore.a for ios-arm64 (device) and
+#                            ios-arm64-simulator (Apple-silicon simulator), each with the C header
+#                            coachcoreFFI.h and a module.modulemap declaring module `coachcoreFFI`
+#   coachcore.swift          the UniFFI Swift bindings: add this file to the app target
+#
+# Env: PROFILE=release (default) or debug; IPHONEOS_DEPLOYMENT_TARGET (default 16.0, the demo's
+# minimum; rustc and the C compiler building SQLite both read it: keep it at or below the app's).
+# Intel-Mac simulators need x86_64-apple-ios as well: build it, `lipo -create` it with the
+# aarch64-apple-ios-sim library, and pass the fat library instead.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+cd "$REPO"
+
+[[ $(uname -s) == Darwin ]] || { echo "error: build-xcframework.sh runs on macOS only (needs xcodebuild)" >&2; exit 1; }
+command -v xcodebuild >/dev/null || { echo "error: xcodebuild not found: install Xcode" >&2; exit 1; }
+
+PROFILE=${PROFILE:-release}
+export IPHONEOS_DEPLOYMENT_TARGET=${IPHONEOS_DEPLOYMENT_TARGET:-16.0}
+PROFILE_FLAG=()
+[[ $PROFILE == release ]] && PROFILE_FLAG=(--release)
+OUT=$REPO/target/ios-demo
+DEVICE=aarch64-apple-ios
+SIM=aarch64-apple-ios-sim
+
+# 1. The static library for device and simulator (crate-type staticlib is set in Cargo.toml).
+rustup target add "$DEVICE" "$SIM"
+for t in "$DEVICE" "$SIM"; do
+  cargo build --lib "${PROFILE_FLAG[@]}" --target "$t"
+done
+DEVICE_LIB=$REPO/target/$DEVICE/$PROFILE/libcoachcore.a
+SIM_LIB=$REPO/target/$SIM/$PROFILE/libcoachcore.a
+
+# 2. Swift bindings, C header and module map, generated from the built library (library mode reads
+# the UniFFI metadata from it). The generator is built for the Mac itself, in its own target dir
+# (bindings/common.sh explains why).
+rm -rf "$OUT"
+mkdir -p "$OUT/gen" "$OUT/headers"
+cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-bindgen" -- \
+  generate "$DEVICE_LIB" --language swift --no-format --out-dir "$OUT/gen"
+cp "$OUT/gen/coachcore.swift" "$OUT/"
+cp "$OUT/gen/coachcoreFFI.h" "$OUT/headers/"
+# Xcode looks for the module map of a library XCFramework under this exact name. (It stays a plain
+# `module coachcoreFFI`: `uniffi-bindgen-swift --xcframework` would write a `framework module`,
+# which is for .framework bundles, not for -library/-headers XCFrameworks like this one.)
+cp "$OUT/gen/coachcoreFFI.modulemap" "$OUT/headers/module.modulemap"
+
+# 3. The XCFramework.
+xcodebuild -create-xcframework \
+  -library "$DEVICE_LIB" -headers "$OUT/headers" \
+  -library "$SIM_LIB" -headers "$OUT/headers" \
+  -output "$OUT/CoachCore.xcframework"
+
+echo "built $OUT/CoachCore.xcframework and $OUT/coachcore.swift (see ios-demo/README.md)"
