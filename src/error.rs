@@ -118,15 +118,6 @@ pub enum Error {
     Internal(String),
 }
 
-impl From<rusqlite::Error> for Error {
-    fn from(e: rusqlite::Error) -> Self {
-        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
-        match e.sqlite_error_code() {
-            Some(NotADatabase | DatabaseCorrupt) => Error::NotADatabase(e),
-            _ => Error::Sqlite(e),
-        }
-    }
-}
 
 /// Result type of the library's internal functions.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -19,6 +19,18 @@ use crate::error::{Error, Result};
 
 pub use generations::{GenerationRecord, NewGeneration};
 
+/// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`]; the rest are
+/// storage failures.
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        match e.sqlite_error_code() {
+            Some(NotADatabase | DatabaseCorrupt) => Error::NotADatabase(e),
+            _ => Error::Sqlite(e),
+        }
+    }
+}
+
 /// The numbered migrations, in order. Index `i` holds the step to version `i + 1`.
 const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_generation_metadata.sql")];
 
@@ -42,8 +54,7 @@ impl Store {
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI;
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         Self::init(Connection::open_with_flags(path, flags)?)
     }
 
