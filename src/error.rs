@@ -118,7 +118,6 @@ pub enum Error {
     Internal(String),
 }
 
-
 /// Result type of the library's internal functions.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
