@@ -26,6 +26,7 @@ pub mod ids;
 pub mod llm;
 pub mod plan;
 pub mod store;
+pub mod suggest;
 
 #[cfg(feature = "capi")]
 pub mod capi;
