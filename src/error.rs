@@ -113,6 +113,9 @@ pub enum Error {
     /// A caller passed an unusable argument.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// A record the caller named does not exist.
+    #[error("not found: {0}")]
+    NotFound(String),
     /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
@@ -161,6 +164,12 @@ pub enum CoachError {
         /// SQLite's description of the failure.
         detail: String,
     },
+    /// A record the call names (a plan, session, exercise or change id) does not exist.
+    #[error("not found: {detail}")]
+    NotFound {
+        /// What was looked for.
+        detail: String,
+    },
     /// A caller passed an argument the library cannot use.
     #[error("invalid argument: {detail}")]
     InvalidArgument {
@@ -183,6 +192,7 @@ impl CoachError {
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::NotADatabase { .. } => "not_a_database",
             Self::Storage { .. } => "storage",
+            Self::NotFound { .. } => "not_found",
             Self::InvalidArgument { .. } => "invalid_argument",
             Self::Internal { .. } => "internal",
         }
@@ -202,6 +212,7 @@ impl CoachError {
             Self::InvalidModelOutput { detail, .. }
             | Self::NotADatabase { detail }
             | Self::Storage { detail }
+            | Self::NotFound { detail }
             | Self::InvalidArgument { detail }
             | Self::Internal { detail } => detail.clone(),
             Self::DatabaseTooNew { .. } => self.to_string(),
@@ -235,6 +246,7 @@ impl From<Error> for CoachError {
                 detail: e.to_string(),
             },
             Error::InvalidArgument(detail) => CoachError::InvalidArgument { detail },
+            Error::NotFound(detail) => CoachError::NotFound { detail },
             Error::Internal(detail) => CoachError::Internal { detail },
         }
     }

@@ -3,6 +3,7 @@
 
 use rusqlite::{params, Row};
 
+use super::codec::from_text;
 use super::Store;
 use crate::error::{OutputErrorCode, Result};
 use crate::plan::{SchemaVersion, SelectionReason};
@@ -65,10 +66,6 @@ impl NewGeneration {
     }
 }
 
-fn decode<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
-}
-
 fn record(row: &Row<'_>) -> rusqlite::Result<GenerationRecord> {
     let text = |i: usize| row.get::<_, String>(i);
     let bad = |i: usize| {
@@ -82,10 +79,7 @@ fn record(row: &Row<'_>) -> rusqlite::Result<GenerationRecord> {
         selection_reason: SelectionReason::parse(&text(3)?).ok_or_else(|| bad(3))?,
         ruleset_version: text(4)?,
         succeeded: row.get(5)?,
-        error_code: match code {
-            Some(c) => Some(decode(&c).ok_or_else(|| bad(6))?),
-            None => None,
-        },
+        error_code: code.map(|c| from_text(&c, 6)).transpose()?,
         error_path: row.get(7)?,
         created_at_ms: row.get(8)?,
     })

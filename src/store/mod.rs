@@ -7,7 +7,10 @@
 //!
 //! One DAO file per domain: [`generations`] holds generation metadata.
 
+mod changes;
+mod codec;
 mod generations;
+mod training;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -32,10 +35,19 @@ impl From<rusqlite::Error> for Error {
 }
 
 /// The numbered migrations, in order. Index `i` holds the step to version `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_generation_metadata.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_generation_metadata.sql"),
+    include_str!("migrations/0002_training.sql"),
+];
 
 /// The schema version this code writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// The database inside [`Store::read`] or [`Store::write`]: the DAO methods of every domain live on
+/// it, so a service can compose several of them in one transaction without writing SQL.
+pub struct Db<'a> {
+    conn: &'a Connection,
+}
 
 /// A handle on the library's database. Thread-safe; calls are serialized on one connection.
 pub struct Store {
@@ -74,6 +86,22 @@ impl Store {
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<u32> {
         user_version(&self.lock())
+    }
+
+    /// Runs `f` on the database without a transaction (for reads).
+    pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        f(&Db { conn: &conn })
+    }
+
+    /// Runs `f` in one IMMEDIATE transaction: everything it writes commits together, or nothing
+    /// does if it returns an error.
+    pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&Db { conn: &tx })?;
+        tx.commit()?;
+        Ok(out)
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {

@@ -9,8 +9,29 @@
 //! | `metrics.rs` | progression sets, increments, load rounding, e1RM, plateau, struggling |
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
+//! | `history.rs` | the cached per-exercise history |
+//! | `apply.rs` | writing an accepted change into the prescription |
+//! | `outcome.rs` | judging an accepted change on the next performance |
+//! | `service.rs` | the pipeline, logging, decisions (the part that reads and writes the store) |
 
+pub mod apply;
+pub mod dedup;
+pub mod history;
 pub mod metrics;
 pub mod model;
+pub mod outcome;
+pub mod rules;
+pub mod service;
 
 pub use model::*;
+
+/// The rule engine and the deduplicator on one exercise, with no database: what
+/// `coach suggest evaluate` prints. `existing` are the exercise's stored changes; `now_ms` is the
+/// time the cooldown is measured from.
+pub fn evaluate_exercise(
+    ctx: &ExerciseContext,
+    existing: &[PrescriptionChange],
+    now_ms: i64,
+) -> Vec<SuggestionDraft> {
+    dedup::deduplicate(&ctx.prescription.id, rules::evaluate(ctx), existing, now_ms)
+}

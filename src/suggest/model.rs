@@ -520,3 +520,43 @@ impl SuggestionDraft {
         }
     }
 }
+
+/// A workout plan as the app saves it: settings plus its exercises in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkoutPlan {
+    /// Plan-level settings (id, unit, training style, achievable loads).
+    pub settings: PlanSettings,
+    /// Display name.
+    pub name: String,
+    /// The exercises; their `position`s must be distinct.
+    pub exercises: Vec<ExercisePrescription>,
+}
+
+/// One exercise of a finished workout, as the app logs it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct ExerciseLog {
+    /// Id of this performance.
+    pub id: String,
+    /// Which catalog exercise.
+    pub catalog_id: String,
+    /// The plan exercise it followed, if the session came from a plan.
+    pub prescription_id: Option<String>,
+    /// The sets, by index.
+    pub sets: Vec<PerformedSet>,
+}
+
+/// A finished workout session, as the app logs it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionLog {
+    /// Id of the session.
+    pub id: String,
+    /// The plan it followed, if any (suggestions need one).
+    pub plan_id: Option<String>,
+    /// When it was performed.
+    pub performed_at_ms: i64,
+    /// The exercises, in the order done.
+    pub exercises: Vec<ExerciseLog>,
+}

@@ -1,0 +1,35 @@
+//! Column encodings: enumerations as their JSON spellings (`regular`, `increaseWeight`), nested
+//! records as JSON text.
+
+use rusqlite::types::Type;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// An enumeration's spelling, e.g. `SetType::Regular` -> `regular`.
+pub(super) fn text<T: Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn bad(col: usize, e: serde_json::Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(col, Type::Text, Box::new(e))
+}
+
+/// Parses an enumeration's spelling read from column `col`.
+pub(super) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
+    serde_json::from_value(Value::String(s.to_owned())).map_err(|e| bad(col, e))
+}
+
+/// A record as JSON text.
+pub(super) fn json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Parses JSON text read from column `col`.
+pub(super) fn from_json<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
+    serde_json::from_str(s).map_err(|e| bad(col, e))
+}

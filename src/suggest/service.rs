@@ -1,0 +1,287 @@
+//! The suggestion pipeline and decisions over the store (spec 004 "Generation Pipeline",
+//! "Storage and UI"): logging a finished session (history cache and outcome evaluation included),
+//! generating a session's suggestions once, and accepting, rejecting and deferring them.
+//!
+//! Every operation runs in one transaction: a session and everything derived from it commit
+//! together; an accepted change and the prescription it edits commit together.
+
+use std::collections::HashSet;
+
+use super::model::{
+    Decision, ExerciseContext, ExercisePerformance, PrescriptionChange, SessionLog,
+    SuggestionDraft, SuggestionSource,
+};
+use super::{apply, dedup, history, outcome, rules};
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::ids::IdGenerator;
+use crate::store::{Db, Store};
+
+/// A source of AI suggestions, called per exercise after the rules. The LLM runtime provides one;
+/// without a source configured, AI contributes nothing.
+pub trait AiSuggestionSource: Send + Sync {
+    /// Drafts for one exercise. `rule_drafts` are what the rules proposed for it. An error is
+    /// treated as "no AI suggestions" for this exercise; it never fails the pipeline.
+    fn suggest(
+        &self,
+        ctx: &ExerciseContext,
+        rule_drafts: &[SuggestionDraft],
+    ) -> Result<Vec<SuggestionDraft>>;
+}
+
+fn invalid(detail: impl Into<String>) -> Error {
+    Error::InvalidArgument(detail.into())
+}
+
+/// Checks a session log before anything is written.
+fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
+    if log.id.trim().is_empty() {
+        return Err(invalid("session id is empty"));
+    }
+    if db.session_exists(&log.id)? {
+        return Err(invalid("a session with this id is already logged"));
+    }
+    let plan = match &log.plan_id {
+        Some(id) => Some(
+            db.plan(id)?
+                .ok_or_else(|| Error::NotFound(format!("plan {id}")))?,
+        ),
+        None => None,
+    };
+    let mut perf_ids = HashSet::new();
+    for (i, e) in log.exercises.iter().enumerate() {
+        if e.id.trim().is_empty() || !perf_ids.insert(e.id.as_str()) {
+            return Err(invalid(format!("exercises[{i}].id is empty or repeated")));
+        }
+        if db.exercise(&e.catalog_id)?.is_none() {
+            return Err(Error::NotFound(format!(
+                "catalog exercise of exercises[{i}]"
+            )));
+        }
+        if let Some(rx) = &e.prescription_id {
+            let belongs = plan.as_ref().is_some_and(|p| {
+                p.exercises
+                    .iter()
+                    .any(|x| &x.id == rx && x.catalog_id == e.catalog_id)
+            });
+            if !belongs {
+                return Err(invalid(format!(
+                    "exercises[{i}].prescriptionId is not an exercise of the session's plan for this catalog exercise"
+                )));
+            }
+        }
+        let mut idx = HashSet::new();
+        for (k, s) in e.sets.iter().enumerate() {
+            if !idx.insert(s.index) {
+                return Err(invalid(format!(
+                    "exercises[{i}].sets[{k}].index is repeated"
+                )));
+            }
+            if !s.weight.is_finite() || s.weight < 0.0 || s.weight > 5000.0 {
+                return Err(invalid(format!(
+                    "exercises[{i}].sets[{k}].weight must be 0 to 5000"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Stores a finished session, refreshes the history cache of its exercises, and evaluates the
+/// outcome of accepted changes this session is the first test of.
+pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result<()> {
+    store.write(|db| {
+        validate_log(db, log)?;
+        db.insert_session(log)?;
+        let now = clock.now_ms();
+        let unit = match &log.plan_id {
+            Some(id) => db.plan(id)?.map(|p| p.settings.unit),
+            None => None,
+        };
+        for e in &log.exercises {
+            let recent = db.performances_before(
+                &e.catalog_id,
+                log.performed_at_ms + 1,
+                history::HISTORY_WINDOW,
+            )?;
+            if !recent.is_empty() {
+                let h = history::summarize(
+                    &e.catalog_id,
+                    &recent,
+                    db.history(&e.catalog_id)?.as_ref(),
+                    now,
+                );
+                db.save_history(&h)?;
+            }
+            let (Some(rx_id), Some(unit)) = (&e.prescription_id, unit) else {
+                continue;
+            };
+            let pending = db.unevaluated_accepted(rx_id, log.performed_at_ms)?;
+            if pending.is_empty() {
+                continue;
+            }
+            let Some((_, rx)) = db.prescription(rx_id)? else {
+                continue;
+            };
+            let perf = performance(log, e);
+            for change in pending {
+                let (o, why) = outcome::evaluate(&change, &rx, &perf, unit);
+                db.set_outcome(&change.id, o, &why, &log.id, now)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+fn performance(log: &SessionLog, e: &super::model::ExerciseLog) -> ExercisePerformance {
+    ExercisePerformance {
+        id: e.id.clone(),
+        session_id: log.id.clone(),
+        catalog_id: e.catalog_id.clone(),
+        performed_at_ms: log.performed_at_ms,
+        sets: e.sets.clone(),
+    }
+}
+
+/// Drops AI drafts the domain forbids: a set index the prescription lacks, a value of the wrong
+/// kind, or an impossible number.
+fn admissible(ctx: &ExerciseContext, d: &SuggestionDraft) -> bool {
+    let set_ok = d
+        .target_set_index
+        .is_none_or(|i| ctx.set_prescription(i).is_some());
+    let mut probe = ctx.prescription.clone();
+    set_ok
+        && d.source == SuggestionSource::Ai
+        && apply::apply_change(&mut probe, d).is_ok()
+        && probe != ctx.prescription
+}
+
+/// The suggestions of a session: the stored ones if they were generated before; otherwise runs the
+/// rules (and the AI source) for every planned exercise of the session, deduplicates against the
+/// last 7 days, and stores the survivors as pending. Generating twice never duplicates.
+pub fn suggestions_for_session(
+    store: &Store,
+    clock: &dyn Clock,
+    ai: Option<&dyn AiSuggestionSource>,
+    ids: &mut IdGenerator,
+    session_id: &str,
+) -> Result<Vec<PrescriptionChange>> {
+    store.write(|db| {
+        if db.suggestion_run_exists(session_id)? {
+            return db.changes_for_session(session_id);
+        }
+        let log = db
+            .session(session_id)?
+            .ok_or_else(|| Error::NotFound(format!("session {session_id}")))?;
+        let now = clock.now_ms();
+        let mut changes = Vec::new();
+        if let Some(plan) = match &log.plan_id {
+            Some(id) => db.plan(id)?,
+            None => None,
+        } {
+            for e in &log.exercises {
+                let Some(rx) = e
+                    .prescription_id
+                    .as_ref()
+                    .and_then(|id| plan.exercises.iter().find(|x| &x.id == id))
+                else {
+                    continue;
+                };
+                let Some(exercise) = db.exercise(&e.catalog_id)? else {
+                    continue;
+                };
+                let ctx = ExerciseContext {
+                    plan: plan.settings.clone(),
+                    exercise,
+                    prescription: rx.clone(),
+                    current: performance(&log, e),
+                    previous: db.performances_before(&e.catalog_id, log.performed_at_ms, 3)?,
+                    history: db.history(&e.catalog_id)?,
+                };
+                let mut drafts = rules::evaluate(&ctx);
+                if let Some(ai) = ai {
+                    if let Ok(extra) = ai.suggest(&ctx, &drafts) {
+                        drafts.extend(extra.into_iter().filter(|d| admissible(&ctx, d)));
+                    }
+                }
+                let existing =
+                    db.changes_for_prescription_since(&rx.id, now - dedup::COOLDOWN_MS)?;
+                for draft in dedup::deduplicate(&rx.id, drafts, &existing, now) {
+                    changes.push(PrescriptionChange {
+                        id: ids.next_id(),
+                        session_id: session_id.to_string(),
+                        plan_id: plan.settings.plan_id.clone(),
+                        prescription_id: rx.id.clone(),
+                        catalog_id: e.catalog_id.clone(),
+                        draft,
+                        decision: Decision::Pending,
+                        created_at_ms: now,
+                        decided_at_ms: None,
+                        user_override: false,
+                        outcome: super::model::Outcome::NotEvaluated,
+                        outcome_reason: None,
+                        evaluated_at_ms: None,
+                    });
+                }
+            }
+        }
+        for (seq, c) in changes.iter().enumerate() {
+            db.insert_change(c, seq as u32)?;
+        }
+        db.mark_suggestion_run(session_id, now)?;
+        Ok(changes)
+    })
+}
+
+/// Records the user's decision on a change. Accepting applies it to the plan's prescription in
+/// the same transaction. Only pending or deferred changes can be decided.
+pub fn decide(
+    store: &Store,
+    clock: &dyn Clock,
+    change_id: &str,
+    decision: Decision,
+) -> Result<PrescriptionChange> {
+    if decision == Decision::Pending {
+        return Err(invalid("a decision is accepted, rejected or deferred"));
+    }
+    store.write(|db| {
+        let change = db
+            .change(change_id)?
+            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))?;
+        if !matches!(change.decision, Decision::Pending | Decision::Deferred) {
+            return Err(invalid("this change was already accepted or rejected"));
+        }
+        if decision == Decision::Accepted {
+            let (plan_id, mut rx) = db
+                .prescription(&change.prescription_id)?
+                .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
+            apply::apply_change(&mut rx, &change.draft)
+                .map_err(|why| invalid(format!("cannot apply: {why}")))?;
+            db.save_prescription(&plan_id, &rx)?;
+        }
+        let now = clock.now_ms();
+        db.set_decision(change_id, decision, now)?;
+        db.change(change_id)?
+            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))
+    })
+}
+
+/// Defers every pending change of a session (the user left the summary); returns how many.
+pub fn defer_pending(store: &Store, clock: &dyn Clock, session_id: &str) -> Result<u32> {
+    store.write(|db| {
+        if !db.session_exists(session_id)? {
+            return Err(Error::NotFound(format!("session {session_id}")));
+        }
+        db.defer_pending(session_id, clock.now_ms())
+    })
+}
+
+/// Deferred changes of a plan, oldest first: what to review before its next workout.
+pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
+    store.read(|db| {
+        if db.plan(plan_id)?.is_none() {
+            return Err(Error::NotFound(format!("plan {plan_id}")));
+        }
+        db.changes_for_plan(plan_id, Decision::Deferred)
+    })
+}
