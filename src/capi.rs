@@ -190,6 +190,84 @@ pub unsafe extern "C" fn coach_plan_select_schema(
     })
 }
 
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct IdRequest {
+    id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct EvaluateRequest {
+    context: crate::suggest::ExerciseContext,
+    #[serde(default)]
+    existing: Vec<crate::suggest::PrescriptionChange>,
+    now_ms: i64,
+}
+
+fn call_method(
+    coach: &Coach,
+    method: &str,
+    request: &str,
+) -> Result<serde_json::Value, CoachError> {
+    fn out<T: Serialize>(v: T) -> Result<serde_json::Value, CoachError> {
+        serde_json::to_value(v).map_err(|e| CoachError::Internal {
+            detail: e.to_string(),
+        })
+    }
+    let id = || parse_request::<IdRequest>(request).map(|r| r.id);
+    match method {
+        "exercise.save" => out(coach.save_exercise(parse_request(request)?)?),
+        "plan.save" => out(coach.save_plan(parse_request(request)?)?),
+        "plan.get" => out(coach.plan(id()?)?),
+        "plan.deferred" => out(coach.deferred_for_plan(id()?)?),
+        "session.log" => out(coach.log_session(parse_request(request)?)?),
+        "session.suggestions" => out(coach.suggestions_for_session(id()?)?),
+        "session.deferPending" => out(coach.defer_pending(id()?)?),
+        "change.accept" => out(coach.accept_change(id()?)?),
+        "change.reject" => out(coach.reject_change(id()?)?),
+        "change.defer" => out(coach.defer_change(id()?)?),
+        "exercise.history" => out(coach.exercise_history(id()?)?),
+        "suggest.evaluate" => {
+            let r: EvaluateRequest = parse_request(request)?;
+            out(crate::evaluate_exercise(r.context, r.existing, r.now_ms))
+        }
+        _ => Err(invalid(format!("unknown method {method:?}"))),
+    }
+}
+
+/// Calls one of the suggestion methods with a JSON request; the JSON forms of the records are the
+/// camelCase ones of the Swift and Kotlin API.
+///
+/// | method | request | result |
+/// |---|---|---|
+/// | `exercise.save` | `CatalogExercise` | `null` |
+/// | `plan.save` | `WorkoutPlan` | `null` |
+/// | `plan.get` | `{"id": planId}` | `WorkoutPlan` or `null` |
+/// | `plan.deferred` | `{"id": planId}` | `[PrescriptionChange]` |
+/// | `session.log` | `SessionLog` | `null` |
+/// | `session.suggestions` | `{"id": sessionId}` | `[PrescriptionChange]` |
+/// | `session.deferPending` | `{"id": sessionId}` | count |
+/// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
+/// | `exercise.history` | `{"id": catalogId}` | `ExerciseHistory` or `null` |
+/// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` |
+///
+/// # Safety
+/// `handle` is a live handle; `method` and `request_json` are NUL-terminated strings. Free the
+/// result with `coach_string_free`.
+#[no_mangle]
+pub unsafe extern "C" fn coach_call(
+    handle: *const CoachHandle,
+    method: *const c_char,
+    request_json: *const c_char,
+) -> *mut c_char {
+    respond(|| {
+        let coach = handle_arg(handle)?;
+        let method = text_arg(method, "method")?;
+        call_method(coach, method, text_arg(request_json, "request_json")?)
+    })
+}
+
 /// Frees a string returned by this API. NULL is ignored.
 ///
 /// # Safety

@@ -32,7 +32,7 @@ pub mod suggest;
 pub mod capi;
 
 pub use error::{CoachError, OutputErrorCode};
-pub use ffi::{library_version, Coach};
+pub use ffi::{evaluate_exercise, library_version, Coach};
 pub use plan::{
     Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
     SelectionReason, TodayPlan,

@@ -19,6 +19,7 @@ use coachcore::{Coach, CoachError, SchemaSelection, SchemaVersion, SelectionReas
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
+  coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach demo [--db PATH]";
 
 /// The sample model output the demo transforms: fenced v2-flat JSON with prose around it and a
@@ -47,6 +48,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["plan", "select-schema", rest @ ..] => {
             select(&flags(rest, &["--supported", "--override"])?)
         }
+        ["suggest", "evaluate"] => suggest_evaluate(),
         ["demo", rest @ ..] => demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
@@ -137,6 +139,45 @@ fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     })
 }
 
+/// The input of `coach suggest evaluate`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct EvaluateInput {
+    context: coachcore::suggest::ExerciseContext,
+    #[serde(default)]
+    existing: Vec<coachcore::suggest::PrescriptionChange>,
+    now_ms: i64,
+}
+
+fn suggest_evaluate() -> Result<ExitCode, Usage> {
+    let mut input = String::new();
+    if std::io::stdin().read_to_string(&mut input).is_err() {
+        return Err(Usage("cannot read stdin as UTF-8".into()));
+    }
+    match serde_path_to_error::deserialize::<_, EvaluateInput>(
+        &mut serde_json::Deserializer::from_str(&input),
+    ) {
+        Ok(i) => {
+            #[derive(serde::Serialize)]
+            struct Output {
+                suggestions: Vec<coachcore::suggest::SuggestionDraft>,
+            }
+            let out = Output {
+                suggestions: coachcore::evaluate_exercise(i.context, i.existing, i.now_ms),
+            };
+            println!("{}", serde_json::to_string(&out).unwrap_or_default());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let path = e.path().to_string();
+            let err = CoachError::InvalidArgument {
+                detail: format!("input at {path}: {}", e.inner()),
+            };
+            Ok(print_error(&err))
+        }
+    }
+}
+
 fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let supported = match f.get("--supported") {
         Some(list) => list
@@ -207,6 +248,8 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
         Ok(_) => println!("\nunexpected: the broken output was accepted"),
     }
 
+    demo_suggestions(&coach)?;
+
     println!("\ngeneration metadata in the database:");
     for g in coach.recent_generations(10)? {
         let outcome = match (&g.error_code, &g.error_path) {
@@ -226,6 +269,143 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
             g.ruleset_version,
             outcome
         );
+    }
+    Ok(())
+}
+
+/// Logs three workouts of a small plan and shows the suggestions the third one produces.
+fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
+    use coachcore::suggest::model::*;
+    const DAY: i64 = 86_400_000;
+    let exercises = [
+        ("bench", "Bench Press", Muscle::Chest, 135.0),
+        ("squat", "Back Squat", Muscle::Quads, 185.0),
+        ("row", "Barbell Row", Muscle::Back, 115.0),
+    ];
+    let range = RepRange {
+        mode: RepRangeMode::Range,
+        lower: 8,
+        upper: 12,
+        target: 0,
+    };
+    for (id, name, muscle, _) in exercises {
+        coach.save_exercise(CatalogExercise {
+            catalog_id: id.into(),
+            name: name.into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![muscle],
+        })?;
+    }
+    coach.save_plan(WorkoutPlan {
+        settings: PlanSettings {
+            plan_id: "demo-plan".into(),
+            unit: WeightUnit::Lbs,
+            training_style: TrainingStyle::StraightSets,
+            load: LoadConfig::default(),
+        },
+        name: "Full Body A".into(),
+        exercises: exercises
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _, _, w))| ExercisePrescription {
+                id: format!("rx-{id}"),
+                catalog_id: id.to_string(),
+                position: i as u32,
+                rep_range: range,
+                rest_mode: RestMode::AllSame,
+                rest_seconds: 120,
+                sets: (0..3)
+                    .map(|k| SetPrescription {
+                        index: k,
+                        set_type: SetType::Regular,
+                        target_weight: *w,
+                        target_reps: 8,
+                        rest_seconds: 120,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    })?;
+    // Bench tops the range twice; squat falls below it on the prescribed load; row is steady.
+    let reps = [[12, 9, 10], [12, 7, 9], [12, 7, 9]];
+    let start = coachcore::clock::Clock::now_ms(&coachcore::clock::SystemClock) - 5 * DAY;
+    println!(
+        "\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)"
+    );
+    for (n, r) in reps.iter().enumerate() {
+        let id = format!("demo-{start}-{n}");
+        coach.log_session(SessionLog {
+            id: id.clone(),
+            plan_id: Some("demo-plan".into()),
+            performed_at_ms: start + n as i64 * 2 * DAY,
+            exercises: exercises
+                .iter()
+                .enumerate()
+                .map(|(i, (cat, _, _, w))| ExerciseLog {
+                    id: format!("{id}-{cat}"),
+                    catalog_id: cat.to_string(),
+                    prescription_id: Some(format!("rx-{cat}")),
+                    sets: (0..3)
+                        .map(|k| PerformedSet {
+                            index: k,
+                            set_type: SetType::Regular,
+                            weight: *w,
+                            reps: r[i],
+                            rest_seconds: Some(120),
+                            completed: true,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })?;
+        let line: Vec<String> = exercises
+            .iter()
+            .enumerate()
+            .map(|(i, (_, name, _, w))| format!("{name} 3 x {} @ {w}", r[i]))
+            .collect();
+        println!("  workout {}: {}", n + 1, line.join(", "));
+    }
+    let last = format!("demo-{start}-2");
+    let changes = coach.suggestions_for_session(last.clone())?;
+    println!("suggestions after workout 3 ({}):", changes.len());
+    for c in &changes {
+        let d = &c.draft;
+        let target = d
+            .target_set_index
+            .map_or("exercise".to_string(), |i| format!("set {}", i + 1));
+        let value = |v: &ChangeValue| match v {
+            ChangeValue::Number { value } => format!("{value}"),
+            other => serde_json::to_string(other).unwrap_or_default(),
+        };
+        println!(
+            "  [{}] {} {:?} {}: {} -> {}  ({})",
+            d.rule_id.as_deref().unwrap_or("ai"),
+            c.catalog_id,
+            d.change_type,
+            target,
+            d.old_value.as_ref().map(value).unwrap_or_default(),
+            value(&d.new_value),
+            d.reasoning
+        );
+    }
+    if let Some(first) = changes.first() {
+        coach.accept_change(first.id.clone())?;
+        let deferred = coach.defer_pending(last)?;
+        println!("accepted the first, deferred {deferred} for review before the next workout");
+        if let Some(plan) = coach.plan("demo-plan".into())? {
+            if let Some(rx) = plan
+                .exercises
+                .iter()
+                .find(|e| e.id == first.prescription_id)
+            {
+                let sets: Vec<String> = rx
+                    .sets
+                    .iter()
+                    .map(|s| format!("{} x {}", s.target_weight, s.target_reps))
+                    .collect();
+                println!("plan now has {}: {}", rx.catalog_id, sets.join(", "));
+            }
+        }
     }
     Ok(())
 }

@@ -1,12 +1,13 @@
 //! [`Coach`], the app's entry object.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use crate::clock::{Clock, SystemClock};
 use crate::error::CoachError;
 use crate::ids::IdGenerator;
 use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
 use crate::store::{GenerationRecord, Store};
+use crate::suggest::service::AiSuggestionSource;
 
 /// The library's entry object: one per database file, shared freely between threads.
 ///
@@ -16,8 +17,9 @@ use crate::store::{GenerationRecord, Store};
 /// database connection; open one `Coach` per file and keep it for the app's lifetime.
 #[derive(uniffi::Object)]
 pub struct Coach {
-    store: Store,
-    clock: Arc<dyn Clock>,
+    pub(super) store: Store,
+    pub(super) clock: Arc<dyn Clock>,
+    ai: RwLock<Option<Arc<dyn AiSuggestionSource>>>,
 }
 
 impl std::fmt::Debug for Coach {
@@ -98,7 +100,21 @@ impl Coach {
 impl Coach {
     /// A `Coach` over an already opened store with a given clock (Rust callers and tests).
     pub fn with_store(store: Store, clock: Arc<dyn Clock>) -> Coach {
-        Coach { store, clock }
+        Coach {
+            store,
+            clock,
+            ai: RwLock::new(None),
+        }
+    }
+
+    /// Sets (or with `None` removes) the AI suggestion source used by
+    /// [`Coach::suggestions_for_session`].
+    pub fn set_ai_source(&self, source: Option<Arc<dyn AiSuggestionSource>>) {
+        *self.ai.write().unwrap_or_else(|p| p.into_inner()) = source;
+    }
+
+    pub(super) fn ai_source(&self) -> Option<Arc<dyn AiSuggestionSource>> {
+        self.ai.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 

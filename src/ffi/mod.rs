@@ -2,5 +2,7 @@
 //! exported method delegates in a line or two to a service; no logic lives here.
 
 mod coach;
+mod suggest;
 
 pub use coach::{library_version, Coach};
+pub use suggest::evaluate_exercise;

@@ -1,0 +1,123 @@
+//! The suggestion calls of [`Coach`]: catalog and plans, logging workouts, suggestions, decisions.
+
+use crate::error::CoachError;
+use crate::ffi::Coach;
+use crate::ids::IdGenerator;
+use crate::suggest::model::{
+    CatalogExercise, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange, SessionLog,
+    SuggestionDraft, WorkoutPlan,
+};
+use crate::suggest::{self, service};
+
+#[uniffi::export]
+impl Coach {
+    /// Adds or replaces an exercise of the catalog.
+    pub fn save_exercise(&self, exercise: CatalogExercise) -> Result<(), CoachError> {
+        Ok(self.store.write(|db| db.save_exercise(&exercise))?)
+    }
+
+    /// Adds or replaces a workout plan with its exercises and sets. Exercises kept by id stay
+    /// linked to the workouts logged against them.
+    pub fn save_plan(&self, plan: WorkoutPlan) -> Result<(), CoachError> {
+        Ok(self.store.write(|db| db.save_plan(&plan))?)
+    }
+
+    /// A plan as stored (accepted changes included), or `None`.
+    pub fn plan(&self, plan_id: String) -> Result<Option<WorkoutPlan>, CoachError> {
+        Ok(self.store.read(|db| db.plan(&plan_id))?)
+    }
+
+    /// Logs a finished workout. Also refreshes each exercise's cached history and evaluates the
+    /// outcome of accepted changes this workout is the first test of. Throws `InvalidArgument` for
+    /// an inconsistent log (repeated ids, a plan exercise of another plan, impossible weights) and
+    /// `NotFound` for an unknown plan or catalog exercise; nothing is stored then.
+    pub fn log_session(&self, session: SessionLog) -> Result<(), CoachError> {
+        Ok(service::log_session(&self.store, &*self.clock, &session)?)
+    }
+
+    /// The suggestions for a logged session: generated on the first call (rules, then the AI
+    /// source if one is configured, deduplicated against the last 7 days) and stored as pending;
+    /// later calls return the stored ones with their current decisions.
+    pub fn suggestions_for_session(
+        &self,
+        session_id: String,
+    ) -> Result<Vec<PrescriptionChange>, CoachError> {
+        let ai = self.ai_source();
+        let mut ids = IdGenerator::from_entropy();
+        Ok(service::suggestions_for_session(
+            &self.store,
+            &*self.clock,
+            ai.as_deref(),
+            &mut ids,
+            &session_id,
+        )?)
+    }
+
+    /// Accepts a pending or deferred change and applies it to the plan, in one transaction.
+    pub fn accept_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
+        Ok(service::decide(
+            &self.store,
+            &*self.clock,
+            &change_id,
+            Decision::Accepted,
+        )?)
+    }
+
+    /// Rejects a pending or deferred change. Similar suggestions are not made again for 7 days.
+    pub fn reject_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
+        Ok(service::decide(
+            &self.store,
+            &*self.clock,
+            &change_id,
+            Decision::Rejected,
+        )?)
+    }
+
+    /// Defers a pending change to the review before the plan's next workout.
+    pub fn defer_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
+        Ok(service::decide(
+            &self.store,
+            &*self.clock,
+            &change_id,
+            Decision::Deferred,
+        )?)
+    }
+
+    /// Defers every still-pending change of a session: call it when the user leaves the workout
+    /// summary. Returns how many were deferred.
+    pub fn defer_pending(&self, session_id: String) -> Result<u32, CoachError> {
+        Ok(service::defer_pending(
+            &self.store,
+            &*self.clock,
+            &session_id,
+        )?)
+    }
+
+    /// The deferred changes of a plan, oldest first: show them before its next workout.
+    pub fn deferred_for_plan(
+        &self,
+        plan_id: String,
+    ) -> Result<Vec<PrescriptionChange>, CoachError> {
+        Ok(service::deferred_for_plan(&self.store, &plan_id)?)
+    }
+
+    /// The cached history of an exercise (typical reps, e1RM, trend), if it was ever logged.
+    pub fn exercise_history(
+        &self,
+        catalog_id: String,
+    ) -> Result<Option<ExerciseHistory>, CoachError> {
+        Ok(self.store.read(|db| db.history(&catalog_id))?)
+    }
+}
+
+/// Runs the rule engine and the deduplicator on one exercise without a database (for previews
+/// and tools): the deduplicated suggestions for `context`, given the exercise's `existing` changes
+/// and the time `now_ms`.
+#[uniffi::export]
+pub fn evaluate_exercise(
+    context: ExerciseContext,
+    existing: Vec<PrescriptionChange>,
+    now_ms: i64,
+) -> Vec<SuggestionDraft> {
+    suggest::evaluate_exercise(&context, &existing, now_ms)
+}

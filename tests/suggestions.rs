@@ -1,0 +1,361 @@
+//! The suggestion pipeline (spec 004) through the app-facing `Coach`, on a real SQLite file:
+//! logging workouts, generating once, deciding, applying, deferring, and outcome evaluation.
+
+use std::sync::Arc;
+
+use coachcore::clock::FixedClock;
+use coachcore::store::Store;
+use coachcore::suggest::model::*;
+use coachcore::{Coach, CoachError};
+
+const DAY: i64 = 86_400_000;
+const T0: i64 = 1_763_000_000_000;
+
+struct World {
+    coach: Coach,
+    clock: Arc<FixedClock>,
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coach.db");
+    let clock = Arc::new(FixedClock::new(T0));
+    let coach = Coach::with_store(Store::open(&path).unwrap(), clock.clone());
+    coach
+        .save_exercise(CatalogExercise {
+            catalog_id: "bench".into(),
+            name: "Bench Press".into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![Muscle::Chest, Muscle::Triceps],
+        })
+        .unwrap();
+    coach
+        .save_exercise(CatalogExercise {
+            catalog_id: "squat".into(),
+            name: "Back Squat".into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![Muscle::Quads],
+        })
+        .unwrap();
+    coach.save_plan(plan()).unwrap();
+    World {
+        coach,
+        clock,
+        _dir: dir,
+        path,
+    }
+}
+
+fn sets(weight: f64, reps: u32) -> Vec<SetPrescription> {
+    (0..3)
+        .map(|i| SetPrescription {
+            index: i,
+            set_type: SetType::Regular,
+            target_weight: weight,
+            target_reps: reps,
+            rest_seconds: 120,
+        })
+        .collect()
+}
+
+fn plan() -> WorkoutPlan {
+    let range = RepRange {
+        mode: RepRangeMode::Range,
+        lower: 8,
+        upper: 12,
+        target: 0,
+    };
+    WorkoutPlan {
+        settings: PlanSettings {
+            plan_id: "upper-lower".into(),
+            unit: WeightUnit::Lbs,
+            training_style: TrainingStyle::StraightSets,
+            load: LoadConfig::default(),
+        },
+        name: "Upper / Lower".into(),
+        exercises: vec![
+            ExercisePrescription {
+                id: "rx-bench".into(),
+                catalog_id: "bench".into(),
+                position: 0,
+                rep_range: range,
+                rest_mode: RestMode::AllSame,
+                rest_seconds: 120,
+                sets: sets(135.0, 8),
+            },
+            ExercisePrescription {
+                id: "rx-squat".into(),
+                catalog_id: "squat".into(),
+                position: 1,
+                rep_range: range,
+                rest_mode: RestMode::AllSame,
+                rest_seconds: 180,
+                sets: sets(225.0, 8),
+            },
+        ],
+    }
+}
+
+/// A session `day` days after T0 where bench and squat sets hit `bench_reps` / `squat_reps` at the
+/// given weights.
+fn session(day: i64, bench: (f64, u32), squat: (f64, u32)) -> SessionLog {
+    let ex = |id: &str, cat: &str, rx: &str, (w, r): (f64, u32)| ExerciseLog {
+        id: format!("{id}-{day}"),
+        catalog_id: cat.into(),
+        prescription_id: Some(rx.into()),
+        sets: (0..3)
+            .map(|i| PerformedSet {
+                index: i,
+                set_type: SetType::Regular,
+                weight: w,
+                reps: r,
+                rest_seconds: Some(120),
+                completed: true,
+            })
+            .collect(),
+    };
+    SessionLog {
+        id: format!("s{day}"),
+        plan_id: Some("upper-lower".into()),
+        performed_at_ms: T0 + day * DAY,
+        exercises: vec![
+            ex("bench", "bench", "rx-bench", bench),
+            ex("squat", "squat", "rx-squat", squat),
+        ],
+    }
+}
+
+fn log(w: &World, s: &SessionLog) {
+    w.clock.advance_ms(0);
+    w.coach.log_session(s.clone()).unwrap();
+}
+
+fn weight_changes(
+    changes: &[PrescriptionChange],
+) -> Vec<(&str, ChangeType, Option<u32>, Option<f64>)> {
+    changes
+        .iter()
+        .filter(|c| c.draft.property == ChangeProperty::Weight)
+        .map(|c| {
+            (
+                c.prescription_id.as_str(),
+                c.draft.change_type,
+                c.draft.target_set_index,
+                c.draft.new_value.number(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
+    let w = world();
+    // Two sessions at the top of the range (12) for bench; squat stays mid-range.
+    log(&w, &session(0, (135.0, 12), (225.0, 9)));
+    log(&w, &session(2, (135.0, 12), (225.0, 10)));
+    w.clock.advance_ms(2 * DAY);
+    let first = w.coach.suggestions_for_session("s2".into()).unwrap();
+    let bench: Vec<_> = weight_changes(&first)
+        .into_iter()
+        .filter(|c| c.0 == "rx-bench")
+        .collect();
+    assert_eq!(bench.len(), 2, "both progression sets: {first:#?}");
+    assert!(
+        bench
+            .iter()
+            .all(|c| c.1 == ChangeType::IncreaseWeight && c.3 == Some(140.0)),
+        "{bench:?}"
+    );
+    assert!(first
+        .iter()
+        .all(|c| c.decision == Decision::Pending && c.session_id == "s2"));
+    assert!(first
+        .iter()
+        .all(|c| c.draft.rule_id.is_some() && !c.draft.evidence.performance_ids.is_empty()));
+    assert!(
+        weight_changes(&first).iter().all(|c| c.0 == "rx-bench"),
+        "squat is mid-range: no weight change"
+    );
+
+    // Generating again returns the same stored suggestions, even through a reopened database.
+    let again = Coach::open(w.path.display().to_string())
+        .unwrap()
+        .suggestions_for_session("s2".into())
+        .unwrap();
+    assert_eq!(again, first);
+
+    // Accept the set-0 increase: the plan changes in the same call.
+    let inc = first
+        .iter()
+        .find(|c| {
+            c.draft.change_type == ChangeType::IncreaseWeight && c.draft.target_set_index == Some(0)
+        })
+        .unwrap();
+    let accepted = w.coach.accept_change(inc.id.clone()).unwrap();
+    assert_eq!(accepted.decision, Decision::Accepted);
+    let plan = w.coach.plan("upper-lower".into()).unwrap().unwrap();
+    assert_eq!(plan.exercises[0].sets[0].target_weight, 140.0);
+    assert_eq!(
+        plan.exercises[0].sets[1].target_weight, 135.0,
+        "only the accepted set changed"
+    );
+    assert!(
+        matches!(
+            w.coach.accept_change(inc.id.clone()),
+            Err(CoachError::InvalidArgument { .. })
+        ),
+        "decided once"
+    );
+
+    // Leaving the summary defers the rest; they come back before the plan's next workout.
+    let n = w.coach.defer_pending("s2".into()).unwrap();
+    assert_eq!(n as usize, first.len() - 1);
+    let deferred = w.coach.deferred_for_plan("upper-lower".into()).unwrap();
+    assert_eq!(deferred.len(), first.len() - 1);
+    assert!(deferred.iter().all(|c| c.id != inc.id));
+
+    // The next workout at 140 x 9 on set 0 is a good outcome for the accepted change.
+    w.clock.advance_ms(2 * DAY);
+    log(&w, &session(4, (140.0, 9), (225.0, 10)));
+    let evaluated = w
+        .coach
+        .suggestions_for_session("s2".into())
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == inc.id)
+        .unwrap();
+    assert_eq!(
+        evaluated.outcome,
+        Outcome::Good,
+        "{:?}",
+        evaluated.outcome_reason
+    );
+    assert!(evaluated.evaluated_at_ms.is_some());
+}
+
+#[test]
+fn cooldown_blocks_similar_suggestions_for_seven_days() {
+    let w = world();
+    log(&w, &session(0, (135.0, 12), (225.0, 9)));
+    log(&w, &session(1, (135.0, 12), (225.0, 9)));
+    w.clock.advance_ms(DAY);
+    let first = w.coach.suggestions_for_session("s1".into()).unwrap();
+    let incs: Vec<_> = first
+        .iter()
+        .filter(|c| c.draft.change_type == ChangeType::IncreaseWeight)
+        .collect();
+    assert!(!incs.is_empty());
+    for c in &incs {
+        w.coach.reject_change(c.id.clone()).unwrap();
+    }
+    // Same performance two days later: the rejected increases are in cooldown.
+    log(&w, &session(3, (135.0, 12), (225.0, 9)));
+    w.clock.advance_ms(2 * DAY);
+    let second = w.coach.suggestions_for_session("s3".into()).unwrap();
+    assert!(
+        second
+            .iter()
+            .all(|c| c.draft.change_type != ChangeType::IncreaseWeight),
+        "{second:#?}"
+    );
+    // Eight days after the rejection they may come back.
+    log(&w, &session(10, (135.0, 12), (225.0, 9)));
+    w.clock.advance_ms(7 * DAY);
+    let third = w.coach.suggestions_for_session("s10".into()).unwrap();
+    assert!(third
+        .iter()
+        .any(|c| c.draft.change_type == ChangeType::IncreaseWeight));
+}
+
+#[test]
+fn logging_validates_and_stores_nothing_on_error() {
+    let w = world();
+    let mut bad = session(0, (135.0, 10), (225.0, 10));
+    bad.exercises[1].prescription_id = Some("rx-bench".into());
+    assert!(matches!(
+        w.coach.log_session(bad),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+    let mut nan = session(0, (135.0, 10), (225.0, 10));
+    nan.exercises[0].sets[1].weight = f64::NAN;
+    assert!(matches!(
+        w.coach.log_session(nan),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+    let mut unknown = session(0, (135.0, 10), (225.0, 10));
+    unknown.plan_id = Some("nope".into());
+    assert!(matches!(
+        w.coach.log_session(unknown),
+        Err(CoachError::NotFound { .. })
+    ));
+    assert!(
+        matches!(
+            w.coach.suggestions_for_session("s0".into()),
+            Err(CoachError::NotFound { .. })
+        ),
+        "nothing was stored"
+    );
+    log(&w, &session(0, (135.0, 10), (225.0, 10)));
+    assert!(
+        matches!(
+            w.coach.log_session(session(0, (1.0, 1), (1.0, 1))),
+            Err(CoachError::InvalidArgument { .. })
+        ),
+        "same id twice"
+    );
+    let h = w.coach.exercise_history("bench".into()).unwrap().unwrap();
+    assert_eq!(
+        (h.session_count, h.typical_lower_reps, h.typical_upper_reps),
+        (1, 10, 10)
+    );
+    assert!(matches!(
+        w.coach.accept_change("missing".into()),
+        Err(CoachError::NotFound { .. })
+    ));
+    assert!(matches!(
+        w.coach.deferred_for_plan("missing".into()),
+        Err(CoachError::NotFound { .. })
+    ));
+}
+
+#[test]
+fn a_session_without_a_plan_has_no_suggestions_and_is_not_regenerated() {
+    let w = world();
+    let mut free = session(0, (135.0, 12), (225.0, 12));
+    free.plan_id = None;
+    for e in &mut free.exercises {
+        e.prescription_id = None;
+    }
+    log(&w, &free);
+    assert!(w
+        .coach
+        .suggestions_for_session("s0".into())
+        .unwrap()
+        .is_empty());
+    assert!(w
+        .coach
+        .suggestions_for_session("s0".into())
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn concurrent_generation_never_duplicates() {
+    let w = world();
+    log(&w, &session(0, (135.0, 12), (225.0, 12)));
+    log(&w, &session(1, (135.0, 12), (225.0, 12)));
+    let coach = Arc::new(w.coach);
+    let runs: Vec<Vec<PrescriptionChange>> = (0..4)
+        .map(|_| {
+            let c = Arc::clone(&coach);
+            std::thread::spawn(move || c.suggestions_for_session("s1".into()).unwrap())
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    assert!(!runs[0].is_empty());
+    assert!(runs.iter().all(|r| r == &runs[0]));
+}
