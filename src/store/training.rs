@@ -337,40 +337,48 @@ impl Db<'_> {
     }
 
     /// Up to `limit` completed performances of an exercise performed before `before_ms`, newest
-    /// first (one index range scan, whatever the history's length).
+    /// first, with their sets: one query on the history index, whatever the history's length.
     pub fn performances_before(
         &self,
         catalog_id: &str,
         before_ms: i64,
         limit: u32,
     ) -> Result<Vec<ExercisePerformance>> {
-        let rows = self
-            .conn
-            .prepare_cached(
-                "SELECT id, session_id, performed_at_ms FROM exercise_performances
-                 WHERE catalog_id = ?1 AND completed = 1 AND performed_at_ms < ?2
-                 ORDER BY performed_at_ms DESC LIMIT ?3",
-            )?
-            .query_map(params![catalog_id, before_ms, limit], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter()
-            .map(|(id, session_id, performed_at_ms)| {
-                let sets = self.performed_sets(&id)?;
-                Ok(ExercisePerformance {
+        let mut st = self.conn.prepare_cached(
+            "SELECT p.id, p.session_id, p.performed_at_ms,
+                    s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed
+             FROM (SELECT id, session_id, performed_at_ms FROM exercise_performances
+                   WHERE catalog_id = ?1 AND completed = 1 AND performed_at_ms < ?2
+                   ORDER BY performed_at_ms DESC LIMIT ?3) AS p
+             JOIN performed_sets AS s ON s.performance_id = p.id
+             ORDER BY p.performed_at_ms DESC, p.id, s.set_index",
+        )?;
+        let mut rows = st.query(params![catalog_id, before_ms, limit])?;
+        let mut out: Vec<ExercisePerformance> = Vec::with_capacity(limit as usize);
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            if out.last().is_none_or(|p| p.id != id) {
+                out.push(ExercisePerformance {
                     id,
-                    session_id,
+                    session_id: r.get(1)?,
                     catalog_id: catalog_id.to_string(),
-                    performed_at_ms,
-                    sets,
-                })
-            })
-            .collect()
+                    performed_at_ms: r.get(2)?,
+                    sets: Vec::new(),
+                });
+            }
+            let set = PerformedSet {
+                index: r.get(3)?,
+                set_type: from_text(&r.get::<_, String>(4)?, 4)?,
+                weight: r.get(5)?,
+                reps: r.get(6)?,
+                rest_seconds: r.get(7)?,
+                completed: r.get(8)?,
+            };
+            if let Some(p) = out.last_mut() {
+                p.sets.push(set);
+            }
+        }
+        Ok(out)
     }
 
     /// The cached history of an exercise.
