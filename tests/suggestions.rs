@@ -359,3 +359,65 @@ fn concurrent_generation_never_duplicates() {
     assert!(!runs[0].is_empty());
     assert!(runs.iter().all(|r| r == &runs[0]));
 }
+
+/// A small deterministic generator.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown() {
+    for seed in 1..=6u64 {
+        let w = world();
+        let mut rng = Lcg(seed);
+        let mut day = 0i64;
+        let mut all: Vec<PrescriptionChange> = Vec::new();
+        for _ in 0..30 {
+            day += 1 + rng.next(3) as i64;
+            let bench = (135.0 + 5.0 * rng.next(3) as f64, 6 + rng.next(9) as u32);
+            let squat = (225.0 + 10.0 * rng.next(2) as f64, 5 + rng.next(10) as u32);
+            let s = session(day, bench, squat);
+            w.clock.advance_ms((T0 + day * DAY + 3_600_000) - coachcore::clock::Clock::now_ms(&*w.clock));
+            w.coach.log_session(s.clone()).unwrap();
+            let new = w.coach.suggestions_for_session(s.id.clone()).unwrap();
+            assert_eq!(w.coach.suggestions_for_session(s.id.clone()).unwrap(), new, "stable on repeat");
+            for c in &new {
+                // Random decisions; some stay pending.
+                let _ = match rng.next(4) {
+                    0 => w.coach.accept_change(c.id.clone()),
+                    1 => w.coach.reject_change(c.id.clone()),
+                    2 => w.coach.defer_change(c.id.clone()),
+                    _ => continue,
+                };
+            }
+            all.retain(|c| !new.iter().any(|n| n.id == c.id));
+            all.extend(new);
+            // Re-read every change's current decision through its session.
+            let mut current: Vec<PrescriptionChange> = Vec::new();
+            let mut sessions: Vec<String> = all.iter().map(|c| c.session_id.clone()).collect();
+            sessions.dedup();
+            for sid in sessions {
+                current.extend(w.coach.suggestions_for_session(sid).unwrap());
+            }
+            let pending: Vec<&PrescriptionChange> = current.iter().filter(|c| c.decision == Decision::Pending).collect();
+            for (i, a) in pending.iter().enumerate() {
+                for b in &pending[i + 1..] {
+                    let similar = a.prescription_id == b.prescription_id
+                        && a.draft.change_type == b.draft.change_type
+                        && a.draft.target_set_index == b.draft.target_set_index;
+                    assert!(
+                        !similar || (a.created_at_ms - b.created_at_ms).abs() >= 7 * DAY,
+                        "seed {seed}: similar pending changes {} and {} within 7 days",
+                        a.id,
+                        b.id
+                    );
+                }
+            }
+        }
+        assert!(!all.is_empty(), "seed {seed}: the random workouts produced suggestions");
+    }
+}
