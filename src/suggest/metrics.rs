@@ -243,25 +243,10 @@ pub fn reps_dropped(perf: &ExercisePerformance, index: u32, floor: Option<u32>) 
 mod tests {
     use super::*;
 
-    fn set(index: u32, set_type: SetType, weight: f64, reps: u32) -> PerformedSet {
-        PerformedSet {
-            index,
-            set_type,
-            weight,
-            reps,
-            rest_seconds: None,
-            completed: true,
-        }
-    }
+    use crate::suggest::rules::testkit::done as set;
 
     fn perf(sets: Vec<PerformedSet>) -> ExercisePerformance {
-        ExercisePerformance {
-            id: "p".into(),
-            session_id: "s".into(),
-            catalog_id: "c".into(),
-            performed_at_ms: 0,
-            sets,
-        }
+        crate::suggest::rules::testkit::perf(0, sets)
     }
 
     fn exercise(muscles: Vec<Muscle>) -> CatalogExercise {
