@@ -205,13 +205,12 @@ struct EvaluateRequest {
     now_ms: i64,
 }
 
-fn call_method(
-    coach: &Coach,
-    method: &str,
-    request: &str,
-) -> Result<serde_json::Value, CoachError> {
-    fn out<T: Serialize>(v: T) -> Result<serde_json::Value, CoachError> {
-        serde_json::to_value(v).map_err(|e| CoachError::Internal {
+/// A method's result as JSON text, so it is embedded with its keys in declaration order.
+type RawJson = Box<serde_json::value::RawValue>;
+
+fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, CoachError> {
+    fn out<T: Serialize>(v: T) -> Result<RawJson, CoachError> {
+        serde_json::value::to_raw_value(&v).map_err(|e| CoachError::Internal {
             detail: e.to_string(),
         })
     }

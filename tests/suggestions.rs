@@ -364,7 +364,10 @@ fn concurrent_generation_never_duplicates() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
 }
@@ -381,10 +384,16 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
             let bench = (135.0 + 5.0 * rng.next(3) as f64, 6 + rng.next(9) as u32);
             let squat = (225.0 + 10.0 * rng.next(2) as f64, 5 + rng.next(10) as u32);
             let s = session(day, bench, squat);
-            w.clock.advance_ms((T0 + day * DAY + 3_600_000) - coachcore::clock::Clock::now_ms(&*w.clock));
+            w.clock.advance_ms(
+                (T0 + day * DAY + 3_600_000) - coachcore::clock::Clock::now_ms(&*w.clock),
+            );
             w.coach.log_session(s.clone()).unwrap();
             let new = w.coach.suggestions_for_session(s.id.clone()).unwrap();
-            assert_eq!(w.coach.suggestions_for_session(s.id.clone()).unwrap(), new, "stable on repeat");
+            assert_eq!(
+                w.coach.suggestions_for_session(s.id.clone()).unwrap(),
+                new,
+                "stable on repeat"
+            );
             for c in &new {
                 // Random decisions; some stay pending.
                 let _ = match rng.next(4) {
@@ -403,7 +412,10 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
             for sid in sessions {
                 current.extend(w.coach.suggestions_for_session(sid).unwrap());
             }
-            let pending: Vec<&PrescriptionChange> = current.iter().filter(|c| c.decision == Decision::Pending).collect();
+            let pending: Vec<&PrescriptionChange> = current
+                .iter()
+                .filter(|c| c.decision == Decision::Pending)
+                .collect();
             for (i, a) in pending.iter().enumerate() {
                 for b in &pending[i + 1..] {
                     let similar = a.prescription_id == b.prescription_id
@@ -418,6 +430,104 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
                 }
             }
         }
-        assert!(!all.is_empty(), "seed {seed}: the random workouts produced suggestions");
+        assert!(
+            !all.is_empty(),
+            "seed {seed}: the random workouts produced suggestions"
+        );
     }
+}
+
+#[test]
+fn plans_are_validated_before_saving() {
+    let w = world();
+    let base = plan();
+    type Edit = Box<dyn Fn(&mut WorkoutPlan)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "unknown catalog exercise",
+            Box::new(|p| p.exercises[0].catalog_id = "deadlift".into()),
+            "not_found",
+        ),
+        (
+            "repeated position",
+            Box::new(|p| p.exercises[1].position = 0),
+            "invalid_argument",
+        ),
+        (
+            "repeated exercise id",
+            Box::new(|p| p.exercises[1].id = "rx-bench".into()),
+            "invalid_argument",
+        ),
+        (
+            "NaN weight",
+            Box::new(|p| p.exercises[0].sets[1].target_weight = f64::NAN),
+            "invalid_argument",
+        ),
+        (
+            "negative weight",
+            Box::new(|p| p.exercises[0].sets[1].target_weight = -5.0),
+            "invalid_argument",
+        ),
+        (
+            "repeated set index",
+            Box::new(|p| p.exercises[0].sets[2].index = 0),
+            "invalid_argument",
+        ),
+        (
+            "range upside down",
+            Box::new(|p| p.exercises[0].rep_range.lower = 13),
+            "invalid_argument",
+        ),
+        (
+            "zero target",
+            Box::new(|p| {
+                p.exercises[0].rep_range = RepRange {
+                    mode: RepRangeMode::Target,
+                    lower: 0,
+                    upper: 0,
+                    target: 0,
+                }
+            }),
+            "invalid_argument",
+        ),
+        (
+            "empty plan id",
+            Box::new(|p| p.settings.plan_id = " ".into()),
+            "invalid_argument",
+        ),
+    ];
+    for (name, edit, code) in cases {
+        let mut p = base.clone();
+        edit(&mut p);
+        let err = w.coach.save_plan(p).expect_err(name);
+        assert_eq!(err.code(), code, "{name}: {err}");
+        assert_eq!(
+            w.coach.plan("upper-lower".into()).unwrap().unwrap(),
+            base,
+            "{name}: nothing changed"
+        );
+    }
+    // An exercise id of one plan cannot be taken over by another plan.
+    let mut other = base.clone();
+    other.settings.plan_id = "other".into();
+    other.exercises.truncate(1);
+    let err = w.coach.save_plan(other).unwrap_err();
+    assert_eq!(err.code(), "invalid_argument");
+    assert_eq!(
+        w.coach
+            .plan("upper-lower".into())
+            .unwrap()
+            .unwrap()
+            .exercises
+            .len(),
+        2
+    );
+    assert_eq!(w.coach.plan("other".into()).unwrap(), None);
+    // Reordering a plan's own exercises is fine.
+    let mut reordered = base.clone();
+    reordered.exercises[0].position = 1;
+    reordered.exercises[1].position = 0;
+    w.coach.save_plan(reordered).unwrap();
+    let saved = w.coach.plan("upper-lower".into()).unwrap().unwrap();
+    assert_eq!(saved.exercises[0].id, "rx-squat");
 }

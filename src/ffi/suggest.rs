@@ -13,13 +13,15 @@ use crate::suggest::{self, service};
 impl Coach {
     /// Adds or replaces an exercise of the catalog.
     pub fn save_exercise(&self, exercise: CatalogExercise) -> Result<(), CoachError> {
-        Ok(self.store.write(|db| db.save_exercise(&exercise))?)
+        Ok(service::save_exercise(&self.store, &exercise)?)
     }
 
     /// Adds or replaces a workout plan with its exercises and sets. Exercises kept by id stay
-    /// linked to the workouts logged against them.
+    /// linked to the workouts logged against them. Throws `NotFound` for an exercise missing from
+    /// the catalog and `InvalidArgument` for repeated ids or positions, an exercise id of another
+    /// plan, impossible weights or an inconsistent rep range; nothing is saved then.
     pub fn save_plan(&self, plan: WorkoutPlan) -> Result<(), CoachError> {
-        Ok(self.store.write(|db| db.save_plan(&plan))?)
+        Ok(service::save_plan(&self.store, &plan)?)
     }
 
     /// A plan as stored (accepted changes included), or `None`.

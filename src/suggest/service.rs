@@ -8,8 +8,8 @@
 use std::collections::HashSet;
 
 use super::model::{
-    Decision, ExerciseContext, ExercisePerformance, PrescriptionChange, SessionLog,
-    SuggestionDraft, SuggestionSource,
+    CatalogExercise, Decision, ExerciseContext, ExercisePerformance, PrescriptionChange,
+    RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WorkoutPlan,
 };
 use super::{apply, dedup, history, outcome, rules};
 use crate::clock::Clock;
@@ -31,6 +31,82 @@ pub trait AiSuggestionSource: Send + Sync {
 
 fn invalid(detail: impl Into<String>) -> Error {
     Error::InvalidArgument(detail.into())
+}
+
+fn check_weight(w: f64, what: impl FnOnce() -> String) -> Result<()> {
+    if w.is_finite() && (0.0..=5000.0).contains(&w) {
+        Ok(())
+    } else {
+        Err(invalid(format!("{} must be 0 to 5000", what())))
+    }
+}
+
+/// Checks a plan before it is saved: ids present and unique, positions unique, catalog exercises
+/// known, exercise ids not taken by another plan, set indexes unique, weights possible, rep ranges
+/// consistent.
+fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
+    let plan_id = &plan.settings.plan_id;
+    if plan_id.trim().is_empty() {
+        return Err(invalid("plan id is empty"));
+    }
+    let (mut ids, mut positions) = (HashSet::new(), HashSet::new());
+    for (i, e) in plan.exercises.iter().enumerate() {
+        if e.id.trim().is_empty() || !ids.insert(e.id.as_str()) {
+            return Err(invalid(format!("exercises[{i}].id is empty or repeated")));
+        }
+        if !positions.insert(e.position) {
+            return Err(invalid(format!("exercises[{i}].position is repeated")));
+        }
+        if db.exercise(&e.catalog_id)?.is_none() {
+            return Err(Error::NotFound(format!(
+                "catalog exercise of exercises[{i}]"
+            )));
+        }
+        if let Some((owner, _)) = db.prescription(&e.id)? {
+            if &owner != plan_id {
+                return Err(invalid(format!(
+                    "exercises[{i}].id belongs to another plan"
+                )));
+            }
+        }
+        let r = &e.rep_range;
+        let consistent = match r.mode {
+            RepRangeMode::NotSet => true,
+            RepRangeMode::Range => 1 <= r.lower && r.lower <= r.upper && r.upper <= 100,
+            RepRangeMode::Target => (1..=100).contains(&r.target),
+        };
+        if !consistent {
+            return Err(invalid(format!("exercises[{i}].repRange is inconsistent")));
+        }
+        let mut idx = HashSet::new();
+        for (k, st) in e.sets.iter().enumerate() {
+            if !idx.insert(st.index) {
+                return Err(invalid(format!(
+                    "exercises[{i}].sets[{k}].index is repeated"
+                )));
+            }
+            check_weight(st.target_weight, || {
+                format!("exercises[{i}].sets[{k}].targetWeight")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Saves a plan after [`validate_plan`], in one transaction.
+pub fn save_plan(store: &Store, plan: &WorkoutPlan) -> Result<()> {
+    store.write(|db| {
+        validate_plan(db, plan)?;
+        db.save_plan(plan)
+    })
+}
+
+/// Saves a catalog exercise (id and name must not be empty).
+pub fn save_exercise(store: &Store, exercise: &CatalogExercise) -> Result<()> {
+    if exercise.catalog_id.trim().is_empty() || exercise.name.trim().is_empty() {
+        return Err(invalid("catalog id and name must not be empty"));
+    }
+    store.write(|db| db.save_exercise(exercise))
 }
 
 /// Checks a session log before anything is written.
