@@ -203,6 +203,173 @@ static void remove_dir(const char *dir) {
     free(cmd);
 }
 
+/* ---- suggestions through coach_call (spec 004): one barbell exercise in a one-exercise plan ---- */
+
+#define DAY_MS 86400000LL
+#define T0_MS 1763000000000LL
+
+static const char *BENCH_JSON =
+    "{\"catalogId\":\"bench\",\"name\":\"Bench Press\",\"equipment\":\"barbell\",\"targetMuscles\":[\"chest\"]}";
+
+#define PLAN_SETTINGS_JSON \
+    "{\"planId\":\"push-day\",\"unit\":\"lbs\",\"trainingStyle\":\"straightSets\"," \
+    "\"load\":{\"plates\":[],\"barWeight\":0.0,\"dumbbells\":[]}}"
+#define SET_RX_JSON(i) \
+    "{\"index\":" #i ",\"setType\":\"regular\",\"targetWeight\":135.0,\"targetReps\":8,\"restSeconds\":120}"
+/* Bench 3 x 8-12 at 135 lb, all sets resting 120 s. */
+#define PRESCRIPTION_JSON \
+    "{\"id\":\"rx-bench\",\"catalogId\":\"bench\",\"position\":0," \
+    "\"repRange\":{\"mode\":\"range\",\"lower\":8,\"upper\":12,\"target\":0}," \
+    "\"restMode\":\"allSame\",\"restSeconds\":120,\"sets\":[" SET_RX_JSON(0) "," SET_RX_JSON(1) "," SET_RX_JSON(2) "]}"
+static const char *PLAN_JSON =
+    "{\"settings\":" PLAN_SETTINGS_JSON ",\"name\":\"Push day\",\"exercises\":[" PRESCRIPTION_JSON "]}";
+
+#define PERFORMED_JSON(i) \
+    "{\"index\":" #i ",\"setType\":\"regular\",\"weight\":135.0,\"reps\":12,\"restSeconds\":120,\"completed\":true}"
+#define PERFORMED_SETS_JSON "[" PERFORMED_JSON(0) "," PERFORMED_JSON(1) "," PERFORMED_JSON(2) "]"
+
+/* Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range). Caller frees. */
+static char *session_json(int n, const char *plan_id) {
+    return xasprintf("{\"id\":\"s%d\",\"planId\":\"%s\",\"performedAtMs\":%lld,\"exercises\":[{\"id\":\"bench-s%d\","
+                     "\"catalogId\":\"bench\",\"prescriptionId\":\"rx-bench\",\"sets\":" PERFORMED_SETS_JSON "}]}",
+                     n, plan_id, T0_MS + 2 * n * DAY_MS, n);
+}
+
+/* Session sN's bench performance as an ExercisePerformance (for suggest.evaluate). Caller frees. */
+static char *performance_json(int n) {
+    return xasprintf("{\"id\":\"bench-s%d\",\"sessionId\":\"s%d\",\"catalogId\":\"bench\",\"performedAtMs\":%lld,"
+                     "\"sets\":" PERFORMED_SETS_JSON "}", n, n, T0_MS + 2 * n * DAY_MS);
+}
+
+/* coach_call with a request built by printf-style formatting. Caller frees the result. */
+static char *callf(CoachHandle *h, const char *method, const char *fmt, ...) {
+    va_list ap;
+    char *req = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&req, fmt, ap) < 0) abort();
+    va_end(ap);
+    char *r = coach_call(h, method, req);
+    free(req);
+    return r;
+}
+
+/* The next element of the array whose '[' or previous element's end is at p, or NULL at its ']'. */
+static const char *next_element(const char *p) {
+    if (*p != '[') p = matching(p);
+    p = skip_ws(p + 1);
+    if (*p == ',') p = skip_ws(p + 1);
+    return (*p == '{' || *p == '[') ? p : NULL;
+}
+
+/* Number of object elements in the array at p ('[' expected), or -1 if p is not an array. */
+static int array_count(const char *p) {
+    if (!p || *p != '[') return -1;
+    int n = 0;
+    for (const char *e = next_element(p); e; e = next_element(e)) n++;
+    return n;
+}
+
+/* Copy of the string value of the first "key" in json, or NULL. Caller frees. */
+static char *string_value(const char *json, const char *key) {
+    const char *v = json ? find_value(json, key) : NULL;
+    if (!v || *v != '"') return NULL;
+    const char *end = strchr(v + 1, '"');
+    return end ? slice(v + 1, end - 1) : NULL;
+}
+
+/* The number value of the first "key" in json, or NAN-like -1e300 if absent. */
+static double number_value(const char *json, const char *key) {
+    const char *v = json ? find_value(json, key) : NULL;
+    char *end = NULL;
+    double d = v ? strtod(v, &end) : 0;
+    return (v && end != v) ? d : -1e300;
+}
+
+/* Copy of the object or array value of "key" (first occurrence), or NULL. Caller frees. */
+static char *object_value(const char *json, const char *key) {
+    const char *v = json ? find_value(json, key) : NULL;
+    return (v && (*v == '{' || *v == '[')) ? slice(v, matching(v)) : NULL;
+}
+
+/* Checks one stored change of s1 that writes a weight: a double-progression increase 135 -> 140.
+ * Returns its set index, or -1 (and prints why) if it is not one. */
+static int check_increase(const char *change) {
+    char *draft = object_value(change, "draft");
+    char *nv = object_value(draft, "newValue");
+    char *ov = object_value(draft, "oldValue");
+    int ok = draft && nv && ov && has_kv(draft, "changeType", "\"increaseWeight\"") &&
+             has_kv(draft, "ruleId", "\"double_progression_range\"") && has_kv(draft, "source", "\"rule\"") &&
+             has_kv(nv, "kind", "\"number\"") && number_value(nv, "value") == 140.0 &&
+             has_kv(ov, "kind", "\"number\"") && number_value(ov, "value") == 135.0;
+    double idx = ok ? number_value(draft, "targetSetIndex") : -1;
+    if (!ok) printf("  not a 135 -> 140 double-progression increase: %s\n", change);
+    free(draft); free(nv); free(ov);
+    return ok ? (int)idx : -1;
+}
+
+/* Target weights of the plan's sets from a plan.get result, into w[3]; returns how many sets. */
+static int plan_weights(const char *plan_result, double w[3]) {
+    char *sets = object_value(plan_result, "sets");
+    int n = 0;
+    for (const char *e = sets ? next_element(sets) : NULL; e; e = next_element(e)) {
+        char *set = slice(e, matching(e));
+        int i = (int)number_value(set, "index");
+        if (i >= 0 && i < 3) w[i] = number_value(set, "targetWeight");
+        n++;
+        free(set);
+    }
+    free(sets);
+    return n;
+}
+
+/* Saves the exercise and the plan and logs s0 and s1; 1 if every call succeeded. */
+static int setup_logged(CoachHandle *h) {
+    char *s0 = session_json(0, "push-day"), *s1 = session_json(1, "push-day");
+    char *r[4] = {coach_call(h, "exercise.save", BENCH_JSON), coach_call(h, "plan.save", PLAN_JSON),
+                  coach_call(h, "session.log", s0), coach_call(h, "session.log", s1)};
+    int ok = 1;
+    for (int i = 0; i < 4; i++) {
+        if (!is_ok(r[i]) || !has_kv(r[i], "ok", "null")) {
+            printf("  setup call %d: %s\n", i, r[i] ? r[i] : "(null)");
+            ok = 0;
+        }
+        coach_string_free(r[i]);
+    }
+    free(s0); free(s1);
+    return ok;
+}
+
+/* Finds the weight changes of a session.suggestions result: their ids by set index (ids[0], ids[1],
+ * caller frees) and the number of changes. Returns -1 if the weight changes are not exactly the
+ * 135 -> 140 increases of sets 0 and 1, all pending. */
+static int s1_increases(const char *result, char *ids[2]) {
+    ids[0] = ids[1] = NULL;
+    const char *arr = find_value(result, "ok");
+    int n = 0, weights = 0, bad = 0;
+    for (const char *e = arr && *arr == '[' ? next_element(arr) : NULL; e; e = next_element(e)) {
+        char *c = slice(e, matching(e));
+        n++;
+        if (!has_kv(c, "decision", "\"pending\"") || !has_kv(c, "sessionId", "\"s1\"") ||
+            !has_kv(c, "planId", "\"push-day\"") || !has_kv(c, "prescriptionId", "\"rx-bench\"")) {
+            printf("  not a pending change of s1: %s\n", c);
+            bad = 1;
+        }
+        if (has_kv(c, "property", "\"weight\"")) {
+            int i = check_increase(c);
+            if (i == 0 || i == 1) {
+                if (ids[i]) bad = 1;
+                else ids[i] = string_value(c, "id");
+            } else {
+                bad = 1;
+            }
+            weights++;
+        }
+        free(c);
+    }
+    if (!arr || *arr != '[' || weights != 2 || !ids[0] || !ids[1] || bad) return -1;
+    return n;
+}
+
 /* ---- tests ---- */
 
 static void test_version(void) {
@@ -420,6 +587,194 @@ static void test_not_a_database(void) {
     free(dir);
 }
 
+static void suggestion_flow(CoachHandle *h) {
+    char *r = coach_call(h, "exercise.save", BENCH_JSON);
+    CHECK(is_ok(r) && has_kv(r, "ok", "null"), "exercise.save: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.save", PLAN_JSON);
+    CHECK(is_ok(r) && has_kv(r, "ok", "null"), "plan.save: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    double w[3] = {0, 0, 0};
+    CHECK(is_ok(r) && has_kv(r, "planId", "\"push-day\"") && has_kv(r, "name", "\"Push day\"") &&
+          has_kv(r, "mode", "\"range\"") && has_kv(r, "restMode", "\"allSame\"") &&
+          plan_weights(r, w) == 3 && w[0] == 135.0 && w[1] == 135.0 && w[2] == 135.0, "plan.get: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.get", "{\"id\": \"no-such-plan\"}");
+    CHECK(is_ok(r) && has_kv(r, "ok", "null"), "plan.get unknown: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    CHECK(is_ok(r) && has_kv(r, "ok", "null"), "history before any session: %s", r);
+    coach_string_free(r);
+    for (int n = 0; n < 2; n++) {
+        char *log = session_json(n, "push-day");
+        r = coach_call(h, "session.log", log);
+        free(log);
+        CHECK(is_ok(r) && has_kv(r, "ok", "null"), "session.log s%d: %s", n, r);
+        coach_string_free(r);
+    }
+    r = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    CHECK(is_ok(r) && has_kv(r, "sessionCount", "2") && has_kv(r, "typicalUpperReps", "12"), "history: %s", r);
+    coach_string_free(r);
+
+    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *ids[2];
+    int total = s1_increases(first, ids);
+    CHECK(is_ok(first) && total >= 2, "session.suggestions: %s", first);
+    char *again = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    CHECK(again && strcmp(again, first) == 0, "second call differs:\n%s\n%s", first, again);
+    coach_string_free(again);
+
+    r = callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]);
+    char *accepted_id = string_value(r, "id");
+    CHECK(is_ok(r) && has_kv(r, "decision", "\"accepted\"") && accepted_id && strcmp(accepted_id, ids[0]) == 0 &&
+          number_value(r, "decidedAtMs") > 0, "change.accept: %s", r);
+    free(accepted_id);
+    coach_string_free(r);
+    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[0] == 140.0 && w[1] == 135.0 && w[2] == 135.0,
+          "plan after accept (set 0 at 140): %s", r);
+    coach_string_free(r);
+    r = callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]);
+    CHECK(is_error(r, "invalid_argument"), "accept twice: %s", r);
+    coach_string_free(r);
+
+    r = coach_call(h, "session.deferPending", "{\"id\": \"s1\"}");
+    CHECK(is_ok(r) && number_value(r, "ok") == total - 1, "deferPending (expected %d): %s", total - 1, r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.deferred", "{\"id\": \"push-day\"}");
+    CHECK(is_ok(r) && array_count(find_value(r, "ok")) == total - 1 && !strstr(r, ids[0]) && strstr(r, ids[1]) &&
+          !has_kv(r, "decision", "\"pending\"") && !has_kv(r, "decision", "\"accepted\""),
+          "plan.deferred (expected %d): %s", total - 1, r);
+    coach_string_free(r);
+    r = callf(h, "change.reject", "{\"id\": \"%s\"}", ids[1]);
+    CHECK(is_ok(r) && has_kv(r, "decision", "\"rejected\""), "change.reject of a deferred change: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.deferred", "{\"id\": \"push-day\"}");
+    CHECK(is_ok(r) && array_count(find_value(r, "ok")) == total - 2 && !strstr(r, ids[1]),
+          "plan.deferred after reject: %s", r);
+    coach_string_free(r);
+    r = callf(h, "change.defer", "{\"id\": \"%s\"}", ids[1]);
+    CHECK(is_error(r, "invalid_argument"), "defer a rejected change: %s", r);
+    coach_string_free(r);
+    coach_string_free(first);
+    free(ids[0]); free(ids[1]);
+}
+
+static void test_call_suggestions(void) {
+    CoachHandle *h = open_memory();
+    suggestion_flow(h);
+    coach_close(h);
+}
+
+static void test_call_errors(void) {
+    CoachHandle *h = open_memory();
+    char *setup_ex = coach_call(h, "exercise.save", BENCH_JSON);
+    char *setup = coach_call(h, "plan.save", PLAN_JSON);
+    char *unknown_plan = session_json(0, "no-such-plan");
+    struct { const char *method, *request, *code; } cases[] = {
+        {"no.such.method", "{}", "invalid_argument"},
+        {"session.log", unknown_plan, "not_found"},
+        {"session.suggestions", "{\"id\": \"s0\"}", "not_found"}, /* nothing was stored */
+        {"change.accept", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"change.reject", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"change.defer", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"plan.deferred", "{\"id\": \"no-such-plan\"}", "not_found"},
+        {"session.deferPending", "{\"id\": \"no-such-session\"}", "not_found"},
+        {"plan.get", "this is not json", "invalid_argument"},
+        {"plan.get", "{\"id\": \"push-day\", \"extra\": 1}", "invalid_argument"},
+        {"plan.save", "{\"settings\": {}}", "invalid_argument"},
+        {"exercise.save", "{\"catalogId\":\"x\",\"name\":\"X\",\"equipment\":\"spaceship\",\"targetMuscles\":[]}",
+         "invalid_argument"},
+        {"suggest.evaluate", "{\"existing\": []}", "invalid_argument"},
+    };
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    char *results[sizeof cases / sizeof cases[0]];
+    for (int i = 0; i < n; i++) results[i] = coach_call(h, cases[i].method, cases[i].request);
+    char *null_method = coach_call(h, NULL, "{}");
+    char *null_request = coach_call(h, "plan.get", NULL);
+    char *null_handle = coach_call(NULL, "plan.get", "{\"id\": \"push-day\"}");
+    char *still_ok = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    coach_close(h);
+    CHECK(is_ok(setup_ex), "exercise.save: %s", setup_ex);
+    CHECK(is_ok(setup), "plan.save: %s", setup);
+    for (int i = 0; i < n; i++)
+        CHECK(is_error(results[i], cases[i].code) && find_value(results[i], "detail") &&
+              *find_value(results[i], "detail") == '"',
+              "%s %s: expected %s, got %s", cases[i].method, cases[i].request, cases[i].code,
+              results[i] ? results[i] : "(null)");
+    CHECK(is_error(null_method, "invalid_argument"), "NULL method: %s", null_method ? null_method : "(null)");
+    CHECK(is_error(null_request, "invalid_argument"), "NULL request: %s", null_request ? null_request : "(null)");
+    CHECK(is_error(null_handle, "invalid_argument"), "NULL handle: %s", null_handle ? null_handle : "(null)");
+    CHECK(is_ok(still_ok) && has_kv(still_ok, "planId", "\"push-day\""), "usable after errors: %s", still_ok);
+    for (int i = 0; i < n; i++) coach_string_free(results[i]);
+    coach_string_free(setup_ex); coach_string_free(setup); coach_string_free(null_method); coach_string_free(null_request);
+    coach_string_free(null_handle); coach_string_free(still_ok);
+    free(unknown_plan);
+}
+
+static void test_call_evaluate(void) {
+    CoachHandle *h = open_memory();
+    char *p1 = performance_json(1), *p0 = performance_json(0);
+    char *req = xasprintf("{\"context\":{\"plan\":" PLAN_SETTINGS_JSON ",\"exercise\":%s,\"prescription\":"
+                          PRESCRIPTION_JSON ",\"current\":%s,\"previous\":[%s],\"history\":null},\"nowMs\":%lld}",
+                          BENCH_JSON, p1, p0, T0_MS + 2 * DAY_MS);
+    char *r = coach_call(h, "suggest.evaluate", req);
+    coach_close(h);
+    CHECK(is_ok(r), "suggest.evaluate: %s", r);
+    const char *arr = find_value(r, "ok");
+    int weights = 0, seen[2] = {0, 0};
+    for (const char *e = arr && *arr == '[' ? next_element(arr) : NULL; e; e = next_element(e)) {
+        char *d = slice(e, matching(e));
+        if (has_kv(d, "property", "\"weight\"")) {
+            /* a draft has the fields check_increase reads under "draft"; wrap it */
+            char *wrapped = xasprintf("{\"draft\":%s}", d);
+            int i = check_increase(wrapped);
+            if (i == 0 || i == 1) seen[i]++;
+            weights++;
+            free(wrapped);
+        }
+        free(d);
+    }
+    CHECK(weights == 2 && seen[0] == 1 && seen[1] == 1, "expected increases on sets 0 and 1: %s", r);
+    coach_string_free(r);
+    free(req); free(p0); free(p1);
+}
+
+static void test_call_file_reopen(void) {
+    char *dir = temp_dir();
+    char *path = xasprintf("%s/coach.sqlite3", dir);
+    char *err = NULL;
+    CoachHandle *h = coach_open(path, &err);
+    CHECK(h != NULL, "coach_open(%s) failed: %s", path, err ? err : "(null)");
+    int set_up = setup_logged(h);
+    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *ids[2];
+    int total = s1_increases(first, ids);
+    char *acc = total >= 2 ? callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]) : NULL;
+    coach_close(h);
+    h = coach_open(path, &err);
+    CHECK(h != NULL, "reopen failed: %s", err ? err : "(null)");
+    char *again = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *plan = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    char *hist = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    coach_close(h);
+    double w[3] = {0, 0, 0};
+    CHECK(set_up, "setup failed");
+    CHECK(total >= 2, "session.suggestions: %s", first);
+    CHECK(is_ok(acc) && has_kv(acc, "decision", "\"accepted\""), "change.accept: %s", acc ? acc : "(null)");
+    CHECK(is_ok(again) && array_count(find_value(again, "ok")) == total && strstr(again, ids[0]) &&
+          strstr(again, ids[1]) && has_kv(again, "decision", "\"accepted\""), "suggestions after reopen: %s", again);
+    CHECK(is_ok(plan) && plan_weights(plan, w) == 3 && w[0] == 140.0, "plan after reopen: %s", plan);
+    CHECK(is_ok(hist) && has_kv(hist, "sessionCount", "2"), "history after reopen: %s", hist);
+    coach_string_free(first); coach_string_free(acc); coach_string_free(again);
+    coach_string_free(plan); coach_string_free(hist);
+    free(ids[0]); free(ids[1]);
+    remove_dir(dir);
+    free(path);
+    free(dir);
+}
+
 int main(void) {
     struct { const char *name; void (*fn)(void); } tests[] = {
         {"version", test_version},
@@ -431,6 +786,10 @@ int main(void) {
         {"file database", test_file_database},
         {"database too new", test_database_too_new},
         {"not a database", test_not_a_database},
+        {"coach_call suggestions flow", test_call_suggestions},
+        {"coach_call errors", test_call_errors},
+        {"coach_call suggest.evaluate", test_call_evaluate},
+        {"coach_call file database reopen", test_call_file_reopen},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

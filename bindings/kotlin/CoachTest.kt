@@ -74,6 +74,73 @@ fun writeGarbage(file: File): ByteArray {
     return bytes
 }
 
+// ---- suggestions (spec 004): one barbell exercise in a one-exercise plan ----
+
+const val DAY_MS = 86_400_000L
+const val T0_MS = 1_763_000_000_000L
+const val PLAN_ID = "push-day"
+const val RX_ID = "rx-bench"
+const val DOUBLE_PROGRESSION = "double_progression_range"
+
+fun benchExercise() = CatalogExercise("bench", "Bench Press", Equipment.BARBELL, listOf(Muscle.CHEST))
+
+/** Bench 3 x 8-12 at 135 lb, all sets resting 120 s. */
+fun pushPlan() = WorkoutPlan(
+    settings = PlanSettings(PLAN_ID, WeightUnit.LBS, TrainingStyle.STRAIGHT_SETS, LoadConfig(emptyList(), 0.0, emptyList())),
+    name = "Push day",
+    exercises = listOf(
+        ExercisePrescription(
+            id = RX_ID, catalogId = "bench", position = 0u,
+            repRange = RepRange(RepRangeMode.RANGE, lower = 8u, upper = 12u, target = 0u),
+            restMode = RestMode.ALL_SAME, restSeconds = 120u,
+            sets = (0u until 3u).map { SetPrescription(it, SetType.REGULAR, 135.0, 8u, 120u) },
+        ),
+    ),
+)
+
+fun performedSets(): List<PerformedSet> =
+    (0u until 3u).map { PerformedSet(it, SetType.REGULAR, weight = 135.0, reps = 12u, restSeconds = 120u, completed = true) }
+
+/** Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range). */
+fun sessionLog(n: Int, planId: String? = PLAN_ID) = SessionLog(
+    id = "s$n", planId = planId, performedAtMs = T0_MS + 2 * n * DAY_MS,
+    exercises = listOf(ExerciseLog("bench-s$n", "bench", RX_ID, performedSets())),
+)
+
+/** Session sN's bench performance, as the engine sees it (for evaluateExercise). */
+fun performance(n: Int) = ExercisePerformance("bench-s$n", "s$n", "bench", T0_MS + 2 * n * DAY_MS, performedSets())
+
+/** Saves the exercise and the plan and logs s0 and s1. */
+fun setupLogged(coach: Coach) {
+    coach.saveExercise(benchExercise())
+    coach.savePlan(pushPlan())
+    coach.logSession(sessionLog(0))
+    coach.logSession(sessionLog(1))
+}
+
+fun weightChanges(changes: List<PrescriptionChange>) = changes.filter { it.draft.property == ChangeProperty.WEIGHT }
+
+fun targetWeights(coach: Coach): List<Double> =
+    (coach.plan(PLAN_ID) ?: throw Failure("plan $PLAN_ID is missing")).exercises[0].sets.map { it.targetWeight }
+
+/** The weight changes of s1: double-progression increases 135 -> 140 on sets 0 and 1, by set. */
+fun checkIncreases(changes: List<PrescriptionChange>): List<PrescriptionChange> {
+    val incs = weightChanges(changes).sortedBy { it.draft.targetSetIndex }
+    eq(incs.map { it.draft.targetSetIndex }, listOf(0u, 1u), "weight change sets (all changes: $changes)")
+    for (c in incs) {
+        val d = c.draft
+        eq(d.changeType, ChangeType.INCREASE_WEIGHT, "changeType")
+        eq(d.ruleId, DOUBLE_PROGRESSION, "ruleId")
+        eq(d.source, SuggestionSource.RULE, "source")
+        eq(d.oldValue, ChangeValue.Number(135.0), "oldValue")
+        eq(d.newValue, ChangeValue.Number(140.0), "newValue")
+        eq((d.newValue as? ChangeValue.Number)?.value, 140.0, "newValue as Number")
+        check(d.reasoning.isNotBlank()) { "reasoning is blank" }
+        eq(d.evidence.performanceIds, listOf("bench-s1", "bench-s0"), "evidence.performanceIds")
+    }
+    return incs
+}
+
 val tests: List<Pair<String, () -> Unit>> = listOf(
     "libraryVersion" to {
         check(libraryVersion().isNotBlank()) { "libraryVersion() is blank" }
@@ -230,6 +297,149 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 Coach.open(file.path).use { }
             }
             check(file.readBytes().contentEquals(bytes)) { "garbage file was modified" }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+    "suggestions: catalog exercise and plan round trip" to {
+        Coach.openInMemory().use { coach ->
+            coach.saveExercise(benchExercise())
+            coach.savePlan(pushPlan())
+            eq(coach.plan(PLAN_ID), pushPlan(), "plan read back")
+            eq(coach.plan("no-such-plan"), null, "unknown plan")
+            eq(coach.exerciseHistory("bench"), null, "history of a never logged exercise")
+            coach.savePlan(pushPlan().copy(name = "Push day (heavy)"))
+            eq(coach.plan(PLAN_ID)?.name, "Push day (heavy)", "plan replaced")
+        }
+    },
+    "suggestions: double progression generated once" to {
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val h = coach.exerciseHistory("bench") ?: throw Failure("no history after two sessions")
+            eq(h.sessionCount, 2u, "history sessionCount")
+            eq(h.typicalLowerReps to h.typicalUpperReps, 12u to 12u, "history typical reps")
+            val first = coach.suggestionsForSession("s1")
+            checkIncreases(first)
+            for (c in first) {
+                eq(c.decision, Decision.PENDING, "decision")
+                eq(listOf(c.sessionId, c.planId, c.prescriptionId, c.catalogId), listOf("s1", PLAN_ID, RX_ID, "bench"), "change ids")
+                eq(c.outcome, Outcome.NOT_EVALUATED, "outcome")
+                eq(c.decidedAtMs, null, "decidedAtMs")
+                eq(c.userOverride, false, "userOverride")
+                check(c.id.isNotBlank()) { "change id is blank" }
+            }
+            eq(first.map { it.id }.toSet().size, first.size, "distinct change ids")
+            eq(coach.suggestionsForSession("s1"), first, "second call")
+        }
+    },
+    "suggestions: accept applies to the plan once" to {
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val (inc0, _) = checkIncreases(coach.suggestionsForSession("s1"))
+            val accepted = coach.acceptChange(inc0.id)
+            eq(accepted.id, inc0.id, "accepted id")
+            eq(accepted.decision, Decision.ACCEPTED, "accepted decision")
+            check(accepted.decidedAtMs != null) { "decidedAtMs is null" }
+            eq(accepted.draft, inc0.draft, "accepted draft")
+            eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "plan after accept")
+            val e = expectThrows<CoachException.InvalidArgument>("accept twice") { coach.acceptChange(inc0.id) }
+            check(e.detail.isNotBlank()) { "detail is blank" }
+            eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "applied once")
+            eq(coach.suggestionsForSession("s1").single { it.id == inc0.id }.decision, Decision.ACCEPTED, "stored decision")
+        }
+    },
+    "suggestions: defer pending, deferred for plan, reject" to {
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val first = coach.suggestionsForSession("s1")
+            val (inc0, inc1) = checkIncreases(first)
+            coach.acceptChange(inc0.id)
+            eq(coach.deferredForPlan(PLAN_ID), emptyList(), "nothing deferred yet")
+            val n = coach.deferPending("s1")
+            eq(n.toInt(), first.size - 1, "deferPending count")
+            eq(coach.deferPending("s1"), 0u, "nothing left pending")
+            val deferred = coach.deferredForPlan(PLAN_ID)
+            eq(deferred.map { it.id }.sorted(), first.map { it.id }.filter { it != inc0.id }.sorted(), "deferred ids")
+            for (c in deferred) {
+                eq(c.decision, Decision.DEFERRED, "deferred decision")
+                check(c.decidedAtMs != null) { "deferred decidedAtMs is null" }
+            }
+            val rejected = coach.rejectChange(inc1.id)
+            eq(rejected.id to rejected.decision, inc1.id to Decision.REJECTED, "rejected")
+            val left = coach.deferredForPlan(PLAN_ID)
+            check(left.none { it.id == inc1.id }) { "rejected change still deferred" }
+            eq(left.size, n.toInt() - 1, "deferred after reject")
+            expectThrows<CoachException.InvalidArgument>("defer a rejected change") { coach.deferChange(inc1.id) }
+            eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "rejecting changes nothing")
+        }
+    },
+    "suggestions: deferChange, then accept a deferred change" to {
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val first = coach.suggestionsForSession("s1")
+            val (_, inc1) = checkIncreases(first)
+            val d = coach.deferChange(inc1.id)
+            eq(d.id to d.decision, inc1.id to Decision.DEFERRED, "deferred")
+            eq(coach.deferredForPlan(PLAN_ID).map { it.id }, listOf(inc1.id), "deferredForPlan")
+            eq(coach.deferPending("s1").toInt(), first.size - 1, "deferPending count")
+            eq(coach.acceptChange(inc1.id).decision, Decision.ACCEPTED, "accept a deferred change")
+            eq(targetWeights(coach), listOf(135.0, 140.0, 135.0), "plan after accepting set 1")
+        }
+    },
+    "suggestions: NotFound and InvalidArgument" to {
+        Coach.openInMemory().use { coach ->
+            coach.saveExercise(benchExercise())
+            coach.savePlan(pushPlan())
+            val e = expectThrows<CoachException.NotFound>("unknown plan id") {
+                coach.logSession(sessionLog(0, planId = "no-such-plan"))
+            }
+            check(e.detail.isNotBlank()) { "detail is blank" }
+            expectThrows<CoachException.NotFound>("nothing was stored") { coach.suggestionsForSession("s0") }
+            expectThrows<CoachException.NotFound>("accept unknown") { coach.acceptChange("no-such-change") }
+            expectThrows<CoachException.NotFound>("reject unknown") { coach.rejectChange("no-such-change") }
+            expectThrows<CoachException.NotFound>("deferred of unknown plan") { coach.deferredForPlan("no-such-plan") }
+            expectThrows<CoachException.NotFound>("deferPending of unknown session") { coach.deferPending("no-such-session") }
+            coach.logSession(sessionLog(0))
+            expectThrows<CoachException.InvalidArgument>("same session id twice") { coach.logSession(sessionLog(0)) }
+            eq(coach.exerciseHistory("bench")?.sessionCount, 1u, "history after one session")
+        }
+    },
+    "suggestions: evaluateExercise with a Kotlin-built context" to {
+        val plan = pushPlan()
+        val ctx = ExerciseContext(plan.settings, benchExercise(), plan.exercises[0], performance(1), listOf(performance(0)), null)
+        val drafts = evaluateExercise(ctx, emptyList(), T0_MS + 2 * DAY_MS).filter { it.property == ChangeProperty.WEIGHT }
+        eq(drafts.map { it.targetSetIndex }, listOf(0u, 1u), "evaluated weight drafts ($drafts)")
+        for (d in drafts) {
+            eq(d.changeType to d.ruleId, ChangeType.INCREASE_WEIGHT to DOUBLE_PROGRESSION, "evaluated draft")
+            eq(d.newValue, ChangeValue.Number(140.0), "evaluated newValue")
+        }
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val stored = weightChanges(coach.suggestionsForSession("s1")).sortedBy { it.draft.targetSetIndex }
+            eq(stored.map { it.draft }, drafts, "same drafts as the stored suggestions")
+            val created = stored[0].createdAtMs
+            val blocked = evaluateExercise(ctx, stored, created + DAY_MS)
+            eq(blocked.filter { it.changeType == ChangeType.INCREASE_WEIGHT }, emptyList(), "in cooldown")
+            val later = evaluateExercise(ctx, stored, created + 8 * DAY_MS)
+            eq(later.filter { it.property == ChangeProperty.WEIGHT }, drafts, "after the cooldown")
+        }
+    },
+    "suggestions: file database survives reopen" to {
+        val dir = tempDir()
+        try {
+            val path = File(dir, "coach.sqlite3").path
+            val first = Coach.open(path).use { coach ->
+                setupLogged(coach)
+                coach.suggestionsForSession("s1").also { coach.acceptChange(checkIncreases(it)[0].id) }
+            }
+            val inc0 = checkIncreases(first)[0]
+            Coach.open(path).use { coach ->
+                val again = coach.suggestionsForSession("s1")
+                eq(again.map { it.id }.sorted(), first.map { it.id }.sorted(), "ids after reopen")
+                eq(again.single { it.id == inc0.id }.decision, Decision.ACCEPTED, "decision after reopen")
+                eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "plan after reopen")
+                eq(coach.exerciseHistory("bench")?.sessionCount, 2u, "history after reopen")
+            }
         } finally {
             dir.deleteRecursively()
         }

@@ -14,14 +14,39 @@ sys.path.insert(0, os.environ.get("COACHCORE_PY_DIR", os.path.dirname(os.path.ab
 
 import coachcore  # noqa: E402
 from coachcore import (  # noqa: E402
+    CatalogExercise,
+    ChangeProperty,
+    ChangeType,
+    ChangeValue,
     Coach,
     CoachError,
+    Decision,
     Energy,
+    Equipment,
+    ExerciseContext,
+    ExerciseLog,
+    ExercisePerformance,
+    ExercisePrescription,
+    LoadConfig,
+    Muscle,
+    Outcome,
     OutputErrorCode,
+    PerformedSet,
+    PlanSettings,
     PlanSource,
+    RepRange,
+    RepRangeMode,
+    RestMode,
     SchemaSelection,
     SchemaVersion,
     SelectionReason,
+    SessionLog,
+    SetPrescription,
+    SetType,
+    SuggestionSource,
+    TrainingStyle,
+    WeightUnit,
+    WorkoutPlan,
 )
 
 WORKED_EXAMPLE = (
@@ -53,6 +78,65 @@ def all_ids(plan):
         ids.append(block.id)
         ids.extend(ex.id for ex in block.exercises)
     return ids
+
+
+# ---- suggestions (spec 004): one barbell exercise in a one-exercise plan ----
+
+DAY_MS = 86_400_000
+T0_MS = 1_763_000_000_000
+PLAN_ID = "push-day"
+RX_ID = "rx-bench"
+DOUBLE_PROGRESSION = "double_progression_range"
+
+
+def bench_exercise():
+    return CatalogExercise(catalog_id="bench", name="Bench Press", equipment=Equipment.BARBELL,
+                           target_muscles=[Muscle.CHEST])
+
+
+def push_plan():
+    """Bench 3 x 8-12 at 135 lb, all sets resting 120 s."""
+    sets = [SetPrescription(index=i, set_type=SetType.REGULAR, target_weight=135.0, target_reps=8, rest_seconds=120)
+            for i in range(3)]
+    return WorkoutPlan(
+        settings=PlanSettings(plan_id=PLAN_ID, unit=WeightUnit.LBS, training_style=TrainingStyle.STRAIGHT_SETS,
+                              load=LoadConfig(plates=[], bar_weight=0.0, dumbbells=[])),
+        name="Push day",
+        exercises=[ExercisePrescription(
+            id=RX_ID, catalog_id="bench", position=0,
+            rep_range=RepRange(mode=RepRangeMode.RANGE, lower=8, upper=12, target=0),
+            rest_mode=RestMode.ALL_SAME, rest_seconds=120, sets=sets)],
+    )
+
+
+def performed_sets(weight=135.0, reps=12):
+    return [PerformedSet(index=i, set_type=SetType.REGULAR, weight=weight, reps=reps, rest_seconds=120, completed=True)
+            for i in range(3)]
+
+
+def session_log(n, plan_id=PLAN_ID):
+    """Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range)."""
+    return SessionLog(id=f"s{n}", plan_id=plan_id, performed_at_ms=T0_MS + 2 * n * DAY_MS,
+                      exercises=[ExerciseLog(id=f"bench-s{n}", catalog_id="bench", prescription_id=RX_ID,
+                                             sets=performed_sets())])
+
+
+def performance(n):
+    """Session sN's bench performance, as the engine sees it (for evaluate_exercise)."""
+    return ExercisePerformance(id=f"bench-s{n}", session_id=f"s{n}", catalog_id="bench",
+                               performed_at_ms=T0_MS + 2 * n * DAY_MS, sets=performed_sets())
+
+
+def setup_logged(coach):
+    """Saves the exercise and the plan and logs s0 and s1."""
+    coach.save_exercise(bench_exercise())
+    coach.save_plan(push_plan())
+    coach.log_session(session_log(0))
+    coach.log_session(session_log(1))
+
+
+def weight_changes(changes):
+    return [c for c in changes if c.draft.property == ChangeProperty.WEIGHT]
 
 
 class CoachTest(unittest.TestCase):
@@ -211,6 +295,167 @@ class CoachTest(unittest.TestCase):
                 Coach.open(path)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), bytes(data), "garbage file was modified")
+
+
+    # ---- suggestions (spec 004) ----
+
+    def check_increases(self, changes):
+        """The weight changes of s1: double-progression increases 135 -> 140 on sets 0 and 1."""
+        incs = weight_changes(changes)
+        self.assertEqual(sorted(c.draft.target_set_index for c in incs), [0, 1], changes)
+        for c in incs:
+            d = c.draft
+            self.assertEqual(d.change_type, ChangeType.INCREASE_WEIGHT)
+            self.assertEqual(d.rule_id, DOUBLE_PROGRESSION)
+            self.assertEqual(d.source, SuggestionSource.RULE)
+            self.assertEqual(d.old_value, ChangeValue.NUMBER(value=135.0))
+            self.assertEqual(d.new_value, ChangeValue.NUMBER(value=140.0))
+            self.assertTrue(d.new_value.is_NUMBER())
+            self.assertEqual(d.new_value.value, 140.0)
+            self.assertTrue(d.reasoning.strip())
+            self.assertEqual(d.evidence.performance_ids, ["bench-s1", "bench-s0"])
+        return sorted(incs, key=lambda c: c.draft.target_set_index)
+
+    def test_suggest_catalog_and_plan_round_trip(self):
+        self.coach.save_exercise(bench_exercise())
+        self.coach.save_plan(push_plan())
+        self.assertEqual(self.coach.plan(PLAN_ID), push_plan())
+        self.assertIsNone(self.coach.plan("no-such-plan"))
+        self.assertIsNone(self.coach.exercise_history("bench"), "never logged")
+        renamed = push_plan()
+        renamed.name = "Push day (heavy)"
+        self.coach.save_plan(renamed)
+        self.assertEqual(self.coach.plan(PLAN_ID).name, "Push day (heavy)")
+
+    def test_suggest_double_progression_generated_once(self):
+        setup_logged(self.coach)
+        h = self.coach.exercise_history("bench")
+        self.assertEqual((h.catalog_id, h.session_count), ("bench", 2))
+        self.assertEqual((h.typical_lower_reps, h.typical_upper_reps), (12, 12))
+        first = self.coach.suggestions_for_session("s1")
+        self.check_increases(first)
+        for c in first:
+            self.assertEqual(c.decision, Decision.PENDING)
+            self.assertEqual((c.session_id, c.plan_id, c.prescription_id, c.catalog_id), ("s1", PLAN_ID, RX_ID, "bench"))
+            self.assertEqual(c.outcome, Outcome.NOT_EVALUATED)
+            self.assertIsNone(c.decided_at_ms)
+            self.assertFalse(c.user_override)
+            self.assertTrue(c.id.strip())
+        self.assertEqual(len({c.id for c in first}), len(first), "change ids are not distinct")
+        self.assertEqual(self.coach.suggestions_for_session("s1"), first, "second call")
+
+    def test_suggest_accept_applies_to_plan_once(self):
+        setup_logged(self.coach)
+        inc0, _ = self.check_increases(self.coach.suggestions_for_session("s1"))
+        accepted = self.coach.accept_change(inc0.id)
+        self.assertEqual(accepted.id, inc0.id)
+        self.assertEqual(accepted.decision, Decision.ACCEPTED)
+        self.assertIsNotNone(accepted.decided_at_ms)
+        self.assertEqual(accepted.draft, inc0.draft)
+        plan = self.coach.plan(PLAN_ID)
+        self.assertEqual([s.target_weight for s in plan.exercises[0].sets], [140.0, 135.0, 135.0])
+        with self.assertRaises(CoachError.InvalidArgument) as cm:
+            self.coach.accept_change(inc0.id)
+        self.assertTrue(cm.exception.detail.strip())
+        self.assertEqual([s.target_weight for s in self.coach.plan(PLAN_ID).exercises[0].sets],
+                         [140.0, 135.0, 135.0], "applied once")
+        stored = {c.id: c for c in self.coach.suggestions_for_session("s1")}
+        self.assertEqual(stored[inc0.id].decision, Decision.ACCEPTED)
+
+    def test_suggest_defer_and_reject(self):
+        setup_logged(self.coach)
+        first = self.coach.suggestions_for_session("s1")
+        inc0, inc1 = self.check_increases(first)
+        self.coach.accept_change(inc0.id)
+        self.assertEqual(self.coach.deferred_for_plan(PLAN_ID), [])
+        n = self.coach.defer_pending("s1")
+        self.assertEqual(n, len(first) - 1)
+        self.assertEqual(self.coach.defer_pending("s1"), 0, "nothing left pending")
+        deferred = self.coach.deferred_for_plan(PLAN_ID)
+        self.assertEqual(sorted(c.id for c in deferred), sorted(c.id for c in first if c.id != inc0.id))
+        for c in deferred:
+            self.assertEqual(c.decision, Decision.DEFERRED)
+            self.assertIsNotNone(c.decided_at_ms)
+        rejected = self.coach.reject_change(inc1.id)
+        self.assertEqual((rejected.id, rejected.decision), (inc1.id, Decision.REJECTED))
+        self.assertNotIn(inc1.id, [c.id for c in self.coach.deferred_for_plan(PLAN_ID)])
+        self.assertEqual(len(self.coach.deferred_for_plan(PLAN_ID)), n - 1)
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.defer_change(inc1.id)
+        self.assertEqual([s.target_weight for s in self.coach.plan(PLAN_ID).exercises[0].sets],
+                         [140.0, 135.0, 135.0], "rejecting changes nothing")
+
+    def test_suggest_defer_change(self):
+        setup_logged(self.coach)
+        first = self.coach.suggestions_for_session("s1")
+        inc0, inc1 = self.check_increases(first)
+        d = self.coach.defer_change(inc1.id)
+        self.assertEqual((d.id, d.decision), (inc1.id, Decision.DEFERRED))
+        self.assertEqual([c.id for c in self.coach.deferred_for_plan(PLAN_ID)], [inc1.id])
+        self.assertEqual(self.coach.defer_pending("s1"), len(first) - 1)
+        # a deferred change can still be accepted
+        self.assertEqual(self.coach.accept_change(inc1.id).decision, Decision.ACCEPTED)
+        self.assertEqual(self.coach.plan(PLAN_ID).exercises[0].sets[1].target_weight, 140.0)
+
+    def test_suggest_not_found_and_invalid(self):
+        self.coach.save_exercise(bench_exercise())
+        self.coach.save_plan(push_plan())
+        with self.assertRaises(CoachError.NotFound) as cm:
+            self.coach.log_session(session_log(0, plan_id="no-such-plan"))
+        self.assertIsInstance(cm.exception, CoachError)
+        self.assertTrue(cm.exception.detail.strip())
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.suggestions_for_session("s0")  # nothing was stored
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.accept_change("no-such-change")
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.reject_change("no-such-change")
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.deferred_for_plan("no-such-plan")
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.defer_pending("no-such-session")
+        self.coach.log_session(session_log(0))
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.log_session(session_log(0))  # same id twice
+        self.assertEqual(self.coach.exercise_history("bench").session_count, 1)
+
+    def test_suggest_evaluate_exercise(self):
+        plan = push_plan()
+        ctx = ExerciseContext(plan=plan.settings, exercise=bench_exercise(), prescription=plan.exercises[0],
+                              current=performance(1), previous=[performance(0)], history=None)
+        now = T0_MS + 2 * DAY_MS
+        drafts = [d for d in coachcore.evaluate_exercise(ctx, [], now) if d.property == ChangeProperty.WEIGHT]
+        self.assertEqual([d.target_set_index for d in drafts], [0, 1], drafts)
+        for d in drafts:
+            self.assertEqual((d.change_type, d.rule_id), (ChangeType.INCREASE_WEIGHT, DOUBLE_PROGRESSION))
+            self.assertEqual(d.new_value, ChangeValue.NUMBER(value=140.0))
+        # the same drafts as the stored suggestions of the same two sessions
+        setup_logged(self.coach)
+        stored = sorted(weight_changes(self.coach.suggestions_for_session("s1")), key=lambda c: c.draft.target_set_index)
+        self.assertEqual([c.draft for c in stored], drafts)
+        # stored changes passed as `existing` block similar drafts for 7 days
+        created = stored[0].created_at_ms
+        blocked = coachcore.evaluate_exercise(ctx, stored, created + DAY_MS)
+        self.assertEqual([d for d in blocked if d.change_type == ChangeType.INCREASE_WEIGHT], [])
+        later = coachcore.evaluate_exercise(ctx, stored, created + 8 * DAY_MS)
+        self.assertEqual([d for d in later if d.property == ChangeProperty.WEIGHT], drafts)
+
+    def test_suggest_file_database_survives_reopen(self):
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            path = os.path.join(d, "coach.sqlite3")
+            coach = Coach.open(path)
+            setup_logged(coach)
+            first = coach.suggestions_for_session("s1")
+            inc0, _ = self.check_increases(first)
+            coach.accept_change(inc0.id)
+            del coach
+            coach = Coach.open(path)
+            again = {c.id: c for c in coach.suggestions_for_session("s1")}
+            self.assertEqual(sorted(again), sorted(c.id for c in first))
+            self.assertEqual(again[inc0.id].decision, Decision.ACCEPTED)
+            self.assertEqual(coach.plan(PLAN_ID).exercises[0].sets[0].target_weight, 140.0)
+            self.assertEqual(coach.exercise_history("bench").session_count, 2)
+            del coach
 
 
 if __name__ == "__main__":

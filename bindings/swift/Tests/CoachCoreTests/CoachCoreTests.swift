@@ -35,6 +35,83 @@ func makeTempDir() throws -> URL {
     return url
 }
 
+// ---- suggestions (spec 004): one barbell exercise in a one-exercise plan ----
+
+let dayMs: Int64 = 86_400_000
+let t0Ms: Int64 = 1_763_000_000_000
+let planId = "push-day"
+let rxId = "rx-bench"
+let doubleProgression = "double_progression_range"
+
+func benchExercise() -> CatalogExercise {
+    CatalogExercise(catalogId: "bench", name: "Bench Press", equipment: .barbell, targetMuscles: [.chest])
+}
+
+/// Bench 3 x 8-12 at 135 lb, all sets resting 120 s.
+func pushPlan() -> WorkoutPlan {
+    WorkoutPlan(
+        settings: PlanSettings(planId: planId, unit: .lbs, trainingStyle: .straightSets,
+                               load: LoadConfig(plates: [], barWeight: 0, dumbbells: [])),
+        name: "Push day",
+        exercises: [ExercisePrescription(
+            id: rxId, catalogId: "bench", position: 0,
+            repRange: RepRange(mode: .range, lower: 8, upper: 12, target: 0),
+            restMode: .allSame, restSeconds: 120,
+            sets: (0..<3).map { SetPrescription(index: UInt32($0), setType: .regular, targetWeight: 135, targetReps: 8, restSeconds: 120) })])
+}
+
+func performedSets() -> [PerformedSet] {
+    (0..<3).map { PerformedSet(index: UInt32($0), setType: .regular, weight: 135, reps: 12, restSeconds: 120, completed: true) }
+}
+
+/// Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range).
+func sessionLog(_ n: Int64, planId: String? = planId) -> SessionLog {
+    SessionLog(id: "s\(n)", planId: planId, performedAtMs: t0Ms + 2 * n * dayMs,
+               exercises: [ExerciseLog(id: "bench-s\(n)", catalogId: "bench", prescriptionId: rxId, sets: performedSets())])
+}
+
+/// Session sN's bench performance, as the engine sees it (for evaluateExercise).
+func performance(_ n: Int64) -> ExercisePerformance {
+    ExercisePerformance(id: "bench-s\(n)", sessionId: "s\(n)", catalogId: "bench",
+                        performedAtMs: t0Ms + 2 * n * dayMs, sets: performedSets())
+}
+
+/// Saves the exercise and the plan and logs s0 and s1.
+func setupLogged(_ coach: Coach) throws {
+    try coach.saveExercise(exercise: benchExercise())
+    try coach.savePlan(plan: pushPlan())
+    try coach.logSession(session: sessionLog(0))
+    try coach.logSession(session: sessionLog(1))
+}
+
+func weightChanges(_ changes: [PrescriptionChange]) -> [PrescriptionChange] {
+    changes.filter { $0.draft.property == .weight }.sorted { ($0.draft.targetSetIndex ?? 0) < ($1.draft.targetSetIndex ?? 0) }
+}
+
+func targetWeights(_ coach: Coach) throws -> [Double] {
+    try coach.plan(planId: planId)?.exercises.first?.sets.map { $0.targetWeight } ?? []
+}
+
+func assertNotFound<T>(_ expr: @autoclosure () throws -> T, _ message: String = "",
+                       file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try expr(), message, file: file, line: line) { error in
+        guard case CoachError.NotFound(let detail) = error else {
+            return XCTFail("expected NotFound, got \(error) \(message)", file: file, line: line)
+        }
+        XCTAssertFalse(detail.isEmpty, file: file, line: line)
+    }
+}
+
+func assertInvalidArgument<T>(_ expr: @autoclosure () throws -> T, _ message: String = "",
+                              file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try expr(), message, file: file, line: line) { error in
+        guard case CoachError.InvalidArgument(let detail) = error else {
+            return XCTFail("expected InvalidArgument, got \(error) \(message)", file: file, line: line)
+        }
+        XCTAssertFalse(detail.isEmpty, file: file, line: line)
+    }
+}
+
 final class CoachCoreTests: XCTestCase {
     func checkWorkedExample(_ plan: TodayPlan, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(plan.focus, "Upper Body Strength", file: file, line: line)
@@ -226,5 +303,181 @@ final class CoachCoreTests: XCTestCase {
             // expected
         }
         XCTAssertEqual(try Data(contentsOf: url), data, "garbage file was modified")
+    }
+
+    // ---- suggestions (spec 004) ----
+
+    /// The weight changes of s1: double-progression increases 135 -> 140 on sets 0 and 1, by set.
+    @discardableResult
+    func checkIncreases(_ changes: [PrescriptionChange], file: StaticString = #filePath, line: UInt = #line) -> [PrescriptionChange] {
+        let incs = weightChanges(changes)
+        XCTAssertEqual(incs.map { $0.draft.targetSetIndex }, [0, 1], "all changes: \(changes)", file: file, line: line)
+        for c in incs {
+            let d = c.draft
+            XCTAssertEqual(d.changeType, .increaseWeight, file: file, line: line)
+            XCTAssertEqual(d.ruleId, doubleProgression, file: file, line: line)
+            XCTAssertEqual(d.source, .rule, file: file, line: line)
+            XCTAssertEqual(d.oldValue, .number(value: 135), file: file, line: line)
+            XCTAssertEqual(d.newValue, .number(value: 140), file: file, line: line)
+            if case .number(let value) = d.newValue {
+                XCTAssertEqual(value, 140.0, file: file, line: line)
+            } else {
+                XCTFail("newValue is not a number: \(d.newValue)", file: file, line: line)
+            }
+            XCTAssertFalse(d.reasoning.isEmpty, file: file, line: line)
+            XCTAssertEqual(d.evidence.performanceIds, ["bench-s1", "bench-s0"], file: file, line: line)
+        }
+        return incs
+    }
+
+    func testSuggestCatalogAndPlanRoundTrip() throws {
+        let coach = try Coach.openInMemory()
+        try coach.saveExercise(exercise: benchExercise())
+        try coach.savePlan(plan: pushPlan())
+        XCTAssertEqual(try coach.plan(planId: planId), pushPlan())
+        XCTAssertNil(try coach.plan(planId: "no-such-plan"))
+        XCTAssertNil(try coach.exerciseHistory(catalogId: "bench"), "never logged")
+        var renamed = pushPlan()
+        renamed.name = "Push day (heavy)"
+        try coach.savePlan(plan: renamed)
+        XCTAssertEqual(try coach.plan(planId: planId)?.name, "Push day (heavy)")
+    }
+
+    func testSuggestDoubleProgressionGeneratedOnce() throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let h = try XCTUnwrap(try coach.exerciseHistory(catalogId: "bench"))
+        XCTAssertEqual(h.sessionCount, 2)
+        XCTAssertEqual([h.typicalLowerReps, h.typicalUpperReps], [12, 12])
+        let first = try coach.suggestionsForSession(sessionId: "s1")
+        checkIncreases(first)
+        for c in first {
+            XCTAssertEqual(c.decision, .pending)
+            XCTAssertEqual([c.sessionId, c.planId, c.prescriptionId, c.catalogId], ["s1", planId, rxId, "bench"])
+            XCTAssertEqual(c.outcome, .notEvaluated)
+            XCTAssertNil(c.decidedAtMs)
+            XCTAssertFalse(c.userOverride)
+            XCTAssertFalse(c.id.isEmpty)
+        }
+        XCTAssertEqual(Set(first.map { $0.id }).count, first.count, "change ids are not distinct")
+        XCTAssertEqual(try coach.suggestionsForSession(sessionId: "s1"), first, "second call")
+    }
+
+    func testSuggestAcceptAppliesToPlanOnce() throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let incs = checkIncreases(try coach.suggestionsForSession(sessionId: "s1"))
+        guard incs.count == 2 else { return }
+        let accepted = try coach.acceptChange(changeId: incs[0].id)
+        XCTAssertEqual(accepted.id, incs[0].id)
+        XCTAssertEqual(accepted.decision, .accepted)
+        XCTAssertNotNil(accepted.decidedAtMs)
+        XCTAssertEqual(accepted.draft, incs[0].draft)
+        XCTAssertEqual(try targetWeights(coach), [140, 135, 135])
+        assertInvalidArgument(try coach.acceptChange(changeId: incs[0].id), "accept twice")
+        XCTAssertEqual(try targetWeights(coach), [140, 135, 135], "applied once")
+        let stored = try coach.suggestionsForSession(sessionId: "s1").first { $0.id == incs[0].id }
+        XCTAssertEqual(stored?.decision, .accepted)
+    }
+
+    func testSuggestDeferPendingAndReject() throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let first = try coach.suggestionsForSession(sessionId: "s1")
+        let incs = checkIncreases(first)
+        guard incs.count == 2 else { return }
+        _ = try coach.acceptChange(changeId: incs[0].id)
+        XCTAssertEqual(try coach.deferredForPlan(planId: planId), [])
+        let n = try coach.deferPending(sessionId: "s1")
+        XCTAssertEqual(Int(n), first.count - 1)
+        XCTAssertEqual(try coach.deferPending(sessionId: "s1"), 0, "nothing left pending")
+        let deferred = try coach.deferredForPlan(planId: planId)
+        XCTAssertEqual(deferred.map { $0.id }.sorted(), first.map { $0.id }.filter { $0 != incs[0].id }.sorted())
+        for c in deferred {
+            XCTAssertEqual(c.decision, .deferred)
+            XCTAssertNotNil(c.decidedAtMs)
+        }
+        let rejected = try coach.rejectChange(changeId: incs[1].id)
+        XCTAssertEqual(rejected.id, incs[1].id)
+        XCTAssertEqual(rejected.decision, .rejected)
+        let left = try coach.deferredForPlan(planId: planId)
+        XCTAssertFalse(left.contains { $0.id == incs[1].id }, "rejected change still deferred")
+        XCTAssertEqual(left.count, Int(n) - 1)
+        assertInvalidArgument(try coach.deferChange(changeId: incs[1].id), "defer a rejected change")
+        XCTAssertEqual(try targetWeights(coach), [140, 135, 135], "rejecting changes nothing")
+    }
+
+    func testSuggestDeferChangeThenAccept() throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let first = try coach.suggestionsForSession(sessionId: "s1")
+        let incs = checkIncreases(first)
+        guard incs.count == 2 else { return }
+        let d = try coach.deferChange(changeId: incs[1].id)
+        XCTAssertEqual(d.id, incs[1].id)
+        XCTAssertEqual(d.decision, .deferred)
+        XCTAssertEqual(try coach.deferredForPlan(planId: planId).map { $0.id }, [incs[1].id])
+        XCTAssertEqual(Int(try coach.deferPending(sessionId: "s1")), first.count - 1)
+        XCTAssertEqual(try coach.acceptChange(changeId: incs[1].id).decision, .accepted, "accept a deferred change")
+        XCTAssertEqual(try targetWeights(coach), [135, 140, 135])
+    }
+
+    func testSuggestNotFoundAndInvalidArgument() throws {
+        let coach = try Coach.openInMemory()
+        try coach.saveExercise(exercise: benchExercise())
+        try coach.savePlan(plan: pushPlan())
+        assertNotFound(try coach.logSession(session: sessionLog(0, planId: "no-such-plan")), "unknown plan id")
+        assertNotFound(try coach.suggestionsForSession(sessionId: "s0"), "nothing was stored")
+        assertNotFound(try coach.acceptChange(changeId: "no-such-change"))
+        assertNotFound(try coach.rejectChange(changeId: "no-such-change"))
+        assertNotFound(try coach.deferredForPlan(planId: "no-such-plan"))
+        assertNotFound(try coach.deferPending(sessionId: "no-such-session"))
+        try coach.logSession(session: sessionLog(0))
+        assertInvalidArgument(try coach.logSession(session: sessionLog(0)), "same session id twice")
+        XCTAssertEqual(try coach.exerciseHistory(catalogId: "bench")?.sessionCount, 1)
+    }
+
+    func testSuggestEvaluateExercise() throws {
+        let plan = pushPlan()
+        let ctx = ExerciseContext(plan: plan.settings, exercise: benchExercise(), prescription: plan.exercises[0],
+                                  current: performance(1), previous: [performance(0)], history: nil)
+        let drafts = evaluateExercise(context: ctx, existing: [], nowMs: t0Ms + 2 * dayMs).filter { $0.property == .weight }
+        XCTAssertEqual(drafts.map { $0.targetSetIndex }, [0, 1], "\(drafts)")
+        for d in drafts {
+            XCTAssertEqual(d.changeType, .increaseWeight)
+            XCTAssertEqual(d.ruleId, doubleProgression)
+            XCTAssertEqual(d.newValue, .number(value: 140))
+        }
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let stored = weightChanges(try coach.suggestionsForSession(sessionId: "s1"))
+        XCTAssertEqual(stored.map { $0.draft }, drafts, "same drafts as the stored suggestions")
+        guard let created = stored.first?.createdAtMs else { return XCTFail("no stored weight change") }
+        let blocked = evaluateExercise(context: ctx, existing: stored, nowMs: created + dayMs)
+        XCTAssertEqual(blocked.filter { $0.changeType == .increaseWeight }, [], "in cooldown")
+        let later = evaluateExercise(context: ctx, existing: stored, nowMs: created + 8 * dayMs)
+        XCTAssertEqual(later.filter { $0.property == .weight }, drafts, "after the cooldown")
+    }
+
+    func testSuggestFileDatabaseSurvivesReopen() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("coach.sqlite3").path
+        var first: [PrescriptionChange] = []
+        var acceptedId = ""
+        do {
+            let coach = try Coach.open(dbPath: path)
+            try setupLogged(coach)
+            first = try coach.suggestionsForSession(sessionId: "s1")
+            let incs = checkIncreases(first)
+            guard let inc0 = incs.first else { return }
+            acceptedId = try coach.acceptChange(changeId: inc0.id).id
+        }  // released here: the database is closed
+        let coach = try Coach.open(dbPath: path)
+        let again = try coach.suggestionsForSession(sessionId: "s1")
+        XCTAssertEqual(again.map { $0.id }.sorted(), first.map { $0.id }.sorted())
+        XCTAssertEqual(again.first { $0.id == acceptedId }?.decision, .accepted)
+        XCTAssertEqual(try targetWeights(coach), [140, 135, 135])
+        XCTAssertEqual(try coach.exerciseHistory(catalogId: "bench")?.sessionCount, 2)
     }
 }
