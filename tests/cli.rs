@@ -194,16 +194,34 @@ fn demo_runs_against_a_real_database_file() {
 fn suggest_evaluate_prints_deduplicated_suggestions() {
     let input = include_str!("data/suggest/evaluate-input.json");
     let o = coach(&["suggest", "evaluate"], input);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v = stdout_json(&o);
     let s = v["suggestions"].as_array().unwrap();
     // Two sessions at the top of 8-12 on both working sets: +5 lb on sets 1 and 2 (the warmup stays).
     let got: Vec<(String, u64, f64)> = s
         .iter()
-        .map(|d| (d["changeType"].as_str().unwrap().to_string(), d["targetSetIndex"].as_u64().unwrap(), d["newValue"]["value"].as_f64().unwrap()))
+        .map(|d| {
+            (
+                d["changeType"].as_str().unwrap().to_string(),
+                d["targetSetIndex"].as_u64().unwrap(),
+                d["newValue"]["value"].as_f64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(got, vec![("increaseWeight".into(), 1, 140.0), ("increaseWeight".into(), 2, 140.0)]);
-    assert!(s.iter().all(|d| d["ruleId"] == "double_progression_range" && d["evidence"]["performanceIds"][0] == "perf-3"));
+    assert_eq!(
+        got,
+        vec![
+            ("increaseWeight".into(), 1, 140.0),
+            ("increaseWeight".into(), 2, 140.0)
+        ]
+    );
+    assert!(s.iter().all(|d| d["ruleId"] == "double_progression_range"
+        && d["evidence"]["performanceIds"][0] == "perf-3"));
 
     // The same increases, already suggested 2 days ago and still pending, are in cooldown.
     let mut with_existing: Value = serde_json::from_str(input).unwrap();
@@ -218,7 +236,10 @@ fn suggest_evaluate_prints_deduplicated_suggestions() {
     let o = coach(&["suggest", "evaluate"], &with_existing.to_string());
     assert_eq!(stdout_json(&o)["suggestions"], json!([]));
 
-    let bad = coach(&["suggest", "evaluate"], r#"{"nowMs": 1, "context": {"plan": {"unit": "stone"}}}"#);
+    let bad = coach(
+        &["suggest", "evaluate"],
+        r#"{"nowMs": 1, "context": {"plan": {"unit": "stone"}}}"#,
+    );
     assert_eq!(bad.status.code(), Some(1));
     assert_eq!(stdout_json(&bad)["error"]["code"], "invalid_argument");
 }
