@@ -1,4 +1,16 @@
-//! Everything about language-model output. Today: finding the JSON in what a model wrote
-//! ([`extract`]). The on-device engine and the `LanguageModel` trait live here too once added.
+//! Everything about language models: the [`LanguageModel`] trait and its implementations, finding
+//! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
+//! loop ([`structured`]), and a circuit breaker ([`breaker`]).
 
+pub mod breaker;
 pub mod extract;
+#[cfg(feature = "llama")]
+pub mod llama;
+pub mod model;
+pub mod scripted;
+pub mod structured;
+
+pub use model::{
+    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
+    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
+};

@@ -1,0 +1,185 @@
+//! A circuit breaker around a [`LanguageModel`]: after `failure_threshold` failures within
+//! `window_ms`, calls fail fast with [`LlmError::Unavailable`] (saying when to retry) for
+//! `cooldown_ms`. The first call after the cooldown goes through; a success closes the breaker, a
+//! failure opens it again.
+//!
+//! Only failures that say something about the model count (backend errors, time-outs, unsupported
+//! model); a cancellation, a prompt too long or a bad schema are the caller's and do not.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use super::model::{
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+    TokenListener,
+};
+use crate::clock::Clock;
+
+/// When the breaker opens and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BreakerConfig {
+    /// Failures within the window that open the breaker.
+    pub failure_threshold: u32,
+    /// The window, in milliseconds.
+    pub window_ms: i64,
+    /// How long calls fail fast once open, in milliseconds.
+    pub cooldown_ms: i64,
+}
+
+impl Default for BreakerConfig {
+    fn default() -> Self {
+        BreakerConfig { failure_threshold: 5, window_ms: 60_000, cooldown_ms: 30_000 }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    failures: VecDeque<i64>,
+    open_until: Option<i64>,
+}
+
+/// A [`LanguageModel`] that fails fast while its inner model keeps failing.
+pub struct CircuitBreaker {
+    inner: Arc<dyn LanguageModel>,
+    clock: Arc<dyn Clock>,
+    config: BreakerConfig,
+    state: Mutex<State>,
+}
+
+impl CircuitBreaker {
+    /// Wraps `inner`.
+    pub fn new(inner: Arc<dyn LanguageModel>, clock: Arc<dyn Clock>, config: BreakerConfig) -> Self {
+        CircuitBreaker { inner, clock, config, state: Mutex::default() }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether calls currently fail fast.
+    pub fn is_open(&self) -> bool {
+        self.state().open_until.is_some_and(|until| self.clock.now_ms() < until)
+    }
+}
+
+fn counts(e: &LlmError) -> bool {
+    matches!(e, LlmError::Backend { .. } | LlmError::TimedOut { .. } | LlmError::UnsupportedModel { .. })
+}
+
+impl LanguageModel for CircuitBreaker {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        let now = self.clock.now_ms();
+        if let Some(until) = self.state().open_until {
+            if now < until {
+                return Err(LlmError::Unavailable { retry_after_ms: (until - now) as u64 });
+            }
+        }
+        let result = self.inner.generate(request, listener, cancel);
+        let mut st = self.state();
+        let now = self.clock.now_ms();
+        match &result {
+            Ok(_) => {
+                st.failures.clear();
+                st.open_until = None;
+            }
+            Err(e) if counts(e) => {
+                let half_open = st.open_until.is_some();
+                st.failures.push_back(now);
+                while st.failures.front().is_some_and(|t| now - t >= self.config.window_ms) {
+                    st.failures.pop_front();
+                }
+                if half_open || st.failures.len() as u32 >= self.config.failure_threshold {
+                    st.open_until = Some(now + self.config.cooldown_ms);
+                    st.failures.clear();
+                }
+            }
+            Err(_) => {}
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::FixedClock;
+    use crate::llm::scripted::{ScriptedModel, ScriptedReply};
+    use crate::llm::{ChatMessage, ChatRole, Sampling};
+
+    fn req() -> GenerationRequest {
+        GenerationRequest {
+            messages: vec![ChatMessage::new(ChatRole::User, "hi")],
+            json_schema: None,
+            sampling: Sampling::default(),
+            max_tokens: 8,
+            timeout_ms: None,
+        }
+    }
+
+    fn fail() -> ScriptedReply {
+        ScriptedReply::Fail(LlmError::Backend { detail: "boom".into() })
+    }
+
+    #[test]
+    fn opens_after_repeated_failures_and_recovers_after_the_cooldown() {
+        let model = ScriptedModel::new([fail(), fail(), fail(), ScriptedReply::Text("ok".into()), fail(), ScriptedReply::Text("fine".into())]);
+        let clock = Arc::new(FixedClock::new(0));
+        let cfg = BreakerConfig { failure_threshold: 3, window_ms: 10_000, cooldown_ms: 5_000 };
+        let b = CircuitBreaker::new(model.clone(), clock.clone(), cfg);
+        let call = || b.generate(req(), None, CancelToken::new());
+        for _ in 0..3 {
+            assert!(matches!(call(), Err(LlmError::Backend { .. })));
+            clock.advance_ms(1_000);
+        }
+        assert!(b.is_open());
+        assert_eq!(call(), Err(LlmError::Unavailable { retry_after_ms: 4_000 }));
+        assert_eq!(model.remaining(), 3, "fails fast: the model is not called");
+        clock.advance_ms(4_000);
+        assert_eq!(call().unwrap().text, "ok", "half-open: one call goes through and closes it");
+        assert!(!b.is_open());
+        // One failure does not reopen a closed breaker.
+        assert!(matches!(call(), Err(LlmError::Backend { .. })));
+        assert!(!b.is_open());
+        assert_eq!(call().unwrap().text, "fine");
+    }
+
+    #[test]
+    fn failures_outside_the_window_and_caller_errors_do_not_count() {
+        let model = ScriptedModel::new([fail(), fail(), ScriptedReply::Fail(LlmError::Cancelled), ScriptedReply::Fail(LlmError::ContextOverflow { prompt_tokens: 10, context_tokens: 5, over_by: 5 }), fail(), fail()]);
+        let clock = Arc::new(FixedClock::new(0));
+        let b = CircuitBreaker::new(model, clock.clone(), BreakerConfig { failure_threshold: 3, window_ms: 10_000, cooldown_ms: 5_000 });
+        let call = || b.generate(req(), None, CancelToken::new());
+        let _ = call();
+        let _ = call();
+        let _ = call();
+        let _ = call();
+        assert!(!b.is_open(), "cancelled and overflow are not the model's failures");
+        clock.advance_ms(10_000);
+        let _ = call();
+        assert!(!b.is_open(), "the first two fell out of the window");
+        let _ = call();
+        assert!(!b.is_open());
+    }
+
+    #[test]
+    fn a_failed_trial_call_reopens_at_once() {
+        let model = ScriptedModel::new([fail(), fail(), fail()]);
+        let clock = Arc::new(FixedClock::new(0));
+        let b = CircuitBreaker::new(model, clock.clone(), BreakerConfig { failure_threshold: 2, window_ms: 10_000, cooldown_ms: 5_000 });
+        let _ = b.generate(req(), None, CancelToken::new());
+        let _ = b.generate(req(), None, CancelToken::new());
+        assert!(b.is_open());
+        clock.advance_ms(5_000);
+        assert!(matches!(b.generate(req(), None, CancelToken::new()), Err(LlmError::Backend { .. })));
+        assert!(b.is_open());
+    }
+}

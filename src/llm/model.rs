@@ -1,0 +1,246 @@
+//! The one way the library reaches a language model: the [`LanguageModel`] trait.
+//!
+//! Implementations: the embedded llama.cpp engine (feature `llama`), a [`ScriptedModel`](super::scripted::ScriptedModel)
+//! for deterministic tests, and any model an app implements in Swift or Kotlin (for the platform's
+//! own system model). Everything a model returns is untrusted: see [`super::structured`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+/// Who wrote a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
+#[serde(rename_all = "camelCase")]
+pub enum ChatRole {
+    /// Instructions for the model.
+    System,
+    /// The user (or the library speaking for the user).
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One message of a chat prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// Who wrote it.
+    pub role: ChatRole,
+    /// The text.
+    pub content: String,
+}
+
+impl ChatMessage {
+    /// A message from `role`.
+    pub fn new(role: ChatRole, content: impl Into<String>) -> Self {
+        Self { role, content: content.into() }
+    }
+}
+
+/// How tokens are chosen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct Sampling {
+    /// 0 picks the most likely token every time (greedy).
+    pub temperature: f32,
+    /// Nucleus sampling cut-off, 0 < top_p <= 1.
+    pub top_p: f32,
+    /// Only the `top_k` most likely tokens are considered (0: no limit).
+    pub top_k: u32,
+    /// Same seed, same model file, same build: same output.
+    pub seed: u64,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling { temperature: 0.2, top_p: 0.95, top_k: 40, seed: 42 }
+    }
+}
+
+/// A request for one completion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerationRequest {
+    /// The chat, oldest message first.
+    pub messages: Vec<ChatMessage>,
+    /// A JSON Schema the output must follow. Models that can constrain decoding (the llama
+    /// engine) guarantee its shape; the output is validated after generation either way.
+    pub json_schema: Option<String>,
+    /// Token choice.
+    pub sampling: Sampling,
+    /// Upper bound on generated tokens.
+    pub max_tokens: u32,
+    /// Wall-clock limit for the call, in milliseconds (`None`: no limit).
+    pub timeout_ms: Option<u64>,
+}
+
+/// Why generation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
+#[serde(rename_all = "camelCase")]
+pub enum FinishReason {
+    /// The model ended its answer (or the grammar was complete).
+    Stop,
+    /// `max_tokens` was reached.
+    Length,
+}
+
+/// A completion and what it cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerationResult {
+    /// The generated text.
+    pub text: String,
+    /// Why it stopped.
+    pub finish: FinishReason,
+    /// Tokens in the prompt.
+    pub prompt_tokens: u32,
+    /// Tokens generated.
+    pub completion_tokens: u32,
+    /// Time to read the prompt, in milliseconds.
+    pub prompt_ms: u64,
+    /// Time to generate, in milliseconds.
+    pub generation_ms: u64,
+}
+
+/// What a model is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelInfo {
+    /// A name for logs, e.g. the GGUF file's model name.
+    pub name: String,
+    /// Context window in tokens (prompt plus output).
+    pub context_tokens: u32,
+    /// Whether `json_schema` constrains decoding (rather than only being validated afterwards).
+    pub constrains_json_schema: bool,
+}
+
+/// Failures of a model call. In Kotlin `LlmException`, in Swift `LlmError`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum LlmError {
+    /// No file at the model path.
+    #[error("model file not found")]
+    ModelNotFound {
+        /// What was wrong.
+        detail: String,
+    },
+    /// The file is not a GGUF model.
+    #[error("not a GGUF model file: {detail}")]
+    NotAGguf {
+        /// What was wrong.
+        detail: String,
+    },
+    /// A GGUF file this build of llama.cpp cannot run.
+    #[error("unsupported model: {detail}")]
+    UnsupportedModel {
+        /// What was wrong.
+        detail: String,
+    },
+    /// The prompt does not fit the context window.
+    #[error("prompt of {prompt_tokens} tokens exceeds the context window of {context_tokens} by {over_by}")]
+    ContextOverflow {
+        /// Tokens in the prompt.
+        prompt_tokens: u32,
+        /// Tokens the context holds (minus room reserved for the answer).
+        context_tokens: u32,
+        /// How many tokens too many.
+        over_by: u32,
+    },
+    /// The call was cancelled through its [`CancelToken`].
+    #[error("cancelled")]
+    Cancelled,
+    /// The call ran past its timeout.
+    #[error("timed out after {after_ms} ms")]
+    TimedOut {
+        /// The limit that was hit.
+        after_ms: u64,
+    },
+    /// The JSON Schema could not be turned into a grammar.
+    #[error("invalid JSON schema: {detail}")]
+    InvalidSchema {
+        /// What was wrong.
+        detail: String,
+    },
+    /// The model failed repeatedly; calls fail fast until the circuit breaker's window passes.
+    #[error("model unavailable, retry after {retry_after_ms} ms")]
+    Unavailable {
+        /// When to try again.
+        retry_after_ms: u64,
+    },
+    /// The output stayed invalid after every repair attempt. `stage` is where the last attempt
+    /// failed: `extract`, `parse`, `schema` or `domain`.
+    #[error("invalid output after {attempts} attempts ({stage}): {detail}")]
+    InvalidOutput {
+        /// Where validation failed.
+        stage: String,
+        /// How many generations were tried.
+        attempts: u32,
+        /// The last validation error.
+        detail: String,
+    },
+    /// Any other failure of the engine (or of an app-provided model).
+    #[error("model failure: {detail}")]
+    Backend {
+        /// What went wrong.
+        detail: String,
+    },
+}
+
+impl From<uniffi::UnexpectedUniFFICallbackError> for LlmError {
+    fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
+        LlmError::Backend { detail: format!("app model failed: {}", e.reason) }
+    }
+}
+
+/// Receives generated text as it streams.
+#[uniffi::export(with_foreign)]
+pub trait TokenListener: Send + Sync {
+    /// Called with each new piece of text, in order.
+    fn on_token(&self, piece: String);
+}
+
+/// Cancels a model call from another thread: the engine stops within a token or two and the call
+/// returns `Cancelled`.
+#[derive(Debug, Default, uniffi::Object)]
+pub struct CancelToken {
+    cancelled: AtomicBool,
+}
+
+#[uniffi::export]
+impl CancelToken {
+    /// A token that is not cancelled.
+    #[uniffi::constructor]
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Asks the call to stop.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether `cancel` was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+}
+
+/// A language model. Implement it in Swift or Kotlin to plug in a platform model; the library
+/// validates whatever it returns.
+///
+/// Threading: `generate` blocks until done and is called from a background thread; it may be
+/// called from several threads at once.
+#[uniffi::export(with_foreign)]
+pub trait LanguageModel: Send + Sync {
+    /// What the model is.
+    fn info(&self) -> ModelInfo;
+
+    /// Generates one completion. Stream pieces to `listener` if given; check `cancel` between
+    /// tokens and return `LlmError::Cancelled` when it is set.
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError>;
+}
