@@ -116,6 +116,9 @@ pub enum Error {
     /// A record the caller named does not exist.
     #[error("not found: {0}")]
     NotFound(String),
+    /// A language-model call failed.
+    #[error("model: {0}")]
+    Llm(#[from] crate::llm::LlmError),
     /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
@@ -176,6 +179,54 @@ pub enum CoachError {
         /// Which argument, and why.
         detail: String,
     },
+    /// The model file is missing, is not a GGUF model, or cannot run on this build.
+    #[error("model unusable: {detail}")]
+    ModelUnusable {
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// The prompt does not fit the model's context window.
+    #[error("prompt exceeds the context window by {over_by} tokens")]
+    ContextOverflow {
+        /// Tokens in the prompt.
+        prompt_tokens: u32,
+        /// Tokens available for it.
+        context_tokens: u32,
+        /// How many too many.
+        over_by: u32,
+    },
+    /// The call was cancelled.
+    #[error("cancelled")]
+    Cancelled,
+    /// The call ran past its time limit.
+    #[error("timed out after {after_ms} ms")]
+    TimedOut {
+        /// The limit.
+        after_ms: u64,
+    },
+    /// The model failed repeatedly; try again after `retry_after_ms`.
+    #[error("model unavailable, retry after {retry_after_ms} ms")]
+    ModelUnavailable {
+        /// When to retry.
+        retry_after_ms: u64,
+    },
+    /// The model's output stayed invalid after the repair attempts. `stage` is where the last
+    /// attempt failed: `extract`, `parse`, `schema` or `domain`.
+    #[error("model output rejected at {stage} after {attempts} attempts")]
+    ModelOutputRejected {
+        /// Where validation failed.
+        stage: String,
+        /// Generations tried.
+        attempts: u32,
+        /// The last validation error.
+        detail: String,
+    },
+    /// The model engine failed.
+    #[error("model failure: {detail}")]
+    ModelFailure {
+        /// What went wrong.
+        detail: String,
+    },
     /// A bug in the library. Please report it with the detail.
     #[error("internal error: {detail}")]
     Internal {
@@ -193,6 +244,13 @@ impl CoachError {
             Self::NotADatabase { .. } => "not_a_database",
             Self::Storage { .. } => "storage",
             Self::NotFound { .. } => "not_found",
+            Self::ModelUnusable { .. } => "model_unusable",
+            Self::ContextOverflow { .. } => "context_overflow",
+            Self::Cancelled => "cancelled",
+            Self::TimedOut { .. } => "timed_out",
+            Self::ModelUnavailable { .. } => "model_unavailable",
+            Self::ModelOutputRejected { .. } => "model_output_rejected",
+            Self::ModelFailure { .. } => "model_failure",
             Self::InvalidArgument { .. } => "invalid_argument",
             Self::Internal { .. } => "internal",
         }
@@ -213,9 +271,16 @@ impl CoachError {
             | Self::NotADatabase { detail }
             | Self::Storage { detail }
             | Self::NotFound { detail }
+            | Self::ModelUnusable { detail }
+            | Self::ModelOutputRejected { detail, .. }
+            | Self::ModelFailure { detail }
             | Self::InvalidArgument { detail }
             | Self::Internal { detail } => detail.clone(),
-            Self::DatabaseTooNew { .. } => self.to_string(),
+            Self::DatabaseTooNew { .. }
+            | Self::ContextOverflow { .. }
+            | Self::Cancelled
+            | Self::TimedOut { .. }
+            | Self::ModelUnavailable { .. } => self.to_string(),
         }
     }
 
@@ -247,6 +312,7 @@ impl From<Error> for CoachError {
             },
             Error::InvalidArgument(detail) => CoachError::InvalidArgument { detail },
             Error::NotFound(detail) => CoachError::NotFound { detail },
+            Error::Llm(e) => e.into(),
             Error::Internal(detail) => CoachError::Internal { detail },
         }
     }
@@ -255,5 +321,46 @@ impl From<Error> for CoachError {
 impl From<OutputError> for CoachError {
     fn from(e: OutputError) -> Self {
         Error::Output(e).into()
+    }
+}
+
+/// Model failures as apps see them.
+impl From<crate::llm::LlmError> for CoachError {
+    fn from(e: crate::llm::LlmError) -> Self {
+        use crate::llm::LlmError as L;
+        match e {
+            L::ModelNotFound { .. } => CoachError::ModelUnusable {
+                detail: "no model file at the given path".into(),
+            },
+            L::NotAGguf { detail } | L::UnsupportedModel { detail } => {
+                CoachError::ModelUnusable { detail }
+            }
+            L::ContextOverflow {
+                prompt_tokens,
+                context_tokens,
+                over_by,
+            } => CoachError::ContextOverflow {
+                prompt_tokens,
+                context_tokens,
+                over_by,
+            },
+            L::Cancelled => CoachError::Cancelled,
+            L::TimedOut { after_ms } => CoachError::TimedOut { after_ms },
+            L::Unavailable { retry_after_ms } => CoachError::ModelUnavailable { retry_after_ms },
+            L::InvalidOutput {
+                stage,
+                attempts,
+                detail,
+            } => CoachError::ModelOutputRejected {
+                stage,
+                attempts,
+                detail,
+            },
+            // The library's own schemas are checked by tests; a bad one here is a bug.
+            L::InvalidSchema { detail } => CoachError::Internal {
+                detail: format!("schema: {detail}"),
+            },
+            L::Backend { detail } => CoachError::ModelFailure { detail },
+        }
     }
 }

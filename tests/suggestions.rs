@@ -531,3 +531,101 @@ fn plans_are_validated_before_saving() {
     let saved = w.coach.plan("upper-lower".into()).unwrap().unwrap();
     assert_eq!(saved.exercises[0].id, "rx-squat");
 }
+
+/// An AI source that proposes fixed drafts and records what its tools returned.
+struct FakeAi {
+    fail: bool,
+    seen_history: std::sync::Mutex<Vec<usize>>,
+}
+
+impl coachcore::suggest::service::AiSuggestionSource for FakeAi {
+    fn suggest(
+        &self,
+        ctx: &ExerciseContext,
+        _rule_drafts: &[SuggestionDraft],
+        tools: &dyn coachcore::suggest::service::SuggestionTools,
+    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+        if self.fail {
+            return Err(coachcore::error::Error::Internal("model down".into()));
+        }
+        let recent = tools.recent_performances(
+            &ctx.exercise.catalog_id,
+            ctx.current.performed_at_ms + 1,
+            5,
+        )?;
+        self.seen_history.lock().unwrap().push(recent.len());
+        let ai = |set: Option<u32>, property, change_type, value: f64| SuggestionDraft {
+            source: SuggestionSource::Ai,
+            rule_id: None,
+            change_type,
+            target_set_index: set,
+            property,
+            old_value: None,
+            new_value: ChangeValue::Number { value },
+            reasoning: "AI thinks so".into(),
+            evidence: Evidence::default(),
+        };
+        Ok(vec![
+            ai(None, ChangeProperty::Rest, ChangeType::IncreaseRest, 150.0),
+            ai(
+                Some(7),
+                ChangeProperty::Reps,
+                ChangeType::IncreaseReps,
+                10.0,
+            ), // no set 7: dropped
+            ai(
+                Some(2),
+                ChangeProperty::Weight,
+                ChangeType::IncreaseWeight,
+                f64::NAN,
+            ), // impossible: dropped
+        ])
+    }
+}
+
+#[test]
+fn ai_suggestions_are_admitted_only_when_they_fit_and_never_break_the_pipeline() {
+    let w = world();
+    log(&w, &session(0, (135.0, 10), (225.0, 10)));
+    log(&w, &session(1, (135.0, 10), (225.0, 10)));
+    let ai = Arc::new(FakeAi {
+        fail: false,
+        seen_history: Default::default(),
+    });
+    w.coach.set_ai_source(Some(ai.clone()));
+    let changes = w.coach.suggestions_for_session("s1".into()).unwrap();
+    let from_ai: Vec<_> = changes
+        .iter()
+        .filter(|c| c.draft.source == SuggestionSource::Ai)
+        .collect();
+    assert_eq!(
+        from_ai.len(),
+        2,
+        "one rest increase per exercise: {changes:#?}"
+    );
+    assert!(from_ai
+        .iter()
+        .all(|c| c.draft.change_type == ChangeType::IncreaseRest
+            && c.draft.target_set_index.is_none()));
+    assert_eq!(
+        *ai.seen_history.lock().unwrap(),
+        vec![2, 2],
+        "the tools read the store"
+    );
+
+    let w2 = world();
+    log(&w2, &session(0, (135.0, 12), (225.0, 10)));
+    log(&w2, &session(1, (135.0, 12), (225.0, 10)));
+    w2.coach.set_ai_source(Some(Arc::new(FakeAi {
+        fail: true,
+        seen_history: Default::default(),
+    })));
+    let changes = w2.coach.suggestions_for_session("s1".into()).unwrap();
+    assert!(
+        !changes.is_empty()
+            && changes
+                .iter()
+                .all(|c| c.draft.source == SuggestionSource::Rule),
+        "a failing AI adds nothing"
+    );
+}

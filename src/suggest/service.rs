@@ -8,8 +8,8 @@
 use std::collections::HashSet;
 
 use super::model::{
-    CatalogExercise, Decision, ExerciseContext, ExercisePerformance, PrescriptionChange,
-    RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WorkoutPlan,
+    CatalogExercise, Decision, ExerciseContext, ExerciseHistory, ExercisePerformance,
+    PrescriptionChange, RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WorkoutPlan,
 };
 use super::{apply, dedup, history, outcome, rules};
 use crate::clock::Clock;
@@ -17,16 +17,51 @@ use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
 use crate::store::{Db, Store};
 
+/// Read-only lookups an AI source may make while it works (the spec's model tools). Each call is
+/// its own short read; no transaction is held while a model generates.
+pub trait SuggestionTools {
+    /// The cached summary of an exercise's whole history.
+    fn exercise_history(&self, catalog_id: &str) -> Result<Option<ExerciseHistory>>;
+    /// Up to `limit` completed performances of an exercise before `before_ms`, newest first.
+    fn recent_performances(
+        &self,
+        catalog_id: &str,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<ExercisePerformance>>;
+}
+
 /// A source of AI suggestions, called per exercise after the rules. The LLM runtime provides one;
 /// without a source configured, AI contributes nothing.
 pub trait AiSuggestionSource: Send + Sync {
-    /// Drafts for one exercise. `rule_drafts` are what the rules proposed for it. An error is
-    /// treated as "no AI suggestions" for this exercise; it never fails the pipeline.
+    /// Drafts for one exercise. `rule_drafts` are what the rules proposed for it; `tools` answer
+    /// the model's lookups. An error is treated as "no AI suggestions" for this exercise; it never
+    /// fails the pipeline.
     fn suggest(
         &self,
         ctx: &ExerciseContext,
         rule_drafts: &[SuggestionDraft],
+        tools: &dyn SuggestionTools,
     ) -> Result<Vec<SuggestionDraft>>;
+}
+
+/// [`SuggestionTools`] over the store.
+struct StoreTools<'a>(&'a Store);
+
+impl SuggestionTools for StoreTools<'_> {
+    fn exercise_history(&self, catalog_id: &str) -> Result<Option<ExerciseHistory>> {
+        self.0.read(|db| db.history(catalog_id))
+    }
+
+    fn recent_performances(
+        &self,
+        catalog_id: &str,
+        before_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<ExercisePerformance>> {
+        self.0
+            .read(|db| db.performances_before(catalog_id, before_ms, limit))
+    }
 }
 
 fn invalid(detail: impl Into<String>) -> Error {
@@ -232,9 +267,61 @@ fn admissible(ctx: &ExerciseContext, d: &SuggestionDraft) -> bool {
         && probe != ctx.prescription
 }
 
+/// What the read phase of generation found.
+enum Prepared {
+    /// Generated before: the stored changes.
+    Stored(Vec<PrescriptionChange>),
+    /// To generate: the plan id and, per planned exercise, its context and the rules' drafts.
+    Fresh(Option<String>, Vec<(ExerciseContext, Vec<SuggestionDraft>)>),
+}
+
+/// Reads the session and builds each planned exercise's context, running the rules.
+fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
+    if db.suggestion_run_exists(session_id)? {
+        return Ok(Prepared::Stored(db.changes_for_session(session_id)?));
+    }
+    let log = db
+        .session(session_id)?
+        .ok_or_else(|| Error::NotFound(format!("session {session_id}")))?;
+    let Some(plan) = (match &log.plan_id {
+        Some(id) => db.plan(id)?,
+        None => None,
+    }) else {
+        return Ok(Prepared::Fresh(None, Vec::new()));
+    };
+    let mut out = Vec::new();
+    for e in &log.exercises {
+        let Some(rx) = e
+            .prescription_id
+            .as_ref()
+            .and_then(|id| plan.exercises.iter().find(|x| &x.id == id))
+        else {
+            continue;
+        };
+        let Some(exercise) = db.exercise(&e.catalog_id)? else {
+            continue;
+        };
+        let ctx = ExerciseContext {
+            plan: plan.settings.clone(),
+            exercise,
+            prescription: rx.clone(),
+            current: performance(&log, e),
+            previous: db.performances_before(&e.catalog_id, log.performed_at_ms, 3)?,
+            history: db.history(&e.catalog_id)?,
+        };
+        let drafts = rules::evaluate(&ctx);
+        out.push((ctx, drafts));
+    }
+    Ok(Prepared::Fresh(Some(plan.settings.plan_id.clone()), out))
+}
+
 /// The suggestions of a session: the stored ones if they were generated before; otherwise runs the
 /// rules (and the AI source) for every planned exercise of the session, deduplicates against the
 /// last 7 days, and stores the survivors as pending. Generating twice never duplicates.
+///
+/// Three phases: a read that builds the contexts and runs the rules; the AI source, outside any
+/// transaction (a model may take seconds); one write transaction that deduplicates against what
+/// is stored at that moment and stores the result, unless another caller stored it first.
 pub fn suggestions_for_session(
     store: &Store,
     clock: &dyn Clock,
@@ -242,63 +329,43 @@ pub fn suggestions_for_session(
     ids: &mut IdGenerator,
     session_id: &str,
 ) -> Result<Vec<PrescriptionChange>> {
+    let (plan_id, mut exercises) = match store.read(|db| prepare(db, session_id))? {
+        Prepared::Stored(changes) => return Ok(changes),
+        Prepared::Fresh(plan_id, exercises) => (plan_id, exercises),
+    };
+    if let Some(ai) = ai {
+        let tools = StoreTools(store);
+        for (ctx, drafts) in &mut exercises {
+            if let Ok(extra) = ai.suggest(ctx, drafts, &tools) {
+                drafts.extend(extra.into_iter().filter(|d| admissible(ctx, d)));
+            }
+        }
+    }
     store.write(|db| {
         if db.suggestion_run_exists(session_id)? {
             return db.changes_for_session(session_id);
         }
-        let log = db
-            .session(session_id)?
-            .ok_or_else(|| Error::NotFound(format!("session {session_id}")))?;
         let now = clock.now_ms();
         let mut changes = Vec::new();
-        if let Some(plan) = match &log.plan_id {
-            Some(id) => db.plan(id)?,
-            None => None,
-        } {
-            for e in &log.exercises {
-                let Some(rx) = e
-                    .prescription_id
-                    .as_ref()
-                    .and_then(|id| plan.exercises.iter().find(|x| &x.id == id))
-                else {
-                    continue;
-                };
-                let Some(exercise) = db.exercise(&e.catalog_id)? else {
-                    continue;
-                };
-                let ctx = ExerciseContext {
-                    plan: plan.settings.clone(),
-                    exercise,
-                    prescription: rx.clone(),
-                    current: performance(&log, e),
-                    previous: db.performances_before(&e.catalog_id, log.performed_at_ms, 3)?,
-                    history: db.history(&e.catalog_id)?,
-                };
-                let mut drafts = rules::evaluate(&ctx);
-                if let Some(ai) = ai {
-                    if let Ok(extra) = ai.suggest(&ctx, &drafts) {
-                        drafts.extend(extra.into_iter().filter(|d| admissible(&ctx, d)));
-                    }
-                }
-                let existing =
-                    db.changes_for_prescription_since(&rx.id, now - dedup::COOLDOWN_MS)?;
-                for draft in dedup::deduplicate(&rx.id, drafts, &existing, now) {
-                    changes.push(PrescriptionChange {
-                        id: ids.next_id(),
-                        session_id: session_id.to_string(),
-                        plan_id: plan.settings.plan_id.clone(),
-                        prescription_id: rx.id.clone(),
-                        catalog_id: e.catalog_id.clone(),
-                        draft,
-                        decision: Decision::Pending,
-                        created_at_ms: now,
-                        decided_at_ms: None,
-                        user_override: false,
-                        outcome: super::model::Outcome::NotEvaluated,
-                        outcome_reason: None,
-                        evaluated_at_ms: None,
-                    });
-                }
+        for (ctx, drafts) in exercises.drain(..) {
+            let rx_id = &ctx.prescription.id;
+            let existing = db.changes_for_prescription_since(rx_id, now - dedup::COOLDOWN_MS)?;
+            for draft in dedup::deduplicate(rx_id, drafts, &existing, now) {
+                changes.push(PrescriptionChange {
+                    id: ids.next_id(),
+                    session_id: session_id.to_string(),
+                    plan_id: plan_id.clone().unwrap_or_default(),
+                    prescription_id: rx_id.clone(),
+                    catalog_id: ctx.exercise.catalog_id.clone(),
+                    draft,
+                    decision: Decision::Pending,
+                    created_at_ms: now,
+                    decided_at_ms: None,
+                    user_override: false,
+                    outcome: super::model::Outcome::NotEvaluated,
+                    outcome_reason: None,
+                    evaluated_at_ms: None,
+                });
             }
         }
         for (seq, c) in changes.iter().enumerate() {
