@@ -24,6 +24,7 @@ pub mod error;
 pub mod ffi;
 pub mod ids;
 pub mod llm;
+pub mod logging;
 pub mod plan;
 pub mod store;
 pub mod suggest;

@@ -1,0 +1,84 @@
+//! The library's log, delivered to the app. Records carry codes, counts, durations and ids, never
+//! user content. Apps receive them through a [`LogListener`] (Swift/Kotlin) or any `log` logger
+//! (Rust).
+
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// Severity of a log record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, uniffi::Enum)]
+pub enum LogLevel {
+    /// Something failed.
+    Error,
+    /// Something unexpected that the library handled.
+    Warn,
+    /// One line per significant operation (e.g. a model request).
+    Info,
+    /// Details for debugging.
+    Debug,
+}
+
+/// Receives the library's log records.
+#[uniffi::export(with_foreign)]
+pub trait LogListener: Send + Sync {
+    /// One record: its level, the module it comes from, and the message.
+    fn on_log(&self, level: LogLevel, target: String, message: String);
+}
+
+struct Bridge {
+    listener: RwLock<Option<Arc<dyn LogListener>>>,
+}
+
+impl log::Log for Bridge {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.target().starts_with("coachcore")
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let level = match record.level() {
+            log::Level::Error => LogLevel::Error,
+            log::Level::Warn => LogLevel::Warn,
+            log::Level::Info => LogLevel::Info,
+            log::Level::Debug | log::Level::Trace => LogLevel::Debug,
+        };
+        let listener = self
+            .listener
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(l) = listener {
+            l.on_log(
+                level,
+                record.target().to_string(),
+                record.args().to_string(),
+            );
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static BRIDGE: OnceLock<&'static Bridge> = OnceLock::new();
+
+/// Sends the library's log records at `level` and above to `listener` (`None` stops them). If
+/// the process already has another `log` logger (a Rust app), records go there instead.
+#[uniffi::export]
+pub fn set_log_listener(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
+    let bridge = BRIDGE.get_or_init(|| {
+        let b: &'static Bridge = Box::leak(Box::new(Bridge {
+            listener: RwLock::new(None),
+        }));
+        // Fails only if another logger is installed; then that logger receives the records.
+        let _ = log::set_logger(b);
+        b
+    });
+    *bridge.listener.write().unwrap_or_else(|p| p.into_inner()) = listener;
+    log::set_max_level(match level {
+        LogLevel::Error => log::LevelFilter::Error,
+        LogLevel::Warn => log::LevelFilter::Warn,
+        LogLevel::Info => log::LevelFilter::Info,
+        LogLevel::Debug => log::LevelFilter::Debug,
+    });
+}
