@@ -28,7 +28,11 @@ pub struct BreakerConfig {
 
 impl Default for BreakerConfig {
     fn default() -> Self {
-        BreakerConfig { failure_threshold: 5, window_ms: 60_000, cooldown_ms: 30_000 }
+        BreakerConfig {
+            failure_threshold: 5,
+            window_ms: 60_000,
+            cooldown_ms: 30_000,
+        }
     }
 }
 
@@ -48,8 +52,17 @@ pub struct CircuitBreaker {
 
 impl CircuitBreaker {
     /// Wraps `inner`.
-    pub fn new(inner: Arc<dyn LanguageModel>, clock: Arc<dyn Clock>, config: BreakerConfig) -> Self {
-        CircuitBreaker { inner, clock, config, state: Mutex::default() }
+    pub fn new(
+        inner: Arc<dyn LanguageModel>,
+        clock: Arc<dyn Clock>,
+        config: BreakerConfig,
+    ) -> Self {
+        CircuitBreaker {
+            inner,
+            clock,
+            config,
+            state: Mutex::default(),
+        }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -58,12 +71,17 @@ impl CircuitBreaker {
 
     /// Whether calls currently fail fast.
     pub fn is_open(&self) -> bool {
-        self.state().open_until.is_some_and(|until| self.clock.now_ms() < until)
+        self.state()
+            .open_until
+            .is_some_and(|until| self.clock.now_ms() < until)
     }
 }
 
 fn counts(e: &LlmError) -> bool {
-    matches!(e, LlmError::Backend { .. } | LlmError::TimedOut { .. } | LlmError::UnsupportedModel { .. })
+    matches!(
+        e,
+        LlmError::Backend { .. } | LlmError::TimedOut { .. } | LlmError::UnsupportedModel { .. }
+    )
 }
 
 impl LanguageModel for CircuitBreaker {
@@ -80,7 +98,9 @@ impl LanguageModel for CircuitBreaker {
         let now = self.clock.now_ms();
         if let Some(until) = self.state().open_until {
             if now < until {
-                return Err(LlmError::Unavailable { retry_after_ms: (until - now) as u64 });
+                return Err(LlmError::Unavailable {
+                    retry_after_ms: (until - now) as u64,
+                });
             }
         }
         let result = self.inner.generate(request, listener, cancel);
@@ -94,7 +114,11 @@ impl LanguageModel for CircuitBreaker {
             Err(e) if counts(e) => {
                 let half_open = st.open_until.is_some();
                 st.failures.push_back(now);
-                while st.failures.front().is_some_and(|t| now - t >= self.config.window_ms) {
+                while st
+                    .failures
+                    .front()
+                    .is_some_and(|t| now - t >= self.config.window_ms)
+                {
                     st.failures.pop_front();
                 }
                 if half_open || st.failures.len() as u32 >= self.config.failure_threshold {
@@ -126,14 +150,27 @@ mod tests {
     }
 
     fn fail() -> ScriptedReply {
-        ScriptedReply::Fail(LlmError::Backend { detail: "boom".into() })
+        ScriptedReply::Fail(LlmError::Backend {
+            detail: "boom".into(),
+        })
     }
 
     #[test]
     fn opens_after_repeated_failures_and_recovers_after_the_cooldown() {
-        let model = ScriptedModel::new([fail(), fail(), fail(), ScriptedReply::Text("ok".into()), fail(), ScriptedReply::Text("fine".into())]);
+        let model = ScriptedModel::new([
+            fail(),
+            fail(),
+            fail(),
+            ScriptedReply::Text("ok".into()),
+            fail(),
+            ScriptedReply::Text("fine".into()),
+        ]);
         let clock = Arc::new(FixedClock::new(0));
-        let cfg = BreakerConfig { failure_threshold: 3, window_ms: 10_000, cooldown_ms: 5_000 };
+        let cfg = BreakerConfig {
+            failure_threshold: 3,
+            window_ms: 10_000,
+            cooldown_ms: 5_000,
+        };
         let b = CircuitBreaker::new(model.clone(), clock.clone(), cfg);
         let call = || b.generate(req(), None, CancelToken::new());
         for _ in 0..3 {
@@ -141,10 +178,19 @@ mod tests {
             clock.advance_ms(1_000);
         }
         assert!(b.is_open());
-        assert_eq!(call(), Err(LlmError::Unavailable { retry_after_ms: 4_000 }));
+        assert_eq!(
+            call(),
+            Err(LlmError::Unavailable {
+                retry_after_ms: 4_000
+            })
+        );
         assert_eq!(model.remaining(), 3, "fails fast: the model is not called");
         clock.advance_ms(4_000);
-        assert_eq!(call().unwrap().text, "ok", "half-open: one call goes through and closes it");
+        assert_eq!(
+            call().unwrap().text,
+            "ok",
+            "half-open: one call goes through and closes it"
+        );
         assert!(!b.is_open());
         // One failure does not reopen a closed breaker.
         assert!(matches!(call(), Err(LlmError::Backend { .. })));
@@ -154,15 +200,37 @@ mod tests {
 
     #[test]
     fn failures_outside_the_window_and_caller_errors_do_not_count() {
-        let model = ScriptedModel::new([fail(), fail(), ScriptedReply::Fail(LlmError::Cancelled), ScriptedReply::Fail(LlmError::ContextOverflow { prompt_tokens: 10, context_tokens: 5, over_by: 5 }), fail(), fail()]);
+        let model = ScriptedModel::new([
+            fail(),
+            fail(),
+            ScriptedReply::Fail(LlmError::Cancelled),
+            ScriptedReply::Fail(LlmError::ContextOverflow {
+                prompt_tokens: 10,
+                context_tokens: 5,
+                over_by: 5,
+            }),
+            fail(),
+            fail(),
+        ]);
         let clock = Arc::new(FixedClock::new(0));
-        let b = CircuitBreaker::new(model, clock.clone(), BreakerConfig { failure_threshold: 3, window_ms: 10_000, cooldown_ms: 5_000 });
+        let b = CircuitBreaker::new(
+            model,
+            clock.clone(),
+            BreakerConfig {
+                failure_threshold: 3,
+                window_ms: 10_000,
+                cooldown_ms: 5_000,
+            },
+        );
         let call = || b.generate(req(), None, CancelToken::new());
         let _ = call();
         let _ = call();
         let _ = call();
         let _ = call();
-        assert!(!b.is_open(), "cancelled and overflow are not the model's failures");
+        assert!(
+            !b.is_open(),
+            "cancelled and overflow are not the model's failures"
+        );
         clock.advance_ms(10_000);
         let _ = call();
         assert!(!b.is_open(), "the first two fell out of the window");
@@ -174,12 +242,23 @@ mod tests {
     fn a_failed_trial_call_reopens_at_once() {
         let model = ScriptedModel::new([fail(), fail(), fail()]);
         let clock = Arc::new(FixedClock::new(0));
-        let b = CircuitBreaker::new(model, clock.clone(), BreakerConfig { failure_threshold: 2, window_ms: 10_000, cooldown_ms: 5_000 });
+        let b = CircuitBreaker::new(
+            model,
+            clock.clone(),
+            BreakerConfig {
+                failure_threshold: 2,
+                window_ms: 10_000,
+                cooldown_ms: 5_000,
+            },
+        );
         let _ = b.generate(req(), None, CancelToken::new());
         let _ = b.generate(req(), None, CancelToken::new());
         assert!(b.is_open());
         clock.advance_ms(5_000);
-        assert!(matches!(b.generate(req(), None, CancelToken::new()), Err(LlmError::Backend { .. })));
+        assert!(matches!(
+            b.generate(req(), None, CancelToken::new()),
+            Err(LlmError::Backend { .. })
+        ));
         assert!(b.is_open());
     }
 }

@@ -34,7 +34,10 @@ pub struct ChatMessage {
 impl ChatMessage {
     /// A message from `role`.
     pub fn new(role: ChatRole, content: impl Into<String>) -> Self {
-        Self { role, content: content.into() }
+        Self {
+            role,
+            content: content.into(),
+        }
     }
 }
 
@@ -54,7 +57,12 @@ pub struct Sampling {
 
 impl Default for Sampling {
     fn default() -> Self {
-        Sampling { temperature: 0.2, top_p: 0.95, top_k: 40, seed: 42 }
+        Sampling {
+            temperature: 0.2,
+            top_p: 0.95,
+            top_k: 40,
+            seed: 42,
+        }
     }
 }
 
@@ -188,7 +196,9 @@ pub enum LlmError {
 
 impl From<uniffi::UnexpectedUniFFICallbackError> for LlmError {
     fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
-        LlmError::Backend { detail: format!("app model failed: {}", e.reason) }
+        LlmError::Backend {
+            detail: format!("app model failed: {}", e.reason),
+        }
     }
 }
 

@@ -28,7 +28,10 @@ pub struct ScriptedModel {
 impl ScriptedModel {
     /// A model that will give `replies`, in order.
     pub fn new(replies: impl IntoIterator<Item = ScriptedReply>) -> Arc<Self> {
-        Arc::new(Self { replies: Mutex::new(replies.into_iter().collect()), requests: Mutex::default() })
+        Arc::new(Self {
+            replies: Mutex::new(replies.into_iter().collect()),
+            requests: Mutex::default(),
+        })
     }
 
     /// A model that replies with these texts, in order.
@@ -38,12 +41,18 @@ impl ScriptedModel {
 
     /// Adds a reply at the end of the script.
     pub fn push(&self, reply: ScriptedReply) {
-        self.replies.lock().unwrap_or_else(|p| p.into_inner()).push_back(reply);
+        self.replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push_back(reply);
     }
 
     /// Every request received so far.
     pub fn requests(&self) -> Vec<GenerationRequest> {
-        self.requests.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Replies not used yet.
@@ -54,7 +63,11 @@ impl ScriptedModel {
 
 impl LanguageModel for ScriptedModel {
     fn info(&self) -> ModelInfo {
-        ModelInfo { name: "scripted".into(), context_tokens: 8192, constrains_json_schema: false }
+        ModelInfo {
+            name: "scripted".into(),
+            context_tokens: 8192,
+            constrains_json_schema: false,
+        }
     }
 
     fn generate(
@@ -63,14 +76,29 @@ impl LanguageModel for ScriptedModel {
         listener: Option<Arc<dyn TokenListener>>,
         cancel: Arc<CancelToken>,
     ) -> Result<GenerationResult, LlmError> {
-        let prompt_tokens = request.messages.iter().map(|m| m.content.split_whitespace().count() as u32).sum();
+        let prompt_tokens = request
+            .messages
+            .iter()
+            .map(|m| m.content.split_whitespace().count() as u32)
+            .sum();
         let max_tokens = request.max_tokens;
-        self.requests.lock().unwrap_or_else(|p| p.into_inner()).push(request);
-        let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
+        self.requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(request);
+        let reply = self
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop_front();
         let text = match reply {
             Some(ScriptedReply::Text(t)) => t,
             Some(ScriptedReply::Fail(e)) => return Err(e),
-            None => return Err(LlmError::Backend { detail: "the script has no more replies".into() }),
+            None => {
+                return Err(LlmError::Backend {
+                    detail: "the script has no more replies".into(),
+                })
+            }
         };
         // "Tokens" are whitespace-separated words, kept with their separators.
         let mut out = String::new();
@@ -92,6 +120,18 @@ impl LanguageModel for ScriptedModel {
     }
 }
 
-fn result(text: String, finish: FinishReason, prompt_tokens: u32, completion_tokens: u32) -> GenerationResult {
-    GenerationResult { text, finish, prompt_tokens, completion_tokens, prompt_ms: 0, generation_ms: 0 }
+fn result(
+    text: String,
+    finish: FinishReason,
+    prompt_tokens: u32,
+    completion_tokens: u32,
+) -> GenerationResult {
+    GenerationResult {
+        text,
+        finish,
+        prompt_tokens,
+        completion_tokens,
+        prompt_ms: 0,
+        generation_ms: 0,
+    }
 }
