@@ -7,8 +7,29 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# The llama.cpp engine (feature `llama`) builds llama.cpp from source: it needs cmake and
+# libclang-dev (bindgen), installed here when missing. Its tests run on a real model, fetched once.
+llama_tools() {
+  local missing=()
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q 'install ok installed' || missing+=(libclang-dev)
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  echo "test.sh: installing ${missing[*]} (apt) for the llama.cpp build"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
+}
+echo "== llama.cpp build tools and test model"
+llama_tools
+COACH_MODEL=$(models/fetch.sh)
+export COACH_MODEL
+echo "model: $COACH_MODEL"
+
 echo "== rust tests"
 cargo test --locked
+
+echo "== llama engine tests (feature llama, real model)"
+cargo test --locked --features llama --lib --test llama --test llama_suggestions
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"

@@ -1,0 +1,782 @@
+//! The embedded engine: a GGUF model run in-process by llama.cpp (crate `llama-cpp-2`, feature
+//! `llama`).
+//!
+//! [`LlamaEngine::load`] maps the model once; [`LanguageModel::generate`] may then be called from
+//! several threads at once. Each call gets its own llama.cpp context (KV cache) from a small pool;
+//! the decode steps of concurrent calls (of every engine in the process) take turns on the cores,
+//! because two llama.cpp thread pools spinning on the same cores slow each other down by orders of
+//! magnitude.
+//!
+//! Structured output: a request's JSON Schema becomes a GBNF grammar (llama.cpp's
+//! json-schema-to-grammar). Tokens are sampled by the ordinary chain first and only then checked
+//! against the grammar; the grammar is applied to the whole vocabulary only when that token is
+//! rejected. Filtering the whole vocabulary through the grammar on every step would cost about a
+//! third of the generation speed.
+
+use std::fs::File;
+use std::io::Read;
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Instant;
+
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::data::LlamaTokenData;
+use llama_cpp_2::token::data_array::LlamaTokenDataArray;
+use llama_cpp_2::token::LlamaToken;
+
+use super::model::{
+    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
+    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
+};
+
+/// The template used when a GGUF has no chat template llama.cpp can apply.
+pub const FALLBACK_TEMPLATE: &str = "chatml";
+
+/// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
+/// chunks, so this bounds how long a long prompt can ignore them.
+const PROMPT_CHUNK: usize = 256;
+
+/// When the freely sampled token breaks the grammar, the next one is sampled among the
+/// grammar-valid tokens of the 64 most likely ones if there are any, else of the 1024 most likely,
+/// else of the whole vocabulary. Filtering the whole vocabulary through the grammar costs about as
+/// much as a decode step of a small model; the first tier almost always suffices for greedy and
+/// low-temperature sampling (with top-k up to 64 it picks what grammar-first sampling would, when
+/// the tier holds at least top-k valid tokens).
+const RESCUE_CANDIDATES: [usize; 2] = [64, 1024];
+
+/// Idle contexts kept for reuse (creating one for a 2048-token window costs milliseconds).
+const POOL_SIZE: usize = 2;
+
+/// How to load a model.
+pub struct LlamaOptions {
+    /// Context window in tokens (prompt plus output) of every call. Default 2048.
+    pub context_tokens: u32,
+    /// CPU threads per decode step. Default (`None`): the cores available to this process. Values
+    /// above that are lowered to it: more threads than cores makes llama.cpp many times slower.
+    pub threads: Option<u32>,
+    /// Called with load progress from 0.0 to 1.0.
+    pub progress: Option<Box<dyn Fn(f32) + Send + Sync>>,
+}
+
+impl Default for LlamaOptions {
+    fn default() -> Self {
+        LlamaOptions {
+            context_tokens: 2048,
+            threads: None,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LlamaOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlamaOptions")
+            .field("context_tokens", &self.context_tokens)
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.as_ref().map(|_| "Fn(f32)"))
+            .finish()
+    }
+}
+
+/// The cores this process may use (at least 1).
+pub fn available_cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+}
+
+/// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
+/// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
+/// use this one.
+pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
+    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
+            backend.void_logs();
+            Ok(backend)
+        })
+        .as_ref()
+        .map_err(|e| LlmError::Backend {
+            detail: format!("llama.cpp backend: {e}"),
+        })
+}
+
+/// A GGUF model loaded into llama.cpp, shared by every call (`Arc`).
+pub struct LlamaEngine {
+    // Field order is drop order: the pooled contexts borrow `model` and go first.
+    pool: Mutex<Vec<PooledContext>>,
+    model: Box<LlamaModel>,
+    /// Held while a context is created: llama.cpp may write to the model then.
+    create_lock: Mutex<()>,
+    template: LlamaChatTemplate,
+    template_fallback: bool,
+    name: String,
+    context_tokens: u32,
+    threads: u32,
+    load_ms: u64,
+}
+
+/// A llama.cpp context whose borrow of the engine's model is erased; see `LlamaEngine::pool`.
+struct PooledContext(LlamaContext<'static>);
+
+impl std::fmt::Debug for LlamaEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlamaEngine")
+            .field("name", &self.name)
+            .field("context_tokens", &self.context_tokens)
+            .field("threads", &self.threads)
+            .field("template_fallback", &self.template_fallback)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LlamaEngine {
+    /// Loads the GGUF model at `path` (memory-mapped).
+    ///
+    /// Errors: no file there, `ModelNotFound`; a file that does not start with the GGUF magic,
+    /// `NotAGguf`; a GGUF llama.cpp cannot load (unknown architecture, truncated, corrupt),
+    /// `UnsupportedModel`.
+    pub fn load(path: &str, options: LlamaOptions) -> Result<Arc<LlamaEngine>, LlmError> {
+        let started = Instant::now();
+        check_gguf_magic(Path::new(path))?;
+        let backend = backend()?;
+        let context_tokens = options.context_tokens.max(16);
+        let cores = available_cores();
+        let threads = options.threads.unwrap_or(cores).clamp(1, cores);
+
+        let mut params = LlamaModelParams::default();
+        if let Some(progress) = options.progress {
+            params = params.with_progress_callback(move |p| {
+                progress(p);
+                true
+            });
+        }
+        let model = LlamaModel::load_from_file(backend, path, &params).map_err(|e| {
+            LlmError::UnsupportedModel {
+                detail: format!("llama.cpp could not load {path}: {e}"),
+            }
+        })?;
+        drop(params);
+
+        let (template, template_fallback) = chat_template(&model)?;
+        let name = model
+            .meta_val_str("general.name")
+            .ok()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| {
+                Path::new(path)
+                    .file_stem()
+                    .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+            });
+        let load_ms = started.elapsed().as_millis() as u64;
+        Ok(Arc::new(LlamaEngine {
+            pool: Mutex::new(Vec::new()),
+            model: Box::new(model),
+            create_lock: Mutex::new(()),
+            template,
+            template_fallback,
+            name,
+            context_tokens,
+            threads,
+            load_ms,
+        }))
+    }
+
+    /// True when the GGUF had no chat template llama.cpp can apply and [`FALLBACK_TEMPLATE`] is
+    /// used instead.
+    pub fn template_fallback(&self) -> bool {
+        self.template_fallback
+    }
+
+    /// Threads per decode step.
+    pub fn threads(&self) -> u32 {
+        self.threads
+    }
+
+    /// Context window of every call, in tokens.
+    pub fn context_tokens(&self) -> u32 {
+        self.context_tokens
+    }
+
+    /// How long [`load`](Self::load) took, in milliseconds.
+    pub fn load_ms(&self) -> u64 {
+        self.load_ms
+    }
+
+    /// The prompt tokens `messages` become (chat template applied), for budgeting prompts.
+    pub fn count_prompt_tokens(&self, messages: &[ChatMessage]) -> Result<u32, LlmError> {
+        Ok(self.prompt_tokens(messages)?.len() as u32)
+    }
+
+    fn prompt_tokens(&self, messages: &[ChatMessage]) -> Result<Vec<LlamaToken>, LlmError> {
+        let chat = messages
+            .iter()
+            .map(|m| {
+                LlamaChatMessage::new(role_name(m.role).to_string(), m.content.clone()).map_err(
+                    |_| LlmError::Backend {
+                        detail: "a chat message contains a NUL character".into(),
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let prompt = self
+            .model
+            .apply_chat_template(&self.template, &chat, true)
+            .map_err(|e| LlmError::Backend {
+                detail: format!("chat template: {e}"),
+            })?;
+        let vocab = self.model.vocab();
+        let mut tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+        // Templates that write the BOS text themselves would otherwise get it twice.
+        if tokens.len() >= 2 && tokens[0] == vocab.bos() && tokens[1] == vocab.bos() {
+            tokens.remove(0);
+        }
+        Ok(tokens)
+    }
+
+    /// A context from the pool, or a new one.
+    fn take_context(&self) -> Result<PooledContext, LlmError> {
+        let pooled = lock(&self.pool).pop();
+        if let Some(mut ctx) = pooled {
+            // Forget the previous call's tokens (metadata only; the buffers need no zeroing).
+            if ctx.0.clear_kv_cache_seq(None, None, None) == Ok(true) {
+                return Ok(ctx);
+            }
+        }
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(self.context_tokens))
+            .with_n_batch(PROMPT_CHUNK as u32)
+            .with_n_ubatch(PROMPT_CHUNK as u32)
+            .with_n_threads(self.threads as i32)
+            .with_n_threads_batch(self.threads as i32);
+        let _guard = lock(&self.create_lock);
+        let ctx = self
+            .model
+            .new_context(backend()?, params)
+            .map_err(|e| LlmError::Backend {
+                detail: format!("llama.cpp context of {} tokens: {e}", self.context_tokens),
+            })?;
+        // SAFETY: the context borrows `self.model`, which is boxed (its address never changes) and
+        // outlives every context: contexts live either in a call of `generate` (which borrows
+        // `self`) or in `self.pool`, which is declared before `model` and so dropped first.
+        let ctx: LlamaContext<'static> =
+            unsafe { std::mem::transmute::<LlamaContext<'_>, LlamaContext<'static>>(ctx) };
+        Ok(PooledContext(ctx))
+    }
+
+    fn return_context(&self, ctx: PooledContext) {
+        let mut pool = lock(&self.pool);
+        if pool.len() < POOL_SIZE {
+            pool.push(ctx);
+        }
+    }
+
+    fn run(
+        &self,
+        request: &GenerationRequest,
+        listener: Option<&dyn TokenListener>,
+        cancel: &CancelToken,
+        started: Instant,
+    ) -> Result<GenerationResult, LlmError> {
+        let deadline = Deadline {
+            started,
+            timeout_ms: request.timeout_ms,
+        };
+        let tokens = self.prompt_tokens(&request.messages)?;
+        let prompt_tokens = tokens.len() as u32;
+        if prompt_tokens == 0 {
+            return Err(LlmError::Backend {
+                detail: "empty prompt".into(),
+            });
+        }
+        let room = self.context_tokens.saturating_sub(request.max_tokens);
+        if prompt_tokens > room {
+            return Err(LlmError::ContextOverflow {
+                prompt_tokens,
+                context_tokens: room,
+                over_by: prompt_tokens - room,
+            });
+        }
+        let grammar = match &request.json_schema {
+            Some(schema) => Some(self.grammar_sampler(schema)?),
+            None => None,
+        };
+        let mut sampler = TokenSampler::new(&request.sampling, grammar);
+        check(cancel, &deadline)?;
+
+        let mut ctx = self.take_context()?;
+        let result = self.decode_loop(
+            &mut ctx.0,
+            &tokens,
+            request,
+            &mut sampler,
+            listener,
+            cancel,
+            &deadline,
+        );
+        if result.is_ok() || matches!(result, Err(LlmError::Cancelled | LlmError::TimedOut { .. }))
+        {
+            self.return_context(ctx);
+        }
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn decode_loop(
+        &self,
+        ctx: &mut LlamaContext<'_>,
+        tokens: &[LlamaToken],
+        request: &GenerationRequest,
+        sampler: &mut TokenSampler,
+        listener: Option<&dyn TokenListener>,
+        cancel: &CancelToken,
+        deadline: &Deadline,
+    ) -> Result<GenerationResult, LlmError> {
+        let vocab = self.model.vocab();
+        let prompt_started = Instant::now();
+        let mut batch = LlamaBatch::new(PROMPT_CHUNK, 1);
+        let last = tokens.len() - 1;
+        for (c, chunk) in tokens.chunks(PROMPT_CHUNK).enumerate() {
+            check(cancel, deadline)?;
+            batch.clear();
+            for (i, &token) in chunk.iter().enumerate() {
+                let pos = c * PROMPT_CHUNK + i;
+                batch
+                    .add(token, pos as i32, &[0], pos == last)
+                    .map_err(backend_err)?;
+            }
+            self.decode(ctx, &mut batch)?;
+        }
+        let prompt_ms = prompt_started.elapsed().as_millis() as u64;
+
+        let generation_started = Instant::now();
+        let mut logits_at = batch.n_tokens() - 1;
+        let mut pos = tokens.len() as i32;
+        let mut text = String::new();
+        let mut utf8 = Utf8Stream::default();
+        let mut piece = Vec::with_capacity(32);
+        let mut completion_tokens = 0u32;
+        let mut finish = FinishReason::Length;
+        while completion_tokens < request.max_tokens {
+            check(cancel, deadline)?;
+            let token = sampler.sample(ctx, logits_at)?;
+            if vocab.is_eog(token) {
+                finish = FinishReason::Stop;
+                break;
+            }
+            completion_tokens += 1;
+            piece.clear();
+            vocab.token_to_piece_into(token, &mut piece, false, None);
+            emit(utf8.push(&piece), &mut text, listener);
+            if completion_tokens == request.max_tokens {
+                break;
+            }
+            check(cancel, deadline)?;
+            batch.clear();
+            batch.add(token, pos, &[0], true).map_err(backend_err)?;
+            pos += 1;
+            self.decode(ctx, &mut batch)?;
+            logits_at = 0;
+        }
+        emit(utf8.finish(), &mut text, listener);
+        Ok(GenerationResult {
+            text,
+            finish,
+            prompt_tokens: tokens.len() as u32,
+            completion_tokens,
+            prompt_ms,
+            generation_ms: generation_started.elapsed().as_millis() as u64,
+        })
+    }
+
+    fn decode(&self, ctx: &mut LlamaContext<'_>, batch: &mut LlamaBatch) -> Result<(), LlmError> {
+        let _turn = ComputeGate::global().acquire(self.threads);
+        ctx.decode(batch).map_err(|e| LlmError::Backend {
+            detail: format!("llama.cpp decode: {e}"),
+        })
+    }
+
+    fn grammar_sampler(&self, schema: &str) -> Result<LlamaSampler, LlmError> {
+        let invalid = |detail: String| LlmError::InvalidSchema { detail };
+        let value: serde_json::Value =
+            serde_json::from_str(schema).map_err(|e| invalid(format!("not JSON: {e}")))?;
+        if !(value.is_object() || value.is_boolean()) {
+            return Err(invalid("a JSON Schema is an object".into()));
+        }
+        let gbnf = llama_cpp_2::json_schema_to_grammar(schema)
+            .map_err(|e| invalid(format!("llama.cpp could not convert it to a grammar ({e})")))?;
+        LlamaSampler::grammar(&self.model, &gbnf, "root")
+            .map_err(|e| invalid(format!("grammar rejected by llama.cpp: {e}")))
+    }
+}
+
+impl LanguageModel for LlamaEngine {
+    fn info(&self) -> ModelInfo {
+        ModelInfo {
+            name: self.name.clone(),
+            context_tokens: self.context_tokens,
+            constrains_json_schema: true,
+        }
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        let started = Instant::now();
+        self.run(&request, listener.as_deref(), &cancel, started)
+    }
+}
+
+/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
+fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
+    let shown = path.display();
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(LlmError::ModelNotFound {
+                detail: format!("no file at {shown}"),
+            })
+        }
+        Err(e) => {
+            return Err(LlmError::ModelNotFound {
+                detail: format!("cannot open {shown}: {e}"),
+            })
+        }
+    };
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(LlmError::ModelNotFound {
+            detail: format!("{shown} is a directory"),
+        });
+    }
+    let mut magic = [0u8; 4];
+    match file.read_exact(&mut magic) {
+        Ok(()) if &magic == b"GGUF" => Ok(()),
+        Ok(()) => Err(LlmError::NotAGguf {
+            detail: format!("{shown} does not start with the GGUF magic"),
+        }),
+        Err(_) => Err(LlmError::NotAGguf {
+            detail: format!("{shown} is shorter than a GGUF header"),
+        }),
+    }
+}
+
+/// The GGUF's own chat template if llama.cpp can apply it, else [`FALLBACK_TEMPLATE`].
+fn chat_template(model: &LlamaModel) -> Result<(LlamaChatTemplate, bool), LlmError> {
+    let probe = [LlamaChatMessage::new("user".into(), "hi".into()).expect("no NUL")];
+    if let Ok(template) = model.chat_template(None) {
+        if model.apply_chat_template(&template, &probe, true).is_ok() {
+            return Ok((template, false));
+        }
+    }
+    let template = LlamaChatTemplate::new(FALLBACK_TEMPLATE).expect("no NUL");
+    model
+        .apply_chat_template(&template, &probe, true)
+        .map_err(|e| LlmError::UnsupportedModel {
+            detail: format!("no usable chat template: {e}"),
+        })?;
+    Ok((template, true))
+}
+
+fn role_name(role: ChatRole) -> &'static str {
+    match role {
+        ChatRole::System => "system",
+        ChatRole::User => "user",
+        ChatRole::Assistant => "assistant",
+    }
+}
+
+fn backend_err(e: impl std::fmt::Display) -> LlmError {
+    LlmError::Backend {
+        detail: format!("llama.cpp: {e}"),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn emit(piece: String, text: &mut String, listener: Option<&dyn TokenListener>) {
+    if piece.is_empty() {
+        return;
+    }
+    text.push_str(&piece);
+    if let Some(l) = listener {
+        l.on_token(piece);
+    }
+}
+
+struct Deadline {
+    started: Instant,
+    timeout_ms: Option<u64>,
+}
+
+fn check(cancel: &CancelToken, deadline: &Deadline) -> Result<(), LlmError> {
+    if cancel.is_cancelled() {
+        return Err(LlmError::Cancelled);
+    }
+    if let Some(ms) = deadline.timeout_ms {
+        if deadline.started.elapsed().as_millis() >= u128::from(ms) {
+            return Err(LlmError::TimedOut { after_ms: ms });
+        }
+    }
+    Ok(())
+}
+
+/// llama.cpp's seed is 32 bits and `u32::MAX` means "random": fold the 64-bit seed and keep away
+/// from that value.
+fn seed32(seed: u64) -> u32 {
+    let s = (seed as u32) ^ ((seed >> 32) as u32);
+    if s == u32::MAX {
+        0x9E37_79B9
+    } else {
+        s
+    }
+}
+
+/// The sampler chain of a request, plus its grammar if any.
+struct TokenSampler {
+    chain: LlamaSampler,
+    grammar: Option<LlamaSampler>,
+    candidates: LlamaTokenDataArray,
+}
+
+impl TokenSampler {
+    fn new(sampling: &Sampling, grammar: Option<LlamaSampler>) -> Self {
+        let chain = if sampling.temperature <= 0.0 {
+            LlamaSampler::greedy()
+        } else {
+            let mut stages = Vec::with_capacity(4);
+            if sampling.top_k > 0 {
+                stages.push(LlamaSampler::top_k(
+                    i32::try_from(sampling.top_k).unwrap_or(i32::MAX),
+                ));
+            }
+            if sampling.top_p > 0.0 && sampling.top_p < 1.0 {
+                stages.push(LlamaSampler::top_p(sampling.top_p, 1));
+            }
+            stages.push(LlamaSampler::temp(sampling.temperature));
+            stages.push(LlamaSampler::dist(seed32(sampling.seed)));
+            LlamaSampler::chain_simple(stages)
+        };
+        TokenSampler {
+            chain,
+            grammar,
+            candidates: LlamaTokenDataArray::new(Vec::new(), false),
+        }
+    }
+
+    /// The next token from the logits at batch index `at`, accepted by the chain and grammar.
+    fn sample(&mut self, ctx: &LlamaContext<'_>, at: i32) -> Result<LlamaToken, LlmError> {
+        let Some(grammar) = self.grammar.as_mut() else {
+            // llama_sampler_sample applies the chain and accepts the token.
+            return Ok(self.chain.sample(ctx, at));
+        };
+        // Sample freely first; most tokens of schema-shaped output are what the grammar allows.
+        fill(&mut self.candidates, ctx.get_logits_ith(at));
+        self.candidates.apply_sampler(&mut self.chain);
+        let mut token = selected(&self.candidates)?;
+        let mut single =
+            LlamaTokenDataArray::new(vec![LlamaTokenData::new(token, 1.0, 0.0)], false);
+        single.apply_sampler(grammar);
+        if single.data[0].logit() == f32::NEG_INFINITY {
+            // Rejected. The grammar-valid tokens among the most likely ones usually exist: sample
+            // among those (cheap); only when there are none filter the whole vocabulary.
+            let logits = ctx.get_logits_ith(at);
+            for n in RESCUE_CANDIDATES.into_iter().chain([usize::MAX]) {
+                fill(&mut self.candidates, logits);
+                keep_most_likely(&mut self.candidates, n);
+                self.candidates.apply_sampler(grammar);
+                if self.candidates.data.iter().any(|d| d.logit() != f32::NEG_INFINITY) {
+                    break;
+                }
+            }
+            self.candidates.apply_sampler(&mut self.chain);
+            token = selected(&self.candidates)?;
+        }
+        grammar.try_accept(token).map_err(|e| LlmError::Backend {
+            detail: format!("grammar refused token {}: {e}", token.0),
+        })?;
+        self.chain.accept(token);
+        Ok(token)
+    }
+}
+
+/// Keeps the `n` candidates with the highest logits (unordered).
+fn keep_most_likely(candidates: &mut LlamaTokenDataArray, n: usize) {
+    let data = &mut candidates.data;
+    if data.len() > n {
+        data.select_nth_unstable_by(n - 1, |a, b| b.logit().total_cmp(&a.logit()));
+        data.truncate(n);
+    }
+    candidates.selected = None;
+    candidates.sorted = false;
+}
+
+fn fill(candidates: &mut LlamaTokenDataArray, logits: &[f32]) {
+    candidates.data.clear();
+    candidates.data.extend(
+        logits
+            .iter()
+            .enumerate()
+            .map(|(i, &logit)| LlamaTokenData::new(LlamaToken(i as i32), logit, 0.0)),
+    );
+    candidates.selected = None;
+    candidates.sorted = false;
+}
+
+fn selected(candidates: &LlamaTokenDataArray) -> Result<LlamaToken, LlmError> {
+    candidates
+        .selected_token()
+        .ok_or_else(|| LlmError::Backend {
+            detail: "sampler selected no token".into(),
+        })
+}
+
+/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
+/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
+#[derive(Default)]
+struct Utf8Stream {
+    pending: Vec<u8>,
+}
+
+impl Utf8Stream {
+    fn push(&mut self, bytes: &[u8]) -> String {
+        self.pending.extend_from_slice(bytes);
+        let mut out = String::new();
+        let mut rest: &[u8] = &self.pending;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(s);
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    out.push_str(std::str::from_utf8(valid).expect("valid prefix"));
+                    match e.error_len() {
+                        Some(n) => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            rest = &after[n..];
+                        }
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let keep = rest.len();
+        let drop_to = self.pending.len() - keep;
+        self.pending.drain(..drop_to);
+        out
+    }
+
+    fn finish(&mut self) -> String {
+        let out = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending.clear();
+        out
+    }
+}
+
+/// Lets decode steps of concurrent calls share the cores without oversubscribing them: a step
+/// with `n` threads holds `n` of the cores' units while it runs. With every call using all cores
+/// (the default) steps take turns; with fewer threads per call, several run side by side.
+struct ComputeGate {
+    free: Mutex<u32>,
+    freed: Condvar,
+    total: u32,
+}
+
+struct GateTurn<'a> {
+    gate: &'a ComputeGate,
+    units: u32,
+}
+
+impl ComputeGate {
+    /// One for the process: the cores are shared by every engine.
+    fn global() -> &'static ComputeGate {
+        static GATE: OnceLock<ComputeGate> = OnceLock::new();
+        GATE.get_or_init(|| ComputeGate::new(available_cores()))
+    }
+
+    fn new(total: u32) -> Self {
+        ComputeGate {
+            free: Mutex::new(total),
+            freed: Condvar::new(),
+            total,
+        }
+    }
+
+    fn acquire(&self, units: u32) -> GateTurn<'_> {
+        let units = units.clamp(1, self.total);
+        let mut free = lock(&self.free);
+        while *free < units {
+            free = self
+                .freed
+                .wait(free)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *free -= units;
+        GateTurn { gate: self, units }
+    }
+}
+
+impl Drop for GateTurn<'_> {
+    fn drop(&mut self) {
+        *lock(&self.gate.free) += self.units;
+        self.gate.freed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_stream_holds_split_characters() {
+        let mut s = Utf8Stream::default();
+        let bytes = "aé€😀".as_bytes();
+        let mut out = String::new();
+        for b in bytes {
+            out.push_str(&s.push(std::slice::from_ref(b)));
+        }
+        out.push_str(&s.finish());
+        assert_eq!(out, "aé€😀");
+    }
+
+    #[test]
+    fn utf8_stream_replaces_invalid_bytes() {
+        let mut s = Utf8Stream::default();
+        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
+        assert_eq!(s.push(b"\xe2\x82"), "");
+        assert_eq!(s.finish(), "\u{fffd}");
+    }
+
+    #[test]
+    fn seeds_avoid_the_random_sentinel() {
+        assert_ne!(seed32(u64::from(u32::MAX)), u32::MAX);
+        assert_eq!(seed32(42), 42);
+    }
+
+    #[test]
+    fn gate_lets_small_steps_run_side_by_side() {
+        let gate = ComputeGate::new(2);
+        let a = gate.acquire(1);
+        let b = gate.acquire(1);
+        assert_eq!(*lock(&gate.free), 0);
+        drop((a, b));
+        let c = gate.acquire(5);
+        assert_eq!(c.units, 2);
+    }
+}
