@@ -14,6 +14,7 @@
 //! | `outcome.rs` | judging an accepted change on the next performance |
 //! | `service.rs` | the pipeline, logging, decisions (the part that reads and writes the store) |
 
+pub mod ai;
 pub mod apply;
 pub mod dedup;
 pub mod history;
