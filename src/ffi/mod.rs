@@ -2,7 +2,11 @@
 //! exported method delegates in a line or two to a service; no logic lives here.
 
 mod coach;
+mod llm;
 mod suggest;
 
 pub use coach::{library_version, Coach};
+#[cfg(feature = "llama")]
+pub use llm::load_model;
+pub use llm::{LoadProgressListener, ModelOptions};
 pub use suggest::evaluate_exercise;
