@@ -98,13 +98,13 @@ fun pushPlan() = WorkoutPlan(
     ),
 )
 
-fun performedSets(): List<PerformedSet> =
-    (0u until 3u).map { PerformedSet(it, SetType.REGULAR, weight = 135.0, reps = 12u, restSeconds = 120u, completed = true) }
+fun performedSets(reps: UInt = 12u): List<PerformedSet> =
+    (0u until 3u).map { PerformedSet(it, SetType.REGULAR, weight = 135.0, reps = reps, restSeconds = 120u, completed = true) }
 
-/** Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range). */
-fun sessionLog(n: Int, planId: String? = PLAN_ID) = SessionLog(
+/** Session sN, 2 days after s(N-1): bench 3 x [reps] at 135 (12: the top of the range). */
+fun sessionLog(n: Int, planId: String? = PLAN_ID, reps: UInt = 12u) = SessionLog(
     id = "s$n", planId = planId, performedAtMs = T0_MS + 2 * n * DAY_MS,
-    exercises = listOf(ExerciseLog("bench-s$n", "bench", RX_ID, performedSets())),
+    exercises = listOf(ExerciseLog("bench-s$n", "bench", RX_ID, performedSets(reps))),
 )
 
 /** Session sN's bench performance, as the engine sees it (for evaluateExercise). */
@@ -139,6 +139,107 @@ fun checkIncreases(changes: List<PrescriptionChange>): List<PrescriptionChange> 
         eq(d.evidence.performanceIds, listOf("bench-s1", "bench-s0"), "evidence.performanceIds")
     }
     return incs
+}
+
+// ---- an app-provided language model: the library's LanguageModel trait implemented in Kotlin ----
+
+const val MID_REPS = 10u // mid-range (8-12): the rules propose reps increases only, no weight or rest change
+const val AI_REST = 120.0 + 30.0 // the fake's exercise-level rest: the current 120 s + 30
+const val AI_REASONING = "Reps held at 10 on 120 s; 150 s of rest should help you reach 12."
+const val TOOL_CALL = """{"tool":"getRecentExercisePerformances","limit":2}"""
+const val FINAL_ANSWER = """{"suggestions":[""" +
+    """{"changeType":"increaseRest","targetSetIndex":-1,"newValue":150,"reasoning":"$AI_REASONING"},""" +
+    """{"changeType":"increaseReps","targetSetIndex":9,"newValue":9,"reasoning":"There is no set 9."}]}"""
+/** The user's texts, which must never reach the log. */
+val PRIVATE_TEXTS = listOf("Bench Press", "Push day", AI_REASONING)
+
+/** Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range). */
+fun setupMidRange(coach: Coach) {
+    coach.saveExercise(benchExercise())
+    coach.savePlan(pushPlan())
+    coach.logSession(sessionLog(0, reps = MID_REPS))
+    coach.logSession(sessionLog(1, reps = MID_REPS))
+}
+
+fun aiChanges(changes: List<PrescriptionChange>) = changes.filter { it.draft.source == SuggestionSource.AI }
+
+/**
+ * A LanguageModel implemented in Kotlin: records every request and replies from a script (the last
+ * reply repeats, so repairs get it again). [fail] is thrown from generate; [stream] sends the reply in
+ * pieces to the listener when the library passes one; [checkCancel] asks the CancelToken on every call.
+ */
+class FakeModel(
+    private val replies: List<String> = listOf(TOOL_CALL, FINAL_ANSWER),
+    private val name: String = "fake-kotlin-model",
+    private val fail: LlmException? = null,
+    private val stream: Boolean = false,
+    private val checkCancel: Boolean = false,
+) : LanguageModel {
+    val requests: MutableList<GenerationRequest> = java.util.Collections.synchronizedList(mutableListOf())
+    val listenerPassed: MutableList<Boolean> = java.util.Collections.synchronizedList(mutableListOf())
+    val streamed: MutableList<String> = java.util.Collections.synchronizedList(mutableListOf())
+    val cancelled: MutableList<Boolean> = java.util.Collections.synchronizedList(mutableListOf())
+    val infoCalls = java.util.concurrent.atomic.AtomicInteger()
+
+    override fun info(): ModelInfo {
+        infoCalls.incrementAndGet()
+        return ModelInfo(name, 4096u, false)
+    }
+
+    override fun generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken): GenerationResult {
+        val n = synchronized(requests) { requests.add(request); requests.size }
+        listenerPassed.add(listener != null)
+        if (checkCancel) cancelled.add(cancel.isCancelled())
+        fail?.let { throw it }
+        val text = replies[minOf(n, replies.size) - 1]
+        if (stream && listener != null) {
+            val pieces = text.chunked(7)
+            for (piece in pieces) listener.onToken(piece)
+            streamed.add(pieces.joinToString(""))
+        }
+        return GenerationResult(text, FinishReason.STOP, (100 * request.messages.size).toUInt(),
+            (text.length / 4).toUInt(), 1uL, 2uL)
+    }
+}
+
+data class LogRecord(val level: LogLevel, val target: String, val message: String)
+
+/** A LogListener implemented in Kotlin: keeps every record. */
+class CollectingLogListener : LogListener {
+    val records: MutableList<LogRecord> = java.util.Collections.synchronizedList(mutableListOf())
+    override fun onLog(level: LogLevel, target: String, message: String) {
+        records.add(LogRecord(level, target, message))
+    }
+}
+
+/** The fake's exercise-level rest increase was kept and its set-9 suggestion dropped. */
+fun checkAiRun(changes: List<PrescriptionChange>, fake: FakeModel) {
+    val ai = aiChanges(changes)
+    eq(ai.size, 1, "AI changes (all changes: $changes)")
+    val d = ai[0].draft
+    eq(d.source, SuggestionSource.AI, "AI source")
+    eq(d.ruleId, null, "AI ruleId")
+    eq(d.changeType, ChangeType.INCREASE_REST, "AI changeType")
+    eq(d.property, ChangeProperty.REST, "AI property")
+    eq(d.targetSetIndex, null, "AI targetSetIndex (exercise-level rest)")
+    eq(d.oldValue, ChangeValue.Number(120.0), "AI oldValue")
+    eq(d.newValue, ChangeValue.Number(AI_REST), "AI newValue")
+    eq(d.reasoning, AI_REASONING, "AI reasoning")
+    check("bench-s1" in d.evidence.performanceIds) { "AI evidence ${d.evidence.performanceIds}" }
+    eq(ai[0].prescriptionId, RX_ID, "AI prescriptionId")
+    eq(changes.filter { it.draft.targetSetIndex == 9u }, emptyList(), "changes on set 9 (does not exist)")
+    eq(weightChanges(changes), emptyList(), "mid-range: weight changes")
+    check(changes.any { it.draft.source == SuggestionSource.RULE }) { "the rules did not run: $changes" }
+    check(fake.requests.size >= 2) { "a tool call and the final answer: ${fake.requests.size} requests" }
+}
+
+fun <T> withLogListener(listener: LogListener, level: LogLevel, block: () -> T): T {
+    setLogListener(listener, level)
+    try {
+        return block()
+    } finally {
+        setLogListener(null, LogLevel.INFO)
+    }
 }
 
 val tests: List<Pair<String, () -> Unit>> = listOf(
@@ -442,6 +543,128 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             }
         } finally {
             dir.deleteRecursively()
+        }
+    },
+    "AI: a Kotlin LanguageModel runs the tool loop and its answer is validated" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel()
+            coach.useLanguageModel(fake)
+            val changes = coach.suggestionsForSession("s1")
+            checkAiRun(changes, fake)
+            check(fake.infoCalls.get() > 0) { "info() was never called" }
+            val reqs = fake.requests.toList()
+            for (r in reqs) {
+                val schema = r.jsonSchema ?: throw Failure("a request without jsonSchema")
+                check("suggestions" in schema) { "schema without the final answer: $schema" }
+                check(r.maxTokens > 0u) { "maxTokens ${r.maxTokens}" }
+            }
+            val first = reqs[0].messages
+            eq(first.map { it.role }, listOf(ChatRole.SYSTEM, ChatRole.USER), "first request roles")
+            check("Bench Press" in first[1].content) { "the prompt does not describe the exercise: ${first[1].content}" }
+            check("getRecentExercisePerformances" in reqs[0].jsonSchema!!) { "the first step does not offer the tool" }
+            val second = reqs[1].messages
+            eq(second.size, 4, "second request messages (${second.map { it.content }})")
+            eq(second[2].role to second[2].content, ChatRole.ASSISTANT to TOOL_CALL, "the tool call in the chat")
+            val result = second[3]
+            eq(result.role, ChatRole.USER, "tool result role")
+            check("getRecentExercisePerformances result" in result.content) { "no tool result: ${result.content}" }
+            // s0's bench, 3 x 10 at 135 (in whatever compact form the library writes it).
+            check("135" in result.content && "10" in result.content) {
+                "the tool result lacks the performance data: ${result.content}"
+            }
+            check("getRecentExercisePerformances" !in reqs[1].jsonSchema!!) { "a used tool is offered again" }
+            check(reqs.drop(2).any { r -> r.messages.any { "suggestions[1].targetSetIndex" in it.content } }) {
+                "no repair request naming the invalid suggestion: ${reqs.last().messages.map { it.content }}"
+            }
+            val n = reqs.size
+            eq(coach.suggestionsForSession("s1"), changes, "stored changes")
+            eq(fake.requests.size, n, "requests after asking again (stored)")
+        }
+    },
+    "AI: a Kotlin model that throws LlmException.Backend leaves the rule suggestions" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel(fail = LlmException.Backend("fake backend outage"))
+            coach.useLanguageModel(fake)
+            val logs = CollectingLogListener()
+            val changes = withLogListener(logs, LogLevel.INFO) { coach.suggestionsForSession("s1") }
+            check(fake.requests.size >= 1) { "the model was not asked" }
+            check(changes.isNotEmpty()) { "no rule suggestions" }
+            eq(aiChanges(changes), emptyList(), "AI changes")
+            check(changes.all { it.draft.source == SuggestionSource.RULE && it.draft.ruleId != null }) { "$changes" }
+            // The typed error crossed the boundary as itself (not as an unexpected callback error).
+            val errors = logs.records.filter { "fake backend outage" in it.message }
+            check(errors.isNotEmpty()) { "the error is not logged: ${logs.records}" }
+            check(errors.none { "app model failed" in it.message }) { "not a typed error: $errors" }
+            // Still usable: the next session with a working model gets the AI change.
+            coach.logSession(sessionLog(2, reps = MID_REPS))
+            coach.useLanguageModel(FakeModel())
+            eq(aiChanges(coach.suggestionsForSession("s2")).size, 1, "AI changes with a working model")
+        }
+    },
+    "AI: a streaming Kotlin model sends pieces to the listener if one is given" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel(stream = true)
+            coach.useLanguageModel(fake)
+            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            eq(fake.listenerPassed.size, fake.requests.size, "listener seen per request")
+            eq(fake.streamed.size, fake.listenerPassed.count { it }, "replies streamed to the listeners given")
+        }
+    },
+    "AI: a Kotlin model checks the CancelToken (not cancelled)" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel(checkCancel = true)
+            coach.useLanguageModel(fake)
+            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            eq(fake.cancelled.size, fake.requests.size, "isCancelled calls")
+            eq(fake.cancelled.toSet(), setOf(false), "isCancelled values")
+        }
+        CancelToken().use { token ->
+            eq(token.isCancelled(), false, "new token")
+            token.cancel()
+            eq(token.isCancelled(), true, "after cancel()")
+        }
+    },
+    "AI: a Kotlin LogListener gets the model records without user text" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel(name = "fake-kotlin-model")
+            coach.useLanguageModel(fake)
+            val logs = CollectingLogListener()
+            withLogListener(logs, LogLevel.INFO) { checkAiRun(coach.suggestionsForSession("s1"), fake) }
+            val records = logs.records.toList()
+            val llm = records.filter { it.target == "coachcore::llm" }
+            check(llm.any { "model=" in it.message }) { "no coachcore::llm record with model=: $records" }
+            check(llm.any { "model=fake-kotlin-model" in it.message }) { "the model name is not logged: $llm" }
+            check(records.none { it.level == LogLevel.DEBUG }) { "Debug records at Info level: $records" }
+            for (r in records) {
+                check(r.target.startsWith("coachcore")) { "target ${r.target}" }
+                for (text in PRIVATE_TEXTS) check(text !in r.message) { "user text <$text> in the log: $r" }
+            }
+            // After setLogListener(null) nothing more arrives.
+            val n = logs.records.size
+            coach.logSession(sessionLog(2, reps = MID_REPS))
+            val asked = fake.requests.size
+            coach.suggestionsForSession("s2")
+            check(fake.requests.size > asked) { "the model was not asked for s2" }
+            eq(logs.records.size, n, "records after setLogListener(null)")
+        }
+    },
+    "AI: useLanguageModel(null) turns AI off" to {
+        Coach.openInMemory().use { coach ->
+            setupMidRange(coach)
+            val fake = FakeModel()
+            coach.useLanguageModel(fake)
+            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            val n = fake.requests.size
+            coach.useLanguageModel(null)
+            coach.logSession(sessionLog(2, reps = MID_REPS))
+            val changes = coach.suggestionsForSession("s2")
+            eq(aiChanges(changes), emptyList(), "AI changes after useLanguageModel(null)")
+            eq(fake.requests.size, n, "requests after useLanguageModel(null)")
         }
     },
 )

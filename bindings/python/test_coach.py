@@ -14,10 +14,12 @@ sys.path.insert(0, os.environ.get("COACHCORE_PY_DIR", os.path.dirname(os.path.ab
 
 import coachcore  # noqa: E402
 from coachcore import (  # noqa: E402
+    CancelToken,
     CatalogExercise,
     ChangeProperty,
     ChangeType,
     ChangeValue,
+    ChatRole,
     Coach,
     CoachError,
     Decision,
@@ -27,7 +29,14 @@ from coachcore import (  # noqa: E402
     ExerciseLog,
     ExercisePerformance,
     ExercisePrescription,
+    FinishReason,
+    GenerationResult,
+    LanguageModel,
+    LlmError,
     LoadConfig,
+    LogLevel,
+    LogListener,
+    ModelInfo,
     Muscle,
     Outcome,
     OutputErrorCode,
@@ -114,11 +123,11 @@ def performed_sets(weight=135.0, reps=12):
             for i in range(3)]
 
 
-def session_log(n, plan_id=PLAN_ID):
-    """Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range)."""
+def session_log(n, plan_id=PLAN_ID, reps=12):
+    """Session sN, 2 days after s(N-1): bench 3 x `reps` at 135 (12: the top of the range)."""
     return SessionLog(id=f"s{n}", plan_id=plan_id, performed_at_ms=T0_MS + 2 * n * DAY_MS,
                       exercises=[ExerciseLog(id=f"bench-s{n}", catalog_id="bench", prescription_id=RX_ID,
-                                             sets=performed_sets())])
+                                             sets=performed_sets(reps=reps))])
 
 
 def performance(n):
@@ -137,6 +146,83 @@ def setup_logged(coach):
 
 def weight_changes(changes):
     return [c for c in changes if c.draft.property == ChangeProperty.WEIGHT]
+
+
+# ---- an app-provided language model: the library's LanguageModel trait implemented in Python ----
+
+MID_REPS = 10  # mid-range (8-12): the rules propose reps increases only, no weight or rest change
+AI_REST = 120 + 30  # the fake's exercise-level rest: the current 120 s + 30
+AI_REASONING = "Reps held at 10 on 120 s; 150 s of rest should help you reach 12."
+TOOL_CALL = '{"tool":"getRecentExercisePerformances","limit":2}'
+FINAL_ANSWER = (
+    '{"suggestions":['
+    '{"changeType":"increaseRest","targetSetIndex":-1,"newValue":150,"reasoning":"' + AI_REASONING + '"},'
+    '{"changeType":"increaseReps","targetSetIndex":9,"newValue":9,"reasoning":"There is no set 9."}]}'
+)
+# The user's texts, which must never reach the log.
+PRIVATE_TEXTS = ["Bench Press", "Push day", AI_REASONING]
+
+
+def setup_mid_range(coach):
+    """Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range)."""
+    coach.save_exercise(bench_exercise())
+    coach.save_plan(push_plan())
+    coach.log_session(session_log(0, reps=MID_REPS))
+    coach.log_session(session_log(1, reps=MID_REPS))
+
+
+def ai_changes(changes):
+    return [c for c in changes if c.draft.source == SuggestionSource.AI]
+
+
+class FakeModel(LanguageModel):
+    """A LanguageModel implemented in Python: records every request and replies from a script (the
+    last reply repeats, so repairs get it again). `fail` is raised from generate; `stream` sends the
+    reply in pieces to the listener when the library passes one; `check_cancel` asks the
+    CancelToken on every call."""
+
+    def __init__(self, replies=(TOOL_CALL, FINAL_ANSWER), name="fake-python-model", fail=None,
+                 stream=False, check_cancel=False):
+        self.replies = list(replies)
+        self.name = name
+        self.fail = fail
+        self.stream = stream
+        self.check_cancel = check_cancel
+        self.requests = []
+        self.listener_passed = []
+        self.streamed = []
+        self.cancelled = []
+        self.info_calls = 0
+
+    def info(self):
+        self.info_calls += 1
+        return ModelInfo(name=self.name, context_tokens=4096, constrains_json_schema=False)
+
+    def generate(self, request, listener, cancel):
+        self.requests.append(request)
+        self.listener_passed.append(listener is not None)
+        if self.check_cancel:
+            self.cancelled.append(cancel.is_cancelled())
+        if self.fail is not None:
+            raise self.fail
+        text = self.replies[min(len(self.requests), len(self.replies)) - 1]
+        if self.stream and listener is not None:
+            pieces = [text[i:i + 7] for i in range(0, len(text), 7)]
+            for piece in pieces:
+                listener.on_token(piece)
+            self.streamed.append("".join(pieces))
+        return GenerationResult(text=text, finish=FinishReason.STOP, prompt_tokens=100 * len(request.messages),
+                                completion_tokens=len(text) // 4, prompt_ms=1, generation_ms=2)
+
+
+class CollectingLogListener(LogListener):
+    """A LogListener implemented in Python: keeps every record."""
+
+    def __init__(self):
+        self.records = []
+
+    def on_log(self, level, target, message):
+        self.records.append((level, target, message))
 
 
 class CoachTest(unittest.TestCase):
@@ -456,6 +542,146 @@ class CoachTest(unittest.TestCase):
             self.assertEqual(coach.plan(PLAN_ID).exercises[0].sets[0].target_weight, 140.0)
             self.assertEqual(coach.exercise_history("bench").session_count, 2)
             del coach
+
+    # ---- an app-provided language model (foreign LanguageModel) ----
+
+    def check_ai_run(self, changes, fake):
+        """The fake's exercise-level rest increase was kept and its set-9 suggestion dropped."""
+        ai = ai_changes(changes)
+        self.assertEqual(len(ai), 1, changes)
+        d = ai[0].draft
+        self.assertEqual(d.source, SuggestionSource.AI)
+        self.assertIsNone(d.rule_id)
+        self.assertEqual(d.change_type, ChangeType.INCREASE_REST)
+        self.assertEqual(d.property, ChangeProperty.REST)
+        self.assertIsNone(d.target_set_index, "exercise-level rest")
+        self.assertEqual(d.old_value, ChangeValue.NUMBER(value=120.0))
+        self.assertEqual(d.new_value, ChangeValue.NUMBER(value=float(AI_REST)))
+        self.assertEqual(d.reasoning, AI_REASONING)
+        self.assertIn("bench-s1", d.evidence.performance_ids)
+        self.assertEqual(ai[0].prescription_id, RX_ID)
+        self.assertEqual([c for c in changes if c.draft.target_set_index == 9], [], "set 9 does not exist")
+        self.assertEqual(weight_changes(changes), [], "mid-range: no weight change")
+        self.assertTrue(any(c.draft.source == SuggestionSource.RULE for c in changes), "the rules still run")
+        self.assertGreaterEqual(len(fake.requests), 2, "a tool call and the final answer")
+
+    def test_ai_foreign_model_tool_loop(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel()
+        self.coach.use_language_model(fake)
+        changes = self.coach.suggestions_for_session("s1")
+        self.check_ai_run(changes, fake)
+        self.assertGreater(fake.info_calls, 0)
+        reqs = fake.requests
+        for r in reqs:
+            self.assertIsNotNone(r.json_schema, "every request carries the step schema")
+            self.assertIn("suggestions", r.json_schema)
+            self.assertGreater(r.max_tokens, 0)
+        first = reqs[0].messages
+        self.assertEqual([m.role for m in first], [ChatRole.SYSTEM, ChatRole.USER])
+        self.assertIn("Bench Press", first[1].content, "the prompt describes the exercise")
+        self.assertIn("getRecentExercisePerformances", reqs[0].json_schema, "the first step offers the tool")
+        second = reqs[1].messages
+        self.assertEqual(len(second), 4, [m.content for m in second])
+        self.assertEqual((second[2].role, second[2].content), (ChatRole.ASSISTANT, TOOL_CALL))
+        result = second[3]
+        self.assertEqual(result.role, ChatRole.USER)
+        self.assertIn("getRecentExercisePerformances result", result.content)
+        # s0's bench, 3 x 10 at 135 (in whatever compact form the library writes it).
+        self.assertIn("135", result.content, "the tool result holds the performance data")
+        self.assertIn("10", result.content, "the tool result holds the performance data")
+        self.assertNotIn("getRecentExercisePerformances", reqs[1].json_schema, "a used tool is not offered again")
+        # The invalid suggestion went back for repair with the validator's line.
+        self.assertTrue(any("suggestions[1].targetSetIndex" in m.content for r in reqs[2:] for m in r.messages),
+                        [m.content for m in reqs[-1].messages])
+        # Stored: asking again returns the same changes without calling the model.
+        n = len(reqs)
+        self.assertEqual(self.coach.suggestions_for_session("s1"), changes)
+        self.assertEqual(len(fake.requests), n)
+
+    def test_ai_foreign_model_error_leaves_rule_suggestions(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel(fail=LlmError.Backend(detail="fake backend outage"))
+        self.coach.use_language_model(fake)
+        logs = CollectingLogListener()
+        coachcore.set_log_listener(logs, LogLevel.INFO)
+        try:
+            changes = self.coach.suggestions_for_session("s1")
+        finally:
+            coachcore.set_log_listener(None, LogLevel.INFO)
+        self.assertGreaterEqual(len(fake.requests), 1, "the model was asked")
+        self.assertTrue(changes, "the rules' suggestions")
+        self.assertEqual(ai_changes(changes), [], changes)
+        self.assertTrue(all(c.draft.source == SuggestionSource.RULE and c.draft.rule_id for c in changes), changes)
+        # The typed error crossed the boundary as itself (not as an unexpected callback error).
+        errors = [m for (_, t, m) in logs.records if "fake backend outage" in m]
+        self.assertTrue(errors, logs.records)
+        self.assertFalse(any("app model failed" in m for m in errors), errors)
+        # Still usable: the next session with a working model gets the AI change.
+        self.coach.log_session(session_log(2, reps=MID_REPS))
+        ok = FakeModel()
+        self.coach.use_language_model(ok)
+        self.assertEqual(len(ai_changes(self.coach.suggestions_for_session("s2"))), 1)
+
+    def test_ai_foreign_model_streams_to_the_listener_if_given(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel(stream=True)
+        self.coach.use_language_model(fake)
+        changes = self.coach.suggestions_for_session("s1")
+        self.check_ai_run(changes, fake)
+        self.assertEqual(len(fake.listener_passed), len(fake.requests))
+        # Every listener the library passed received the whole reply in pieces without failing.
+        self.assertEqual(len(fake.streamed), sum(fake.listener_passed))
+
+    def test_ai_foreign_model_checks_the_cancel_token(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel(check_cancel=True)
+        self.coach.use_language_model(fake)
+        changes = self.coach.suggestions_for_session("s1")
+        self.check_ai_run(changes, fake)
+        self.assertEqual(len(fake.cancelled), len(fake.requests))
+        self.assertEqual(set(fake.cancelled), {False}, "nobody cancelled the run")
+        token = CancelToken()
+        self.assertFalse(token.is_cancelled())
+        token.cancel()
+        self.assertTrue(token.is_cancelled())
+
+    def test_ai_log_listener_gets_model_records_without_user_text(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel(name="fake-python-model")
+        self.coach.use_language_model(fake)
+        logs = CollectingLogListener()
+        coachcore.set_log_listener(logs, LogLevel.INFO)
+        try:
+            self.check_ai_run(self.coach.suggestions_for_session("s1"), fake)
+        finally:
+            coachcore.set_log_listener(None, LogLevel.INFO)
+        llm = [m for (_, t, m) in logs.records if t == "coachcore::llm"]
+        self.assertTrue(any("model=" in m for m in llm), logs.records)
+        self.assertTrue(any("model=fake-python-model" in m for m in llm), llm)
+        self.assertFalse(any(level == LogLevel.DEBUG for (level, _, _) in logs.records), "Info and above only")
+        for (_, t, m) in logs.records:
+            self.assertTrue(t.startswith("coachcore"), t)
+            for text in PRIVATE_TEXTS:
+                self.assertNotIn(text, m, f"user text in the log ({t})")
+        # After set_log_listener(None) nothing more arrives.
+        n = len(logs.records)
+        self.coach.log_session(session_log(2, reps=MID_REPS))
+        self.coach.suggestions_for_session("s2")
+        self.assertGreater(len(fake.requests), 0)
+        self.assertEqual(len(logs.records), n)
+
+    def test_ai_use_language_model_none_turns_ai_off(self):
+        setup_mid_range(self.coach)
+        fake = FakeModel()
+        self.coach.use_language_model(fake)
+        self.check_ai_run(self.coach.suggestions_for_session("s1"), fake)
+        n = len(fake.requests)
+        self.coach.use_language_model(None)
+        self.coach.log_session(session_log(2, reps=MID_REPS))
+        changes = self.coach.suggestions_for_session("s2")
+        self.assertEqual(ai_changes(changes), [], changes)
+        self.assertEqual(len(fake.requests), n, "the model is no longer asked")
 
 
 if __name__ == "__main__":

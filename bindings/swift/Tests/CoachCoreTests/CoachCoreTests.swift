@@ -60,14 +60,14 @@ func pushPlan() -> WorkoutPlan {
             sets: (0..<3).map { SetPrescription(index: UInt32($0), setType: .regular, targetWeight: 135, targetReps: 8, restSeconds: 120) })])
 }
 
-func performedSets() -> [PerformedSet] {
-    (0..<3).map { PerformedSet(index: UInt32($0), setType: .regular, weight: 135, reps: 12, restSeconds: 120, completed: true) }
+func performedSets(reps: UInt32 = 12) -> [PerformedSet] {
+    (0..<3).map { PerformedSet(index: UInt32($0), setType: .regular, weight: 135, reps: reps, restSeconds: 120, completed: true) }
 }
 
-/// Session sN, 2 days after s(N-1): bench 3 x 12 at 135 (the top of the range).
-func sessionLog(_ n: Int64, planId: String? = planId) -> SessionLog {
+/// Session sN, 2 days after s(N-1): bench 3 x `reps` at 135 (12: the top of the range).
+func sessionLog(_ n: Int64, planId: String? = planId, reps: UInt32 = 12) -> SessionLog {
     SessionLog(id: "s\(n)", planId: planId, performedAtMs: t0Ms + 2 * n * dayMs,
-               exercises: [ExerciseLog(id: "bench-s\(n)", catalogId: "bench", prescriptionId: rxId, sets: performedSets())])
+               exercises: [ExerciseLog(id: "bench-s\(n)", catalogId: "bench", prescriptionId: rxId, sets: performedSets(reps: reps))])
 }
 
 /// Session sN's bench performance, as the engine sees it (for evaluateExercise).
@@ -110,6 +110,128 @@ func assertInvalidArgument<T>(_ expr: @autoclosure () throws -> T, _ message: St
         }
         XCTAssertFalse(detail.isEmpty, file: file, line: line)
     }
+}
+
+// ---- an app-provided language model: the library's LanguageModel protocol implemented in Swift ----
+
+let midReps: UInt32 = 10  // mid-range (8-12): the rules propose reps increases only, no weight or rest change
+let aiRest: Double = 120 + 30  // the fake's exercise-level rest: the current 120 s + 30
+let aiReasoning = "Reps held at 10 on 120 s; 150 s of rest should help you reach 12."
+let toolCall = #"{"tool":"getRecentExercisePerformances","limit":2}"#
+let finalAnswer = #"{"suggestions":["#
+    + #"{"changeType":"increaseRest","targetSetIndex":-1,"newValue":150,"reasoning":""# + aiReasoning + #""},"#
+    + #"{"changeType":"increaseReps","targetSetIndex":9,"newValue":9,"reasoning":"There is no set 9."}]}"#
+/// The user's texts, which must never reach the log.
+let privateTexts = ["Bench Press", "Push day", aiReasoning]
+
+/// Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range).
+func setupMidRange(_ coach: Coach) throws {
+    try coach.saveExercise(exercise: benchExercise())
+    try coach.savePlan(plan: pushPlan())
+    try coach.logSession(session: sessionLog(0, reps: midReps))
+    try coach.logSession(session: sessionLog(1, reps: midReps))
+}
+
+func aiChanges(_ changes: [PrescriptionChange]) -> [PrescriptionChange] {
+    changes.filter { $0.draft.source == .ai }
+}
+
+/// A LanguageModel implemented in Swift: records every request and replies from a script (the last
+/// reply repeats, so repairs get it again). `failure` is thrown from generate; `stream` sends the reply
+/// in pieces to the listener when the library passes one; `checkCancel` asks the CancelToken on every call.
+final class FakeModel: LanguageModel, @unchecked Sendable {
+    private let lock = NSLock()
+    private let replies: [String]
+    private let name: String
+    private let failure: LlmError?
+    private let stream: Bool
+    private let checkCancel: Bool
+    private var _requests: [GenerationRequest] = []
+    private var _listenerPassed: [Bool] = []
+    private var _streamed: [String] = []
+    private var _cancelled: [Bool] = []
+    private var _infoCalls = 0
+
+    init(replies: [String] = [toolCall, finalAnswer], name: String = "fake-swift-model",
+         failure: LlmError? = nil, stream: Bool = false, checkCancel: Bool = false) {
+        self.replies = replies
+        self.name = name
+        self.failure = failure
+        self.stream = stream
+        self.checkCancel = checkCancel
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var requests: [GenerationRequest] { locked { _requests } }
+    var listenerPassed: [Bool] { locked { _listenerPassed } }
+    var streamed: [String] { locked { _streamed } }
+    var cancelled: [Bool] { locked { _cancelled } }
+    var infoCalls: Int { locked { _infoCalls } }
+
+    func info() -> ModelInfo {
+        locked { _infoCalls += 1 }
+        return ModelInfo(name: name, contextTokens: 4096, constrainsJsonSchema: false)
+    }
+
+    func generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken) throws -> GenerationResult {
+        let n = locked { () -> Int in
+            _requests.append(request)
+            _listenerPassed.append(listener != nil)
+            return _requests.count
+        }
+        if checkCancel {
+            let c = cancel.isCancelled()
+            locked { _cancelled.append(c) }
+        }
+        if let failure { throw failure }
+        let text = replies[min(n, replies.count) - 1]
+        if stream, let listener {
+            var pieces: [String] = []
+            var rest = Substring(text)
+            while !rest.isEmpty {
+                pieces.append(String(rest.prefix(7)))
+                rest = rest.dropFirst(7)
+            }
+            for piece in pieces { listener.onToken(piece: piece) }
+            locked { _streamed.append(pieces.joined()) }
+        }
+        return GenerationResult(text: text, finish: .stop, promptTokens: UInt32(100 * request.messages.count),
+                                completionTokens: UInt32(text.count / 4), promptMs: 1, generationMs: 2)
+    }
+}
+
+struct LogRecord: Equatable {
+    let level: LogLevel
+    let target: String
+    let message: String
+}
+
+/// A LogListener implemented in Swift: keeps every record.
+final class CollectingLogListener: LogListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _records: [LogRecord] = []
+    var records: [LogRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _records
+    }
+
+    func onLog(level: LogLevel, target: String, message: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        _records.append(LogRecord(level: level, target: target, message: message))
+    }
+}
+
+func withLogListener<T>(_ listener: LogListener, _ level: LogLevel, _ body: () throws -> T) rethrows -> T {
+    setLogListener(listener: listener, level: level)
+    defer { setLogListener(listener: nil, level: .info) }
+    return try body()
 }
 
 final class CoachCoreTests: XCTestCase {
@@ -479,5 +601,152 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(again.first { $0.id == acceptedId }?.decision, .accepted)
         XCTAssertEqual(try targetWeights(coach), [140, 135, 135])
         XCTAssertEqual(try coach.exerciseHistory(catalogId: "bench")?.sessionCount, 2)
+    }
+
+    // ---- an app-provided language model ----
+
+    /// The fake's exercise-level rest increase was kept and its set-9 suggestion dropped.
+    func checkAiRun(_ changes: [PrescriptionChange], _ fake: FakeModel, file: StaticString = #filePath, line: UInt = #line) {
+        let ai = aiChanges(changes)
+        XCTAssertEqual(ai.count, 1, "all changes: \(changes)", file: file, line: line)
+        if let d = ai.first?.draft {
+            XCTAssertEqual(d.source, .ai, file: file, line: line)
+            XCTAssertNil(d.ruleId, file: file, line: line)
+            XCTAssertEqual(d.changeType, .increaseRest, file: file, line: line)
+            XCTAssertEqual(d.property, .rest, file: file, line: line)
+            XCTAssertNil(d.targetSetIndex, "exercise-level rest", file: file, line: line)
+            XCTAssertEqual(d.oldValue, .number(value: 120), file: file, line: line)
+            XCTAssertEqual(d.newValue, .number(value: aiRest), file: file, line: line)
+            XCTAssertEqual(d.reasoning, aiReasoning, file: file, line: line)
+            XCTAssertTrue(d.evidence.performanceIds.contains("bench-s1"), "\(d.evidence.performanceIds)", file: file, line: line)
+            XCTAssertEqual(ai.first?.prescriptionId, rxId, file: file, line: line)
+        }
+        XCTAssertEqual(changes.filter { $0.draft.targetSetIndex == 9 }, [], "set 9 does not exist", file: file, line: line)
+        XCTAssertEqual(weightChanges(changes), [], "mid-range: no weight change", file: file, line: line)
+        XCTAssertTrue(changes.contains { $0.draft.source == .rule }, "the rules still run", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(fake.requests.count, 2, "a tool call and the final answer", file: file, line: line)
+    }
+
+    func testAiForeignModelToolLoop() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel()
+        coach.useLanguageModel(model: fake)
+        let changes = try coach.suggestionsForSession(sessionId: "s1")
+        checkAiRun(changes, fake)
+        XCTAssertGreaterThan(fake.infoCalls, 0)
+        let reqs = fake.requests
+        guard reqs.count >= 2 else { return XCTFail("\(reqs.count) requests") }
+        for r in reqs {
+            let schema = try XCTUnwrap(r.jsonSchema, "every request carries the step schema")
+            XCTAssertTrue(schema.contains("suggestions"), schema)
+            XCTAssertGreaterThan(r.maxTokens, 0)
+        }
+        let first = reqs[0].messages
+        XCTAssertEqual(first.map { $0.role }, [.system, .user])
+        XCTAssertTrue(first.last?.content.contains("Bench Press") ?? false, "the prompt describes the exercise")
+        XCTAssertTrue(reqs[0].jsonSchema?.contains("getRecentExercisePerformances") ?? false, "the first step offers the tool")
+        let second = reqs[1].messages
+        guard second.count == 4 else { return XCTFail("second request: \(second.map { $0.content })") }
+        XCTAssertEqual(second[2].role, .assistant)
+        XCTAssertEqual(second[2].content, toolCall)
+        let result = second[3]
+        XCTAssertEqual(result.role, .user)
+        XCTAssertTrue(result.content.contains("getRecentExercisePerformances result"), result.content)
+        // s0's bench, 3 x 10 at 135 (in whatever compact form the library writes it).
+        XCTAssertTrue(result.content.contains("135") && result.content.contains("10"),
+                      "the tool result holds the performance data: \(result.content)")
+        XCTAssertFalse(reqs[1].jsonSchema?.contains("getRecentExercisePerformances") ?? true, "a used tool is offered again")
+        XCTAssertTrue(reqs.dropFirst(2).contains { r in r.messages.contains { $0.content.contains("suggestions[1].targetSetIndex") } },
+                      "no repair request naming the invalid suggestion: \(reqs.last?.messages.map { $0.content } ?? [])")
+        let n = reqs.count
+        XCTAssertEqual(try coach.suggestionsForSession(sessionId: "s1"), changes, "stored")
+        XCTAssertEqual(fake.requests.count, n, "asking again does not call the model")
+    }
+
+    func testAiForeignModelErrorLeavesRuleSuggestions() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel(failure: LlmError.Backend(detail: "fake backend outage"))
+        coach.useLanguageModel(model: fake)
+        let logs = CollectingLogListener()
+        let changes = try withLogListener(logs, .info) { try coach.suggestionsForSession(sessionId: "s1") }
+        XCTAssertGreaterThanOrEqual(fake.requests.count, 1, "the model was asked")
+        XCTAssertFalse(changes.isEmpty, "the rules' suggestions")
+        XCTAssertEqual(aiChanges(changes), [])
+        XCTAssertTrue(changes.allSatisfy { $0.draft.source == .rule && $0.draft.ruleId != nil }, "\(changes)")
+        // The typed error crossed the boundary as itself (not as an unexpected callback error).
+        let errors = logs.records.filter { $0.message.contains("fake backend outage") }
+        XCTAssertFalse(errors.isEmpty, "\(logs.records)")
+        XCTAssertFalse(errors.contains { $0.message.contains("app model failed") }, "\(errors)")
+        // Still usable: the next session with a working model gets the AI change.
+        try coach.logSession(session: sessionLog(2, reps: midReps))
+        coach.useLanguageModel(model: FakeModel())
+        XCTAssertEqual(aiChanges(try coach.suggestionsForSession(sessionId: "s2")).count, 1)
+    }
+
+    func testAiForeignModelStreamsToTheListenerIfGiven() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel(stream: true)
+        coach.useLanguageModel(model: fake)
+        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        XCTAssertEqual(fake.listenerPassed.count, fake.requests.count)
+        XCTAssertEqual(fake.streamed.count, fake.listenerPassed.filter { $0 }.count, "replies streamed to the listeners given")
+    }
+
+    func testAiForeignModelChecksTheCancelToken() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel(checkCancel: true)
+        coach.useLanguageModel(model: fake)
+        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        XCTAssertEqual(fake.cancelled.count, fake.requests.count)
+        XCTAssertEqual(Set(fake.cancelled), [false], "nobody cancelled the run")
+        let token = CancelToken()
+        XCTAssertFalse(token.isCancelled())
+        token.cancel()
+        XCTAssertTrue(token.isCancelled())
+    }
+
+    func testAiLogListenerGetsModelRecordsWithoutUserText() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel(name: "fake-swift-model")
+        coach.useLanguageModel(model: fake)
+        let logs = CollectingLogListener()
+        try withLogListener(logs, .info) { checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake) }
+        let records = logs.records
+        let llm = records.filter { $0.target == "coachcore::llm" }
+        XCTAssertTrue(llm.contains { $0.message.contains("model=") }, "\(records)")
+        XCTAssertTrue(llm.contains { $0.message.contains("model=fake-swift-model") }, "\(llm)")
+        XCTAssertFalse(records.contains { $0.level == .debug }, "Info and above only")
+        for r in records {
+            XCTAssertTrue(r.target.hasPrefix("coachcore"), r.target)
+            for text in privateTexts {
+                XCTAssertFalse(r.message.contains(text), "user text <\(text)> in the log: \(r)")
+            }
+        }
+        // After setLogListener(nil) nothing more arrives.
+        let n = logs.records.count
+        try coach.logSession(session: sessionLog(2, reps: midReps))
+        let asked = fake.requests.count
+        _ = try coach.suggestionsForSession(sessionId: "s2")
+        XCTAssertGreaterThan(fake.requests.count, asked, "the model was asked for s2")
+        XCTAssertEqual(logs.records.count, n)
+    }
+
+    func testAiUseLanguageModelNilTurnsAiOff() throws {
+        let coach = try Coach.openInMemory()
+        try setupMidRange(coach)
+        let fake = FakeModel()
+        coach.useLanguageModel(model: fake)
+        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        let n = fake.requests.count
+        coach.useLanguageModel(model: nil)
+        try coach.logSession(session: sessionLog(2, reps: midReps))
+        let changes = try coach.suggestionsForSession(sessionId: "s2")
+        XCTAssertEqual(aiChanges(changes), [], "\(changes)")
+        XCTAssertEqual(fake.requests.count, n, "the model is no longer asked")
     }
 }
