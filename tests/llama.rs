@@ -319,16 +319,14 @@ fn timeout_fires() {
     let listener = Arc::new(Collect {
         pieces: Mutex::new(Vec::new()),
     });
-    let started = std::time::Instant::now();
     let err = engine
         .generate(req, Some(listener.clone()), CancelToken::new())
         .unwrap_err();
     assert_eq!(err, LlmError::TimedOut { after_ms: 150 });
-    assert!(
-        started.elapsed().as_millis() < 1500,
-        "took {:?}",
-        started.elapsed()
-    );
+    // The call stopped early: far fewer than the 400 tokens it was allowed (no wall-clock
+    // assertion: a busy machine only makes the prompt slower, which stops it earlier still).
+    let streamed = listener.pieces.lock().unwrap().len();
+    assert!(streamed < 400, "streamed {streamed} pieces before the timeout");
 }
 
 #[test]
