@@ -10,7 +10,8 @@
 //! Goals (issue 4): >= 95% of the bare loop; constrained within 10% of unconstrained; load under
 //! 0.5 s; peak RSS under 250 MB. Figures only: the goals are printed as met/MISSED, not asserted.
 //! Run: `cargo bench --features llama --bench llm` (`-- --quick` for fewer rounds). Model: env
-//! `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf` (`models/fetch.sh`).
+//! `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf` (`models/fetch.sh`). Threads: all
+//! cores, or env `COACH_BENCH_THREADS` (fewer is steadier on a machine with other work).
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -27,6 +28,8 @@ use llama_cpp_2::model::{LlamaChatMessage, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
 
 const CONTEXT: u32 = 2048;
+/// Token limit of the sampled (free and constrained) generations.
+const MAX_SAMPLED: u32 = 256;
 
 const SYSTEM: &str = "You are a strength coach. Answer plainly.";
 /// About 200 prompt tokens once templated.
@@ -248,11 +251,17 @@ fn main() {
     }
     let rounds = if quick { 3 } else { 7 };
     let gen_tokens = if quick { 64 } else { 128 };
-    let threads = available_cores();
+    // COACH_BENCH_THREADS: fewer threads than cores (e.g. 1 on a busy machine).
+    let threads = std::env::var("COACH_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(available_cores)
+        .clamp(1, available_cores());
     let load_avg = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "llm bench: {path}\n  threads {threads} (= cores), context {CONTEXT}, {rounds} interleaved \
+        "llm bench: {path}\n  threads {threads} (cores {}), context {CONTEXT}, {rounds} interleaved \
          rounds{}; load average before: {}",
+        available_cores(),
         if quick { " (quick)" } else { "" },
         load_avg.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
@@ -353,17 +362,24 @@ fn main() {
     let gbnf = llama_cpp_2::json_schema_to_grammar(SCHEMA).unwrap();
     let (mut free, mut json, mut grammar_first) =
         (Stats::default(), Stats::default(), Stats::default());
-    let (mut free_tokens, mut json_tokens) = (0, 0);
+    let (mut free_tokens, mut json_tokens, mut parsed) = (0, 0, 0);
     for seed in 0..rounds as u64 {
         let sampling = Sampling {
             seed,
             ..Sampling::default()
         };
-        let f = generate(request(user_json, None, sampling.clone(), 160));
+        let f = generate(request(user_json, None, sampling.clone(), MAX_SAMPLED));
         free.push(rate(f.completion_tokens, f.generation_ms as f64));
         free_tokens += f.completion_tokens;
-        let j = generate(request(user_json, Some(SCHEMA), sampling.clone(), 160));
-        serde_json::from_str::<serde_json::Value>(&j.text).expect("constrained output parses");
+        let j = generate(request(
+            user_json,
+            Some(SCHEMA),
+            sampling.clone(),
+            MAX_SAMPLED,
+        ));
+        if serde_json::from_str::<serde_json::Value>(&j.text).is_ok() {
+            parsed += 1;
+        }
         json.push(rate(j.completion_tokens, j.generation_ms as f64));
         json_tokens += j.completion_tokens;
         let chain = LlamaSampler::chain_simple([
@@ -373,7 +389,7 @@ fn main() {
             LlamaSampler::temp(sampling.temperature),
             LlamaSampler::dist(seed as u32),
         ]);
-        let b = bare.run(user_json, chain, 160);
+        let b = bare.run(user_json, chain, MAX_SAMPLED);
         grammar_first.push(rate(b.completion_tokens, b.generation_ms));
     }
     println!("\n  sampled generation (temperature 0.2, top-k 40, top-p 0.95), {rounds} seeds:");
@@ -382,7 +398,8 @@ fn main() {
         free.show()
     );
     println!(
-        "    JSON Schema constrained              {}  ({json_tokens} tokens)  {:5.1}%",
+        "    JSON Schema constrained              {}  ({json_tokens} tokens, {parsed}/{rounds} \
+         complete JSON)  {:5.1}%",
         json.show(),
         100.0 * json.best() / free.best()
     );
