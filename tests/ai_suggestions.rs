@@ -247,7 +247,9 @@ fn a_tool_call_is_answered_and_the_final_answer_becomes_drafts() {
     assert!(user.contains("\"name\":\"Bench Press\""), "{user}");
     assert!(user.contains("Weight unit: lb"), "{user}");
     assert!(
-        user.contains(r#"{"set":0,"type":"regular","weight":135,"reps":8}"#),
+        user.contains(
+            r#"Prescription (sets as "set: weight x reps"): {"repRange":"8-12","restSeconds":120,"sets":["0: 135x8","1: 135x8","2: 135x8"]}"#
+        ),
         "compact prescription: {user}"
     );
     assert!(user.contains(r#""restSeconds":120"#), "{user}");
@@ -255,10 +257,7 @@ fn a_tool_call_is_answered_and_the_final_answer_becomes_drafts() {
         user.contains(r#""daysAgo":3"#),
         "the earlier session: {user}"
     );
-    assert!(
-        user.contains("Already proposed by the rule engine: nothing"),
-        "{user}"
-    );
+    assert!(user.contains("Rule engine proposals: nothing"), "{user}");
     assert_eq!(
         offered_tools(&reqs[0]),
         vec!["getExerciseHistoryContext", "getRecentExercisePerformances"]
@@ -394,7 +393,7 @@ fn performances_are_compact_in_the_prompt() {
     let user = &model.requests()[0].messages[1].content;
     assert!(
         user.contains(
-            r#"This session (sets as "set: weight x reps"): {"daysAgo":0,"sets":["0: 95.5x10 warmup rest 120s","1: 135x10","2: 135x10 rest 120s not done"]}"#
+            r#"This session: {"daysAgo":0,"sets":["0: 95.5x10 warmup rest 120s","1: 135x10","2: 135x10 rest 120s not done"]}"#
         ),
         "{user}"
     );
@@ -559,10 +558,11 @@ fn every_kind_of_domain_error_is_reported() {
         ("decreaseReps", -1, 6.0, "targetSetIndex: a reps change names a set"),
         ("increaseReps", -2, 9.0, "targetSetIndex: there is no set -2"),
         ("increaseRest", 0, 150.0, "targetSetIndex: this exercise has one rest time for all sets: use -1"),
-        ("increaseWeight", 0, 410.0, "newValue: the weight must be above 0 and at most 405 (3x the current 135)"),
-        ("decreaseWeight", 0, 0.5, "newValue: the weight must be above 0"),
-        ("increaseReps", 0, 101.0, "newValue: reps must be 1 to 100"),
-        ("decreaseReps", 0, 0.4, "newValue: reps must be 1 to 100"),
+        ("increaseWeight", 0, 410.0, "newValue: the weight must be 45 to 405 lb (the current is 135)"),
+        ("decreaseWeight", 0, 0.5, "newValue: the weight must be 45 to 405 lb"),
+        ("decreaseWeight", 0, 40.0, "newValue: the weight must be 45 to 405 lb"),
+        ("increaseReps", 0, 17.0, "newValue: reps must be 4 to 16 (half to twice the current 8)"),
+        ("decreaseReps", 0, 3.4, "newValue: reps must be 4 to 16 (half to twice the current 8)"),
         ("increaseRest", -1, 901.0, "newValue: rest must be 0 to 900 seconds"),
         ("increaseReps", 0, 8.0, "newValue: the current reps is already 8"),
         ("increaseWeight", 0, 135.7, "newValue: 135.7 rounds to 135, the current weight is already 135"),
@@ -613,7 +613,7 @@ fn per_set_rest_names_a_set() {
     );
     assert!(model.requests()[0].messages[1]
         .content
-        .contains(r#""restSeconds":"per set""#));
+        .contains(r#""restSeconds":"per set","sets":["0: 135x8 rest 120s","1: 135x8 rest 120s","2: 135x8 rest 90s"]"#));
     let d = &out.drafts[0];
     assert_eq!(
         (

@@ -326,7 +326,10 @@ fn timeout_fires() {
     // The call stopped early: far fewer than the 400 tokens it was allowed (no wall-clock
     // assertion: a busy machine only makes the prompt slower, which stops it earlier still).
     let streamed = listener.pieces.lock().unwrap().len();
-    assert!(streamed < 400, "streamed {streamed} pieces before the timeout");
+    assert!(
+        streamed < 400,
+        "streamed {streamed} pieces before the timeout"
+    );
 }
 
 #[test]

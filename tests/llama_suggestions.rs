@@ -143,7 +143,10 @@ fn check_ai_draft(rx: &ExercisePrescription, ctx: &ExerciseContext, d: &Suggesti
         ChangeProperty::Weight => {
             let set = set.expect("weight changes name a set");
             assert_eq!(old, set.target_weight, "{what}");
-            assert!(new > 0.0 && new <= 3.0 * old && new <= 2000.0, "{what}");
+            assert!(
+                new > 0.0 && new >= old / 3.0 && new <= 3.0 * old && new <= 2000.0,
+                "{what}"
+            );
             assert_eq!(
                 new,
                 round_to_achievable(new, ctx.exercise.equipment, &ctx.plan.load, ctx.plan.unit),
@@ -154,6 +157,9 @@ fn check_ai_draft(rx: &ExercisePrescription, ctx: &ExerciseContext, d: &Suggesti
             let set = set.expect("reps changes name a set");
             assert_eq!(old, set.target_reps as f64, "{what}");
             assert!(new.fract() == 0.0 && (1.0..=100.0).contains(&new), "{what}");
+            if old > 0.0 {
+                assert!(new >= (old / 2.0).ceil() && new <= old * 2.0, "{what}");
+            }
         }
         _ => {
             match (rx.rest_mode, set) {
@@ -317,8 +323,10 @@ fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
     let ai = Arc::new(Recording {
         inner: LlmSuggestionSource::with_settings(
             Arc::new(Printing(engine.clone())),
+            // No time budget here: on a shared machine (another llama.cpp process on the same
+            // cores) generation can be many times slower, and this test is about validity.
             AiSuggestionSettings {
-                timeout_ms: Some(120_000),
+                timeout_ms: None,
                 ..AiSuggestionSettings::default()
             },
         ),
@@ -403,39 +411,4 @@ fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
     // Stored once: asking again does not run the model.
     assert_eq!(coach.suggestions_for_session(last).unwrap(), changes);
     assert_eq!(ai.seen.lock().unwrap().len(), 2);
-}
-
-#[test]
-#[ignore]
-fn probe_schema_speed() {
-    let Some(path) = model_path() else { return };
-    let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
-    let schema: serde_json::Value = serde_json::from_str(coachcore::suggest::ai::STEP_SCHEMA).unwrap();
-    let final_only = schema["anyOf"][2].to_string();
-    let mut no_len = schema.clone();
-    no_len["anyOf"][2]["properties"]["suggestions"]["items"]["properties"]["reasoning"] = serde_json::json!({"type":"string"});
-    let variants: Vec<(&str, Option<String>)> = vec![
-        ("none", None),
-        ("step", Some(coachcore::suggest::ai::STEP_SCHEMA.to_string())),
-        ("final", Some(final_only)),
-        ("no maxLength", Some(no_len.to_string())),
-    ];
-    for (name, schema) in variants {
-        let req = GenerationRequest {
-            messages: vec![
-                coachcore::llm::ChatMessage::new(coachcore::llm::ChatRole::System, coachcore::suggest::ai::SYSTEM_PROMPT),
-                coachcore::llm::ChatMessage::new(coachcore::llm::ChatRole::User, "Exercise: bench press, 3x8 at 135 lb, rest 120 s. This session: 3x12 at 135. Reply with the final answer."),
-            ],
-            json_schema: schema,
-            sampling: coachcore::llm::Sampling::default(),
-            max_tokens: 200,
-            timeout_ms: Some(60_000),
-        };
-        let t = Instant::now();
-        let r = engine.generate(req, None, CancelToken::new());
-        match r {
-            Ok(r) => eprintln!("{name}: {} ms total, prompt {} tok {} ms, gen {} tok {} ms: {}", t.elapsed().as_millis(), r.prompt_tokens, r.prompt_ms, r.completion_tokens, r.generation_ms, r.text),
-            Err(e) => eprintln!("{name}: error {e} after {} ms", t.elapsed().as_millis()),
-        }
-    }
 }

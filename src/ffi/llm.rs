@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-
 use crate::ffi::Coach;
 use crate::llm::breaker::{BreakerConfig, CircuitBreaker};
 use crate::llm::LanguageModel;
@@ -18,8 +17,11 @@ impl Coach {
     /// app implements (e.g. the platform's system model).
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
         let source = model.map(|m| {
-            let guarded: Arc<dyn LanguageModel> =
-                Arc::new(CircuitBreaker::new(m, Arc::clone(&self.clock), BreakerConfig::default()));
+            let guarded: Arc<dyn LanguageModel> = Arc::new(CircuitBreaker::new(
+                m,
+                Arc::clone(&self.clock),
+                BreakerConfig::default(),
+            ));
             Arc::new(LlmSuggestionSource::new(guarded)) as Arc<dyn AiSuggestionSource>
         });
         self.set_ai_source(source);

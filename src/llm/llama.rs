@@ -595,7 +595,12 @@ impl TokenSampler {
                 fill(&mut self.candidates, logits);
                 keep_most_likely(&mut self.candidates, n);
                 self.candidates.apply_sampler(grammar);
-                if self.candidates.data.iter().any(|d| d.logit() != f32::NEG_INFINITY) {
+                if self
+                    .candidates
+                    .data
+                    .iter()
+                    .any(|d| d.logit() != f32::NEG_INFINITY)
+                {
                     break;
                 }
             }

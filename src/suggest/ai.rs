@@ -32,9 +32,10 @@
 //! Each suggestion is normalised, then checked; every problem is an [`Issue`] with its JSON path
 //! (e.g. `suggestions[1].targetSetIndex`) for the repair loop:
 //! - weight: rounded with [`metrics::round_to_achievable`] (owned plates or dumbbells, else 2.5 lb
-//!   or 1.25 kg); must stay above 0 and at most 3x the current weight and at most 2000 lb (907 kg);
-//!   body-weight sets (target weight 0) take no weight change, as with the rules;
-//! - reps: rounded to a whole number (halves up), 1 to 100;
+//!   or 1.25 kg); must stay above 0, within a third to 3x the current weight, and at most 2000 lb
+//!   (907 kg); body-weight sets (target weight 0) take no weight change, as with the rules;
+//! - reps: rounded to a whole number (halves up), 1 to 100 and within half to twice the current
+//!   target reps (when the set has one);
 //! - rest: rounded to whole seconds, 0 to 900;
 //! - the change type must be one of [`AI_CHANGE_TYPES`], the set must exist, the new value must
 //!   differ from the current one (after rounding) and go in the change type's direction.
@@ -104,7 +105,7 @@ pub const RECENT_TOOL: &str = "getRecentExercisePerformances";
 
 /// The heaviest weight the AI may propose, in pounds.
 const MAX_WEIGHT_LBS: f64 = 2000.0;
-/// A new weight may be at most this many times the current one.
+/// A new weight may be at most this many times the current one, and at least its this-many-th.
 const MAX_WEIGHT_FACTOR: f64 = 3.0;
 /// Reps bounds.
 const REPS: (f64, f64) = (1.0, 100.0);
@@ -782,14 +783,16 @@ fn normalise(
                 unit,
             );
             let max = (old * MAX_WEIGHT_FACTOR).min(max_weight(unit));
-            if !(new > 0.0 && new <= max) {
+            let min = old / MAX_WEIGHT_FACTOR;
+            if !(new > 0.0 && new >= min - 1e-9 && new <= max) {
                 issues.push(issue(
                     at("newValue"),
                     format!(
-                        "the weight must be above 0 and at most {} (3x the current {}) in {}",
+                        "the weight must be {} to {} {} (the current is {})",
+                        fmt(min),
                         fmt(max),
-                        fmt(old),
-                        unit_name(unit)
+                        unit_name(unit),
+                        fmt(old)
                     ),
                 ));
             }
@@ -797,10 +800,20 @@ fn normalise(
         }
         ChangeProperty::Reps => {
             let new = proposed.round();
-            if !(REPS.0..=REPS.1).contains(&new) {
+            let (lo, hi) = if old > 0.0 {
+                ((old / 2.0).ceil().max(REPS.0), (old * 2.0).min(REPS.1))
+            } else {
+                REPS
+            };
+            if !(lo..=hi).contains(&new) {
+                let why = if old > 0.0 {
+                    format!(" (half to twice the current {})", fmt(old))
+                } else {
+                    String::new()
+                };
                 issues.push(issue(
                     at("newValue"),
-                    format!("reps must be {} to {}", REPS.0, REPS.1),
+                    format!("reps must be {} to {}{why}", fmt(lo), fmt(hi)),
                 ));
             }
             new
@@ -968,18 +981,7 @@ struct ExerciseJson<'a> {
 struct PrescriptionJson {
     rep_range: Value,
     rest_seconds: Value,
-    sets: Vec<SetJson>,
-}
-
-#[derive(Serialize)]
-struct SetJson {
-    set: u32,
-    #[serde(rename = "type")]
-    set_type: Value,
-    weight: Value,
-    reps: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rest: Option<u32>,
+    sets: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -1055,12 +1057,38 @@ pub fn user_prompt(ctx: &ExerciseContext, rule_drafts: &[SuggestionDraft]) -> St
 
 fn rep_range_json(r: &RepRange) -> Value {
     match r.mode {
-        RepRangeMode::Range => json!({ "lower": r.lower, "upper": r.upper }),
-        RepRangeMode::Target => json!({ "target": r.target }),
+        RepRangeMode::Range => json!(format!("{}-{}", r.lower, r.upper)),
+        RepRangeMode::Target => json!(r.target),
         RepRangeMode::NotSet => json!("not set"),
     }
 }
 
+/// One set as `"1: 135x10"` (index: weight x reps), then its type when not regular, the rest
+/// (`rest 90s`) and `not done`, when given. A third of the tokens of a JSON object.
+fn set_text(
+    index: u32,
+    set_type: SetType,
+    weight: f64,
+    reps: u32,
+    rest: Option<u32>,
+    done: bool,
+) -> String {
+    let mut t = format!("{index}: {}x{reps}", fmt(weight));
+    if set_type != SetType::Regular {
+        t.push(' ');
+        t.push_str(spelled(&set_type).as_str().unwrap_or_default());
+    }
+    if let Some(r) = rest {
+        t.push_str(&format!(" rest {r}s"));
+    }
+    if !done {
+        t.push_str(" not done");
+    }
+    t
+}
+
+/// The prescription: rep range (`"8-12"`, a target number, or `"not set"`), the exercise's rest
+/// seconds (or `"per set"`, then each set shows its own), and the sets as [`set_text`].
 fn prescription_json(ctx: &ExerciseContext) -> PrescriptionJson {
     let rx = &ctx.prescription;
     let per_set = rx.rest_mode == RestMode::PerSet;
@@ -1075,20 +1103,22 @@ fn prescription_json(ctx: &ExerciseContext) -> PrescriptionJson {
         },
         sets: sets
             .into_iter()
-            .map(|s| SetJson {
-                set: s.index,
-                set_type: spelled(&s.set_type),
-                weight: num(s.target_weight),
-                reps: s.target_reps,
-                rest: per_set.then_some(s.rest_seconds),
+            .map(|s| {
+                let rest = per_set.then_some(s.rest_seconds);
+                set_text(
+                    s.index,
+                    s.set_type,
+                    s.target_weight,
+                    s.target_reps,
+                    rest,
+                    true,
+                )
             })
             .collect(),
     }
 }
 
-/// A performance for the model: days before the current session and the sets, each as
-/// `"1: 135x10"` (set index, weight x reps) plus its type when not regular, the rest taken, and
-/// `not done` for sets not completed. Strings cost a third of the tokens of objects.
+/// A performance for the model: days before the current session and the sets as [`set_text`].
 fn performance_json(p: &ExercisePerformance, current_ms: i64) -> PerformanceJson {
     let days = ((current_ms - p.performed_at_ms) as f64 / DAY_MS as f64).round() as i64;
     let mut sets: Vec<&PerformedSet> = p.sets.iter().collect();
@@ -1098,18 +1128,14 @@ fn performance_json(p: &ExercisePerformance, current_ms: i64) -> PerformanceJson
         sets: sets
             .into_iter()
             .map(|s| {
-                let mut t = format!("{}: {}x{}", s.index, fmt(s.weight), s.reps);
-                if s.set_type != SetType::Regular {
-                    t.push(' ');
-                    t.push_str(spelled(&s.set_type).as_str().unwrap_or_default());
-                }
-                if let Some(r) = s.rest_seconds {
-                    t.push_str(&format!(" rest {r}s"));
-                }
-                if !s.completed {
-                    t.push_str(" not done");
-                }
-                t
+                set_text(
+                    s.index,
+                    s.set_type,
+                    s.weight,
+                    s.reps,
+                    s.rest_seconds,
+                    s.completed,
+                )
             })
             .collect(),
     }
