@@ -119,6 +119,19 @@ pub enum Error {
     /// A language-model call failed.
     #[error("model: {0}")]
     Llm(#[from] crate::llm::LlmError),
+    /// Operations given to `apply` did not all pass validation; nothing was applied.
+    #[error("{invalid} of {total} operations are invalid: {detail}")]
+    OperationsRejected {
+        /// How many are invalid.
+        invalid: u32,
+        /// How many were given.
+        total: u32,
+        /// The first problems, as `index: field: message` lines joined by `; `.
+        detail: String,
+    },
+    /// An idempotency key was reused with different operations.
+    #[error("idempotency key reused with a different request")]
+    IdempotencyConflict,
     /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
@@ -227,6 +240,21 @@ pub enum CoachError {
         /// What went wrong.
         detail: String,
     },
+    /// `apply` was refused because some operations are invalid; nothing was applied. Call
+    /// `dryRunOperations` to see each operation's problems.
+    #[error("{invalid_count} of {total_count} operations are invalid")]
+    OperationsRejected {
+        /// How many are invalid.
+        invalid_count: u32,
+        /// How many were given.
+        total_count: u32,
+        /// The first problems, as `index: field: message` lines.
+        detail: String,
+    },
+    /// The idempotency key was used before with different operations; nothing was applied. Use a
+    /// new key for a new request.
+    #[error("idempotency key reused with a different request")]
+    IdempotencyConflict,
     /// A bug in the library. Please report it with the detail.
     #[error("internal error: {detail}")]
     Internal {
@@ -252,6 +280,8 @@ impl CoachError {
             Self::ModelOutputRejected { .. } => "model_output_rejected",
             Self::ModelFailure { .. } => "model_failure",
             Self::InvalidArgument { .. } => "invalid_argument",
+            Self::OperationsRejected { .. } => "operations_rejected",
+            Self::IdempotencyConflict => "idempotency_conflict",
             Self::Internal { .. } => "internal",
         }
     }
@@ -275,12 +305,14 @@ impl CoachError {
             | Self::ModelOutputRejected { detail, .. }
             | Self::ModelFailure { detail }
             | Self::InvalidArgument { detail }
+            | Self::OperationsRejected { detail, .. }
             | Self::Internal { detail } => detail.clone(),
             Self::DatabaseTooNew { .. }
             | Self::ContextOverflow { .. }
             | Self::Cancelled
             | Self::TimedOut { .. }
-            | Self::ModelUnavailable { .. } => self.to_string(),
+            | Self::ModelUnavailable { .. }
+            | Self::IdempotencyConflict => self.to_string(),
         }
     }
 
@@ -314,6 +346,16 @@ impl From<Error> for CoachError {
             Error::NotFound(detail) => CoachError::NotFound { detail },
             Error::Llm(e) => e.into(),
             Error::Internal(detail) => CoachError::Internal { detail },
+            Error::OperationsRejected {
+                invalid,
+                total,
+                detail,
+            } => CoachError::OperationsRejected {
+                invalid_count: invalid,
+                total_count: total,
+                detail,
+            },
+            Error::IdempotencyConflict => CoachError::IdempotencyConflict,
         }
     }
 }

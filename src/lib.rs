@@ -10,6 +10,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`plan`] | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`] |
+//! | [`assistant`] | spec 002: routing, proposing, validating, repairing and applying planner operations |
 //! | [`llm`] | model output handling (JSON extraction) |
 //! | [`store`] | the SQLite database: open, migrations, one DAO per domain |
 //! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
@@ -19,6 +20,7 @@
 
 uniffi::setup_scaffolding!();
 
+pub mod assistant;
 pub mod clock;
 pub mod error;
 pub mod ffi;

@@ -1,0 +1,38 @@
+//! Spec 002, the assistant: the app sends a user's message; the library routes it (auto mode),
+//! proposes operations on the user's todos, events, habits and goals with the model, validates
+//! and repairs them, summarises, and streams its stages to a listener. Nothing is applied until
+//! the app calls `apply` with the operations the user confirmed: then they run in one transaction,
+//! audited, and idempotent under a key.
+//!
+//! | file | concern |
+//! |---|---|
+//! | `model.rs` | the vocabulary: items, operations, checks, routes, events, results, audit |
+//! | `date.rs` | civil dates, `HH:MM` times, the recurrence rules (pure) |
+//! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
+//! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
+//! | `router.rs` | the router's prompt, schema and thresholds (pure) |
+//! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
+//! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
+//! | `apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
+//! | `service.rs` | the message pipeline: stages, events, model calls, cancellation |
+
+pub mod apply;
+pub mod clarify;
+pub mod date;
+pub mod model;
+pub mod router;
+pub mod service;
+pub mod shape;
+pub mod summary;
+pub mod validate;
+
+pub use model::*;
+
+/// The version of the operations format, sent in the `ops` event.
+pub const OPS_VERSION: u32 = 1;
+/// The most operations one proposal or one apply may hold.
+pub const MAX_OPERATIONS: usize = 20;
+/// Router: below this confidence the assistant asks a clarifying question.
+pub const CLARIFY_THRESHOLD: f64 = 0.45;
+/// Router: a `chat` decision needs at least this confidence; below it the message is planned.
+pub const CHAT_THRESHOLD: f64 = 0.70;
