@@ -240,8 +240,14 @@ mod tests {
         assert_eq!(d("2026-11-21").week_start(), d("2026-11-16"));
         assert_eq!(d("2026-11-16").week_start(), d("2026-11-16"));
         assert_eq!(d("2026-11-22").week_start(), d("2026-11-16"));
-        assert_eq!(Date::from_unix_ms(1_795_219_200_000 + 3_600_000, 0), d("2026-11-21"));
-        assert_eq!(Date::from_unix_ms(1_795_219_200_000 + 3_600_000, -120), d("2026-11-20"));
+        assert_eq!(
+            Date::from_unix_ms(1_795_219_200_000 + 3_600_000, 0),
+            d("2026-11-21")
+        );
+        assert_eq!(
+            Date::from_unix_ms(1_795_219_200_000 + 3_600_000, -120),
+            d("2026-11-20")
+        );
     }
 
     #[test]

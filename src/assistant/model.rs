@@ -392,15 +392,15 @@ pub struct PlannerItem {
     pub updated_ms: i64,
 }
 
-/// What validation needs to know about an existing item.
+/// What validation needs to know about an existing item. Repeating: `recurrence.repeats()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownItem {
     /// Its kind.
     pub kind: ItemKind,
     /// Its id.
     pub id: String,
-    /// Its stored recurrence repeats.
-    pub repeating: bool,
+    /// Its stored repeat rule (`none` for one-off items and goals).
+    pub recurrence: Recurrence,
     /// Done (non-repeating items).
     pub completed: bool,
     /// Its date or anchor.
