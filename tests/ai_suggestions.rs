@@ -13,7 +13,9 @@ use coachcore::suggest::ai::{
     AiRun, AiSuggestionSettings, LlmSuggestionSource, AI_CHANGE_TYPES, STEP_SCHEMA,
 };
 use coachcore::suggest::model::*;
-use coachcore::suggest::service::{AiSuggestionSource, SuggestionTools};
+use coachcore::suggest::service::{
+    AiSuggestionSource, SuggestionProgressListener, SuggestionTools,
+};
 use coachcore::Coach;
 use serde_json::{json, Value};
 
@@ -825,7 +827,9 @@ fn settings_reach_the_requests() {
     };
     let src = source_with(&model, settings.clone());
     assert_eq!(src.settings(), &settings);
-    let drafts = src.suggest(&ctx(), &[], &FakeTools::default()).unwrap();
+    let drafts = src
+        .suggest(&ctx(), &[], &FakeTools::default(), &Default::default())
+        .unwrap();
     assert!(drafts.is_empty());
     let r = &model.requests()[0];
     assert_eq!(
@@ -1097,4 +1101,119 @@ fn a_failing_model_leaves_the_rule_suggestions() {
         .iter()
         .any(|c| c.prescription_id == "rx-bench"
             && c.draft.change_type == ChangeType::IncreaseWeight));
+}
+
+/// Records the progress a suggestion run reports, and cancels it on a chosen token.
+#[derive(Default)]
+struct Progress {
+    exercises: Mutex<Vec<(u32, u32, String)>>,
+    text: Mutex<String>,
+    cancel_on: Option<(String, Arc<CancelToken>)>,
+}
+
+impl SuggestionProgressListener for Progress {
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) {
+        self.exercises
+            .lock()
+            .unwrap()
+            .push((index, count, exercise_name));
+    }
+
+    fn on_token(&self, piece: String) {
+        let mut text = self.text.lock().unwrap();
+        text.push_str(&piece);
+        if let Some((marker, cancel)) = &self.cancel_on {
+            if text.contains(marker.as_str()) {
+                cancel.cancel();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_run_streams_its_progress_and_text() {
+    let w = world();
+    w.coach
+        .log_session(session(0, (135.0, 12), (225.0, 9)))
+        .unwrap();
+    w.coach
+        .log_session(session(2, (135.0, 12), (225.0, 9)))
+        .unwrap();
+    w.clock.advance_ms(2 * DAY);
+    let bench = answer(&[("increaseWeight", 2, 140.0)]);
+    let squat = answer(&[("increaseRest", -1, 210.0)]);
+    let model = ScriptedModel::texts([bench.clone(), squat.clone()]);
+    w.coach
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+    let progress = Arc::new(Progress::default());
+    let changes = w
+        .coach
+        .generate_suggestions("s2".into(), Some(progress.clone()), None)
+        .unwrap();
+    assert_eq!(
+        *progress.exercises.lock().unwrap(),
+        vec![
+            (0, 2, "Bench Press".to_string()),
+            (1, 2, "Back Squat".to_string())
+        ]
+    );
+    assert_eq!(*progress.text.lock().unwrap(), format!("{bench}{squat}"));
+    assert_eq!(by_source(&changes, SuggestionSource::Ai).len(), 2);
+}
+
+#[test]
+fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
+    let w = world();
+    w.coach
+        .log_session(session(0, (135.0, 12), (225.0, 9)))
+        .unwrap();
+    w.coach
+        .log_session(session(2, (135.0, 12), (225.0, 9)))
+        .unwrap();
+    w.clock.advance_ms(2 * DAY);
+    // Words are the scripted model's tokens: cancel inside the squat's answer.
+    let squat = r#"{"suggestions": [{"changeType": "increaseRest", "targetSetIndex": -1, "newValue": 210, "reasoning": "rest"}]}"#;
+    let model = ScriptedModel::texts([answer(&[("increaseWeight", 2, 140.0)]), squat.to_string()]);
+    w.coach
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+    let cancel = CancelToken::new();
+    let progress = Arc::new(Progress {
+        cancel_on: Some(("\"increaseRest\"".into(), cancel.clone())),
+        ..Progress::default()
+    });
+    let err = w
+        .coach
+        .generate_suggestions("s2".into(), Some(progress.clone()), Some(cancel))
+        .unwrap_err();
+    assert_eq!(err, coachcore::CoachError::Cancelled);
+    assert_eq!(model.requests().len(), 2, "stopped in the second exercise");
+    assert!(
+        !progress.text.lock().unwrap().contains("210"),
+        "the rest of the answer was not generated"
+    );
+
+    // Nothing was stored: without a model now, the rules alone generate and store.
+    w.coach.set_ai_source(None);
+    let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
+    assert!(!changes.is_empty());
+    assert!(changes
+        .iter()
+        .all(|c| c.draft.source == SuggestionSource::Rule));
+
+    // A token cancelled before the call stops before any model call.
+    let w = world();
+    w.coach
+        .log_session(session(0, (135.0, 12), (225.0, 9)))
+        .unwrap();
+    let model = ScriptedModel::texts([answer(&[])]);
+    w.coach
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    assert_eq!(
+        w.coach
+            .generate_suggestions("s0".into(), None, Some(cancel)),
+        Err(coachcore::CoachError::Cancelled)
+    );
+    assert_eq!(model.requests().len(), 0);
 }

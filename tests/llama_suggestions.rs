@@ -21,7 +21,7 @@ use coachcore::suggest::ai::{AiRunReport, AiSuggestionSettings, LlmSuggestionSou
 use coachcore::suggest::apply::apply_change;
 use coachcore::suggest::metrics::round_to_achievable;
 use coachcore::suggest::model::*;
-use coachcore::suggest::service::{AiSuggestionSource, SuggestionTools};
+use coachcore::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
 use coachcore::Coach;
 
 const DAY: i64 = 86_400_000;
@@ -95,9 +95,10 @@ impl AiSuggestionSource for Recording {
         ctx: &ExerciseContext,
         rule_drafts: &[SuggestionDraft],
         tools: &dyn SuggestionTools,
+        control: &AiRunControl,
     ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
         let started = Instant::now();
-        let out = self.inner.run(ctx, rule_drafts, tools, &CancelToken::new());
+        let out = self.inner.run(ctx, rule_drafts, tools, &control.cancel);
         let wall_ms = started.elapsed().as_millis();
         self.seen.lock().unwrap().push(Observed {
             ctx: ctx.clone(),

@@ -544,6 +544,7 @@ impl coachcore::suggest::service::AiSuggestionSource for FakeAi {
         ctx: &ExerciseContext,
         _rule_drafts: &[SuggestionDraft],
         tools: &dyn coachcore::suggest::service::SuggestionTools,
+        _control: &coachcore::suggest::service::AiRunControl,
     ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
         if self.fail {
             return Err(coachcore::error::Error::Internal("model down".into()));

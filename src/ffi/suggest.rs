@@ -1,12 +1,16 @@
 //! The suggestion calls of [`Coach`]: catalog and plans, logging workouts, suggestions, decisions.
 
+use std::sync::Arc;
+
 use crate::error::CoachError;
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
+use crate::llm::CancelToken;
 use crate::suggest::model::{
     CatalogExercise, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange, SessionLog,
     SuggestionDraft, WorkoutPlan,
 };
+use crate::suggest::service::{AiRunControl, SuggestionProgressListener};
 use crate::suggest::{self, service};
 
 #[uniffi::export]
@@ -40,18 +44,41 @@ impl Coach {
     /// The suggestions for a logged session: generated on the first call (rules, then the AI
     /// source if one is configured, deduplicated against the last 7 days) and stored as pending;
     /// later calls return the stored ones with their current decisions.
+    ///
+    /// Threading: with a language model configured this takes seconds (one model run per
+    /// exercise): call it off the main thread, or use [`Coach::generate_suggestions`] to show
+    /// progress and let the user cancel.
     pub fn suggestions_for_session(
         &self,
         session_id: String,
     ) -> Result<Vec<PrescriptionChange>, CoachError> {
+        self.generate_suggestions(session_id, None, None)
+    }
+
+    /// [`Coach::suggestions_for_session`] with progress and cancellation: `listener` hears which
+    /// exercise the model is on and its text as it streams; `cancel.cancel()` from another thread
+    /// stops the model within a token or two and this call throws `Cancelled` with nothing
+    /// stored (the next call generates afresh). Stored suggestions return at once, as before.
+    #[uniffi::method(default(listener = None, cancel = None))]
+    pub fn generate_suggestions(
+        &self,
+        session_id: String,
+        listener: Option<Arc<dyn SuggestionProgressListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<Vec<PrescriptionChange>, CoachError> {
         let ai = self.ai_source();
         let mut ids = IdGenerator::from_entropy();
+        let control = AiRunControl {
+            cancel: cancel.unwrap_or_default(),
+            listener,
+        };
         Ok(service::suggestions_for_session(
             &self.store,
             &*self.clock,
             ai.as_deref(),
             &mut ids,
             &session_id,
+            &control,
         )?)
     }
 

@@ -68,7 +68,7 @@ use super::model::{
     ExerciseHistory, ExercisePerformance, PerformedSet, RepRange, RepRangeMode, RestMode,
     SetPrescription, SetType, SuggestionDraft, SuggestionSource, WeightUnit,
 };
-use super::service::{AiSuggestionSource, SuggestionTools};
+use super::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
 use crate::error::Result;
 use crate::llm::structured::{generate_validated, Issue, DEFAULT_ATTEMPTS};
 use crate::llm::{
@@ -211,6 +211,18 @@ impl LlmSuggestionSource {
         tools: &dyn SuggestionTools,
         cancel: &Arc<CancelToken>,
     ) -> Result<AiRun> {
+        self.run_streaming(ctx, rule_drafts, tools, cancel, None)
+    }
+
+    /// [`run`](Self::run), streaming every generation's text to `listener`.
+    pub fn run_streaming(
+        &self,
+        ctx: &ExerciseContext,
+        rule_drafts: &[SuggestionDraft],
+        tools: &dyn SuggestionTools,
+        cancel: &Arc<CancelToken>,
+        listener: Option<Arc<dyn TokenListener>>,
+    ) -> Result<AiRun> {
         let started = Instant::now();
         let s = &self.settings;
         let mut report = AiRunReport::default();
@@ -263,7 +275,7 @@ impl LlmSuggestionSource {
                 &model,
                 request,
                 s.max_attempts,
-                None,
+                listener.clone(),
                 cancel,
                 |raw| {
                     *last.borrow_mut() = Some(raw.clone());
@@ -386,9 +398,16 @@ impl AiSuggestionSource for LlmSuggestionSource {
         ctx: &ExerciseContext,
         rule_drafts: &[SuggestionDraft],
         tools: &dyn SuggestionTools,
+        control: &AiRunControl,
     ) -> Result<Vec<SuggestionDraft>> {
         Ok(self
-            .run(ctx, rule_drafts, tools, &CancelToken::new())?
+            .run_streaming(
+                ctx,
+                rule_drafts,
+                tools,
+                &control.cancel,
+                control.token_listener(),
+            )?
             .drafts)
     }
 }

@@ -6,6 +6,7 @@
 //! together; an accepted change and the prescription it edits commit together.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::model::{
     CatalogExercise, Decision, ExerciseContext, ExerciseHistory, ExercisePerformance,
@@ -15,6 +16,7 @@ use super::{apply, dedup, history, outcome, rules};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
+use crate::llm::{CancelToken, LlmError, TokenListener};
 use crate::store::{Db, Store};
 
 /// Read-only lookups an AI source may make while it works (the spec's model tools). Each call is
@@ -31,17 +33,64 @@ pub trait SuggestionTools {
     ) -> Result<Vec<ExercisePerformance>>;
 }
 
+/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
+/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
+#[uniffi::export(with_foreign)]
+pub trait SuggestionProgressListener: Send + Sync {
+    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
+    /// A piece of the model's output, in order.
+    fn on_token(&self, piece: String);
+}
+
+/// Cancellation and progress of one suggestion generation.
+#[derive(Clone, Default)]
+pub struct AiRunControl {
+    /// Cancels the model call in progress and the exercises after it.
+    pub cancel: Arc<CancelToken>,
+    /// Progress and streamed text, if the app wants them.
+    pub listener: Option<Arc<dyn SuggestionProgressListener>>,
+}
+
+impl std::fmt::Debug for AiRunControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AiRunControl")
+            .field("cancelled", &self.cancel.is_cancelled())
+            .field("listener", &self.listener.is_some())
+            .finish()
+    }
+}
+
+impl AiRunControl {
+    /// The streamed text of the model, forwarded to the listener (if any).
+    pub fn token_listener(&self) -> Option<Arc<dyn TokenListener>> {
+        self.listener
+            .clone()
+            .map(|l| Arc::new(Forward(l)) as Arc<dyn TokenListener>)
+    }
+}
+
+struct Forward(Arc<dyn SuggestionProgressListener>);
+
+impl TokenListener for Forward {
+    fn on_token(&self, piece: String) {
+        self.0.on_token(piece);
+    }
+}
+
 /// A source of AI suggestions, called per exercise after the rules. The LLM runtime provides one;
 /// without a source configured, AI contributes nothing.
 pub trait AiSuggestionSource: Send + Sync {
     /// Drafts for one exercise. `rule_drafts` are what the rules proposed for it; `tools` answer
-    /// the model's lookups. An error is treated as "no AI suggestions" for this exercise; it never
-    /// fails the pipeline.
+    /// the model's lookups; `control` carries the cancel token (pass it to every model call) and
+    /// the listener. An error is treated as "no AI suggestions" for this exercise, except
+    /// cancellation, which ends the whole generation with nothing stored.
     fn suggest(
         &self,
         ctx: &ExerciseContext,
         rule_drafts: &[SuggestionDraft],
         tools: &dyn SuggestionTools,
+        control: &AiRunControl,
     ) -> Result<Vec<SuggestionDraft>>;
 }
 
@@ -322,12 +371,16 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
 /// Three phases: a read that builds the contexts and runs the rules; the AI source, outside any
 /// transaction (a model may take seconds); one write transaction that deduplicates against what
 /// is stored at that moment and stores the result, unless another caller stored it first.
+///
+/// Cancelling `control.cancel` stops the model and returns `Cancelled` with nothing stored: the
+/// next call generates afresh. Without an AI source there is nothing to cancel.
 pub fn suggestions_for_session(
     store: &Store,
     clock: &dyn Clock,
     ai: Option<&dyn AiSuggestionSource>,
     ids: &mut IdGenerator,
     session_id: &str,
+    control: &AiRunControl,
 ) -> Result<Vec<PrescriptionChange>> {
     let (plan_id, mut exercises) = match store.read(|db| prepare(db, session_id))? {
         Prepared::Stored(changes) => return Ok(changes),
@@ -335,9 +388,19 @@ pub fn suggestions_for_session(
     };
     if let Some(ai) = ai {
         let tools = StoreTools(store);
-        for (ctx, drafts) in &mut exercises {
-            if let Ok(extra) = ai.suggest(ctx, drafts, &tools) {
-                drafts.extend(extra.into_iter().filter(|d| admissible(ctx, d)));
+        let count = exercises.len() as u32;
+        for (i, (ctx, drafts)) in exercises.iter_mut().enumerate() {
+            if control.cancel.is_cancelled() {
+                return Err(LlmError::Cancelled.into());
+            }
+            if let Some(l) = &control.listener {
+                l.on_exercise(i as u32, count, ctx.exercise.name.clone());
+            }
+            match ai.suggest(ctx, drafts, &tools, control) {
+                Ok(extra) => drafts.extend(extra.into_iter().filter(|d| admissible(ctx, d))),
+                Err(_) if control.cancel.is_cancelled() => return Err(LlmError::Cancelled.into()),
+                Err(Error::Llm(LlmError::Cancelled)) => return Err(LlmError::Cancelled.into()),
+                Err(_) => {}
             }
         }
     }
