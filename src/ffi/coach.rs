@@ -5,6 +5,7 @@ use std::sync::{Arc, RwLock};
 use crate::clock::{Clock, SystemClock};
 use crate::error::CoachError;
 use crate::ids::IdGenerator;
+use crate::llm::LanguageModel;
 use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
 use crate::store::{GenerationRecord, Store};
 use crate::suggest::service::AiSuggestionSource;
@@ -20,6 +21,8 @@ pub struct Coach {
     pub(super) store: Store,
     pub(super) clock: Arc<dyn Clock>,
     ai: RwLock<Option<Arc<dyn AiSuggestionSource>>>,
+    /// The assistant's model (behind the circuit breaker), set by `use_language_model`.
+    model: RwLock<Option<Arc<dyn LanguageModel>>>,
 }
 
 impl std::fmt::Debug for Coach {
@@ -104,6 +107,7 @@ impl Coach {
             store,
             clock,
             ai: RwLock::new(None),
+            model: RwLock::new(None),
         }
     }
 
@@ -111,6 +115,17 @@ impl Coach {
     /// [`Coach::suggestions_for_session`].
     pub fn set_ai_source(&self, source: Option<Arc<dyn AiSuggestionSource>>) {
         *self.ai.write().unwrap_or_else(|p| p.into_inner()) = source;
+    }
+
+    /// Sets (or with `None` removes) the model the assistant uses ([`Coach::send_message`]), as
+    /// given: no circuit breaker is added (`use_language_model` adds one).
+    pub fn set_assistant_model(&self, model: Option<Arc<dyn LanguageModel>>) {
+        *self.model.write().unwrap_or_else(|p| p.into_inner()) = model;
+    }
+
+    /// The assistant's model, if one is set.
+    pub(crate) fn language_model(&self) -> Option<Arc<dyn LanguageModel>> {
+        self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     pub(super) fn ai_source(&self) -> Option<Arc<dyn AiSuggestionSource>> {

@@ -11,20 +11,27 @@ use crate::suggest::service::AiSuggestionSource;
 
 #[uniffi::export]
 impl Coach {
-    /// Uses `model` as the AI source of workout suggestions (after the rules, per exercise), behind
-    /// a circuit breaker: after 5 failures in a minute the model is left alone for 30 s. `None`
-    /// turns AI suggestions off. The model may be the embedded engine ([`load_model`]) or one the
-    /// app implements (e.g. the platform's system model).
+    /// Uses `model` for the library's AI features, behind one circuit breaker (after 5 failures in
+    /// a minute the model is left alone for 30 s and calls fail with `ModelUnavailable`):
+    /// - the AI source of workout suggestions (after the rules, per exercise);
+    /// - the assistant ([`Coach::send_message`]): routing, proposals, repairs and summaries.
+    ///
+    /// `None` turns both off (suggestions then come from the rules only; the assistant cannot
+    /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
+    /// (e.g. the platform's system model); it may be called from several library threads at once.
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        let source = model.map(|m| {
-            let guarded: Arc<dyn LanguageModel> = Arc::new(CircuitBreaker::new(
+        let guarded = model.map(|m| {
+            Arc::new(CircuitBreaker::new(
                 m,
                 Arc::clone(&self.clock),
                 BreakerConfig::default(),
-            ));
-            Arc::new(LlmSuggestionSource::new(guarded)) as Arc<dyn AiSuggestionSource>
+            )) as Arc<dyn LanguageModel>
         });
+        let source = guarded
+            .clone()
+            .map(|g| Arc::new(LlmSuggestionSource::new(g)) as Arc<dyn AiSuggestionSource>);
         self.set_ai_source(source);
+        self.set_assistant_model(guarded);
     }
 }
 

@@ -1,10 +1,12 @@
 //! The app-facing surface exported through UniFFI (Swift, Kotlin, Python). Thin by rule: each
 //! exported method delegates in a line or two to a service; no logic lives here.
 
+mod assistant;
 mod coach;
 mod llm;
 mod suggest;
 
+pub use assistant::{AssistantListener, AssistantTask};
 pub use coach::{library_version, Coach};
 #[cfg(feature = "llama")]
 pub use llm::load_model;

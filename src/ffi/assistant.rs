@@ -1,0 +1,346 @@
+//! The assistant calls of [`Coach`] (spec 002): messages with a listener and a task handle,
+//! dry-run and apply of operations, and the planner reads (an item, a week, the backlog, the audit
+//! log). Each method delegates to `assistant::service` or `assistant::apply`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::assistant::apply;
+use crate::assistant::date::Date;
+use crate::assistant::model::{
+    ApplyResult, AssistantEvent, AssistantRequest, AssistantResult, AuditEntry, ItemKind,
+    Operation, PlannerItem, Validation, WeekSnapshot,
+};
+use crate::assistant::service::{self, AssistantSettings, EventSink};
+use crate::assistant::shape::shape_typed;
+use crate::error::CoachError;
+use crate::ffi::Coach;
+use crate::ids::IdGenerator;
+use crate::llm::{CancelToken, LanguageModel};
+
+/// Receives the events of a message sent with [`Coach::send_message`]. Implement it in Swift,
+/// Kotlin or Python to show the assistant's progress.
+///
+/// Events come in the spec's order: `Stage`s (routing, proposing, validating, repairing,
+/// summarizing), then `Clarify` or `Ops`, then `Summary`, `Result`, and always `Done` last (also
+/// after an error or a cancellation). `Heartbeat` arrives periodically while the model works; a
+/// chat answer sends only `Summary` and `Done`.
+///
+/// Threading: `onEvent` is called on the library's background thread that runs the message, one
+/// event at a time, never concurrently for one message. Return quickly and hop to the main thread
+/// (`DispatchQueue.main.async`, `withContext(Dispatchers.Main)`) before touching the UI.
+#[uniffi::export(with_foreign)]
+pub trait AssistantListener: Send + Sync {
+    /// One event of the running message.
+    fn on_event(&self, event: AssistantEvent);
+}
+
+/// The app's listener (if any) as the service's event sink.
+struct ListenerSink(Option<Arc<dyn AssistantListener>>);
+
+impl EventSink for ListenerSink {
+    fn on_event(&self, event: AssistantEvent) {
+        if let Some(l) = &self.0 {
+            l.on_event(event);
+        }
+    }
+}
+
+/// A message running in the background, returned by [`Coach::send_message`].
+///
+/// Threading: every method may be called from any thread. `wait` blocks: never call it on the main
+/// thread (use a background thread, `Task.detached` or `withContext(Dispatchers.IO)`), or rely on
+/// the listener's `Result`/`Done` events instead.
+#[derive(uniffi::Object)]
+pub struct AssistantTask {
+    cancel: Arc<CancelToken>,
+    outcome: Mutex<Option<Result<AssistantResult, CoachError>>>,
+    finished: Condvar,
+}
+
+impl std::fmt::Debug for AssistantTask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AssistantTask")
+            .field("finished", &self.is_finished())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AssistantTask {
+    fn new() -> Arc<Self> {
+        Arc::new(AssistantTask {
+            cancel: CancelToken::new(),
+            outcome: Mutex::new(None),
+            finished: Condvar::new(),
+        })
+    }
+
+    fn finish(&self, outcome: Result<AssistantResult, CoachError>) {
+        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+        self.finished.notify_all();
+    }
+}
+
+#[uniffi::export]
+impl AssistantTask {
+    /// Asks the message to stop. The model call in progress stops within a token or two; the
+    /// listener then gets `Done`, and `wait` throws `Cancelled`. Nothing is ever applied by a
+    /// message, so cancelling is always safe. Calling it after the message finished does nothing.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Blocks until the message finishes and returns its result; throws what the message failed
+    /// with (`Cancelled`, `ModelUnavailable`, `TimedOut`, ...). May be called any number of times,
+    /// from any thread: every call returns the same result.
+    pub fn wait(&self) -> Result<AssistantResult, CoachError> {
+        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(outcome) = guard.as_ref() {
+                return outcome.clone();
+            }
+            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Whether the message has finished (`wait` would return at once).
+    pub fn is_finished(&self) -> bool {
+        self.outcome
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+}
+
+fn date_arg(what: &str, s: &str) -> Result<Date, CoachError> {
+    Date::parse(s).ok_or_else(|| CoachError::InvalidArgument {
+        detail: format!("{what} must be a date YYYY-MM-DD"),
+    })
+}
+
+#[uniffi::export]
+impl Coach {
+    /// Sends a message to the assistant and returns at once with a task handle; the message runs
+    /// on a background thread of the library and reports to `listener` (see
+    /// [`AssistantListener`] for the events and their order).
+    ///
+    /// The model is the one given to `useLanguageModel`. Without one, plan mode cannot propose:
+    /// the task fails with the error the pipeline reports (after `Done`).
+    ///
+    /// Nothing is applied: show the result's `operations` to the user and call
+    /// [`Coach::apply_operations`] with the ones they confirm.
+    ///
+    /// Dates: pass the user's local date in `request.today` (`YYYY-MM-DD`); without it the library
+    /// uses the device clock's UTC date, which is the wrong day near midnight in most time zones.
+    ///
+    /// Threading: callable from any thread, the main thread included (it does not block). Several
+    /// messages may run at once; they share the database connection and the model.
+    pub fn send_message(
+        self: Arc<Self>,
+        request: AssistantRequest,
+        listener: Option<Arc<dyn AssistantListener>>,
+    ) -> Arc<AssistantTask> {
+        let task = AssistantTask::new();
+        let background = Arc::clone(&task);
+        let model = self.language_model();
+        let sink = ListenerSink(listener.clone());
+        let spawned = std::thread::Builder::new()
+            .name("coachcore-assistant".into())
+            .spawn(move || {
+                let outcome = self.run_message_with(request, model, &sink, &background.cancel);
+                background.finish(outcome);
+            });
+        if spawned.is_err() {
+            if let Some(l) = listener {
+                l.on_event(AssistantEvent::Done);
+            }
+            task.finish(Err(CoachError::Internal {
+                detail: "could not start the assistant thread".into(),
+            }));
+        }
+        task
+    }
+
+    /// Validation results for `operations`, with the deterministic repairs (e.g. a missing
+    /// `{type:'none'}` recurrence added); the database is not changed. Use it to show the user what
+    /// `applyOperations` would do and what is wrong with the rest.
+    ///
+    /// `today` is the user's local date (`YYYY-MM-DD`), used for date checks; absent uses the device
+    /// clock's UTC date. Throws `InvalidArgument` for a malformed `today`.
+    ///
+    /// Threading: reads the database (milliseconds); call it off the main thread.
+    #[uniffi::method(default(today = None))]
+    pub fn dry_run_operations(
+        &self,
+        operations: Vec<Operation>,
+        today: Option<String>,
+    ) -> Result<Validation, CoachError> {
+        let today = self.today_or_clock(today.as_deref())?;
+        Ok(apply::dry_run(&self.store, shape_typed(operations), today)?)
+    }
+
+    /// Validates `operations` and applies them all in one transaction, with one audit entry per
+    /// action; if any is invalid nothing is applied and it throws `OperationsRejected` (at most 20
+    /// operations per call).
+    ///
+    /// `idempotency_key`: a key the app makes per user action (e.g. a UUID kept with the pending
+    /// confirmation). Retrying with the same key and the same operations returns the stored result
+    /// with `replayed = true` and applies nothing again; the same key with other operations throws
+    /// `IdempotencyConflict`. `today` as for [`Coach::dry_run_operations`].
+    ///
+    /// Threading: writes the database (a few milliseconds); call it off the main thread.
+    #[uniffi::method(default(idempotency_key = None, today = None))]
+    pub fn apply_operations(
+        &self,
+        operations: Vec<Operation>,
+        idempotency_key: Option<String>,
+        today: Option<String>,
+    ) -> Result<ApplyResult, CoachError> {
+        let today = self.today_or_clock(today.as_deref())?;
+        let mut ids = IdGenerator::from_entropy();
+        Ok(apply::apply(
+            &self.store,
+            &*self.clock,
+            &mut ids,
+            shape_typed(operations),
+            idempotency_key.as_deref(),
+            today,
+        )?)
+    }
+
+    /// The todo, event, habit or goal of `kind` with `id`, or `None`.
+    pub fn planner_item(
+        &self,
+        kind: ItemKind,
+        id: String,
+    ) -> Result<Option<PlannerItem>, CoachError> {
+        Ok(apply::item(&self.store, kind, &id)?)
+    }
+
+    /// The Monday-to-Sunday week containing `date` (`YYYY-MM-DD`): the items not completed, a
+    /// repeating item once per open occurrence, sorted by date, time (untimed last), priority and
+    /// title. Throws `InvalidArgument` for a malformed date.
+    pub fn week(&self, date: String) -> Result<WeekSnapshot, CoachError> {
+        let date = date_arg("date", &date)?;
+        Ok(apply::week(&self.store, date)?)
+    }
+
+    /// Up to `limit` backlog todos (no date, not completed), high priority first, then the most
+    /// recently changed.
+    pub fn backlog(&self, limit: u32) -> Result<Vec<PlannerItem>, CoachError> {
+        Ok(apply::backlog(&self.store, limit)?)
+    }
+
+    /// The audit log of applied operations, newest first: up to `limit` entries, those with `seq`
+    /// below `before_seq` when given (pass the last `seq` you got to page back).
+    #[uniffi::method(default(before_seq = None))]
+    pub fn audit_log(
+        &self,
+        limit: u32,
+        before_seq: Option<i64>,
+    ) -> Result<Vec<AuditEntry>, CoachError> {
+        Ok(apply::audit_log(&self.store, limit, before_seq)?)
+    }
+}
+
+impl Coach {
+    /// `today` parsed, or the clock's UTC date.
+    fn today_or_clock(&self, today: Option<&str>) -> Result<Date, CoachError> {
+        match today {
+            Some(s) => date_arg("today", s),
+            None => Ok(Date::from_unix_ms(self.clock.now_ms(), 0)),
+        }
+    }
+
+    /// Runs a message synchronously on the calling thread with `model` (instead of the one given
+    /// to `use_language_model`), sending events to `sink`. For the CLI, the C API and Rust callers;
+    /// apps use [`Coach::send_message`]. A panic in the pipeline becomes `Internal` (and `done` is
+    /// still sent). `request.today` defaults to the clock's UTC date.
+    pub fn run_message_with(
+        &self,
+        mut request: AssistantRequest,
+        model: Option<Arc<dyn LanguageModel>>,
+        sink: &dyn EventSink,
+        cancel: &Arc<CancelToken>,
+    ) -> Result<AssistantResult, CoachError> {
+        if request.today.is_none() {
+            request.today = Some(Date::from_unix_ms(self.clock.now_ms(), 0).to_string());
+        }
+        let done_sent = AtomicBool::new(false);
+        let tracking = DoneTracker {
+            inner: sink,
+            done_sent: &done_sent,
+        };
+        let settings = AssistantSettings::default();
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            service::run_message(
+                &self.store,
+                &*self.clock,
+                model.as_deref(),
+                &request,
+                &tracking,
+                cancel,
+                &settings,
+            )
+        }));
+        match run {
+            Ok(outcome) => Ok(outcome?),
+            Err(_) => {
+                if !done_sent.load(Ordering::SeqCst) {
+                    sink.on_event(AssistantEvent::Done);
+                }
+                Err(CoachError::Internal {
+                    detail: "the assistant pipeline panicked".into(),
+                })
+            }
+        }
+    }
+
+    /// [`Coach::dry_run_operations`] for operations as JSON (`{"operations":[...]}` or a bare
+    /// array, in the camelCase form of [`Operation`]; loosely shaped operations are normalised as
+    /// the model's are). Throws `InvalidArgument` when the text holds no operation list.
+    pub fn dry_run_operations_json(
+        &self,
+        json: &str,
+        today: Option<&str>,
+    ) -> Result<Validation, CoachError> {
+        let today = self.today_or_clock(today)?;
+        Ok(apply::dry_run_json(&self.store, json, today)?)
+    }
+
+    /// [`Coach::apply_operations`] for operations as JSON (see
+    /// [`Coach::dry_run_operations_json`]).
+    pub fn apply_operations_json(
+        &self,
+        json: &str,
+        idempotency_key: Option<&str>,
+        today: Option<&str>,
+    ) -> Result<ApplyResult, CoachError> {
+        let today = self.today_or_clock(today)?;
+        let mut ids = IdGenerator::from_entropy();
+        Ok(apply::apply_json(
+            &self.store,
+            &*self.clock,
+            &mut ids,
+            json,
+            idempotency_key,
+            today,
+        )?)
+    }
+}
+
+/// Forwards events and notes whether `done` went out.
+struct DoneTracker<'a> {
+    inner: &'a dyn EventSink,
+    done_sent: &'a AtomicBool,
+}
+
+impl EventSink for DoneTracker<'_> {
+    fn on_event(&self, event: AssistantEvent) {
+        if event == AssistantEvent::Done {
+            self.done_sent.store(true, Ordering::SeqCst);
+        }
+        self.inner.on_event(event);
+    }
+}
