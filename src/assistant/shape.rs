@@ -1,9 +1,44 @@
-//! Operation shaping: raw JSON operations (from the model, the CLI or the C API) to typed
-//! [`Operation`]s. (Stub: being written.)
+//! Operation shaping (spec 002, `inferOperationShape`): raw JSON operations from the model, the
+//! CLI or the C API to typed [`Operation`]s, with every normalisation recorded and every problem
+//! reported as an [`OpIssue`]. Shaping never fails on an element: each element of the list gives
+//! one [`ShapedOp`]; only a value that holds no list at all is an error (`no_operations`).
+//!
+//! What shaping accepts and does, per element:
+//! - It must be a JSON object (`invalid_operation` otherwise).
+//! - `kind`: `todo`, `event`, `habit`, `goal`, any case (`missing_kind`, `unknown_kind`). A missing
+//!   kind is inferred as `goal` when the op is a `goal_*` one.
+//! - `op` (aliases `action`, `type`): any case; `_`, `-` and spaces are ignored, so
+//!   `complete-occurrence`, `completeOccurrence` and `COMPLETE_OCCURRENCE` are the same. Also read:
+//!   `add`/`new` as `create`, `edit`/`modify` as `update`, `remove` as `delete`, `done` as
+//!   `complete` (`unknown_op` otherwise). When `op` is missing it is inferred: no `id` → `create`
+//!   (`goal_create` for goals); `id` and `occurrenceDate` → `complete_occurrence`; `id` and only
+//!   `completed: true` → `complete`; a goal `id` with only `items` → `goal_add_items`; a goal `id`
+//!   with `item` or `childId` is ambiguous (`missing_op`); any other `id` → `update`
+//!   (`goal_update` for goals).
+//! - Field names are camelCase; the snake_case spellings (`scheduled_for`, `time_of_day`,
+//!   `end_time`, `occurrence_date`, `child_id`) are accepted too (camelCase wins when both are
+//!   set). Unknown fields are ignored.
+//! - Strings are trimmed; an empty string (or only spaces) is read as null for every nullable
+//!   field (`id`, `title`, `notes`, `scheduledFor`, `timeOfDay`, `endTime`, `occurrenceDate`,
+//!   `childId`, `priority`, `recurrence`). A wrong JSON type (e.g. a number as `title`) is
+//!   `invalid_field` with the field's name, and the field is left out.
+//! - Times written `9:05` or `09:05:00` are rewritten `09:05` (recorded as a repair).
+//! - `priority`: `low`, `medium`, `high`, any case; `med` and `normal` read as `medium`
+//!   (`invalid_priority` otherwise).
+//! - `recurrence`: an object `{type, interval, weekdays, until}` (`type` any case; `end` is read as
+//!   `until`), or a string shorthand for the type (`"daily"`, `"none"`; `"once"` reads as `none`).
+//!   `{}` reads as absent. Weekdays: `mon`, `monday`, `Mon`, `MO`... (`invalid_recurrence` with
+//!   the field, e.g. `recurrence.weekdays`, for anything unreadable).
+//! - Bulk markers are `bulk_not_supported`: a `where`, `filter` or `query` field, an `ids` field,
+//!   `all: true`, or an `id` of `*` or `all`.
+//!
+//! An element whose kind or op cannot be read has `operation: None` (and at least one issue).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::model::{OpIssue, Operation};
+use super::model::{
+    ItemKind, ItemRef, OpIssue, OpType, Operation, Priority, Recurrence, RecurrenceType, Weekday,
+};
 
 /// One operation after shaping: the typed operation if it could be read, and the problems found.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +66,706 @@ pub fn shape_typed(ops: Vec<Operation>) -> Vec<ShapedOp> {
         .collect()
 }
 
-/// Shapes `{"operations":[...]}` or a bare array. `Err` when the value holds no operation list.
-pub fn shape_operations(_value: &Value) -> Result<Vec<ShapedOp>, OpIssue> {
-    unimplemented!("shape_operations")
+/// Shapes `{"operations":[...]}` or a bare array. `Err` (code `no_operations`) when the value
+/// holds no operation list. See the module documentation for what is accepted.
+pub fn shape_operations(value: &Value) -> Result<Vec<ShapedOp>, OpIssue> {
+    let list = match value {
+        Value::Array(a) => a,
+        Value::Object(m) => match m.get("operations") {
+            Some(Value::Array(a)) => a,
+            _ => {
+                return Err(OpIssue {
+                    code: "no_operations".into(),
+                    field: Some("operations".into()),
+                    message: "expected an object with an \"operations\" array, or an array".into(),
+                })
+            }
+        },
+        _ => {
+            return Err(OpIssue {
+                code: "no_operations".into(),
+                field: None,
+                message: "expected an object with an \"operations\" array, or an array".into(),
+            })
+        }
+    };
+    Ok(list
+        .iter()
+        .enumerate()
+        .map(|(i, v)| shape_one(i as u32, v))
+        .collect())
+}
+
+/// Shapes one element of an operation list (see the module documentation).
+pub fn shape_one(index: u32, value: &Value) -> ShapedOp {
+    let mut s = Shaper::default();
+    let operation = match value {
+        Value::Object(obj) => s.shape(obj),
+        other => {
+            s.issue(
+                "invalid_operation",
+                None,
+                format!(
+                    "an operation must be a JSON object, not {}",
+                    json_type(other)
+                ),
+            );
+            None
+        }
+    };
+    ShapedOp {
+        index,
+        operation,
+        issues: s.issues,
+        repairs: s.repairs,
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads an op name: case-insensitive, ignoring `_`, `-` and spaces; with the documented synonyms.
+pub fn parse_op(s: &str) -> Option<OpType> {
+    let mut buf = [0u8; 24];
+    let mut n = 0;
+    for b in s.trim().bytes() {
+        if b == b'_' || b == b'-' || b == b' ' {
+            continue;
+        }
+        if n == buf.len() {
+            return None;
+        }
+        buf[n] = b.to_ascii_lowercase();
+        n += 1;
+    }
+    Some(match &buf[..n] {
+        b"create" | b"add" | b"new" => OpType::Create,
+        b"update" | b"edit" | b"modify" => OpType::Update,
+        b"delete" | b"remove" => OpType::Delete,
+        b"complete" | b"done" => OpType::Complete,
+        b"completeoccurrence" => OpType::CompleteOccurrence,
+        b"goalcreate" => OpType::GoalCreate,
+        b"goalupdate" => OpType::GoalUpdate,
+        b"goaldelete" => OpType::GoalDelete,
+        b"goaladditems" | b"goaladditem" => OpType::GoalAddItems,
+        b"goalremoveitem" => OpType::GoalRemoveItem,
+        b"goaladdchild" => OpType::GoalAddChild,
+        b"goalremovechild" => OpType::GoalRemoveChild,
+        _ => return None,
+    })
+}
+
+/// Reads a kind, any case.
+pub fn parse_kind(s: &str) -> Option<ItemKind> {
+    let s = s.trim();
+    [
+        ItemKind::Todo,
+        ItemKind::Event,
+        ItemKind::Habit,
+        ItemKind::Goal,
+    ]
+    .into_iter()
+    .find(|k| k.as_str().eq_ignore_ascii_case(s))
+}
+
+/// Reads a priority, any case; `med` and `normal` read as medium.
+pub fn parse_priority(s: &str) -> Option<Priority> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("low") {
+        Some(Priority::Low)
+    } else if s.eq_ignore_ascii_case("medium")
+        || s.eq_ignore_ascii_case("med")
+        || s.eq_ignore_ascii_case("normal")
+    {
+        Some(Priority::Medium)
+    } else if s.eq_ignore_ascii_case("high") {
+        Some(Priority::High)
+    } else {
+        None
+    }
+}
+
+/// Reads a recurrence type, any case; `once` reads as `none`.
+pub fn parse_recurrence_type(s: &str) -> Option<RecurrenceType> {
+    let s = s.trim();
+    let t = [
+        ("none", RecurrenceType::None),
+        ("once", RecurrenceType::None),
+        ("daily", RecurrenceType::Daily),
+        ("weekly", RecurrenceType::Weekly),
+        ("monthly", RecurrenceType::Monthly),
+        ("yearly", RecurrenceType::Yearly),
+    ];
+    t.iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(s))
+        .map(|(_, k)| *k)
+}
+
+/// Reads a weekday: `mon`, `monday`, `MO`, any case.
+pub fn parse_weekday(s: &str) -> Option<Weekday> {
+    const NAMES: [&str; 7] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    let s = s.trim();
+    if s.len() < 2 || !s.is_ascii() {
+        return None;
+    }
+    // Any prefix of two letters or more: "mo", "mon", "tues", "thurs", "monday".
+    NAMES
+        .iter()
+        .position(|full| s.len() <= full.len() && full[..s.len()].eq_ignore_ascii_case(s))
+        .map(|i| Weekday::ALL[i])
+}
+
+/// Rewrites `9:05` or `09:05:00` as `09:05`; `None` when the text is no such time.
+fn normalize_time(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let ok = |r: &[u8]| r.iter().all(u8::is_ascii_digit);
+    match b.len() {
+        4 if b[1] == b':' && ok(&b[..1]) && ok(&b[2..]) => Some(format!("0{s}")),
+        8 if b[2] == b':' && b[5] == b':' && &b[5..] == b":00" && ok(&b[..2]) && ok(&b[3..5]) => {
+            Some(s[..5].to_string())
+        }
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct Shaper {
+    issues: Vec<OpIssue>,
+    repairs: Vec<String>,
+}
+
+/// Content fields: any of them present makes an `id`-only operation an update.
+const CONTENT: [&str; 13] = [
+    "title",
+    "notes",
+    "scheduledFor",
+    "scheduled_for",
+    "timeOfDay",
+    "time_of_day",
+    "endTime",
+    "end_time",
+    "priority",
+    "recurrence",
+    "items",
+    "item",
+    "children",
+];
+
+fn is_blank(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+impl Shaper {
+    fn issue(&mut self, code: &str, field: Option<&str>, message: String) {
+        self.issues.push(OpIssue {
+            code: code.to_string(),
+            field: field.map(str::to_string),
+            message,
+        });
+    }
+
+    /// The first of `names` present with a non-null value, and the name it was found under.
+    fn get<'a>(
+        obj: &'a Map<String, Value>,
+        names: &[&'static str],
+    ) -> Option<(&'static str, &'a Value)> {
+        names
+            .iter()
+            .find_map(|n| obj.get(*n).filter(|v| !v.is_null()).map(|v| (*n, v)))
+    }
+
+    /// A nullable string field: trimmed, blank → `None`, wrong type → `invalid_field`.
+    fn string(&mut self, obj: &Map<String, Value>, names: &[&'static str]) -> Option<String> {
+        let (name, v) = Self::get(obj, names)?;
+        match v {
+            Value::String(s) => {
+                let t = s.trim();
+                (!t.is_empty()).then(|| t.to_string())
+            }
+            other => {
+                self.issue(
+                    "invalid_field",
+                    Some(names[0]),
+                    format!("{name} must be a string, not {}", json_type(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn time(&mut self, obj: &Map<String, Value>, names: &[&'static str]) -> Option<String> {
+        let s = self.string(obj, names)?;
+        match normalize_time(&s) {
+            Some(t) => {
+                self.repairs
+                    .push(format!("{} \"{s}\" read as \"{t}\"", names[0]));
+                Some(t)
+            }
+            None => Some(s),
+        }
+    }
+
+    fn shape(&mut self, obj: &Map<String, Value>) -> Option<Operation> {
+        self.bulk_markers(obj);
+
+        let id = self.string(obj, &["id"]);
+        // op
+        let op_given = match Self::get(obj, &["op", "action", "type"]) {
+            None => None,
+            Some((_, Value::String(s))) if s.trim().is_empty() => None,
+            Some((name, Value::String(s))) => match parse_op(s) {
+                Some(op) => {
+                    if op.as_str() != s.as_str() {
+                        self.repairs
+                            .push(format!("{name} \"{s}\" read as \"{}\"", op.as_str()));
+                    }
+                    Some(op)
+                }
+                None => {
+                    self.issue("unknown_op", Some("op"), format!("unknown op \"{s}\""));
+                    return None;
+                }
+            },
+            Some((name, other)) => {
+                self.issue(
+                    "invalid_field",
+                    Some("op"),
+                    format!("{name} must be a string, not {}", json_type(other)),
+                );
+                return None;
+            }
+        };
+        // kind
+        let kind = match Self::get(obj, &["kind"]) {
+            Some((_, Value::String(s))) if !s.trim().is_empty() => match parse_kind(s) {
+                Some(k) => {
+                    if k.as_str() != s.as_str() {
+                        self.repairs
+                            .push(format!("kind \"{s}\" read as \"{}\"", k.as_str()));
+                    }
+                    k
+                }
+                None => {
+                    self.issue(
+                        "unknown_kind",
+                        Some("kind"),
+                        format!("unknown kind \"{s}\" (todo, event, habit or goal)"),
+                    );
+                    return None;
+                }
+            },
+            Some((_, Value::String(_))) | None => {
+                if op_given.is_some_and(|o| o.as_str().starts_with("goal_")) {
+                    self.repairs
+                        .push("kind inferred as \"goal\" from the op".to_string());
+                    ItemKind::Goal
+                } else {
+                    self.issue(
+                        "missing_kind",
+                        Some("kind"),
+                        "kind is required (todo, event, habit or goal)".into(),
+                    );
+                    return None;
+                }
+            }
+            Some((_, other)) => {
+                self.issue(
+                    "invalid_field",
+                    Some("kind"),
+                    format!("kind must be a string, not {}", json_type(other)),
+                );
+                return None;
+            }
+        };
+        let op = match op_given {
+            Some(op) => op,
+            None => self.infer_op(obj, kind, id.is_some())?,
+        };
+
+        let mut o = Operation::new(op, kind);
+        o.id = id;
+        o.title = self.string(obj, &["title"]);
+        o.notes = self.string(obj, &["notes"]);
+        o.scheduled_for = self.string(obj, &["scheduledFor", "scheduled_for"]);
+        o.time_of_day = self.time(obj, &["timeOfDay", "time_of_day"]);
+        o.end_time = self.time(obj, &["endTime", "end_time"]);
+        o.occurrence_date = self.string(obj, &["occurrenceDate", "occurrence_date"]);
+        o.child_id = self.string(obj, &["childId", "child_id"]);
+        o.priority = self.priority(obj);
+        o.recurrence = self.recurrence(obj);
+        if let Some((_, v)) = Self::get(obj, &["items"]) {
+            o.items = self.item_refs(v);
+        }
+        if let Some((_, v)) = Self::get(obj, &["item"]) {
+            o.item = self.item_ref(v, "item");
+        }
+        if let Some((_, v)) = Self::get(obj, &["children"]) {
+            o.children = self.children(v);
+        }
+        Some(o)
+    }
+
+    fn infer_op(
+        &mut self,
+        obj: &Map<String, Value>,
+        kind: ItemKind,
+        has_id: bool,
+    ) -> Option<OpType> {
+        let goal = kind == ItemKind::Goal;
+        let present = |n: &str| obj.get(n).is_some_and(|v| !is_blank(v));
+        let op = if !has_id {
+            if goal {
+                OpType::GoalCreate
+            } else {
+                OpType::Create
+            }
+        } else if goal {
+            if present("item") || present("childId") || present("child_id") {
+                self.issue(
+                    "missing_op",
+                    Some("op"),
+                    "op is required: say which goal operation (goal_remove_item, goal_add_child, \
+                     goal_remove_child...)"
+                        .into(),
+                );
+                return None;
+            }
+            let only_items =
+                present("items") && !CONTENT.iter().any(|n| *n != "items" && present(n));
+            if only_items {
+                OpType::GoalAddItems
+            } else {
+                OpType::GoalUpdate
+            }
+        } else if present("occurrenceDate") || present("occurrence_date") {
+            OpType::CompleteOccurrence
+        } else if obj.get("completed") == Some(&Value::Bool(true))
+            && !CONTENT.iter().any(|n| present(n))
+        {
+            OpType::Complete
+        } else {
+            OpType::Update
+        };
+        self.repairs
+            .push(format!("op inferred as \"{}\"", op.as_str()));
+        Some(op)
+    }
+
+    fn bulk_markers(&mut self, obj: &Map<String, Value>) {
+        for marker in ["where", "filter", "query", "ids"] {
+            if obj.get(marker).is_some_and(|v| !v.is_null()) {
+                self.issue(
+                    "bulk_not_supported",
+                    Some(marker),
+                    format!("bulk operations are not supported (\"{marker}\"): name one item by id per operation"),
+                );
+            }
+        }
+        if obj.get("all") == Some(&Value::Bool(true)) {
+            self.issue(
+                "bulk_not_supported",
+                Some("all"),
+                "bulk operations are not supported (\"all\"): name one item by id per operation"
+                    .into(),
+            );
+        }
+        if let Some(Value::String(id)) = obj.get("id") {
+            let id = id.trim();
+            if id == "*" || id.eq_ignore_ascii_case("all") {
+                self.issue(
+                    "bulk_not_supported",
+                    Some("id"),
+                    format!("bulk operations are not supported (id \"{id}\"): name one item by id per operation"),
+                );
+            }
+        }
+    }
+
+    fn priority(&mut self, obj: &Map<String, Value>) -> Option<Priority> {
+        let (_, v) = Self::get(obj, &["priority"])?;
+        match v {
+            Value::String(s) if s.trim().is_empty() => None,
+            Value::String(s) => match parse_priority(s) {
+                Some(p) => {
+                    let canon = match p {
+                        Priority::Low => "low",
+                        Priority::Medium => "medium",
+                        Priority::High => "high",
+                    };
+                    if canon != s {
+                        self.repairs
+                            .push(format!("priority \"{s}\" read as \"{canon}\""));
+                    }
+                    Some(p)
+                }
+                None => {
+                    self.issue(
+                        "invalid_priority",
+                        Some("priority"),
+                        format!("unknown priority \"{s}\" (low, medium or high)"),
+                    );
+                    None
+                }
+            },
+            other => {
+                self.issue(
+                    "invalid_priority",
+                    Some("priority"),
+                    format!(
+                        "priority must be \"low\", \"medium\" or \"high\", not {}",
+                        json_type(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn recurrence(&mut self, obj: &Map<String, Value>) -> Option<Recurrence> {
+        let (_, v) = Self::get(obj, &["recurrence"])?;
+        let bad = |s: &mut Self, field: &str, msg: String| {
+            s.issue("invalid_recurrence", Some(field), msg);
+            None
+        };
+        match v {
+            Value::String(s) if s.trim().is_empty() => None,
+            Value::String(s) => match parse_recurrence_type(s) {
+                Some(kind) => {
+                    self.repairs.push(format!(
+                        "recurrence \"{s}\" read as {{type:'{}'}}",
+                        type_str(kind)
+                    ));
+                    Some(Recurrence {
+                        kind,
+                        ..Recurrence::none()
+                    })
+                }
+                None => bad(
+                    self,
+                    "recurrence",
+                    format!("unknown recurrence \"{s}\" (none, daily, weekly, monthly or yearly)"),
+                ),
+            },
+            Value::Object(r) if r.values().all(Value::is_null) => {
+                self.repairs
+                    .push("empty recurrence read as absent".to_string());
+                None
+            }
+            Value::Object(r) => {
+                let kind = match Self::get(r, &["type", "kind", "freq", "frequency"]) {
+                    Some((_, Value::String(s))) => match parse_recurrence_type(s) {
+                        Some(k) => k,
+                        None => {
+                            return bad(
+                                self,
+                                "recurrence.type",
+                                format!("unknown recurrence type \"{s}\" (none, daily, weekly, monthly or yearly)"),
+                            )
+                        }
+                    },
+                    Some((_, other)) => {
+                        return bad(
+                            self,
+                            "recurrence.type",
+                            format!("recurrence.type must be a string, not {}", json_type(other)),
+                        )
+                    }
+                    None => {
+                        return bad(
+                            self,
+                            "recurrence.type",
+                            "recurrence.type is required (none, daily, weekly, monthly or yearly)"
+                                .into(),
+                        )
+                    }
+                };
+                let mut rec = Recurrence {
+                    kind,
+                    ..Recurrence::none()
+                };
+                if let Some((_, v)) = Self::get(r, &["interval"]) {
+                    let n = v.as_u64().or_else(|| {
+                        v.as_f64()
+                            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u32::MAX as f64)
+                            .map(|f| f as u64)
+                    });
+                    match n.and_then(|n| u32::try_from(n).ok()) {
+                        Some(n) => rec.interval = Some(n),
+                        None => {
+                            self.issue(
+                                "invalid_recurrence",
+                                Some("recurrence.interval"),
+                                "recurrence.interval must be a whole number from 1 to 365".into(),
+                            );
+                        }
+                    }
+                }
+                if let Some((_, v)) = Self::get(r, &["weekdays", "days", "byday"]) {
+                    let single;
+                    let list: &[Value] = match v {
+                        Value::Array(a) => a,
+                        Value::String(_) => {
+                            single = [v.clone()];
+                            &single
+                        }
+                        _ => &[],
+                    };
+                    let mut good = matches!(v, Value::Array(_) | Value::String(_));
+                    for d in list {
+                        match d.as_str().and_then(parse_weekday) {
+                            Some(w) => {
+                                if !rec.weekdays.contains(&w) {
+                                    rec.weekdays.push(w);
+                                }
+                            }
+                            None => good = false,
+                        }
+                    }
+                    if !good {
+                        self.issue(
+                            "invalid_recurrence",
+                            Some("recurrence.weekdays"),
+                            "recurrence.weekdays must be a list of mon, tue, wed, thu, fri, sat, sun"
+                                .into(),
+                        );
+                    }
+                }
+                if let Some((_, v)) = Self::get(r, &["until", "end"]) {
+                    match v {
+                        Value::String(s) if s.trim().is_empty() => {}
+                        Value::String(s) => rec.until = Some(s.trim().to_string()),
+                        other => {
+                            self.issue(
+                                "invalid_recurrence",
+                                Some("recurrence.until"),
+                                format!(
+                                    "recurrence.until must be a date (YYYY-MM-DD) or null, not {}",
+                                    json_type(other)
+                                ),
+                            );
+                        }
+                    }
+                }
+                Some(rec)
+            }
+            other => bad(
+                self,
+                "recurrence",
+                format!(
+                    "recurrence must be an object like {{\"type\":\"none\"}}, not {}",
+                    json_type(other)
+                ),
+            ),
+        }
+    }
+
+    fn item_ref(&mut self, v: &Value, field: &str) -> Option<ItemRef> {
+        let parsed = match v {
+            Value::Object(m) => {
+                let kind = m.get("kind").and_then(Value::as_str).and_then(parse_kind);
+                let id = m
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty());
+                kind.zip(id).map(|(kind, id)| ItemRef {
+                    kind,
+                    id: id.to_string(),
+                })
+            }
+            _ => None,
+        };
+        if parsed.is_none() {
+            self.issue(
+                "invalid_field",
+                Some(field),
+                format!("{field} must be an object {{\"kind\":\"todo\",\"id\":\"...\"}}"),
+            );
+        }
+        parsed
+    }
+
+    fn item_refs(&mut self, v: &Value) -> Vec<ItemRef> {
+        match v {
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for (i, x) in a.iter().enumerate() {
+                    if let Some(r) = self.item_ref(x, &format!("items[{i}]")) {
+                        out.push(r);
+                    }
+                }
+                out
+            }
+            other => {
+                self.issue(
+                    "invalid_field",
+                    Some("items"),
+                    format!("items must be an array, not {}", json_type(other)),
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    fn children(&mut self, v: &Value) -> Vec<String> {
+        match v {
+            Value::Array(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for (i, x) in a.iter().enumerate() {
+                    match x.as_str().map(str::trim) {
+                        Some(s) if !s.is_empty() => out.push(s.to_string()),
+                        _ => self.issue(
+                            "invalid_field",
+                            Some(&format!("children[{i}]")),
+                            "children must be goal ids (strings)".into(),
+                        ),
+                    }
+                }
+                out
+            }
+            other => {
+                self.issue(
+                    "invalid_field",
+                    Some("children"),
+                    format!(
+                        "children must be an array of goal ids, not {}",
+                        json_type(other)
+                    ),
+                );
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// The wire spelling of a recurrence type.
+pub fn type_str(k: RecurrenceType) -> &'static str {
+    match k {
+        RecurrenceType::None => "none",
+        RecurrenceType::Daily => "daily",
+        RecurrenceType::Weekly => "weekly",
+        RecurrenceType::Monthly => "monthly",
+        RecurrenceType::Yearly => "yearly",
+    }
 }

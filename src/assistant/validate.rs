@@ -1,16 +1,738 @@
-//! Validation of operations and the deterministic repairs. (Stub: being written.)
+//! Validation of operations (spec 002, `validateProposal`) and the deterministic repairs. Pure: the
+//! existing items an operation list names come in as [`KnownItems`] (looked up by the store with
+//! [`referenced_items`]), and the app's date as `today`.
+//!
+//! Each operation is checked on its own against the stored state: an operation does not see the
+//! effect of an earlier one in the same list.
+//!
+//! # Deterministic repairs (made first, recorded in [`OpCheck::repairs`])
+//! - `create`/`update`/`delete` on a goal are read as `goal_create`/`goal_update`/`goal_delete`.
+//! - Blank strings in nullable fields become absent.
+//! - A todo or event `create` without `recurrence` gets `{type:'none'}`.
+//! - An `update` of a todo, event or habit without `recurrence` gets the stored item's recurrence
+//!   (a repeating item never silently becomes a one-off).
+//! - A repeating item without an anchor (`scheduledFor`) gets one: on `update` the stored item's
+//!   `scheduledFor`, else `today`; on `create`, `today`.
+//! - A master `complete` of a stored repeating item becomes `complete_occurrence` of `today` when
+//!   today is one of its occurrences (otherwise it stays invalid: `use_complete_occurrence`); a
+//!   `complete_occurrence` without `occurrenceDate` gets `today` under the same condition.
+//! - Fields the operation does not use (e.g. `items` on a todo `update`, `recurrence` on a goal,
+//!   `endTime` on a todo, `title` on a `delete`) are dropped.
+//!
+//! A habit `create` without recurrence is NOT repaired (`missing_recurrence`: the model must say how
+//! it repeats). Goals cannot be completed by an operation (`op_not_allowed`).
+//!
+//! # Issue codes (stable; `field` names the camelCase field when there is one)
+//! | code | meaning |
+//! |---|---|
+//! | `no_operations` | (shaping, list) the JSON holds no operation list |
+//! | `invalid_operation` | (shaping) an element is not a JSON object |
+//! | `missing_kind`, `unknown_kind` | (shaping) no kind, or not todo/event/habit/goal |
+//! | `missing_op`, `unknown_op` | (shaping) op cannot be inferred, or is not one of the 12 |
+//! | `invalid_field` | (shaping) a field has the wrong JSON type or shape |
+//! | `invalid_priority` | (shaping) not low/medium/high |
+//! | `bulk_not_supported` | `where`/`filter`/`query`/`ids`, `all: true`, or id `*`/`all` |
+//! | `too_many_operations` | (list, in [`Validation::errors`]) more than 20 operations |
+//! | `op_not_allowed` | the op does not apply to the kind (e.g. `goal_add_items` on a todo, `complete` on a goal) |
+//! | `missing_id` | the op needs `id` |
+//! | `unexpected_id` | `id` on a create (ids are assigned by the library) |
+//! | `unknown_id` | no stored item of that kind with that id (`id`, `items[i]`, `item`, `childId`, `children[i]`) |
+//! | `missing_title` | a create without a title |
+//! | `invalid_title` | a title longer than 200 characters, or blank |
+//! | `missing_recurrence` | a habit create without recurrence |
+//! | `invalid_recurrence` | interval outside 1..=365, weekdays on a non-weekly rule, unreadable weekdays/type, `until` not a date or before the anchor |
+//! | `habit_must_repeat` | a habit with `{type:'none'}` |
+//! | `missing_anchor` | an event create without `scheduledFor` (repeating items get `today`) |
+//! | `invalid_date` | `scheduledFor` or `occurrenceDate` not a `YYYY-MM-DD` date |
+//! | `invalid_time` | `timeOfDay` or `endTime` not `HH:MM`, or an `endTime` without `timeOfDay` on an event create |
+//! | `end_before_start` | an event `endTime` not after its `timeOfDay` |
+//! | `use_complete_occurrence` | master `complete` of a repeating item that could not be converted (today is no occurrence) |
+//! | `not_repeating` | `complete_occurrence` of an item that does not repeat |
+//! | `missing_occurrence_date` | `complete_occurrence` without a date, and today is no occurrence |
+//! | `not_an_occurrence` | `occurrenceDate` is not an occurrence of the item |
+//! | `missing_items` | `goal_add_items` without items |
+//! | `missing_item` | `goal_remove_item` without item |
+//! | `invalid_item` | a goal item that is a goal (items are todos, events and habits) |
+//! | `missing_child_id` | `goal_add_child`/`goal_remove_child` without `childId` |
+//! | `self_child` | a goal as its own child |
 
-use super::date::Date;
-use super::model::{ItemRef, KnownItems, Validation};
+use super::date::{occurs_on, parse_time, Date};
+use super::model::{
+    ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpIssue, OpType, Operation, Recurrence,
+    RecurrenceType, Validation,
+};
 use super::shape::ShapedOp;
+use super::MAX_OPERATIONS;
 
-/// The existing items the operations name (targets, goal items, children), for the store to look up.
-pub fn referenced_items(_ops: &[ShapedOp]) -> Vec<ItemRef> {
-    unimplemented!("referenced_items")
+/// The JSON Schema of a proposal (`{"operations":[...]}`), used for grammar-constrained decoding.
+pub const OPS_SCHEMA: &str = include_str!("../../schemas/assistant-ops.json");
+
+/// The longest title, in characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+/// The existing items the operations name (targets, goal items, children), for the store to look
+/// up; sorted, without duplicates.
+pub fn referenced_items(ops: &[ShapedOp]) -> Vec<ItemRef> {
+    let mut out = Vec::new();
+    for op in ops.iter().filter_map(|s| s.operation.as_ref()) {
+        let goal_op = op.op.as_str().starts_with("goal_");
+        let target_kind = if goal_op { ItemKind::Goal } else { op.kind };
+        if let Some(id) = &op.id {
+            out.push(ItemRef {
+                kind: target_kind,
+                id: id.clone(),
+            });
+        }
+        out.extend(op.items.iter().cloned());
+        out.extend(op.item.iter().cloned());
+        if let Some(c) = &op.child_id {
+            out.push(ItemRef {
+                kind: ItemKind::Goal,
+                id: c.clone(),
+            });
+        }
+        out.extend(op.children.iter().map(|c| ItemRef {
+            kind: ItemKind::Goal,
+            id: c.clone(),
+        }));
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Validates `ops` against `known`, after the deterministic repairs; `today` anchors repeating
-/// items that lack a date.
-pub fn validate(_ops: &[ShapedOp], _known: &KnownItems, _today: Date) -> Validation {
-    unimplemented!("validate")
+/// items that lack a date. See the module documentation for the repairs and the issue codes.
+/// More than [`MAX_OPERATIONS`] operations is a list error (`too_many_operations`); each operation
+/// is still checked.
+pub fn validate(ops: &[ShapedOp], known: &KnownItems, today: Date) -> Validation {
+    let checks: Vec<OpCheck> = ops.iter().map(|s| check_one(s, known, today)).collect();
+    let valid_count = checks.iter().filter(|c| c.valid).count() as u32;
+    let mut errors = Vec::new();
+    if ops.len() > MAX_OPERATIONS {
+        errors.push(OpIssue {
+            code: "too_many_operations".into(),
+            field: Some("operations".into()),
+            message: format!(
+                "{} operations: at most {MAX_OPERATIONS} may be proposed or applied at once",
+                ops.len()
+            ),
+        });
+    }
+    Validation {
+        invalid_count: checks.len() as u32 - valid_count,
+        valid_count,
+        checks,
+        errors,
+    }
+}
+
+/// Validates one shaped operation (see [`validate`]).
+pub fn check_one(shaped: &ShapedOp, known: &KnownItems, today: Date) -> OpCheck {
+    let mut c = Checker {
+        errors: shaped.issues.clone(),
+        repairs: shaped.repairs.clone(),
+        known,
+        today,
+    };
+    let operation = shaped.operation.clone().map(|mut op| {
+        c.check(&mut op);
+        op
+    });
+    if operation.is_none() && c.errors.is_empty() {
+        c.err(
+            "invalid_operation",
+            None,
+            "the operation could not be read".into(),
+        );
+    }
+    OpCheck {
+        index: shaped.index,
+        valid: c.errors.is_empty(),
+        operation,
+        errors: c.errors,
+        repairs: c.repairs,
+    }
+}
+
+struct Checker<'a> {
+    errors: Vec<OpIssue>,
+    repairs: Vec<String>,
+    known: &'a KnownItems,
+    today: Date,
+}
+
+fn blank_to_none(f: &mut Option<String>) -> bool {
+    if f.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        *f = None;
+        true
+    } else {
+        false
+    }
+}
+
+/// The kinds an op applies to: todo/event/habit ops, or goal ops.
+fn allowed(op: OpType, kind: ItemKind) -> bool {
+    use OpType::*;
+    match op {
+        Create | Update | Delete | Complete | CompleteOccurrence => kind != ItemKind::Goal,
+        GoalCreate | GoalUpdate | GoalDelete | GoalAddItems | GoalRemoveItem | GoalAddChild
+        | GoalRemoveChild => kind == ItemKind::Goal,
+    }
+}
+
+impl Checker<'_> {
+    fn err(&mut self, code: &str, field: Option<&str>, message: String) {
+        self.errors.push(OpIssue {
+            code: code.to_string(),
+            field: field.map(str::to_string),
+            message,
+        });
+    }
+
+    fn check(&mut self, o: &mut Operation) {
+        self.normalize(o);
+
+        if let Some(id) = o.id.as_deref() {
+            if id == "*" || id.eq_ignore_ascii_case("all") {
+                if !self.errors.iter().any(|e| e.code == "bulk_not_supported") {
+                    self.err(
+                        "bulk_not_supported",
+                        Some("id"),
+                        format!("bulk operations are not supported (id \"{id}\"): name one item by id per operation"),
+                    );
+                }
+                return;
+            }
+        }
+
+        if o.kind == ItemKind::Goal {
+            let synonym = match o.op {
+                OpType::Create => Some(OpType::GoalCreate),
+                OpType::Update => Some(OpType::GoalUpdate),
+                OpType::Delete => Some(OpType::GoalDelete),
+                _ => None,
+            };
+            if let Some(g) = synonym {
+                self.repairs.push(format!(
+                    "op \"{}\" on a goal read as \"{}\"",
+                    o.op.as_str(),
+                    g.as_str()
+                ));
+                o.op = g;
+            }
+        }
+        if !allowed(o.op, o.kind) {
+            let msg = if o.kind == ItemKind::Goal {
+                format!(
+                    "\"{}\" does not apply to goals (use goal_create, goal_update, goal_delete, goal_add_items, goal_remove_item, goal_add_child or goal_remove_child)",
+                    o.op.as_str()
+                )
+            } else {
+                format!(
+                    "\"{}\" applies to goals only, not to a {}",
+                    o.op.as_str(),
+                    o.kind.as_str()
+                )
+            };
+            self.err("op_not_allowed", Some("op"), msg);
+            return;
+        }
+
+        // The target.
+        let needs_id = !matches!(o.op, OpType::Create | OpType::GoalCreate);
+        let known = self.known;
+        let mut target: Option<&KnownItem> = None;
+        if needs_id {
+            match o.id.as_deref() {
+                None => {
+                    self.err(
+                        "missing_id",
+                        Some("id"),
+                        format!(
+                            "\"{}\" needs the id of the {}",
+                            o.op.as_str(),
+                            o.kind.as_str()
+                        ),
+                    );
+                }
+                Some(id) => match known.get(o.kind, id) {
+                    Some(k) => target = Some(k),
+                    None => self.err(
+                        "unknown_id",
+                        Some("id"),
+                        format!("there is no {} with id \"{id}\"", o.kind.as_str()),
+                    ),
+                },
+            }
+        } else if o.id.is_some() {
+            self.err(
+                "unexpected_id",
+                Some("id"),
+                "a create must not have an id (the library assigns it); to change an existing item use update".into(),
+            );
+        }
+
+        // Master complete of a repeating item.
+        if o.op == OpType::Complete {
+            if let Some(k) = target.filter(|k| k.recurrence.repeats()) {
+                if self.today_occurs(k) {
+                    o.op = OpType::CompleteOccurrence;
+                    o.occurrence_date = Some(self.today.to_string());
+                    self.repairs.push(format!(
+                        "complete of a repeating {} converted to complete_occurrence of {}",
+                        o.kind.as_str(),
+                        self.today
+                    ));
+                } else {
+                    self.err(
+                        "use_complete_occurrence",
+                        Some("op"),
+                        format!(
+                            "the {} repeats and {} is not one of its occurrences: use complete_occurrence with the occurrenceDate",
+                            o.kind.as_str(),
+                            self.today
+                        ),
+                    );
+                }
+            }
+        }
+
+        self.drop_unused(o);
+
+        match o.op {
+            OpType::Create | OpType::Update => self.check_item(o, target),
+            OpType::Delete | OpType::Complete | OpType::GoalDelete => {}
+            OpType::CompleteOccurrence => self.check_occurrence(o, target),
+            OpType::GoalCreate | OpType::GoalUpdate => {
+                self.check_title(o);
+                if o.op == OpType::GoalCreate {
+                    self.check_goal_items(o);
+                    for (i, c) in o.children.iter().enumerate() {
+                        if self.known.get(ItemKind::Goal, c).is_none() {
+                            self.errors.push(OpIssue {
+                                code: "unknown_id".into(),
+                                field: Some(format!("children[{i}]")),
+                                message: format!("there is no goal with id \"{c}\""),
+                            });
+                        }
+                    }
+                }
+            }
+            OpType::GoalAddItems => {
+                if o.items.is_empty() {
+                    self.err(
+                        "missing_items",
+                        Some("items"),
+                        "goal_add_items needs items [{kind, id}]".into(),
+                    );
+                }
+                self.check_goal_items(o);
+            }
+            OpType::GoalRemoveItem => match &o.item {
+                None => self.err(
+                    "missing_item",
+                    Some("item"),
+                    "goal_remove_item needs item {kind, id}".into(),
+                ),
+                Some(r) => {
+                    if r.kind == ItemKind::Goal {
+                        self.err(
+                            "invalid_item",
+                            Some("item"),
+                            "goal items are todos, events and habits; for a goal use goal_remove_child".into(),
+                        );
+                    } else if self.known.get(r.kind, &r.id).is_none() {
+                        self.err(
+                            "unknown_id",
+                            Some("item"),
+                            format!("there is no {} with id \"{}\"", r.kind.as_str(), r.id),
+                        );
+                    }
+                }
+            },
+            OpType::GoalAddChild | OpType::GoalRemoveChild => match o.child_id.as_deref() {
+                None => self.err(
+                    "missing_child_id",
+                    Some("childId"),
+                    format!("{} needs childId (the child goal's id)", o.op.as_str()),
+                ),
+                Some(c) => {
+                    if o.id.as_deref() == Some(c) {
+                        self.err(
+                            "self_child",
+                            Some("childId"),
+                            "a goal cannot be its own child".into(),
+                        );
+                    } else if self.known.get(ItemKind::Goal, c).is_none() {
+                        self.err(
+                            "unknown_id",
+                            Some("childId"),
+                            format!("there is no goal with id \"{c}\""),
+                        );
+                    }
+                }
+            },
+        }
+    }
+
+    fn normalize(&mut self, o: &mut Operation) {
+        let mut n = 0;
+        for f in [
+            &mut o.id,
+            &mut o.title,
+            &mut o.notes,
+            &mut o.scheduled_for,
+            &mut o.time_of_day,
+            &mut o.end_time,
+            &mut o.occurrence_date,
+            &mut o.child_id,
+        ] {
+            n += blank_to_none(f) as u32;
+        }
+        if let Some(r) = &mut o.recurrence {
+            n += blank_to_none(&mut r.until) as u32;
+        }
+        if n > 0 {
+            self.repairs.push("blank fields read as absent".to_string());
+        }
+    }
+
+    /// Whether `today` is an occurrence of a stored repeating item.
+    fn today_occurs(&self, k: &KnownItem) -> bool {
+        k.scheduled_for
+            .as_deref()
+            .and_then(Date::parse)
+            .is_some_and(|anchor| occurs_on(&k.recurrence, anchor, self.today))
+    }
+
+    /// Drops the fields `o.op` does not use, recording it.
+    fn drop_unused(&mut self, o: &mut Operation) {
+        use OpType::*;
+        let item_fields = matches!(o.op, Create | Update);
+        let goal_fields = matches!(o.op, GoalCreate | GoalUpdate);
+        let mut dropped: [&str; 13] = [""; 13];
+        let mut n = 0;
+        let mut drop = |cond: bool, name: &'static str| {
+            if cond {
+                dropped[n] = name;
+                n += 1;
+            }
+        };
+        drop(!(item_fields || goal_fields) && o.title.is_some(), "title");
+        drop(!(item_fields || goal_fields) && o.notes.is_some(), "notes");
+        drop(
+            !(item_fields || goal_fields) && o.priority.is_some(),
+            "priority",
+        );
+        drop(!item_fields && o.scheduled_for.is_some(), "scheduledFor");
+        drop(!item_fields && o.time_of_day.is_some(), "timeOfDay");
+        drop(
+            !(item_fields && o.kind == ItemKind::Event) && o.end_time.is_some(),
+            "endTime",
+        );
+        drop(!item_fields && o.recurrence.is_some(), "recurrence");
+        drop(
+            o.op != CompleteOccurrence && o.occurrence_date.is_some(),
+            "occurrenceDate",
+        );
+        drop(
+            !matches!(o.op, GoalCreate | GoalAddItems) && !o.items.is_empty(),
+            "items",
+        );
+        drop(o.op != GoalCreate && !o.children.is_empty(), "children");
+        drop(o.op != GoalRemoveItem && o.item.is_some(), "item");
+        drop(
+            !matches!(o.op, GoalAddChild | GoalRemoveChild) && o.child_id.is_some(),
+            "childId",
+        );
+        if n == 0 {
+            return;
+        }
+        for name in &dropped[..n] {
+            match *name {
+                "title" => o.title = None,
+                "notes" => o.notes = None,
+                "priority" => o.priority = None,
+                "scheduledFor" => o.scheduled_for = None,
+                "timeOfDay" => o.time_of_day = None,
+                "endTime" => o.end_time = None,
+                "recurrence" => o.recurrence = None,
+                "occurrenceDate" => o.occurrence_date = None,
+                "items" => o.items.clear(),
+                "children" => o.children.clear(),
+                "item" => o.item = None,
+                _ => o.child_id = None,
+            }
+        }
+        self.repairs.push(format!(
+            "dropped {} (not used by {} on a {})",
+            dropped[..n].join(", "),
+            o.op.as_str(),
+            o.kind.as_str()
+        ));
+    }
+
+    fn check_title(&mut self, o: &Operation) {
+        let create = matches!(o.op, OpType::Create | OpType::GoalCreate);
+        match o.title.as_deref() {
+            None if create => self.err(
+                "missing_title",
+                Some("title"),
+                format!("a new {} needs a title", o.kind.as_str()),
+            ),
+            None => {}
+            Some(t) => {
+                if t.trim().is_empty() {
+                    self.err("invalid_title", Some("title"), "the title is blank".into());
+                } else if t.chars().count() > MAX_TITLE_CHARS {
+                    self.err(
+                        "invalid_title",
+                        Some("title"),
+                        format!("the title is longer than {MAX_TITLE_CHARS} characters"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_goal_items(&mut self, o: &Operation) {
+        for (i, r) in o.items.iter().enumerate() {
+            if r.kind == ItemKind::Goal {
+                self.errors.push(OpIssue {
+                    code: "invalid_item".into(),
+                    field: Some(format!("items[{i}]")),
+                    message: "goal items are todos, events and habits; link goals as children"
+                        .into(),
+                });
+            } else if self.known.get(r.kind, &r.id).is_none() {
+                self.errors.push(OpIssue {
+                    code: "unknown_id".into(),
+                    field: Some(format!("items[{i}]")),
+                    message: format!("there is no {} with id \"{}\"", r.kind.as_str(), r.id),
+                });
+            }
+        }
+    }
+
+    /// `create` / `update` of a todo, event or habit.
+    fn check_item(&mut self, o: &mut Operation, target: Option<&KnownItem>) {
+        let create = o.op == OpType::Create;
+        self.check_title(o);
+
+        // Recurrence present (repairs first).
+        if o.recurrence.is_none() {
+            if create {
+                if o.kind == ItemKind::Habit {
+                    self.err(
+                        "missing_recurrence",
+                        Some("recurrence"),
+                        "a habit needs a recurrence (daily, weekly, monthly or yearly)".into(),
+                    );
+                } else {
+                    o.recurrence = Some(Recurrence::none());
+                    self.repairs
+                        .push("added recurrence {type:'none'}".to_string());
+                }
+            } else if let Some(k) = target {
+                o.recurrence = Some(k.recurrence.clone());
+                self.repairs.push(format!(
+                    "recurrence kept from the stored {} ({{type:'{}'}})",
+                    o.kind.as_str(),
+                    super::shape::type_str(k.recurrence.kind)
+                ));
+            }
+        }
+        let repeats = o.recurrence.as_ref().is_some_and(Recurrence::repeats);
+
+        // Anchor.
+        if repeats && o.scheduled_for.is_none() {
+            let (anchor, from) = match target.and_then(|k| k.scheduled_for.clone()) {
+                Some(s) if !create => (s, "the stored item's date"),
+                _ => (self.today.to_string(), "today"),
+            };
+            self.repairs
+                .push(format!("added anchor scheduledFor {anchor} ({from})"));
+            o.scheduled_for = Some(anchor);
+        }
+        if create && o.kind == ItemKind::Event && o.scheduled_for.is_none() {
+            self.err(
+                "missing_anchor",
+                Some("scheduledFor"),
+                "an event needs a date (scheduledFor)".into(),
+            );
+        }
+
+        // Formats.
+        let anchor = match o.scheduled_for.as_deref() {
+            Some(s) => match Date::parse(s) {
+                Some(d) => Some(d),
+                None => {
+                    self.err(
+                        "invalid_date",
+                        Some("scheduledFor"),
+                        format!("\"{s}\" is not a date (YYYY-MM-DD)"),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let start = self.time(o.time_of_day.as_deref(), "timeOfDay");
+        let end = self.time(o.end_time.as_deref(), "endTime");
+        if let (Some(s), Some(e)) = (start, end) {
+            if e <= s {
+                self.err(
+                    "end_before_start",
+                    Some("endTime"),
+                    "endTime must be after timeOfDay".into(),
+                );
+            }
+        } else if create && o.end_time.is_some() && o.time_of_day.is_none() {
+            self.err(
+                "invalid_time",
+                Some("endTime"),
+                "an endTime needs a timeOfDay (the start)".into(),
+            );
+        }
+
+        // Recurrence well-formed.
+        if let Some(r) = &o.recurrence {
+            if o.kind == ItemKind::Habit && !r.repeats() {
+                self.err(
+                    "habit_must_repeat",
+                    Some("recurrence.type"),
+                    "a habit must repeat: use daily, weekly, monthly or yearly, not none".into(),
+                );
+            }
+            if let Some(n) = r.interval {
+                if !(1..=365).contains(&n) {
+                    self.err(
+                        "invalid_recurrence",
+                        Some("recurrence.interval"),
+                        format!("interval {n} is outside 1 to 365"),
+                    );
+                }
+            }
+            if !r.weekdays.is_empty() && r.kind != RecurrenceType::Weekly {
+                self.err(
+                    "invalid_recurrence",
+                    Some("recurrence.weekdays"),
+                    "weekdays are only for a weekly recurrence".into(),
+                );
+            }
+            if let Some(u) = r.until.as_deref() {
+                match Date::parse(u) {
+                    None => self.err(
+                        "invalid_recurrence",
+                        Some("recurrence.until"),
+                        format!("until \"{u}\" is not a date (YYYY-MM-DD)"),
+                    ),
+                    Some(until) => {
+                        if anchor.is_some_and(|a| until < a) {
+                            self.err(
+                                "invalid_recurrence",
+                                Some("recurrence.until"),
+                                "until is before the first occurrence (scheduledFor)".into(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn time(&mut self, t: Option<&str>, field: &str) -> Option<u32> {
+        let t = t?;
+        let m = parse_time(t);
+        if m.is_none() {
+            self.err(
+                "invalid_time",
+                Some(field),
+                format!("\"{t}\" is not a time (HH:MM, 24 h)"),
+            );
+        }
+        m
+    }
+
+    fn check_occurrence(&mut self, o: &mut Operation, target: Option<&KnownItem>) {
+        let Some(k) = target else { return };
+        if !k.recurrence.repeats() {
+            self.err(
+                "not_repeating",
+                Some("op"),
+                format!("the {} does not repeat: use complete", o.kind.as_str()),
+            );
+            return;
+        }
+        let anchor = k.scheduled_for.as_deref().and_then(Date::parse);
+        match o.occurrence_date.as_deref() {
+            None => {
+                if self.today_occurs(k) {
+                    o.occurrence_date = Some(self.today.to_string());
+                    self.repairs
+                        .push(format!("added occurrenceDate {} (today)", self.today));
+                } else {
+                    self.err(
+                        "missing_occurrence_date",
+                        Some("occurrenceDate"),
+                        "complete_occurrence needs the occurrenceDate (YYYY-MM-DD)".into(),
+                    );
+                }
+            }
+            Some(s) => match Date::parse(s) {
+                None => self.err(
+                    "invalid_date",
+                    Some("occurrenceDate"),
+                    format!("\"{s}\" is not a date (YYYY-MM-DD)"),
+                ),
+                Some(d) => {
+                    if !anchor.is_some_and(|a| occurs_on(&k.recurrence, a, d)) {
+                        self.err(
+                            "not_an_occurrence",
+                            Some("occurrenceDate"),
+                            format!("the {} does not occur on {s}", o.kind.as_str()),
+                        );
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::shape::shape_operations;
+    use super::*;
+    use serde_json::json;
+
+    fn today() -> Date {
+        Date::parse("2026-11-21").unwrap()
+    }
+
+    fn run(v: serde_json::Value, known: &KnownItems) -> Validation {
+        validate(&shape_operations(&v).unwrap(), known, today())
+    }
+
+    #[test]
+    fn smoke_create_todo_repairs_recurrence() {
+        let v = run(
+            json!({"operations":[{"kind":"todo","title":"Buy milk","priority":"HIGH"}]}),
+            &KnownItems::new(),
+        );
+        assert!(v.all_valid(), "{v:?}");
+        let op = v.checks[0].operation.as_ref().unwrap();
+        assert_eq!(op.op, OpType::Create);
+        assert_eq!(op.recurrence, Some(Recurrence::none()));
+    }
+
+    #[test]
+    fn smoke_habit_without_recurrence_is_invalid() {
+        let v = run(
+            json!([{"op":"create","kind":"habit","title":"Run"}]),
+            &KnownItems::new(),
+        );
+        assert_eq!(v.invalid_count, 1);
+        assert_eq!(v.checks[0].errors[0].code, "missing_recurrence");
+    }
 }
