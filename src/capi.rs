@@ -205,6 +205,100 @@ struct EvaluateRequest {
     now_ms: i64,
 }
 
+/// `{"operations": [...], "today": "YYYY-MM-DD", "idempotencyKey": "k"}` split into the
+/// operations JSON and the options (`today` and the key optional).
+fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>), CoachError> {
+    let mut v: serde_json::Value = parse_request(request)?;
+    let obj = v
+        .as_object_mut()
+        .ok_or_else(|| invalid("request JSON: expected an object with \"operations\""))?;
+    let mut text = |key: &str| -> Result<Option<String>, CoachError> {
+        match obj.remove(key) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(invalid(format!("request JSON: {key} must be a string"))),
+        }
+    };
+    let today = text("today")?;
+    let key = text("idempotencyKey")?;
+    Ok((v.to_string(), today, key))
+}
+
+/// The request of `assistant.message`: an `AssistantRequest` plus an optional script.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MessageRequest {
+    message: String,
+    #[serde(default)]
+    mode: Option<crate::assistant::AssistantMode>,
+    #[serde(default)]
+    selection: Option<crate::assistant::ClarifySelection>,
+    #[serde(default)]
+    today: Option<String>,
+    /// Scripted model replies, in order (for tests and tools): used instead of the handle's model.
+    #[serde(default)]
+    script: Option<Vec<String>>,
+}
+
+/// The result of `assistant.message`: every event, in order, and the result.
+#[derive(Serialize)]
+struct MessageResponse {
+    events: Vec<crate::assistant::AssistantEvent>,
+    result: crate::assistant::AssistantResult,
+}
+
+/// Collects events.
+#[derive(Default)]
+struct Collect(std::sync::Mutex<Vec<crate::assistant::AssistantEvent>>);
+
+impl crate::assistant::service::EventSink for Collect {
+    fn on_event(&self, event: crate::assistant::AssistantEvent) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ItemRequest {
+    kind: crate::assistant::ItemKind,
+    id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DateRequest {
+    date: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LimitRequest {
+    limit: u32,
+    #[serde(default)]
+    before_seq: Option<i64>,
+}
+
+fn assistant_message(coach: &Coach, request: &str) -> Result<MessageResponse, CoachError> {
+    let r: MessageRequest = parse_request(request)?;
+    let model =
+        match r.script {
+            Some(texts) => Some(crate::llm::scripted::ScriptedModel::texts(texts)
+                as Arc<dyn crate::llm::LanguageModel>),
+            None => coach.language_model(),
+        };
+    let request = crate::assistant::AssistantRequest {
+        message: r.message,
+        mode: r.mode.unwrap_or(crate::assistant::AssistantMode::Plan),
+        selection: r.selection,
+        today: r.today,
+    };
+    let events = Collect::default();
+    let result =
+        coach.run_message_with(request, model, &events, &crate::llm::CancelToken::new())?;
+    let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(MessageResponse { events, result })
+}
+
 /// A method's result as JSON text, so it is embedded with its keys in declaration order.
 type RawJson = Box<serde_json::value::RawValue>;
 
@@ -231,12 +325,31 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Co
             let r: EvaluateRequest = parse_request(request)?;
             out(crate::evaluate_exercise(r.context, r.existing, r.now_ms))
         }
+        "ops.dryrun" => {
+            let (ops, today, _) = ops_request(request)?;
+            out(coach.dry_run_operations_json(&ops, today.as_deref())?)
+        }
+        "ops.apply" => {
+            let (ops, today, key) = ops_request(request)?;
+            out(coach.apply_operations_json(&ops, key.as_deref(), today.as_deref())?)
+        }
+        "assistant.message" => out(assistant_message(coach, request)?),
+        "planner.item" => {
+            let r: ItemRequest = parse_request(request)?;
+            out(coach.planner_item(r.kind, r.id)?)
+        }
+        "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
+        "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
+        "audit.log" => {
+            let r: LimitRequest = parse_request(request)?;
+            out(coach.audit_log(r.limit, r.before_seq)?)
+        }
         _ => Err(invalid(format!("unknown method {method:?}"))),
     }
 }
 
-/// Calls one of the suggestion methods with a JSON request; the JSON forms of the records are the
-/// camelCase ones of the Swift and Kotlin API.
+/// Calls one of the suggestion or assistant methods with a JSON request; the JSON forms of the
+/// records are the camelCase ones of the Swift and Kotlin API.
 ///
 /// | method | request | result |
 /// |---|---|---|
@@ -250,6 +363,21 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Co
 /// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
 /// | `exercise.history` | `{"id": catalogId}` | `ExerciseHistory` or `null` |
 /// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` |
+/// | `ops.dryrun` | `{"operations": [Operation], "today": D}` | `Validation` |
+/// | `ops.apply` | `{"operations": [Operation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
+/// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D, "script": [T]}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
+/// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
+/// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
+/// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
+/// | `audit.log` | `{"limit": N, "beforeSeq": S}` | `[AuditEntry]`, newest first |
+///
+/// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
+/// take the operations loosely shaped as the model writes them (they are normalised first); a
+/// rejected apply is the error `operations_rejected` (nothing applied; `ops.dryrun` says why) and
+/// a key reused with other operations `idempotency_conflict`. `assistant.message` runs
+/// synchronously (it blocks while the model works) with the model given by `script` (scripted
+/// replies in order, for tests and tools); without `script` it runs without a model (the C API
+/// cannot plug one in yet), which is what the pipeline does when no model is configured.
 ///
 /// # Safety
 /// `handle` is a live handle; `method` and `request_json` are NUL-terminated strings. Free the

@@ -6,7 +6,21 @@
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
 //!   `{"schemaVersion":V,"reason":R}`.
-//! - `coach demo [--db PATH]`: a readable walk through the library's main job.
+//! - `coach ops dryrun [--db PATH] [--today YYYY-MM-DD]`: planner operations JSON on stdin
+//!   (`{"operations":[...]}` or an array). Prints the `Validation` JSON; exit 0 when every
+//!   operation is valid, 2 when some are not (same output). The database is not changed.
+//! - `coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]`: the same input;
+//!   prints the `ApplyResult` JSON and exits 0, or exits 2 with the error JSON when the operations
+//!   are rejected (`operations_rejected`, nothing applied), the key was used with other
+//!   operations (`idempotency_conflict`) or the input is not an operation list
+//!   (`invalid_argument`).
+//! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE]
+//!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
+//!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
+//!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
+//!   replies in order (for tests and tools); `--model` needs a build with the feature `llama`.
+//!   Without either the pipeline runs without a model.
+//! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON and exit 1.
 
@@ -14,12 +28,21 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
+use coachcore::assistant::service::EventSink;
+use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::llm::scripted::ScriptedModel;
+use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{Coach, CoachError, SchemaSelection, SchemaVersion, SelectionReason, TodayPlan};
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
+  coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
+  coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]   (operations JSON on stdin)
+  coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
   coach demo [--db PATH]";
 
 /// The sample model output the demo transforms: fenced v2-flat JSON with prose around it and a
@@ -49,6 +72,20 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             select(&flags(rest, &["--supported", "--override"])?)
         }
         ["suggest", "evaluate"] => suggest_evaluate(),
+        ["ops", "dryrun", rest @ ..] => ops_dryrun(&flags(rest, &["--db", "--today"])?),
+        ["ops", "apply", rest @ ..] => {
+            ops_apply(&flags(rest, &["--db", "--idempotency-key", "--today"])?)
+        }
+        ["assistant", rest @ ..] => {
+            let (message, rest) = match rest.split_last() {
+                Some((m, rest)) if !m.starts_with("--") => (*m, rest),
+                _ => return Err(Usage("assistant needs a message".into())),
+            };
+            assistant(
+                &flags(rest, &["--db", "--mode", "--today", "--script", "--model"])?,
+                message,
+            )
+        }
         ["demo", rest @ ..] => demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
@@ -83,7 +120,7 @@ fn version(s: &str) -> Result<SchemaVersion, Usage> {
     })
 }
 
-fn open(db: Option<&&str>) -> Result<std::sync::Arc<Coach>, CoachError> {
+fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
     match db {
         Some(path) => Coach::open(path.to_string()),
         None => Coach::open_in_memory(),
@@ -93,9 +130,142 @@ fn open(db: Option<&&str>) -> Result<std::sync::Arc<Coach>, CoachError> {
 fn print_error(e: &CoachError) -> ExitCode {
     println!("{}", serde_json::json!({ "error": e.to_json() }));
     match e {
-        CoachError::InvalidModelOutput { .. } => ExitCode::from(2),
+        CoachError::InvalidModelOutput { .. } | CoachError::ModelOutputRejected { .. } => {
+            ExitCode::from(2)
+        }
         _ => ExitCode::from(1),
     }
+}
+
+/// Exit code of an ops command's error: 2 when the input was refused, 1 otherwise.
+fn print_ops_error(e: &CoachError) -> ExitCode {
+    println!("{}", serde_json::json!({ "error": e.to_json() }));
+    match e {
+        CoachError::InvalidArgument { .. }
+        | CoachError::OperationsRejected { .. }
+        | CoachError::IdempotencyConflict => ExitCode::from(2),
+        _ => ExitCode::from(1),
+    }
+}
+
+fn read_stdin() -> Result<String, Usage> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|_| Usage("cannot read stdin as UTF-8".into()))?;
+    Ok(input)
+}
+
+fn ops_dryrun(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let input = read_stdin()?;
+    let today = f.get("--today").copied();
+    let result = open(f.get("--db")).and_then(|c| c.dry_run_operations_json(&input, today));
+    Ok(match result {
+        Ok(v) => {
+            println!("{}", serde_json::to_string(&v).unwrap_or_default());
+            if v.all_valid() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
+        }
+        Err(e) => print_ops_error(&e),
+    })
+}
+
+fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let input = read_stdin()?;
+    let key = f.get("--idempotency-key").copied();
+    let today = f.get("--today").copied();
+    let result = open(Some(db)).and_then(|c| c.apply_operations_json(&input, key, today));
+    Ok(match result {
+        Ok(r) => {
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_ops_error(&e),
+    })
+}
+
+/// Prints each event as one JSON line, as it comes.
+struct PrintEvents;
+
+impl EventSink for PrintEvents {
+    fn on_event(&self, event: AssistantEvent) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", serde_json::to_string(&event).unwrap_or_default());
+        let _ = out.flush();
+    }
+}
+
+fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Usage(format!("cannot read --script {path}: {e}")))?;
+    let replies: Vec<String> = serde_json::from_str(&text)
+        .map_err(|e| Usage(format!("--script must be a JSON array of strings: {e}")))?;
+    Ok(ScriptedModel::texts(replies))
+}
+
+#[cfg(feature = "llama")]
+fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+    coachcore::ffi::load_model(
+        path.to_string(),
+        coachcore::ffi::ModelOptions {
+            context_tokens: 4096,
+            threads: None,
+        },
+        None,
+    )
+}
+
+#[cfg(not(feature = "llama"))]
+fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+    Err(CoachError::ModelUnusable {
+        detail: "this coach was built without the llama feature".into(),
+    })
+}
+
+fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let mode = match f.get("--mode").copied().unwrap_or("plan") {
+        "plan" => AssistantMode::Plan,
+        "chat" => AssistantMode::Chat,
+        "auto" => AssistantMode::Auto,
+        other => {
+            return Err(Usage(format!(
+                "unknown mode {other:?} (plan, chat or auto)"
+            )))
+        }
+    };
+    if f.contains_key("--script") && f.contains_key("--model") {
+        return Err(Usage("give --script or --model, not both".into()));
+    }
+    let model = match (f.get("--script"), f.get("--model")) {
+        (Some(path), _) => Some(scripted(path)?),
+        (None, Some(path)) => match gguf(path) {
+            Ok(m) => Some(m),
+            Err(e) => return Ok(print_error(&e)),
+        },
+        (None, None) => None,
+    };
+    let request = AssistantRequest {
+        message: message.to_string(),
+        mode,
+        selection: None,
+        today: f.get("--today").map(|s| s.to_string()),
+    };
+    let result = open(Some(db))
+        .and_then(|c| c.run_message_with(request, model, &PrintEvents, &CancelToken::new()));
+    Ok(match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => print_error(&e),
+    })
 }
 
 fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
@@ -249,6 +419,7 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     }
 
     demo_suggestions(&coach)?;
+    demo_assistant(&coach)?;
 
     println!("\ngeneration metadata in the database:");
     for g in coach.recent_generations(10)? {
@@ -406,6 +577,102 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
                 println!("plan now has {}: {}", rx.catalog_id, sets.join(", "));
             }
         }
+    }
+    Ok(())
+}
+
+/// What the demo's scripted model replies: a proposal (a one-off todo without the recurrence the
+/// rules require, an event, a daily habit), then a summary with markup to clean.
+fn demo_script(tomorrow: &str, today: &str) -> Vec<String> {
+    let proposal = serde_json::json!({"operations": [
+        {"op": "create", "kind": "todo", "title": "Call mom", "scheduledFor": tomorrow,
+         "priority": "High"},
+        {"op": "create", "kind": "event", "title": "Long run", "scheduledFor": tomorrow,
+         "timeOfDay": "07:30", "endTime": "08:30", "recurrence": {"type": "none"}},
+        {"op": "create", "kind": "habit", "title": "Stretch", "scheduledFor": today,
+         "timeOfDay": "21:00", "recurrence": {"type": "daily"}},
+    ]});
+    vec![
+        format!("```json\n{proposal}\n```"),
+        "**Added** a call to mom and a long run tomorrow, and a daily stretch.".to_string(),
+    ]
+}
+
+/// A message to the assistant with a scripted model: events, proposal, apply, week view, audit.
+fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
+    use coachcore::assistant::date::Date;
+    use coachcore::clock::{Clock, SystemClock};
+    let today = Date::from_unix_ms(SystemClock.now_ms(), 0);
+    let tomorrow = today.add_days(1);
+    let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \
+                   stretch in the evening";
+    println!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
+    let model: Arc<dyn LanguageModel> =
+        ScriptedModel::texts(demo_script(&tomorrow.to_string(), &today.to_string()));
+    struct Show;
+    impl EventSink for Show {
+        fn on_event(&self, event: AssistantEvent) {
+            let line = match &event {
+                AssistantEvent::Stage { stage } => format!("stage {stage:?}").to_lowercase(),
+                AssistantEvent::Ops {
+                    valid_count,
+                    invalid_count,
+                    ..
+                } => format!("ops: {valid_count} valid, {invalid_count} invalid"),
+                AssistantEvent::Summary { text } => format!("summary: {text}"),
+                AssistantEvent::Clarify { clarification } => {
+                    format!("clarify: {}", clarification.question)
+                }
+                AssistantEvent::Result { .. } => "result".into(),
+                AssistantEvent::Heartbeat => "heartbeat".into(),
+                AssistantEvent::Done => "done".into(),
+            };
+            println!("  event: {line}");
+        }
+    }
+    let request = AssistantRequest {
+        message: message.into(),
+        mode: AssistantMode::Plan,
+        selection: None,
+        today: Some(today.to_string()),
+    };
+    let result = coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?;
+    println!("proposed operations (nothing applied yet):");
+    for op in &result.operations {
+        println!("  {}", serde_json::to_string(op).unwrap_or_default());
+    }
+    let applied = coach.apply_operations(
+        result.operations.clone(),
+        Some(format!("demo-{}", result.request_id)),
+        Some(today.to_string()),
+    )?;
+    println!(
+        "applied {} operations in one transaction (request {})",
+        applied.applied.len(),
+        applied.request_id
+    );
+    let week = coach.week(tomorrow.to_string())?;
+    println!("week {} to {}:", week.week_start, week.week_end);
+    for e in &week.entries {
+        let time = e.item.time_of_day.as_deref().unwrap_or("     ");
+        println!(
+            "  {} {} {:<5} {:?} {}",
+            e.date,
+            time,
+            e.item.kind.as_str(),
+            e.item.priority,
+            e.item.title
+        );
+    }
+    println!("audit log:");
+    for a in coach.audit_log(10, None)? {
+        println!(
+            "  #{} {} {} {}",
+            a.seq,
+            a.op.as_str(),
+            a.kind.as_str(),
+            a.item_id
+        );
     }
     Ok(())
 }
