@@ -1,1 +1,571 @@
-//! (Stub: being written.)
+//! Summaries: cleaning what the model wrote into one short plain-text line, and the
+//! deterministic rule-based summary used when the model fails, is absent, or writes nothing
+//! usable. Pure.
+//!
+//! ## Cleaning ([`clean`])
+//! In order: `<think>…</think>` reasoning is removed (an unclosed `<think>` removes the rest); if a
+//! `<response>…</response>` wrapper is present only its inside is kept; fenced code blocks
+//! (```` ``` ````, also unclosed) are removed; JSON objects (a balanced `{…}` starting with `"` or
+//! `}` after optional spaces) are removed; HTML/XML tags (`<b>`, `</p>`, `<br/>`) are removed;
+//! Markdown markup goes: headings' `#`, list bullets (`-`, `*`, `+`, `1.`) and quote marks `>` at
+//! line starts, `**`, `__`, `*` and backticks anywhere. Whitespace is collapsed to single
+//! spaces. Text longer than the cap is cut at the last word boundary before it and ends with
+//! `…`. Text left without any letter or digit is `None`.
+//!
+//! ## Rule-based summary ([`rule_summary`])
+//! One clause per operation, joined by `; `, e.g.
+//! `Create todo “Buy milk” on 2026-11-23; Complete habit “Run” on 2026-11-21.` Items named by id
+//! are described by the title the caller looked up (else "a todo", "a goal", ...). At most
+//! [`MAX_RULE_CLAUSES`] clauses are listed, then `and N more changes`. Invalid proposals add
+//! `1 proposed change was invalid.` / `N proposed changes were invalid.`; no operations at all
+//! read `No changes proposed.`
+
+use super::model::{ItemKind, OpType, Operation, RecurrenceType};
+
+/// The longest summary kept, in characters.
+pub const MAX_SUMMARY_CHARS: usize = 400;
+/// Operations described one by one in a rule-based summary.
+pub const MAX_RULE_CLAUSES: usize = 5;
+
+/// The model's text cleaned to plain text of at most `max_chars` characters; `None` when
+/// nothing readable is left.
+pub fn clean(text: &str, max_chars: usize) -> Option<String> {
+    let text = strip_think(text);
+    let text = inside_response(&text);
+    let text = strip_fences(text);
+    let text = strip_json_objects(&text);
+    let text = strip_tags(&text);
+    let text = strip_markdown(&text);
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !collapsed.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    Some(cap(&collapsed, max_chars))
+}
+
+fn strip_think(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("<think>") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</think>") {
+            Some(end) => rest = &rest[start + end + "</think>".len()..],
+            None => return out,
+        }
+    }
+    // A closing tag without its opening one: the reasoning started before the text we got.
+    if let Some(end) = rest.rfind("</think>") {
+        if out.is_empty() {
+            return rest[end + "</think>".len()..].to_string();
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn inside_response(text: &str) -> &str {
+    match text.find("<response>") {
+        Some(start) => {
+            let inner = &text[start + "<response>".len()..];
+            inner.find("</response>").map_or(inner, |end| &inner[..end])
+        }
+        None => text,
+    }
+}
+
+fn strip_fences(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        out.push_str(&rest[..open]);
+        out.push(' ');
+        match rest[open + 3..].find("```") {
+            Some(close) => rest = &rest[open + 3 + close + 3..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Length of the balanced `{…}` at the start of `s` (string-aware), or `None` if it never closes.
+fn balanced(s: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in s.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn strip_json_objects(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let from = &rest[open..];
+        let looks_json = from[1..]
+            .trim_start()
+            .starts_with(|c: char| c == '"' || c == '}');
+        match (looks_json, balanced(from)) {
+            (true, Some(len)) => {
+                out.push(' ');
+                rest = &from[len..];
+            }
+            // An unclosed object is the start of cut-off JSON: drop the rest.
+            (true, None) => return out,
+            (false, _) => {
+                out.push('{');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn strip_tags(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let name = after.strip_prefix('/').unwrap_or(after);
+        let is_tag = name.starts_with(|c: char| c.is_ascii_alphabetic());
+        match (is_tag, after.find('>')) {
+            (true, Some(close)) if !after[..close].contains('<') => {
+                out.push(' ');
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn strip_markdown(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut l = line.trim_start();
+        loop {
+            let before = l;
+            l = l
+                .trim_start_matches('#')
+                .trim_start_matches('>')
+                .trim_start();
+            for bullet in ["- ", "* ", "+ ", "• "] {
+                if let Some(r) = l.strip_prefix(bullet) {
+                    l = r.trim_start();
+                }
+            }
+            let digits = l.len() - l.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && l[digits..].starts_with(". ") {
+                l = l[digits + 2..].trim_start();
+            }
+            if l == before {
+                break;
+            }
+        }
+        let l = l
+            .replace("**", "")
+            .replace("__", "")
+            .replace(['*', '`'], "");
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` cut to at most `max_chars` characters at a word boundary, with `…` when cut.
+fn cap(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let max_chars = max_chars.max(2);
+    let head: String = text.chars().take(max_chars - 1).collect();
+    let cut = match head.rfind(' ') {
+        Some(i) if i > 0 => head[..i].trim_end_matches([',', ';', ':', ' ']),
+        _ => head.as_str(),
+    };
+    format!("{cut}…")
+}
+
+/// How an operation names an item: “title” (quoted) or `a todo` when unknown.
+fn name(kind: ItemKind, title: Option<&str>) -> String {
+    match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("{} “{}”", kind.as_str(), t),
+        None if kind == ItemKind::Event => "an event".into(),
+        None => format!("a {}", kind.as_str()),
+    }
+}
+
+fn recurrence_word(t: RecurrenceType) -> &'static str {
+    match t {
+        RecurrenceType::None => "once",
+        RecurrenceType::Daily => "daily",
+        RecurrenceType::Weekly => "weekly",
+        RecurrenceType::Monthly => "monthly",
+        RecurrenceType::Yearly => "yearly",
+    }
+}
+
+/// The changes an update names, e.g. `date 2026-11-24, priority high`.
+fn changes(op: &Operation) -> Vec<String> {
+    let mut c = Vec::new();
+    if let Some(t) = &op.title {
+        c.push(format!("title “{t}”"));
+    }
+    if let Some(d) = &op.scheduled_for {
+        c.push(format!("date {d}"));
+    }
+    if let Some(t) = &op.time_of_day {
+        c.push(format!("time {t}"));
+    }
+    if let Some(p) = op.priority {
+        c.push(format!("priority {}", format!("{p:?}").to_lowercase()));
+    }
+    if let Some(r) = op.recurrence.as_ref().filter(|r| r.repeats()) {
+        c.push(format!("repeats {}", recurrence_word(r.kind)));
+    }
+    if op.notes.is_some() {
+        c.push("notes".into());
+    }
+    c
+}
+
+/// One clause describing `op`. `title_of(kind, id)` looks up existing items' titles.
+pub fn describe(op: &Operation, title_of: &dyn Fn(ItemKind, &str) -> Option<String>) -> String {
+    let target = || {
+        let t = op.id.as_deref().and_then(|id| title_of(op.kind, id));
+        name(op.kind, t.as_deref())
+    };
+    let goal = |id: Option<&str>| {
+        let t = id.and_then(|id| title_of(ItemKind::Goal, id));
+        name(ItemKind::Goal, t.as_deref())
+    };
+    match op.op {
+        OpType::Create | OpType::GoalCreate => {
+            let mut s = format!("Create {}", name(op.kind, op.title.as_deref()));
+            if let Some(d) = &op.scheduled_for {
+                s.push_str(&format!(" on {d}"));
+            }
+            if let Some(t) = &op.time_of_day {
+                s.push_str(&format!(" at {t}"));
+            }
+            if let Some(r) = op.recurrence.as_ref().filter(|r| r.repeats()) {
+                s.push_str(&format!(", repeating {}", recurrence_word(r.kind)));
+            }
+            if !op.items.is_empty() {
+                s.push_str(&format!(" with {} items", op.items.len()));
+            }
+            s
+        }
+        OpType::Update | OpType::GoalUpdate => {
+            let c = changes(op);
+            if c.is_empty() {
+                format!("Update {}", target())
+            } else {
+                format!("Update {} ({})", target(), c.join(", "))
+            }
+        }
+        OpType::Delete | OpType::GoalDelete => format!("Delete {}", target()),
+        OpType::Complete => format!("Complete {}", target()),
+        OpType::CompleteOccurrence => match &op.occurrence_date {
+            Some(d) => format!("Complete {} on {d}", target()),
+            None => format!("Complete {}", target()),
+        },
+        OpType::GoalAddItems => match op.items.len() {
+            1 => {
+                let i = &op.items[0];
+                let t = title_of(i.kind, &i.id);
+                format!("Add {} to {}", name(i.kind, t.as_deref()), target())
+            }
+            n => format!("Add {n} items to {}", target()),
+        },
+        OpType::GoalRemoveItem => match &op.item {
+            Some(i) => {
+                let t = title_of(i.kind, &i.id);
+                format!("Remove {} from {}", name(i.kind, t.as_deref()), target())
+            }
+            None => format!("Remove an item from {}", target()),
+        },
+        OpType::GoalAddChild => format!(
+            "Make {} a child of {}",
+            goal(op.child_id.as_deref()),
+            target()
+        ),
+        OpType::GoalRemoveChild => format!(
+            "Remove {} from the children of {}",
+            goal(op.child_id.as_deref()),
+            target()
+        ),
+    }
+}
+
+/// The deterministic summary of `ops` with `invalid_count` invalid proposals (see the module docs).
+pub fn rule_summary(
+    ops: &[Operation],
+    invalid_count: usize,
+    title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+) -> String {
+    let mut s = if ops.is_empty() {
+        "No changes proposed.".to_string()
+    } else {
+        let mut clauses: Vec<String> = ops
+            .iter()
+            .take(MAX_RULE_CLAUSES)
+            .map(|o| describe(o, title_of))
+            .collect();
+        match ops.len().saturating_sub(MAX_RULE_CLAUSES) {
+            0 => {}
+            1 => clauses.push("and 1 more change".into()),
+            n => clauses.push(format!("and {n} more changes")),
+        }
+        format!("{}.", clauses.join("; "))
+    };
+    match invalid_count {
+        0 => {}
+        1 => s.push_str(" 1 proposed change was invalid."),
+        n => s.push_str(&format!(" {n} proposed changes were invalid.")),
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assistant::model::{ItemRef, Priority, Recurrence};
+
+    fn c(text: &str) -> Option<String> {
+        clean(text, MAX_SUMMARY_CHARS)
+    }
+
+    #[test]
+    fn strips_reasoning_wrappers_and_tags() {
+        assert_eq!(
+            c("<think>The user wants {\"a\":1}</think>\n<response>I'll add **Buy milk** on Monday.</response>"),
+            Some("I'll add Buy milk on Monday.".into())
+        );
+        assert_eq!(c("<think>never finished"), None);
+        assert_eq!(c("Sure.<think>hidden"), Some("Sure.".into()));
+        assert_eq!(c("reasoning</think> Done."), Some("Done.".into()));
+        assert_eq!(
+            c("<p>Moved <b>Gym</b> to<br/>Friday.</p>"),
+            Some("Moved Gym to Friday.".into())
+        );
+        assert_eq!(c("a < b and 3 > 2"), Some("a < b and 3 > 2".into()));
+    }
+
+    #[test]
+    fn strips_code_json_and_markdown() {
+        let text = "## Summary\n\n- **Create** `Buy milk`\n* Complete __Run__\n1. Delete *old*\n> quoted\n```json\n{\"operations\":[]}\n```\nBye {\"x\": {\"y\": 1}} {not json}";
+        assert_eq!(
+            c(text),
+            Some("Summary Create Buy milk Complete Run Delete old quoted Bye {not json}".into())
+        );
+        assert_eq!(c("```\nonly code\n```"), None);
+        assert_eq!(c("Here: {\"operations\": [{\"op\":"), Some("Here:".into()));
+        assert_eq!(c("Start ```json\n{\"a\":1"), Some("Start".into()));
+        assert_eq!(c("{}"), None);
+        assert_eq!(c("  \n\t "), None);
+        assert_eq!(c("** -- **"), None);
+    }
+
+    #[test]
+    fn caps_at_a_word_boundary() {
+        let long = "word ".repeat(200);
+        let out = c(&long).unwrap();
+        assert!(out.chars().count() <= MAX_SUMMARY_CHARS);
+        assert!(out.ends_with("word…"), "{out}");
+        assert_eq!(clean("one two three", 9), Some("one two…".into()));
+        assert_eq!(clean("abcdefghijkl", 5), Some("abcd…".into()));
+        assert_eq!(clean("short", 5), Some("short".into()));
+    }
+
+    fn op(op: OpType, kind: ItemKind) -> Operation {
+        Operation::new(op, kind)
+    }
+
+    fn titles(kind: ItemKind, id: &str) -> Option<String> {
+        match (kind, id) {
+            (ItemKind::Habit, "h1") => Some("Run".into()),
+            (ItemKind::Goal, "g1") => Some("Fitness".into()),
+            (ItemKind::Goal, "g2") => Some("Marathon".into()),
+            (ItemKind::Todo, "t1") => Some("Buy milk".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn rule_summary_describes_each_operation() {
+        let mut create = op(OpType::Create, ItemKind::Todo);
+        create.title = Some("Buy milk".into());
+        create.scheduled_for = Some("2026-11-23".into());
+        create.recurrence = Some(Recurrence::none());
+        let mut done = op(OpType::CompleteOccurrence, ItemKind::Habit);
+        done.id = Some("h1".into());
+        done.occurrence_date = Some("2026-11-21".into());
+        assert_eq!(
+            rule_summary(&[create, done], 1, &titles),
+            "Create todo “Buy milk” on 2026-11-23; Complete habit “Run” on 2026-11-21. \
+             1 proposed change was invalid."
+        );
+        assert_eq!(rule_summary(&[], 0, &titles), "No changes proposed.");
+        assert_eq!(
+            rule_summary(&[], 3, &titles),
+            "No changes proposed. 3 proposed changes were invalid."
+        );
+    }
+
+    #[test]
+    fn every_op_type_has_a_clause() {
+        let with = |o: OpType, k: ItemKind, f: &dyn Fn(&mut Operation)| {
+            let mut x = op(o, k);
+            f(&mut x);
+            describe(&x, &titles)
+        };
+        let cases = [
+            (
+                with(OpType::Create, ItemKind::Habit, &|o| {
+                    o.title = Some("Stretch".into());
+                    o.scheduled_for = Some("2026-11-23".into());
+                    o.time_of_day = Some("07:00".into());
+                    o.recurrence = Some(Recurrence {
+                        kind: RecurrenceType::Daily,
+                        interval: None,
+                        weekdays: vec![],
+                        until: None,
+                    });
+                }),
+                "Create habit “Stretch” on 2026-11-23 at 07:00, repeating daily",
+            ),
+            (
+                with(OpType::Update, ItemKind::Todo, &|o| {
+                    o.id = Some("t1".into());
+                    o.scheduled_for = Some("2026-11-24".into());
+                    o.priority = Some(Priority::High);
+                }),
+                "Update todo “Buy milk” (date 2026-11-24, priority high)",
+            ),
+            (
+                with(OpType::Update, ItemKind::Event, &|o| {
+                    o.id = Some("x".into())
+                }),
+                "Update an event",
+            ),
+            (
+                with(OpType::Delete, ItemKind::Todo, &|o| {
+                    o.id = Some("zz".into())
+                }),
+                "Delete a todo",
+            ),
+            (
+                with(OpType::Complete, ItemKind::Todo, &|o| {
+                    o.id = Some("t1".into())
+                }),
+                "Complete todo “Buy milk”",
+            ),
+            (
+                with(OpType::GoalCreate, ItemKind::Goal, &|o| {
+                    o.title = Some("Health".into());
+                    o.items = vec![
+                        ItemRef {
+                            kind: ItemKind::Habit,
+                            id: "h1".into(),
+                        },
+                        ItemRef {
+                            kind: ItemKind::Todo,
+                            id: "t1".into(),
+                        },
+                    ];
+                }),
+                "Create goal “Health” with 2 items",
+            ),
+            (
+                with(OpType::GoalUpdate, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into());
+                    o.title = Some("Fit".into());
+                }),
+                "Update goal “Fitness” (title “Fit”)",
+            ),
+            (
+                with(OpType::GoalDelete, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into())
+                }),
+                "Delete goal “Fitness”",
+            ),
+            (
+                with(OpType::GoalAddItems, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into());
+                    o.items = vec![ItemRef {
+                        kind: ItemKind::Habit,
+                        id: "h1".into(),
+                    }];
+                }),
+                "Add habit “Run” to goal “Fitness”",
+            ),
+            (
+                with(OpType::GoalRemoveItem, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into());
+                    o.item = Some(ItemRef {
+                        kind: ItemKind::Todo,
+                        id: "t1".into(),
+                    });
+                }),
+                "Remove todo “Buy milk” from goal “Fitness”",
+            ),
+            (
+                with(OpType::GoalAddChild, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into());
+                    o.child_id = Some("g2".into());
+                }),
+                "Make goal “Marathon” a child of goal “Fitness”",
+            ),
+            (
+                with(OpType::GoalRemoveChild, ItemKind::Goal, &|o| {
+                    o.id = Some("g1".into());
+                    o.child_id = Some("g9".into());
+                }),
+                "Remove a goal from the children of goal “Fitness”",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn long_lists_are_shortened() {
+        let ops: Vec<Operation> = (0..7)
+            .map(|i| {
+                let mut o = op(OpType::Create, ItemKind::Todo);
+                o.title = Some(format!("T{i}"));
+                o
+            })
+            .collect();
+        let s = rule_summary(&ops, 0, &titles);
+        assert!(s.ends_with("Create todo “T4”; and 2 more changes."), "{s}");
+    }
+}
