@@ -7,6 +7,7 @@
 //!
 //! One DAO file per domain: [`generations`] holds generation metadata.
 
+mod assistant;
 mod changes;
 mod codec;
 mod generations;
@@ -38,6 +39,7 @@ impl From<rusqlite::Error> for Error {
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_generation_metadata.sql"),
     include_str!("migrations/0002_training.sql"),
+    include_str!("migrations/0003_assistant.sql"),
 ];
 
 /// The schema version this code writes.
