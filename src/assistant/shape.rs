@@ -331,7 +331,18 @@ impl Shaper {
 
         let id = self.string(obj, &["id"]);
         // op
-        let op_given = match Self::get(obj, &["op", "action", "type"]) {
+        let mut op_field = Self::get(obj, &["op", "action", "type"]);
+        // `"type":"todo"` without a kind: the model meant the kind.
+        let mut kind_from_type = None;
+        if let Some(("type", Value::String(s))) = op_field {
+            if parse_op(s).is_none() && Self::get(obj, &["kind"]).is_none() {
+                if let Some(k) = parse_kind(s) {
+                    kind_from_type = Some(k);
+                    op_field = None;
+                }
+            }
+        }
+        let op_given = match op_field {
             None => None,
             Some((_, Value::String(s))) if s.trim().is_empty() => None,
             Some((name, Value::String(s))) => match parse_op(s) {
@@ -375,6 +386,12 @@ impl Shaper {
                     return None;
                 }
             },
+            None if kind_from_type.is_some() => {
+                let k = kind_from_type.unwrap_or(ItemKind::Todo);
+                self.repairs
+                    .push(format!("kind read from type \"{}\"", k.as_str()));
+                k
+            }
             Some((_, Value::String(_))) | None => {
                 if op_given.is_some_and(|o| o.as_str().starts_with("goal_")) {
                     self.repairs
@@ -465,6 +482,12 @@ impl Shaper {
         {
             OpType::Complete
         } else {
+            if obj.get("completed") == Some(&Value::Bool(true)) {
+                self.repairs.push(
+                    "completed:true ignored on an update (completing is its own operation)"
+                        .to_string(),
+                );
+            }
             OpType::Update
         };
         self.repairs

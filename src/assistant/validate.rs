@@ -190,6 +190,17 @@ impl Checker<'_> {
         });
     }
 
+    /// Whether shaping already reported `field` (or a part of it): its absence is not reported again
+    /// and not repaired.
+    fn bad(&self, field: &str) -> bool {
+        self.errors.iter().any(|e| {
+            e.field.as_deref().is_some_and(|f| {
+                f.strip_prefix(field)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            })
+        })
+    }
+
     fn check(&mut self, o: &mut Operation) {
         self.normalize(o);
 
@@ -245,6 +256,7 @@ impl Checker<'_> {
         let mut target: Option<&KnownItem> = None;
         if needs_id {
             match o.id.as_deref() {
+                None if self.bad("id") => {}
                 None => {
                     self.err(
                         "missing_id",
@@ -320,7 +332,7 @@ impl Checker<'_> {
                 }
             }
             OpType::GoalAddItems => {
-                if o.items.is_empty() {
+                if o.items.is_empty() && !self.bad("items") {
                     self.err(
                         "missing_items",
                         Some("items"),
@@ -330,6 +342,7 @@ impl Checker<'_> {
                 self.check_goal_items(o);
             }
             OpType::GoalRemoveItem => match &o.item {
+                None if self.bad("item") => {}
                 None => self.err(
                     "missing_item",
                     Some("item"),
@@ -352,6 +365,7 @@ impl Checker<'_> {
                 }
             },
             OpType::GoalAddChild | OpType::GoalRemoveChild => match o.child_id.as_deref() {
+                None if self.bad("childId") => {}
                 None => self.err(
                     "missing_child_id",
                     Some("childId"),
@@ -476,7 +490,7 @@ impl Checker<'_> {
     fn check_title(&mut self, o: &Operation) {
         let create = matches!(o.op, OpType::Create | OpType::GoalCreate);
         match o.title.as_deref() {
-            None if create => self.err(
+            None if create && !self.bad("title") => self.err(
                 "missing_title",
                 Some("title"),
                 format!("a new {} needs a title", o.kind.as_str()),
@@ -521,7 +535,7 @@ impl Checker<'_> {
         self.check_title(o);
 
         // Recurrence present (repairs first).
-        if o.recurrence.is_none() {
+        if o.recurrence.is_none() && !self.bad("recurrence") {
             if create {
                 if o.kind == ItemKind::Habit {
                     self.err(
@@ -546,7 +560,7 @@ impl Checker<'_> {
         let repeats = o.recurrence.as_ref().is_some_and(Recurrence::repeats);
 
         // Anchor.
-        if repeats && o.scheduled_for.is_none() {
+        if repeats && o.scheduled_for.is_none() && !self.bad("scheduledFor") {
             let (anchor, from) = match target.and_then(|k| k.scheduled_for.clone()) {
                 Some(s) if !create => (s, "the stored item's date"),
                 _ => (self.today.to_string(), "today"),
@@ -555,7 +569,11 @@ impl Checker<'_> {
                 .push(format!("added anchor scheduledFor {anchor} ({from})"));
             o.scheduled_for = Some(anchor);
         }
-        if create && o.kind == ItemKind::Event && o.scheduled_for.is_none() {
+        if create
+            && o.kind == ItemKind::Event
+            && o.scheduled_for.is_none()
+            && !self.bad("scheduledFor")
+        {
             self.err(
                 "missing_anchor",
                 Some("scheduledFor"),
@@ -588,7 +606,11 @@ impl Checker<'_> {
                     "endTime must be after timeOfDay".into(),
                 );
             }
-        } else if create && o.end_time.is_some() && o.time_of_day.is_none() {
+        } else if create
+            && o.end_time.is_some()
+            && o.time_of_day.is_none()
+            && !self.bad("timeOfDay")
+        {
             self.err(
                 "invalid_time",
                 Some("endTime"),
@@ -667,6 +689,7 @@ impl Checker<'_> {
         }
         let anchor = k.scheduled_for.as_deref().and_then(Date::parse);
         match o.occurrence_date.as_deref() {
+            None if self.bad("occurrenceDate") => {}
             None => {
                 if self.today_occurs(k) {
                     o.occurrence_date = Some(self.today.to_string());
