@@ -1,0 +1,974 @@
+//! The assistant's message pipeline (spec 002) with the scripted model on a real SQLite file:
+//! the event order of every path (plan, auto to chat, auto to clarify, a follow-up with a
+//! selection), the router's fallback, the repair pass (reasons in the prompt, the valid subset
+//! kept, the rest reported), garbage model output, the rule-based summary fallback, heartbeats
+//! during a slow call, cancellation, and that a message never writes to the database.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use coachcore::assistant::apply::{apply_json, dry_run_json};
+use coachcore::assistant::date::Date;
+use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
+use coachcore::assistant::validate::OPS_SCHEMA;
+use coachcore::assistant::{
+    AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
+    ClarifySelection, ItemKind, OpType, Priority, RouteDecision, SummarySource,
+};
+use coachcore::clock::FixedClock;
+use coachcore::error::{CoachError, Error};
+use coachcore::ids::IdGenerator;
+use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
+use coachcore::llm::{
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+    TokenListener,
+};
+use coachcore::store::Store;
+use serde_json::{json, Value};
+
+const T0: i64 = 1_795_000_000_000;
+const TODAY: &str = "2026-11-18"; // a Wednesday; its week is 2026-11-16 to 2026-11-22
+
+/// A planner on a file: a todo this week, a backlog todo, a daily habit, an event and a goal.
+struct Env {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    store: Store,
+    clock: FixedClock,
+    milk: String,
+    dentist_todo: String,
+    run: String,
+    dentist_event: String,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("planner.db");
+        let store = Store::open(&path).unwrap();
+        let clock = FixedClock::new(T0);
+        let ops = json!([
+            {"op": "create", "kind": "todo", "title": "Buy milk", "scheduledFor": "2026-11-19",
+             "priority": "high", "recurrence": {"type": "none"}},
+            {"op": "create", "kind": "todo", "title": "Call dentist", "recurrence": {"type": "none"}},
+            {"op": "create", "kind": "habit", "title": "Run", "scheduledFor": "2026-11-16",
+             "timeOfDay": "07:00", "recurrence": {"type": "daily"}},
+            {"op": "create", "kind": "event", "title": "Dentist appointment",
+             "scheduledFor": "2026-11-20", "timeOfDay": "10:00", "endTime": "11:00",
+             "recurrence": {"type": "none"}},
+            {"op": "goal_create", "kind": "goal", "title": "Fitness"}
+        ]);
+        let applied = apply_json(
+            &store,
+            &clock,
+            &mut IdGenerator::seeded(7),
+            &ops.to_string(),
+            None,
+            Date::parse(TODAY).unwrap(),
+        )
+        .unwrap();
+        let id = |i: usize| applied.applied[i].id.clone();
+        Env {
+            milk: id(0),
+            dentist_todo: id(1),
+            run: id(2),
+            dentist_event: id(3),
+            _dir: dir,
+            path,
+            store,
+            clock,
+        }
+    }
+
+    /// The database and WAL bytes after emptying the WAL into the database.
+    fn files(&self) -> (Vec<u8>, Vec<u8>) {
+        let side = rusqlite::Connection::open(&self.path).unwrap();
+        side.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .unwrap();
+        drop(side);
+        let wal = self.path.with_extension("db-wal");
+        (
+            std::fs::read(&self.path).unwrap(),
+            std::fs::read(&wal).unwrap_or_default(),
+        )
+    }
+
+    fn run(
+        &self,
+        model: Option<&dyn LanguageModel>,
+        request: &AssistantRequest,
+        settings: &AssistantSettings,
+        cancel: &Arc<CancelToken>,
+    ) -> (
+        coachcore::error::Result<AssistantResult>,
+        Vec<AssistantEvent>,
+    ) {
+        let before = self.files();
+        let sink = Recorder::default();
+        let out = run_message(
+            &self.store,
+            &self.clock,
+            model,
+            request,
+            &sink,
+            cancel,
+            settings,
+        );
+        assert!(self.files() == before, "a message changed the database");
+        let events = sink.0.lock().unwrap().clone();
+        assert_eq!(
+            events.last(),
+            Some(&AssistantEvent::Done),
+            "done comes last"
+        );
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| **e == AssistantEvent::Done)
+                .count(),
+            1
+        );
+        (out, events)
+    }
+
+    fn message(
+        &self,
+        model: &dyn LanguageModel,
+        request: &AssistantRequest,
+    ) -> (
+        coachcore::error::Result<AssistantResult>,
+        Vec<AssistantEvent>,
+    ) {
+        self.run(Some(model), request, &quiet(), &CancelToken::new())
+    }
+}
+
+/// Settings without heartbeats (so event lists are exact).
+fn quiet() -> AssistantSettings {
+    AssistantSettings {
+        heartbeat_ms: 0,
+        ..AssistantSettings::default()
+    }
+}
+
+fn request(mode: AssistantMode, message: &str) -> AssistantRequest {
+    AssistantRequest {
+        message: message.into(),
+        mode,
+        selection: None,
+        today: Some(TODAY.into()),
+    }
+}
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<AssistantEvent>>);
+
+impl EventSink for Recorder {
+    fn on_event(&self, event: AssistantEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+/// The events as short names: `routing`, `proposing`, ..., `clarify`, `ops`, `summary`, `result`,
+/// `heartbeat`, `done`.
+fn names(events: &[AssistantEvent]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|e| match e {
+            AssistantEvent::Stage { stage } => match stage {
+                AssistantStage::Routing => "routing",
+                AssistantStage::Proposing => "proposing",
+                AssistantStage::Validating => "validating",
+                AssistantStage::Repairing => "repairing",
+                AssistantStage::Summarizing => "summarizing",
+            },
+            AssistantEvent::Clarify { .. } => "clarify",
+            AssistantEvent::Ops { .. } => "ops",
+            AssistantEvent::Summary { .. } => "summary",
+            AssistantEvent::Result { .. } => "result",
+            AssistantEvent::Heartbeat => "heartbeat",
+            AssistantEvent::Done => "done",
+        })
+        .collect()
+}
+
+const PLAN_EVENTS: [&str; 7] = [
+    "proposing",
+    "validating",
+    "ops",
+    "summarizing",
+    "summary",
+    "result",
+    "done",
+];
+
+fn ops_event(events: &[AssistantEvent]) -> (u32, Vec<coachcore::assistant::Operation>, u32, u32) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            AssistantEvent::Ops {
+                version,
+                operations,
+                valid_count,
+                invalid_count,
+            } => Some((*version, operations.clone(), *valid_count, *invalid_count)),
+            _ => None,
+        })
+        .expect("an ops event")
+}
+
+fn router(decision: &str, confidence: f64, entities: &[&str], question: &str) -> String {
+    json!({"decision": decision, "category": "schedule", "entities": entities, "missing": [],
+           "confidence": confidence, "question": question})
+    .to_string()
+}
+
+const BREAD: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Buy bread","scheduledFor":"2026-11-19","recurrence":{"type":"none"}}]}"#;
+
+/// The alias the prompt gives the item titled `title`, e.g. `t1`.
+fn alias_in(prompt: &str, title: &str) -> String {
+    let line = prompt
+        .lines()
+        .find(|l| l.contains(&format!("\"{title}\"")))
+        .unwrap_or_else(|| panic!("{title} not in the prompt:\n{prompt}"));
+    let start = line.find('[').unwrap() + 1;
+    let end = line.find(']').unwrap();
+    line[start..end].to_string()
+}
+
+#[test]
+fn plan_mode_proposes_validates_and_summarises_in_order() {
+    let env = Env::new();
+    let model = ScriptedModel::texts([
+        BREAD,
+        "<think>short</think><response>I'll add **Buy bread** for tomorrow.</response>",
+    ]);
+    let (out, events) = env.message(
+        &*model,
+        &request(AssistantMode::Plan, "add buy bread tomorrow"),
+    );
+    let r = out.unwrap();
+    assert_eq!(names(&events), PLAN_EVENTS);
+    assert_eq!(r.decision, RouteDecision::Plan);
+    assert_eq!(r.route, None);
+    assert_eq!(r.operations.len(), 1);
+    assert_eq!(r.operations[0].op, OpType::Create);
+    assert_eq!(r.operations[0].title.as_deref(), Some("Buy bread"));
+    assert!(r.invalid.is_empty());
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("I'll add Buy bread for tomorrow.")
+    );
+    assert_eq!(r.summary_source, Some(SummarySource::Model));
+    let (version, ops, valid, invalid) = ops_event(&events);
+    assert_eq!(
+        (version, ops, valid, invalid),
+        (1, r.operations.clone(), 1, 0)
+    );
+    assert_eq!(
+        events[events.len() - 3],
+        AssistantEvent::Summary {
+            text: "I'll add Buy bread for tomorrow.".into()
+        }
+    );
+    assert_eq!(
+        events[events.len() - 2],
+        AssistantEvent::Result { result: r.clone() }
+    );
+
+    let reqs = model.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[0].json_schema.as_deref(), Some(OPS_SCHEMA));
+    let system = &reqs[0].messages[0].content;
+    assert!(
+        system.contains("Today is 2026-11-18 (Wednesday)."),
+        "{system}"
+    );
+    assert!(
+        system.contains("This week (2026-11-16 to 2026-11-22)"),
+        "{system}"
+    );
+    for title in [
+        "Buy milk",
+        "Run",
+        "Dentist appointment",
+        "Call dentist",
+        "Fitness",
+    ] {
+        alias_in(system, title);
+    }
+    assert!(!system.contains(&env.milk), "ids are aliased");
+    assert_eq!(reqs[0].messages[1].content, "add buy bread tomorrow");
+    assert_eq!(reqs[1].json_schema, None);
+    assert!(reqs[1].messages[1]
+        .content
+        .contains("Create todo “Buy bread” on 2026-11-19"));
+}
+
+#[test]
+fn aliases_in_the_proposal_become_real_ids() {
+    let env = Env::new();
+    let model = ScriptedModel::texts(["", "Done."]);
+    // First learn the aliases from a run's prompt.
+    let _ = env.message(&*model, &request(AssistantMode::Plan, "x"));
+    let prompt = model.requests()[0].messages[0].content.clone();
+    let (milk, run) = (alias_in(&prompt, "Buy milk"), alias_in(&prompt, "Run"));
+    let proposal = json!({"operations": [
+        {"op": "update", "kind": "todo", "id": milk, "scheduledFor": "2026-11-21", "recurrence": {"type": "none"}},
+        {"op": "complete_occurrence", "kind": "habit", "id": format!("[{}]", run.to_uppercase()), "occurrenceDate": "2026-11-18"}
+    ]});
+    let model = ScriptedModel::new([
+        ScriptedReply::Text(proposal.to_string()),
+        ScriptedReply::Fail(LlmError::Backend {
+            detail: "down".into(),
+        }),
+    ]);
+    let (out, _) = env.message(
+        &*model,
+        &request(AssistantMode::Plan, "move milk to saturday, ran today"),
+    );
+    let r = out.unwrap();
+    assert!(r.invalid.is_empty(), "{:?}", r.invalid);
+    assert_eq!(r.operations[0].id.as_deref(), Some(env.milk.as_str()));
+    assert_eq!(r.operations[1].id.as_deref(), Some(env.run.as_str()));
+    assert_eq!(r.summary_source, Some(SummarySource::Rules));
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("Update todo “Buy milk” (date 2026-11-21); Complete habit “Run” on 2026-11-18.")
+    );
+}
+
+#[test]
+fn auto_chat_sends_only_routing_summary_and_done() {
+    let env = Env::new();
+    let model = ScriptedModel::texts([
+        router("chat", 0.9, &["friday"], ""),
+        "<think>look at friday</think>On Friday you have the **dentist** at 10:00.".into(),
+    ]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Auto, "what's on friday?"));
+    let r = out.unwrap();
+    assert_eq!(names(&events), ["routing", "summary", "done"]);
+    assert_eq!(r.decision, RouteDecision::Chat);
+    let route = r.route.unwrap();
+    assert_eq!(
+        (route.model_decision, route.confidence),
+        (RouteDecision::Chat, 0.9)
+    );
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("On Friday you have the dentist at 10:00.")
+    );
+    assert!(r.operations.is_empty());
+    let reqs = model.requests();
+    assert_eq!(
+        reqs[0].json_schema.as_deref(),
+        Some(coachcore::assistant::router::ROUTER_SCHEMA)
+    );
+    assert_eq!(reqs[1].json_schema, None);
+}
+
+#[test]
+fn chat_mode_sends_only_summary_and_done() {
+    let env = Env::new();
+    let model = ScriptedModel::texts(["You are doing fine."]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Chat, "how am I doing?"));
+    assert_eq!(names(&events), ["summary", "done"]);
+    assert_eq!(out.unwrap().summary.as_deref(), Some("You are doing fine."));
+    // A chat answer with nothing left after cleaning is an error, still ending with done.
+    let model = ScriptedModel::texts(["```json\n{\"a\":1}\n```"]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Chat, "hi"));
+    assert!(matches!(
+        out,
+        Err(Error::Llm(LlmError::InvalidOutput { .. }))
+    ));
+    assert_eq!(names(&events), ["done"]);
+}
+
+#[test]
+fn auto_clarify_offers_ranked_options() {
+    let env = Env::new();
+    let model = ScriptedModel::texts([router(
+        "clarify",
+        0.8,
+        &["dentist"],
+        "Which dentist item do you mean?",
+    )]);
+    let (out, events) = env.message(
+        &*model,
+        &request(AssistantMode::Auto, "move the dentist thing"),
+    );
+    let r = out.unwrap();
+    assert_eq!(names(&events), ["routing", "clarify", "result", "done"]);
+    assert_eq!(r.decision, RouteDecision::Clarify);
+    let c = r.clarification.clone().unwrap();
+    assert_eq!(c.question, "Which dentist item do you mean?");
+    let ids: Vec<&str> = c.options.iter().map(|o| o.id.as_str()).collect();
+    // Both match "dentist" once; equal priority (medium); the dated event comes first.
+    assert_eq!(
+        ids,
+        vec![env.dentist_event.as_str(), env.dentist_todo.as_str()]
+    );
+    assert_eq!(c.options[0].kind, ItemKind::Event);
+    assert_eq!(c.options[0].scheduled_for.as_deref(), Some("2026-11-20"));
+    assert_eq!(events[1], AssistantEvent::Clarify { clarification: c });
+    assert_eq!(model.remaining(), 0, "no proposal after clarify");
+
+    // A confident "plan" below the clarify threshold clarifies too, with the default question.
+    let model = ScriptedModel::texts([router("plan", 0.44, &[], "")]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Auto, "buy milk"));
+    let r = out.unwrap();
+    assert_eq!(names(&events), ["routing", "clarify", "result", "done"]);
+    let c = r.clarification.unwrap();
+    assert_eq!(c.question, "Which one do you mean?");
+    assert_eq!(c.options[0].id, env.milk);
+    assert_eq!(r.route.unwrap().model_decision, RouteDecision::Plan);
+}
+
+#[test]
+fn auto_plan_and_low_confidence_chat_plan() {
+    let env = Env::new();
+    for (decision, confidence) in [("plan", 0.45), ("chat", 0.69)] {
+        let model = ScriptedModel::texts([
+            router(decision, confidence, &["bread"], ""),
+            BREAD.into(),
+            "Adding bread.".into(),
+        ]);
+        let (out, events) = env.message(&*model, &request(AssistantMode::Auto, "bread tomorrow"));
+        let r = out.unwrap();
+        let mut want = vec!["routing"];
+        want.extend(PLAN_EVENTS);
+        assert_eq!(names(&events), want);
+        assert_eq!(r.decision, RouteDecision::Plan);
+        assert_eq!(r.route.unwrap().decision, RouteDecision::Plan);
+        assert_eq!(r.operations.len(), 1);
+        assert!(model.requests()[1].messages[0]
+            .content
+            .contains("The message mentions: \"bread\"."));
+    }
+}
+
+#[test]
+fn a_failing_router_falls_back_to_plan() {
+    let env = Env::new();
+    let model = ScriptedModel::texts([
+        "I think you want to plan.",
+        "{\"decision\": \"maybe\", \"confidence\": 0.9}",
+        BREAD,
+        "Adding bread.",
+    ]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Auto, "bread"));
+    let r = out.unwrap();
+    let mut want = vec!["routing"];
+    want.extend(PLAN_EVENTS);
+    assert_eq!(names(&events), want);
+    assert_eq!((r.decision, r.route), (RouteDecision::Plan, None));
+    let reqs = model.requests();
+    assert!(
+        reqs[1]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("holds no JSON object"),
+        "the router's repair says what was wrong"
+    );
+}
+
+#[test]
+fn a_follow_up_with_a_selection_skips_the_router_and_seeds_where() {
+    let env = Env::new();
+    let model = ScriptedModel::texts(["", "ok"]);
+    let _ = env.message(&*model, &request(AssistantMode::Plan, "x"));
+    let milk = alias_in(&model.requests()[0].messages[0].content, "Buy milk");
+    let proposal = json!({"operations": [{"op": "update", "kind": "todo", "id": milk,
+        "scheduledFor": "2026-11-21", "priority": "low", "recurrence": {"type": "none"}}]});
+    let model = ScriptedModel::texts([proposal.to_string(), "Moved.".into()]);
+    let mut req = request(AssistantMode::Auto, "move it");
+    req.selection = Some(ClarifySelection {
+        ids: vec![env.milk.clone(), "no-such-id".into()],
+        date: Some("2026-11-21".into()),
+        priority: Some(Priority::Low),
+    });
+    let (out, events) = env.message(&*model, &req);
+    let r = out.unwrap();
+    assert_eq!(names(&events), PLAN_EVENTS, "no routing");
+    assert_eq!(r.route, None);
+    assert_eq!(r.operations[0].id.as_deref(), Some(env.milk.as_str()));
+    let system = &model.requests()[0].messages[0].content;
+    assert!(
+        system.contains(&format!(
+            "The user answered a question and chose: the items [{milk}] todo \"Buy milk\" 2026-11-19 high, the date 2026-11-21, priority low."
+        )),
+        "{system}"
+    );
+
+    // An empty selection is none: auto mode routes.
+    let model = ScriptedModel::texts([router("chat", 0.95, &[], ""), "Hello.".into()]);
+    req.selection = Some(ClarifySelection::default());
+    let (_, events) = env.message(&*model, &req);
+    assert_eq!(names(&events), ["routing", "summary", "done"]);
+}
+
+/// The issue messages validation gives `op` (as the repair prompt must quote them).
+fn reasons(env: &Env, op: &Value) -> Vec<String> {
+    let v = dry_run_json(
+        &env.store,
+        &json!([op]).to_string(),
+        Date::parse(TODAY).unwrap(),
+    )
+    .unwrap();
+    assert!(!v.checks[0].valid, "{op} should be invalid");
+    v.checks[0]
+        .errors
+        .iter()
+        .map(|e| e.message.clone())
+        .collect()
+}
+
+#[test]
+fn the_repair_pass_gets_the_reasons_and_fixes_the_proposal() {
+    let env = Env::new();
+    let bad = json!({"op": "create", "kind": "habit", "title": "Stretch", "scheduledFor": "2026-11-19",
+                     "recurrence": {"type": "none"}});
+    let good = json!({"op": "create", "kind": "todo", "title": "Buy bread", "recurrence": {"type": "none"}});
+    let fixed = json!({"op": "create", "kind": "habit", "title": "Stretch", "scheduledFor": "2026-11-19",
+                       "recurrence": {"type": "daily"}});
+    let model = ScriptedModel::texts([
+        json!({"operations": [good, bad]}).to_string(),
+        json!({"operations": [fixed]}).to_string(),
+        "Adding bread and a daily stretch.".into(),
+    ]);
+    let (out, events) = env.message(
+        &*model,
+        &request(AssistantMode::Plan, "bread, and stretch daily"),
+    );
+    let r = out.unwrap();
+    assert_eq!(
+        names(&events),
+        [
+            "proposing",
+            "validating",
+            "repairing",
+            "ops",
+            "summarizing",
+            "summary",
+            "result",
+            "done"
+        ]
+    );
+    assert!(r.invalid.is_empty(), "{:?}", r.invalid);
+    let titles: Vec<&str> = r
+        .operations
+        .iter()
+        .map(|o| o.title.as_deref().unwrap())
+        .collect();
+    assert_eq!(titles, ["Buy bread", "Stretch"]);
+    assert_eq!(ops_event(&events).2, 2);
+
+    let reqs = model.requests();
+    assert_eq!(reqs.len(), 3);
+    let repair = &reqs[1];
+    assert_eq!(repair.json_schema.as_deref(), Some(OPS_SCHEMA));
+    let msgs = &repair.messages;
+    assert_eq!(
+        msgs.len(),
+        4,
+        "system, user, the first answer, the repair request"
+    );
+    assert!(msgs[2].content.contains("\"Stretch\""));
+    let ask = &msgs[3].content;
+    assert!(ask.contains("1. {"), "{ask}");
+    assert!(ask.contains("\"title\":\"Stretch\""), "{ask}");
+    assert!(
+        !ask.contains("Buy bread"),
+        "only the invalid operation: {ask}"
+    );
+    for reason in reasons(&env, &bad) {
+        assert!(ask.contains(&reason), "{reason} missing from {ask}");
+    }
+    assert!(ask.contains("corrected versions of these 1 operations"));
+}
+
+#[test]
+fn still_invalid_after_repair_keeps_the_valid_subset_and_reports_the_rest() {
+    let env = Env::new();
+    let good = json!({"op": "create", "kind": "todo", "title": "Buy bread", "recurrence": {"type": "none"}});
+    let habit_none = json!({"op": "create", "kind": "habit", "title": "Stretch",
+                            "scheduledFor": "2026-11-19", "recurrence": {"type": "none"}});
+    let unknown = json!({"op": "delete", "kind": "todo", "id": "nope"});
+    let habit_fixed = json!({"op": "create", "kind": "habit", "title": "Stretch",
+                             "scheduledFor": "2026-11-19", "recurrence": {"type": "weekly"}});
+    let extra_bad = json!({"op": "complete", "kind": "todo", "id": "ghost"});
+    let model = ScriptedModel::texts([
+        json!({"operations": [good, habit_none, unknown]}).to_string(),
+        // Fixes the habit, repeats the unknown delete, and adds an extra invalid op and a duplicate.
+        json!({"operations": [habit_fixed, unknown, extra_bad, good]}).to_string(),
+        "<b></b>".into(),
+    ]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "stuff"));
+    let r = out.unwrap();
+    let titles: Vec<Option<&str>> = r.operations.iter().map(|o| o.title.as_deref()).collect();
+    assert_eq!(
+        titles,
+        [Some("Buy bread"), Some("Stretch")],
+        "first-pass valid first, no duplicate"
+    );
+    let reported: Vec<(u32, &str)> = r
+        .invalid
+        .iter()
+        .map(|c| (c.index, c.errors[0].code.as_str()))
+        .collect();
+    assert_eq!(reported, [(2, "unknown_id"), (3, "unknown_id")]);
+    assert!(r.invalid.iter().all(|c| !c.valid));
+    let (_, ops, valid, invalid) = ops_event(&events);
+    assert_eq!((ops.len(), valid, invalid), (2, 2, 2));
+    assert_eq!(
+        r.summary_source,
+        Some(SummarySource::Rules),
+        "\"<b></b>\" cleans to nothing"
+    );
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("Create todo “Buy bread”; Create habit “Stretch” on 2026-11-19, repeating weekly. 2 proposed changes were invalid.")
+    );
+
+    // When the repair answer is unreadable, the first pass's invalid ones are reported.
+    let model = ScriptedModel::texts([
+        json!({"operations": [good, habit_none, unknown]}).to_string(),
+        "Sorry, I cannot fix these.".into(),
+        "Summary.".into(),
+    ]);
+    let (out, _) = env.message(&*model, &request(AssistantMode::Plan, "stuff"));
+    let r = out.unwrap();
+    assert_eq!(r.operations.len(), 1);
+    let reported: Vec<u32> = r.invalid.iter().map(|c| c.index).collect();
+    assert_eq!(reported, [1, 2]);
+    assert_eq!(r.invalid[0].errors[0].code, "habit_must_repeat");
+}
+
+#[test]
+fn garbage_output_is_read_or_repaired() {
+    let env = Env::new();
+    // Reasoning, prose and fences around the JSON.
+    let wrapped = format!("<think>they want bread {{\"x\":1}}</think>Sure! Here it is:\n```json\n{BREAD}\n```\nAnything else?");
+    let model = ScriptedModel::texts([wrapped.as_str(), "Bread added."]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+    assert_eq!(names(&events), PLAN_EVENTS);
+    assert_eq!(out.unwrap().operations.len(), 1);
+
+    // A single operation without the wrapper, and a bare array.
+    let single =
+        r#"{"op":"create","kind":"todo","title":"Buy bread","recurrence":{"type":"none"}}"#;
+    for text in [single.to_string(), format!("[{single}]")] {
+        let model = ScriptedModel::texts([text.as_str(), "Bread added."]);
+        let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+        assert_eq!(names(&events), PLAN_EVENTS, "{text}");
+        assert_eq!(out.unwrap().operations.len(), 1);
+    }
+
+    // Prose only: the repair pass asks again with the parse error, and its answer is used.
+    let model = ScriptedModel::texts(["I would add bread.", BREAD, "Bread added."]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+    assert!(names(&events).contains(&"repairing"));
+    assert_eq!(out.unwrap().operations.len(), 1);
+    let ask = &model.requests()[1].messages[3].content;
+    assert!(ask.contains("no JSON object found"), "{ask}");
+
+    // Garbage twice and a failing summary: no operations, a rule-based summary.
+    let model = ScriptedModel::new([
+        ScriptedReply::Text("<think>never ends".into()),
+        ScriptedReply::Text("{\"operations\": 5}".into()),
+        ScriptedReply::Fail(LlmError::TimedOut { after_ms: 10 }),
+    ]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+    let r = out.unwrap();
+    assert_eq!(
+        names(&events),
+        [
+            "proposing",
+            "validating",
+            "repairing",
+            "ops",
+            "summarizing",
+            "summary",
+            "result",
+            "done"
+        ]
+    );
+    assert!(r.operations.is_empty() && r.invalid.is_empty());
+    assert_eq!(r.summary.as_deref(), Some("No changes proposed."));
+    assert_eq!(r.summary_source, Some(SummarySource::Rules));
+}
+
+#[test]
+fn model_failures_fall_back_or_end_with_done() {
+    let env = Env::new();
+    // The summary call fails: rule-based summary.
+    let model = ScriptedModel::new([
+        ScriptedReply::Text(BREAD.into()),
+        ScriptedReply::Fail(LlmError::Backend {
+            detail: "oops".into(),
+        }),
+    ]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+    assert_eq!(names(&events), PLAN_EVENTS);
+    let r = out.unwrap();
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("Create todo “Buy bread” on 2026-11-19.")
+    );
+    assert_eq!(r.summary_source, Some(SummarySource::Rules));
+
+    // The proposal call fails: the error, after done.
+    let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::TimedOut { after_ms: 5 })]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "bread"));
+    assert!(matches!(
+        out,
+        Err(Error::Llm(LlmError::TimedOut { after_ms: 5 }))
+    ));
+    assert_eq!(names(&events), ["proposing", "done"]);
+
+    // No model at all.
+    for mode in [
+        AssistantMode::Plan,
+        AssistantMode::Chat,
+        AssistantMode::Auto,
+    ] {
+        let (out, events) = env.run(None, &request(mode, "bread"), &quiet(), &CancelToken::new());
+        assert!(matches!(out, Err(Error::InvalidArgument(_))), "{mode:?}");
+        assert_eq!(names(&events), ["done"]);
+    }
+
+    // Bad input.
+    let model = ScriptedModel::texts([BREAD]);
+    let (out, events) = env.message(&*model, &request(AssistantMode::Plan, "  "));
+    assert!(matches!(out, Err(Error::InvalidArgument(_))));
+    assert_eq!(names(&events), ["done"]);
+    let mut req = request(AssistantMode::Plan, "bread");
+    req.today = Some("18/11/2026".into());
+    let (out, _) = env.message(&*model, &req);
+    assert!(matches!(out, Err(Error::InvalidArgument(_))));
+    assert_eq!(model.remaining(), 1, "no model call for bad input");
+}
+
+/// A scripted model whose every call takes `delay`, or waits for cancellation when `block`.
+struct Slow {
+    inner: Arc<ScriptedModel>,
+    delay: Duration,
+    block: bool,
+}
+
+impl LanguageModel for Slow {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        if self.block {
+            while !cancel.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            return Err(LlmError::Cancelled);
+        }
+        std::thread::sleep(self.delay);
+        self.inner.generate(request, listener, cancel)
+    }
+}
+
+#[test]
+fn heartbeats_come_while_the_model_works_and_never_after_done() {
+    let env = Env::new();
+    let model = Slow {
+        inner: ScriptedModel::texts([BREAD, "Bread."]),
+        delay: Duration::from_millis(200),
+        block: false,
+    };
+    let settings = AssistantSettings {
+        heartbeat_ms: 10,
+        ..AssistantSettings::default()
+    };
+    let (out, events) = env.run(
+        Some(&model),
+        &request(AssistantMode::Plan, "bread"),
+        &settings,
+        &CancelToken::new(),
+    );
+    out.unwrap();
+    let n = names(&events);
+    let proposing = n.iter().position(|e| *e == "proposing").unwrap();
+    let validating = n.iter().position(|e| *e == "validating").unwrap();
+    let summarizing = n.iter().position(|e| *e == "summarizing").unwrap();
+    let summary = n.iter().position(|e| *e == "summary").unwrap();
+    assert!(
+        n[proposing + 1..validating].contains(&"heartbeat"),
+        "a heartbeat during the proposal call: {n:?}"
+    );
+    assert!(
+        n[summarizing + 1..summary].contains(&"heartbeat"),
+        "a heartbeat during the summary call: {n:?}"
+    );
+    assert!(
+        n[validating..summarizing].iter().all(|e| *e != "heartbeat"),
+        "none between calls"
+    );
+    let without: Vec<&str> = n.into_iter().filter(|e| *e != "heartbeat").collect();
+    assert_eq!(without, PLAN_EVENTS);
+}
+
+#[test]
+fn cancellation_mid_call_returns_cancelled_and_ends_with_done() {
+    let env = Env::new();
+    let model = Slow {
+        inner: ScriptedModel::texts([BREAD]),
+        delay: Duration::ZERO,
+        block: true,
+    };
+    let cancel = CancelToken::new();
+    let canceller = {
+        let cancel = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            cancel.cancel();
+        })
+    };
+    let (out, events) = env.run(
+        Some(&model),
+        &request(AssistantMode::Auto, "bread"),
+        &quiet(),
+        &cancel,
+    );
+    canceller.join().unwrap();
+    let err = out.unwrap_err();
+    assert!(matches!(err, Error::Llm(LlmError::Cancelled)), "{err:?}");
+    assert_eq!(CoachError::from(err), CoachError::Cancelled);
+    assert_eq!(names(&events), ["routing", "done"]);
+
+    // Cancelled before the start: nothing but done, no model call.
+    let model = ScriptedModel::texts([BREAD]);
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    let (out, events) = env.run(
+        Some(&*model),
+        &request(AssistantMode::Plan, "bread"),
+        &quiet(),
+        &cancel,
+    );
+    assert!(matches!(out, Err(Error::Llm(LlmError::Cancelled))));
+    assert_eq!(names(&events), ["done"]);
+    assert_eq!(model.remaining(), 1);
+}
+
+/// Cancels the token during the summary call (after the proposal went through).
+struct CancelOnSecondCall {
+    inner: Arc<ScriptedModel>,
+    cancel: Arc<CancelToken>,
+}
+
+impl LanguageModel for CancelOnSecondCall {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        if self.inner.requests().len() == 1 {
+            self.cancel.cancel();
+        }
+        self.inner.generate(request, listener, cancel)
+    }
+}
+
+#[test]
+fn cancellation_during_the_summary_is_not_a_fallback() {
+    let env = Env::new();
+    let cancel = CancelToken::new();
+    let model = CancelOnSecondCall {
+        inner: ScriptedModel::texts([BREAD, "a long summary text"]),
+        cancel: Arc::clone(&cancel),
+    };
+    let (out, events) = env.run(
+        Some(&model),
+        &request(AssistantMode::Plan, "bread"),
+        &quiet(),
+        &cancel,
+    );
+    assert!(matches!(out, Err(Error::Llm(LlmError::Cancelled))));
+    assert_eq!(
+        names(&events),
+        ["proposing", "validating", "ops", "summarizing", "done"]
+    );
+}
+
+#[test]
+fn the_context_fits_a_small_model_window() {
+    let env = Env::new();
+    // Fill the week and the backlog.
+    let many: Vec<Value> = (0..300)
+        .map(|i| {
+            json!({"op": "create", "kind": "todo", "title": format!("Errand number {i}"),
+                   "scheduledFor": if i % 2 == 0 { Some("2026-11-17") } else { None },
+                   "recurrence": {"type": "none"}})
+        })
+        .collect();
+    for (i, chunk) in many.chunks(20).enumerate() {
+        apply_json(
+            &env.store,
+            &env.clock,
+            &mut IdGenerator::seeded(1_000 + i as u64),
+            &Value::Array(chunk.to_vec()).to_string(),
+            None,
+            Date::parse(TODAY).unwrap(),
+        )
+        .unwrap();
+    }
+    struct Small(Arc<ScriptedModel>);
+    impl LanguageModel for Small {
+        fn info(&self) -> ModelInfo {
+            ModelInfo {
+                name: "small".into(),
+                context_tokens: 2048,
+                constrains_json_schema: true,
+            }
+        }
+        fn generate(
+            &self,
+            r: GenerationRequest,
+            l: Option<Arc<dyn TokenListener>>,
+            c: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            self.0.generate(r, l, c)
+        }
+    }
+    let inner = ScriptedModel::texts([router("plan", 0.9, &[], ""), BREAD.into(), "ok".into()]);
+    let model = Small(Arc::clone(&inner));
+    let settings = AssistantSettings {
+        heartbeat_ms: 0,
+        propose_max_tokens: 256,
+        ..AssistantSettings::default()
+    };
+    let (out, _) = env.run(
+        Some(&model),
+        &request(AssistantMode::Auto, "bread"),
+        &settings,
+        &CancelToken::new(),
+    );
+    out.unwrap();
+    for (i, req) in inner.requests().iter().enumerate() {
+        let chars: usize = req.messages.iter().map(|m| m.content.len()).sum();
+        let budget = (2048 - req.max_tokens as usize) * 3;
+        assert!(chars < budget, "request {i}: {chars} chars over {budget}");
+    }
+    let system = &inner.requests()[1].messages[0].content;
+    assert!(system.contains("more not shown)"), "{system}");
+    assert!(system.contains("Backlog todos (no date):"), "{system}");
+}
