@@ -1096,7 +1096,7 @@ fn item_line(alias: &str, i: &PlannerItem, with_date: bool) -> String {
     let mut s = format!(
         "[{alias}] {} \"{}\"",
         i.kind.as_str(),
-        cut_chars(&i.title, MAX_CONTEXT_TITLE_CHARS)
+        cut_chars(&i.title, MAX_CONTEXT_TITLE_CHARS).replace('"', "'")
     );
     if with_date {
         if let Some(d) = &i.scheduled_for {
@@ -1317,4 +1317,311 @@ fn with_heartbeat<T>(sink: &dyn EventSink, every_ms: u64, f: impl FnOnce() -> T)
         drop(stop);
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assistant::model::{OpType, Recurrence, RecurrenceType, WeekEntry};
+    use serde_json::json;
+
+    fn item(kind: ItemKind, id: &str, title: &str, date: Option<&str>) -> PlannerItem {
+        PlannerItem {
+            kind,
+            id: id.into(),
+            title: title.into(),
+            notes: None,
+            scheduled_for: date.map(str::to_string),
+            time_of_day: None,
+            end_time: None,
+            priority: Priority::Medium,
+            recurrence: Recurrence::none(),
+            completed: false,
+            completed_occurrences: vec![],
+            goal_items: vec![],
+            child_goals: vec![],
+            created_ms: 0,
+            updated_ms: 0,
+        }
+    }
+
+    fn week(entries: Vec<(&str, PlannerItem)>) -> WeekSnapshot {
+        WeekSnapshot {
+            week_start: "2026-11-16".into(),
+            week_end: "2026-11-22".into(),
+            entries: entries
+                .into_iter()
+                .map(|(d, item)| WeekEntry {
+                    date: d.into(),
+                    item,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn context_lines_and_aliases() {
+        let mut run = item(ItemKind::Habit, "uuid-run", "Run", Some("2026-11-16"));
+        run.time_of_day = Some("07:00".into());
+        run.recurrence = Recurrence {
+            kind: RecurrenceType::Weekly,
+            interval: None,
+            weekdays: vec![Weekday::Mon, Weekday::Thu],
+            until: None,
+        };
+        let mut meet = item(
+            ItemKind::Event,
+            "uuid-meet",
+            "Team \"sync\"",
+            Some("2026-11-17"),
+        );
+        meet.time_of_day = Some("10:00".into());
+        meet.end_time = Some("11:00".into());
+        meet.priority = Priority::High;
+        let w = week(vec![
+            ("2026-11-16", run.clone()),
+            ("2026-11-17", meet),
+            ("2026-11-19", run),
+        ]);
+        let backlog = [item(ItemKind::Todo, "uuid-milk", "Buy milk", None)];
+        let goals = [item(ItemKind::Goal, "uuid-fit", "Fitness", None)];
+        let mut aliases = Aliases::default();
+        let text = render_context(&w, &backlog, &goals, 10_000, &mut aliases);
+        assert_eq!(
+            text,
+            "This week (2026-11-16 to 2026-11-22), not done:\n\
+             - 2026-11-16 Mon [h1] habit \"Run\" 07:00, repeats weekly mon,thu\n\
+             - 2026-11-17 Tue [e1] event \"Team 'sync'\" 10:00-11:00 high\n\
+             - 2026-11-19 Thu [h1] habit \"Run\" 07:00, repeats weekly mon,thu\n\
+             Backlog todos (no date):\n\
+             - [t1] todo \"Buy milk\"\n\
+             Goals:\n\
+             - [g1] goal \"Fitness\""
+        );
+        assert_eq!(aliases.resolve("h1"), Some("uuid-run"));
+        assert_eq!(aliases.resolve(" [T1] "), Some("uuid-milk"));
+        assert_eq!(aliases.resolve("t9"), None);
+
+        let empty = render_context(&week(vec![]), &[], &[], 10_000, &mut Aliases::default());
+        assert_eq!(
+            empty,
+            "This week (2026-11-16 to 2026-11-22), not done:\n- nothing planned"
+        );
+    }
+
+    #[test]
+    fn context_is_trimmed_to_the_budget_with_a_note() {
+        let entries: Vec<(&str, PlannerItem)> = (0..100)
+            .map(|i| {
+                (
+                    "2026-11-18",
+                    item(
+                        ItemKind::Todo,
+                        &format!("w{i}"),
+                        &format!("Week task {i}"),
+                        Some("2026-11-18"),
+                    ),
+                )
+            })
+            .collect();
+        let backlog: Vec<PlannerItem> = (0..50)
+            .map(|i| {
+                item(
+                    ItemKind::Todo,
+                    &format!("b{i}"),
+                    &format!("Backlog task {i}"),
+                    None,
+                )
+            })
+            .collect();
+        for budget in [0, 60, 300, 1_000, 3_000] {
+            let mut aliases = Aliases::default();
+            let text = render_context(&week(entries.clone()), &backlog, &[], budget, &mut aliases);
+            assert!(text.len() <= budget, "{budget}: {} chars", text.len());
+            if budget >= 300 {
+                assert!(text.contains("more not shown)"), "{text}");
+                assert!(
+                    text.contains("Backlog todos"),
+                    "{budget}: the backlog keeps a share"
+                );
+            }
+        }
+        // Aliases do not depend on the budget.
+        let mut a = Aliases::default();
+        let mut b = Aliases::default();
+        render_context(&week(entries.clone()), &backlog, &[], 100, &mut a);
+        render_context(&week(entries), &backlog, &[], 10_000, &mut b);
+        assert_eq!(a.resolve("t120"), b.resolve("t120"));
+    }
+
+    #[test]
+    fn aliases_map_every_id_field_both_ways() {
+        let mut aliases = Aliases::default();
+        aliases.add(&item(ItemKind::Todo, "uuid-t", "T", None));
+        aliases.add(&item(ItemKind::Goal, "uuid-g", "G", None));
+        aliases.add(&item(ItemKind::Goal, "uuid-g2", "G2", None));
+        let mut v = json!({"operations": [
+            {"op": "goal_add_items", "kind": "goal", "id": "g1", "items": [{"kind": "todo", "id": "t1"}, {"kind": "todo", "id": "real"}]},
+            {"op": "goal_remove_item", "kind": "goal", "id": "G1", "item": {"kind": "todo", "id": "[t1]"}},
+            {"op": "goal_add_child", "kind": "goal", "id": "g1", "childId": "g2"},
+            {"op": "goal_create", "kind": "goal", "title": "x", "children": ["g2", 5]},
+            "not an object"
+        ]});
+        aliases.resolve_in(&mut v);
+        let ops = &v["operations"];
+        assert_eq!(ops[0]["id"], "uuid-g");
+        assert_eq!(ops[0]["items"][0]["id"], "uuid-t");
+        assert_eq!(ops[0]["items"][1]["id"], "real");
+        assert_eq!(ops[1]["id"], "uuid-g");
+        assert_eq!(ops[1]["item"]["id"], "uuid-t");
+        assert_eq!(ops[2]["childId"], "uuid-g2");
+        assert_eq!(ops[3]["children"], json!(["uuid-g2", 5]));
+        let mut arr = json!([{"op": "delete", "kind": "todo", "id": "t1"}]);
+        aliases.resolve_in(&mut arr);
+        assert_eq!(arr[0]["id"], "uuid-t");
+
+        let mut op = Operation::new(OpType::GoalAddChild, ItemKind::Goal);
+        op.id = Some("uuid-g".into());
+        op.child_id = Some("uuid-g2".into());
+        let v = aliases.alias_op(&op);
+        assert_eq!(
+            (v["id"].as_str(), v["childId"].as_str()),
+            (Some("g1"), Some("g2"))
+        );
+    }
+
+    #[test]
+    fn proposals_are_parsed_leniently() {
+        let ops = |t: &str| parse_proposal(t).map(|v| list_of(&v).len());
+        assert_eq!(ops("{\"operations\":[{},{}]}"), Ok(2));
+        assert_eq!(ops("Sure:\n```json\n{\"operations\":[]}\n```"), Ok(0));
+        assert_eq!(ops("{\"op\":\"create\",\"kind\":\"todo\"}"), Ok(1));
+        assert_eq!(ops("  [{\"op\":\"delete\"}] "), Ok(1));
+        assert_eq!(ops("{\"something\": 1}"), Ok(0));
+        let err = parse_proposal("no json").unwrap_err();
+        assert!(err.contains("no JSON object found"), "{err}");
+        assert!(parse_proposal("{\"operations\": [").is_err());
+    }
+
+    #[test]
+    fn repair_message_lists_invalid_ops_as_written_with_reasons() {
+        let raw = vec![
+            json!({"op": "create"}),
+            json!({"op": "delete", "kind": "todo", "id": "t7"}),
+        ];
+        let check = OpCheck {
+            index: 1,
+            operation: None,
+            valid: false,
+            errors: vec![
+                OpIssue {
+                    code: "unknown_id".into(),
+                    field: Some("id".into()),
+                    message: "no todo with this id".into(),
+                },
+                OpIssue {
+                    code: "x".into(),
+                    field: None,
+                    message: "whole op".into(),
+                },
+            ],
+            repairs: vec![],
+        };
+        let m = repair_message(&[check], &raw, &Aliases::default());
+        assert!(
+            m.starts_with("These proposed operations were invalid:\n1. {"),
+            "{m}"
+        );
+        assert!(m.contains("\"id\":\"t7\""), "{m}");
+        assert!(
+            m.contains("   - id: no todo with this id\n   - whole op\n"),
+            "{m}"
+        );
+        assert!(m.contains("these 1 operations"));
+        assert!(!m.contains("{{"));
+    }
+
+    #[test]
+    fn budget_follows_the_context_window() {
+        let s = AssistantSettings::default();
+        let info = |n| ModelInfo {
+            name: "m".into(),
+            context_tokens: n,
+            constrains_json_schema: false,
+        };
+        assert_eq!(
+            budget(&info(2048), 256, 1000, &s),
+            (2048 - 256 - 64) * 3 - 1000
+        );
+        assert_eq!(budget(&info(256), 256, 0, &s), 0);
+        assert_eq!(budget(&info(100_000), 256, 0, &s), s.max_context_chars);
+    }
+
+    #[test]
+    fn seeded_where_and_prompts() {
+        let mut aliases = Aliases::default();
+        let mut milk = item(ItemKind::Todo, "uuid-milk", "Buy milk", Some("2026-11-19"));
+        milk.priority = Priority::High;
+        let sel = ClarifySelection {
+            ids: vec!["uuid-milk".into()],
+            date: Some("2026-11-21".into()),
+            priority: Some(Priority::Low),
+        };
+        assert_eq!(
+            seeded_where(&sel, &[milk], &mut aliases),
+            "The user answered a question and chose: the items [t1] todo \"Buy milk\" 2026-11-19 high, \
+             the date 2026-11-21, priority low. Apply the request to exactly these."
+        );
+        assert_eq!(
+            seeded_where(&ClarifySelection::default(), &[], &mut aliases),
+            ""
+        );
+        let p = propose_prompt("2026-11-18 (Wednesday)", "CTX", "");
+        assert!(p.contains("Today is 2026-11-18 (Wednesday)."));
+        assert!(p.ends_with("(ids in brackets):\nCTX"), "{p}");
+        let c = chat_prompt("D", "CTX");
+        assert!(c.ends_with("CTX") && !c.contains("{{"));
+        assert_eq!(
+            today_label(Date::parse("2026-11-22").unwrap()),
+            "2026-11-22 (Sunday)"
+        );
+        let title_of = |_: ItemKind, _: &str| None;
+        let r = summary_request("hi", &[], 2, &title_of);
+        assert_eq!(
+            r,
+            "Request: hi\nProposed changes:\n(none)\n2 more proposed changes were invalid and left out.\nSummary:"
+        );
+    }
+
+    #[derive(Default)]
+    struct Sink(Mutex<Vec<AssistantEvent>>);
+
+    impl EventSink for Sink {
+        fn on_event(&self, e: AssistantEvent) {
+            self.0.lock().unwrap().push(e);
+        }
+    }
+
+    #[test]
+    fn heartbeats_stop_when_the_call_returns() {
+        let sink = Sink::default();
+        let out = with_heartbeat(&sink, 5, || {
+            std::thread::sleep(Duration::from_millis(60));
+            7
+        });
+        assert_eq!(out, 7);
+        let n = sink.0.lock().unwrap().len();
+        assert!(n >= 1, "at least one heartbeat in 60 ms at 5 ms");
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(sink.0.lock().unwrap().len(), n, "none after the call");
+        let quiet = Sink::default();
+        with_heartbeat(&quiet, 0, || std::thread::sleep(Duration::from_millis(20)));
+        assert!(quiet.0.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn cut_chars_is_char_safe() {
+        assert_eq!(cut_chars("héllo", 2), "hé");
+        assert_eq!(cut_chars("hi", 5), "hi");
+    }
 }
