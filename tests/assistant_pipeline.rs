@@ -949,7 +949,14 @@ fn the_context_fits_a_small_model_window() {
             self.0.generate(r, l, c)
         }
     }
-    let inner = ScriptedModel::texts([router("plan", 0.9, &[], ""), BREAD.into(), "ok".into()]);
+    let habit_none = json!({"operations": [{"op": "create", "kind": "habit", "title": "Stretch",
+        "scheduledFor": "2026-11-19", "recurrence": {"type": "none"}}]});
+    let inner = ScriptedModel::texts([
+        router("plan", 0.9, &[], ""),
+        habit_none.to_string(),
+        BREAD.into(),
+        "ok".into(),
+    ]);
     let model = Small(Arc::clone(&inner));
     let settings = AssistantSettings {
         heartbeat_ms: 0,
@@ -968,7 +975,13 @@ fn the_context_fits_a_small_model_window() {
         let budget = (2048 - req.max_tokens as usize) * 3;
         assert!(chars < budget, "request {i}: {chars} chars over {budget}");
     }
-    let system = &inner.requests()[1].messages[0].content;
+    let reqs = inner.requests();
+    assert_eq!(reqs.len(), 4, "router, proposal, repair, summary");
+    let system = &reqs[1].messages[0].content;
     assert!(system.contains("more not shown)"), "{system}");
     assert!(system.contains("Backlog todos (no date):"), "{system}");
+    assert!(
+        reqs[2].messages[0].content.len() < system.len(),
+        "the repair call's context is smaller"
+    );
 }

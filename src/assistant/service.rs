@@ -52,8 +52,10 @@
 //! When any operation is still invalid, or the answer held no operation list, ONE model repair
 //! pass follows (`stage repairing`): the invalid operations (as the model wrote them, with aliases)
 //! and their issue messages (`prompts/assistant.repair.md`), or for an unreadable answer the parse
-//! error ([`repair_prompt`]), after the first answer in the chat. The repaired answer is shaped and
-//! validated the same way. The outcome, exactly:
+//! error ([`repair_prompt`]), after the first answer (its JSON, at most
+//! [`MAX_REPAIR_ANSWER_CHARS`] characters) in the chat; the context of this call is sized again so
+//! that the longer chat still fits. The repaired answer is shaped and validated the same way. The
+//! outcome, exactly:
 //! - `operations` = the valid operations of the first pass, in order, then the valid repaired
 //!   ones not equal to one already kept; at most [`MAX_OPERATIONS`]: the excess is reported in
 //!   `invalid` with the code `too_many_operations`.
@@ -137,6 +139,8 @@ pub const CHARS_PER_TOKEN: usize = 3;
 pub const CONTEXT_MARGIN_TOKENS: usize = 64;
 /// The longest user message sent to the model, in characters (longer ones are cut).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
+/// The longest part of the first answer quoted back to the model in the repair pass.
+pub const MAX_REPAIR_ANSWER_CHARS: usize = 1_500;
 /// The longest chat answer kept, in characters.
 pub const MAX_CHAT_CHARS: usize = 800;
 /// Longest title shown in the context, in characters.
@@ -500,20 +504,17 @@ impl Run<'_> {
     ) -> Result<AssistantResult> {
         self.stage(AssistantStage::Proposing)?;
         let max_tokens = self.settings.propose_max_tokens;
-        let fixed = propose_prompt(&ctx.today_label(), "", where_).len()
-            + ctx.message.len()
-            // room for the first answer and the repair request in the repair pass
-            + (max_tokens as usize) * CHARS_PER_TOKEN
-            + REPAIR_PROMPT.len()
-            + 600;
+        let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
         let context = ctx.context(aliases, budget(ctx.info, max_tokens, fixed, self.settings));
-        let system = propose_prompt(&ctx.today_label(), &context, where_);
-        let mut messages = vec![
-            ChatMessage::new(ChatRole::System, system),
+        let messages = vec![
+            ChatMessage::new(
+                ChatRole::System,
+                propose_prompt(&ctx.today_label(), &context, where_),
+            ),
             ChatMessage::new(ChatRole::User, ctx.message),
         ];
         let first =
-            self.generate(self.request(messages.clone(), Some(validate::OPS_SCHEMA), max_tokens))?;
+            self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))?;
 
         self.stage(AssistantStage::Validating)?;
         let first_pass = self.check(&first.text, aliases, ctx.today)?;
@@ -532,11 +533,19 @@ impl Run<'_> {
                 Some(issue) => repair_prompt(&[issue.message.clone()]),
                 None => repair_message(&first_invalid, &first_pass.raw, aliases),
             };
-            messages.push(ChatMessage::new(
-                ChatRole::Assistant,
-                answer_for_chat(&first.text),
-            ));
-            messages.push(ChatMessage::new(ChatRole::User, repair_text));
+            let answer = answer_for_chat(&first.text);
+            // The repair chat holds the first answer and the request too: the context shrinks.
+            let fixed = fixed + answer.len() + repair_text.len();
+            let context = ctx.context(aliases, budget(ctx.info, max_tokens, fixed, self.settings));
+            let messages = vec![
+                ChatMessage::new(
+                    ChatRole::System,
+                    propose_prompt(&ctx.today_label(), &context, where_),
+                ),
+                ChatMessage::new(ChatRole::User, ctx.message),
+                ChatMessage::new(ChatRole::Assistant, answer),
+                ChatMessage::new(ChatRole::User, repair_text),
+            ];
             let repaired =
                 match self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))
                 {
@@ -778,12 +787,12 @@ fn list_of(value: &Value) -> Vec<Value> {
 }
 
 /// The first answer as it goes back into the chat for the repair: its JSON object when it has
-/// one, else the text (at most 2000 characters).
+/// one, else the text; at most [`MAX_REPAIR_ANSWER_CHARS`] characters.
 fn answer_for_chat(text: &str) -> String {
-    match extract_json(text) {
-        Some(j) => cut_chars(j, 4_000),
-        None => cut_chars(text.trim(), 2_000),
-    }
+    cut_chars(
+        extract_json(text).unwrap_or(text.trim()),
+        MAX_REPAIR_ANSWER_CHARS,
+    )
 }
 
 /// The repair request: each invalid operation as the model wrote it, with its issue messages.
