@@ -498,29 +498,15 @@ impl Shaper {
     fn bulk_markers(&mut self, obj: &Map<String, Value>) {
         for marker in ["where", "filter", "query", "ids"] {
             if obj.get(marker).is_some_and(|v| !v.is_null()) {
-                self.issue(
-                    "bulk_not_supported",
-                    Some(marker),
-                    format!("bulk operations are not supported (\"{marker}\"): name one item by id per operation"),
-                );
+                self.issues.push(bulk_issue(marker, marker));
             }
         }
         if obj.get("all") == Some(&Value::Bool(true)) {
-            self.issue(
-                "bulk_not_supported",
-                Some("all"),
-                "bulk operations are not supported (\"all\"): name one item by id per operation"
-                    .into(),
-            );
+            self.issues.push(bulk_issue("all", "all: true"));
         }
         if let Some(Value::String(id)) = obj.get("id") {
-            let id = id.trim();
-            if id == "*" || id.eq_ignore_ascii_case("all") {
-                self.issue(
-                    "bulk_not_supported",
-                    Some("id"),
-                    format!("bulk operations are not supported (id \"{id}\"): name one item by id per operation"),
-                );
+            if is_bulk_id(id) {
+                self.issues.push(bulk_issue("id", id.trim()));
             }
         }
     }
@@ -782,6 +768,23 @@ impl Shaper {
     }
 }
 
+/// Whether an id stands for many items (`*`, `all`).
+pub(crate) fn is_bulk_id(id: &str) -> bool {
+    let id = id.trim();
+    id == "*" || id.eq_ignore_ascii_case("all")
+}
+
+/// The `bulk_not_supported` issue for `field` (what the operation said: `what`).
+pub(crate) fn bulk_issue(field: &str, what: &str) -> OpIssue {
+    OpIssue {
+        code: "bulk_not_supported".into(),
+        field: Some(field.into()),
+        message: format!(
+            "bulk operations are not supported ({what}): name one item by id per operation"
+        ),
+    }
+}
+
 /// The wire spelling of a recurrence type.
 pub fn type_str(k: RecurrenceType) -> &'static str {
     match k {
@@ -790,5 +793,64 @@ pub fn type_str(k: RecurrenceType) -> &'static str {
         RecurrenceType::Weekly => "weekly",
         RecurrenceType::Monthly => "monthly",
         RecurrenceType::Yearly => "yearly",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn op_spellings() {
+        for (s, op) in [
+            ("create", OpType::Create),
+            ("  New ", OpType::Create),
+            ("complete-occurrence", OpType::CompleteOccurrence),
+            ("completeOccurrence", OpType::CompleteOccurrence),
+            ("GOAL_ADD_ITEMS", OpType::GoalAddItems),
+            ("goal remove child", OpType::GoalRemoveChild),
+        ] {
+            assert_eq!(parse_op(s), Some(op), "{s}");
+        }
+        for s in ["", "archive", "complete_occurrence_of_the_item_now", "goal"] {
+            assert_eq!(parse_op(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn weekday_spellings() {
+        for (s, d) in [
+            ("mon", Weekday::Mon),
+            ("Monday", Weekday::Mon),
+            ("TU", Weekday::Tue),
+            ("thurs", Weekday::Thu),
+            ("su", Weekday::Sun),
+            ("sat", Weekday::Sat),
+        ] {
+            assert_eq!(parse_weekday(s), Some(d), "{s}");
+        }
+        for s in ["", "m", "s", "mondays", "lundi", "t", "é"] {
+            assert_eq!(parse_weekday(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn time_normalisation() {
+        assert_eq!(normalize_time("9:05").as_deref(), Some("09:05"));
+        assert_eq!(normalize_time("09:05:00").as_deref(), Some("09:05"));
+        for s in ["09:05", "09:05:30", "9:5", "a:05", "9:0a", "é:00"] {
+            assert_eq!(normalize_time(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn unreadable_elements_carry_an_issue() {
+        for v in [json!(1), json!({}), json!({"kind": 1}), json!({"op": "x"})] {
+            let s = shape_one(3, &v);
+            assert_eq!(s.index, 3);
+            assert_eq!(s.operation, None, "{v}");
+            assert!(!s.issues.is_empty(), "{v}");
+        }
     }
 }

@@ -61,7 +61,7 @@ use super::model::{
     ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpIssue, OpType, Operation, Recurrence,
     RecurrenceType, Validation,
 };
-use super::shape::ShapedOp;
+use super::shape::{bulk_issue, is_bulk_id, type_str, ShapedOp};
 use super::MAX_OPERATIONS;
 
 /// The JSON Schema of a proposal (`{"operations":[...]}`), used for grammar-constrained decoding.
@@ -204,17 +204,11 @@ impl Checker<'_> {
     fn check(&mut self, o: &mut Operation) {
         self.normalize(o);
 
-        if let Some(id) = o.id.as_deref() {
-            if id == "*" || id.eq_ignore_ascii_case("all") {
-                if !self.errors.iter().any(|e| e.code == "bulk_not_supported") {
-                    self.err(
-                        "bulk_not_supported",
-                        Some("id"),
-                        format!("bulk operations are not supported (id \"{id}\"): name one item by id per operation"),
-                    );
-                }
-                return;
+        if let Some(id) = o.id.as_deref().filter(|id| is_bulk_id(id)) {
+            if !self.errors.iter().any(|e| e.code == "bulk_not_supported") {
+                self.errors.push(bulk_issue("id", id));
             }
+            return;
         }
 
         if o.kind == ItemKind::Goal {
@@ -553,7 +547,7 @@ impl Checker<'_> {
                 self.repairs.push(format!(
                     "recurrence kept from the stored {} ({{type:'{}'}})",
                     o.kind.as_str(),
-                    super::shape::type_str(k.recurrence.kind)
+                    type_str(k.recurrence.kind)
                 ));
             }
         }
