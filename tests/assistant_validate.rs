@@ -1022,6 +1022,42 @@ fn times_and_recurrence_shorthands_are_normalised() {
 }
 
 #[test]
+fn a_date_with_a_time_is_split() {
+    let (o, repairs) =
+        assert_valid(json!({"kind":"event","title":"x","scheduledFor":"2026-11-24T18:30"}));
+    assert_eq!(
+        (o.scheduled_for.as_deref(), o.time_of_day.as_deref()),
+        (Some("2026-11-24"), Some("18:30"))
+    );
+    assert!(
+        has_repair(
+            &repairs,
+            "split into scheduledFor 2026-11-24 and timeOfDay 18:30"
+        ),
+        "{repairs:?}"
+    );
+    let (o, _) = assert_valid(
+        json!({"kind":"todo","title":"x","scheduledFor":"2026-11-24 07:00:00","timeOfDay":"08:00"}),
+    );
+    assert_eq!(
+        (o.scheduled_for.as_deref(), o.time_of_day.as_deref()),
+        (Some("2026-11-24"), Some("08:00"))
+    );
+    for bad in [
+        "2026-11-24T25:00",
+        "2026-11-24T18:30:15",
+        "2026-11-24T18:30Z",
+        "2026-11-24Té:0:00",
+    ] {
+        assert_issue(
+            json!({"kind":"todo","title":"x","scheduledFor":bad}),
+            "invalid_date",
+            Some("scheduledFor"),
+        );
+    }
+}
+
+#[test]
 fn bulk_markers_are_rejected() {
     for (op, field) in [
         (
@@ -1351,6 +1387,12 @@ const STRINGS: &[&str] = &[
     "💥",
     "\u{0}",
     "null",
+    "2026-11-21T09:00",
+    "2026-11-21 07:30:00",
+    "2026-11-21Té:0:00",
+    "é:00",
+    "goal-add-child",
+    "COMPLETE OCCURRENCE",
 ];
 
 const KEYS: &[&str] = &[
@@ -1450,7 +1492,10 @@ fn mutate(rng: &mut Rng, op: &mut Value) {
 
 #[test]
 fn random_json_never_panics_and_results_are_consistent() {
-    let mut rng = Rng(0x5EED_0002);
+    // ASSISTANT_FUZZ_SEED / ASSISTANT_FUZZ_ROUNDS explore further than the default run.
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let mut rng = Rng(env("ASSISTANT_FUZZ_SEED").unwrap_or(0x5EED_0002));
+    let rounds = env("ASSISTANT_FUZZ_ROUNDS").unwrap_or(4000);
     let templates = templates();
     for t in &templates {
         let c = check(t.clone());
@@ -1459,7 +1504,7 @@ fn random_json_never_panics_and_results_are_consistent() {
     let k = known();
     let mut valid_seen = 0;
     let mut invalid_seen = 0;
-    for round in 0..4000 {
+    for round in 0..rounds {
         let list: Value = if round % 4 == 0 {
             random_value(&mut rng, 4)
         } else {

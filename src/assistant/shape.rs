@@ -22,7 +22,8 @@
 //!   field (`id`, `title`, `notes`, `scheduledFor`, `timeOfDay`, `endTime`, `occurrenceDate`,
 //!   `childId`, `priority`, `recurrence`). A wrong JSON type (e.g. a number as `title`) is
 //!   `invalid_field` with the field's name, and the field is left out.
-//! - Times written `9:05` or `09:05:00` are rewritten `09:05` (recorded as a repair).
+//! - Times written `9:05` or `09:05:00` are rewritten `09:05`; a `scheduledFor` with a time
+//!   (`2026-11-21T09:00`) keeps its date and gives its time to `timeOfDay` when that is absent.
 //! - `priority`: `low`, `medium`, `high`, any case; `med` and `normal` read as `medium`
 //!   (`invalid_priority` otherwise).
 //! - `recurrence`: an object `{type, interval, weekdays, until}` (`type` any case; `end` is read as
@@ -386,14 +387,12 @@ impl Shaper {
                     return None;
                 }
             },
-            None if kind_from_type.is_some() => {
-                let k = kind_from_type.unwrap_or(ItemKind::Todo);
-                self.repairs
-                    .push(format!("kind read from type \"{}\"", k.as_str()));
-                k
-            }
             Some((_, Value::String(_))) | None => {
-                if op_given.is_some_and(|o| o.as_str().starts_with("goal_")) {
+                if let Some(k) = kind_from_type {
+                    self.repairs
+                        .push(format!("kind read from type \"{}\"", k.as_str()));
+                    k
+                } else if op_given.is_some_and(|o| o.as_str().starts_with("goal_")) {
                     self.repairs
                         .push("kind inferred as \"goal\" from the op".to_string());
                     ItemKind::Goal
@@ -426,6 +425,7 @@ impl Shaper {
         o.notes = self.string(obj, &["notes"]);
         o.scheduled_for = self.string(obj, &["scheduledFor", "scheduled_for"]);
         o.time_of_day = self.time(obj, &["timeOfDay", "time_of_day"]);
+        self.split_date_time(&mut o);
         o.end_time = self.time(obj, &["endTime", "end_time"]);
         o.occurrence_date = self.string(obj, &["occurrenceDate", "occurrence_date"]);
         o.child_id = self.string(obj, &["childId", "child_id"]);
@@ -441,6 +441,40 @@ impl Shaper {
             o.children = self.children(v);
         }
         Some(o)
+    }
+
+    /// `scheduledFor` written as a date and time (`2026-11-21T09:00`, `2026-11-21 09:00:00`): the
+    /// date stays, the time goes to `timeOfDay` unless one is given.
+    fn split_date_time(&mut self, o: &mut Operation) {
+        let Some(s) = o.scheduled_for.as_deref() else {
+            return;
+        };
+        let b = s.as_bytes();
+        if b.len() < 16 || !matches!(b[10], b'T' | b't' | b' ') || !s.is_char_boundary(10) {
+            return;
+        }
+        let (date, rest) = (&s[..10], &s[11..]);
+        if !rest.is_ascii() {
+            return;
+        }
+        let time = match rest.len() {
+            5 => rest.to_string(),
+            8 if rest.ends_with(":00") => rest[..5].to_string(),
+            _ => return,
+        };
+        if super::date::Date::parse(date).is_none() || super::date::parse_time(&time).is_none() {
+            return;
+        }
+        let repair = if o.time_of_day.is_none() {
+            format!("scheduledFor \"{s}\" split into scheduledFor {date} and timeOfDay {time}")
+        } else {
+            format!("scheduledFor \"{s}\" read as {date} (timeOfDay given)")
+        };
+        if o.time_of_day.is_none() {
+            o.time_of_day = Some(time);
+        }
+        o.scheduled_for = Some(date.to_string());
+        self.repairs.push(repair);
     }
 
     fn infer_op(
