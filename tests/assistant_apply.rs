@@ -238,6 +238,9 @@ fn create_update_complete_delete_end_to_end_with_audit() {
         .is_empty());
 }
 
+/// Checks a goal's audit entry: the goal before, the goal after.
+type GoalCheck = dyn Fn(&PlannerItem, &PlannerItem);
+
 #[test]
 fn every_goal_operation_end_to_end_with_audit() {
     let mut env = Env::new();
@@ -280,7 +283,7 @@ fn every_goal_operation_end_to_end_with_audit() {
     assert_eq!(parse_item(&created.after_json), goal);
 
     // Each goal operation in its own apply, checking the audit entry's before and after.
-    let steps: Vec<(Value, Box<dyn Fn(&PlannerItem, &PlannerItem)>)> = vec![
+    let steps: Vec<(Value, Box<GoalCheck>)> = vec![
         (
             json!({"op": "goal_update", "kind": "goal", "id": g, "title": "Run a half marathon"}),
             Box::new(|b, a| {

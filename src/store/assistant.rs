@@ -378,7 +378,7 @@ impl Db<'_> {
     pub fn backlog_items(&self, limit: u32) -> Result<Vec<PlannerItem>> {
         self.items_where(
             &format!(
-                "SELECT {ITEM_COLUMNS} FROM planner_items
+                "SELECT {ITEM_COLUMNS} FROM planner_items INDEXED BY planner_items_backlog
                  WHERE kind = 'todo' AND scheduled_for IS NULL AND completed = 0
                  ORDER BY CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END,
                      updated_ms DESC, id

@@ -43,9 +43,12 @@ CREATE INDEX planner_items_dated_open ON planner_items (scheduled_for)
     WHERE recur_type = 'none' AND completed = 0;
 CREATE INDEX planner_items_repeating ON planner_items (scheduled_for)
     WHERE recur_type <> 'none' AND completed = 0;
--- Backlog todos (no date) and open items, most recently changed first.
-CREATE INDEX planner_items_backlog ON planner_items (updated_ms)
+-- Backlog todos (no date) in their reading order: high priority first, then most recently changed
+-- (read with INDEXED BY, so a page is a walk of this small index with no sort).
+CREATE INDEX planner_items_backlog ON planner_items
+    ((CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END), updated_ms DESC, id)
     WHERE kind = 'todo' AND scheduled_for IS NULL AND completed = 0;
+-- Open items, most recently changed first.
 CREATE INDEX planner_items_open ON planner_items (updated_ms) WHERE completed = 0;
 
 -- Done occurrences of repeating items; deleted with the item.
