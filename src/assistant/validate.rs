@@ -3,7 +3,12 @@
 //! [`referenced_items`]), and the app's date as `today`.
 //!
 //! Each operation is checked on its own against the stored state: an operation does not see the
-//! effect of an earlier one in the same list.
+//! effect of an earlier one in the same list (e.g. a delete then an update of the same item both
+//! validate; applying them then fails and rolls back). Problems found while shaping (see
+//! [`super::shape`]) are carried into the operation's check, which is then invalid; a field that
+//! shaping already reported (e.g. a numeric `title`) is not reported again as missing, nor
+//! repaired. Not checked here, for lack of the stored data: an update's `endTime` against the
+//! stored start time, and cycles of child goals (apply refuses those).
 //!
 //! # Deterministic repairs (made first, recorded in [`OpCheck::repairs`])
 //! - `create`/`update`/`delete` on a goal are read as `goal_create`/`goal_update`/`goal_delete`.
