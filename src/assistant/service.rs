@@ -73,9 +73,12 @@
 //!
 //! ## Summary
 //! The model writes it in plain text (`prompts/assistant.summary.md`, given the rule-based clause
-//! of each operation); [`summary::clean`] strips markup. When the model fails (other than
-//! cancellation) or nothing is left after cleaning, the rule-based [`summary::rule_summary`] is
-//! used and `summarySource` is `rules`.
+//! of each operation); [`summary::from_model`] strips markup, keeps only complete sentences of a
+//! cut-off answer, drops repeated sentences and rejects an echo of the user's message. When the
+//! model fails (other than cancellation) or nothing usable is left, the rule-based
+//! [`summary::rule_summary`] is used and `summarySource` is `rules`. With no valid operation at
+//! all the model is not asked (small models invent changes): the rules say "No changes
+//! proposed." (and how many were invalid).
 //!
 //! ## Errors
 //! - No model: `Error::InvalidArgument("no language model configured")`, in every mode (plan needs
@@ -117,8 +120,8 @@ use crate::ids::IdGenerator;
 use crate::llm::extract::{extract_json, parse_model_json};
 use crate::llm::structured::{generate_validated, repair_prompt};
 use crate::llm::{
-    CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
-    LlmError, ModelInfo, Sampling, TokenListener,
+    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
+    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
 };
 use crate::store::Store;
 
@@ -334,9 +337,8 @@ impl Run<'_> {
             (AssistantMode::Auto, None) => {
                 self.stage(AssistantStage::Routing)?;
                 let route = self.route(&ctx, &mut aliases)?;
-                match route.as_ref().map_or(RouteDecision::Plan, |r| r.decision) {
-                    RouteDecision::Clarify => {
-                        let route = route.expect("clarify comes from a route");
+                match route {
+                    Some(route) if route.decision == RouteDecision::Clarify => {
                         let clarification =
                             clarify::clarify(&message, Some(&route), &grounding.open);
                         self.emit(AssistantEvent::Clarify {
@@ -357,8 +359,10 @@ impl Run<'_> {
                         });
                         Ok(result)
                     }
-                    RouteDecision::Chat => self.chat(&ctx, &mut aliases, route),
-                    RouteDecision::Plan => {
+                    Some(route) if route.decision == RouteDecision::Chat => {
+                        self.chat(&ctx, &mut aliases, Some(route))
+                    }
+                    route => {
                         let where_ = route
                             .as_ref()
                             .map(|r| mentioned(&r.entities))
@@ -687,6 +691,13 @@ impl Run<'_> {
         invalid: usize,
         title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
     ) -> Result<(String, SummarySource)> {
+        if ops.is_empty() {
+            // Nothing to describe: the rules say so exactly, and no model can do better.
+            return Ok((
+                summary::rule_summary(ops, invalid, title_of),
+                SummarySource::Rules,
+            ));
+        }
         let request = self.request(
             vec![
                 ChatMessage::new(ChatRole::System, SUMMARY_PROMPT.trim_end()),
@@ -700,7 +711,10 @@ impl Run<'_> {
         );
         match self.generate(request) {
             Ok(out) => {
-                if let Some(text) = summary::clean(&out.text, summary::MAX_SUMMARY_CHARS) {
+                let truncated = out.finish == FinishReason::Length;
+                let text =
+                    summary::from_model(&out.text, truncated, message, summary::MAX_SUMMARY_CHARS);
+                if let Some(text) = text {
                     return Ok((text, SummarySource::Model));
                 }
                 log::info!(target: "coachcore::assistant",

@@ -12,6 +12,9 @@
 //! spaces. Text longer than the cap is cut at the last word boundary before it and ends with
 //! `…`. Text left without any letter or digit is `None`.
 //!
+//! [`from_model`] goes further for the pipeline: a cut-off answer keeps its complete sentences,
+//! repeated sentences are dropped, and an echo of the user's message counts as nothing.
+//!
 //! ## Rule-based summary ([`rule_summary`])
 //! One clause per operation, joined by `; `, e.g.
 //! `Create todo “Buy milk” on 2026-11-23; Complete habit “Run” on 2026-11-21.` Items named by id
@@ -194,6 +197,72 @@ fn strip_markdown(text: &str) -> String {
             .replace(['*', '`'], "");
         out.push_str(&l);
         out.push('\n');
+    }
+    out
+}
+
+/// The summary to show from what the model wrote, or `None` for the rule-based one: [`clean`]ed;
+/// when the answer was cut off (`truncated`, i.e. it hit `max_tokens`) only its complete sentences
+/// are kept (all of it when it has none); a sentence repeating an earlier one (ignoring case and
+/// punctuation) is dropped; a text that only echoes the user's `message` is `None`; then capped at
+/// `max_chars`.
+pub fn from_model(text: &str, truncated: bool, message: &str, max_chars: usize) -> Option<String> {
+    let cleaned = clean(text, usize::MAX)?;
+    let mut text = cleaned.as_str();
+    if truncated {
+        let ranges = sentences(text);
+        if let Some(&(_, end)) = ranges.iter().rev().find(|(_, e)| is_sentence_end(text, *e)) {
+            text = &text[..end];
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut kept: Vec<&str> = Vec::new();
+    for (start, end) in sentences(text) {
+        let sentence = text[start..end].trim();
+        let key = words(sentence);
+        if key.is_empty() || seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        kept.push(sentence);
+    }
+    let joined = kept.join(" ");
+    if joined.is_empty() || words(&joined) == words(message) {
+        return None;
+    }
+    Some(cap(&joined, max_chars))
+}
+
+/// Lowercase words of `s`, joined by single spaces.
+fn words(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `text[..end]` ends a sentence (`.`, `!`, `?` or `…`).
+fn is_sentence_end(text: &str, end: usize) -> bool {
+    text[..end].ends_with(['.', '!', '?', '…'])
+}
+
+/// Byte ranges of the sentences of `text`: each runs to a `.`, `!`, `?` or `…` followed by a space
+/// or the end; the last one may have no end mark.
+fn sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_is_space = chars.peek().map_or(true, |(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?' | '…') && next_is_space {
+            let end = i + c.len_utf8();
+            out.push((start, end));
+            start = end;
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push((start, text.len()));
     }
     out
 }
@@ -391,6 +460,40 @@ mod tests {
         assert_eq!(c("{}"), None);
         assert_eq!(c("  \n\t "), None);
         assert_eq!(c("** -- **"), None);
+    }
+
+    #[test]
+    fn model_summaries_drop_cut_sentences_repeats_and_echoes() {
+        let msg = "Add a todo to buy bread tomorrow.";
+        let echo =
+            "Add a todo to buy bread tomorrow.\n\nAdd a todo to buy bread tomorrow.\n\nAdd a todo";
+        assert_eq!(from_model(echo, true, msg, 400), None);
+        assert_eq!(
+            from_model(
+                "I'll add bread. I'll add bread! Done. And then",
+                true,
+                msg,
+                400
+            ),
+            Some("I'll add bread. Done.".into())
+        );
+        assert_eq!(
+            from_model("I'll add bread. And then", false, msg, 400),
+            Some("I'll add bread. And then".into())
+        );
+        assert_eq!(
+            from_model("no sentence end here", true, msg, 400),
+            Some("no sentence end here".into())
+        );
+        assert_eq!(from_model("<think>x</think>", false, msg, 400), None);
+        assert_eq!(
+            from_model("v1.2 is out. Fine", true, msg, 400),
+            Some("v1.2 is out.".into())
+        );
+        assert_eq!(
+            from_model("one two three", false, msg, 9),
+            Some("one two…".into())
+        );
     }
 
     #[test]
