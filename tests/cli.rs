@@ -185,9 +185,22 @@ fn demo_runs_against_a_real_database_file() {
     assert!(out.contains("Upper Body Strength - 40 min"), "{out}");
     assert!(out.contains("1. Warm-up (5 min, Prep)"));
     assert!(out.contains("rejected: block_index_out_of_range at exercises[3].blockIndex"));
-    // The file holds the two generations the demo recorded.
+    // The assistant exchange: events, three operations applied, the week view, the audit log.
+    for line in [
+        "  event: stage proposing",
+        "  event: ops: 3 valid, 0 invalid",
+        "  event: summary: Added a call to mom and a long run tomorrow, and a daily stretch.",
+        "  event: done",
+        "applied 3 operations in one transaction",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+    assert!(out.contains("event medium Long run"), "{out}");
+    assert!(out.contains("todo  high   Call mom"), "{out}");
+    // The file holds the two generations the demo recorded and the three applied actions.
     let c = coachcore::Coach::open(db.display().to_string()).unwrap();
     assert_eq!(c.recent_generations(10).unwrap().len(), 2);
+    assert_eq!(c.audit_log(10, None).unwrap().len(), 3);
 }
 
 #[test]
@@ -242,4 +255,339 @@ fn suggest_evaluate_prints_deduplicated_suggestions() {
     );
     assert_eq!(bad.status.code(), Some(1));
     assert_eq!(stdout_json(&bad)["error"]["code"], "invalid_argument");
+}
+
+// ---- spec 002: coach ops dryrun | apply, coach assistant ----
+
+const CALL_MOM: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-24","priority":"High"}]}"#;
+
+fn temp_db() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("planner.db").display().to_string();
+    (dir, db)
+}
+
+fn is_uuid(v: &Value) -> bool {
+    let s = v.as_str().unwrap_or("");
+    s.len() == 36 && s.chars().filter(|c| *c == '-').count() == 4
+}
+
+#[test]
+fn ops_dryrun_prints_the_validation_and_changes_nothing() {
+    let (_dir, db) = temp_db();
+    // Create the file first so its bytes can be compared.
+    drop(coachcore::Coach::open(db.clone()).unwrap());
+    let before = std::fs::read(&db).unwrap();
+
+    let o = coach(
+        &["ops", "dryrun", "--db", &db, "--today", "2026-11-23"],
+        CALL_MOM,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        concat!(
+            r#"{"checks":[{"index":0,"operation":{"op":"create","kind":"todo","title":"Call mom","#,
+            r#""scheduledFor":"2026-11-24","priority":"high","recurrence":{"type":"none"}},"valid":true,"#,
+            r#""errors":[],"repairs":["priority \"High\" read as \"high\"","added recurrence {type:'none'}"]}],"#,
+            r#""validCount":1,"invalidCount":0,"errors":[]}"#,
+            "\n"
+        )
+    );
+
+    // Invalid operations: the same output shape, exit 2.
+    let o = coach(
+        &["ops", "dryrun", "--db", &db],
+        r#"[{"op":"complete","kind":"todo","id":"no-such-todo"},
+            {"op":"create","kind":"habit","title":"Stretch","recurrence":{"type":"none"}}]"#,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let v = stdout_json(&o);
+    assert_eq!(
+        (v["validCount"].clone(), v["invalidCount"].clone()),
+        (json!(0), json!(2))
+    );
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 2);
+    assert!(checks
+        .iter()
+        .all(|c| c["valid"] == false && !c["errors"].as_array().unwrap().is_empty()));
+    assert!(
+        checks[0]["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["code"] == "unknown_id"),
+        "{v}"
+    );
+
+    // Not an operation list: the error object, exit 2.
+    for bad in ["not json", r#"{"ops":[]}"#, "42"] {
+        let o = coach(&["ops", "dryrun", "--db", &db], bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let v = stdout_json(&o);
+        assert_eq!(v["error"]["code"], "invalid_argument", "{bad}");
+        assert_eq!(v.as_object().unwrap().len(), 1);
+    }
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "dry-run leaves the file byte-identical"
+    );
+}
+
+#[test]
+fn ops_apply_prints_the_result_and_replays_under_a_key() {
+    let (_dir, db) = temp_db();
+    let args = [
+        "ops",
+        "apply",
+        "--db",
+        &db,
+        "--idempotency-key",
+        "k-1",
+        "--today",
+        "2026-11-23",
+    ];
+    let first = coach(&args, CALL_MOM);
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let v = stdout_json(&first);
+    assert!(is_uuid(&v["requestId"]), "{v}");
+    let id = v["applied"][0]["id"].clone();
+    assert!(is_uuid(&id), "{v}");
+    assert_eq!(
+        v,
+        json!({
+            "requestId": v["requestId"],
+            "applied": [{"index": 0, "op": "create", "kind": "todo", "id": id}],
+            "repairs": ["0: priority \"High\" read as \"high\"", "0: added recurrence {type:'none'}"],
+            "replayed": false
+        })
+    );
+
+    // The same key and operations: the stored result, replayed, nothing applied again.
+    let again = coach(&args, CALL_MOM);
+    assert_eq!(again.status.code(), Some(0));
+    let mut expected = v.clone();
+    expected["replayed"] = json!(true);
+    assert_eq!(stdout_json(&again), expected);
+
+    // The same key with other operations: a conflict, exit 2.
+    let conflict = coach(
+        &args,
+        r#"[{"op":"create","kind":"todo","title":"Call dad","recurrence":{"type":"none"}}]"#,
+    );
+    assert_eq!(conflict.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(conflict.stdout).unwrap(),
+        "{\"error\":{\"code\":\"idempotency_conflict\",\"detail\":\"idempotency key reused with a different request\",\"path\":null}}\n"
+    );
+
+    let c = coachcore::Coach::open(db.clone()).unwrap();
+    let item = c
+        .planner_item(
+            coachcore::assistant::ItemKind::Todo,
+            id.as_str().unwrap().into(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (item.title.as_str(), item.scheduled_for.as_deref()),
+        ("Call mom", Some("2026-11-24"))
+    );
+    assert_eq!(
+        c.audit_log(10, None).unwrap().len(),
+        1,
+        "one action, applied once"
+    );
+    assert_eq!(c.backlog(10).unwrap(), vec![], "the todo is dated");
+}
+
+#[test]
+fn ops_apply_rejects_invalid_operations_and_applies_nothing() {
+    let (_dir, db) = temp_db();
+    // A valid creation followed by an invalid completion: all or nothing.
+    let o = coach(
+        &["ops", "apply", "--db", &db],
+        r#"[{"op":"create","kind":"todo","title":"Buy milk","recurrence":{"type":"none"}},
+            {"op":"complete","kind":"todo","id":"no-such-todo"}]"#,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let v = stdout_json(&o);
+    assert_eq!(v["error"]["code"], "operations_rejected");
+    assert!(
+        v["error"]["detail"].as_str().unwrap().starts_with("1: "),
+        "{v}"
+    );
+    let bad = coach(&["ops", "apply", "--db", &db], "{\"operations\": [");
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stdout_json(&bad)["error"]["code"], "invalid_argument");
+
+    let c = coachcore::Coach::open(db.clone()).unwrap();
+    assert_eq!(c.audit_log(10, None).unwrap(), vec![]);
+    assert_eq!(c.backlog(10).unwrap(), vec![], "Buy milk was not created");
+}
+
+#[test]
+fn ops_usage_errors_exit_64() {
+    for args in [
+        &["ops", "apply"][..],
+        &["ops", "apply", "--db"],
+        &["ops", "dryrun", "--today"],
+        &["ops", "frobnicate"],
+        &["assistant", "--db", "x.db", "--mode", "plan"],
+        &["assistant", "--db", "x.db", "--mode", "brainstorm", "hello"],
+        &["assistant", "hello"],
+    ] {
+        let o = coach(args, "[]");
+        assert_eq!(o.status.code(), Some(64), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("usage"));
+    }
+    let (_dir, db) = temp_db();
+    let o = coach(
+        &["ops", "dryrun", "--db", &db, "--today", "2026-02-30"],
+        CALL_MOM,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_argument");
+}
+
+fn script_file(dir: &tempfile::TempDir, replies: &[&str]) -> String {
+    let path = dir.path().join("script.json");
+    std::fs::write(&path, serde_json::to_string(replies).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn assistant_prints_the_events_as_json_lines() {
+    let (dir, db) = temp_db();
+    let script = script_file(
+        &dir,
+        &[
+            r#"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-24"}]}"#,
+            "I added a call to mom on **Tuesday**.",
+        ],
+    );
+    let o = coach(
+        &[
+            "assistant",
+            "--db",
+            &db,
+            "--mode",
+            "plan",
+            "--today",
+            "2026-11-23",
+            "--script",
+            &script,
+            "remind me to call mom on tuesday",
+        ],
+        "",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let request_id = lines[5]["result"]["requestId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(is_uuid(&json!(request_id)));
+    let op = r#"{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-24","recurrence":{"type":"none"}}"#;
+    let expected = [
+        r#"{"event":"stage","stage":"proposing"}"#.to_string(),
+        r#"{"event":"stage","stage":"validating"}"#.to_string(),
+        format!(
+            r#"{{"event":"ops","version":1,"operations":[{op}],"validCount":1,"invalidCount":0}}"#
+        ),
+        r#"{"event":"stage","stage":"summarizing"}"#.to_string(),
+        r#"{"event":"summary","text":"I added a call to mom on Tuesday."}"#.to_string(),
+        format!(
+            r#"{{"event":"result","result":{{"requestId":"{request_id}","decision":"plan","route":null,"operations":[{op}],"invalid":[],"summary":"I added a call to mom on Tuesday.","summarySource":"model","clarification":null}}}}"#
+        ),
+        r#"{"event":"done"}"#.to_string(),
+    ];
+    assert_eq!(out, expected.join("\n") + "\n");
+    // A message proposes only: nothing was applied.
+    let c = coachcore::Coach::open(db.clone()).unwrap();
+    assert_eq!(c.audit_log(10, None).unwrap(), vec![]);
+    assert_eq!(c.week("2026-11-23".into()).unwrap().entries, vec![]);
+    drop(c);
+
+    // Chat: only summary and done.
+    let script = script_file(&dir, &["Nothing is planned for today yet."]);
+    let o = coach(
+        &[
+            "assistant",
+            "--db",
+            &db,
+            "--mode",
+            "chat",
+            "--script",
+            &script,
+            "what is on today?",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "{\"event\":\"summary\",\"text\":\"Nothing is planned for today yet.\"}\n{\"event\":\"done\"}\n"
+    );
+}
+
+#[test]
+fn assistant_without_a_model_ends_with_done_and_the_error() {
+    let (dir, db) = temp_db();
+    for mode in ["plan", "chat", "auto"] {
+        let o = coach(&["assistant", "--db", &db, "--mode", mode, "hello"], "");
+        assert_eq!(o.status.code(), Some(1), "{mode}");
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap(),
+            "{\"event\":\"done\"}\n{\"error\":{\"code\":\"invalid_argument\",\"detail\":\"no language model configured\",\"path\":null}}\n",
+            "{mode}"
+        );
+    }
+    // A script that runs out: the model's error after done.
+    let script = script_file(&dir, &[]);
+    let o = coach(
+        &["assistant", "--db", &db, "--script", &script, "plan my day"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            r#"{"event":"stage","stage":"proposing"}"#,
+            r#"{"event":"done"}"#
+        ]
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(lines[2]).unwrap()["error"]["code"],
+        "model_failure"
+    );
+    // A script that is not a list of strings is a usage error.
+    std::fs::write(dir.path().join("bad.json"), "{\"replies\": 1}").unwrap();
+    let bad = dir.path().join("bad.json").display().to_string();
+    let o = coach(&["assistant", "--db", &db, "--script", &bad, "hi"], "");
+    assert_eq!(o.status.code(), Some(64));
 }

@@ -173,3 +173,453 @@ fn one_coach_serves_many_threads() {
         .filter(|r| !r.succeeded)
         .all(|r| r.error_code == Some(OutputErrorCode::InvalidJson)));
 }
+
+// ---- spec 002: the assistant through the entry object ----
+
+mod assistant {
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+
+    use coachcore::assistant::{
+        AssistantEvent, AssistantMode, AssistantRequest, AssistantStage, ItemKind, OpType,
+        Operation, Priority, Recurrence, RecurrenceType, RouteDecision,
+    };
+    use coachcore::clock::FixedClock;
+    use coachcore::ffi::AssistantListener;
+    use coachcore::llm::scripted::ScriptedModel;
+    use coachcore::llm::{
+        CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+        TokenListener,
+    };
+    use coachcore::store::Store;
+    use coachcore::{Coach, CoachError};
+
+    /// 2025-11-21 (a Friday), 04:40 UTC.
+    const NOW_MS: i64 = 1_763_700_000_000;
+    const TODAY: &str = "2025-11-21";
+
+    fn file_coach() -> (tempfile::TempDir, Arc<Coach>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("planner.db")).unwrap();
+        let coach = Arc::new(Coach::with_store(store, Arc::new(FixedClock::new(NOW_MS))));
+        (dir, coach)
+    }
+
+    fn todo(title: &str, date: Option<&str>) -> Operation {
+        let mut op = Operation::new(OpType::Create, ItemKind::Todo);
+        op.title = Some(title.into());
+        op.scheduled_for = date.map(String::from);
+        op
+    }
+
+    fn daily_habit(title: &str, anchor: &str) -> Operation {
+        let mut op = Operation::new(OpType::Create, ItemKind::Habit);
+        op.title = Some(title.into());
+        op.scheduled_for = Some(anchor.into());
+        op.time_of_day = Some("21:00".into());
+        op.recurrence = Some(Recurrence {
+            kind: RecurrenceType::Daily,
+            ..Recurrence::none()
+        });
+        op
+    }
+
+    #[test]
+    fn dry_run_apply_and_the_reads() {
+        let (_dir, coach) = file_coach();
+        let mut call = todo("Call mom", Some("2025-11-22"));
+        call.priority = Some(Priority::High);
+        let ops = vec![call, todo("Buy milk", None), daily_habit("Stretch", TODAY)];
+
+        let v = coach
+            .dry_run_operations(ops.clone(), Some(TODAY.into()))
+            .unwrap();
+        assert!(v.all_valid(), "{v:?}");
+        assert_eq!((v.valid_count, v.invalid_count), (3, 0));
+        // The todos got their {type:'none'} recurrence; the habit needed nothing.
+        assert!(!v.checks[0].repairs.is_empty() && !v.checks[1].repairs.is_empty());
+        assert_eq!(v.checks[2].repairs, Vec::<String>::new());
+        assert_eq!(
+            v.checks[0].operation.as_ref().unwrap().recurrence,
+            Some(Recurrence::none())
+        );
+        assert_eq!(
+            coach.audit_log(10, None).unwrap(),
+            vec![],
+            "dry-run applies nothing"
+        );
+        assert_eq!(coach.backlog(10).unwrap(), vec![]);
+
+        let r = coach
+            .apply_operations(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
+            .unwrap();
+        assert!(!r.replayed);
+        assert_eq!(r.applied.len(), 3);
+        let kinds: Vec<_> = r.applied.iter().map(|a| (a.index, a.op, a.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (0, OpType::Create, ItemKind::Todo),
+                (1, OpType::Create, ItemKind::Todo),
+                (2, OpType::Create, ItemKind::Habit)
+            ]
+        );
+        let call_id = r.applied[0].id.clone();
+        let item = coach
+            .planner_item(ItemKind::Todo, call_id.clone())
+            .unwrap()
+            .unwrap();
+        assert_eq!(item.title, "Call mom");
+        assert_eq!(item.priority, Priority::High);
+        assert_eq!(item.created_ms, NOW_MS);
+        assert_eq!(
+            coach
+                .planner_item(ItemKind::Event, call_id.clone())
+                .unwrap(),
+            None
+        );
+
+        // The week of Friday 2025-11-21: Monday 17 to Sunday 23; the habit on Fri, Sat and Sun.
+        let week = coach.week(TODAY.into()).unwrap();
+        assert_eq!(
+            (week.week_start.as_str(), week.week_end.as_str()),
+            ("2025-11-17", "2025-11-23")
+        );
+        let entries: Vec<(&str, &str)> = week
+            .entries
+            .iter()
+            .map(|e| (e.date.as_str(), e.item.title.as_str()))
+            .collect();
+        assert_eq!(
+            entries,
+            vec![
+                ("2025-11-21", "Stretch"),
+                ("2025-11-22", "Stretch"),
+                ("2025-11-22", "Call mom"),
+                ("2025-11-23", "Stretch"),
+            ]
+        );
+        let backlog = coach.backlog(10).unwrap();
+        assert_eq!(backlog.len(), 1);
+        assert_eq!(backlog[0].title, "Buy milk");
+
+        // One audit entry per action, newest first, sharing the request id; paging by seq.
+        let log = coach.audit_log(10, None).unwrap();
+        assert_eq!(log.len(), 3);
+        assert!(log
+            .iter()
+            .all(|a| a.request_id == r.request_id && a.at_ms == NOW_MS));
+        assert!(log
+            .iter()
+            .all(|a| a.before_json.is_none() && a.after_json.is_some()));
+        assert!(log.windows(2).all(|w| w[0].seq > w[1].seq));
+        assert_eq!(log[2].item_id, call_id);
+        let older = coach.audit_log(10, Some(log[0].seq)).unwrap();
+        assert_eq!(older, log[1..].to_vec());
+        assert_eq!(coach.audit_log(1, None).unwrap(), log[..1].to_vec());
+
+        // Replay with the same key: the stored result; a different list: a conflict.
+        let again = coach
+            .apply_operations(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
+            .unwrap();
+        assert!(again.replayed);
+        assert_eq!(
+            (again.request_id.as_str(), &again.applied),
+            (r.request_id.as_str(), &r.applied)
+        );
+        assert_eq!(
+            coach.audit_log(10, None).unwrap().len(),
+            3,
+            "nothing applied again"
+        );
+        let err = coach
+            .apply_operations(ops[..1].to_vec(), Some("key-1".into()), None)
+            .unwrap_err();
+        assert_eq!(err, CoachError::IdempotencyConflict);
+
+        // Complete the todo, then an invalid list: nothing of it is applied.
+        let mut done = Operation::new(OpType::Complete, ItemKind::Todo);
+        done.id = Some(call_id.clone());
+        let mut unknown = Operation::new(OpType::Complete, ItemKind::Todo);
+        unknown.id = Some("no-such-todo".into());
+        let err = coach
+            .apply_operations(vec![done.clone(), unknown], None, Some(TODAY.into()))
+            .unwrap_err();
+        match err {
+            CoachError::OperationsRejected {
+                invalid_count,
+                total_count,
+                detail,
+            } => {
+                assert_eq!((invalid_count, total_count), (1, 2));
+                assert!(detail.starts_with("1: "), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            !coach
+                .planner_item(ItemKind::Todo, call_id.clone())
+                .unwrap()
+                .unwrap()
+                .completed
+        );
+        // A master `complete` of the repeating habit becomes `complete_occurrence` of today; without
+        // `today` that is the clock's UTC date.
+        let mut stretch_done = Operation::new(OpType::Complete, ItemKind::Habit);
+        stretch_done.id = Some(r.applied[2].id.clone());
+        let r2 = coach
+            .apply_operations(vec![done, stretch_done], None, None)
+            .unwrap();
+        assert_eq!(r2.applied[1].op, OpType::CompleteOccurrence);
+        assert!(r2.repairs[0].contains(TODAY), "{:?}", r2.repairs);
+        assert!(
+            coach
+                .planner_item(ItemKind::Todo, call_id)
+                .unwrap()
+                .unwrap()
+                .completed
+        );
+        let habit = coach
+            .planner_item(ItemKind::Habit, r.applied[2].id.clone())
+            .unwrap()
+            .unwrap();
+        assert_eq!(habit.completed_occurrences, vec![TODAY.to_string()]);
+        assert_eq!(coach.audit_log(10, None).unwrap().len(), 5);
+    }
+
+    #[test]
+    fn bad_dates_are_invalid_arguments() {
+        let (_dir, coach) = file_coach();
+        for bad in ["2025-13-01", "tomorrow", "2025-02-29", ""] {
+            assert!(
+                matches!(
+                    coach.week(bad.into()),
+                    Err(CoachError::InvalidArgument { .. })
+                ),
+                "{bad}"
+            );
+            assert!(matches!(
+                coach.dry_run_operations(vec![todo("x", None)], Some(bad.into())),
+                Err(CoachError::InvalidArgument { .. })
+            ));
+            assert!(matches!(
+                coach.apply_operations(vec![todo("x", None)], None, Some(bad.into())),
+                Err(CoachError::InvalidArgument { .. })
+            ));
+        }
+        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+        // The JSON forms (CLI, C API) take loosely shaped operations.
+        let v = coach
+            .dry_run_operations_json(r#"[{"kind":"todo","title":"x","priority":"HIGH"}]"#, None)
+            .unwrap();
+        assert!(v.all_valid(), "{v:?}");
+        assert!(matches!(
+            coach.apply_operations_json("nope", None, None),
+            Err(CoachError::InvalidArgument { .. })
+        ));
+    }
+
+    /// Collects events; reports `done` on a channel.
+    #[derive(Default)]
+    struct Collect {
+        events: Mutex<Vec<AssistantEvent>>,
+    }
+
+    impl AssistantListener for Collect {
+        fn on_event(&self, event: AssistantEvent) {
+            self.events.lock().unwrap().push(event);
+        }
+    }
+
+    impl Collect {
+        /// The events without heartbeats.
+        fn events(&self) -> Vec<AssistantEvent> {
+            let all = self.events.lock().unwrap().clone();
+            all.into_iter()
+                .filter(|e| *e != AssistantEvent::Heartbeat)
+                .collect()
+        }
+    }
+
+    fn plan_request(message: &str) -> AssistantRequest {
+        AssistantRequest {
+            message: message.into(),
+            mode: AssistantMode::Plan,
+            selection: None,
+            today: Some(TODAY.into()),
+        }
+    }
+
+    const PROPOSAL: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2025-11-22","priority":"High"}]}"#;
+
+    #[test]
+    fn send_message_streams_events_and_wait_returns_the_result() {
+        let (_dir, coach) = file_coach();
+        let model = ScriptedModel::texts([PROPOSAL, "I added a call to mom tomorrow."]);
+        coach.use_language_model(Some(model.clone()));
+        let listener = Arc::new(Collect::default());
+        let task = Arc::clone(&coach).send_message(
+            plan_request("remind me to call mom tomorrow"),
+            Some(listener.clone()),
+        );
+        let result = task.wait().unwrap();
+        assert!(task.is_finished());
+        assert_eq!(
+            task.wait().unwrap(),
+            result,
+            "wait returns the same result again"
+        );
+        assert_eq!(result.decision, RouteDecision::Plan);
+        assert_eq!(result.operations.len(), 1);
+        assert_eq!(result.operations[0].title.as_deref(), Some("Call mom"));
+        assert_eq!(result.operations[0].priority, Some(Priority::High));
+        assert_eq!(
+            result.summary.as_deref(),
+            Some("I added a call to mom tomorrow.")
+        );
+
+        let events = listener.events();
+        let stages: Vec<AssistantStage> = events
+            .iter()
+            .filter_map(|e| match e {
+                AssistantEvent::Stage { stage } => Some(*stage),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            stages,
+            vec![
+                AssistantStage::Proposing,
+                AssistantStage::Validating,
+                AssistantStage::Summarizing
+            ]
+        );
+        let names: Vec<&str> = events
+            .iter()
+            .map(|e| match e {
+                AssistantEvent::Stage { .. } => "stage",
+                AssistantEvent::Clarify { .. } => "clarify",
+                AssistantEvent::Ops { .. } => "ops",
+                AssistantEvent::Summary { .. } => "summary",
+                AssistantEvent::Result { .. } => "result",
+                AssistantEvent::Heartbeat => "heartbeat",
+                AssistantEvent::Done => "done",
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec!["stage", "stage", "ops", "stage", "summary", "result", "done"]
+        );
+        assert_eq!(
+            events[2],
+            AssistantEvent::Ops {
+                version: coachcore::assistant::OPS_VERSION,
+                operations: result.operations.clone(),
+                valid_count: 1,
+                invalid_count: 0
+            }
+        );
+        assert_eq!(
+            events[5],
+            AssistantEvent::Result {
+                result: result.clone()
+            }
+        );
+        // Nothing was applied; the operations apply as returned.
+        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+        let applied = coach
+            .apply_operations(result.operations, None, Some(TODAY.into()))
+            .unwrap();
+        assert_eq!(applied.applied.len(), 1);
+        assert_eq!(coach.week(TODAY.into()).unwrap().entries.len(), 1);
+
+        // Without a listener the task still runs.
+        coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "Done."])));
+        let quiet = Arc::clone(&coach).send_message(plan_request("again"), None);
+        assert_eq!(quiet.wait().unwrap().operations.len(), 1);
+    }
+
+    /// A model that blocks until its call is cancelled, telling the test when it started.
+    struct Blocking {
+        started: Mutex<mpsc::Sender<()>>,
+    }
+
+    impl LanguageModel for Blocking {
+        fn info(&self) -> ModelInfo {
+            ModelInfo {
+                name: "blocking".into(),
+                context_tokens: 8192,
+                constrains_json_schema: false,
+            }
+        }
+
+        fn generate(
+            &self,
+            _request: GenerationRequest,
+            _listener: Option<Arc<dyn TokenListener>>,
+            cancel: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            let _ = self.started.lock().unwrap().send(());
+            while !cancel.is_cancelled() {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            Err(LlmError::Cancelled)
+        }
+    }
+
+    #[test]
+    fn cancel_stops_a_running_message() {
+        let (_dir, coach) = file_coach();
+        let (tx, rx) = mpsc::channel();
+        coach.set_assistant_model(Some(Arc::new(Blocking {
+            started: Mutex::new(tx),
+        })));
+        let listener = Arc::new(Collect::default());
+        let task =
+            Arc::clone(&coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+        // Wait for the model call to start (or for the task to fail before reaching it).
+        while rx.try_recv().is_err() {
+            assert!(
+                !task.is_finished(),
+                "ended before the model: {:?}",
+                task.wait()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(!task.is_finished(), "the model is still working");
+        task.cancel();
+        assert_eq!(task.wait().unwrap_err(), CoachError::Cancelled);
+        assert!(task.is_finished());
+        assert_eq!(task.wait().unwrap_err(), CoachError::Cancelled);
+        task.cancel(); // after the end: nothing happens
+        let events = listener.events();
+        assert_eq!(events.last(), Some(&AssistantEvent::Done), "{events:?}");
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| **e == AssistantEvent::Done)
+                .count(),
+            1
+        );
+        assert!(!events
+            .iter()
+            .any(|e| matches!(e, AssistantEvent::Result { .. })));
+        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn several_messages_run_at_once() {
+        let (_dir, coach) = file_coach();
+        let tasks: Vec<_> = (0..4)
+            .map(|i| {
+                coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "ok"])));
+                let t =
+                    Arc::clone(&coach).send_message(plan_request(&format!("message {i}")), None);
+                t
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.wait().unwrap().operations.len(), 1);
+        }
+    }
+}

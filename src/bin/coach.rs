@@ -656,11 +656,11 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
     for e in &week.entries {
         let time = e.item.time_of_day.as_deref().unwrap_or("     ");
         println!(
-            "  {} {} {:<5} {:?} {}",
+            "  {} {} {:<5} {:<6} {}",
             e.date,
             time,
             e.item.kind.as_str(),
-            e.item.priority,
+            format!("{:?}", e.item.priority).to_lowercase(),
             e.item.title
         );
     }
