@@ -8,12 +8,18 @@ import os
 import re
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 sys.path.insert(0, os.environ.get("COACHCORE_PY_DIR", os.path.dirname(os.path.abspath(__file__))))
 
 import coachcore  # noqa: E402
 from coachcore import (  # noqa: E402
+    AssistantListener,
+    AssistantMode,
+    AssistantRequest,
+    AssistantStage,
     CancelToken,
     CatalogExercise,
     ChangeProperty,
@@ -31,6 +37,13 @@ from coachcore import (  # noqa: E402
     ExercisePrescription,
     FinishReason,
     GenerationResult,
+    ItemKind,
+    OpType,
+    Operation,
+    Priority,
+    Recurrence,
+    RecurrenceType,
+    RouteDecision,
     LanguageModel,
     LlmError,
     LoadConfig,
@@ -223,6 +236,63 @@ class CollectingLogListener(LogListener):
 
     def on_log(self, level, target, message):
         self.records.append((level, target, message))
+
+
+# ---- the assistant (spec 002): a foreign listener, an app-implemented model, apply and reads ----
+
+TODAY = "2026-11-20"  # a Friday: its week runs from Monday 2026-11-16 to Sunday 2026-11-22
+PROPOSAL = ('{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-21",'
+            '"priority":"High"}]}')
+ASSISTANT_SUMMARY = "I added a call to mom on Saturday."
+
+
+def event_name(e):
+    for name in ("stage", "clarify", "ops", "summary", "result", "heartbeat", "done"):
+        if getattr(e, "is_" + name)():
+            return name
+    raise AssertionError(f"unknown event {e}")
+
+
+class CollectingAssistantListener(AssistantListener):
+    """An AssistantListener implemented in Python: keeps every event but heartbeats."""
+
+    def __init__(self):
+        self.events = []
+        self.lock = threading.Lock()
+
+    def on_event(self, event):
+        if not event.is_heartbeat():
+            with self.lock:
+                self.events.append(event)
+
+
+class BlockingModel(LanguageModel):
+    """A model whose generate blocks until the call is cancelled; `started` is set when it runs."""
+
+    def __init__(self):
+        self.started = threading.Event()
+
+    def info(self):
+        return ModelInfo(name="blocking-python-model", context_tokens=4096, constrains_json_schema=False)
+
+    def generate(self, request, listener, cancel):
+        self.started.set()
+        while not cancel.is_cancelled():
+            time.sleep(0.002)
+        raise LlmError.Cancelled()
+
+
+def todo_op(title, date=None, priority=None):
+    return Operation(op=OpType.CREATE, kind=ItemKind.TODO, title=title, scheduled_for=date, priority=priority)
+
+
+def daily_habit(title, anchor):
+    return Operation(op=OpType.CREATE, kind=ItemKind.HABIT, title=title, scheduled_for=anchor, time_of_day="21:00",
+                     recurrence=Recurrence(kind=RecurrenceType.DAILY))
+
+
+def plan_request(message):
+    return AssistantRequest(message=message, mode=AssistantMode.PLAN, today=TODAY)
 
 
 class CoachTest(unittest.TestCase):
@@ -682,6 +752,120 @@ class CoachTest(unittest.TestCase):
         changes = self.coach.suggestions_for_session("s2")
         self.assertEqual(ai_changes(changes), [], changes)
         self.assertEqual(len(fake.requests), n, "the model is no longer asked")
+
+    # ---- the assistant ----
+
+    def test_assistant_send_message_events_and_wait(self):
+        fake = FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY))
+        self.coach.use_language_model(fake)
+        listener = CollectingAssistantListener()
+        task = self.coach.send_message(plan_request("remind me to call mom on saturday"), listener)
+        result = task.wait()
+        self.assertTrue(task.is_finished())
+        self.assertEqual(task.wait(), result, "wait returns the same result again")
+        self.assertEqual(result.decision, RouteDecision.PLAN)
+        self.assertEqual([(o.op, o.kind, o.title, o.scheduled_for, o.priority) for o in result.operations],
+                         [(OpType.CREATE, ItemKind.TODO, "Call mom", "2026-11-21", Priority.HIGH)])
+        self.assertEqual(result.operations[0].recurrence, Recurrence(kind=RecurrenceType.NONE), "repaired")
+        self.assertEqual(result.summary, ASSISTANT_SUMMARY)
+        self.assertEqual(result.invalid, [])
+        events = listener.events
+        self.assertEqual([event_name(e) for e in events],
+                         ["stage", "stage", "ops", "stage", "summary", "result", "done"])
+        self.assertEqual([e.stage for e in events if e.is_stage()],
+                         [AssistantStage.PROPOSING, AssistantStage.VALIDATING, AssistantStage.SUMMARIZING])
+        ops = events[2]
+        self.assertEqual((ops.valid_count, ops.invalid_count, ops.operations), (1, 0, result.operations))
+        self.assertEqual(events[4].text, ASSISTANT_SUMMARY)
+        self.assertEqual(events[5].result, result)
+        self.assertEqual(len(fake.requests), 2, "a proposal and a summary")
+        self.assertIsNotNone(fake.requests[0].json_schema, "the proposal is schema-constrained")
+        self.assertEqual(self.coach.audit_log(10, None), [], "a message applies nothing")
+
+    def test_assistant_dry_run(self):
+        ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),
+               Operation(op=OpType.COMPLETE, kind=ItemKind.TODO, id="no-such-todo")]
+        v = self.coach.dry_run_operations(ops, TODAY)
+        self.assertEqual((v.valid_count, v.invalid_count), (3, 1))
+        self.assertEqual([c.valid for c in v.checks], [True, True, True, False])
+        self.assertEqual(v.checks[0].operation.recurrence, Recurrence(kind=RecurrenceType.NONE))
+        self.assertTrue(v.checks[0].repairs)
+        self.assertIn("unknown_id", [e.code for e in v.checks[3].errors])
+        self.assertEqual(self.coach.backlog(10), [], "nothing was applied")
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.dry_run_operations(ops, "next friday")
+
+    def test_assistant_apply_week_and_audit_log(self):
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            coach = Coach.open(os.path.join(d, "planner.sqlite3"))
+            ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"),
+                   daily_habit("Stretch", TODAY)]
+            r = coach.apply_operations(ops, "key-1", TODAY)
+            self.assertFalse(r.replayed)
+            self.assertRegex(r.request_id, UUID_LIKE)
+            self.assertEqual([(a.index, a.op, a.kind) for a in r.applied],
+                             [(0, OpType.CREATE, ItemKind.TODO), (1, OpType.CREATE, ItemKind.TODO),
+                              (2, OpType.CREATE, ItemKind.HABIT)])
+            week = coach.week(TODAY)
+            self.assertEqual((week.week_start, week.week_end), ("2026-11-16", "2026-11-22"))
+            self.assertEqual([(e.date, e.item.title) for e in week.entries],
+                             [("2026-11-20", "Stretch"), ("2026-11-21", "Stretch"), ("2026-11-21", "Call mom"),
+                              ("2026-11-22", "Stretch")])
+            self.assertEqual([i.title for i in coach.backlog(10)], ["Buy milk"])
+            item = coach.planner_item(ItemKind.TODO, r.applied[0].id)
+            self.assertEqual((item.title, item.priority, item.completed), ("Call mom", Priority.HIGH, False))
+            self.assertIsNone(coach.planner_item(ItemKind.GOAL, r.applied[0].id))
+            log = coach.audit_log(10, None)
+            self.assertEqual(len(log), 3)
+            self.assertEqual([a.item_id for a in reversed(log)], [a.id for a in r.applied])
+            self.assertTrue(all(a.request_id == r.request_id for a in log))
+            self.assertEqual(coach.audit_log(10, log[0].seq), log[1:])
+            with self.assertRaises(CoachError.InvalidArgument):
+                coach.week("2026-02-30")
+            del coach
+
+    def test_assistant_idempotent_replay_and_conflict(self):
+        ops = [todo_op("Call mom", "2026-11-21")]
+        first = self.coach.apply_operations(ops, "key-7", TODAY)
+        again = self.coach.apply_operations(ops, "key-7", TODAY)
+        self.assertTrue(again.replayed)
+        self.assertEqual((again.request_id, again.applied), (first.request_id, first.applied))
+        self.assertEqual(len(self.coach.audit_log(10, None)), 1, "applied once")
+        with self.assertRaises(CoachError.IdempotencyConflict) as cm:
+            self.coach.apply_operations([todo_op("Call dad")], "key-7", TODAY)
+        self.assertIsInstance(cm.exception, CoachError)
+        with self.assertRaises(CoachError.OperationsRejected) as cm:
+            self.coach.apply_operations([todo_op("Buy milk"), Operation(op=OpType.DELETE, kind=ItemKind.EVENT,
+                                                                        id="no-such-event")], None, TODAY)
+        self.assertEqual((cm.exception.invalid_count, cm.exception.total_count), (1, 2))
+        self.assertEqual(self.coach.backlog(10), [], "all or nothing")
+        self.assertEqual(len(self.coach.audit_log(10, None)), 1)
+
+    def test_assistant_cancel(self):
+        model = BlockingModel()
+        self.coach.use_language_model(model)
+        listener = CollectingAssistantListener()
+        task = self.coach.send_message(plan_request("plan my weekend"), listener)
+        while not model.started.wait(0.01):
+            self.assertFalse(task.is_finished(), "ended before the model ran")
+        self.assertFalse(task.is_finished())
+        task.cancel()
+        with self.assertRaises(CoachError.Cancelled):
+            task.wait()
+        self.assertTrue(task.is_finished())
+        with self.assertRaises(CoachError.Cancelled):
+            task.wait()
+        names = [event_name(e) for e in listener.events]
+        self.assertEqual(names[-1], "done")
+        self.assertEqual(names.count("done"), 1)
+        self.assertNotIn("result", names)
+
+    def test_assistant_without_a_model(self):
+        listener = CollectingAssistantListener()
+        task = self.coach.send_message(plan_request("hello"), listener)
+        with self.assertRaises(CoachError.InvalidArgument):
+            task.wait()
+        self.assertEqual([event_name(e) for e in listener.events], ["done"])
 
 
 if __name__ == "__main__":
