@@ -775,6 +775,109 @@ static void test_call_file_reopen(void) {
     free(dir);
 }
 
+/* ---- the assistant (spec 002) through coach_call ---- */
+
+#define CALL_MOM_OPS "[{\"op\":\"create\",\"kind\":\"todo\",\"title\":\"Call mom\",\"scheduledFor\":\"2026-11-21\",\"priority\":\"High\"}]"
+
+/* Position of the first occurrence of needle in hay, or -1. */
+static long pos(const char *hay, const char *needle) {
+    const char *p = hay ? strstr(hay, needle) : NULL;
+    return p ? (long)(p - hay) : -1;
+}
+
+static void test_call_ops(void) {
+    char *dir = temp_dir();
+    char *path = xasprintf("%s/planner.sqlite3", dir);
+    CoachHandle *h = coach_open(path, NULL);
+    CHECK(h != NULL, "coach_open(%s) failed", path);
+    char *dry = coach_call(h, "ops.dryrun", "{\"operations\":" CALL_MOM_OPS ",\"today\":\"2026-11-20\"}");
+    char *dry_bad = coach_call(h, "ops.dryrun",
+                               "{\"operations\":[{\"op\":\"complete\",\"kind\":\"todo\",\"id\":\"no-such-todo\"}]}");
+    char *empty_log = coach_call(h, "audit.log", "{\"limit\":10}");
+    char *applied = coach_call(h, "ops.apply",
+                               "{\"operations\":" CALL_MOM_OPS ",\"idempotencyKey\":\"k-1\",\"today\":\"2026-11-20\"}");
+    char *replay = coach_call(h, "ops.apply",
+                              "{\"operations\":" CALL_MOM_OPS ",\"idempotencyKey\":\"k-1\",\"today\":\"2026-11-20\"}");
+    char *conflict = coach_call(h, "ops.apply",
+                                "{\"operations\":[{\"kind\":\"todo\",\"title\":\"Call dad\"}],\"idempotencyKey\":\"k-1\"}");
+    char *rejected = coach_call(h, "ops.apply",
+                                "{\"operations\":[{\"kind\":\"todo\",\"title\":\"Buy milk\"},"
+                                "{\"op\":\"delete\",\"kind\":\"event\",\"id\":\"no-such-event\"}]}");
+    char *bad_date = coach_call(h, "ops.dryrun", "{\"operations\":[],\"today\":\"2026-02-30\"}");
+    char *not_ops = coach_call(h, "ops.apply", "{\"ops\":[]}");
+    char *week = coach_call(h, "planner.week", "{\"date\":\"2026-11-20\"}");
+    char *backlog = coach_call(h, "planner.backlog", "{\"limit\":10}");
+    char *log = coach_call(h, "audit.log", "{\"limit\":10}");
+    char *id = string_value(find_value(applied, "applied"), "id");
+    char *item = id ? callf(h, "planner.item", "{\"kind\":\"todo\",\"id\":\"%s\"}", id) : NULL;
+    char *no_item = coach_call(h, "planner.item", "{\"kind\":\"goal\",\"id\":\"nope\"}");
+    coach_close(h);
+
+    CHECK(is_ok(dry) && has_kv(dry, "validCount", "1") && has_kv(dry, "invalidCount", "0") &&
+          has_kv(dry, "priority", "\"high\"") && pos(dry, "{\"type\":\"none\"}") > 0, "ops.dryrun: %s", dry);
+    CHECK(is_ok(dry_bad) && has_kv(dry_bad, "invalidCount", "1") && pos(dry_bad, "\"unknown_id\"") > 0,
+          "ops.dryrun invalid: %s", dry_bad);
+    CHECK(is_ok(empty_log) && array_count(find_value(empty_log, "ok")) == 0, "dry-run applied: %s", empty_log);
+    CHECK(is_ok(applied) && has_kv(applied, "replayed", "false") && id && strlen(id) == 36,
+          "ops.apply: %s", applied);
+    char *rid = string_value(applied, "requestId");
+    CHECK(is_ok(replay) && has_kv(replay, "replayed", "true") && rid && pos(replay, rid) > 0 && id && pos(replay, id) > 0,
+          "replay: %s", replay);
+    CHECK(is_error(conflict, "idempotency_conflict"), "conflict: %s", conflict);
+    CHECK(is_error(rejected, "operations_rejected"), "rejected: %s", rejected);
+    CHECK(is_error(bad_date, "invalid_argument"), "bad today: %s", bad_date);
+    CHECK(is_error(not_ops, "invalid_argument"), "not an operation list: %s", not_ops);
+    CHECK(is_ok(week) && has_kv(week, "weekStart", "\"2026-11-16\"") && has_kv(week, "weekEnd", "\"2026-11-22\"") &&
+          array_count(find_value(week, "entries")) == 1 && has_kv(week, "date", "\"2026-11-21\"") &&
+          has_kv(week, "title", "\"Call mom\""), "planner.week: %s", week);
+    CHECK(is_ok(backlog) && array_count(find_value(backlog, "ok")) == 0, "Buy milk was not applied: %s", backlog);
+    CHECK(is_ok(log) && array_count(find_value(log, "ok")) == 1 && has_kv(log, "op", "\"create\"") &&
+          rid && pos(log, rid) > 0, "audit.log: %s", log);
+    CHECK(is_ok(item) && has_kv(item, "title", "\"Call mom\"") && has_kv(item, "completed", "false"),
+          "planner.item: %s", item ? item : "(null)");
+    CHECK(is_ok(no_item) && has_kv(no_item, "ok", "null"), "planner.item missing: %s", no_item);
+    char *all[] = {dry, dry_bad, empty_log, applied, replay, conflict, rejected, bad_date, not_ops, week, backlog,
+                   log, item, no_item};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    free(id); free(rid);
+    remove_dir(dir);
+    free(path);
+    free(dir);
+}
+
+static void test_call_assistant(void) {
+    CoachHandle *h = open_memory();
+    char *r = coach_call(h, "assistant.message",
+                         "{\"message\":\"remind me to call mom on saturday\",\"mode\":\"plan\",\"today\":\"2026-11-20\","
+                         "\"script\":[\"{\\\"operations\\\":[{\\\"kind\\\":\\\"todo\\\",\\\"title\\\":\\\"Call mom\\\","
+                         "\\\"scheduledFor\\\":\\\"2026-11-21\\\"}]}\",\"I added a call to mom on Saturday.\"]}");
+    char *chat = coach_call(h, "assistant.message",
+                            "{\"message\":\"hi\",\"mode\":\"chat\",\"script\":[\"Hello there.\"]}");
+    char *no_model = coach_call(h, "assistant.message", "{\"message\":\"hi\"}");
+    char *bad = coach_call(h, "assistant.message", "{\"message\":\"hi\",\"mode\":\"brainstorm\"}");
+    char *log = coach_call(h, "audit.log", "{\"limit\":10}");
+    coach_close(h);
+    long proposing = pos(r, "{\"event\":\"stage\",\"stage\":\"proposing\"}");
+    long validating = pos(r, "{\"event\":\"stage\",\"stage\":\"validating\"}");
+    long ops = pos(r, "{\"event\":\"ops\",\"version\":1,");
+    long summarizing = pos(r, "{\"event\":\"stage\",\"stage\":\"summarizing\"}");
+    long summary = pos(r, "{\"event\":\"summary\",\"text\":\"I added a call to mom on Saturday.\"}");
+    long result_event = pos(r, "{\"event\":\"result\",");
+    long done = pos(r, "{\"event\":\"done\"}]");
+    long result = pos(r, "],\"result\":{\"requestId\":");
+    CHECK(is_ok(r) && proposing > 0 && proposing < validating && validating < ops && ops < summarizing &&
+          summarizing < summary && summary < result_event && result_event < done && done < result &&
+          has_kv(r, "validCount", "1") && has_kv(r, "decision", "\"plan\"") && has_kv(r, "summarySource", "\"model\""),
+          "assistant.message: %s", r);
+    CHECK(is_ok(chat) && pos(chat, "{\"events\":[{\"event\":\"summary\",\"text\":\"Hello there.\"},{\"event\":\"done\"}]") > 0 &&
+          has_kv(chat, "decision", "\"chat\""), "chat: %s", chat);
+    CHECK(is_error(no_model, "invalid_argument"), "no model: %s", no_model);
+    CHECK(is_error(bad, "invalid_argument"), "bad mode: %s", bad);
+    CHECK(is_ok(log) && array_count(find_value(log, "ok")) == 0, "a message applies nothing: %s", log);
+    coach_string_free(r); coach_string_free(chat); coach_string_free(no_model); coach_string_free(bad);
+    coach_string_free(log);
+}
+
 int main(void) {
     struct { const char *name; void (*fn)(void); } tests[] = {
         {"version", test_version},
@@ -790,6 +893,8 @@ int main(void) {
         {"coach_call errors", test_call_errors},
         {"coach_call suggest.evaluate", test_call_evaluate},
         {"coach_call file database reopen", test_call_file_reopen},
+        {"coach_call ops, planner and audit log", test_call_ops},
+        {"coach_call assistant.message", test_call_assistant},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {
