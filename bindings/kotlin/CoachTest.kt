@@ -242,6 +242,49 @@ fun <T> withLogListener(listener: LogListener, level: LogLevel, block: () -> T):
     }
 }
 
+// ---- the assistant (spec 002): a Kotlin listener, an app-implemented model, apply and reads ----
+
+const val TODAY = "2026-11-20" // a Friday: its week runs from Monday 2026-11-16 to Sunday 2026-11-22
+const val PROPOSAL = """{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-21","priority":"High"}]}"""
+const val ASSISTANT_SUMMARY = "I added a call to mom on Saturday."
+
+/** An AssistantListener implemented in Kotlin: keeps every event but heartbeats. */
+class CollectingAssistantListener : AssistantListener {
+    val events: MutableList<AssistantEvent> = java.util.Collections.synchronizedList(mutableListOf())
+    override fun onEvent(event: AssistantEvent) {
+        if (event != AssistantEvent.Heartbeat) events.add(event)
+    }
+}
+
+fun eventName(e: AssistantEvent) = when (e) {
+    is AssistantEvent.Stage -> "stage"
+    is AssistantEvent.Clarify -> "clarify"
+    is AssistantEvent.Ops -> "ops"
+    is AssistantEvent.Summary -> "summary"
+    is AssistantEvent.Result -> "result"
+    AssistantEvent.Heartbeat -> "heartbeat"
+    AssistantEvent.Done -> "done"
+}
+
+/** A model whose generate blocks until the call is cancelled; [started] opens when it runs. */
+class BlockingModel : LanguageModel {
+    val started = java.util.concurrent.CountDownLatch(1)
+    override fun info() = ModelInfo("blocking-kotlin-model", 4096u, false)
+    override fun generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken): GenerationResult {
+        started.countDown()
+        while (!cancel.isCancelled()) Thread.sleep(2)
+        throw LlmException.Cancelled()
+    }
+}
+
+fun todoOp(title: String, date: String? = null, priority: Priority? = null) =
+    Operation(OpType.CREATE, ItemKind.TODO, title = title, scheduledFor = date, priority = priority)
+
+fun dailyHabit(title: String, anchor: String) = Operation(OpType.CREATE, ItemKind.HABIT, title = title,
+    scheduledFor = anchor, timeOfDay = "21:00", recurrence = Recurrence(RecurrenceType.DAILY))
+
+fun planRequest(message: String) = AssistantRequest(message, AssistantMode.PLAN, today = TODAY)
+
 val tests: List<Pair<String, () -> Unit>> = listOf(
     "libraryVersion" to {
         check(libraryVersion().isNotBlank()) { "libraryVersion() is blank" }
@@ -665,6 +708,112 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             val changes = coach.suggestionsForSession("s2")
             eq(aiChanges(changes), emptyList(), "AI changes after useLanguageModel(null)")
             eq(fake.requests.size, n, "requests after useLanguageModel(null)")
+        }
+    },
+    "assistant: sendMessage streams events to a Kotlin listener; wait returns the result" to {
+        Coach.openInMemory().use { coach ->
+            val fake = FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY))
+            coach.useLanguageModel(fake)
+            val listener = CollectingAssistantListener()
+            coach.sendMessage(planRequest("remind me to call mom on saturday"), listener).use { task ->
+                val result = task.wait()
+                check(task.isFinished()) { "not finished after wait" }
+                eq(task.wait(), result, "second wait")
+                eq(result.decision, RouteDecision.PLAN, "decision")
+                eq(result.operations.map { listOf(it.op, it.kind, it.title, it.scheduledFor, it.priority) },
+                    listOf(listOf(OpType.CREATE, ItemKind.TODO, "Call mom", "2026-11-21", Priority.HIGH)), "operations")
+                eq(result.operations[0].recurrence, Recurrence(RecurrenceType.NONE), "repaired recurrence")
+                eq(result.summary, ASSISTANT_SUMMARY, "summary")
+                val events = listener.events.toList()
+                eq(events.map(::eventName), listOf("stage", "stage", "ops", "stage", "summary", "result", "done"), "events")
+                eq(events.filterIsInstance<AssistantEvent.Stage>().map { it.stage },
+                    listOf(AssistantStage.PROPOSING, AssistantStage.VALIDATING, AssistantStage.SUMMARIZING), "stages")
+                eq(events[2], AssistantEvent.Ops(1u, result.operations, 1u, 0u), "ops event")
+                eq(events[5], AssistantEvent.Result(result), "result event")
+                eq(fake.requests.size, 2, "model calls")
+                eq(coach.auditLog(10u), emptyList(), "a message applies nothing")
+            }
+        }
+    },
+    "assistant: dryRunOperations validates and repairs without applying" to {
+        Coach.openInMemory().use { coach ->
+            val ops = listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
+                dailyHabit("Stretch", TODAY), Operation(OpType.COMPLETE, ItemKind.TODO, id = "no-such-todo"))
+            val v = coach.dryRunOperations(ops, TODAY)
+            eq(listOf(v.validCount, v.invalidCount), listOf(3u, 1u), "counts")
+            eq(v.checks.map { it.valid }, listOf(true, true, true, false), "valid")
+            eq(v.checks[0].operation?.recurrence, Recurrence(RecurrenceType.NONE), "repair")
+            check(v.checks[3].errors.any { it.code == "unknown_id" }) { "errors: ${v.checks[3].errors}" }
+            eq(coach.backlog(10u), emptyList(), "backlog after dry-run")
+            expectThrows<CoachException.InvalidArgument>("bad today") { coach.dryRunOperations(ops, "next friday") }
+        }
+    },
+    "assistant: applyOperations, week, backlog, plannerItem and the audit log on a file" to {
+        val dir = tempDir()
+        try {
+            Coach.open(File(dir, "planner.sqlite3").path).use { coach ->
+                val r = coach.applyOperations(listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
+                    dailyHabit("Stretch", TODAY)), "key-1", TODAY)
+                check(!r.replayed) { "replayed" }
+                check(UUID_LIKE.matches(r.requestId)) { r.requestId }
+                eq(r.applied.map { Triple(it.index, it.op, it.kind) }, listOf(Triple(0u, OpType.CREATE, ItemKind.TODO),
+                    Triple(1u, OpType.CREATE, ItemKind.TODO), Triple(2u, OpType.CREATE, ItemKind.HABIT)), "applied")
+                val week = coach.week(TODAY)
+                eq(week.weekStart to week.weekEnd, "2026-11-16" to "2026-11-22", "week bounds")
+                eq(week.entries.map { it.date to it.item.title }, listOf("2026-11-20" to "Stretch",
+                    "2026-11-21" to "Stretch", "2026-11-21" to "Call mom", "2026-11-22" to "Stretch"), "week")
+                eq(coach.backlog(10u).map { it.title }, listOf("Buy milk"), "backlog")
+                val item = coach.plannerItem(ItemKind.TODO, r.applied[0].id)
+                eq(item?.title to item?.priority, "Call mom" to Priority.HIGH, "item")
+                eq(coach.plannerItem(ItemKind.GOAL, r.applied[0].id), null, "wrong kind")
+                val log = coach.auditLog(10u)
+                eq(log.reversed().map { it.itemId }, r.applied.map { it.id }, "audit log")
+                check(log.all { it.requestId == r.requestId }) { "request ids: $log" }
+                eq(coach.auditLog(10u, log[0].seq), log.drop(1), "audit paging")
+                expectThrows<CoachException.InvalidArgument>("bad date") { coach.week("2026-02-30") }
+            }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+    "assistant: idempotent replay, conflict and rejection are typed" to {
+        Coach.openInMemory().use { coach ->
+            val ops = listOf(todoOp("Call mom", "2026-11-21"))
+            val first = coach.applyOperations(ops, "key-7", TODAY)
+            val again = coach.applyOperations(ops, "key-7", TODAY)
+            check(again.replayed) { "not replayed" }
+            eq(again.requestId to again.applied, first.requestId to first.applied, "replay")
+            eq(coach.auditLog(10u).size, 1, "applied once")
+            expectThrows<CoachException.IdempotencyConflict>("conflict") {
+                coach.applyOperations(listOf(todoOp("Call dad")), "key-7", TODAY)
+            }
+            val e = expectThrows<CoachException.OperationsRejected>("rejected") {
+                coach.applyOperations(listOf(todoOp("Buy milk"),
+                    Operation(OpType.DELETE, ItemKind.EVENT, id = "no-such-event")), null, TODAY)
+            }
+            eq(e.invalidCount to e.totalCount, 1u to 2u, "rejected counts")
+            eq(coach.backlog(10u), emptyList(), "all or nothing")
+        }
+    },
+    "assistant: cancel() stops a running message" to {
+        Coach.openInMemory().use { coach ->
+            val model = BlockingModel()
+            coach.useLanguageModel(model)
+            val listener = CollectingAssistantListener()
+            coach.sendMessage(planRequest("plan my weekend"), listener).use { task ->
+                while (!model.started.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    check(!task.isFinished()) { "ended before the model ran" }
+                }
+                check(!task.isFinished()) { "finished while the model works" }
+                task.cancel()
+                expectThrows<CoachException.Cancelled>("wait after cancel") { task.wait() }
+                check(task.isFinished()) { "not finished" }
+                expectThrows<CoachException.Cancelled>("second wait") { task.wait() }
+                val names = listener.events.map(::eventName)
+                eq(names.last(), "done", "last event")
+                eq(names.count { it == "done" }, 1, "done count")
+                check("result" !in names) { "result after cancel: $names" }
+            }
         }
     },
 )
