@@ -9,9 +9,9 @@
 //!
 //! | path | events |
 //! |---|---|
-//! | plan mode, or auto routed to plan | [`stage routing`] `stage proposing`, `stage validating`, [`stage repairing`], `ops`, `stage summarizing`, `summary`, `result`, `done` |
+//! | plan mode, or auto routed to plan | (`stage routing`) `stage proposing`, `stage validating`, (`stage repairing`), `ops`, `stage summarizing`, `summary`, `result`, `done` |
 //! | auto routed to clarify | `stage routing`, `clarify`, `result`, `done` |
-//! | chat mode, or auto routed to chat | [`stage routing`] `summary`, `done` (no `result`: the chat path sends only summary and done) |
+//! | chat mode, or auto routed to chat | (`stage routing`) `summary`, `done` (no `result`: the chat path sends only summary and done) |
 //! | any error or cancellation | the events so far, then `done`; the call returns the error |
 //!
 //! `stage routing` is sent in auto mode only. `stage repairing` is sent only when something was
