@@ -234,6 +234,64 @@ func withLogListener<T>(_ listener: LogListener, _ level: LogLevel, _ body: () t
     return try body()
 }
 
+// ---- the assistant (spec 002): a Swift listener, an app-implemented model, apply and reads ----
+
+/// Foundation has an `Operation` class too (NSOperation): apps that import Foundation name the
+/// planner's one with the module, as here.
+typealias PlannerOperation = coachcore.Operation
+
+let assistantToday = "2026-11-20"  // a Friday: its week runs from Monday 2026-11-16 to Sunday 2026-11-22
+let proposal = #"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-21","priority":"High"}]}"#
+let assistantSummary = "I added a call to mom on Saturday."
+
+/// An AssistantListener implemented in Swift: keeps every event but heartbeats.
+final class CollectingAssistantListener: AssistantListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [AssistantEvent] = []
+    var events: [AssistantEvent] { lock.lock(); defer { lock.unlock() }; return _events }
+    func onEvent(event: AssistantEvent) {
+        if event == .heartbeat { return }
+        lock.lock(); defer { lock.unlock() }
+        _events.append(event)
+    }
+}
+
+func eventName(_ e: AssistantEvent) -> String {
+    switch e {
+    case .stage: return "stage"
+    case .clarify: return "clarify"
+    case .ops: return "ops"
+    case .summary: return "summary"
+    case .result: return "result"
+    case .heartbeat: return "heartbeat"
+    case .done: return "done"
+    }
+}
+
+/// A model whose generate blocks until the call is cancelled; `started` is signalled when it runs.
+final class BlockingModel: LanguageModel, @unchecked Sendable {
+    let started = DispatchSemaphore(value: 0)
+    func info() -> ModelInfo { ModelInfo(name: "blocking-swift-model", contextTokens: 4096, constrainsJsonSchema: false) }
+    func generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken) throws -> GenerationResult {
+        started.signal()
+        while !cancel.isCancelled() { Thread.sleep(forTimeInterval: 0.002) }
+        throw LlmError.Cancelled
+    }
+}
+
+func todoOp(_ title: String, _ date: String? = nil, _ priority: Priority? = nil) -> PlannerOperation {
+    PlannerOperation(op: .create, kind: .todo, title: title, scheduledFor: date, priority: priority)
+}
+
+func dailyHabit(_ title: String, _ anchor: String) -> PlannerOperation {
+    PlannerOperation(op: .create, kind: .habit, title: title, scheduledFor: anchor, timeOfDay: "21:00",
+              recurrence: Recurrence(kind: .daily))
+}
+
+func planRequest(_ message: String) -> AssistantRequest {
+    AssistantRequest(message: message, mode: .plan, today: assistantToday)
+}
+
 final class CoachCoreTests: XCTestCase {
     func checkWorkedExample(_ plan: TodayPlan, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(plan.focus, "Upper Body Strength", file: file, line: line)
@@ -748,5 +806,130 @@ final class CoachCoreTests: XCTestCase {
         let changes = try coach.suggestionsForSession(sessionId: "s2")
         XCTAssertEqual(aiChanges(changes), [], "\(changes)")
         XCTAssertEqual(fake.requests.count, n, "the model is no longer asked")
+    }
+
+    // ---- the assistant ----
+
+    func testAssistantSendMessageEventsAndWait() throws {
+        let coach = try Coach.openInMemory()
+        let fake = FakeModel(replies: [proposal, assistantSummary])
+        coach.useLanguageModel(model: fake)
+        let listener = CollectingAssistantListener()
+        let task = coach.sendMessage(request: planRequest("remind me to call mom on saturday"), listener: listener)
+        let result = try task.wait()
+        XCTAssertTrue(task.isFinished())
+        XCTAssertEqual(try task.wait(), result, "wait returns the same result again")
+        XCTAssertEqual(result.decision, .plan)
+        XCTAssertEqual(result.operations.count, 1)
+        let op = try XCTUnwrap(result.operations.first)
+        XCTAssertEqual(op.op, .create)
+        XCTAssertEqual(op.kind, .todo)
+        XCTAssertEqual(op.title, "Call mom")
+        XCTAssertEqual(op.scheduledFor, "2026-11-21")
+        XCTAssertEqual(op.priority, .high)
+        XCTAssertEqual(op.recurrence, Recurrence(kind: RecurrenceType.none), "repaired")
+        XCTAssertEqual(result.summary, assistantSummary)
+        let events = listener.events
+        XCTAssertEqual(events.map(eventName), ["stage", "stage", "ops", "stage", "summary", "result", "done"])
+        XCTAssertEqual(events.compactMap { e -> AssistantStage? in
+            if case .stage(let s) = e { return s }
+            return nil
+        }, [.proposing, .validating, .summarizing])
+        XCTAssertEqual(events[2], .ops(version: 1, operations: result.operations, validCount: 1, invalidCount: 0))
+        XCTAssertEqual(events[5], .result(result: result))
+        XCTAssertEqual(fake.requests.count, 2, "a proposal and a summary")
+        XCTAssertEqual(try coach.auditLog(limit: 10), [], "a message applies nothing")
+    }
+
+    func testAssistantDryRun() throws {
+        let coach = try Coach.openInMemory()
+        let ops = [todoOp("Call mom", "2026-11-21", Priority.high), todoOp("Buy milk"), dailyHabit("Stretch", assistantToday),
+                   PlannerOperation(op: .complete, kind: .todo, id: "no-such-todo")]
+        let v = try coach.dryRunOperations(operations: ops, today: assistantToday)
+        XCTAssertEqual(v.validCount, 3)
+        XCTAssertEqual(v.invalidCount, 1)
+        XCTAssertEqual(v.checks.map { $0.valid }, [true, true, true, false])
+        XCTAssertEqual(v.checks[0].operation?.recurrence, Recurrence(kind: RecurrenceType.none))
+        XCTAssertTrue(v.checks[3].errors.contains { $0.code == "unknown_id" }, "\(v.checks[3].errors)")
+        XCTAssertEqual(try coach.backlog(limit: 10), [], "nothing was applied")
+        assertInvalidArgument(try coach.dryRunOperations(operations: ops, today: "next friday"))
+    }
+
+    func testAssistantApplyWeekAndAuditLog() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coachcore-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let coach = try Coach.open(dbPath: dir.appendingPathComponent("planner.sqlite3").path)
+        let r = try coach.applyOperations(operations: [todoOp("Call mom", "2026-11-21", Priority.high), todoOp("Buy milk"),
+                                                       dailyHabit("Stretch", assistantToday)],
+                                          idempotencyKey: "key-1", today: assistantToday)
+        XCTAssertFalse(r.replayed)
+        XCTAssertTrue(isUuidLike(r.requestId), r.requestId)
+        XCTAssertEqual(r.applied.map { $0.index }, [0, 1, 2])
+        XCTAssertEqual(r.applied.map { $0.kind }, [ItemKind.todo, ItemKind.todo, ItemKind.habit])
+        let week = try coach.week(date: assistantToday)
+        XCTAssertEqual(week.weekStart, "2026-11-16")
+        XCTAssertEqual(week.weekEnd, "2026-11-22")
+        XCTAssertEqual(week.entries.map { "\($0.date) \($0.item.title)" },
+                       ["2026-11-20 Stretch", "2026-11-21 Stretch", "2026-11-21 Call mom", "2026-11-22 Stretch"])
+        XCTAssertEqual(try coach.backlog(limit: 10).map { $0.title }, ["Buy milk"])
+        let item = try XCTUnwrap(try coach.plannerItem(kind: .todo, id: r.applied[0].id))
+        XCTAssertEqual(item.title, "Call mom")
+        XCTAssertEqual(item.priority, Priority.high)
+        XCTAssertNil(try coach.plannerItem(kind: .goal, id: r.applied[0].id))
+        let log = try coach.auditLog(limit: 10)
+        XCTAssertEqual(log.reversed().map { $0.itemId }, r.applied.map { $0.id })
+        XCTAssertTrue(log.allSatisfy { $0.requestId == r.requestId })
+        XCTAssertEqual(try coach.auditLog(limit: 10, beforeSeq: log[0].seq), Array(log.dropFirst()))
+        assertInvalidArgument(try coach.week(date: "2026-02-30"))
+    }
+
+    func testAssistantIdempotentReplayAndConflict() throws {
+        let coach = try Coach.openInMemory()
+        let ops = [todoOp("Call mom", "2026-11-21")]
+        let first = try coach.applyOperations(operations: ops, idempotencyKey: "key-7", today: assistantToday)
+        let again = try coach.applyOperations(operations: ops, idempotencyKey: "key-7", today: assistantToday)
+        XCTAssertTrue(again.replayed)
+        XCTAssertEqual(again.requestId, first.requestId)
+        XCTAssertEqual(again.applied, first.applied)
+        XCTAssertEqual(try coach.auditLog(limit: 10).count, 1, "applied once")
+        XCTAssertThrowsError(try coach.applyOperations(operations: [todoOp("Call dad")], idempotencyKey: "key-7",
+                                                       today: assistantToday)) { error in
+            guard case CoachError.IdempotencyConflict = error else { return XCTFail("got \(error)") }
+        }
+        XCTAssertThrowsError(try coach.applyOperations(
+            operations: [todoOp("Buy milk"), PlannerOperation(op: .delete, kind: .event, id: "no-such-event")],
+            idempotencyKey: nil, today: assistantToday)) { error in
+            guard case CoachError.OperationsRejected(let invalid, let total, _) = error else {
+                return XCTFail("got \(error)")
+            }
+            XCTAssertEqual(invalid, 1)
+            XCTAssertEqual(total, 2)
+        }
+        XCTAssertEqual(try coach.backlog(limit: 10), [], "all or nothing")
+    }
+
+    func testAssistantCancel() throws {
+        let coach = try Coach.openInMemory()
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let listener = CollectingAssistantListener()
+        let task = coach.sendMessage(request: planRequest("plan my weekend"), listener: listener)
+        while model.started.wait(timeout: .now() + 0.01) == .timedOut {
+            XCTAssertFalse(task.isFinished(), "ended before the model ran")
+            if task.isFinished() { return }
+        }
+        XCTAssertFalse(task.isFinished())
+        task.cancel()
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try task.wait()) { error in
+                guard case CoachError.Cancelled = error else { return XCTFail("got \(error)") }
+            }
+        }
+        XCTAssertTrue(task.isFinished())
+        let names = listener.events.map(eventName)
+        XCTAssertEqual(names.last, "done")
+        XCTAssertEqual(names.filter { $0 == "done" }.count, 1)
+        XCTAssertFalse(names.contains("result"), "\(names)")
     }
 }
