@@ -3,7 +3,8 @@
 //! - prompt and generation tokens/s of `LlamaEngine` next to a bare decode loop written straight
 //!   on `llama-cpp-2` below (the llama.cpp ceiling: such a loop matched llama-bench within noise);
 //! - schema-constrained against unconstrained generation (same sampling), with the plain
-//!   "grammar sampler first in the chain" loop for reference;
+//!   "grammar sampler first in the chain" loop for reference; constrained generation with and
+//!   without jump-forward decoding of grammar-forced tokens (tokens against decode steps);
 //! - model load time and peak RSS at a 2048-token context, in a fresh child process (what an app
 //!   pays on start).
 //!
@@ -302,8 +303,20 @@ fn main() {
         context_tokens: CONTEXT,
         threads: Some(threads),
         progress: None,
+        jump_forward: true,
     };
     let engine: Arc<LlamaEngine> = LlamaEngine::load(&path, options).unwrap();
+    // The same model with every constrained token sampled (no jump-forward).
+    let no_jump: Arc<LlamaEngine> = LlamaEngine::load(
+        &path,
+        LlamaOptions {
+            context_tokens: CONTEXT,
+            threads: Some(threads),
+            progress: None,
+            jump_forward: false,
+        },
+    )
+    .unwrap();
     let bare = Bare {
         model: LlamaModel::load_from_file(backend().unwrap(), &path, &LlamaModelParams::default())
             .unwrap(),
@@ -360,9 +373,15 @@ fn main() {
     let user_json =
         "Suggest up to three changes for my bench press (3 sets of 8 at 62.5 kg, 120 s rest).";
     let gbnf = llama_cpp_2::json_schema_to_grammar(SCHEMA).unwrap();
-    let (mut free, mut json, mut grammar_first) =
-        (Stats::default(), Stats::default(), Stats::default());
+    let (mut free, mut json, mut json_plain, mut grammar_first) = (
+        Stats::default(),
+        Stats::default(),
+        Stats::default(),
+        Stats::default(),
+    );
     let (mut free_tokens, mut json_tokens, mut parsed) = (0, 0, 0);
+    let (mut json_steps, mut json_forced, mut plain_tokens, mut plain_steps, mut plain_parsed) =
+        (0, 0, 0, 0, 0);
     for seed in 0..rounds as u64 {
         let sampling = Sampling {
             seed,
@@ -371,17 +390,26 @@ fn main() {
         let f = generate(request(user_json, None, sampling.clone(), MAX_SAMPLED));
         free.push(rate(f.completion_tokens, f.generation_ms as f64));
         free_tokens += f.completion_tokens;
-        let j = generate(request(
-            user_json,
-            Some(SCHEMA),
-            sampling.clone(),
-            MAX_SAMPLED,
-        ));
+        let constrained = request(user_json, Some(SCHEMA), sampling.clone(), MAX_SAMPLED);
+        let (j, js) = engine
+            .generate_with_stats(constrained.clone(), None, CancelToken::new())
+            .unwrap();
         if serde_json::from_str::<serde_json::Value>(&j.text).is_ok() {
             parsed += 1;
         }
         json.push(rate(j.completion_tokens, j.generation_ms as f64));
         json_tokens += j.completion_tokens;
+        json_steps += js.decode_steps;
+        json_forced += js.forced_tokens;
+        let (p, ps) = no_jump
+            .generate_with_stats(constrained, None, CancelToken::new())
+            .unwrap();
+        if serde_json::from_str::<serde_json::Value>(&p.text).is_ok() {
+            plain_parsed += 1;
+        }
+        json_plain.push(rate(p.completion_tokens, p.generation_ms as f64));
+        plain_tokens += p.completion_tokens;
+        plain_steps += ps.decode_steps;
         let chain = LlamaSampler::chain_simple([
             LlamaSampler::grammar(&bare.model, &gbnf, "root").unwrap(),
             LlamaSampler::top_k(sampling.top_k as i32),
@@ -402,6 +430,17 @@ fn main() {
          complete JSON)  {:5.1}%",
         json.show(),
         100.0 * json.best() / free.best()
+    );
+    println!(
+        "      jump-forward: {json_tokens} tokens in {json_steps} decode steps ({json_forced} \
+         tokens forced by the grammar, {:.2} tokens per step)",
+        f64::from(json_tokens) / f64::from(json_steps.max(1))
+    );
+    println!(
+        "    constrained, no jump-forward         {}  ({plain_tokens} tokens in {plain_steps} \
+         decode steps, {plain_parsed}/{rounds} complete JSON)  {:5.1}%",
+        json_plain.show(),
+        100.0 * json_plain.best() / free.best()
     );
     println!(
         "    grammar first in chain (bare loop)   {}                {:5.1}%",

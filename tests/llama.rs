@@ -473,6 +473,7 @@ fn threads_never_exceed_cores_and_progress_is_reported() {
             context_tokens: 256,
             threads: Some(10_000),
             progress: Some(Box::new(move |p| sink.lock().unwrap().push(p))),
+            jump_forward: true,
         },
     )
     .unwrap();
@@ -571,4 +572,363 @@ fn truncated_model_is_unsupported() {
         load_err(f.path().to_str().unwrap()),
         LlmError::UnsupportedModel { .. }
     ));
+}
+
+// --- Jump-forward decoding of grammar-forced text ----------------------------------------------
+
+use coachcore::llm::jump::JumpPredictor;
+use coachcore::llm::llama::{backend, compact_json_grammar, GenerationStats};
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::LlamaModel;
+use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::data::LlamaTokenData;
+use llama_cpp_2::token::data_array::LlamaTokenDataArray;
+use llama_cpp_2::token::LlamaToken;
+
+fn schema_file(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// Compact documents valid for each schema, written to go through many grammar positions (enum
+/// prefixes, bounded strings at their limit, optional and nullable values, alternatives).
+fn grammar_cases() -> Vec<(String, Vec<&'static str>)> {
+    let mut cases = vec![
+        (
+            SCHEMA_CHANGE.to_string(),
+            vec![
+                r#"{"change":"weight","setIndex":0,"value":62.5,"reasoning":"Heavier"}"#,
+                r#"{"change":"rest","setIndex":-3,"value":-1e+2,"reasoning":"\"quoted\" and \\ and \n and \u00e9"}"#,
+                r#"{"change":"reps","setIndex":12,"value":0.25E-1,"reasoning":"123456789012345678901234567890123456789012345678901234567890"}"#,
+            ],
+        ),
+        (
+            SCHEMA_LIST.to_string(),
+            vec![r#"["a"]"#, r#"["squats","lunges","","abcdefghijklmnopqrstuvwx"]"#],
+        ),
+        (
+            SCHEMA_MEAL.to_string(),
+            vec![
+                r#"{"name":"Pasta","vegetarian":true,"macros":{"protein":30,"carbs":90},"tags":[]}"#,
+                r#"{"name":"","vegetarian":false,"macros":{"protein":0,"carbs":-5},"tags":["quick","high-protein","cheap"]}"#,
+            ],
+        ),
+        (
+            r#"{"type":"object","properties":{"a":{"type":"integer","minimum":1,"maximum":5},"b":{"type":["string","null"],"maxLength":3},"c":{"type":"boolean"},"d":{"type":"array","items":{"type":"integer","minimum":-1,"maximum":19},"minItems":2,"maxItems":3}},"required":["d","b"],"additionalProperties":false}"#.to_string(),
+            vec![
+                r#"{"b":null,"d":[-1,19,2]}"#,
+                r#"{"b":"abc","d":[0,1],"a":3,"c":false}"#,
+                r#"{"b":"","d":[5,10],"c":true}"#,
+            ],
+        ),
+        (
+            schema_file("ai-suggestion-step.json"),
+            vec![
+                r#"{"tool":"getExerciseHistoryContext"}"#,
+                r#"{"tool":"getRecentExercisePerformances","limit":5}"#,
+                r#"{"suggestions":[]}"#,
+                r#"{"suggestions":[{"changeType":"increaseWeight","targetSetIndex":-1,"newValue":65,"reasoning":"All reps done."},{"changeType":"decreaseRest","targetSetIndex":19,"newValue":90.5,"reasoning":""}]}"#,
+            ],
+        ),
+        (
+            schema_file("today-plan.v2-flat.json"),
+            vec![
+                r#"{"focus":"Legs","durationMinutes":45,"equipment":["barbell","bench"],"source":"ai","energy":"moderate","summary":"Squat day.","blocks":[{"blockTemplate":"warmup-basic"},{"title":"Main","durationMinutes":30,"focus":"Strength"}],"exercises":[{"blockIndex":1,"order":0,"name":"Back squat","prescription":"5x5 @ 100 kg","detail":null},{"blockIndex":1,"order":1,"name":"Lunge","prescription":"3x10","detail":"Slow."}]}"#,
+            ],
+        ),
+    ];
+    if let Ok(router) = std::fs::read_to_string(format!(
+        "{}/schemas/assistant-router.json",
+        env!("CARGO_MANIFEST_DIR")
+    )) {
+        cases.push((
+            router,
+            vec![
+                r#"{"decision":"clarify","category":"plan","entities":["squat","monday"],"missing":["time"],"confidence":0.4,"question":"When?"}"#,
+            ],
+        ));
+    }
+    cases
+}
+
+/// The characters the grammar allows next among printable ASCII, and whether it allows the end.
+fn grammar_allows(
+    grammar: &mut LlamaSampler,
+    chars: &[(char, LlamaToken)],
+    eos: LlamaToken,
+) -> (Vec<char>, bool) {
+    let mut data: Vec<LlamaTokenData> = chars
+        .iter()
+        .map(|&(_, t)| LlamaTokenData::new(t, 1.0, 0.0))
+        .collect();
+    data.push(LlamaTokenData::new(eos, 1.0, 0.0));
+    let mut candidates = LlamaTokenDataArray::new(data, false);
+    candidates.apply_sampler(grammar);
+    let allowed: Vec<LlamaToken> = candidates
+        .data
+        .iter()
+        .filter(|d| d.logit() != f32::NEG_INFINITY)
+        .map(|d| d.id())
+        .collect();
+    let end = allowed.contains(&eos);
+    let chars = chars
+        .iter()
+        .filter(|(_, t)| allowed.contains(t))
+        .map(|&(c, _)| c)
+        .collect();
+    (chars, end)
+}
+
+/// The predictor against llama.cpp's own grammar, character by character through valid compact
+/// documents of every schema: whenever it forces a character, that is the only character the
+/// grammar allows (and not the end); when it says the document is complete, the grammar allows
+/// only the end. Also shows that the compact grammar parses and refuses whitespace.
+#[test]
+fn forced_text_is_exactly_what_the_grammar_allows() {
+    let Some(path) = model_path() else { return };
+    let model = LlamaModel::load_from_file(backend().unwrap(), &path, &LlamaModelParams::default())
+        .unwrap();
+    let vocab = model.vocab();
+    // Single-character tokens of printable ASCII.
+    let chars: Vec<(char, LlamaToken)> = (0x20u8..0x7f)
+        .filter_map(|b| {
+            let toks = vocab.tokenize(&[b], false, false);
+            (toks.len() == 1).then(|| (b as char, toks[0]))
+        })
+        .collect();
+    assert!(chars.len() > 90, "{} single-character tokens", chars.len());
+    let token_of = |c: char| chars.iter().find(|(x, _)| *x == c).map(|&(_, t)| t);
+    let eos = vocab.eos();
+    let (mut forced_positions, mut missed) = (0, 0);
+    for (schema, docs) in grammar_cases() {
+        let (gbnf, compact) = compact_json_grammar(&schema).unwrap();
+        assert!(compact);
+        let validator = jsonschema::validator_for(&serde_json::from_str(&schema).unwrap()).unwrap();
+        for doc in docs {
+            let value: serde_json::Value = serde_json::from_str(doc).unwrap();
+            assert!(validator.is_valid(&value), "{doc}");
+            let mut grammar = LlamaSampler::grammar(&model, &gbnf, "root").unwrap();
+            let mut predictor = JumpPredictor::new(&schema).unwrap();
+            for (i, c) in doc.char_indices() {
+                let (allowed, end) = grammar_allows(&mut grammar, &chars, eos);
+                assert!(allowed.contains(&c), "{doc} at {i}: grammar refuses {c:?}");
+                // No whitespace between JSON tokens.
+                if !in_string(&doc[..i]) {
+                    assert!(!allowed.contains(&' '), "{doc} at {i}: space allowed");
+                }
+                let forced = predictor.forced(1);
+                if let Some(f) = forced.text.chars().next() {
+                    forced_positions += 1;
+                    assert_eq!(
+                        (allowed.as_slice(), end),
+                        (&[f][..], false),
+                        "{doc} at {i}: predictor forces {f:?}"
+                    );
+                } else if allowed.len() == 1 && !end {
+                    missed += 1;
+                }
+                grammar.accept(token_of(c).unwrap());
+                predictor.push(&c.to_string());
+            }
+            let (allowed, end) = grammar_allows(&mut grammar, &chars, eos);
+            assert!(
+                end && allowed.is_empty(),
+                "{doc}: {allowed:?} after the end"
+            );
+            assert_eq!(predictor.forced(1).text, "");
+            assert!(predictor.forced(1).complete, "{doc}: not complete");
+        }
+    }
+    eprintln!("{forced_positions} forced positions checked; {missed} forced by the grammar but not predicted");
+    assert!(forced_positions > 300);
+}
+
+/// Whether `prefix` of a compact JSON document ends inside a string.
+fn in_string(prefix: &str) -> bool {
+    let mut inside = false;
+    let mut escaped = false;
+    for c in prefix.chars() {
+        match (inside, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (_, false, '"') => inside = !inside,
+            _ => {}
+        }
+    }
+    inside
+}
+
+fn generate_stats(
+    engine: &LlamaEngine,
+    req: GenerationRequest,
+) -> (GenerationResult, GenerationStats) {
+    engine
+        .generate_with_stats(req, None, CancelToken::new())
+        .unwrap()
+}
+
+fn assert_valid(schema: &str, text: &str) {
+    let validator = jsonschema::validator_for(&serde_json::from_str(schema).unwrap()).unwrap();
+    let value: serde_json::Value =
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text:?}"));
+    let errors: Vec<String> = validator
+        .iter_errors(&value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?} in {text}");
+}
+
+/// Schema-shaped output costs fewer model steps than tokens: forced tokens are decoded in batches.
+#[test]
+fn jump_forward_takes_fewer_decode_steps_than_tokens() {
+    let Some(engine) = engine() else { return };
+    assert!(engine.jump_forward());
+    let suggestion = schema_file("ai-suggestion-step.json");
+    let plan = schema_file("today-plan.v2-flat.json");
+    let cases = [
+        (
+            SCHEMA_CHANGE,
+            "Suggest one change to my bench press: 3 sets of 8 reps at 60 kg, 90 s rest.",
+        ),
+        (
+            SCHEMA_MEAL,
+            "Describe a simple dinner with its protein and carbs in grams.",
+        ),
+        (
+            suggestion.as_str(),
+            "Suggest changes for my squat: 3 sets of 5 at 100 kg, 180 s rest.",
+        ),
+        (plan.as_str(), "Plan a 45 minute leg workout for today."),
+    ];
+    let (mut tokens, mut steps) = (0, 0);
+    for (schema, user) in cases {
+        for seed in 0..3 {
+            let req = request(
+                "Answer in JSON.",
+                user,
+                Some(schema),
+                seeded(seed, 0.7),
+                400,
+            );
+            let (out, stats) = generate_stats(&engine, req.clone());
+            eprintln!(
+                "seed {seed}: {} tokens, {} steps ({} forced in {} jumps): {}",
+                out.completion_tokens,
+                stats.decode_steps,
+                stats.forced_tokens,
+                stats.jumps,
+                out.text
+            );
+            // The small model may ramble in the plan's long strings until the limit.
+            if out.finish == FinishReason::Stop || schema != plan {
+                assert_eq!(out.finish, FinishReason::Stop, "{}", out.text);
+                assert_valid(schema, &out.text);
+            }
+            assert_eq!(
+                stats.sampled_tokens + stats.forced_tokens,
+                out.completion_tokens
+            );
+            assert!(stats.forced_tokens > 0 && stats.jumps > 0);
+            // One step per sampled token at most (the last sampled token needs none).
+            assert!(stats.decode_steps <= stats.sampled_tokens);
+            assert!(
+                stats.decode_steps < out.completion_tokens,
+                "{stats:?} for {} tokens",
+                out.completion_tokens
+            );
+            // Same seed, same text and the same steps.
+            let (again, again_stats) = generate_stats(&engine, req);
+            assert_eq!(again.text, out.text);
+            assert_eq!(again_stats, stats);
+            tokens += out.completion_tokens;
+            steps += stats.decode_steps;
+        }
+    }
+    eprintln!("{tokens} tokens in {steps} decode steps");
+    // Keys and punctuation are a large share of these outputs.
+    assert!(steps * 10 < tokens * 9, "{steps} steps for {tokens} tokens");
+}
+
+/// Without jump-forward every token is sampled and costs a step; with it, fewer steps, and both
+/// follow the schema.
+#[test]
+fn jump_forward_can_be_disabled() {
+    let Some(path) = model_path() else { return };
+    let Some(engine) = engine() else { return };
+    let plain = LlamaEngine::load(
+        &path,
+        LlamaOptions {
+            context_tokens: 1024,
+            jump_forward: false,
+            ..LlamaOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!plain.jump_forward());
+    let user = "Describe a simple dinner with its protein and carbs in grams.";
+    for seed in [4, 5] {
+        let req = request(
+            "Answer in JSON.",
+            user,
+            Some(SCHEMA_MEAL),
+            seeded(seed, 0.7),
+            300,
+        );
+        let (slow, slow_stats) = generate_stats(&plain, req.clone());
+        assert_valid(SCHEMA_MEAL, &slow.text);
+        assert_eq!(slow_stats.forced_tokens, 0);
+        assert_eq!(slow_stats.sampled_tokens, slow.completion_tokens);
+        // The end token is sampled after the last text token, which needs a step.
+        assert_eq!(slow_stats.decode_steps, slow.completion_tokens);
+        let (fast, fast_stats) = generate_stats(&engine, req);
+        assert_valid(SCHEMA_MEAL, &fast.text);
+        eprintln!(
+            "seed {seed}: without {} tokens / {} steps, with {} tokens / {} steps\n  {}\n  {}",
+            slow.completion_tokens,
+            slow_stats.decode_steps,
+            fast.completion_tokens,
+            fast_stats.decode_steps,
+            slow.text,
+            fast.text
+        );
+        assert!(fast_stats.decode_steps < slow_stats.decode_steps);
+    }
+    // Free text is unaffected: no jumps, one step per token.
+    let req = request(
+        "You are a coach.",
+        "Give me one tip.",
+        None,
+        seeded(1, 0.7),
+        30,
+    );
+    let (out, stats) = generate_stats(&engine, req);
+    assert_eq!(stats.forced_tokens, 0);
+    assert_eq!(stats.sampled_tokens, out.completion_tokens);
+    assert!(stats.decode_steps >= out.completion_tokens.saturating_sub(1));
+}
+
+/// Jumps respect max_tokens (cut short, exactly at the limit) and stream their text.
+#[test]
+fn jumps_stop_at_max_tokens_and_stream() {
+    let Some(engine) = engine() else { return };
+    let user = "Describe a simple dinner with its protein and carbs in grams.";
+    for max in [1, 2, 3, 5, 8, 13] {
+        let req = request(
+            "Answer in JSON.",
+            user,
+            Some(SCHEMA_MEAL),
+            seeded(9, 0.7),
+            max,
+        );
+        let listener = Arc::new(Collect {
+            pieces: Mutex::new(Vec::new()),
+        });
+        let (out, stats) = engine
+            .generate_with_stats(req, Some(listener.clone()), CancelToken::new())
+            .unwrap();
+        assert_eq!(out.finish, FinishReason::Length, "{max}: {}", out.text);
+        assert_eq!(out.completion_tokens, max);
+        assert_eq!(stats.sampled_tokens + stats.forced_tokens, max);
+        assert_eq!(listener.pieces.lock().unwrap().concat(), out.text);
+        assert!(out.text.starts_with('{'), "{}", out.text);
+    }
 }

@@ -12,6 +12,17 @@
 //! against the grammar; the grammar is applied to the whole vocabulary only when that token is
 //! rejected. Filtering the whole vocabulary through the grammar on every step would cost about a
 //! third of the generation speed.
+//!
+//! The grammar allows no whitespace between JSON tokens (the output is compact JSON), so much of
+//! it is fixed: keys, quotes, punctuation, the rest of an enum value once it is unambiguous.
+//! Jump-forward decoding (as SGLang does; on by default, [`LlamaOptions::jump_forward`]): after
+//! each sampled token, [`JumpPredictor`](super::jump::JumpPredictor) tells the text the grammar
+//! forces next; it is tokenized, each token checked against and accepted by the grammar, and the
+//! sampled token and the forced ones are decoded as one batch: one model step for many tokens.
+//! When the document is complete the call ends without asking the model for its end token.
+//! Caveat, as in SGLang: the forced text is tokenized on its own, canonically, which may split it
+//! differently from how the model would have written it token by token; the text is the same, the
+//! token count may differ slightly, and the model sees that tokenization in its context.
 
 use std::fs::File;
 use std::io::Read;
@@ -31,6 +42,7 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
 
+use super::jump::JumpPredictor;
 use super::model::{
     CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
     LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
@@ -54,6 +66,16 @@ const RESCUE_CANDIDATES: [usize; 2] = [64, 1024];
 /// Idle contexts kept for reuse (creating one for a 2048-token window costs milliseconds).
 const POOL_SIZE: usize = 2;
 
+/// Most characters forced in one jump (and its tokens stay below the batch size, [`PROMPT_CHUNK`]).
+const MAX_FORCED_CHARS: usize = 512;
+
+/// The whitespace rule llama.cpp's json-schema-to-grammar emits (this pinned version): nothing, a
+/// space, or one or two newlines and indentation.
+const GBNF_SPACE_RULE: &str = r#"space ::= | " " | "\n"{1,2} [ \t]{0,20}"#;
+
+/// The same rule matching only the empty string: compact JSON.
+const GBNF_COMPACT_SPACE_RULE: &str = r#"space ::= """#;
+
 /// How to load a model.
 pub struct LlamaOptions {
     /// Context window in tokens (prompt plus output) of every call. Default 2048.
@@ -63,6 +85,10 @@ pub struct LlamaOptions {
     pub threads: Option<u32>,
     /// Called with load progress from 0.0 to 1.0.
     pub progress: Option<Box<dyn Fn(f32) + Send + Sync>>,
+    /// Jump-forward decoding of schema-constrained output (see the module documentation): text the
+    /// grammar forces is appended without sampling and decoded in one batch. Default true; false
+    /// samples every token (same grammar), for comparison.
+    pub jump_forward: bool,
 }
 
 impl Default for LlamaOptions {
@@ -71,6 +97,7 @@ impl Default for LlamaOptions {
             context_tokens: 2048,
             threads: None,
             progress: None,
+            jump_forward: true,
         }
     }
 }
@@ -81,6 +108,7 @@ impl std::fmt::Debug for LlamaOptions {
             .field("context_tokens", &self.context_tokens)
             .field("threads", &self.threads)
             .field("progress", &self.progress.as_ref().map(|_| "Fn(f32)"))
+            .field("jump_forward", &self.jump_forward)
             .finish()
     }
 }
@@ -120,6 +148,20 @@ pub struct LlamaEngine {
     context_tokens: u32,
     threads: u32,
     load_ms: u64,
+    jump_forward: bool,
+}
+
+/// What a generation cost in model steps, from [`LlamaEngine::generate_with_stats`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GenerationStats {
+    /// llama.cpp decode calls after the prompt: one per model step, whatever the tokens in it.
+    pub decode_steps: u32,
+    /// Tokens chosen by sampling.
+    pub sampled_tokens: u32,
+    /// Tokens appended because the grammar forced them (jump-forward), without sampling.
+    pub forced_tokens: u32,
+    /// Steps that appended forced tokens.
+    pub jumps: u32,
 }
 
 /// A llama.cpp context whose borrow of the engine's model is erased; see `LlamaEngine::pool`.
@@ -132,6 +174,7 @@ impl std::fmt::Debug for LlamaEngine {
             .field("context_tokens", &self.context_tokens)
             .field("threads", &self.threads)
             .field("template_fallback", &self.template_fallback)
+            .field("jump_forward", &self.jump_forward)
             .finish_non_exhaustive()
     }
 }
@@ -185,6 +228,7 @@ impl LlamaEngine {
             context_tokens,
             threads,
             load_ms,
+            jump_forward: options.jump_forward,
         }))
     }
 
@@ -202,6 +246,22 @@ impl LlamaEngine {
     /// Context window of every call, in tokens.
     pub fn context_tokens(&self) -> u32 {
         self.context_tokens
+    }
+
+    /// Whether schema-constrained calls use jump-forward decoding ([`LlamaOptions::jump_forward`]).
+    pub fn jump_forward(&self) -> bool {
+        self.jump_forward
+    }
+
+    /// [`LanguageModel::generate`], also returning what the call cost in model steps.
+    pub fn generate_with_stats(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<(GenerationResult, GenerationStats), LlmError> {
+        let started = Instant::now();
+        self.run(&request, listener.as_deref(), &cancel, started)
     }
 
     /// How long [`load`](Self::load) took, in milliseconds.
@@ -283,7 +343,7 @@ impl LlamaEngine {
         listener: Option<&dyn TokenListener>,
         cancel: &CancelToken,
         started: Instant,
-    ) -> Result<GenerationResult, LlmError> {
+    ) -> Result<(GenerationResult, GenerationStats), LlmError> {
         let deadline = Deadline {
             started,
             timeout_ms: request.timeout_ms,
@@ -303,9 +363,18 @@ impl LlamaEngine {
                 over_by: prompt_tokens - room,
             });
         }
-        let grammar = match &request.json_schema {
-            Some(schema) => Some(self.grammar_sampler(schema)?),
-            None => None,
+        let (grammar, jump) = match &request.json_schema {
+            Some(schema) => {
+                let (grammar, compact) = self.grammar_sampler(schema)?;
+                // The predictor assumes compact JSON: without it, nothing is forced.
+                let jump = if compact && self.jump_forward {
+                    JumpPredictor::new(schema)
+                } else {
+                    None
+                };
+                (Some(grammar), jump)
+            }
+            None => (None, None),
         };
         let mut sampler = TokenSampler::new(&request.sampling, grammar);
         check(cancel, &deadline)?;
@@ -316,6 +385,7 @@ impl LlamaEngine {
             &tokens,
             request,
             &mut sampler,
+            jump,
             listener,
             cancel,
             &deadline,
@@ -334,10 +404,11 @@ impl LlamaEngine {
         tokens: &[LlamaToken],
         request: &GenerationRequest,
         sampler: &mut TokenSampler,
+        mut jump: Option<JumpPredictor>,
         listener: Option<&dyn TokenListener>,
         cancel: &CancelToken,
         deadline: &Deadline,
-    ) -> Result<GenerationResult, LlmError> {
+    ) -> Result<(GenerationResult, GenerationStats), LlmError> {
         let vocab = self.model.vocab();
         let prompt_started = Instant::now();
         let mut batch = LlamaBatch::new(PROMPT_CHUNK, 1);
@@ -363,6 +434,9 @@ impl LlamaEngine {
         let mut piece = Vec::with_capacity(32);
         let mut completion_tokens = 0u32;
         let mut finish = FinishReason::Length;
+        let mut stats = GenerationStats::default();
+        // The tokens of the next model step: the sampled one, then any forced ones.
+        let mut step: Vec<LlamaToken> = Vec::with_capacity(PROMPT_CHUNK);
         while completion_tokens < request.max_tokens {
             check(cancel, deadline)?;
             let token = sampler.sample(ctx, logits_at)?;
@@ -371,28 +445,101 @@ impl LlamaEngine {
                 break;
             }
             completion_tokens += 1;
+            stats.sampled_tokens += 1;
             piece.clear();
             vocab.token_to_piece_into(token, &mut piece, false, None);
-            emit(utf8.push(&piece), &mut text, listener);
+            let sampled = utf8.push(&piece);
+            if let Some(j) = jump.as_mut() {
+                j.push(&sampled);
+            }
+            emit(sampled, &mut text, listener);
+            step.clear();
+            step.push(token);
             if completion_tokens == request.max_tokens {
                 break;
             }
             check(cancel, deadline)?;
+            // Jump forward over what the grammar forces (only at character boundaries: the
+            // predictor has seen exactly the text so far).
+            if let Some(j) = jump.as_mut().filter(|j| !j.is_lost() && utf8.is_clean()) {
+                let room = (request.max_tokens - completion_tokens).min(PROMPT_CHUNK as u32 - 1);
+                let forced = j.forced(MAX_FORCED_CHARS);
+                let mut done = forced.complete;
+                if !forced.text.is_empty() {
+                    let (bytes, n) =
+                        self.force_tokens(&forced.text, room, sampler, &mut step, &mut piece);
+                    if n > 0 {
+                        completion_tokens += n;
+                        stats.forced_tokens += n;
+                        stats.jumps += 1;
+                        let appended = utf8.push(&bytes);
+                        j.push(&appended);
+                        emit(appended, &mut text, listener);
+                    }
+                    done &= bytes.len() == forced.text.len();
+                }
+                if done {
+                    // The document is complete: the grammar allows only the end now.
+                    finish = FinishReason::Stop;
+                    break;
+                }
+                if completion_tokens >= request.max_tokens {
+                    break;
+                }
+                check(cancel, deadline)?;
+            }
             batch.clear();
-            batch.add(token, pos, &[0], true).map_err(backend_err)?;
-            pos += 1;
+            let last = step.len() - 1;
+            for (i, &t) in step.iter().enumerate() {
+                batch.add(t, pos, &[0], i == last).map_err(backend_err)?;
+                pos += 1;
+            }
             self.decode(ctx, &mut batch)?;
-            logits_at = 0;
+            stats.decode_steps += 1;
+            logits_at = last as i32;
         }
         emit(utf8.finish(), &mut text, listener);
-        Ok(GenerationResult {
+        let result = GenerationResult {
             text,
             finish,
             prompt_tokens: tokens.len() as u32,
             completion_tokens,
             prompt_ms,
             generation_ms: generation_started.elapsed().as_millis() as u64,
-        })
+        };
+        Ok((result, stats))
+    }
+
+    /// Tokenizes `forced` text (no BOS, no special tokens) and appends to `step` the tokens, at
+    /// most `room`, that spell a prefix of it and that the grammar accepts, accepting each (grammar
+    /// and sampler chain). Returns their bytes and count. Stops at the first token that does not
+    /// fit (never happens when predictor and grammar agree): the output stays grammar-valid.
+    fn force_tokens(
+        &self,
+        forced: &str,
+        room: u32,
+        sampler: &mut TokenSampler,
+        step: &mut Vec<LlamaToken>,
+        piece: &mut Vec<u8>,
+    ) -> (Vec<u8>, u32) {
+        let vocab = self.model.vocab();
+        let target = forced.as_bytes();
+        let mut bytes = Vec::with_capacity(target.len());
+        let mut n = 0;
+        for t in vocab.tokenize(target, false, false) {
+            if n >= room || vocab.is_eog(t) {
+                break;
+            }
+            piece.clear();
+            vocab.token_to_piece_into(t, piece, false, None);
+            if piece.is_empty() || !target[bytes.len()..].starts_with(piece) || !sampler.force(t) {
+                break;
+            }
+            bytes.extend_from_slice(piece);
+            step.push(t);
+            n += 1;
+        }
+        (bytes, n)
     }
 
     fn decode(&self, ctx: &mut LlamaContext<'_>, batch: &mut LlamaBatch) -> Result<(), LlmError> {
@@ -402,17 +549,15 @@ impl LlamaEngine {
         })
     }
 
-    fn grammar_sampler(&self, schema: &str) -> Result<LlamaSampler, LlmError> {
-        let invalid = |detail: String| LlmError::InvalidSchema { detail };
-        let value: serde_json::Value =
-            serde_json::from_str(schema).map_err(|e| invalid(format!("not JSON: {e}")))?;
-        if !(value.is_object() || value.is_boolean()) {
-            return Err(invalid("a JSON Schema is an object".into()));
-        }
-        let gbnf = llama_cpp_2::json_schema_to_grammar(schema)
-            .map_err(|e| invalid(format!("llama.cpp could not convert it to a grammar ({e})")))?;
-        LlamaSampler::grammar(&self.model, &gbnf, "root")
-            .map_err(|e| invalid(format!("grammar rejected by llama.cpp: {e}")))
+    /// The grammar of `schema`, and whether it is compact (no optional whitespace).
+    fn grammar_sampler(&self, schema: &str) -> Result<(LlamaSampler, bool), LlmError> {
+        let (gbnf, compact) = compact_json_grammar(schema)?;
+        let sampler = LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(|e| {
+            LlmError::InvalidSchema {
+                detail: format!("grammar rejected by llama.cpp: {e}"),
+            }
+        })?;
+        Ok((sampler, compact))
     }
 }
 
@@ -433,7 +578,41 @@ impl LanguageModel for LlamaEngine {
     ) -> Result<GenerationResult, LlmError> {
         let started = Instant::now();
         self.run(&request, listener.as_deref(), &cancel, started)
+            .map(|(result, _)| result)
     }
+}
+
+/// The GBNF grammar llama.cpp's json-schema-to-grammar makes of the JSON Schema text `schema`,
+/// with its optional whitespace between JSON tokens removed (`space` matches only the empty
+/// string: compact JSON), and whether that rewrite was made (false if this llama.cpp emits a
+/// whitespace rule other than the one expected: the grammar is then returned as converted).
+pub fn compact_json_grammar(schema: &str) -> Result<(String, bool), LlmError> {
+    let invalid = |detail: String| LlmError::InvalidSchema { detail };
+    let value: serde_json::Value =
+        serde_json::from_str(schema).map_err(|e| invalid(format!("not JSON: {e}")))?;
+    if !(value.is_object() || value.is_boolean()) {
+        return Err(invalid("a JSON Schema is an object".into()));
+    }
+    let gbnf = llama_cpp_2::json_schema_to_grammar(schema)
+        .map_err(|e| invalid(format!("llama.cpp could not convert it to a grammar ({e})")))?;
+    let mut compact = false;
+    let lines: Vec<&str> = gbnf
+        .lines()
+        .map(|line| {
+            if line == GBNF_SPACE_RULE {
+                compact = true;
+                GBNF_COMPACT_SPACE_RULE
+            } else {
+                line
+            }
+        })
+        .collect();
+    if !compact {
+        return Ok((gbnf, false));
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    Ok((out, true))
 }
 
 /// Checks that `path` is a file that starts with the 4-byte GGUF magic.
@@ -613,6 +792,22 @@ impl TokenSampler {
         self.chain.accept(token);
         Ok(token)
     }
+
+    /// Appends a token chosen without sampling (forced by the grammar): true, accepted by the
+    /// grammar and the chain, when the grammar allows it; false, and nothing changed, otherwise.
+    fn force(&mut self, token: LlamaToken) -> bool {
+        let Some(grammar) = self.grammar.as_mut() else {
+            return false;
+        };
+        let mut single =
+            LlamaTokenDataArray::new(vec![LlamaTokenData::new(token, 1.0, 0.0)], false);
+        single.apply_sampler(grammar);
+        if single.data[0].logit() == f32::NEG_INFINITY || grammar.try_accept(token).is_err() {
+            return false;
+        }
+        self.chain.accept(token);
+        true
+    }
 }
 
 /// Keeps the `n` candidates with the highest logits (unordered).
@@ -654,6 +849,11 @@ struct Utf8Stream {
 }
 
 impl Utf8Stream {
+    /// True when no bytes of an unfinished character are waiting.
+    fn is_clean(&self) -> bool {
+        self.pending.is_empty()
+    }
+
     fn push(&mut self, bytes: &[u8]) -> String {
         self.pending.extend_from_slice(bytes);
         let mut out = String::new();
@@ -772,6 +972,24 @@ mod tests {
     fn seeds_avoid_the_random_sentinel() {
         assert_ne!(seed32(u64::from(u32::MAX)), u32::MAX);
         assert_eq!(seed32(42), 42);
+    }
+
+    #[test]
+    fn grammars_are_compact_json() {
+        let schema = r#"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}"#;
+        let original = llama_cpp_2::json_schema_to_grammar(schema).unwrap();
+        eprintln!("{original}");
+        assert!(original.lines().any(|l| l == GBNF_SPACE_RULE), "{original}");
+        let (gbnf, compact) = compact_json_grammar(schema).unwrap();
+        assert!(compact);
+        assert!(gbnf.lines().any(|l| l == GBNF_COMPACT_SPACE_RULE), "{gbnf}");
+        assert!(!gbnf.contains(GBNF_SPACE_RULE));
+        // Only that rule changed.
+        assert_eq!(gbnf.lines().count(), original.lines().count());
+        assert!(matches!(
+            compact_json_grammar("[1]"),
+            Err(LlmError::InvalidSchema { .. })
+        ));
     }
 
     #[test]

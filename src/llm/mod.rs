@@ -4,6 +4,7 @@
 
 pub mod breaker;
 pub mod extract;
+pub mod jump;
 #[cfg(feature = "llama")]
 pub mod llama;
 pub mod model;
