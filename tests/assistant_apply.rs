@@ -3,6 +3,7 @@
 //! operation, an operation failing mid-way, a process killed at random points), idempotency, the
 //! 20-operation cap, the week snapshot and the backlog.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -872,6 +873,7 @@ fn backlog_and_open_items_ordering() {
 // --- The crash test: a child process applying batches, killed at random points. ---
 
 const BATCH: usize = 20;
+const CHILD_READY: &str = "crash-child-ready";
 
 /// The child: applies 20-operation batches with known titles to `COACH_CRASH_DB` until killed.
 /// Run only by `a_killed_apply_leaves_all_or_nothing`.
@@ -887,8 +889,15 @@ fn crash_child_loop() {
     let store = Store::open(&path).unwrap();
     let clock = FixedClock::new(T0);
     let mut ids = IdGenerator::from_entropy();
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{CHILD_READY}").unwrap();
+        out.flush().unwrap();
+    }
     let kinds = ["todo", "event", "habit"];
-    for b in 0..100_000 {
+    // Bounded, so that a parent that missed the ready line fails instead of waiting forever.
+    for b in 0..2_000 {
         let ops: Vec<Value> = (0..BATCH)
             .map(|i| {
                 let kind = kinds[i % 3];
@@ -941,15 +950,25 @@ fn a_killed_apply_leaves_all_or_nothing() {
                 "--exact",
                 "--ignored",
                 "--test-threads=1",
+                "--nocapture",
             ])
             .env("COACH_CRASH_DB", &path)
             .env("COACH_CRASH_RUN", run.to_string())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // Startup takes a few ms; then each batch a few ms: kill anywhere in the first ~200 ms.
-        std::thread::sleep(Duration::from_micros(5_000 + rand(200_000)));
+        // Wait until the child has opened the database and starts applying, then kill it at a
+        // random point of its loop (a batch takes a few ms).
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        loop {
+            match lines.next() {
+                Some(Ok(l)) if l.ends_with(CHILD_READY) => break,
+                Some(Ok(_)) => {}
+                _ => panic!("run {run}: the child exited before it was ready"),
+            }
+        }
+        std::thread::sleep(Duration::from_micros(rand(60_000)));
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
         assert!(
