@@ -29,7 +29,7 @@ echo "== rust tests"
 cargo test --locked
 
 echo "== llama engine tests (feature llama, real model)"
-cargo test --locked --features llama --lib --test llama --test llama_suggestions
+cargo test --locked --features llama --lib --test llama --test llama_suggestions --test llama_assistant
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"
