@@ -40,8 +40,8 @@ fn report(name: &str, unit: &str, (median, best): (f64, f64), goal: f64) {
     );
 }
 
-fn op(op: OpType, kind: ItemKind) -> Operation {
-    Operation::new(op, kind)
+fn op(op: OpType, kind: ItemKind) -> PlannerOperation {
+    PlannerOperation::new(op, kind)
 }
 
 fn item(kind: ItemKind, id: String, date: Option<String>, rec: Recurrence) -> PlannerItem {

@@ -363,8 +363,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Co
 /// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
 /// | `exercise.history` | `{"id": catalogId}` | `ExerciseHistory` or `null` |
 /// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` |
-/// | `ops.dryrun` | `{"operations": [Operation], "today": D}` | `Validation` |
-/// | `ops.apply` | `{"operations": [Operation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
+/// | `ops.dryrun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
+/// | `ops.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
 /// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D, "script": [T]}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |

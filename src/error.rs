@@ -126,7 +126,7 @@ pub enum Error {
         invalid: u32,
         /// How many were given.
         total: u32,
-        /// The first problems, as `index: field: message` lines joined by `; `.
+        /// The first problems, as `index: field: code` lines joined by `; `.
         detail: String,
     },
     /// An idempotency key was reused with different operations.
@@ -248,7 +248,7 @@ pub enum CoachError {
         invalid_count: u32,
         /// How many were given.
         total_count: u32,
-        /// The first problems, as `index: field: message` lines.
+        /// The first problems, as `index: field: code` lines (e.g. `2: scheduledFor: invalid_date`).
         detail: String,
     },
     /// The idempotency key was used before with different operations; nothing was applied. Use a

@@ -14,7 +14,7 @@ use coachcore::assistant::apply::{
 use coachcore::assistant::date::Date;
 use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
-    ApplyResult, ItemKind, ItemRef, OpType, Operation, PlannerItem, Priority, RecurrenceType,
+    ApplyResult, ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority, RecurrenceType,
 };
 use coachcore::clock::FixedClock;
 use coachcore::error::Error;
@@ -505,12 +505,12 @@ fn an_operation_failing_mid_way_rolls_back_everything() {
 
     // The executor directly, with a constraint failure (a goal link to an item that does not
     // exist) after good operations.
-    let mut good = Operation::new(OpType::Create, ItemKind::Todo);
+    let mut good = PlannerOperation::new(OpType::Create, ItemKind::Todo);
     good.title = Some("good".into());
-    let mut upd = Operation::new(OpType::Update, ItemKind::Todo);
+    let mut upd = PlannerOperation::new(OpType::Update, ItemKind::Todo);
     upd.id = Some(todo.clone());
     upd.title = Some("renamed".into());
-    let mut bad = Operation::new(OpType::GoalAddItems, ItemKind::Goal);
+    let mut bad = PlannerOperation::new(OpType::GoalAddItems, ItemKind::Goal);
     bad.id = Some(g1.clone());
     bad.items = vec![ItemRef {
         kind: ItemKind::Habit,
@@ -588,7 +588,7 @@ fn idempotent_replay_and_conflict() {
         2
     );
     // Typed operations hash like their JSON.
-    let mut op = Operation::new(OpType::Create, ItemKind::Todo);
+    let mut op = PlannerOperation::new(OpType::Create, ItemKind::Todo);
     op.title = Some("Twice".into());
     let r = apply(
         &env.store,

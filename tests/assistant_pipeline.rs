@@ -197,7 +197,9 @@ const PLAN_EVENTS: [&str; 7] = [
     "done",
 ];
 
-fn ops_event(events: &[AssistantEvent]) -> (u32, Vec<coachcore::assistant::Operation>, u32, u32) {
+fn ops_event(
+    events: &[AssistantEvent],
+) -> (u32, Vec<coachcore::assistant::PlannerOperation>, u32, u32) {
     events
         .iter()
         .find_map(|e| match e {

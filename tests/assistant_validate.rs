@@ -7,8 +7,8 @@ use coachcore::assistant::date::Date;
 use coachcore::assistant::shape::{shape_operations, shape_typed};
 use coachcore::assistant::validate::{referenced_items, validate, OPS_SCHEMA};
 use coachcore::assistant::{
-    ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpType, Operation, Priority, Recurrence,
-    RecurrenceType, Validation, Weekday, MAX_OPERATIONS,
+    ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpType, PlannerOperation, Priority,
+    Recurrence, RecurrenceType, Validation, Weekday, MAX_OPERATIONS,
 };
 use serde_json::{json, Value};
 
@@ -125,7 +125,7 @@ fn assert_issue(op: Value, code: &str, field: Option<&str>) -> OpCheck {
 /// Asserts the operation is valid; returns the (repaired) operation and the repairs. The repaired
 /// operation re-validates as valid with no further repair, also after a JSON round trip.
 #[track_caller]
-fn assert_valid(op: Value) -> (Operation, Vec<String>) {
+fn assert_valid(op: Value) -> (PlannerOperation, Vec<String>) {
     let c = check(op.clone());
     assert!(c.valid, "{op} should be valid: {:?}", c.errors);
     assert!(c.errors.is_empty());
@@ -135,7 +135,7 @@ fn assert_valid(op: Value) -> (Operation, Vec<String>) {
 }
 
 #[track_caller]
-fn revalidates(o: &Operation) {
+fn revalidates(o: &PlannerOperation) {
     let again = validate(&shape_typed(vec![o.clone()]), &known(), today());
     assert!(
         again.all_valid(),
@@ -798,7 +798,7 @@ fn repair_drops_fields_the_op_does_not_use() {
     let (o, repairs) = assert_valid(json!({"op":"delete","kind":"todo","id":"t1","title":"x",
         "recurrence":{"type":"none"},"items":[{"kind":"todo","id":"t1"}]}));
     assert_eq!(o, {
-        let mut d = Operation::new(OpType::Delete, ItemKind::Todo);
+        let mut d = PlannerOperation::new(OpType::Delete, ItemKind::Todo);
         d.id = Some("t1".into());
         d
     });
@@ -819,7 +819,7 @@ fn repair_drops_fields_the_op_does_not_use() {
 
 #[test]
 fn typed_operations_get_the_same_repairs_and_blank_strings_are_absent() {
-    let mut o = Operation::new(OpType::Create, ItemKind::Todo);
+    let mut o = PlannerOperation::new(OpType::Create, ItemKind::Todo);
     o.title = Some("Call mum".into());
     o.id = Some("  ".into());
     o.notes = Some(String::new());
@@ -828,7 +828,7 @@ fn typed_operations_get_the_same_repairs_and_blank_strings_are_absent() {
     let got = v.checks[0].operation.clone().unwrap();
     assert_eq!((got.id, got.notes), (None, None));
     assert_eq!(got.recurrence, Some(Recurrence::none()));
-    let mut bulk = Operation::new(OpType::Delete, ItemKind::Todo);
+    let mut bulk = PlannerOperation::new(OpType::Delete, ItemKind::Todo);
     bulk.id = Some("*".into());
     let v = validate(&shape_typed(vec![bulk]), &known(), today());
     assert_eq!(v.checks[0].errors[0].code, "bulk_not_supported");

@@ -182,7 +182,7 @@ mod assistant {
 
     use coachcore::assistant::{
         AssistantEvent, AssistantMode, AssistantRequest, AssistantStage, ItemKind, OpType,
-        Operation, Priority, Recurrence, RecurrenceType, RouteDecision,
+        PlannerOperation, Priority, Recurrence, RecurrenceType, RouteDecision,
     };
     use coachcore::clock::FixedClock;
     use coachcore::ffi::AssistantListener;
@@ -205,15 +205,15 @@ mod assistant {
         (dir, coach)
     }
 
-    fn todo(title: &str, date: Option<&str>) -> Operation {
-        let mut op = Operation::new(OpType::Create, ItemKind::Todo);
+    fn todo(title: &str, date: Option<&str>) -> PlannerOperation {
+        let mut op = PlannerOperation::new(OpType::Create, ItemKind::Todo);
         op.title = Some(title.into());
         op.scheduled_for = date.map(String::from);
         op
     }
 
-    fn daily_habit(title: &str, anchor: &str) -> Operation {
-        let mut op = Operation::new(OpType::Create, ItemKind::Habit);
+    fn daily_habit(title: &str, anchor: &str) -> PlannerOperation {
+        let mut op = PlannerOperation::new(OpType::Create, ItemKind::Habit);
         op.title = Some(title.into());
         op.scheduled_for = Some(anchor.into());
         op.time_of_day = Some("21:00".into());
@@ -338,9 +338,9 @@ mod assistant {
         assert_eq!(err, CoachError::IdempotencyConflict);
 
         // Complete the todo, then an invalid list: nothing of it is applied.
-        let mut done = Operation::new(OpType::Complete, ItemKind::Todo);
+        let mut done = PlannerOperation::new(OpType::Complete, ItemKind::Todo);
         done.id = Some(call_id.clone());
-        let mut unknown = Operation::new(OpType::Complete, ItemKind::Todo);
+        let mut unknown = PlannerOperation::new(OpType::Complete, ItemKind::Todo);
         unknown.id = Some("no-such-todo".into());
         let err = coach
             .apply_operations(vec![done.clone(), unknown], None, Some(TODAY.into()))
@@ -365,7 +365,7 @@ mod assistant {
         );
         // A master `complete` of the repeating habit becomes `complete_occurrence` of today; without
         // `today` that is the clock's UTC date.
-        let mut stretch_done = Operation::new(OpType::Complete, ItemKind::Habit);
+        let mut stretch_done = PlannerOperation::new(OpType::Complete, ItemKind::Habit);
         stretch_done.id = Some(r.applied[2].id.clone());
         let r2 = coach
             .apply_operations(vec![done, stretch_done], None, None)

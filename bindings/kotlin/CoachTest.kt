@@ -278,9 +278,9 @@ class BlockingModel : LanguageModel {
 }
 
 fun todoOp(title: String, date: String? = null, priority: Priority? = null) =
-    Operation(OpType.CREATE, ItemKind.TODO, title = title, scheduledFor = date, priority = priority)
+    PlannerOperation(OpType.CREATE, ItemKind.TODO, title = title, scheduledFor = date, priority = priority)
 
-fun dailyHabit(title: String, anchor: String) = Operation(OpType.CREATE, ItemKind.HABIT, title = title,
+fun dailyHabit(title: String, anchor: String) = PlannerOperation(OpType.CREATE, ItemKind.HABIT, title = title,
     scheduledFor = anchor, timeOfDay = "21:00", recurrence = Recurrence(RecurrenceType.DAILY))
 
 fun planRequest(message: String) = AssistantRequest(message, AssistantMode.PLAN, today = TODAY)
@@ -738,7 +738,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "assistant: dryRunOperations validates and repairs without applying" to {
         Coach.openInMemory().use { coach ->
             val ops = listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
-                dailyHabit("Stretch", TODAY), Operation(OpType.COMPLETE, ItemKind.TODO, id = "no-such-todo"))
+                dailyHabit("Stretch", TODAY), PlannerOperation(OpType.COMPLETE, ItemKind.TODO, id = "no-such-todo"))
             val v = coach.dryRunOperations(ops, TODAY)
             eq(listOf(v.validCount, v.invalidCount), listOf(3u, 1u), "counts")
             eq(v.checks.map { it.valid }, listOf(true, true, true, false), "valid")
@@ -789,7 +789,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             }
             val e = expectThrows<CoachException.OperationsRejected>("rejected") {
                 coach.applyOperations(listOf(todoOp("Buy milk"),
-                    Operation(OpType.DELETE, ItemKind.EVENT, id = "no-such-event")), null, TODAY)
+                    PlannerOperation(OpType.DELETE, ItemKind.EVENT, id = "no-such-event")), null, TODAY)
             }
             eq(e.invalidCount to e.totalCount, 1u to 2u, "rejected counts")
             eq(coach.backlog(10u), emptyList(), "all or nothing")

@@ -39,7 +39,7 @@ from coachcore import (  # noqa: E402
     GenerationResult,
     ItemKind,
     OpType,
-    Operation,
+    PlannerOperation,
     Priority,
     Recurrence,
     RecurrenceType,
@@ -283,11 +283,11 @@ class BlockingModel(LanguageModel):
 
 
 def todo_op(title, date=None, priority=None):
-    return Operation(op=OpType.CREATE, kind=ItemKind.TODO, title=title, scheduled_for=date, priority=priority)
+    return PlannerOperation(op=OpType.CREATE, kind=ItemKind.TODO, title=title, scheduled_for=date, priority=priority)
 
 
 def daily_habit(title, anchor):
-    return Operation(op=OpType.CREATE, kind=ItemKind.HABIT, title=title, scheduled_for=anchor, time_of_day="21:00",
+    return PlannerOperation(op=OpType.CREATE, kind=ItemKind.HABIT, title=title, scheduled_for=anchor, time_of_day="21:00",
                      recurrence=Recurrence(kind=RecurrenceType.DAILY))
 
 
@@ -784,7 +784,7 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_dry_run(self):
         ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),
-               Operation(op=OpType.COMPLETE, kind=ItemKind.TODO, id="no-such-todo")]
+               PlannerOperation(op=OpType.COMPLETE, kind=ItemKind.TODO, id="no-such-todo")]
         v = self.coach.dry_run_operations(ops, TODAY)
         self.assertEqual((v.valid_count, v.invalid_count), (3, 1))
         self.assertEqual([c.valid for c in v.checks], [True, True, True, False])
@@ -835,7 +835,7 @@ class CoachTest(unittest.TestCase):
             self.coach.apply_operations([todo_op("Call dad")], "key-7", TODAY)
         self.assertIsInstance(cm.exception, CoachError)
         with self.assertRaises(CoachError.OperationsRejected) as cm:
-            self.coach.apply_operations([todo_op("Buy milk"), Operation(op=OpType.DELETE, kind=ItemKind.EVENT,
+            self.coach.apply_operations([todo_op("Buy milk"), PlannerOperation(op=OpType.DELETE, kind=ItemKind.EVENT,
                                                                         id="no-such-event")], None, TODAY)
         self.assertEqual((cm.exception.invalid_count, cm.exception.total_count), (1, 2))
         self.assertEqual(self.coach.backlog(10), [], "all or nothing")

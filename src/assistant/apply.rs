@@ -22,8 +22,8 @@ use std::collections::HashSet;
 
 use super::date::{occurrences, Date};
 use super::model::{
-    AppliedOp, ApplyResult, AuditEntry, ItemKind, ItemRef, KnownItems, OpType, Operation,
-    PlannerItem, Priority, Recurrence, Validation, WeekEntry, WeekSnapshot,
+    AppliedOp, ApplyResult, AuditEntry, ItemKind, ItemRef, KnownItems, OpType, PlannerItem,
+    PlannerOperation, Priority, Recurrence, Validation, WeekEntry, WeekSnapshot,
 };
 use super::shape::{shape_operations, ShapedOp};
 use super::validate::{referenced_items, validate};
@@ -61,7 +61,8 @@ pub fn dry_run_json(store: &Store, json: &str, today: Date) -> Result<Validation
 
 /// 128-bit FNV-1a of the canonical JSON of the operations, as 32 hex digits.
 pub fn request_hash(ops: &[ShapedOp]) -> String {
-    let canonical: Vec<Option<&Operation>> = ops.iter().map(|s| s.operation.as_ref()).collect();
+    let canonical: Vec<Option<&PlannerOperation>> =
+        ops.iter().map(|s| s.operation.as_ref()).collect();
     let bytes = serde_json::to_vec(&canonical).unwrap_or_default();
     format!("{:032x}", fnv1a_128(&bytes))
 }
@@ -74,11 +75,13 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
         .fold(OFFSET, |h, b| (h ^ *b as u128).wrapping_mul(PRIME))
 }
 
+/// The rejection error: `index: field: code` lines (codes, not messages: messages quote the
+/// caller's values, and errors carry no user data; `dry_run` gives the messages).
 fn rejected(v: &Validation, total: usize) -> Error {
     let mut lines: Vec<String> = v
         .errors
         .iter()
-        .map(|e| format!("list: {}: {}", e.field.as_deref().unwrap_or("-"), e.message))
+        .map(|e| format!("list: {}: {}", e.field.as_deref().unwrap_or("-"), e.code))
         .collect();
     for c in v.checks.iter().filter(|c| !c.valid) {
         for e in &c.errors {
@@ -86,7 +89,7 @@ fn rejected(v: &Validation, total: usize) -> Error {
                 "{}: {}: {}",
                 c.index,
                 e.field.as_deref().unwrap_or("-"),
-                e.message
+                e.code
             ));
         }
     }
@@ -111,9 +114,7 @@ fn too_many(total: usize) -> Error {
     Error::OperationsRejected {
         invalid: total as u32,
         total: total as u32,
-        detail: format!(
-            "list: operations: {total} operations: at most {MAX_OPERATIONS} may be applied at once"
-        ),
+        detail: format!("list: -: too_many_operations ({total}, at most {MAX_OPERATIONS})"),
     }
 }
 
@@ -191,7 +192,7 @@ pub fn apply_json(
     apply(store, clock, ids, shape_json(json)?, idempotency_key, today)
 }
 
-fn missing(what: &str, op: &Operation) -> Error {
+fn missing(what: &str, op: &PlannerOperation) -> Error {
     Error::InvalidArgument(format!(
         "{} {} needs {what}",
         op.op.as_str(),
@@ -216,7 +217,7 @@ fn to_json(item: &PlannerItem) -> Result<String> {
 pub fn execute(
     db: &Db<'_>,
     ids: &mut IdGenerator,
-    ops: &[Operation],
+    ops: &[PlannerOperation],
     request_id: &str,
     now_ms: i64,
 ) -> Result<Vec<AppliedOp>> {
@@ -245,7 +246,7 @@ pub fn execute(
 
 type Outcome = (ItemKind, String, Option<PlannerItem>, Option<PlannerItem>);
 
-fn is_goal_op(op: &Operation) -> bool {
+fn is_goal_op(op: &PlannerOperation) -> bool {
     op.kind == ItemKind::Goal
         || !matches!(
             op.op,
@@ -257,7 +258,12 @@ fn is_goal_op(op: &Operation) -> bool {
         )
 }
 
-fn execute_one(db: &Db<'_>, ids: &mut IdGenerator, op: &Operation, now: i64) -> Result<Outcome> {
+fn execute_one(
+    db: &Db<'_>,
+    ids: &mut IdGenerator,
+    op: &PlannerOperation,
+    now: i64,
+) -> Result<Outcome> {
     let kind = if is_goal_op(op) {
         ItemKind::Goal
     } else {
@@ -359,7 +365,7 @@ fn link_child(db: &Db<'_>, parent: &str, child: &str) -> Result<()> {
     Ok(())
 }
 
-fn set_fields(it: &mut PlannerItem, op: &Operation) {
+fn set_fields(it: &mut PlannerItem, op: &PlannerOperation) {
     if let Some(t) = &op.title {
         it.title = t.clone();
     }
@@ -389,7 +395,7 @@ fn set_fields(it: &mut PlannerItem, op: &Operation) {
 fn create(
     db: &Db<'_>,
     ids: &mut IdGenerator,
-    op: &Operation,
+    op: &PlannerOperation,
     kind: ItemKind,
     now: i64,
 ) -> Result<Outcome> {

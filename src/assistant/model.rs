@@ -224,7 +224,7 @@ pub struct ItemRef {
 /// No bulk operations: every operation names at most one target item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
-pub struct Operation {
+pub struct PlannerOperation {
     /// What to do.
     pub op: OpType,
     /// What kind of item.
@@ -283,10 +283,10 @@ pub struct Operation {
     pub child_id: Option<String>,
 }
 
-impl Operation {
+impl PlannerOperation {
     /// An operation with only `op` and `kind` set.
     pub fn new(op: OpType, kind: ItemKind) -> Self {
-        Operation {
+        PlannerOperation {
             op,
             kind,
             id: None,
@@ -326,7 +326,7 @@ pub struct OpCheck {
     pub index: u32,
     /// The operation after shaping and deterministic repairs; absent when it could not be read at
     /// all (e.g. an unknown `kind`).
-    pub operation: Option<Operation>,
+    pub operation: Option<PlannerOperation>,
     /// Whether it may be applied.
     pub valid: bool,
     /// What is wrong with it (empty when valid).
@@ -662,7 +662,7 @@ pub struct AssistantResult {
     /// The router's output (auto mode only).
     pub route: Option<Route>,
     /// Valid operations, ready to apply.
-    pub operations: Vec<Operation>,
+    pub operations: Vec<PlannerOperation>,
     /// Proposed operations that stayed invalid after repair, with the reasons.
     pub invalid: Vec<OpCheck>,
     /// The summary (plan) or the answer (chat).
@@ -694,7 +694,7 @@ pub enum AssistantEvent {
         /// The operations format version ([`OPS_VERSION`](super::OPS_VERSION)).
         version: u32,
         /// The valid operations.
-        operations: Vec<Operation>,
+        operations: Vec<PlannerOperation>,
         /// How many are valid.
         #[serde(rename = "validCount")]
         valid_count: u32,

@@ -106,7 +106,7 @@ use super::clarify;
 use super::date::Date;
 use super::model::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
-    ClarifySelection, ItemKind, OpCheck, OpIssue, Operation, PlannerItem, Priority, Route,
+    ClarifySelection, ItemKind, OpCheck, OpIssue, PlannerItem, PlannerOperation, Priority, Route,
     RouteDecision, SummarySource, Validation, WeekSnapshot, Weekday,
 };
 use super::router::{self, RouterReply};
@@ -523,7 +523,7 @@ impl Run<'_> {
         self.stage(AssistantStage::Validating)?;
         let first_pass = self.check(&first.text, aliases, ctx.today)?;
         let first_invalid: Vec<OpCheck> = first_pass.invalid_checks();
-        let mut kept: Vec<Operation> = first_pass.valid_ops();
+        let mut kept: Vec<PlannerOperation> = first_pass.valid_ops();
         let mut invalid: Vec<OpCheck> = Vec::new();
         log::info!(target: "coachcore::assistant",
             "request={} proposal ops={} valid={} invalid={} readable={}",
@@ -668,7 +668,7 @@ impl Run<'_> {
     /// Titles of every item the operations name, from the context or the store.
     fn titles(
         &self,
-        ops: &[Operation],
+        ops: &[PlannerOperation],
         aliases: &Aliases,
     ) -> Result<HashMap<(ItemKind, String), String>> {
         let mut titles = aliases.titles.clone();
@@ -687,7 +687,7 @@ impl Run<'_> {
     fn summarize(
         &self,
         message: &str,
-        ops: &[Operation],
+        ops: &[PlannerOperation],
         invalid: usize,
         title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
     ) -> Result<(String, SummarySource)> {
@@ -754,7 +754,7 @@ impl Checked {
         self.checks.len()
     }
 
-    fn valid_ops(&self) -> Vec<Operation> {
+    fn valid_ops(&self) -> Vec<PlannerOperation> {
         self.checks
             .iter()
             .filter(|c| c.valid)
@@ -836,7 +836,7 @@ pub fn repair_message(invalid: &[OpCheck], raw: &[Value], aliases: &Aliases) -> 
 /// The summary request: the user's message and the rule-based clause of every operation.
 pub fn summary_request(
     message: &str,
-    ops: &[Operation],
+    ops: &[PlannerOperation],
     invalid: usize,
     title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
 ) -> String {
@@ -1063,7 +1063,7 @@ impl Aliases {
     }
 
     /// `op` as JSON with real ids replaced by their aliases.
-    pub fn alias_op(&self, op: &Operation) -> Value {
+    pub fn alias_op(&self, op: &PlannerOperation) -> Value {
         let mut v = serde_json::json!([op]);
         map_ids(&mut v, &|s| self.alias_of_id(s).map(str::to_string));
         v.as_array_mut()
@@ -1503,7 +1503,7 @@ mod tests {
         aliases.resolve_in(&mut arr);
         assert_eq!(arr[0]["id"], "uuid-t");
 
-        let mut op = Operation::new(OpType::GoalAddChild, ItemKind::Goal);
+        let mut op = PlannerOperation::new(OpType::GoalAddChild, ItemKind::Goal);
         op.id = Some("uuid-g".into());
         op.child_id = Some("uuid-g2".into());
         let v = aliases.alias_op(&op);

@@ -1,5 +1,5 @@
 //! Operation shaping (spec 002, `inferOperationShape`): raw JSON operations from the model, the
-//! CLI or the C API to typed [`Operation`]s, with every normalisation recorded and every problem
+//! CLI or the C API to typed [`PlannerOperation`]s, with every normalisation recorded and every problem
 //! reported as an [`OpIssue`]. Shaping never fails on an element: each element of the list gives
 //! one [`ShapedOp`]; only a value that holds no list at all is an error (`no_operations`).
 //!
@@ -38,7 +38,8 @@
 use serde_json::{Map, Value};
 
 use super::model::{
-    ItemKind, ItemRef, OpIssue, OpType, Operation, Priority, Recurrence, RecurrenceType, Weekday,
+    ItemKind, ItemRef, OpIssue, OpType, PlannerOperation, Priority, Recurrence, RecurrenceType,
+    Weekday,
 };
 
 /// One operation after shaping: the typed operation if it could be read, and the problems found.
@@ -47,7 +48,7 @@ pub struct ShapedOp {
     /// Position in the list as given.
     pub index: u32,
     /// The typed operation, or `None` when it could not be read (e.g. an unknown kind).
-    pub operation: Option<Operation>,
+    pub operation: Option<PlannerOperation>,
     /// Problems found while shaping (e.g. `unknown_kind`, `bulk_not_supported`).
     pub issues: Vec<OpIssue>,
     /// Normalisations made (e.g. `inferred op "update" from the id`).
@@ -55,7 +56,7 @@ pub struct ShapedOp {
 }
 
 /// Typed operations (from an app) as shaped ones, with nothing to report.
-pub fn shape_typed(ops: Vec<Operation>) -> Vec<ShapedOp> {
+pub fn shape_typed(ops: Vec<PlannerOperation>) -> Vec<ShapedOp> {
     ops.into_iter()
         .enumerate()
         .map(|(i, op)| ShapedOp {
@@ -327,7 +328,7 @@ impl Shaper {
         }
     }
 
-    fn shape(&mut self, obj: &Map<String, Value>) -> Option<Operation> {
+    fn shape(&mut self, obj: &Map<String, Value>) -> Option<PlannerOperation> {
         self.bulk_markers(obj);
 
         let id = self.string(obj, &["id"]);
@@ -419,7 +420,7 @@ impl Shaper {
             None => self.infer_op(obj, kind, id.is_some())?,
         };
 
-        let mut o = Operation::new(op, kind);
+        let mut o = PlannerOperation::new(op, kind);
         o.id = id;
         o.title = self.string(obj, &["title"]);
         o.notes = self.string(obj, &["notes"]);
@@ -445,7 +446,7 @@ impl Shaper {
 
     /// `scheduledFor` written as a date and time (`2026-11-21T09:00`, `2026-11-21 09:00:00`): the
     /// date stays, the time goes to `timeOfDay` unless one is given.
-    fn split_date_time(&mut self, o: &mut Operation) {
+    fn split_date_time(&mut self, o: &mut PlannerOperation) {
         let Some(s) = o.scheduled_for.as_deref() else {
             return;
         };

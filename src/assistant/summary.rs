@@ -23,7 +23,7 @@
 //! `1 proposed change was invalid.` / `N proposed changes were invalid.`; no operations at all
 //! read `No changes proposed.`
 
-use super::model::{ItemKind, OpType, Operation, RecurrenceType};
+use super::model::{ItemKind, OpType, PlannerOperation, RecurrenceType};
 
 /// The longest summary kept, in characters.
 pub const MAX_SUMMARY_CHARS: usize = 400;
@@ -301,7 +301,7 @@ fn recurrence_word(t: RecurrenceType) -> &'static str {
 }
 
 /// The changes an update names, e.g. `date 2026-11-24, priority high`.
-fn changes(op: &Operation) -> Vec<String> {
+fn changes(op: &PlannerOperation) -> Vec<String> {
     let mut c = Vec::new();
     if let Some(t) = &op.title {
         c.push(format!("title “{t}”"));
@@ -325,7 +325,10 @@ fn changes(op: &Operation) -> Vec<String> {
 }
 
 /// One clause describing `op`. `title_of(kind, id)` looks up existing items' titles.
-pub fn describe(op: &Operation, title_of: &dyn Fn(ItemKind, &str) -> Option<String>) -> String {
+pub fn describe(
+    op: &PlannerOperation,
+    title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+) -> String {
     let target = || {
         let t = op.id.as_deref().and_then(|id| title_of(op.kind, id));
         name(op.kind, t.as_deref())
@@ -395,7 +398,7 @@ pub fn describe(op: &Operation, title_of: &dyn Fn(ItemKind, &str) -> Option<Stri
 
 /// The deterministic summary of `ops` with `invalid_count` invalid proposals (see the module docs).
 pub fn rule_summary(
-    ops: &[Operation],
+    ops: &[PlannerOperation],
     invalid_count: usize,
     title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
 ) -> String {
@@ -507,8 +510,8 @@ mod tests {
         assert_eq!(clean("short", 5), Some("short".into()));
     }
 
-    fn op(op: OpType, kind: ItemKind) -> Operation {
-        Operation::new(op, kind)
+    fn op(op: OpType, kind: ItemKind) -> PlannerOperation {
+        PlannerOperation::new(op, kind)
     }
 
     fn titles(kind: ItemKind, id: &str) -> Option<String> {
@@ -544,7 +547,7 @@ mod tests {
 
     #[test]
     fn every_op_type_has_a_clause() {
-        let with = |o: OpType, k: ItemKind, f: &dyn Fn(&mut Operation)| {
+        let with = |o: OpType, k: ItemKind, f: &dyn Fn(&mut PlannerOperation)| {
             let mut x = op(o, k);
             f(&mut x);
             describe(&x, &titles)
@@ -661,7 +664,7 @@ mod tests {
 
     #[test]
     fn long_lists_are_shortened() {
-        let ops: Vec<Operation> = (0..7)
+        let ops: Vec<PlannerOperation> = (0..7)
             .map(|i| {
                 let mut o = op(OpType::Create, ItemKind::Todo);
                 o.title = Some(format!("T{i}"));

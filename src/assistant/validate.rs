@@ -63,8 +63,8 @@
 
 use super::date::{occurs_on, parse_time, Date};
 use super::model::{
-    ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpIssue, OpType, Operation, Recurrence,
-    RecurrenceType, Validation,
+    ItemKind, ItemRef, KnownItem, KnownItems, OpCheck, OpIssue, OpType, PlannerOperation,
+    Recurrence, RecurrenceType, Validation,
 };
 use super::shape::{bulk_issue, is_bulk_id, type_str, ShapedOp};
 use super::MAX_OPERATIONS;
@@ -206,7 +206,7 @@ impl Checker<'_> {
         })
     }
 
-    fn check(&mut self, o: &mut Operation) {
+    fn check(&mut self, o: &mut PlannerOperation) {
         self.normalize(o);
 
         if let Some(id) = o.id.as_deref().filter(|id| is_bulk_id(id)) {
@@ -389,7 +389,7 @@ impl Checker<'_> {
         }
     }
 
-    fn normalize(&mut self, o: &mut Operation) {
+    fn normalize(&mut self, o: &mut PlannerOperation) {
         let mut n = 0;
         for f in [
             &mut o.id,
@@ -420,7 +420,7 @@ impl Checker<'_> {
     }
 
     /// Drops the fields `o.op` does not use, recording it.
-    fn drop_unused(&mut self, o: &mut Operation) {
+    fn drop_unused(&mut self, o: &mut PlannerOperation) {
         use OpType::*;
         let item_fields = matches!(o.op, Create | Update);
         let goal_fields = matches!(o.op, GoalCreate | GoalUpdate);
@@ -486,7 +486,7 @@ impl Checker<'_> {
         ));
     }
 
-    fn check_title(&mut self, o: &Operation) {
+    fn check_title(&mut self, o: &PlannerOperation) {
         let create = matches!(o.op, OpType::Create | OpType::GoalCreate);
         match o.title.as_deref() {
             None if create && !self.bad("title") => self.err(
@@ -509,7 +509,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_goal_items(&mut self, o: &Operation) {
+    fn check_goal_items(&mut self, o: &PlannerOperation) {
         for (i, r) in o.items.iter().enumerate() {
             if r.kind == ItemKind::Goal {
                 self.errors.push(OpIssue {
@@ -529,7 +529,7 @@ impl Checker<'_> {
     }
 
     /// `create` / `update` of a todo, event or habit.
-    fn check_item(&mut self, o: &mut Operation, target: Option<&KnownItem>) {
+    fn check_item(&mut self, o: &mut PlannerOperation, target: Option<&KnownItem>) {
         let create = o.op == OpType::Create;
         self.check_title(o);
 
@@ -676,7 +676,7 @@ impl Checker<'_> {
         m
     }
 
-    fn check_occurrence(&mut self, o: &mut Operation, target: Option<&KnownItem>) {
+    fn check_occurrence(&mut self, o: &mut PlannerOperation, target: Option<&KnownItem>) {
         let Some(k) = target else { return };
         if !k.recurrence.repeats() {
             self.err(

@@ -10,7 +10,7 @@ use crate::assistant::apply;
 use crate::assistant::date::Date;
 use crate::assistant::model::{
     ApplyResult, AssistantEvent, AssistantRequest, AssistantResult, AuditEntry, ItemKind,
-    Operation, PlannerItem, Validation, WeekSnapshot,
+    PlannerItem, PlannerOperation, Validation, WeekSnapshot,
 };
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
@@ -173,7 +173,7 @@ impl Coach {
     #[uniffi::method(default(today = None))]
     pub fn dry_run_operations(
         &self,
-        operations: Vec<Operation>,
+        operations: Vec<PlannerOperation>,
         today: Option<String>,
     ) -> Result<Validation, CoachError> {
         let today = self.today_or_clock(today.as_deref())?;
@@ -193,7 +193,7 @@ impl Coach {
     #[uniffi::method(default(idempotency_key = None, today = None))]
     pub fn apply_operations(
         &self,
-        operations: Vec<Operation>,
+        operations: Vec<PlannerOperation>,
         idempotency_key: Option<String>,
         today: Option<String>,
     ) -> Result<ApplyResult, CoachError> {
@@ -298,7 +298,7 @@ impl Coach {
     }
 
     /// [`Coach::dry_run_operations`] for operations as JSON (`{"operations":[...]}` or a bare
-    /// array, in the camelCase form of [`Operation`]; loosely shaped operations are normalised as
+    /// array, in the camelCase form of [`PlannerOperation`]; loosely shaped operations are normalised as
     /// the model's are). Throws `InvalidArgument` when the text holds no operation list.
     pub fn dry_run_operations_json(
         &self,

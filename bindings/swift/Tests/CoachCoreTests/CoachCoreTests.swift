@@ -236,9 +236,6 @@ func withLogListener<T>(_ listener: LogListener, _ level: LogLevel, _ body: () t
 
 // ---- the assistant (spec 002): a Swift listener, an app-implemented model, apply and reads ----
 
-/// Foundation has an `Operation` class too (NSOperation): apps that import Foundation name the
-/// planner's one with the module, as here.
-typealias PlannerOperation = coachcore.Operation
 
 let assistantToday = "2026-11-20"  // a Friday: its week runs from Monday 2026-11-16 to Sunday 2026-11-22
 let proposal = #"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-21","priority":"High"}]}"#
