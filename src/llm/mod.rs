@@ -1,6 +1,7 @@
 //! Everything about language models: the [`LanguageModel`] trait and its implementations, finding
 //! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
-//! loop ([`structured`]), and a circuit breaker ([`breaker`]).
+//! loop ([`structured`]), a circuit breaker ([`breaker`]), and the forced-text predictor behind
+//! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]).
 
 pub mod breaker;
 pub mod extract;
