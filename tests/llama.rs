@@ -15,22 +15,8 @@ use coachcore::llm::{
     LanguageModel, LlmError, Sampling, TokenListener,
 };
 
-fn model_path() -> Option<String> {
-    let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
-        format!(
-            "{}/models/SmolLM2-135M-Instruct.Q4_1.gguf",
-            env!("CARGO_MANIFEST_DIR")
-        )
-    });
-    if std::path::Path::new(&path).is_file() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("model {path} missing under CI: run models/fetch.sh");
-    }
-    eprintln!("skipped: no model at {path} (run models/fetch.sh or set COACH_MODEL)");
-    None
-}
+mod common;
+use common::model_path;
 
 /// One engine for the whole test binary (tests run on parallel threads and share it).
 fn engine() -> Option<Arc<LlamaEngine>> {

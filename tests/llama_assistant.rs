@@ -32,22 +32,8 @@ use serde_json::json;
 
 const TODAY: &str = "2026-11-18";
 
-fn model_path() -> Option<String> {
-    let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
-        format!(
-            "{}/models/SmolLM2-135M-Instruct.Q4_1.gguf",
-            env!("CARGO_MANIFEST_DIR")
-        )
-    });
-    if std::path::Path::new(&path).is_file() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("model {path} missing under CI: run models/fetch.sh");
-    }
-    eprintln!("skipped: no model at {path} (run models/fetch.sh or set COACH_MODEL)");
-    None
-}
+mod common;
+use common::model_path;
 
 /// The engine, printing every reply: what the model wrote and how long it took.
 struct Printing(Arc<LlamaEngine>);

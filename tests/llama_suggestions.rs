@@ -27,22 +27,8 @@ use coachcore::Coach;
 const DAY: i64 = 86_400_000;
 const T0: i64 = 1_763_000_000_000;
 
-fn model_path() -> Option<String> {
-    let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
-        format!(
-            "{}/models/SmolLM2-135M-Instruct.Q4_1.gguf",
-            env!("CARGO_MANIFEST_DIR")
-        )
-    });
-    if std::path::Path::new(&path).is_file() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("model {path} missing under CI: run models/fetch.sh");
-    }
-    eprintln!("skipped: no model at {path} (run models/fetch.sh or set COACH_MODEL)");
-    None
-}
+mod common;
+use common::model_path;
 
 /// The engine, printing every reply (with `--nocapture`): what the model wrote and how long it took.
 struct Printing(Arc<LlamaEngine>);
