@@ -783,7 +783,9 @@ fn heartbeats_come_while_the_model_works_and_never_after_done() {
     let env = Env::new();
     let model = Slow {
         inner: ScriptedModel::texts([BREAD, "Bread."]),
-        delay: Duration::from_millis(200),
+        // 100 heartbeat periods per call: a heartbeat comes even on a machine busy enough to
+        // hold the heartbeat thread back for most of a second.
+        delay: Duration::from_millis(1000),
         block: false,
     };
     let settings = AssistantSettings {

@@ -208,6 +208,13 @@ fn create_invalid_cases() {
     );
     assert_valid(t(json!({"title": "é".repeat(200)})));
     assert_issue(t(json!({"id": "t1"})), "unexpected_id", Some("id"));
+    // A made-up id on a create is dropped (the library assigns ids); one naming an item is not.
+    let (op, repairs) = assert_valid(t(json!({"id": "t99"})));
+    assert_eq!(op.id, None);
+    assert!(
+        repairs.iter().any(|r| r.contains("dropped the id")),
+        "{repairs:?}"
+    );
     assert_issue(
         t(json!({"scheduledFor": "2026-11-31"})),
         "invalid_date",

@@ -40,7 +40,7 @@
 //! | `too_many_operations` | (list, in [`Validation::errors`]) more than 20 operations |
 //! | `op_not_allowed` | the op does not apply to the kind (e.g. `goal_add_items` on a todo, `complete` on a goal) |
 //! | `missing_id` | the op needs `id` |
-//! | `unexpected_id` | `id` on a create (ids are assigned by the library) |
+//! | `unexpected_id` | `id` on a create naming a stored item (ids are assigned by the library; an id naming nothing is dropped, a deterministic repair) |
 //! | `unknown_id` | no stored item of that kind with that id (`id`, `items[i]`, `item`, `childId`, `children[i]`) |
 //! | `missing_title` | a create without a title |
 //! | `invalid_title` | a title longer than 200 characters, or blank |
@@ -276,12 +276,21 @@ impl Checker<'_> {
                     ),
                 },
             }
-        } else if o.id.is_some() {
-            self.err(
-                "unexpected_id",
-                Some("id"),
-                "a create must not have an id (the library assigns it); to change an existing item use update".into(),
-            );
+        } else if let Some(id) = o.id.as_deref() {
+            if known.get(o.kind, id).is_some() {
+                // It names a stored item: an update mislabelled as a create? Let the model decide.
+                self.err(
+                    "unexpected_id",
+                    Some("id"),
+                    "a create must not have an id (the library assigns it); to change an existing item use update".into(),
+                );
+            } else {
+                // A made-up id (small models like to invent one): the library assigns ids anyway.
+                o.id = None;
+                self.repairs.push(
+                    "dropped the id of a create (no such item; the library assigns ids)".into(),
+                );
+            }
         }
 
         // Master complete of a repeating item.
