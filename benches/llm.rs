@@ -6,7 +6,9 @@
 //!   "grammar sampler first in the chain" loop for reference; constrained generation with and
 //!   without jump-forward decoding of grammar-forced tokens (tokens against decode steps);
 //! - model load time and peak RSS at a 2048-token context, in a fresh child process (what an app
-//!   pays on start).
+//!   pays on start);
+//! - the wall time of AI suggestions for one exercise (the whole tool loop of spec 004 on a
+//!   bench-press session with history, seeded).
 //!
 //! Goals (issue 4): >= 95% of the bare loop; constrained within 10% of unconstrained; load under
 //! 0.5 s; peak RSS under 250 MB. Figures only: the goals are printed as met/MISSED, not asserted.
@@ -462,6 +464,8 @@ fn main() {
     let pp_ratio = lib_pp.best() / bare_pp.best();
     let tg_ratio = lib_tg.best() / bare_tg.best();
     let json_ratio = json.best() / free.best();
+    ai_suggestions(&engine, rounds);
+
     println!("\n  goals:");
     println!(
         "    prompt >= 95% of the bare loop:           {:5.1}%  {}",
@@ -509,4 +513,151 @@ impl Stats {
     fn show(&self) -> String {
         format!("{:6.1} tok/s [{:6.1}]", self.best(), self.median())
     }
+}
+
+/// Wall time of the AI suggestion source on one exercise: bench press 3 x 8 @ 135 lb (range 8-12),
+/// this session 3 x 10, history and three earlier sessions answered from memory. One run per seed.
+fn ai_suggestions(engine: &Arc<LlamaEngine>, rounds: usize) {
+    use coachcore::suggest::ai::{AiSuggestionSettings, LlmSuggestionSource};
+    use coachcore::suggest::model::*;
+    use coachcore::suggest::service::SuggestionTools;
+
+    const T0: i64 = 1_763_000_000_000;
+    const DAY: i64 = 86_400_000;
+    let sets_rx = |reps| {
+        (0..3)
+            .map(|index| SetPrescription {
+                index,
+                set_type: SetType::Regular,
+                target_weight: 135.0,
+                target_reps: reps,
+                rest_seconds: 120,
+            })
+            .collect::<Vec<_>>()
+    };
+    let performed = |id: &str, day: i64, weight: f64, reps: u32| ExercisePerformance {
+        id: id.into(),
+        session_id: format!("s-{id}"),
+        catalog_id: "bench".into(),
+        performed_at_ms: T0 + day * DAY,
+        sets: (0..3)
+            .map(|index| PerformedSet {
+                index,
+                set_type: SetType::Regular,
+                weight,
+                reps,
+                rest_seconds: Some(120),
+                completed: true,
+            })
+            .collect(),
+    };
+    let ctx = ExerciseContext {
+        plan: PlanSettings {
+            plan_id: "p".into(),
+            unit: WeightUnit::Lbs,
+            training_style: TrainingStyle::StraightSets,
+            load: LoadConfig::default(),
+        },
+        exercise: CatalogExercise {
+            catalog_id: "bench".into(),
+            name: "Bench Press".into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![Muscle::Chest],
+        },
+        prescription: ExercisePrescription {
+            id: "rx-bench".into(),
+            catalog_id: "bench".into(),
+            position: 0,
+            rep_range: RepRange {
+                mode: RepRangeMode::Range,
+                lower: 8,
+                upper: 12,
+                target: 0,
+            },
+            rest_mode: RestMode::AllSame,
+            rest_seconds: 120,
+            sets: sets_rx(8),
+        },
+        current: performed("p10", 10, 135.0, 10),
+        previous: vec![performed("p7", 7, 135.0, 9)],
+        history: None,
+    };
+    struct Tools(Vec<ExercisePerformance>);
+    impl SuggestionTools for Tools {
+        fn exercise_history(
+            &self,
+            _catalog_id: &str,
+        ) -> coachcore::error::Result<Option<ExerciseHistory>> {
+            Ok(Some(ExerciseHistory {
+                catalog_id: "bench".into(),
+                session_count: 14,
+                typical_lower_reps: 8,
+                typical_upper_reps: 10,
+                best_e1rm: 180.25,
+                last_e1rm: 176.0,
+                trend: Trend::Stable,
+                updated_at_ms: T0,
+            }))
+        }
+        fn recent_performances(
+            &self,
+            _catalog_id: &str,
+            before_ms: i64,
+            limit: u32,
+        ) -> coachcore::error::Result<Vec<ExercisePerformance>> {
+            Ok(self
+                .0
+                .iter()
+                .filter(|p| p.performed_at_ms < before_ms)
+                .take(limit as usize)
+                .cloned()
+                .collect())
+        }
+    }
+    let tools = Tools(vec![
+        performed("p7", 7, 135.0, 9),
+        performed("p4", 4, 130.0, 9),
+        performed("p1", 1, 130.0, 8),
+    ]);
+    let mut walls = Vec::new();
+    let (mut steps, mut generations, mut prompt, mut generated, mut drafts, mut failed) =
+        (0, 0, 0, 0, 0, 0);
+    for seed in 0..rounds as u64 {
+        let settings = AiSuggestionSettings {
+            sampling: Sampling {
+                seed,
+                ..Sampling::default()
+            },
+            timeout_ms: None,
+            ..AiSuggestionSettings::default()
+        };
+        let model: Arc<dyn LanguageModel> = engine.clone();
+        let source = LlmSuggestionSource::with_settings(model, settings);
+        let started = Instant::now();
+        let run = source.run(&ctx, &[], &tools, &CancelToken::new());
+        walls.push(started.elapsed().as_secs_f64() * 1000.0);
+        match run {
+            Ok(r) => {
+                steps += r.report.steps;
+                generations += r.report.generations;
+                prompt += r.report.prompt_tokens;
+                generated += r.report.completion_tokens;
+                drafts += r.drafts.len();
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    let best = walls.iter().copied().fold(f64::INFINITY, f64::min);
+    println!("\n  AI suggestions, one exercise (tool loop, {rounds} seeds):");
+    println!(
+        "    wall time  best {best:7.0} ms  median {:7.0} ms   per run: {:.1} steps, {:.1} \
+         generations, {:.0} prompt + {:.0} generated tokens, {:.1} drafts; {failed} runs failed \
+         validation",
+        median(walls.clone()),
+        steps as f64 / rounds as f64,
+        generations as f64 / rounds as f64,
+        prompt as f64 / rounds as f64,
+        generated as f64 / rounds as f64,
+        drafts as f64 / rounds as f64,
+    );
 }
