@@ -692,8 +692,17 @@ fn garbage_output_is_read_or_repaired() {
             "done"
         ]
     );
-    assert!(r.operations.is_empty() && r.invalid.is_empty());
-    assert_eq!(r.summary.as_deref(), Some("No changes proposed."));
+    // Nothing readable twice: reported as one unreadable proposal, not as "nothing to change".
+    assert!(r.operations.is_empty());
+    assert_eq!(r.invalid.len(), 1, "{:?}", r.invalid);
+    assert_eq!(r.invalid[0].operation, None);
+    assert!(!r.invalid[0].valid);
+    assert_eq!(r.invalid[0].errors.len(), 1);
+    assert_eq!(r.invalid[0].errors[0].code, "invalid_json");
+    assert_eq!(
+        r.summary.as_deref(),
+        Some("No changes proposed. 1 proposed change was invalid.")
+    );
     assert_eq!(r.summary_source, Some(SummarySource::Rules));
     assert_eq!(model.remaining(), 1, "no model summary of nothing");
 }

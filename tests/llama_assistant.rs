@@ -18,7 +18,7 @@ use coachcore::assistant::date::Date;
 use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
 use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
-    AssistantEvent, AssistantMode, AssistantRequest, AssistantStage, RouteDecision,
+    AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, RouteDecision,
 };
 use coachcore::clock::FixedClock;
 use coachcore::ids::IdGenerator;

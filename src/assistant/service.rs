@@ -562,6 +562,19 @@ impl Run<'_> {
                     }
                 };
             let repaired = repaired.filter(|r| r.list_error.is_none());
+            if repaired.is_none() {
+                // Neither answer could be read: say so, so the app can tell "nothing to change"
+                // from "the model's answer was unusable".
+                if let Some(issue) = first_pass.list_error.clone() {
+                    invalid.push(OpCheck {
+                        index: 0,
+                        operation: None,
+                        valid: false,
+                        errors: vec![issue],
+                        repairs: Vec::new(),
+                    });
+                }
+            }
             let repaired_checks = repaired.map(|r| r.checks).unwrap_or_default();
             let first_len = first_pass.len() as u32;
             let n = first_invalid.len();

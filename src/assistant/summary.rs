@@ -201,11 +201,14 @@ fn strip_markdown(text: &str) -> String {
     out
 }
 
+/// The summary prompt's instructions: a summary sentence repeating one of them is dropped.
+const INSTRUCTIONS: &str = include_str!("../../prompts/assistant.summary.md");
+
 /// The summary to show from what the model wrote, or `None` for the rule-based one: [`clean`]ed;
 /// when the answer was cut off (`truncated`, i.e. it hit `max_tokens`) only its complete sentences
-/// are kept (all of it when it has none); a sentence repeating an earlier one (ignoring case and
-/// punctuation) is dropped; a text that only echoes the user's `message` is `None`; then capped at
-/// `max_chars`.
+/// are kept (all of it when it has none); a sentence repeating an earlier one, a sentence of the
+/// user's `message` or one of the prompt's instructions (ignoring case and punctuation) is
+/// dropped; nothing left is `None`; then capped at `max_chars`.
 pub fn from_model(text: &str, truncated: bool, message: &str, max_chars: usize) -> Option<String> {
     let cleaned = clean(text, usize::MAX)?;
     let mut text = cleaned.as_str();
@@ -215,7 +218,17 @@ pub fn from_model(text: &str, truncated: bool, message: &str, max_chars: usize) 
             text = &text[..end];
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    // Sentences that only repeat the user's message or the prompt's instructions say nothing:
+    // small models copy both.
+    let mut seen: Vec<String> = sentences(message)
+        .into_iter()
+        .map(|(a, b)| words(&message[a..b]))
+        .chain(
+            sentences(INSTRUCTIONS)
+                .into_iter()
+                .map(|(a, b)| words(&INSTRUCTIONS[a..b])),
+        )
+        .collect();
     let mut kept: Vec<&str> = Vec::new();
     for (start, end) in sentences(text) {
         let sentence = text[start..end].trim();
@@ -471,6 +484,20 @@ mod tests {
         let echo =
             "Add a todo to buy bread tomorrow.\n\nAdd a todo to buy bread tomorrow.\n\nAdd a todo";
         assert_eq!(from_model(echo, true, msg, 400), None);
+        // The message and the prompt's instructions copied back (seen with SmolLM2-135M).
+        let parrot =
+            "Add a todo to buy bread tomorrow.\n\nNo lists, no markdown, no JSON, no ids. \
+                      Do not add changes that are not listed.";
+        assert_eq!(from_model(parrot, false, msg, 400), None);
+        assert_eq!(
+            from_model(
+                &format!("{parrot} A bread todo for tomorrow."),
+                false,
+                msg,
+                400
+            ),
+            Some("A bread todo for tomorrow.".into())
+        );
         assert_eq!(
             from_model(
                 "I'll add bread. I'll add bread! Done. And then",
