@@ -473,8 +473,8 @@ fn an_operation_failing_mid_way_rolls_back_everything() {
     let g2 = env.create(json!({"op": "goal_create", "kind": "goal", "title": "G2"}));
     let before = dump(&env.path);
 
-    // Validation checks each operation against the stored state, so both pass; executing the
-    // update after the delete finds no item.
+    // Validation sees that the update names an item the delete before it removes: rejected, with
+    // nothing written (the executor alone would fail on it mid-way: see the end of this test).
     let err = env
         .apply(
             json!([
@@ -486,7 +486,16 @@ fn an_operation_failing_mid_way_rolls_back_everything() {
             Some("race"),
         )
         .unwrap_err();
-    assert!(matches!(err, Error::NotFound(_)), "{err:?}");
+    match &err {
+        Error::OperationsRejected {
+            invalid: 1,
+            total: 4,
+            detail,
+        } => {
+            assert_eq!(detail, "2: id: deleted_earlier")
+        }
+        other => panic!("expected OperationsRejected, got {other:?}"),
+    }
     assert_eq!(dump(&env.path), before);
 
     // Two links that are each fine but together make a cycle: the second one fails.
@@ -530,6 +539,20 @@ fn an_operation_failing_mid_way_rolls_back_everything() {
         .write(|db| execute(db, &mut ids, &ops[..3], "req", T0))
         .unwrap();
     assert_eq!(applied.len(), 3);
+    let after_three = dump(&env.path);
+    // The executor on a delete then an update of the same item fails at the update and keeps
+    // nothing of the call.
+    let mut del = PlannerOperation::new(OpType::Delete, ItemKind::Todo);
+    del.id = Some(todo.clone());
+    let mut late = PlannerOperation::new(OpType::Update, ItemKind::Todo);
+    late.id = Some(todo.clone());
+    late.title = Some("too late".into());
+    let err = env
+        .store
+        .write(|db| execute(db, &mut ids, &[del, late], "req2", T0))
+        .unwrap_err();
+    assert!(matches!(err, Error::NotFound(_)), "{err:?}");
+    assert_eq!(dump(&env.path), after_three);
     assert_eq!(env.get(ItemKind::Todo, &todo).title, "renamed");
     assert_eq!(
         count(

@@ -1567,3 +1567,43 @@ fn random_json_never_panics_and_results_are_consistent() {
         "{valid_seen} valid, {invalid_seen} invalid"
     );
 }
+
+#[test]
+fn an_item_deleted_earlier_in_the_list_cannot_be_used_later() {
+    let v = run(&json!({"operations": [
+        {"op": "delete", "kind": "todo", "id": "t1"},
+        {"op": "update", "kind": "todo", "id": "t1", "title": "again"},
+        {"op": "goal_add_items", "kind": "goal", "id": "g1", "items": [{"kind": "todo", "id": "t1"}]},
+        {"op": "update", "kind": "todo", "id": "t4", "title": "other items are fine"},
+        {"op": "goal_delete", "kind": "goal", "id": "g1"},
+        {"op": "goal_update", "kind": "goal", "id": "g1", "title": "gone"}
+    ]}));
+    let codes: Vec<Vec<(&str, Option<&str>)>> = v
+        .checks
+        .iter()
+        .map(|c| {
+            c.errors
+                .iter()
+                .map(|e| (e.code.as_str(), e.field.as_deref()))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            vec![],
+            vec![("deleted_earlier", Some("id"))],
+            vec![("deleted_earlier", Some("items[0]"))],
+            vec![],
+            vec![],
+            vec![("deleted_earlier", Some("id"))],
+        ]
+    );
+    assert_eq!((v.valid_count, v.invalid_count), (3, 3));
+    // A delete that is itself invalid deletes nothing.
+    let v = run(&json!([
+        {"op": "delete", "kind": "todo", "id": "nope"},
+        {"op": "delete", "kind": "todo", "id": "nope"}
+    ]));
+    assert!(v.checks.iter().all(|c| c.errors[0].code == "unknown_id"));
+}

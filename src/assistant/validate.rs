@@ -2,9 +2,10 @@
 //! existing items an operation list names come in as [`KnownItems`] (looked up by the store with
 //! [`referenced_items`]), and the app's date as `today`.
 //!
-//! Each operation is checked on its own against the stored state: an operation does not see the
-//! effect of an earlier one in the same list (e.g. a delete then an update of the same item both
-//! validate; applying them then fails and rolls back). Problems found while shaping (see
+//! Each operation is checked on its own against the stored state; of the effects of earlier
+//! operations in the same list, only deletions are tracked: naming an item an earlier operation
+//! deletes is `deleted_earlier` (other dependencies, e.g. a create then a link to the created
+//! item, are not expressible: created ids are assigned by apply). Problems found while shaping (see
 //! [`super::shape`]) are carried into the operation's check, which is then invalid; a field that
 //! shaping already reported (e.g. a numeric `title`) is not reported again as missing, nor
 //! repaired. Not checked here, for lack of the stored data: an update's `endTime` against the
@@ -14,6 +15,8 @@
 //! - `create`/`update`/`delete` on a goal are read as `goal_create`/`goal_update`/`goal_delete`.
 //! - Blank strings in nullable fields become absent.
 //! - A todo or event `create` without `recurrence` gets `{type:'none'}`.
+//! - An `id` on a create that names no stored item is dropped (the library assigns ids); one that
+//!   names a stored item stays an error (`unexpected_id`: perhaps an update was meant).
 //! - An `update` of a todo, event or habit without `recurrence` gets the stored item's recurrence
 //!   (a repeating item never silently becomes a one-off).
 //! - A repeating item without an anchor (`scheduledFor`) gets one: on `update` the stored item's
@@ -41,6 +44,7 @@
 //! | `op_not_allowed` | the op does not apply to the kind (e.g. `goal_add_items` on a todo, `complete` on a goal) |
 //! | `missing_id` | the op needs `id` |
 //! | `unexpected_id` | `id` on a create naming a stored item (ids are assigned by the library; an id naming nothing is dropped, a deterministic repair) |
+//! | `deleted_earlier` | the item is deleted by an earlier operation of the same list |
 //! | `unknown_id` | no stored item of that kind with that id (`id`, `items[i]`, `item`, `childId`, `children[i]`) |
 //! | `missing_title` | a create without a title |
 //! | `invalid_title` | a title longer than 200 characters, or blank |
@@ -111,7 +115,8 @@ pub fn referenced_items(ops: &[ShapedOp]) -> Vec<ItemRef> {
 /// More than [`MAX_OPERATIONS`] operations is a list error (`too_many_operations`); each operation
 /// is still checked.
 pub fn validate(ops: &[ShapedOp], known: &KnownItems, today: Date) -> Validation {
-    let checks: Vec<OpCheck> = ops.iter().map(|s| check_one(s, known, today)).collect();
+    let mut checks: Vec<OpCheck> = ops.iter().map(|s| check_one(s, known, today)).collect();
+    flag_uses_after_delete(&mut checks);
     let valid_count = checks.iter().filter(|c| c.valid).count() as u32;
     let mut errors = Vec::new();
     if ops.len() > MAX_OPERATIONS {
@@ -129,6 +134,56 @@ pub fn validate(ops: &[ShapedOp], known: &KnownItems, today: Date) -> Validation
         valid_count,
         checks,
         errors,
+    }
+}
+
+/// Operations are checked against the stored items one by one; the one dependency between them
+/// that validation tracks is deletion: an operation naming an item that an earlier (valid)
+/// operation of the list deletes is invalid (`deleted_earlier`), as applying it would fail.
+fn flag_uses_after_delete(checks: &mut [OpCheck]) {
+    let mut deleted: Vec<(ItemKind, String)> = Vec::new();
+    for c in checks.iter_mut() {
+        let Some(o) = &c.operation else { continue };
+        let mut refs: Vec<(String, ItemKind, &str)> = Vec::new();
+        if !matches!(o.op, OpType::Create | OpType::GoalCreate) {
+            if let Some(id) = o.id.as_deref() {
+                refs.push(("id".into(), o.kind, id));
+            }
+        }
+        for (i, r) in o.items.iter().enumerate() {
+            refs.push((format!("items[{i}]"), r.kind, &r.id));
+        }
+        if let Some(r) = &o.item {
+            refs.push(("item".into(), r.kind, &r.id));
+        }
+        if let Some(id) = o.child_id.as_deref() {
+            refs.push(("childId".into(), ItemKind::Goal, id));
+        }
+        for (i, id) in o.children.iter().enumerate() {
+            refs.push((format!("children[{i}]"), ItemKind::Goal, id));
+        }
+        let mut issues = Vec::new();
+        for (field, kind, id) in refs {
+            if deleted.iter().any(|(k, d)| *k == kind && d == id) {
+                issues.push(OpIssue {
+                    code: "deleted_earlier".into(),
+                    field: Some(field),
+                    message: format!(
+                        "an earlier operation of this list deletes this {}",
+                        kind.as_str()
+                    ),
+                });
+            }
+        }
+        if c.valid && matches!(o.op, OpType::Delete | OpType::GoalDelete) && issues.is_empty() {
+            if let Some(id) = &o.id {
+                deleted.push((o.kind, id.clone()));
+            }
+        }
+        if !issues.is_empty() {
+            c.errors.extend(issues);
+            c.valid = false;
+        }
     }
 }
 
