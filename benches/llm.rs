@@ -252,8 +252,8 @@ fn main() {
         );
         return;
     }
-    let rounds = if quick { 3 } else { 7 };
-    let gen_tokens = if quick { 64 } else { 128 };
+    let rounds = if quick { 5 } else { 7 };
+    let gen_tokens = 128;
     // COACH_BENCH_THREADS: fewer threads than cores (e.g. 1 on a busy machine).
     let threads = std::env::var("COACH_BENCH_THREADS")
         .ok()
