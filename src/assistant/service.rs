@@ -1162,6 +1162,33 @@ fn item_line(alias: &str, i: &PlannerItem, with_date: bool) -> String {
     s
 }
 
+/// Room kept for a "(N more not shown)" line.
+const MORE_NOTE: usize = 32;
+
+/// Appends `line` and a newline if `used` stays within `limit`; whether it did.
+fn push_line(out: &mut String, used: &mut usize, line: &str, limit: usize) -> bool {
+    if *used + line.len() + 1 > limit {
+        return false;
+    }
+    out.push_str(line);
+    out.push('\n');
+    *used += line.len() + 1;
+    true
+}
+
+/// Appends the `lines` that fit (leaving room for the note), then "(N more not shown)" if some
+/// did not.
+fn push_lines(out: &mut String, used: &mut usize, lines: &[String], limit: usize) {
+    let shown = lines
+        .iter()
+        .take_while(|l| push_line(out, used, l, limit.saturating_sub(MORE_NOTE)))
+        .count();
+    if shown < lines.len() {
+        let note = format!("- ({} more not shown)", lines.len() - shown);
+        push_line(out, used, &note, limit);
+    }
+}
+
 /// The planner context of a prompt, at most `budget` characters (see the module docs).
 pub fn render_context(
     week: &WeekSnapshot,
@@ -1183,15 +1210,16 @@ pub fn render_context(
             format!("- {} {day} {}", e.date, item_line(&alias, &e.item, false))
         })
         .collect();
-    let mut rest: Vec<(usize, String)> = Vec::new(); // (section, line)
-    for i in backlog {
-        rest.push((0, format!("- {}", item_line(&aliases.add(i), i, false))));
-    }
-    for g in goals {
-        rest.push((1, format!("- {}", item_line(&aliases.add(g), g, false))));
-    }
+    let mut lines_of = |items: &[PlannerItem]| -> Vec<String> {
+        items
+            .iter()
+            .map(|i| format!("- {}", item_line(&aliases.add(i), i, false)))
+            .collect()
+    };
+    let backlog_lines = lines_of(backlog);
+    let goal_lines = lines_of(goals);
     let len = |v: &[String]| v.iter().map(|l| l.len() + 1).sum::<usize>();
-    let rest_len: usize = rest.iter().map(|(_, l)| l.len() + 1).sum::<usize>() + 40;
+    let rest_len = len(&backlog_lines) + len(&goal_lines) + 40;
     let total = week_head.len() + len(&week_lines) + rest_len;
     let week_budget = if total <= budget {
         budget
@@ -1201,55 +1229,23 @@ pub fn render_context(
 
     let mut out = String::new();
     let mut used = 0usize;
-    let push = |out: &mut String, used: &mut usize, line: &str, limit: usize| -> bool {
-        if *used + line.len() + 1 > limit {
-            return false;
-        }
-        out.push_str(line);
-        out.push('\n');
-        *used += line.len() + 1;
-        true
-    };
-    const MORE: usize = 32; // room for a "(N more not shown)" line
-    if push(&mut out, &mut used, &week_head, week_budget) {
+    if push_line(&mut out, &mut used, &week_head, week_budget) {
         if week_lines.is_empty() {
-            push(&mut out, &mut used, "- nothing planned", week_budget);
+            push_line(&mut out, &mut used, "- nothing planned", week_budget);
         }
-        let mut shown = 0;
-        for l in &week_lines {
-            if !push(&mut out, &mut used, l, week_budget.saturating_sub(MORE)) {
-                break;
-            }
-            shown += 1;
-        }
-        if shown < week_lines.len() {
-            let note = format!("- ({} more not shown)", week_lines.len() - shown);
-            push(&mut out, &mut used, &note, week_budget);
-        }
+        push_lines(&mut out, &mut used, &week_lines, week_budget);
     }
-    for (section, head) in [(0, "Backlog todos (no date):"), (1, "Goals:")] {
-        let lines: Vec<&String> = rest
-            .iter()
-            .filter(|(s, _)| *s == section)
-            .map(|(_, l)| l)
-            .collect();
+    for (head, lines) in [
+        ("Backlog todos (no date):", &backlog_lines),
+        ("Goals:", &goal_lines),
+    ] {
         if lines.is_empty() {
             continue;
         }
-        if !push(&mut out, &mut used, head, budget.saturating_sub(MORE)) {
+        if !push_line(&mut out, &mut used, head, budget.saturating_sub(MORE_NOTE)) {
             break;
         }
-        let mut shown = 0;
-        for l in &lines {
-            if !push(&mut out, &mut used, l, budget.saturating_sub(MORE)) {
-                break;
-            }
-            shown += 1;
-        }
-        if shown < lines.len() {
-            let note = format!("- ({} more not shown)", lines.len() - shown);
-            push(&mut out, &mut used, &note, budget);
-        }
+        push_lines(&mut out, &mut used, lines, budget);
     }
     out.trim_end().to_string()
 }

@@ -24,6 +24,7 @@
 //! read `No changes proposed.`
 
 use super::model::{ItemKind, OpType, PlannerOperation, RecurrenceType};
+use crate::llm::extract::closed_object_len;
 
 /// The longest summary kept, in characters.
 pub const MAX_SUMMARY_CHARS: usize = 400;
@@ -91,34 +92,6 @@ fn strip_fences(text: &str) -> String {
     out
 }
 
-/// Length of the balanced `{…}` at the start of `s` (string-aware), or `None` if it never closes.
-fn balanced(s: &str) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, b) in s.bytes().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 fn strip_json_objects(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -128,7 +101,7 @@ fn strip_json_objects(text: &str) -> String {
         let looks_json = from[1..]
             .trim_start()
             .starts_with(|c: char| c == '"' || c == '}');
-        match (looks_json, balanced(from)) {
+        match (looks_json, closed_object_len(from)) {
             (true, Some(len)) => {
                 out.push(' ');
                 rest = &from[len..];

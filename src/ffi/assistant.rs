@@ -256,17 +256,14 @@ impl Coach {
     /// Runs a message synchronously on the calling thread with `model` (instead of the one given
     /// to `use_language_model`), sending events to `sink`. For the CLI, the C API and Rust callers;
     /// apps use [`Coach::send_message`]. A panic in the pipeline becomes `Internal` (and `done` is
-    /// still sent). `request.today` defaults to the clock's UTC date.
+    /// still sent). `request.today` defaults to the clock's UTC date (in the pipeline).
     pub fn run_message_with(
         &self,
-        mut request: AssistantRequest,
+        request: AssistantRequest,
         model: Option<Arc<dyn LanguageModel>>,
         sink: &dyn EventSink,
         cancel: &Arc<CancelToken>,
     ) -> Result<AssistantResult, CoachError> {
-        if request.today.is_none() {
-            request.today = Some(Date::from_unix_ms(self.clock.now_ms(), 0).to_string());
-        }
         let done_sent = AtomicBool::new(false);
         let tracking = DoneTracker {
             inner: sink,

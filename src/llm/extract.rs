@@ -198,35 +198,40 @@ impl<'a> Iterator for BalancedObjects<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let start = self.rest.find('{')?;
         let s = &self.rest[start..];
-        let bytes = s.as_bytes();
-        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-        for (i, &b) in bytes.iter().enumerate() {
-            if in_string {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    in_string = false;
-                }
-                continue;
-            }
-            match b {
-                b'"' => in_string = true,
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.rest = &s[i + 1..];
-                        return Some(&s[..=i]);
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.rest = "";
-        Some(s)
+        let len = closed_object_len(s).unwrap_or(s.len());
+        self.rest = &s[len..];
+        Some(&s[..len])
     }
+}
+
+/// Length of the balanced `{…}` at the start of `s` (braces inside strings do not count), or
+/// `None` when it never closes (cut-off JSON).
+pub(crate) fn closed_object_len(s: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
