@@ -257,6 +257,23 @@ impl crate::assistant::service::EventSink for Collect {
     }
 }
 
+/// The request of `change.acceptEdited`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AcceptEditedRequest {
+    id: String,
+    new_value: crate::suggest::model::ChangeValue,
+}
+
+/// The request of `exercise.history`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct HistoryRequest {
+    id: String,
+    #[serde(default)]
+    unit: Option<crate::suggest::model::WeightUnit>,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ItemRequest {
@@ -320,7 +337,14 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Co
         "change.accept" => out(coach.accept_change(id()?)?),
         "change.reject" => out(coach.reject_change(id()?)?),
         "change.defer" => out(coach.defer_change(id()?)?),
-        "exercise.history" => out(coach.exercise_history(id()?)?),
+        "change.acceptEdited" => {
+            let r: AcceptEditedRequest = parse_request(request)?;
+            out(coach.accept_change_edited(r.id, r.new_value)?)
+        }
+        "exercise.history" => {
+            let r: HistoryRequest = parse_request(request)?;
+            out(coach.exercise_history(r.id, r.unit)?)
+        }
         "suggest.evaluate" => {
             let r: EvaluateRequest = parse_request(request)?;
             out(crate::evaluate_exercise(r.context, r.existing, r.now_ms))
@@ -361,7 +385,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Co
 /// | `session.suggestions` | `{"id": sessionId}` | `[PrescriptionChange]` |
 /// | `session.deferPending` | `{"id": sessionId}` | count |
 /// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
-/// | `exercise.history` | `{"id": catalogId}` | `ExerciseHistory` or `null` |
+/// | `change.acceptEdited` | `{"id": changeId, "newValue": ChangeValue}` | `PrescriptionChange` (the user's value, `userOverride: true`) |
+/// | `exercise.history` | `{"id": catalogId, "unit": "lbs"\|"kg"}` (unit optional, default lbs) | `ExerciseHistory` or `null` |
 /// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` |
 /// | `ops.dryrun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
 /// | `ops.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |

@@ -7,8 +7,8 @@ use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::CancelToken;
 use crate::suggest::model::{
-    CatalogExercise, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange, SessionLog,
-    SuggestionDraft, WorkoutPlan,
+    CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange,
+    SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
 use crate::suggest::service::{AiRunControl, SuggestionProgressListener};
 use crate::suggest::{self, service};
@@ -83,12 +83,38 @@ impl Coach {
     }
 
     /// Accepts a pending or deferred change and applies it to the plan, in one transaction.
+    /// Throws `InvalidArgument` (nothing changes) when the change is out of date (the plan's value
+    /// is no longer the one it was suggested from, e.g. a newer change was accepted since), its set
+    /// is gone, or the result would be an invalid plan; `NotFound` when its plan exercise was
+    /// removed.
     pub fn accept_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
         Ok(service::decide(
             &self.store,
             &*self.clock,
             &change_id,
             Decision::Accepted,
+        )?)
+    }
+
+    /// Accepts a pending or deferred change with the user's own value instead of the suggested
+    /// one (the suggestion said 140, the user picked 145) and applies that value to the plan, in
+    /// one transaction. The returned change carries the user's value and `userOverride = true`: as
+    /// the user's own choice it does not hold back similar suggestions for 7 days, and its
+    /// outcome is judged on the user's value. A number that goes the other way than suggested
+    /// turns the change type around (increase -> decrease). Throws `InvalidArgument` (nothing
+    /// changes) for a value of the wrong kind (`number` for weight, reps, rest and set count,
+    /// `setType`, `repRange`), one that leaves the plan as it is or makes it invalid, and as
+    /// [`Coach::accept_change`] does.
+    pub fn accept_change_edited(
+        &self,
+        change_id: String,
+        new_value: ChangeValue,
+    ) -> Result<PrescriptionChange, CoachError> {
+        Ok(service::accept_edited(
+            &self.store,
+            &*self.clock,
+            &change_id,
+            new_value,
         )?)
     }
 
@@ -102,7 +128,9 @@ impl Coach {
         )?)
     }
 
-    /// Defers a pending change to the review before the plan's next workout.
+    /// Defers a pending change to the review before the plan's next workout. Deferring a change
+    /// that is already deferred changes nothing and returns it as it is; a decided (accepted or
+    /// rejected) change throws `InvalidArgument`.
     pub fn defer_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
         Ok(service::decide(
             &self.store,
@@ -122,7 +150,9 @@ impl Coach {
         )?)
     }
 
-    /// The deferred changes of a plan, oldest first: show them before its next workout.
+    /// The deferred changes of a plan, oldest first: show them before its next workout. A change
+    /// whose exercise was removed from the plan, or that a newer similar suggestion superseded,
+    /// is not listed.
     pub fn deferred_for_plan(
         &self,
         plan_id: String,
@@ -130,12 +160,16 @@ impl Coach {
         Ok(service::deferred_for_plan(&self.store, &plan_id)?)
     }
 
-    /// The cached history of an exercise (typical reps, e1RM, trend), if it was ever logged.
+    /// The cached history of an exercise (typical reps, e1RM, trend), if it was ever logged. Its
+    /// e1RMs are in `unit`, pounds when not given, whatever unit each workout was logged in.
+    #[uniffi::method(default(unit = None))]
     pub fn exercise_history(
         &self,
         catalog_id: String,
+        unit: Option<WeightUnit>,
     ) -> Result<Option<ExerciseHistory>, CoachError> {
-        Ok(self.store.read(|db| db.history(&catalog_id))?)
+        let unit = unit.unwrap_or(WeightUnit::Lbs);
+        Ok(self.store.read(|db| db.history(&catalog_id, unit))?)
     }
 }
 

@@ -153,8 +153,26 @@ impl Db<'_> {
         )
     }
 
+    /// Deferred changes of a plan to review, oldest first: those whose plan exercise is still in
+    /// the plan and that no newer similar change (same prescription, change type and target) has
+    /// superseded.
+    pub fn deferred_for_review(&self, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
+        self.changes_where(
+            "plan_id = ?1 AND decision = 'deferred'
+             AND EXISTS (SELECT 1 FROM plan_exercises AS x
+                         WHERE x.id = prescription_changes.prescription_id AND x.plan_id = ?1)
+             AND NOT EXISTS (SELECT 1 FROM prescription_changes AS n
+                         WHERE n.prescription_id = prescription_changes.prescription_id
+                           AND n.change_type = prescription_changes.change_type
+                           AND n.target_set_index IS prescription_changes.target_set_index
+                           AND n.created_at_ms > prescription_changes.created_at_ms)
+             ORDER BY created_at_ms, seq",
+            [plan_id],
+        )
+    }
+
     /// Accepted changes of a prescription decided before `before_ms` whose outcome is not
-    /// evaluated yet.
+    /// evaluated yet (the partial index `prescription_changes_unevaluated`).
     pub fn unevaluated_accepted(
         &self,
         prescription_id: &str,
@@ -174,6 +192,18 @@ impl Db<'_> {
                 "UPDATE prescription_changes SET decision = ?2, decided_at_ms = ?3 WHERE id = ?1",
             )?
             .execute(params![id, text(&decision), at_ms])?;
+        Ok(())
+    }
+
+    /// Records an acceptance with the user's own value: the edited draft (new value, and change
+    /// type when the edit went the other way), accepted, marked as a user override.
+    pub fn set_edited_acceptance(&self, id: &str, d: &SuggestionDraft, at_ms: i64) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "UPDATE prescription_changes SET decision = 'accepted', decided_at_ms = ?2,
+                     user_override = 1, change_type = ?3, new_value = ?4 WHERE id = ?1",
+            )?
+            .execute(params![id, at_ms, text(&d.change_type), json(&d.new_value)])?;
         Ok(())
     }
 

@@ -40,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_generation_metadata.sql"),
     include_str!("migrations/0002_training.sql"),
     include_str!("migrations/0003_assistant.sql"),
+    include_str!("migrations/0004_suggestion_units.sql"),
 ];
 
 /// The schema version this code writes.

@@ -7,7 +7,7 @@ use super::Db;
 use crate::error::Result;
 use crate::suggest::model::{
     CatalogExercise, ExerciseHistory, ExerciseLog, ExercisePerformance, ExercisePrescription,
-    PerformedSet, PlanSettings, RepRange, SessionLog, SetPrescription, WorkoutPlan,
+    PerformedSet, PlanSettings, RepRange, SessionLog, SetPrescription, WeightUnit, WorkoutPlan,
 };
 
 fn catalog_row(r: &Row<'_>) -> rusqlite::Result<CatalogExercise> {
@@ -244,8 +244,9 @@ impl Db<'_> {
             .exists([session_id])?)
     }
 
-    /// Stores a finished session with its performances and sets.
-    pub fn insert_session(&self, s: &SessionLog) -> Result<()> {
+    /// Stores a finished session with its performances and sets; `unit` is the unit its weights
+    /// were logged in (the plan's at this moment), recorded with every performance.
+    pub fn insert_session(&self, s: &SessionLog, unit: WeightUnit) -> Result<()> {
         self.conn
             .prepare_cached(
                 "INSERT INTO workout_sessions (id, plan_id, performed_at_ms) VALUES (?1, ?2, ?3)",
@@ -253,7 +254,7 @@ impl Db<'_> {
             .execute(params![s.id, s.plan_id, s.performed_at_ms])?;
         let mut perf = self.conn.prepare_cached(
             "INSERT INTO exercise_performances (id, session_id, catalog_id, prescription_id, position,
-                 performed_at_ms, completed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 performed_at_ms, completed, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         let mut set = self.conn.prepare_cached(
             "INSERT INTO performed_sets (performance_id, set_index, set_type, weight, reps,
@@ -268,7 +269,8 @@ impl Db<'_> {
                 e.prescription_id,
                 position as i64,
                 s.performed_at_ms,
-                completed
+                completed,
+                text(&unit)
             ])?;
             for st in &e.sets {
                 set.execute(params![
@@ -325,6 +327,17 @@ impl Db<'_> {
         }))
     }
 
+    /// The unit a session's weights were logged in (`None` for an unknown session or one with no
+    /// exercise).
+    pub fn session_unit(&self, session_id: &str) -> Result<Option<WeightUnit>> {
+        let unit: Option<String> = self
+            .conn
+            .prepare_cached("SELECT unit FROM exercise_performances WHERE session_id = ?1 LIMIT 1")?
+            .query_row([session_id], |r| r.get(0))
+            .optional()?;
+        Ok(unit.map(|u| from_text(&u, 0)).transpose()?)
+    }
+
     fn performed_sets(&self, performance_id: &str) -> Result<Vec<PerformedSet>> {
         Ok(self
             .conn
@@ -337,17 +350,19 @@ impl Db<'_> {
     }
 
     /// Up to `limit` completed performances of an exercise performed before `before_ms`, newest
-    /// first, with their sets: one query on the history index, whatever the history's length.
+    /// first, with their sets, weights converted to `unit` from the unit each was logged in: one
+    /// query on the history index, whatever the history's length.
     pub fn performances_before(
         &self,
         catalog_id: &str,
         before_ms: i64,
         limit: u32,
+        unit: WeightUnit,
     ) -> Result<Vec<ExercisePerformance>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT p.id, p.session_id, p.performed_at_ms,
+            "SELECT p.id, p.session_id, p.performed_at_ms, p.unit,
                     s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed
-             FROM (SELECT id, session_id, performed_at_ms FROM exercise_performances
+             FROM (SELECT id, session_id, performed_at_ms, unit FROM exercise_performances
                    WHERE catalog_id = ?1 AND completed = 1 AND performed_at_ms < ?2
                    ORDER BY performed_at_ms DESC LIMIT ?3) AS p
              JOIN performed_sets AS s ON s.performance_id = p.id
@@ -366,13 +381,14 @@ impl Db<'_> {
                     sets: Vec::new(),
                 });
             }
+            let logged: WeightUnit = from_text(&r.get::<_, String>(3)?, 3)?;
             let set = PerformedSet {
-                index: r.get(3)?,
-                set_type: from_text(&r.get::<_, String>(4)?, 4)?,
-                weight: r.get(5)?,
-                reps: r.get(6)?,
-                rest_seconds: r.get(7)?,
-                completed: r.get(8)?,
+                index: r.get(4)?,
+                set_type: from_text(&r.get::<_, String>(5)?, 5)?,
+                weight: logged.convert(r.get(6)?, unit),
+                reps: r.get(7)?,
+                rest_seconds: r.get(8)?,
+                completed: r.get(9)?,
             };
             if let Some(p) = out.last_mut() {
                 p.sets.push(set);
@@ -381,8 +397,20 @@ impl Db<'_> {
         Ok(out)
     }
 
-    /// The cached history of an exercise.
-    pub fn history(&self, catalog_id: &str) -> Result<Option<ExerciseHistory>> {
+    /// In how many stored sessions an exercise was completed (at least one set done): the
+    /// history's session count. A session that logged the exercise twice counts once.
+    pub fn completed_session_count(&self, catalog_id: &str) -> Result<u32> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT count(DISTINCT session_id) FROM exercise_performances
+                 WHERE catalog_id = ?1 AND completed = 1",
+            )?
+            .query_row([catalog_id], |r| r.get(0))?)
+    }
+
+    /// The cached history of an exercise, its e1RMs in `unit` (the cache keeps pounds).
+    pub fn history(&self, catalog_id: &str, unit: WeightUnit) -> Result<Option<ExerciseHistory>> {
         Ok(self
             .conn
             .prepare_cached(
@@ -395,8 +423,8 @@ impl Db<'_> {
                     session_count: r.get(0)?,
                     typical_lower_reps: r.get(1)?,
                     typical_upper_reps: r.get(2)?,
-                    best_e1rm: r.get(3)?,
-                    last_e1rm: r.get(4)?,
+                    best_e1rm: WeightUnit::Lbs.convert(r.get(3)?, unit),
+                    last_e1rm: WeightUnit::Lbs.convert(r.get(4)?, unit),
                     trend: from_text(&r.get::<_, String>(5)?, 5)?,
                     updated_at_ms: r.get(6)?,
                 })
@@ -404,7 +432,7 @@ impl Db<'_> {
             .optional()?)
     }
 
-    /// Stores an exercise's cached history.
+    /// Stores an exercise's cached history; its e1RMs must be in pounds.
     pub fn save_history(&self, h: &ExerciseHistory) -> Result<()> {
         self.conn
             .prepare_cached(

@@ -1,8 +1,46 @@
-//! Applying an accepted change to its exercise prescription.
+//! Applying an accepted change to its exercise prescription, and reading the value a change
+//! would replace (to tell whether a stored suggestion is out of date).
 
 use super::model::{
     ChangeProperty, ChangeType, ChangeValue, ExercisePrescription, SuggestionDraft,
 };
+
+/// The value of `property` in `rx` now (at set `set_index`, or at exercise level when `None`):
+/// what a change of that property would replace. `None` when the set does not exist, or the
+/// property needs a set and none is named.
+pub fn current_value(
+    rx: &ExercisePrescription,
+    property: ChangeProperty,
+    set_index: Option<u32>,
+) -> Option<ChangeValue> {
+    let set = || set_index.and_then(|i| rx.sets.iter().find(|s| s.index == i));
+    let number = |value: f64| Some(ChangeValue::Number { value });
+    match property {
+        ChangeProperty::Weight => number(set()?.target_weight),
+        ChangeProperty::Reps => number(set()?.target_reps as f64),
+        ChangeProperty::Rest => match set_index {
+            None => number(rx.rest_seconds as f64),
+            Some(_) => number(set()?.rest_seconds as f64),
+        },
+        ChangeProperty::SetType => Some(ChangeValue::SetType {
+            value: set()?.set_type,
+        }),
+        ChangeProperty::RepRange => Some(ChangeValue::RepRange {
+            value: rx.rep_range,
+        }),
+        ChangeProperty::SetCount => number(rx.sets.len() as f64),
+    }
+}
+
+/// Whether two values are the same (numbers within a millionth).
+pub fn same_value(a: &ChangeValue, b: &ChangeValue) -> bool {
+    match (a, b) {
+        (ChangeValue::Number { value: x }, ChangeValue::Number { value: y }) => {
+            (x - y).abs() <= 1e-6
+        }
+        _ => a == b,
+    }
+}
 
 /// Writes `draft`'s new value into `rx`. Fails (with a reason for the app) when the change no longer
 /// fits the prescription, e.g. its set was removed since.

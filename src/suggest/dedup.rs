@@ -238,18 +238,6 @@ mod tests {
     const NOW: i64 = 1_700_000_000_000;
     const P: &str = "p1";
 
-    /// The property a change type normally writes.
-    fn prop(t: ChangeType) -> ChangeProperty {
-        match t {
-            ChangeType::IncreaseWeight | ChangeType::DecreaseWeight => ChangeProperty::Weight,
-            ChangeType::IncreaseReps | ChangeType::DecreaseReps => ChangeProperty::Reps,
-            ChangeType::IncreaseRest | ChangeType::DecreaseRest => ChangeProperty::Rest,
-            ChangeType::ChangeSetType => ChangeProperty::SetType,
-            ChangeType::ChangeRepRange => ChangeProperty::RepRange,
-            ChangeType::AddSet | ChangeType::RemoveSet => ChangeProperty::SetCount,
-        }
-    }
-
     /// A test draft: `label` goes into `reasoning` to identify it; old value 100, new 100 + `mag`.
     fn d(
         label: &str,
@@ -264,7 +252,7 @@ mod tests {
             rule_id: rule.map(str::to_string),
             change_type: t,
             target_set_index: set,
-            property: prop(t),
+            property: t.property(),
             old_value: Some(ChangeValue::Number { value: 100.0 }),
             new_value: ChangeValue::Number { value: 100.0 + mag },
             reasoning: label.to_string(),

@@ -17,6 +17,18 @@ pub enum WeightUnit {
     Kg,
 }
 
+impl WeightUnit {
+    /// `weight`, given in this unit, in `to` (exact: 1 kg = 2.20462 lb). Used to read weights
+    /// logged under another unit, e.g. a kg plan's history of an exercise first done in a lb plan.
+    pub fn convert(self, weight: f64, to: WeightUnit) -> f64 {
+        match (self, to) {
+            (WeightUnit::Kg, WeightUnit::Lbs) => weight * super::metrics::LBS_PER_KG,
+            (WeightUnit::Lbs, WeightUnit::Kg) => weight / super::metrics::LBS_PER_KG,
+            _ => weight,
+        }
+    }
+}
+
 /// The role of a set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
 #[serde(rename_all = "camelCase")]
@@ -222,7 +234,8 @@ pub struct PerformedSet {
     pub index: u32,
     /// The role the user logged.
     pub set_type: SetType,
-    /// Weight used (plan unit).
+    /// Weight used, in the unit of the session's plan when it was logged (pounds for a session
+    /// without a plan). Performances read back for a context are converted to the plan's unit.
     pub weight: f64,
     /// Reps done.
     pub reps: u32,
@@ -262,13 +275,16 @@ pub enum Trend {
     Unknown,
 }
 
-/// Cached summary of an exercise's whole history.
+/// Cached summary of an exercise's whole history. Its e1RMs are in the unit the reader asked for
+/// (the plan's unit in a suggestion context; pounds from `Coach.exerciseHistory` unless a unit is
+/// given): the cache itself keeps pounds, whatever unit each workout was logged in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct ExerciseHistory {
     /// Which catalog exercise.
     pub catalog_id: String,
-    /// Completed performances counted.
+    /// Sessions in which the exercise was completed (at least one set done), counted from the
+    /// stored workouts.
     pub session_count: u32,
     /// Typical reps of working sets: 25th percentile (0 when unknown).
     pub typical_lower_reps: u32,
@@ -318,6 +334,20 @@ pub enum ChangeType {
     AddSet,
     #[allow(missing_docs)]
     RemoveSet,
+}
+
+impl ChangeType {
+    /// The prescription field a change of this type writes.
+    pub fn property(self) -> ChangeProperty {
+        match self {
+            ChangeType::IncreaseWeight | ChangeType::DecreaseWeight => ChangeProperty::Weight,
+            ChangeType::IncreaseReps | ChangeType::DecreaseReps => ChangeProperty::Reps,
+            ChangeType::IncreaseRest | ChangeType::DecreaseRest => ChangeProperty::Rest,
+            ChangeType::ChangeSetType => ChangeProperty::SetType,
+            ChangeType::ChangeRepRange => ChangeProperty::RepRange,
+            ChangeType::AddSet | ChangeType::RemoveSet => ChangeProperty::SetCount,
+        }
+    }
 }
 
 /// The prescription field a change writes.

@@ -9,10 +9,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::model::{
-    CatalogExercise, Decision, ExerciseContext, ExerciseHistory, ExercisePerformance,
-    PrescriptionChange, RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WorkoutPlan,
+    CatalogExercise, ChangeProperty, ChangeType, ChangeValue, Decision, ExerciseContext,
+    ExerciseHistory, ExercisePerformance, ExercisePrescription, PrescriptionChange, RepRangeMode,
+    SessionLog, SuggestionDraft, SuggestionSource, WeightUnit, WorkoutPlan,
 };
-use super::{apply, dedup, history, outcome, rules};
+use super::{apply, dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
@@ -94,12 +95,12 @@ pub trait AiSuggestionSource: Send + Sync {
     ) -> Result<Vec<SuggestionDraft>>;
 }
 
-/// [`SuggestionTools`] over the store.
-struct StoreTools<'a>(&'a Store);
+/// [`SuggestionTools`] over the store; weights and e1RMs in the unit of the session's plan.
+struct StoreTools<'a>(&'a Store, WeightUnit);
 
 impl SuggestionTools for StoreTools<'_> {
     fn exercise_history(&self, catalog_id: &str) -> Result<Option<ExerciseHistory>> {
-        self.0.read(|db| db.history(catalog_id))
+        self.0.read(|db| db.history(catalog_id, self.1))
     }
 
     fn recent_performances(
@@ -109,7 +110,7 @@ impl SuggestionTools for StoreTools<'_> {
         limit: u32,
     ) -> Result<Vec<ExercisePerformance>> {
         self.0
-            .read(|db| db.performances_before(catalog_id, before_ms, limit))
+            .read(|db| db.performances_before(catalog_id, before_ms, limit, self.1))
     }
 }
 
@@ -153,26 +154,29 @@ fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
                 )));
             }
         }
-        let r = &e.rep_range;
-        let consistent = match r.mode {
-            RepRangeMode::NotSet => true,
-            RepRangeMode::Range => 1 <= r.lower && r.lower <= r.upper && r.upper <= 100,
-            RepRangeMode::Target => (1..=100).contains(&r.target),
-        };
-        if !consistent {
-            return Err(invalid(format!("exercises[{i}].repRange is inconsistent")));
+        check_prescription(e, &format!("exercises[{i}]"))?;
+    }
+    Ok(())
+}
+
+/// The checks of one exercise prescription that need no database: a consistent rep range, unique
+/// set indexes, possible weights. `at` names it in the error (`exercises[2]`).
+fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
+    let r = &e.rep_range;
+    let consistent = match r.mode {
+        RepRangeMode::NotSet => true,
+        RepRangeMode::Range => 1 <= r.lower && r.lower <= r.upper && r.upper <= 100,
+        RepRangeMode::Target => (1..=100).contains(&r.target),
+    };
+    if !consistent {
+        return Err(invalid(format!("{at}.repRange is inconsistent")));
+    }
+    let mut idx = HashSet::new();
+    for (k, st) in e.sets.iter().enumerate() {
+        if !idx.insert(st.index) {
+            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
         }
-        let mut idx = HashSet::new();
-        for (k, st) in e.sets.iter().enumerate() {
-            if !idx.insert(st.index) {
-                return Err(invalid(format!(
-                    "exercises[{i}].sets[{k}].index is repeated"
-                )));
-            }
-            check_weight(st.target_weight, || {
-                format!("exercises[{i}].sets[{k}].targetWeight")
-            })?;
-        }
+        check_weight(st.target_weight, || format!("{at}.sets[{k}].targetWeight"))?;
     }
     Ok(())
 }
@@ -249,29 +253,29 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
 
 /// Stores a finished session, refreshes the history cache of its exercises, and evaluates the
 /// outcome of accepted changes this session is the first test of.
+///
+/// The session's weights are recorded in its plan's unit at this moment (pounds without a plan),
+/// so changing the plan's unit later never reinterprets them. One prescription may be logged more
+/// than once in a session (the user split an exercise): its suggestions are deduplicated together.
+///
+/// The history cache is recomputed from the newest [`history::HISTORY_WINDOW`] completed
+/// performances whatever the date of this session, so logging an older session late (a backfill)
+/// does not overwrite the cache with an older picture; its session count is the number of
+/// sessions stored in which the exercise was completed, and its best e1RM also takes this session's into account.
 pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result<()> {
     store.write(|db| {
         validate_log(db, log)?;
-        db.insert_session(log)?;
-        let now = clock.now_ms();
         let unit = match &log.plan_id {
             Some(id) => db.plan(id)?.map(|p| p.settings.unit),
             None => None,
         };
+        let logged_in = unit.unwrap_or(WeightUnit::Lbs);
+        db.insert_session(log, logged_in)?;
+        let now = clock.now_ms();
+        let mut refreshed = HashSet::new();
         for e in &log.exercises {
-            let recent = db.performances_before(
-                &e.catalog_id,
-                log.performed_at_ms + 1,
-                history::HISTORY_WINDOW,
-            )?;
-            if !recent.is_empty() {
-                let h = history::summarize(
-                    &e.catalog_id,
-                    &recent,
-                    db.history(&e.catalog_id)?.as_ref(),
-                    now,
-                );
-                db.save_history(&h)?;
+            if refreshed.insert(e.catalog_id.as_str()) {
+                refresh_history(db, log, &e.catalog_id, logged_in, now)?;
             }
             let (Some(rx_id), Some(unit)) = (&e.prescription_id, unit) else {
                 continue;
@@ -293,6 +297,39 @@ pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result
     })
 }
 
+/// Recomputes the cached history of `catalog_id` (kept in pounds) after `log` was stored.
+fn refresh_history(
+    db: &Db<'_>,
+    log: &SessionLog,
+    catalog_id: &str,
+    logged_in: WeightUnit,
+    now: i64,
+) -> Result<()> {
+    let newest = db.performances_before(
+        catalog_id,
+        i64::MAX,
+        history::HISTORY_WINDOW,
+        WeightUnit::Lbs,
+    )?;
+    if newest.is_empty() {
+        return Ok(());
+    }
+    let previous = db.history(catalog_id, WeightUnit::Lbs)?;
+    let mut h = history::summarize(catalog_id, &newest, previous.as_ref(), now);
+    h.session_count = db.completed_session_count(catalog_id)?;
+    // A backfilled session may be older than the window: its e1RM still counts for the best.
+    for e in log.exercises.iter().filter(|e| e.catalog_id == catalog_id) {
+        let mut p = performance(log, e);
+        for s in &mut p.sets {
+            s.weight = logged_in.convert(s.weight, WeightUnit::Lbs);
+        }
+        if let Some(x) = metrics::session_e1rm(&p) {
+            h.best_e1rm = h.best_e1rm.max(x);
+        }
+    }
+    db.save_history(&h)
+}
+
 fn performance(log: &SessionLog, e: &super::model::ExerciseLog) -> ExercisePerformance {
     ExercisePerformance {
         id: e.id.clone(),
@@ -303,28 +340,91 @@ fn performance(log: &SessionLog, e: &super::model::ExerciseLog) -> ExercisePerfo
     }
 }
 
-/// Drops AI drafts the domain forbids: a set index the prescription lacks, a value of the wrong
-/// kind, or an impossible number.
-fn admissible(ctx: &ExerciseContext, d: &SuggestionDraft) -> bool {
-    let set_ok = d
-        .target_set_index
-        .is_none_or(|i| ctx.set_prescription(i).is_some());
-    let mut probe = ctx.prescription.clone();
-    set_ok
-        && d.source == SuggestionSource::Ai
-        && apply::apply_change(&mut probe, d).is_ok()
-        && probe != ctx.prescription
+/// A new weight may be at most this many times the current one, and at least its this-many-th
+/// (the bound the built-in AI source enforces; applied to any source).
+const MAX_WEIGHT_FACTOR: f64 = 3.0;
+
+/// Whether a numeric change of type `t` from `old` to `new` goes the way its type says
+/// (`None` for the non-numeric types).
+fn direction_fits(t: ChangeType, old: f64, new: f64) -> Option<bool> {
+    match t {
+        ChangeType::IncreaseWeight
+        | ChangeType::IncreaseReps
+        | ChangeType::IncreaseRest
+        | ChangeType::AddSet => Some(new > old),
+        ChangeType::DecreaseWeight
+        | ChangeType::DecreaseReps
+        | ChangeType::DecreaseRest
+        | ChangeType::RemoveSet => Some(new < old),
+        ChangeType::ChangeSetType | ChangeType::ChangeRepRange => None,
+    }
+}
+
+/// Admits an AI draft if the domain allows it, with its `old_value` set to the prescription's
+/// current value (so a later accept can tell whether the plan moved on). Refused: a draft not
+/// marked as AI; a property its change type does not write; a set the prescription lacks; an old
+/// value that is not the current one; a value of the wrong kind; a change that changes nothing or
+/// goes against its type (an increase that lowers); a weight change on a body-weight set, outside a
+/// third to three times the current weight, or above 5000; a result that `savePlan` would refuse
+/// (e.g. an inconsistent rep range).
+fn admit(ctx: &ExerciseContext, d: &SuggestionDraft) -> Option<SuggestionDraft> {
+    if d.source != SuggestionSource::Ai || d.change_type.property() != d.property {
+        return None;
+    }
+    if d.target_set_index
+        .is_some_and(|i| ctx.set_prescription(i).is_none())
+    {
+        return None;
+    }
+    let rx = &ctx.prescription;
+    let current = apply::current_value(rx, d.property, d.target_set_index)?;
+    if d.old_value
+        .as_ref()
+        .is_some_and(|o| !apply::same_value(o, &current))
+    {
+        return None;
+    }
+    if let (Some(old), Some(new)) = (current.number(), d.new_value.number()) {
+        if direction_fits(d.change_type, old, new) == Some(false) {
+            return None;
+        }
+        if d.property == ChangeProperty::Weight
+            && !(old > 0.0
+                && new >= old / MAX_WEIGHT_FACTOR - 1e-9
+                && new <= old * MAX_WEIGHT_FACTOR
+                && check_weight(new, String::new).is_ok())
+        {
+            return None;
+        }
+    }
+    let mut probe = rx.clone();
+    if apply::apply_change(&mut probe, d).is_err()
+        || probe == *rx
+        || check_prescription(&probe, "").is_err()
+    {
+        return None;
+    }
+    let mut admitted = d.clone();
+    admitted.old_value = Some(current);
+    Some(admitted)
 }
 
 /// What the read phase of generation found.
 enum Prepared {
     /// Generated before: the stored changes.
     Stored(Vec<PrescriptionChange>),
-    /// To generate: the plan id and, per planned exercise, its context and the rules' drafts.
-    Fresh(Option<String>, Vec<(ExerciseContext, Vec<SuggestionDraft>)>),
+    /// To generate: the plan id and unit and, per planned exercise, its context and the rules'
+    /// drafts.
+    Fresh(
+        Option<String>,
+        WeightUnit,
+        Vec<(ExerciseContext, Vec<SuggestionDraft>)>,
+    ),
 }
 
-/// Reads the session and builds each planned exercise's context, running the rules.
+/// Reads the session and builds each planned exercise's context, running the rules. Weights of
+/// the context (this session's and earlier ones) are in the plan's current unit, converted from
+/// the unit each session was logged in.
 fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
     if db.suggestion_run_exists(session_id)? {
         return Ok(Prepared::Stored(db.changes_for_session(session_id)?));
@@ -336,8 +436,10 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
         Some(id) => db.plan(id)?,
         None => None,
     }) else {
-        return Ok(Prepared::Fresh(None, Vec::new()));
+        return Ok(Prepared::Fresh(None, WeightUnit::Lbs, Vec::new()));
     };
+    let unit = plan.settings.unit;
+    let logged_in = db.session_unit(session_id)?.unwrap_or(unit);
     let mut out = Vec::new();
     for e in &log.exercises {
         let Some(rx) = e
@@ -350,18 +452,26 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
         let Some(exercise) = db.exercise(&e.catalog_id)? else {
             continue;
         };
+        let mut current = performance(&log, e);
+        for s in &mut current.sets {
+            s.weight = logged_in.convert(s.weight, unit);
+        }
         let ctx = ExerciseContext {
             plan: plan.settings.clone(),
             exercise,
             prescription: rx.clone(),
-            current: performance(&log, e),
-            previous: db.performances_before(&e.catalog_id, log.performed_at_ms, 3)?,
-            history: db.history(&e.catalog_id)?,
+            current,
+            previous: db.performances_before(&e.catalog_id, log.performed_at_ms, 3, unit)?,
+            history: db.history(&e.catalog_id, unit)?,
         };
         let drafts = rules::evaluate(&ctx);
         out.push((ctx, drafts));
     }
-    Ok(Prepared::Fresh(Some(plan.settings.plan_id.clone()), out))
+    Ok(Prepared::Fresh(
+        Some(plan.settings.plan_id.clone()),
+        unit,
+        out,
+    ))
 }
 
 /// The suggestions of a session: the stored ones if they were generated before; otherwise runs the
@@ -371,6 +481,10 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
 /// Three phases: a read that builds the contexts and runs the rules; the AI source, outside any
 /// transaction (a model may take seconds); one write transaction that deduplicates against what
 /// is stored at that moment and stores the result, unless another caller stored it first.
+///
+/// When the session logged one prescription more than once, the drafts of all its logs are
+/// deduplicated together (rule drafts first, then AI drafts), so at most one of each similar
+/// change is stored.
 ///
 /// Cancelling `control.cancel` stops the model and returns `Cancelled` with nothing stored: the
 /// next call generates afresh. Without an AI source there is nothing to cancel.
@@ -382,12 +496,12 @@ pub fn suggestions_for_session(
     session_id: &str,
     control: &AiRunControl,
 ) -> Result<Vec<PrescriptionChange>> {
-    let (plan_id, mut exercises) = match store.read(|db| prepare(db, session_id))? {
+    let (plan_id, unit, mut exercises) = match store.read(|db| prepare(db, session_id))? {
         Prepared::Stored(changes) => return Ok(changes),
-        Prepared::Fresh(plan_id, exercises) => (plan_id, exercises),
+        Prepared::Fresh(plan_id, unit, exercises) => (plan_id, unit, exercises),
     };
     if let Some(ai) = ai {
-        let tools = StoreTools(store);
+        let tools = StoreTools(store, unit);
         let count = exercises.len() as u32;
         for (i, (ctx, drafts)) in exercises.iter_mut().enumerate() {
             if control.cancel.is_cancelled() {
@@ -397,12 +511,25 @@ pub fn suggestions_for_session(
                 l.on_exercise(i as u32, count, ctx.exercise.name.clone());
             }
             match ai.suggest(ctx, drafts, &tools, control) {
-                Ok(extra) => drafts.extend(extra.into_iter().filter(|d| admissible(ctx, d))),
+                Ok(extra) => drafts.extend(extra.iter().filter_map(|d| admit(ctx, d))),
                 Err(_) if control.cancel.is_cancelled() => return Err(LlmError::Cancelled.into()),
                 Err(Error::Llm(LlmError::Cancelled)) => return Err(LlmError::Cancelled.into()),
                 Err(_) => {}
             }
         }
+    }
+    // One candidate list per prescription, in the order the session first logged it.
+    let mut merged: Vec<(String, String, Vec<SuggestionDraft>)> = Vec::new();
+    for (ctx, drafts) in exercises {
+        let rx_id = ctx.prescription.id;
+        match merged.iter_mut().find(|m| m.0 == rx_id) {
+            Some(m) => m.2.extend(drafts),
+            None => merged.push((rx_id, ctx.exercise.catalog_id, drafts)),
+        }
+    }
+    for m in &mut merged {
+        // Stable: rule drafts first, then AI drafts, each in creation order (what dedup expects).
+        m.2.sort_by_key(|d| d.source == SuggestionSource::Ai);
     }
     store.write(|db| {
         if db.suggestion_run_exists(session_id)? {
@@ -410,16 +537,15 @@ pub fn suggestions_for_session(
         }
         let now = clock.now_ms();
         let mut changes = Vec::new();
-        for (ctx, drafts) in exercises.drain(..) {
-            let rx_id = &ctx.prescription.id;
-            let existing = db.changes_for_prescription_since(rx_id, now - dedup::COOLDOWN_MS)?;
-            for draft in dedup::deduplicate(rx_id, drafts, &existing, now) {
+        for (rx_id, catalog_id, drafts) in merged.drain(..) {
+            let existing = db.changes_for_prescription_since(&rx_id, now - dedup::COOLDOWN_MS)?;
+            for draft in dedup::deduplicate(&rx_id, drafts, &existing, now) {
                 changes.push(PrescriptionChange {
                     id: ids.next_id(),
                     session_id: session_id.to_string(),
                     plan_id: plan_id.clone().unwrap_or_default(),
                     prescription_id: rx_id.clone(),
-                    catalog_id: ctx.exercise.catalog_id.clone(),
+                    catalog_id: catalog_id.clone(),
                     draft,
                     decision: Decision::Pending,
                     created_at_ms: now,
@@ -439,8 +565,45 @@ pub fn suggestions_for_session(
     })
 }
 
+/// Applies `draft` to the prescription it names, in the current transaction: refused (nothing
+/// changes) when the plan exercise is gone, the prescription moved on since the suggestion (its
+/// current value is not the suggestion's old value), the change no longer fits, or the result is
+/// a prescription `save_plan` would refuse.
+fn apply_to_plan(db: &Db<'_>, prescription_id: &str, draft: &SuggestionDraft) -> Result<()> {
+    let (plan_id, mut rx) = db
+        .prescription(prescription_id)?
+        .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
+    let current = apply::current_value(&rx, draft.property, draft.target_set_index);
+    if let (Some(old), Some(current)) = (&draft.old_value, &current) {
+        if !apply::same_value(old, current) {
+            return Err(invalid(
+                "the prescription changed since this suggestion was made; it is out of date",
+            ));
+        }
+    }
+    apply::apply_change(&mut rx, draft).map_err(|why| invalid(format!("cannot apply: {why}")))?;
+    check_prescription(&rx, "the changed prescription")?;
+    db.save_prescription(&plan_id, &rx)
+}
+
+fn undecided(db: &Db<'_>, change_id: &str) -> Result<PrescriptionChange> {
+    let change = db
+        .change(change_id)?
+        .ok_or_else(|| Error::NotFound(format!("change {change_id}")))?;
+    if !matches!(change.decision, Decision::Pending | Decision::Deferred) {
+        return Err(invalid("this change was already accepted or rejected"));
+    }
+    Ok(change)
+}
+
 /// Records the user's decision on a change. Accepting applies it to the plan's prescription in
-/// the same transaction. Only pending or deferred changes can be decided.
+/// the same transaction. Only pending or deferred changes can be decided; deferring an already
+/// deferred change changes nothing and returns it as it is.
+///
+/// Accepting fails with `InvalidArgument`, and nothing changes, when the change is out of date
+/// (the prescription's current value is no longer the one it was made from, e.g. an older deferred
+/// "135 -> 140" after a newer "140 -> 145" was accepted), when its set is gone, or when the result
+/// would be an invalid prescription; with `NotFound` when its plan exercise was removed.
 pub fn decide(
     store: &Store,
     clock: &dyn Clock,
@@ -451,25 +614,83 @@ pub fn decide(
         return Err(invalid("a decision is accepted, rejected or deferred"));
     }
     store.write(|db| {
-        let change = db
-            .change(change_id)?
-            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))?;
-        if !matches!(change.decision, Decision::Pending | Decision::Deferred) {
-            return Err(invalid("this change was already accepted or rejected"));
+        let change = undecided(db, change_id)?;
+        if decision == Decision::Deferred && change.decision == Decision::Deferred {
+            return Ok(change);
         }
         if decision == Decision::Accepted {
-            let (plan_id, mut rx) = db
-                .prescription(&change.prescription_id)?
-                .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
-            apply::apply_change(&mut rx, &change.draft)
-                .map_err(|why| invalid(format!("cannot apply: {why}")))?;
-            db.save_prescription(&plan_id, &rx)?;
+            apply_to_plan(db, &change.prescription_id, &change.draft)?;
         }
         let now = clock.now_ms();
         db.set_decision(change_id, decision, now)?;
         db.change(change_id)?
             .ok_or_else(|| Error::NotFound(format!("change {change_id}")))
     })
+}
+
+/// Accepts a pending or deferred change with the user's own value instead of the suggested one
+/// (e.g. the suggestion said 140 and the user chose 145) and applies that value to the plan, in
+/// one transaction. The change is stored as accepted with `new_value` replaced and
+/// `user_override` set: as the user's own choice it does not block similar suggestions in the
+/// 7-day cooldown, and its outcome is judged on the user's value. A numeric value that goes the
+/// other way than suggested turns the change type around (an increase edited below the current
+/// value is stored as a decrease).
+///
+/// Fails with `InvalidArgument` (nothing changes) when the value has the wrong kind for the change,
+/// leaves the prescription as it is, or makes it invalid, and in the cases of [`decide`].
+pub fn accept_edited(
+    store: &Store,
+    clock: &dyn Clock,
+    change_id: &str,
+    new_value: ChangeValue,
+) -> Result<PrescriptionChange> {
+    store.write(|db| {
+        let change = undecided(db, change_id)?;
+        let (_, rx) = db
+            .prescription(&change.prescription_id)?
+            .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
+        let mut draft = change.draft.clone();
+        let current = apply::current_value(&rx, draft.property, draft.target_set_index);
+        if let (Some(old), Some(new)) = (
+            current.as_ref().and_then(ChangeValue::number),
+            new_value.number(),
+        ) {
+            if !new.is_finite() {
+                return Err(invalid("the edited value must be a finite number"));
+            }
+            if direction_fits(draft.change_type, old, new) == Some(false) && new != old {
+                draft.change_type = opposite(draft.change_type);
+            }
+        }
+        if current
+            .as_ref()
+            .is_some_and(|c| apply::same_value(c, &new_value))
+        {
+            return Err(invalid(
+                "the edited value leaves the prescription as it is; reject the change instead",
+            ));
+        }
+        draft.new_value = new_value;
+        apply_to_plan(db, &change.prescription_id, &draft)?;
+        db.set_edited_acceptance(change_id, &draft, clock.now_ms())?;
+        db.change(change_id)?
+            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))
+    })
+}
+
+/// The change type going the other way.
+fn opposite(t: ChangeType) -> ChangeType {
+    match t {
+        ChangeType::IncreaseWeight => ChangeType::DecreaseWeight,
+        ChangeType::DecreaseWeight => ChangeType::IncreaseWeight,
+        ChangeType::IncreaseReps => ChangeType::DecreaseReps,
+        ChangeType::DecreaseReps => ChangeType::IncreaseReps,
+        ChangeType::IncreaseRest => ChangeType::DecreaseRest,
+        ChangeType::DecreaseRest => ChangeType::IncreaseRest,
+        ChangeType::AddSet => ChangeType::RemoveSet,
+        ChangeType::RemoveSet => ChangeType::AddSet,
+        other => other,
+    }
 }
 
 /// Defers every pending change of a session (the user left the summary); returns how many.
@@ -482,12 +703,14 @@ pub fn defer_pending(store: &Store, clock: &dyn Clock, session_id: &str) -> Resu
     })
 }
 
-/// Deferred changes of a plan, oldest first: what to review before its next workout.
+/// Deferred changes of a plan, oldest first: what to review before its next workout. Leaves out
+/// a change whose plan exercise was removed from the plan, and a change superseded by a newer
+/// similar suggestion (same exercise, change type and set): the newer one is the one to review.
 pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
     store.read(|db| {
         if db.plan(plan_id)?.is_none() {
             return Err(Error::NotFound(format!("plan {plan_id}")));
         }
-        db.changes_for_plan(plan_id, Decision::Deferred)
+        db.deferred_for_review(plan_id)
     })
 }

@@ -1,0 +1,1120 @@
+//! Suggestion outcomes, decisions and the store behind them (spec 004, issue 3 audit): outcome
+//! evaluation at and around its cut-offs, accepting every kind of change, stale and orphaned
+//! changes, the user's own edits, weight units across plans, the context's earlier performances,
+//! the history cache, and the outcome query's index. Real SQLite files throughout.
+
+use std::sync::{Arc, Mutex};
+
+use coachcore::clock::{Clock, FixedClock};
+use coachcore::store::Store;
+use coachcore::suggest::model::*;
+use coachcore::suggest::outcome::evaluate;
+use coachcore::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
+use coachcore::{Coach, CoachError};
+
+const DAY: i64 = 86_400_000;
+const T0: i64 = 1_763_000_000_000;
+
+fn range(lower: u32, upper: u32) -> RepRange {
+    RepRange {
+        mode: RepRangeMode::Range,
+        lower,
+        upper,
+        target: 0,
+    }
+}
+
+fn target(t: u32) -> RepRange {
+    RepRange {
+        mode: RepRangeMode::Target,
+        lower: 0,
+        upper: 0,
+        target: t,
+    }
+}
+
+fn rx_sets(n: u32, weight: f64) -> Vec<SetPrescription> {
+    (0..n)
+        .map(|i| SetPrescription {
+            index: i,
+            set_type: SetType::Regular,
+            target_weight: weight,
+            target_reps: 8,
+            rest_seconds: 120,
+        })
+        .collect()
+}
+
+fn rx(rep_range: RepRange, weight: f64) -> ExercisePrescription {
+    ExercisePrescription {
+        id: "rx-bench".into(),
+        catalog_id: "bench".into(),
+        position: 0,
+        rep_range,
+        rest_mode: RestMode::AllSame,
+        rest_seconds: 120,
+        sets: rx_sets(3, weight),
+    }
+}
+
+fn set(index: u32, weight: f64, reps: u32) -> PerformedSet {
+    PerformedSet {
+        index,
+        set_type: SetType::Regular,
+        weight,
+        reps,
+        rest_seconds: Some(120),
+        completed: true,
+    }
+}
+
+fn perf(sets: Vec<PerformedSet>) -> ExercisePerformance {
+    ExercisePerformance {
+        id: "p".into(),
+        session_id: "s".into(),
+        catalog_id: "bench".into(),
+        performed_at_ms: T0,
+        sets,
+    }
+}
+
+fn draft(
+    change_type: ChangeType,
+    property: ChangeProperty,
+    target_set_index: Option<u32>,
+    new_value: ChangeValue,
+) -> SuggestionDraft {
+    SuggestionDraft {
+        source: SuggestionSource::Ai,
+        rule_id: None,
+        change_type,
+        target_set_index,
+        property,
+        old_value: None,
+        new_value,
+        reasoning: "test".into(),
+        evidence: Evidence::default(),
+    }
+}
+
+fn num(value: f64) -> ChangeValue {
+    ChangeValue::Number { value }
+}
+
+fn accepted(d: SuggestionDraft) -> PrescriptionChange {
+    PrescriptionChange {
+        id: "c".into(),
+        session_id: "s0".into(),
+        plan_id: "plan".into(),
+        prescription_id: "rx-bench".into(),
+        catalog_id: "bench".into(),
+        draft: d,
+        decision: Decision::Accepted,
+        created_at_ms: T0 - DAY,
+        decided_at_ms: Some(T0 - DAY),
+        user_override: false,
+        outcome: Outcome::NotEvaluated,
+        outcome_reason: None,
+        evaluated_at_ms: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcome evaluation, table-driven at and around the cut-offs.
+
+#[test]
+fn weight_outcomes_at_and_around_the_cut_offs() {
+    let inc = |w: f64| {
+        accepted(draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(0),
+            num(w),
+        ))
+    };
+    // (name, rep range, unit, new weight, performed set 0 (weight, reps, completed), outcome)
+    let cases: Vec<(&str, RepRange, WeightUnit, f64, (f64, u32, bool), Outcome)> = vec![
+        (
+            "at the floor",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 8, true),
+            Outcome::Good,
+        ),
+        (
+            "one below the floor",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 7, true),
+            Outcome::TooAggressive,
+        ),
+        (
+            "upper + 3",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 15, true),
+            Outcome::Good,
+        ),
+        (
+            "upper + 4",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 16, true),
+            Outcome::TooEasy,
+        ),
+        (
+            "target + 4",
+            target(10),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 14, true),
+            Outcome::Good,
+        ),
+        (
+            "target + 5",
+            target(10),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 15, true),
+            Outcome::TooEasy,
+        ),
+        (
+            "target - 1",
+            target(10),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 9, true),
+            Outcome::TooAggressive,
+        ),
+        (
+            "2.5 lb heavier is the new weight",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (142.5, 9, true),
+            Outcome::Good,
+        ),
+        (
+            "2.5 lb lighter is the new weight",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (137.5, 9, true),
+            Outcome::Good,
+        ),
+        (
+            "just past 2.5 lb",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (142.6, 9, true),
+            Outcome::Ignored,
+        ),
+        (
+            "the old weight",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (135.0, 12, true),
+            Outcome::Ignored,
+        ),
+        (
+            "kg: 1.25 kg away",
+            range(8, 12),
+            WeightUnit::Kg,
+            60.0,
+            (61.25, 9, true),
+            Outcome::Good,
+        ),
+        (
+            "kg: just past 1.25 kg",
+            range(8, 12),
+            WeightUnit::Kg,
+            60.0,
+            (61.3, 9, true),
+            Outcome::Ignored,
+        ),
+        (
+            "set not completed",
+            range(8, 12),
+            WeightUnit::Lbs,
+            140.0,
+            (140.0, 9, false),
+            Outcome::Ignored,
+        ),
+    ];
+    for (name, rep_range, unit, new, (w, reps, done), want) in cases {
+        let mut s = set(0, w, reps);
+        s.completed = done;
+        let (got, why) = evaluate(&inc(new), &rx(rep_range, new), &perf(vec![s]), unit);
+        assert_eq!(got, want, "{name}: {why}");
+        assert!(!why.is_empty(), "{name}: a reason");
+    }
+}
+
+#[test]
+fn reps_outcomes_at_and_around_the_cut_offs() {
+    let change = accepted(draft(
+        ChangeType::IncreaseReps,
+        ChangeProperty::Reps,
+        Some(1),
+        num(10.0),
+    ));
+    let plan = rx(range(8, 12), 135.0);
+    let cases = [
+        ("one short", 135.0, 9, Outcome::TooAggressive),
+        ("exactly", 135.0, 10, Outcome::Good),
+        ("new + 3", 135.0, 13, Outcome::Good),
+        ("new + 4", 135.0, 14, Outcome::TooEasy),
+        ("within 2.5 lb", 137.5, 10, Outcome::Good),
+        ("another weight", 140.0, 10, Outcome::Ignored),
+    ];
+    for (name, w, reps, want) in cases {
+        let (got, why) = evaluate(
+            &change,
+            &plan,
+            &perf(vec![set(1, w, reps)]),
+            WeightUnit::Lbs,
+        );
+        assert_eq!(got, want, "{name}: {why}");
+    }
+    let (got, _) = evaluate(
+        &change,
+        &plan,
+        &perf(vec![set(0, 135.0, 10)]),
+        WeightUnit::Lbs,
+    );
+    assert_eq!(got, Outcome::Ignored, "set 1 not done");
+}
+
+#[test]
+fn rest_outcomes_allow_fifteen_seconds_short() {
+    let change = accepted(draft(
+        ChangeType::IncreaseRest,
+        ChangeProperty::Rest,
+        None,
+        num(150.0),
+    ));
+    let plan = rx(range(8, 12), 135.0);
+    let rested = |secs: Option<u32>, reps: [u32; 3]| {
+        perf(
+            (0..3)
+                .map(|i| PerformedSet {
+                    rest_seconds: secs,
+                    ..set(i, 135.0, reps[i as usize])
+                })
+                .collect(),
+        )
+    };
+    let cases = [
+        ("new - 15 s", Some(135), [10, 10, 10], Outcome::Good),
+        ("new - 16 s", Some(134), [10, 10, 10], Outcome::Ignored),
+        ("not timed", None, [10, 10, 10], Outcome::Ignored),
+        (
+            "reps still drop by 2",
+            Some(150),
+            [10, 10, 8],
+            Outcome::TooAggressive,
+        ),
+        (
+            "below the floor",
+            Some(150),
+            [10, 9, 7],
+            Outcome::TooAggressive,
+        ),
+    ];
+    for (name, secs, reps, want) in cases {
+        let (got, why) = evaluate(&change, &plan, &rested(secs, reps), WeightUnit::Lbs);
+        assert_eq!(got, want, "{name}: {why}");
+    }
+}
+
+#[test]
+fn set_type_rep_range_and_set_count_outcomes() {
+    let plan = rx(range(8, 12), 135.0);
+    let to_warmup = accepted(draft(
+        ChangeType::ChangeSetType,
+        ChangeProperty::SetType,
+        Some(0),
+        ChangeValue::SetType {
+            value: SetType::Warmup,
+        },
+    ));
+    let warm = PerformedSet {
+        set_type: SetType::Warmup,
+        ..set(0, 95.0, 10)
+    };
+    assert_eq!(
+        evaluate(&to_warmup, &plan, &perf(vec![warm]), WeightUnit::Lbs).0,
+        Outcome::Good
+    );
+    assert_eq!(
+        evaluate(
+            &to_warmup,
+            &plan,
+            &perf(vec![set(0, 95.0, 10)]),
+            WeightUnit::Lbs
+        )
+        .0,
+        Outcome::Ignored
+    );
+
+    let new_range = accepted(draft(
+        ChangeType::ChangeRepRange,
+        ChangeProperty::RepRange,
+        None,
+        ChangeValue::RepRange {
+            value: range(6, 10),
+        },
+    ));
+    let reps = |r: &[u32]| {
+        perf(
+            r.iter()
+                .enumerate()
+                .map(|(i, &n)| set(i as u32, 135.0, n))
+                .collect(),
+        )
+    };
+    let cases = [
+        ("inside", vec![6, 10], Outcome::Good),
+        ("one below the floor", vec![5, 8], Outcome::TooAggressive),
+        ("all at upper + 4", vec![14, 15], Outcome::TooEasy),
+        ("one at upper + 3", vec![13, 14], Outcome::Good),
+        ("no working set", vec![], Outcome::Ignored),
+    ];
+    for (name, r, want) in cases {
+        let (got, why) = evaluate(&new_range, &plan, &reps(&r), WeightUnit::Lbs);
+        assert_eq!(got, want, "{name}: {why}");
+    }
+
+    let add = accepted(draft(
+        ChangeType::AddSet,
+        ChangeProperty::SetCount,
+        None,
+        num(4.0),
+    ));
+    assert_eq!(
+        evaluate(&add, &plan, &reps(&[8, 8, 8, 8]), WeightUnit::Lbs).0,
+        Outcome::Good
+    );
+    assert_eq!(
+        evaluate(&add, &plan, &reps(&[8, 8, 8]), WeightUnit::Lbs).0,
+        Outcome::Ignored
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through the Coach and a real database file.
+
+/// An AI source that proposes, for bench, the drafts it is given (its `old_value` left out).
+#[derive(Default)]
+struct ScriptedAi {
+    drafts: Mutex<Vec<SuggestionDraft>>,
+    contexts: Mutex<Vec<ExerciseContext>>,
+}
+
+impl AiSuggestionSource for ScriptedAi {
+    fn suggest(
+        &self,
+        ctx: &ExerciseContext,
+        _rule_drafts: &[SuggestionDraft],
+        _tools: &dyn SuggestionTools,
+        _control: &AiRunControl,
+    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+        self.contexts.lock().unwrap().push(ctx.clone());
+        if ctx.exercise.catalog_id != "bench" {
+            return Ok(Vec::new());
+        }
+        Ok(self.drafts.lock().unwrap().clone())
+    }
+}
+
+struct World {
+    coach: Coach,
+    clock: Arc<FixedClock>,
+    ai: Arc<ScriptedAi>,
+    path: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl World {
+    fn new(unit: WeightUnit, weight: f64) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("coach.db");
+        let clock = Arc::new(FixedClock::new(T0));
+        let coach = Coach::with_store(Store::open(&path).unwrap(), clock.clone());
+        coach
+            .save_exercise(CatalogExercise {
+                catalog_id: "bench".into(),
+                name: "Bench Press".into(),
+                equipment: Equipment::Barbell,
+                target_muscles: vec![Muscle::Chest],
+            })
+            .unwrap();
+        coach
+            .save_plan(plan("plan", "rx-bench", unit, weight))
+            .unwrap();
+        let ai = Arc::new(ScriptedAi::default());
+        coach.set_ai_source(Some(ai.clone()));
+        World {
+            coach,
+            clock,
+            ai,
+            path,
+            _dir: dir,
+        }
+    }
+
+    fn store(&self) -> Store {
+        Store::open(&self.path).unwrap()
+    }
+
+    fn set_time(&self, at: i64) {
+        self.clock.advance_ms(at - self.clock.now_ms());
+    }
+
+    /// Logs a session on `day` (bench sets as given) and returns its suggestions.
+    fn workout(&self, id: &str, day: i64, sets: Vec<PerformedSet>) -> Vec<PrescriptionChange> {
+        self.set_time(T0 + day * DAY);
+        self.coach
+            .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
+            .unwrap();
+        self.coach.suggestions_for_session(id.into()).unwrap()
+    }
+
+    fn bench(&self) -> ExercisePrescription {
+        self.coach.plan("plan".into()).unwrap().unwrap().exercises[0].clone()
+    }
+}
+
+fn plan(id: &str, rx_id: &str, unit: WeightUnit, weight: f64) -> WorkoutPlan {
+    WorkoutPlan {
+        settings: PlanSettings {
+            plan_id: id.into(),
+            unit,
+            training_style: TrainingStyle::StraightSets,
+            load: LoadConfig::default(),
+        },
+        name: "Plan".into(),
+        exercises: vec![ExercisePrescription {
+            id: rx_id.into(),
+            ..rx(range(8, 12), weight)
+        }],
+    }
+}
+
+fn session(id: &str, plan: &str, rx: &str, at: i64, sets: Vec<PerformedSet>) -> SessionLog {
+    SessionLog {
+        id: id.into(),
+        plan_id: Some(plan.into()),
+        performed_at_ms: at,
+        exercises: vec![ExerciseLog {
+            id: format!("{id}-bench"),
+            catalog_id: "bench".into(),
+            prescription_id: Some(rx.into()),
+            sets,
+        }],
+    }
+}
+
+/// Mid-range work at `w`: no rule fires on it.
+fn mid(w: f64) -> Vec<PerformedSet> {
+    (0..3).map(|i| set(i, w, 10)).collect()
+}
+
+fn find(changes: &[PrescriptionChange], t: ChangeType, set: Option<u32>) -> PrescriptionChange {
+    changes
+        .iter()
+        .find(|c| c.draft.change_type == t && c.draft.target_set_index == set)
+        .unwrap_or_else(|| panic!("no {t:?} on {set:?} in {changes:#?}"))
+        .clone()
+}
+
+#[test]
+fn accepting_each_kind_of_change_writes_the_plan() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![
+        draft(
+            ChangeType::IncreaseReps,
+            ChangeProperty::Reps,
+            Some(1),
+            num(10.0),
+        ),
+        draft(
+            ChangeType::IncreaseRest,
+            ChangeProperty::Rest,
+            None,
+            num(150.0),
+        ),
+        draft(
+            ChangeType::ChangeSetType,
+            ChangeProperty::SetType,
+            Some(0),
+            ChangeValue::SetType {
+                value: SetType::Warmup,
+            },
+        ),
+        draft(
+            ChangeType::ChangeRepRange,
+            ChangeProperty::RepRange,
+            None,
+            ChangeValue::RepRange {
+                value: range(6, 10),
+            },
+        ),
+    ];
+    let changes = w.workout("s1", 0, mid(135.0));
+    let reps = find(&changes, ChangeType::IncreaseReps, Some(1));
+    assert_eq!(reps.draft.old_value, Some(num(8.0)), "old value filled in");
+    w.coach.accept_change(reps.id).unwrap();
+    w.coach
+        .accept_change(find(&changes, ChangeType::IncreaseRest, None).id)
+        .unwrap();
+    w.coach
+        .accept_change(find(&changes, ChangeType::ChangeSetType, Some(0)).id)
+        .unwrap();
+    w.coach
+        .accept_change(find(&changes, ChangeType::ChangeRepRange, None).id)
+        .unwrap();
+    let b = w.bench();
+    assert_eq!(b.sets[1].target_reps, 10);
+    assert_eq!(b.rest_seconds, 150);
+    assert_eq!(b.sets[0].set_type, SetType::Warmup);
+    assert_eq!(b.rep_range, range(6, 10));
+    assert_eq!(b.sets[2], rx_sets(3, 135.0)[2], "nothing else changed");
+}
+
+#[test]
+fn ai_drafts_that_break_the_domain_are_not_admitted() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let inc = |set, value| {
+        draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            set,
+            num(value),
+        )
+    };
+    let mut wrong_property = inc(Some(0), 140.0);
+    wrong_property.property = ChangeProperty::Reps;
+    let mut stale_old = inc(Some(1), 140.0);
+    stale_old.old_value = Some(num(130.0));
+    let mut rule_marked = inc(Some(2), 140.0);
+    rule_marked.source = SuggestionSource::Rule;
+    *w.ai.drafts.lock().unwrap() = vec![
+        wrong_property,
+        stale_old,
+        rule_marked,
+        inc(Some(0), 130.0), // an "increase" that lowers
+        inc(Some(0), 405.0), // 3 x 135 = 405: the cap itself is fine...
+        inc(Some(1), 405.5), // ...past it is not
+        inc(Some(2), 135.0), // changes nothing
+        draft(
+            ChangeType::DecreaseRest,
+            ChangeProperty::Rest,
+            None,
+            num(130.0),
+        ), // goes up
+        draft(
+            ChangeType::ChangeRepRange,
+            ChangeProperty::RepRange,
+            None,
+            ChangeValue::RepRange {
+                value: range(12, 8),
+            },
+        ), // upside down
+        draft(ChangeType::AddSet, ChangeProperty::SetCount, None, num(2.0)), // fewer sets
+    ];
+    let changes = w.workout("s1", 0, mid(135.0));
+    let ai: Vec<_> = changes
+        .iter()
+        .filter(|c| c.draft.source == SuggestionSource::Ai)
+        .map(|c| {
+            (
+                c.draft.change_type,
+                c.draft.target_set_index,
+                c.draft.new_value.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ai,
+        vec![(ChangeType::IncreaseWeight, Some(0), num(405.0))],
+        "{changes:#?}"
+    );
+}
+
+#[test]
+fn accept_fails_when_the_set_is_gone_and_the_change_stays_pending() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![draft(
+        ChangeType::IncreaseWeight,
+        ChangeProperty::Weight,
+        Some(2),
+        num(140.0),
+    )];
+    let changes = w.workout("s1", 0, mid(135.0));
+    let c = find(&changes, ChangeType::IncreaseWeight, Some(2));
+    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    p.exercises[0].sets.truncate(2);
+    w.coach.save_plan(p.clone()).unwrap();
+    match w.coach.accept_change(c.id.clone()) {
+        Err(CoachError::InvalidArgument { detail }) => {
+            assert!(
+                detail.contains("set 2 is no longer in the prescription"),
+                "{detail}"
+            )
+        }
+        other => panic!("expected InvalidArgument, got {other:?}"),
+    }
+    assert_eq!(
+        w.coach.plan("plan".into()).unwrap().unwrap(),
+        p,
+        "plan unchanged"
+    );
+    let again = w.coach.suggestions_for_session("s1".into()).unwrap();
+    assert_eq!(
+        find(&again, ChangeType::IncreaseWeight, Some(2)).decision,
+        Decision::Pending
+    );
+}
+
+#[test]
+fn an_out_of_date_change_is_refused_and_superseded_ones_leave_the_review() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let inc = |v| {
+        draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(0),
+            num(v),
+        )
+    };
+    *w.ai.drafts.lock().unwrap() = vec![inc(140.0)];
+    let old = find(
+        &w.workout("s1", 0, mid(135.0)),
+        ChangeType::IncreaseWeight,
+        Some(0),
+    );
+    w.coach.defer_change(old.id.clone()).unwrap();
+    // Deferring again changes nothing.
+    let t = w.clock.now_ms();
+    w.set_time(t + 1000);
+    let again = w.coach.defer_change(old.id.clone()).unwrap();
+    assert_eq!(
+        (again.decision, again.decided_at_ms),
+        (Decision::Deferred, Some(t))
+    );
+    assert_eq!(w.coach.deferred_for_plan("plan".into()).unwrap().len(), 1);
+
+    // Eight days later (past the cooldown) a newer "135 -> 145" is made and accepted.
+    *w.ai.drafts.lock().unwrap() = vec![inc(145.0)];
+    let newer = find(
+        &w.workout("s2", 8, mid(135.0)),
+        ChangeType::IncreaseWeight,
+        Some(0),
+    );
+    assert!(
+        w.coach.deferred_for_plan("plan".into()).unwrap().is_empty(),
+        "the old deferred change is superseded by the newer similar one"
+    );
+    w.coach.accept_change(newer.id).unwrap();
+    assert_eq!(w.bench().sets[0].target_weight, 145.0);
+    // The old "135 -> 140" would set the weight back: refused, nothing changes.
+    let err = w.coach.accept_change(old.id.clone()).unwrap_err();
+    assert_eq!(err.code(), "invalid_argument", "{err}");
+    assert_eq!(w.bench().sets[0].target_weight, 145.0);
+    let stored = w.coach.suggestions_for_session("s1".into()).unwrap();
+    assert_eq!(stored[0].decision, Decision::Deferred);
+    // Deciding an accepted change is refused.
+    assert_eq!(
+        w.coach
+            .reject_change(stored[0].id.clone())
+            .map(|c| c.decision)
+            .ok(),
+        Some(Decision::Rejected),
+        "an out-of-date change can still be rejected"
+    );
+}
+
+#[test]
+fn changes_of_a_removed_exercise_leave_the_review() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![draft(
+        ChangeType::IncreaseRest,
+        ChangeProperty::Rest,
+        None,
+        num(150.0),
+    )];
+    w.workout("s1", 0, mid(135.0));
+    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 1);
+    assert_eq!(w.coach.deferred_for_plan("plan".into()).unwrap().len(), 1);
+    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    p.exercises[0].id = "rx-bench-2".into();
+    w.coach.save_plan(p).unwrap();
+    assert!(w.coach.deferred_for_plan("plan".into()).unwrap().is_empty());
+    let c = w
+        .coach
+        .suggestions_for_session("s1".into())
+        .unwrap()
+        .remove(0);
+    assert_eq!(w.coach.accept_change(c.id).unwrap_err().code(), "not_found");
+}
+
+#[test]
+fn outcomes_wait_for_a_session_performed_after_the_decision() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![draft(
+        ChangeType::IncreaseWeight,
+        ChangeProperty::Weight,
+        Some(0),
+        num(140.0),
+    )];
+    let c = find(
+        &w.workout("s1", 0, mid(135.0)),
+        ChangeType::IncreaseWeight,
+        Some(0),
+    );
+    w.ai.drafts.lock().unwrap().clear();
+    let decided = T0 + 2 * DAY;
+    w.set_time(decided);
+    w.coach.accept_change(c.id.clone()).unwrap();
+    let outcome = |w: &World| {
+        w.coach
+            .suggestions_for_session("s1".into())
+            .unwrap()
+            .into_iter()
+            .find(|x| x.id == c.id)
+            .unwrap()
+    };
+    // A workout performed 1 ms before the decision (logged late) is not its test.
+    w.coach
+        .log_session(session("s2", "plan", "rx-bench", decided - 1, mid(140.0)))
+        .unwrap();
+    assert_eq!(outcome(&w).outcome, Outcome::NotEvaluated);
+    // One performed at the decision's time is.
+    w.coach
+        .log_session(session("s3", "plan", "rx-bench", decided, mid(140.0)))
+        .unwrap();
+    let got = outcome(&w);
+    assert_eq!(got.outcome, Outcome::Good, "{:?}", got.outcome_reason);
+    // Evaluated once: a later too-easy workout does not change it.
+    w.coach
+        .log_session(session(
+            "s4",
+            "plan",
+            "rx-bench",
+            decided + DAY,
+            (0..3).map(|i| set(i, 140.0, 20)).collect(),
+        ))
+        .unwrap();
+    assert_eq!(outcome(&w).outcome, Outcome::Good);
+}
+
+#[test]
+fn a_users_own_value_does_not_block_similar_suggestions_but_an_accepted_one_does() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let inc = |set, v| {
+        draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(set),
+            num(v),
+        )
+    };
+    *w.ai.drafts.lock().unwrap() = vec![inc(0, 140.0), inc(1, 140.0)];
+    let first = w.workout("s1", 0, mid(135.0));
+    let edited = w
+        .coach
+        .accept_change_edited(
+            find(&first, ChangeType::IncreaseWeight, Some(0)).id,
+            num(145.0),
+        )
+        .unwrap();
+    assert!(edited.user_override);
+    assert_eq!(
+        (edited.decision, edited.draft.new_value.clone()),
+        (Decision::Accepted, num(145.0))
+    );
+    w.coach
+        .accept_change(find(&first, ChangeType::IncreaseWeight, Some(1)).id)
+        .unwrap();
+    let b = w.bench();
+    assert_eq!(
+        (b.sets[0].target_weight, b.sets[1].target_weight),
+        (145.0, 140.0)
+    );
+
+    // Two days later the same proposals: set 0 (the user's own value) is not in cooldown, set 1
+    // (a plain acceptance) is.
+    *w.ai.drafts.lock().unwrap() = vec![inc(0, 150.0), inc(1, 145.0)];
+    let second = w.workout(
+        "s2",
+        2,
+        vec![set(0, 145.0, 10), set(1, 140.0, 10), set(2, 135.0, 10)],
+    );
+    let incs: Vec<_> = second
+        .iter()
+        .filter(|c| c.draft.change_type == ChangeType::IncreaseWeight)
+        .map(|c| c.draft.target_set_index)
+        .collect();
+    assert_eq!(incs, vec![Some(0)], "{second:#?}");
+
+    // An edit that goes the other way turns the change around; one that changes nothing, or
+    // has the wrong kind, is refused and nothing changes.
+    let c = find(&second, ChangeType::IncreaseWeight, Some(0));
+    for (value, why) in [
+        (num(145.0), "the current value"),
+        (
+            ChangeValue::SetType {
+                value: SetType::Drop,
+            },
+            "wrong kind",
+        ),
+        (num(f64::NAN), "not a number"),
+        (num(-5.0), "negative"),
+    ] {
+        let err = w
+            .coach
+            .accept_change_edited(c.id.clone(), value)
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_argument", "{why}: {err}");
+    }
+    assert_eq!(w.bench().sets[0].target_weight, 145.0);
+    let down = w
+        .coach
+        .accept_change_edited(c.id.clone(), num(142.5))
+        .unwrap();
+    assert_eq!(down.draft.change_type, ChangeType::DecreaseWeight);
+    assert_eq!(w.bench().sets[0].target_weight, 142.5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Units, context and history.
+
+#[test]
+fn weights_keep_the_unit_they_were_logged_in() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    w.coach
+        .save_plan(plan("metric", "rx-bench-kg", WeightUnit::Kg, 60.0))
+        .unwrap();
+    w.workout("s1", 0, mid(135.0)); // lb plan
+    w.set_time(T0 + 2 * DAY);
+    w.coach
+        .log_session(session(
+            "s2",
+            "metric",
+            "rx-bench-kg",
+            T0 + 2 * DAY,
+            mid(60.0),
+        ))
+        .unwrap();
+    w.coach.suggestions_for_session("s2".into()).unwrap();
+    let ctx = w.ai.contexts.lock().unwrap().last().unwrap().clone();
+    assert_eq!(ctx.plan.unit, WeightUnit::Kg);
+    assert_eq!(ctx.current.sets[0].weight, 60.0);
+    let prev = ctx.previous[0].sets[0].weight;
+    assert!(
+        (prev - 135.0 / 2.20462).abs() < 1e-9,
+        "135 lb in kg: {prev}"
+    );
+    let best_lb = 135.0 * (1.0 + 10.0 / 30.0);
+    let h = ctx.history.unwrap();
+    assert!((h.best_e1rm - best_lb / 2.20462).abs() < 1e-9, "{h:?}");
+    assert!(
+        (h.last_e1rm - 60.0 * (1.0 + 10.0 / 30.0)).abs() < 1e-9,
+        "{h:?}"
+    );
+
+    // Switching the lb plan to kg reinterprets nothing.
+    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    p.settings.unit = WeightUnit::Kg;
+    w.coach.save_plan(p).unwrap();
+    let store = w.store();
+    let read = |unit| {
+        store
+            .read(|db| db.performances_before("bench", i64::MAX, 10, unit))
+            .unwrap()
+            .iter()
+            .map(|p| p.sets[0].weight)
+            .collect::<Vec<_>>()
+    };
+    let lbs = read(WeightUnit::Lbs);
+    assert!(
+        (lbs[0] - 60.0 * 2.20462).abs() < 1e-9 && lbs[1] == 135.0,
+        "{lbs:?}"
+    );
+    let kg = read(WeightUnit::Kg);
+    assert!(
+        kg[0] == 60.0 && (kg[1] - 135.0 / 2.20462).abs() < 1e-9,
+        "{kg:?}"
+    );
+    let h = w
+        .coach
+        .exercise_history("bench".into(), None)
+        .unwrap()
+        .unwrap();
+    assert!(
+        (h.best_e1rm - best_lb).abs() < 1e-9,
+        "history in pounds: {h:?}"
+    );
+    let hk = w
+        .coach
+        .exercise_history("bench".into(), Some(WeightUnit::Kg))
+        .unwrap()
+        .unwrap();
+    assert!((hk.best_e1rm - best_lb / 2.20462).abs() < 1e-9, "{hk:?}");
+}
+
+#[test]
+fn the_context_holds_up_to_three_earlier_completed_performances() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    w.ai.drafts.lock().unwrap().clear();
+    let not_done: Vec<PerformedSet> = (0..3)
+        .map(|i| PerformedSet {
+            completed: false,
+            ..set(i, 135.0, 10)
+        })
+        .collect();
+    for (id, day, sets) in [
+        ("a", 0, mid(100.0)),
+        ("b", 1, mid(105.0)),
+        ("c", 2, mid(110.0)),
+        ("d", 3, mid(115.0)),
+        ("skipped", 4, not_done),
+    ] {
+        w.set_time(T0 + day * DAY);
+        w.coach
+            .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
+            .unwrap();
+    }
+    // Another session at the very same time as the current one.
+    let now = T0 + 5 * DAY;
+    w.set_time(now);
+    w.coach
+        .log_session(session("twin", "plan", "rx-bench", now, mid(120.0)))
+        .unwrap();
+    w.coach
+        .log_session(session("current", "plan", "rx-bench", now, mid(125.0)))
+        .unwrap();
+    w.coach.suggestions_for_session("current".into()).unwrap();
+    let ctx = w.ai.contexts.lock().unwrap().last().unwrap().clone();
+    let ids: Vec<_> = ctx.previous.iter().map(|p| p.session_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["d", "c", "b"],
+        "newest first, completed only, strictly earlier"
+    );
+    assert_eq!(ctx.current.session_id, "current");
+
+    let store = w.store();
+    let before = |at, limit| {
+        store
+            .read(|db| db.performances_before("bench", at, limit, WeightUnit::Lbs))
+            .unwrap()
+            .into_iter()
+            .map(|p| p.session_id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(before(now, 10), ["d", "c", "b", "a"]);
+    assert_eq!(
+        before(now + 1, 2).len(),
+        2,
+        "twin and current, in some order"
+    );
+    assert_eq!(before(T0, 3), Vec::<String>::new());
+    assert_eq!(before(T0 + 1, 3), ["a"]);
+}
+
+#[test]
+fn the_history_cache_counts_sessions_and_survives_a_backfill() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    w.ai.drafts.lock().unwrap().clear();
+    let log = |id: &str, day: i64, sets: Vec<PerformedSet>| {
+        w.coach
+            .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
+            .unwrap()
+    };
+    let e1rm = |wt: f64, reps: f64| wt * (1.0 + reps / 30.0);
+    log("s1", 10, mid(135.0));
+    log("s2", 12, mid(140.0));
+    let h = w
+        .coach
+        .exercise_history("bench".into(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!((h.session_count, h.last_e1rm), (2, e1rm(140.0, 10.0)));
+    // A session without a completed set does not count.
+    log(
+        "s3",
+        13,
+        (0..3)
+            .map(|i| PerformedSet {
+                completed: false,
+                ..set(i, 300.0, 1)
+            })
+            .collect(),
+    );
+    assert_eq!(
+        w.coach
+            .exercise_history("bench".into(), None)
+            .unwrap()
+            .unwrap()
+            .session_count,
+        2
+    );
+    // Bench twice in one session counts once.
+    let mut twice = session("s4", "plan", "rx-bench", T0 + 14 * DAY, mid(145.0));
+    let mut again = twice.exercises[0].clone();
+    again.id = "s4-bench-2".into();
+    twice.exercises.push(again);
+    w.coach.log_session(twice).unwrap();
+    let h = w
+        .coach
+        .exercise_history("bench".into(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!((h.session_count, h.last_e1rm), (3, e1rm(145.0, 10.0)));
+    // Backfilling an older, heavier session: counted, its e1RM is the best, but the latest
+    // e1RM is still the newest session's.
+    log("old", 1, (0..3).map(|i| set(i, 200.0, 5)).collect());
+    let h = w
+        .coach
+        .exercise_history("bench".into(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(h.session_count, 4);
+    assert_eq!(
+        h.last_e1rm,
+        e1rm(145.0, 10.0),
+        "not overwritten by the backfill"
+    );
+    assert_eq!(h.best_e1rm, e1rm(200.0, 5.0));
+}
+
+#[test]
+fn the_outcome_query_uses_its_partial_index() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    drop(w.coach);
+    let conn = rusqlite::Connection::open(&w.path).unwrap();
+    let plan: Vec<String> = conn
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT id FROM prescription_changes
+             WHERE prescription_id = ?1 AND decision = 'accepted' AND outcome = 'notEvaluated'
+             AND decided_at_ms <= ?2 ORDER BY created_at_ms, seq",
+        )
+        .unwrap()
+        .query_map(rusqlite::params!["rx-bench", T0], |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(
+        plan.iter()
+            .any(|l| l.contains("USING INDEX prescription_changes_unevaluated")),
+        "{plan:?}"
+    );
+}
