@@ -178,6 +178,17 @@ fn wrapped_model_text_is_tolerated() {
     }
 }
 
+/// The spec's worked example in `version`'s shape, changed by `edit`.
+fn edited(version: SchemaVersion, edit: fn(&mut Value)) -> Value {
+    let base = match version {
+        V2Flat => "plans/worked-example.v2.json",
+        V1Current => "plans/worked-example.v1.json",
+    };
+    let mut v: Value = serde_json::from_str(&read(base)).unwrap();
+    edit(&mut v);
+    v
+}
+
 /// One invalid input: how to break the base plan, and what must come out.
 struct Case {
     name: &'static str,
@@ -307,9 +318,25 @@ fn cases() -> Vec<Case> {
             true
         ),
         case!(
-            "duration over a day",
+            "duration past u32",
             V2Flat,
-            |v| v["durationMinutes"] = json!(1441),
+            |v| v["durationMinutes"] = json!(4_294_967_296u64),
+            SchemaViolation,
+            Some("durationMinutes"),
+            true
+        ),
+        case!(
+            "block duration far past u32",
+            V2Flat,
+            |v| v["blocks"][0]["durationMinutes"] = json!(1e30),
+            SchemaViolation,
+            Some("blocks[0].durationMinutes"),
+            true
+        ),
+        case!(
+            "null duration",
+            V2Flat,
+            |v| v["durationMinutes"] = Value::Null,
             SchemaViolation,
             Some("durationMinutes"),
             true
@@ -457,11 +484,35 @@ fn cases() -> Vec<Case> {
             true
         ),
         case!(
-            "unknown top-level field",
+            "unknown top-level field (its name is not echoed)",
             V2Flat,
             |v| v["calories"] = json!(300),
             SchemaViolation,
-            Some("calories"),
+            None,
+            true
+        ),
+        case!(
+            "unknown field in an exercise",
+            V2Flat,
+            |v| v["exercises"][1]["sets"] = json!(3),
+            SchemaViolation,
+            Some("exercises[1]"),
+            true
+        ),
+        case!(
+            "unknown dotted field in a v1 exercise",
+            V1Current,
+            |v| v["blocks"][1]["exercises"][0]["x.name"] = json!(3),
+            SchemaViolation,
+            Some("blocks[1].exercises[0]"),
+            true
+        ),
+        case!(
+            "a v2 field in a v1 exercise",
+            V1Current,
+            |v| v["blocks"][1]["exercises"][0]["order"] = json!(0),
+            SchemaViolation,
+            Some("blocks[1].exercises[0].order"),
             true
         ),
         case!(
@@ -473,12 +524,213 @@ fn cases() -> Vec<Case> {
             true
         ),
         case!(
-            "summary too long",
+            "template block with a null title",
             V2Flat,
-            |v| v["summary"] = json!("x".repeat(601)),
+            |v| v["blocks"][0] = json!({"blockTemplate": "warmup-basic", "title": null}),
+            SchemaViolation,
+            Some("blocks[0].title"),
+            true
+        ),
+        case!(
+            "template block with a null duration and focus",
+            V2Flat,
+            |v| v["blocks"][0] =
+                json!({"blockTemplate": "warmup-basic", "durationMinutes": null, "focus": null}),
+            SchemaViolation,
+            Some("blocks[0].durationMinutes"),
+            true
+        ),
+        case!(
+            "null template beside a block's own fields",
+            V2Flat,
+            |v| v["blocks"][0]["blockTemplate"] = Value::Null,
+            SchemaViolation,
+            Some("blocks[0].blockTemplate"),
+            true
+        ),
+        case!(
+            "null template beside a block's own fields (v1)",
+            V1Current,
+            |v| v["blocks"][0]["blockTemplate"] = Value::Null,
+            SchemaViolation,
+            Some("blocks[0].blockTemplate"),
+            true
+        ),
+        case!(
+            "v1 template block with null exercises",
+            V1Current,
+            |v| v["blocks"][0] = json!({"blockTemplate": "warmup-basic", "exercises": null}),
+            SchemaViolation,
+            Some("blocks[0].exercises"),
+            true
+        ),
+        case!(
+            "v1 block with null exercises",
+            V1Current,
+            |v| v["blocks"][1]["exercises"] = Value::Null,
+            SchemaViolation,
+            Some("blocks[1].exercises"),
+            true
+        ),
+        case!(
+            "null exercises",
+            V2Flat,
+            |v| v["exercises"] = Value::Null,
+            SchemaViolation,
+            Some("exercises"),
+            true
+        ),
+        case!(
+            "null equipment",
+            V2Flat,
+            |v| v["equipment"] = Value::Null,
+            SchemaViolation,
+            Some("equipment"),
+            true
+        ),
+        case!(
+            "null summary",
+            V1Current,
+            |v| v["summary"] = Value::Null,
             SchemaViolation,
             Some("summary"),
             true
+        ),
+        case!(
+            "null block title",
+            V2Flat,
+            |v| v["blocks"][1]["title"] = Value::Null,
+            SchemaViolation,
+            Some("blocks[1].title"),
+            true
+        ),
+        case!(
+            "null blockIndex",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = Value::Null,
+            SchemaViolation,
+            Some("exercises[0].blockIndex"),
+            true
+        ),
+        case!(
+            "null order",
+            V2Flat,
+            |v| v["exercises"][1]["order"] = Value::Null,
+            SchemaViolation,
+            Some("exercises[1].order"),
+            true
+        ),
+        case!(
+            "null exercise name (v1)",
+            V1Current,
+            |v| v["blocks"][1]["exercises"][0]["name"] = Value::Null,
+            SchemaViolation,
+            Some("blocks[1].exercises[0].name"),
+            true
+        ),
+        case!(
+            "null source",
+            V2Flat,
+            |v| v["source"] = Value::Null,
+            SchemaViolation,
+            Some("source"),
+            true
+        ),
+        case!(
+            "blockIndex at 1e19",
+            V2Flat,
+            |v| v["exercises"][1]["blockIndex"] = json!(1e19),
+            BlockIndexOutOfRange,
+            Some("exercises[1].blockIndex"),
+            false
+        ),
+        case!(
+            "blockIndex at u64::MAX",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(u64::MAX),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            false
+        ),
+        case!(
+            "blockIndex past u64",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(1e300),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            false
+        ),
+        case!(
+            "blockIndex far below zero",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(-1e19),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            true
+        ),
+        case!(
+            "blockIndex as a negative float",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(-1.0),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            true
+        ),
+        case!(
+            "blockIndex just past the end, as a float",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(2.0),
+            BlockIndexOutOfRange,
+            Some("exercises[0].blockIndex"),
+            false
+        ),
+        case!(
+            "fractional blockIndex",
+            V2Flat,
+            |v| v["exercises"][0]["blockIndex"] = json!(0.5),
+            SchemaViolation,
+            Some("exercises[0].blockIndex"),
+            true
+        ),
+        case!(
+            "fractional order",
+            V2Flat,
+            |v| v["exercises"][0]["order"] = json!(1.5),
+            SchemaViolation,
+            Some("exercises[0].order"),
+            true
+        ),
+        case!(
+            "negative float order",
+            V2Flat,
+            |v| v["exercises"][0]["order"] = json!(-2.0),
+            SchemaViolation,
+            Some("exercises[0].order"),
+            true
+        ),
+        case!(
+            "duplicate huge order",
+            V2Flat,
+            |v| {
+                v["exercises"][0]["order"] = json!(1e300);
+                v["exercises"][1]["order"] = json!(1e300);
+                v["exercises"][1]["blockIndex"] = json!(0);
+            },
+            DuplicateOrder,
+            Some("exercises[1].order"),
+            false
+        ),
+        case!(
+            "duplicate order written as int and float",
+            V2Flat,
+            |v| {
+                v["exercises"][0]["order"] = json!(3);
+                v["exercises"][1]["order"] = json!(3.0);
+                v["exercises"][1]["blockIndex"] = json!(0.0);
+            },
+            DuplicateOrder,
+            Some("exercises[1].order"),
+            false
         ),
         case!(
             "v1 block without exercises",
@@ -536,12 +788,7 @@ fn cases() -> Vec<Case> {
 #[test]
 fn invalid_plans_are_transform_errors_with_code_and_path() {
     for c in cases() {
-        let base = match c.schema {
-            V2Flat => "plans/worked-example.v2.json",
-            V1Current => "plans/worked-example.v1.json",
-        };
-        let mut v: Value = serde_json::from_str(&read(base)).unwrap();
-        (c.edit)(&mut v);
+        let v = edited(c.schema, c.edit);
         let text = serde_json::to_string(&v).unwrap();
         let err = run(&text, c.schema, 1).expect_err(c.name);
         assert_eq!(
@@ -556,40 +803,216 @@ fn invalid_plans_are_transform_errors_with_code_and_path() {
 
 #[test]
 fn error_details_do_not_echo_the_input() {
-    let mut v: Value = serde_json::from_str(&read("plans/worked-example.v2.json")).unwrap();
-    for (field, secret) in [
-        ("source", json!("SECRET-1")),
-        ("durationMinutes", json!("SECRET-2")),
-        ("equipment", json!({"SECRET-3": 1})),
-    ] {
-        let mut w = v.clone();
-        w[field] = secret;
-        let err = run(&w.to_string(), V2Flat, 1).unwrap_err();
-        assert!(
-            !err.detail.contains("SECRET") && !err.to_string().contains("SECRET"),
-            "{err}"
+    const S: &str = "SENTINEL";
+    type Edit = fn(&mut Value);
+    let edits: [(&str, SchemaVersion, Edit); 14] = [
+        ("unknown enum value", V2Flat, |v| v["source"] = json!(S)),
+        ("unknown energy", V1Current, |v| v["energy"] = json!(S)),
+        ("unknown template", V2Flat, |v| {
+            v["blocks"][0] = json!({ "blockTemplate": S })
+        }),
+        ("string for an integer", V2Flat, |v| {
+            v["durationMinutes"] = json!(S)
+        }),
+        ("string for an index", V2Flat, |v| {
+            v["exercises"][0]["blockIndex"] = json!(S)
+        }),
+        ("object for a list", V2Flat, |v| {
+            v["equipment"] = json!({ S: S })
+        }),
+        ("list for a string", V1Current, |v| {
+            v["blocks"][0]["exercises"][0]["name"] = json!([S])
+        }),
+        ("unknown top-level field name", V2Flat, |v| v[S] = json!(S)),
+        ("unknown block field name", V2Flat, |v| {
+            v["blocks"][1][S] = json!(1)
+        }),
+        ("unknown exercise field name", V2Flat, |v| {
+            v["exercises"][0][S] = Value::Null
+        }),
+        ("unknown v1 exercise field name", V1Current, |v| {
+            v["blocks"][0]["exercises"][0][S] = json!(S)
+        }),
+        ("dotted unknown field name", V2Flat, |v| {
+            v["exercises"][0][format!("{S}.name")] = json!(1)
+        }),
+        ("dotted unknown root field name", V2Flat, |v| {
+            v[format!("{S}.focus")] = json!(1)
+        }),
+        ("bracketed unknown field name", V2Flat, |v| {
+            v[format!("blocks[0].{S}")] = json!(1)
+        }),
+    ];
+    for (what, version, edit) in edits {
+        let v = edited(version, edit);
+        let err = run(&v.to_string(), version, 1).expect_err(what);
+        let shown = format!(
+            "{:?} {} {} {err}",
+            err.code,
+            err.path.as_deref().unwrap_or(""),
+            err.detail
         );
+        assert!(!shown.contains(S), "{what}: {shown}");
     }
+    let mut v: Value = serde_json::from_str(&read("plans/worked-example.v2.json")).unwrap();
     v["exercises"][0]["name"] = json!(12345678);
     let err = run(&v.to_string(), V2Flat, 1).unwrap_err();
     assert!(!err.detail.contains("12345678"), "{err}");
 }
 
 #[test]
+fn a_key_given_twice_is_named_by_its_path() {
+    let v2 = read("plans/worked-example.v2.json");
+    let v1 = read("plans/worked-example.v1.json");
+    let cases = [
+        (
+            v2.replacen(
+                "\"focus\": \"Upper",
+                "\"focus\": \"A\", \"focus\": \"Upper",
+                1,
+            ),
+            V2Flat,
+            "focus",
+        ),
+        (
+            v2.replacen(
+                "\"name\": \"Jumping",
+                "\"name\": \"A\", \"name\": \"Jumping",
+                1,
+            ),
+            V2Flat,
+            "exercises[0].name",
+        ),
+        (
+            v2.replacen(
+                "\"title\": \"Main",
+                "\"title\": \"A\", \"title\": \"Main",
+                1,
+            ),
+            V2Flat,
+            "blocks[1].title",
+        ),
+        (
+            v1.replacen(
+                "\"detail\": \"Controlled",
+                "\"detail\": null, \"detail\": \"Controlled",
+                1,
+            ),
+            V1Current,
+            "blocks[1].exercises[0].detail",
+        ),
+    ];
+    for (text, version, path) in cases {
+        assert_ne!(
+            &text,
+            if version == V2Flat { &v2 } else { &v1 },
+            "{path}: edit applied"
+        );
+        let err = run(&text, version, 1).unwrap_err();
+        assert_eq!(
+            (err.code, err.path.as_deref()),
+            (OutputErrorCode::SchemaViolation, Some(path)),
+            "{err}"
+        );
+        assert_eq!(err.detail, "field given twice");
+    }
+}
+
+/// Plans the spec allows that an earlier, stricter validation rejected, or that spell numbers the
+/// way JSON Schema (and models) may: both the schema files and the transformer accept them.
+/// A valid edit: its name, the schema, the edit, and a check of the resulting plan.
+type Variant = (
+    &'static str,
+    SchemaVersion,
+    fn(&mut Value),
+    fn(&TodayPlan) -> bool,
+);
+
+fn valid_variants() -> Vec<Variant> {
+    vec![
+        (
+            "integral float duration",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(30.0),
+            |p| p.duration_minutes == 30,
+        ),
+        (
+            "exponent duration",
+            V1Current,
+            |v| v["blocks"][0]["durationMinutes"] = json!(5e1),
+            |p| p.blocks[0].duration_minutes == 50,
+        ),
+        (
+            "a session of more than a day",
+            V2Flat,
+            |v| v["durationMinutes"] = json!(1500),
+            |p| p.duration_minutes == 1500,
+        ),
+        (
+            "the largest duration",
+            V2Flat,
+            |v| v["blocks"][1]["durationMinutes"] = json!(u32::MAX),
+            |p| p.blocks[1].duration_minutes == u32::MAX,
+        ),
+        (
+            "integral float blockIndex and order",
+            V2Flat,
+            |v| {
+                v["exercises"][1]["blockIndex"] = json!(1.0);
+                v["exercises"][1]["order"] = json!(4.0);
+            },
+            |p| p.blocks[1].exercises[0].name == "DB Press",
+        ),
+        (
+            "orders past u64 still sort",
+            V2Flat,
+            |v| {
+                v["exercises"][0]["order"] = json!(1e300);
+                v["exercises"][1]["order"] = json!(u64::MAX);
+                v["exercises"][1]["blockIndex"] = json!(0);
+            },
+            |p| {
+                let names: Vec<_> = p.blocks[0]
+                    .exercises
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect();
+                names == ["DB Press", "Jumping Jacks"]
+            },
+        ),
+        (
+            "long strings",
+            V1Current,
+            |v| {
+                v["blocks"][0]["title"] = json!("T".repeat(90));
+                v["summary"] = json!("s".repeat(5000));
+                v["equipment"] = json!(["e".repeat(200)]);
+                v["blocks"][1]["exercises"][0]["detail"] = json!("d".repeat(1000));
+            },
+            |p| p.blocks[0].title.len() == 90 && p.summary.len() == 5000,
+        ),
+    ]
+}
+
+#[test]
+fn spec_valid_plans_are_accepted_by_transformer_and_schemas() {
+    for (name, version, edit, check) in valid_variants() {
+        let v = edited(version, edit);
+        let errors: Vec<String> = validator(version.schema_json())
+            .iter_errors(&v)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name}: schema says {errors:?}");
+        let plan = run(&v.to_string(), version, 1).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(check(&plan), "{name}: {plan:?}");
+    }
+}
+
+#[test]
 fn the_json_schemas_agree_with_the_transformer() {
     for c in cases() {
-        let (base, schema) = match c.schema {
-            V2Flat => (
-                "plans/worked-example.v2.json",
-                validator(V2Flat.schema_json()),
-            ),
-            V1Current => (
-                "plans/worked-example.v1.json",
-                validator(V1Current.schema_json()),
-            ),
-        };
-        let mut v: Value = serde_json::from_str(&read(base)).unwrap();
-        (c.edit)(&mut v);
+        let schema = validator(c.schema.schema_json());
+        let v = edited(c.schema, c.edit);
         assert_eq!(
             !schema.is_valid(&v),
             c.schema_rejects,

@@ -68,7 +68,15 @@ fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
         ),
         Err(e) => {
             let path = e.path().to_string();
-            let path = (!path.is_empty() && path != ".").then_some(path);
+            let mut path = (!path.is_empty() && path != ".").then_some(path);
+            // A duplicate key is reported at its object; name the key (a schema field, not input).
+            let msg = e.inner().to_string();
+            if let Some(field) = msg
+                .strip_prefix("duplicate field `")
+                .and_then(|r| r.split('`').next())
+            {
+                path = Some(path.map_or_else(|| field.into(), |p| format!("{p}.{field}")));
+            }
             OutputError::new(
                 OutputErrorCode::SchemaViolation,
                 path,
@@ -84,7 +92,7 @@ fn describe_data_error(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     let expected = msg.split(", expected ").nth(1).map(|rest| {
         match rest.split(" at line ").next().unwrap_or(rest) {
-            "i64" | "u64" | "u32" | "i32" => "an integer",
+            "i64" | "u64" | "u32" | "i32" | "an integer" => "an integer",
             "a sequence" => "an array",
             "a string" => "a string",
             "a boolean" => "a boolean",

@@ -5,7 +5,7 @@
 //! | file | concern |
 //! |---|---|
 //! | `model.rs` | [`TodayPlan`] and its parts: what apps receive |
-//! | `raw.rs` | the two LLM shapes as parsed, every field optional so absence is reported by path |
+//! | `raw.rs` | the two LLM shapes as parsed: absent apart from `null`, integers as JSON Schema counts them |
 //! | `transform.rs` | extract, parse, validate, expand, join, order, assign ids (pure) |
 //! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |

@@ -36,7 +36,7 @@ pub struct TodayPlan {
     pub id: String,
     /// What the session trains, e.g. `Upper Body Strength`.
     pub focus: String,
-    /// Planned length of the whole session, in minutes (1 to 1440).
+    /// Planned length of the whole session, in minutes (1 or more).
     pub duration_minutes: u32,
     /// Equipment the plan needs; may be empty.
     pub equipment: Vec<String>,
@@ -58,7 +58,7 @@ pub struct PlanBlock {
     pub id: String,
     /// E.g. `Warm-up` or `Main Set`.
     pub title: String,
-    /// Planned length of the block, in minutes (1 to 1440).
+    /// Planned length of the block, in minutes (1 or more).
     pub duration_minutes: u32,
     /// What the block trains, e.g. `Prep` or `Strength`.
     pub focus: String,

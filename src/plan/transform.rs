@@ -1,31 +1,41 @@
 //! The transform itself: raw model text -> validated, expanded, joined, ordered [`TodayPlan`].
 //!
 //! Steps: find the JSON ([`crate::llm::extract`]), parse it into the raw shape of the chosen
-//! [`SchemaVersion`] (wrong types and unknown fields fail here, with their path), validate every
-//! required field, enum and range, expand block templates from the [`Ruleset`], join `v2-flat`
-//! exercises to their blocks by `blockIndex` and order them by `order`, and finally assign ids in
-//! plan order (plan, then each block followed by its exercises), so a seed reproduces every id.
+//! [`SchemaVersion`] (wrong types, `null` where the schema allows none and unknown fields fail
+//! here, with their path), validate every required field, enum and range, expand block templates
+//! from the [`Ruleset`], join `v2-flat` exercises to their blocks by `blockIndex` and order them by
+//! `order`, and finally assign ids in plan order (plan, then each block followed by its exercises),
+//! so a seed reproduces every id.
+//!
+//! The validation is hand-written (one pass, no JSON Schema engine on the hot path) and accepts
+//! exactly what `schemas/today-plan.v2-flat.json` and `today-plan.v1-current.json` accept, plus
+//! the rules a schema cannot state (`blockIndex` below the number of blocks, unique `order` per
+//! block, at least one exercise in a v1 plan); `tests/transform.rs` checks every invalid case
+//! against the schema files with the `jsonschema` crate. The numeric rules, from the spec's field
+//! lists:
+//! - `durationMinutes` is a whole number from 1; the only upper bound is the width of the plan's
+//!   `u32` field (4294967295, stated in the schemas). Strings have no length limit.
+//! - Integers are JSON Schema integers: `30.0` is 30.
+//! - `blockIndex` is in range or `block_index_out_of_range`, whatever its size (a negative or
+//!   astronomically large index is an out-of-range index, not a schema violation).
+//! - `order` is any whole number from 0, of any size: orders are compared exactly up to
+//!   `u64::MAX` and by their parsed `f64` value beyond it.
 //!
 //! Nothing is best-effort: the first broken rule fails the whole transform with an
-//! [`OutputError`] naming the rule (its code) and the JSON path.
+//! [`OutputError`] naming the rule (its code) and the JSON path. Paths name schema fields only:
+//! a field name the plan schemas do not know is the model's text, so its error points at the
+//! object holding it.
 
 use super::expansion::Ruleset;
 use super::model::{Energy, PlanBlock, PlanExercise, PlanSource, TodayPlan};
-use super::raw::{BlockV1, BlockV2, ExerciseV1, ExerciseV2, PlanHeader, PlanV1, PlanV2};
+use super::raw::{
+    BlockV1, BlockV2, ExerciseV1, ExerciseV2, Nullable, PlanHeader, PlanV1, PlanV2, Whole,
+    KNOWN_FIELDS,
+};
 use super::SchemaVersion;
 use crate::error::{OutputError, OutputErrorCode as Code};
 use crate::ids::IdGenerator;
 use crate::llm::extract::parse_model_json;
-
-const MAX_MINUTES: i64 = 1440;
-// maxLength of the string fields, as in the schema files.
-const MAX_FOCUS: usize = 120;
-const MAX_SUMMARY: usize = 600;
-const MAX_EQUIPMENT: usize = 60;
-const MAX_TITLE: usize = 80;
-const MAX_NAME: usize = 120;
-const MAX_PRESCRIPTION: usize = 120;
-const MAX_DETAIL: usize = 400;
 
 /// Transforms raw model text written in `version`'s schema into a [`TodayPlan`].
 ///
@@ -38,8 +48,12 @@ pub fn transform(
     ids: &mut IdGenerator,
 ) -> Result<TodayPlan, OutputError> {
     let mut plan = match version {
-        SchemaVersion::V2Flat => from_v2(parse_model_json::<PlanV2>(text)?, ruleset)?,
-        SchemaVersion::V1Current => from_v1(parse_model_json::<PlanV1>(text)?, ruleset)?,
+        SchemaVersion::V2Flat => {
+            from_v2(parse_model_json::<PlanV2>(text).map_err(unecho)?, ruleset)?
+        }
+        SchemaVersion::V1Current => {
+            from_v1(parse_model_json::<PlanV1>(text).map_err(unecho)?, ruleset)?
+        }
     };
     plan.id = ids.next_id();
     for block in &mut plan.blocks {
@@ -56,78 +70,92 @@ fn violation(path: String, detail: impl Into<String>) -> OutputError {
 }
 
 fn required<T>(v: Option<T>, path: impl FnOnce() -> String) -> Result<T, OutputError> {
-    v.ok_or_else(|| violation(path(), "required field is missing or null"))
+    v.ok_or_else(|| violation(path(), "required field is missing"))
 }
 
-fn text(
-    v: Option<String>,
-    max: usize,
-    path: impl FnOnce() -> String,
-) -> Result<String, OutputError> {
-    match v {
-        None => Err(violation(path(), "required field is missing or null")),
-        Some(s) => check_len(s, max, path),
+/// An unknown field's error points at the object holding it unless the name is a field of the
+/// plan schemas (e.g. `exercises` inside a `v2-flat` block): other names are the model's text.
+fn unecho(mut e: OutputError) -> OutputError {
+    if e.code != Code::SchemaViolation || !e.detail.starts_with("unknown field") {
+        return e;
     }
-}
-
-fn check_len(s: String, max: usize, path: impl FnOnce() -> String) -> Result<String, OutputError> {
-    if s.len() <= max || s.chars().count() <= max {
-        Ok(s)
+    let Some(path) = e.path.take() else {
+        return e;
+    };
+    let (parent, key) = split_object_path(&path);
+    e.path = if KNOWN_FIELDS.contains(&key) {
+        Some(path)
     } else {
-        Err(violation(path(), format!("longer than {max} characters")))
+        parent.map(str::to_owned)
+    };
+    e
+}
+
+/// Splits `blocks[1].exercises[0].KEY` into the path of a plan object (`None` for the root) and the
+/// key after it. The objects are the root, `blocks[i]`, `exercises[j]` and
+/// `blocks[i].exercises[k]`; the key is everything after the object's path, dots included.
+fn split_object_path(path: &str) -> (Option<&str>, &str) {
+    fn indexed<'a>(s: &'a str, name: &str) -> Option<&'a str> {
+        let rest = s.strip_prefix(name)?.strip_prefix('[')?;
+        let close = rest.find(']')?;
+        (close > 0 && rest[..close].bytes().all(|b| b.is_ascii_digit())).then(|| &rest[close + 1..])
+    }
+    let after_object = indexed(path, "blocks")
+        .map(|rest| {
+            rest.strip_prefix('.')
+                .and_then(|r| indexed(r, "exercises"))
+                .unwrap_or(rest)
+        })
+        .or_else(|| indexed(path, "exercises"));
+    match after_object.and_then(|rest| rest.strip_prefix('.').map(|key| (rest, key))) {
+        Some((rest, key)) => (Some(&path[..path.len() - rest.len()]), key),
+        None => (None, path),
     }
 }
 
-fn minutes(v: Option<i64>, path: impl Fn() -> String) -> Result<u32, OutputError> {
-    let m = required(v, &path)?;
-    if (1..=MAX_MINUTES).contains(&m) {
-        Ok(m as u32)
-    } else {
-        Err(violation(
-            path(),
-            format!("must be a whole number of minutes from 1 to {MAX_MINUTES}"),
-        ))
-    }
+fn text(v: Option<String>, path: impl FnOnce() -> String) -> Result<String, OutputError> {
+    v.ok_or_else(|| violation(path(), "required field is missing"))
 }
 
-fn detail(
-    v: Option<Option<String>>,
-    path: impl Fn() -> String,
-) -> Result<Option<String>, OutputError> {
-    match v {
-        None => Err(violation(
+/// `durationMinutes`: a whole number from 1 to `u32::MAX`.
+fn minutes(v: Option<Whole>, path: impl Fn() -> String) -> Result<u32, OutputError> {
+    match required(v, &path)? {
+        Whole::Exact(m) if m >= 1 => u32::try_from(m)
+            .map_err(|_| violation(path(), format!("must be at most {} minutes", u32::MAX))),
+        Whole::Beyond(_) => Err(violation(
             path(),
-            "required field is missing (use null for no detail)",
+            format!("must be at most {} minutes", u32::MAX),
         )),
-        Some(None) => Ok(None),
-        Some(Some(s)) => check_len(s, MAX_DETAIL, path).map(Some),
+        _ => Err(violation(
+            path(),
+            "must be a whole number of minutes, 1 or more",
+        )),
     }
+}
+
+fn detail(v: Nullable<String>, path: impl Fn() -> String) -> Result<Option<String>, OutputError> {
+    v.ok_or_else(|| violation(path(), "required field is missing (use null for no detail)"))
 }
 
 fn exercise(
     name: Option<String>,
     prescription: Option<String>,
-    det: Option<Option<String>>,
+    det: Nullable<String>,
     at: &dyn Fn(&str) -> String,
 ) -> Result<PlanExercise, OutputError> {
     Ok(PlanExercise {
         id: String::new(),
-        name: text(name, MAX_NAME, || at("name"))?,
-        prescription: text(prescription, MAX_PRESCRIPTION, || at("prescription"))?,
+        name: text(name, || at("name"))?,
+        prescription: text(prescription, || at("prescription"))?,
         detail: detail(det, || at("detail"))?,
     })
 }
 
 /// Validates the fields both shapes share; returns a plan with no blocks yet.
 fn header(h: PlanHeader) -> Result<TodayPlan, OutputError> {
-    let focus = text(h.focus, MAX_FOCUS, || "focus".into())?;
+    let focus = text(h.focus, || "focus".into())?;
     let duration_minutes = minutes(h.duration_minutes, || "durationMinutes".into())?;
-    let mut equipment = required(h.equipment, || "equipment".into())?;
-    for (i, item) in equipment.iter_mut().enumerate() {
-        *item = check_len(std::mem::take(item), MAX_EQUIPMENT, || {
-            format!("equipment[{i}]")
-        })?;
-    }
+    let equipment = required(h.equipment, || "equipment".into())?;
     let source = match required(h.source, || "source".into())?.as_str() {
         "ai" => PlanSource::Ai,
         "manual" => PlanSource::Manual,
@@ -151,7 +179,7 @@ fn header(h: PlanHeader) -> Result<TodayPlan, OutputError> {
             ))
         }
     };
-    let summary = text(h.summary, MAX_SUMMARY, || "summary".into())?;
+    let summary = text(h.summary, || "summary".into())?;
     Ok(TodayPlan {
         id: String::new(),
         focus,
@@ -164,8 +192,9 @@ fn header(h: PlanHeader) -> Result<TodayPlan, OutputError> {
     })
 }
 
-fn non_empty_blocks<B>(blocks: Option<Vec<B>>) -> Result<Vec<B>, OutputError> {
-    match blocks {
+/// `blocks` absent, `null` or empty is `missing_blocks`.
+fn non_empty_blocks<B>(blocks: Nullable<Vec<B>>) -> Result<Vec<B>, OutputError> {
+    match blocks.flatten() {
         None => Err(OutputError::at(
             Code::MissingBlocks,
             "blocks",
@@ -184,7 +213,7 @@ fn non_empty_blocks<B>(blocks: Option<Vec<B>>) -> Result<Vec<B>, OutputError> {
 fn block(
     i: usize,
     title: Option<String>,
-    duration: Option<i64>,
+    duration: Option<Whole>,
     focus: Option<String>,
     template: Option<String>,
     ruleset: &Ruleset,
@@ -193,9 +222,9 @@ fn block(
     let Some(name) = template else {
         return Ok(PlanBlock {
             id: String::new(),
-            title: text(title, MAX_TITLE, || at("title"))?,
+            title: text(title, || at("title"))?,
             duration_minutes: minutes(duration, || at("durationMinutes"))?,
-            focus: text(focus, MAX_FOCUS, || at("focus"))?,
+            focus: text(focus, || at("focus"))?,
             exercises: Vec::new(),
         });
     };
@@ -258,27 +287,30 @@ fn from_v2(raw: PlanV2, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
 
     // Validate each exercise; remember (block, order, input index) for the join.
     let n_blocks = plan.blocks.len();
-    let mut keys: Vec<(usize, i64, usize)> = Vec::with_capacity(exercises.len());
+    let mut keys: Vec<(usize, Whole, usize)> = Vec::with_capacity(exercises.len());
     let mut built: Vec<Option<PlanExercise>> = Vec::with_capacity(exercises.len());
     for (j, e) in exercises.into_iter().enumerate() {
         let at = |field: &str| format!("exercises[{j}].{field}");
-        let block_index = required(e.block_index, || at("blockIndex"))?;
-        if block_index < 0 || block_index as u64 >= n_blocks as u64 {
-            return Err(OutputError::at(
-                Code::BlockIndexOutOfRange,
-                at("blockIndex"),
-                format!(
-                    "must be from 0 to {} (the plan has {n_blocks} blocks)",
-                    n_blocks - 1
-                ),
-            ));
-        }
+        let block_index = match required(e.block_index, || at("blockIndex"))? {
+            Whole::Exact(b) if b < n_blocks as u64 => b as usize,
+            _ => {
+                return Err(OutputError::at(
+                    Code::BlockIndexOutOfRange,
+                    at("blockIndex"),
+                    format!(
+                        "must be from 0 to {} (the plan has {n_blocks} block{})",
+                        n_blocks - 1,
+                        if n_blocks == 1 { "" } else { "s" }
+                    ),
+                ))
+            }
+        };
         let order = required(e.order, || at("order"))?;
-        if order < 0 {
+        if order == Whole::Negative {
             return Err(violation(at("order"), "must be 0 or greater"));
         }
         built.push(Some(exercise(e.name, e.prescription, e.detail, &at)?));
-        keys.push((block_index as usize, order, j));
+        keys.push((block_index, order, j));
     }
 
     keys.sort_unstable();
@@ -325,7 +357,7 @@ fn from_v1(raw: PlanV1, ruleset: &Ruleset) -> Result<TodayPlan, OutputError> {
             None => {
                 return Err(violation(
                     format!("blocks[{i}].exercises"),
-                    "required field is missing or null",
+                    "required field is missing",
                 ))
             }
         };
