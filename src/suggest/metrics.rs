@@ -53,26 +53,124 @@ fn round_to(x: f64, step: f64) -> f64 {
     (r * 1000.0).round() / 1000.0
 }
 
-/// Greatest common divisor of plate sizes, in thousandths.
-fn plate_step(plates: &[f64]) -> Option<f64> {
-    fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    let g = plates
-        .iter()
-        .filter(|p| p.is_finite() && **p > 0.0)
-        .map(|p| (p * 1000.0).round() as u64)
-        .fold(0, gcd);
-    (g > 0).then(|| g as f64 / 1000.0)
+/// Largest number of residues (smallest plate / common step) the plate table may have; beyond it
+/// (only with absurd plate sizes such as 44.999 and 45) only the smallest plate is used.
+const MAX_PLATE_RESIDUES: u64 = 100_000;
+
+/// Which per-side plate sums (each plate size usable any number of times) can be built, in units
+/// of the greatest common divisor of the plate sizes.
+///
+/// Every sum is a multiple of that divisor. Sums that share a remainder modulo the smallest plate
+/// form a chain (add one more smallest plate), so it suffices to know, for each remainder, the
+/// smallest sum that has it ("round-robin" shortest paths over the remainders): a sum is buildable
+/// exactly when it is at least that minimum. The table has `smallest / divisor` entries, a handful
+/// for real plate sets ([45, 25]: 5, [45, 25, 10, 5, 2.5]: 1).
+struct PlateSums {
+    /// The common step of all plate sizes, in the plan unit.
+    unit: f64,
+    /// The smallest plate, in units.
+    smallest: u64,
+    /// Per remainder modulo `smallest`, the smallest buildable sum with it (`u64::MAX`: none).
+    min_sum: Vec<u64>,
 }
 
-/// The achievable load nearest to `weight`: the nearest owned dumbbell for dumbbell exercises,
-/// bar plus pairs of owned plates for barbell exercises, else the nearest 2.5 lb (1.25 kg), halves
-/// away from zero (ties go to the heavier load). Never negative.
+impl PlateSums {
+    /// The table for `plates` (plan unit; entries that are not finite and positive are ignored),
+    /// or `None` when no plate is usable.
+    fn new(plates: &[f64]) -> Option<PlateSums> {
+        fn gcd(a: u64, b: u64) -> u64 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        let mut thousandths: Vec<u64> = plates
+            .iter()
+            .filter(|p| p.is_finite() && **p > 0.0)
+            .map(|p| (p * 1000.0).round() as u64)
+            .filter(|p| *p > 0)
+            .collect();
+        thousandths.sort_unstable();
+        thousandths.dedup();
+        let mut g = thousandths.iter().copied().fold(0, gcd);
+        if g == 0 {
+            return None;
+        }
+        if thousandths[0] / g > MAX_PLATE_RESIDUES {
+            thousandths.truncate(1);
+            g = thousandths[0];
+        }
+        let sizes: Vec<u64> = thousandths.iter().map(|p| p / g).collect();
+        let smallest = sizes[0];
+        // Bounded by the check above: at most MAX_PLATE_RESIDUES entries.
+        let n = smallest as usize;
+        let mut min_sum = vec![u64::MAX; n];
+        min_sum[0] = 0;
+        // Adding plate `a` moves remainder r to (r + a) mod n; following each cycle of that move
+        // twice relaxes every remainder (the classic round-robin algorithm).
+        for &a in &sizes[1..] {
+            let step = (a % smallest) as usize;
+            let cycles = gcd(smallest, step as u64) as usize;
+            for start in 0..cycles {
+                // The smallest value on the cycle is a safe place to start.
+                let mut best = start;
+                let mut r = (start + step) % n;
+                while r != start {
+                    if min_sum[r] < min_sum[best] {
+                        best = r;
+                    }
+                    r = (r + step) % n;
+                }
+                let mut r = best;
+                for _ in 0..(n / cycles) {
+                    let next = (r + step) % n;
+                    if min_sum[r] != u64::MAX {
+                        min_sum[next] = min_sum[next].min(min_sum[r] + a);
+                    }
+                    r = next;
+                }
+            }
+        }
+        Some(PlateSums {
+            unit: g as f64 / 1000.0,
+            smallest,
+            min_sum,
+        })
+    }
+
+    /// The buildable sum nearest to `target` (plan unit, >= 0); ties go to the heavier sum.
+    fn nearest(&self, target: f64) -> f64 {
+        let t = target / self.unit;
+        let p = self.smallest as f64;
+        let mut best: Option<(f64, f64)> = None; // (distance, sum in units)
+        let mut consider = |sum: f64| {
+            let d = (sum - t).abs();
+            best = match best {
+                Some((bd, bs)) if bd < d || (bd == d && bs >= sum) => Some((bd, bs)),
+                _ => Some((d, sum)),
+            };
+        };
+        for &m in self.min_sum.iter().filter(|m| **m != u64::MAX) {
+            let m = m as f64;
+            if t <= m {
+                consider(m);
+            } else {
+                let k = ((t - m) / p).floor();
+                consider(m + k * p);
+                consider(m + (k + 1.0) * p);
+            }
+        }
+        let units = best.map_or(0.0, |(_, s)| s);
+        ((units * self.unit) * 1000.0).round() / 1000.0
+    }
+}
+
+/// The achievable load nearest to `weight`: the nearest owned dumbbell for dumbbell exercises;
+/// for barbell exercises the bar plus the same plates on each side, each owned plate size usable
+/// any number of times (with 45 and 25 lb plates, 95 and 135 lb can be built but 105 cannot);
+/// else the nearest 2.5 lb (1.25 kg). Ties go to the heavier load. Never negative, never below
+/// the bar.
 pub fn round_to_achievable(
     weight: f64,
     equipment: Equipment,
@@ -97,13 +195,16 @@ pub fn round_to_achievable(
                 WeightUnit::Lbs => 45.0,
                 WeightUnit::Kg => 20.0,
             };
-            let bar = if load.bar_weight > 0.0 {
+            let bar = if load.bar_weight > 0.0 && load.bar_weight.is_finite() {
                 load.bar_weight
             } else {
                 default_bar
             };
-            match plate_step(&load.plates) {
-                Some(per_side) if weight > bar => bar + round_to(weight - bar, 2.0 * per_side),
+            match PlateSums::new(&load.plates) {
+                Some(sums) if weight > bar && weight.is_finite() => {
+                    let total = bar + 2.0 * sums.nearest((weight - bar) / 2.0);
+                    (total * 1000.0).round() / 1000.0
+                }
                 _ => bar,
             }
         }
@@ -359,6 +460,76 @@ mod tests {
         );
     }
 
+    /// The buildable per-side sums up to `limit` (in thousandths), ascending, by plain
+    /// unbounded-coin DP.
+    fn brute_force_sums(plates: &[f64], limit: usize) -> Vec<usize> {
+        let coins: Vec<usize> = plates
+            .iter()
+            .map(|p| (p * 1000.0).round() as usize)
+            .collect();
+        let mut ok = vec![false; limit + 1];
+        ok[0] = true;
+        for s in 1..=limit {
+            ok[s] = coins.iter().any(|&c| c <= s && ok[s - c]);
+        }
+        (0..=limit).filter(|s| ok[*s]).collect()
+    }
+
+    #[test]
+    fn plate_rounding_agrees_with_brute_force() {
+        let sets: &[&[f64]] = &[
+            &[45.0, 25.0],
+            &[25.0, 10.0],
+            &[45.0, 35.0, 25.0],
+            &[20.0, 15.0, 1.25],
+            &[45.0, 25.0, 10.0, 5.0, 2.5],
+            &[7.5, 4.5],
+            &[33.0, 21.0, 9.0],
+        ];
+        for plates in sets {
+            let sums = PlateSums::new(plates).unwrap();
+            let buildable = brute_force_sums(plates, 400_000);
+            for tenths in (0..3_000).map(|t| t as f64 / 10.0) {
+                let target = (tenths * 1000.0).round() as usize;
+                // Nearest buildable sum, ties heavier: the first at or above the target, or the
+                // one before it.
+                let at = buildable.partition_point(|s| *s < target);
+                let above = buildable[at];
+                let want = match at.checked_sub(1).map(|i| buildable[i]) {
+                    Some(below) if target - below < above - target => below,
+                    _ => above,
+                };
+                assert_eq!(
+                    sums.nearest(tenths),
+                    want as f64 / 1000.0,
+                    "{plates:?} per side {tenths}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plate_rounding_survives_odd_plate_lists() {
+        let lb = WeightUnit::Lbs;
+        let load = |plates: Vec<f64>| LoadConfig {
+            plates,
+            bar_weight: 45.0,
+            dumbbells: vec![],
+        };
+        let r = |plates: Vec<f64>, w: f64| {
+            round_to_achievable(w, Equipment::Barbell, &load(plates), lb)
+        };
+        assert_eq!(r(vec![0.0, -5.0, f64::NAN], 100.0), 45.0, "no usable plate");
+        assert_eq!(r(vec![45.0, 45.0, 25.0], 105.0), 95.0, "duplicates");
+        assert_eq!(r(vec![45.0, 25.0], f64::INFINITY), 45.0);
+        assert_eq!(r(vec![45.0, 25.0], f64::NAN), 45.0);
+        // Sizes whose common step is tiny: only the smallest plate is used, still loadable.
+        assert_eq!(r(vec![44.999, 200.0], 140.0), 134.998);
+        // A fine common step with a small smallest plate stays exact.
+        assert_eq!(r(vec![45.0, 0.5], 100.3), 100.0);
+        assert_eq!(r(vec![45.0, 0.5], 100.6), 101.0);
+    }
+
     #[test]
     fn epley_and_session_best() {
         assert_eq!(e1rm(100.0, 10), Some(100.0 * (1.0 + 10.0 / 30.0)));
@@ -438,6 +609,30 @@ mod tests {
             idx(progression_sets(&undone, TrainingStyle::Unknown)),
             vec![1, 3]
         );
+    }
+
+    #[test]
+    fn pyramid_progression_sets_at_95_percent_of_the_max() {
+        use SetType::*;
+        // No working set logged; pyramid: the first two sets at >= 95% of the heaviest (100).
+        let cases: &[(&str, f64, Vec<u32>)] = &[
+            ("94.9% is out", 94.9, vec![2, 3]),
+            ("95% is in", 95.0, vec![1, 2]),
+            ("95.1% is in", 95.1, vec![1, 2]),
+        ];
+        for (name, second, want) in cases {
+            let p = perf(vec![
+                set(0, Drop, 60.0, 12),
+                set(1, Drop, *second, 10),
+                set(2, Drop, 100.0, 8),
+                set(3, Drop, 96.0, 8),
+            ]);
+            let got: Vec<u32> = progression_sets(&p, TrainingStyle::Pyramid)
+                .iter()
+                .map(|s| s.index)
+                .collect();
+            assert_eq!(got, *want, "{name}");
+        }
     }
 
     #[test]
