@@ -1,18 +1,19 @@
 //! Set type and rest hygiene rules (spec 004 "Set Type / Rest Hygiene"), run last, in this order:
 //!
-//! 1. **Short rest performance drop** (`short_rest_performance_drop`). Last 2 sessions. For a set
-//!    index, in both sessions: the set was a completed regular set, the rest taken *before* it was
-//!    shorter than the prescribed rest minus 15 s, and its reps dropped (2 or more fewer than the
-//!    previous completed working set, or below the floor). Then add 15 s of rest: once for the
-//!    exercise in all-same rest mode, else on the set *before* the one that dropped.
-//! 2. **Drop set without base** (`drop_set_without_base`). In the prescription, the first drop set
-//!    comes before any regular set: make that drop set regular (only the first one).
+//! 1. **Short rest performance drop** (`short_rest_performance_drop`). Last 2 sessions. Each of
+//!    them has a trigger: a completed regular set with the rest taken *before* it shorter than the
+//!    prescribed rest minus 15 s and its reps dropped (2 or more fewer than the previous completed
+//!    working set, or below the floor). Then add 15 s of rest: once for the exercise in all-same
+//!    rest mode, else on the set *before* each set that dropped in the current session.
+//! 2. **Drop set without base** (`drop_set_without_base`). In the current session's logged sets,
+//!    the first drop set comes before any set logged as regular: make the prescribed set at that
+//!    index regular (only the first one; nothing when it is already regular).
 //! 3. **Warmup acting as working set** (`warmup_acting_as_working_set`). A prescribed warmup set
 //!    whose weight was within 10% of that session's top regular weight (>= 90% of it) in both of
 //!    the last 2 sessions: make it regular.
-//! 4. **Regular acting as warmup** (`regular_acting_as_warmup`). A prescribed regular set that came
-//!    before the session's top regular set and weighed under 70% of it, in both of the last 2
-//!    sessions: make it a warmup.
+//! 4. **Regular acting as warmup** (`regular_acting_as_warmup`). One of the first two prescribed
+//!    sets (index 0 or 1), prescribed regular, that weighed under 70% of the session's top regular
+//!    weight in both of the last 2 sessions: make it a warmup.
 //! 5. **Set type mismatch** (`set_type_mismatch`). In both of the last 2 sessions the set was
 //!    logged with the same type, different from the prescribed one: change the prescription to
 //!    the logged type. Sets already changed by rules 2-4 are left to them.
@@ -25,13 +26,20 @@
 //!   (its prescription's rest is the rest after it). In per-set mode the change therefore targets
 //!   the previous set (the one whose rest is too short), as found in the current session.
 //! - Only regular sets are judged for the short-rest drop: rest before a drop set is short on
-//!   purpose. The same set index must trigger in both sessions. "Shorter than target minus 15 s"
-//!   is strict: exactly 15 s short does not fire.
-//! - Rule 1 (drop set) needs no session: it reads the prescription only.
-//! - Top regular weight: the heaviest completed set logged as regular in that session; the "top
-//!   set" of rule 4 is the first set at that weight, and "early" means a lower index. A session
+//!   purpose. As in the original app, each of the last 2 sessions needs *some* trigger, not
+//!   necessarily at the same set (fatigue moves from set to set); the changes follow the current
+//!   session's triggers. "Shorter than target minus 15 s" is strict: exactly 15 s short does not
+//!   fire.
+//! - Rule 2 (drop set) reads the sets logged in the current session, as the original app does
+//!   (whether completed or not: the order the user set up is what matters), and changes the
+//!   prescribed set at that index. The prescription alone is not judged: a plan whose first drop
+//!   set has no base but that the user does not log that way is left alone.
+//! - Floors come from the effective rep range ([`super::judged_context`]).
+//! - Top regular weight: the heaviest completed set logged as regular in that session. A session
 //!   with no completed regular set (or a top weight of 0) does not count, nor does one where the
-//!   set itself was not completed.
+//!   set itself was not completed. Rule 4's "early" is the prescription index (0 or 1, as in the
+//!   original app), not the position relative to the top set: in a ramp 40/50/60/100 only the
+//!   first two are flagged.
 //! - Rule 5 compares completed sets only and skips any index that already has a set type change.
 
 use super::super::metrics::{rep_floor, reps_dropped};
@@ -39,7 +47,7 @@ use super::super::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, ExerciseContext, ExercisePerformance,
     PerformedSet, RestMode, SetPrescription, SetType, SuggestionDraft,
 };
-use super::{draft, evidence, num};
+use super::{draft, evidence, num, weight_text as fmt};
 
 pub(super) const SHORT_REST_PERFORMANCE_DROP: &str = "short_rest_performance_drop";
 pub(super) const DROP_SET_WITHOUT_BASE: &str = "drop_set_without_base";
@@ -55,6 +63,9 @@ const SHORT_REST_MARGIN_SECONDS: i64 = 15;
 const WARMUP_AS_WORKING_RATIO: f64 = 0.9;
 /// An early regular set under this share of the top regular weight acts as a warmup.
 const REGULAR_AS_WARMUP_RATIO: f64 = 0.7;
+/// The last prescribed set index that counts as "early" for regular-acting-as-warmup (the first
+/// two sets, as in the original app).
+const LAST_EARLY_INDEX: u32 = 1;
 /// Slack for float comparisons at an inclusive threshold.
 const EPS: f64 = 1e-9;
 
@@ -81,17 +92,15 @@ fn completed(perf: &ExercisePerformance, index: u32) -> Option<&PerformedSet> {
     perf.sets.iter().find(|s| s.index == index && s.completed)
 }
 
-/// The top regular weight of a session and the index of the first set at it: completed sets
-/// logged as regular; `None` when there is none or it is 0.
-fn top_regular(perf: &ExercisePerformance) -> Option<(f64, u32)> {
+/// The top regular weight of a session: the heaviest completed set logged as regular; `None` when
+/// there is none or it is 0.
+fn top_regular(perf: &ExercisePerformance) -> Option<f64> {
     perf.sets
         .iter()
         .filter(|s| s.completed && s.set_type == SetType::Regular)
-        .fold(None, |best: Option<(f64, u32)>, s| match best {
-            Some((w, i)) if w > s.weight || (w == s.weight && i < s.index) => Some((w, i)),
-            _ => Some((s.weight, s.index)),
-        })
-        .filter(|(w, _)| *w > 0.0)
+        .map(|s| s.weight)
+        .reduce(f64::max)
+        .filter(|w| *w > 0.0)
 }
 
 /// A set type as a change value.
@@ -146,6 +155,14 @@ struct ShortRest {
     reps: u32,
 }
 
+/// Ascending, without duplicates.
+fn sorted(indexes: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    let mut v: Vec<u32> = indexes.into_iter().collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// Set `index` of `perf` as a short-rest drop: a completed regular set, rest before it (logged on
 /// the previous completed set) under prescribed - 15 s, and its reps dropped.
 fn short_rest(ctx: &ExerciseContext, perf: &ExercisePerformance, index: u32) -> Option<ShortRest> {
@@ -170,41 +187,49 @@ fn short_rest(ctx: &ExerciseContext, perf: &ExercisePerformance, index: u32) -> 
     })
 }
 
-/// Rule 1: rest before a set shorter than prescribed - 15 s and its reps dropped, at the same set
-/// in both of the last 2 sessions -> add 15 s of rest.
+/// Every short-rest drop of one session, as (the set whose reps dropped, what made it one), by
+/// set index.
+fn short_rest_triggers(ctx: &ExerciseContext, perf: &ExercisePerformance) -> Vec<(u32, ShortRest)> {
+    let mut indexes: Vec<u32> = perf.sets.iter().map(|s| s.index).collect();
+    indexes.sort_unstable();
+    indexes.dedup();
+    indexes
+        .into_iter()
+        .filter_map(|i| Some((i, short_rest(ctx, perf, i)?)))
+        .collect()
+}
+
+/// Rule 1: in each of the last 2 sessions some set had rest before it shorter than prescribed -
+/// 15 s and its reps dropped -> add 15 s of rest.
 pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     let Some(sessions) = last_two(ctx) else {
         return;
     };
-    let mut indexes: Vec<u32> = ctx.current.sets.iter().map(|s| s.index).collect();
-    indexes.sort_unstable();
-    indexes.dedup();
-    // (the set whose reps dropped, its trigger now, its trigger in the previous session)
-    let triggers: Vec<(u32, ShortRest, ShortRest)> = indexes
-        .into_iter()
-        .filter_map(|i| {
-            let now = short_rest(ctx, sessions[0], i)?;
-            let before = short_rest(ctx, sessions[1], i)?;
-            Some((i, now, before))
-        })
-        .collect();
-    let Some((_, first_now, first_before)) = triggers.first() else {
+    let now_triggers = short_rest_triggers(ctx, sessions[0]);
+    let before_triggers = short_rest_triggers(ctx, sessions[1]);
+    let (Some((_, first_now)), Some((_, first_before))) =
+        (now_triggers.first(), before_triggers.first())
+    else {
         return;
     };
+    let trigger_sets = |triggers: &[(u32, ShortRest)]| -> Vec<u32> {
+        triggers.iter().flat_map(|(i, t)| [t.before, *i]).collect()
+    };
+    let previous_sets = trigger_sets(&before_triggers);
     let floor = rep_floor(&ctx.prescription.rep_range);
     let figures = |now: &ShortRest, before: &ShortRest| {
         let mut f = vec![
-            ("rest_taken", now.rest as f64),
-            ("rest_taken_previous", before.rest as f64),
-            ("prescribed_rest", now.prescribed as f64),
-            ("short_rest_margin", SHORT_REST_MARGIN_SECONDS as f64),
+            ("restTaken", now.rest as f64),
+            ("restTakenPrevious", before.rest as f64),
+            ("prescribedRest", now.prescribed as f64),
+            ("shortRestMargin", SHORT_REST_MARGIN_SECONDS as f64),
             ("reps", now.reps as f64),
-            ("reps_previous", before.reps as f64),
+            ("repsPrevious", before.reps as f64),
         ];
         if let Some(floor) = floor {
             f.push(("floor", floor as f64));
         }
-        f.push(("rest_increase_seconds", REST_INCREASE_SECONDS as f64));
+        f.push(("restIncreaseSeconds", REST_INCREASE_SECONDS as f64));
         f
     };
     let reasoning = |rest: u32, prescribed: u32, new: u32| {
@@ -217,10 +242,8 @@ pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<S
         RestMode::AllSame => {
             let old = ctx.prescription.rest_seconds;
             let new = old + REST_INCREASE_SECONDS;
-            let mut sets: Vec<u32> = triggers
-                .iter()
-                .flat_map(|(i, now, _)| [now.before, *i])
-                .collect();
+            let mut sets = trigger_sets(&now_triggers);
+            sets.extend(&previous_sets);
             sets.sort_unstable();
             sets.dedup();
             out.push(draft(
@@ -236,7 +259,7 @@ pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<S
         }
         RestMode::PerSet => {
             let mut targeted: Vec<u32> = Vec::new();
-            for (i, now, before) in &triggers {
+            for (i, now) in &now_triggers {
                 if targeted.contains(&now.before) {
                     continue;
                 }
@@ -254,36 +277,64 @@ pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<S
                     Some(num(old as f64)),
                     num(new as f64),
                     reasoning(now.rest, old, new),
-                    evidence(ids(&sessions), [now.before, *i], &figures(now, before)),
+                    evidence(
+                        ids(&sessions),
+                        sorted(
+                            [now.before, *i]
+                                .into_iter()
+                                .chain(previous_sets.iter().copied()),
+                        ),
+                        &figures(now, first_before),
+                    ),
                 ));
             }
         }
     }
 }
 
-/// Rule 2: the prescription's first drop set comes before any regular set -> make it regular.
+/// Rule 2: in the current session, the first set logged as a drop set comes before any set
+/// logged as regular -> make the prescribed set at its index regular.
 pub(super) fn drop_set_without_base(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
-    let sets: Vec<&SetPrescription> = by_index(ctx).collect();
-    let Some(first_drop) = sets.iter().find(|s| s.set_type == SetType::Drop) else {
+    let mut logged: Vec<&PerformedSet> = ctx.current.sets.iter().collect();
+    logged.sort_by_key(|s| s.index);
+    let Some(first_drop) = logged.iter().find(|s| s.set_type == SetType::Drop) else {
         return;
     };
-    let has_base = sets
+    let has_base = logged
         .iter()
         .any(|s| s.set_type == SetType::Regular && s.index < first_drop.index);
     if has_base {
         return;
     }
+    let Some(rx) = ctx.set_prescription(first_drop.index) else {
+        return;
+    };
+    if rx.set_type == SetType::Regular {
+        return;
+    }
+    let sets_before = logged.iter().filter(|s| s.index < first_drop.index).count();
     out.push(change_type_draft(
         DROP_SET_WITHOUT_BASE,
-        first_drop,
+        rx,
         SetType::Regular,
-        "A drop set needs a heavier working set before it, and this one has none. Make it a \
-         regular set."
-            .to_string(),
+        format!(
+            "You logged set {} as a drop set with no regular set before it this session. A drop \
+             set needs a heavier working set first: make it a regular set.",
+            first_drop.index + 1
+        ),
         evidence(
-            [],
-            [first_drop.index],
-            &[("drop_set_index", first_drop.index as f64)],
+            [ctx.current.id.as_str()],
+            sorted(
+                logged
+                    .iter()
+                    .filter(|s| s.index <= first_drop.index)
+                    .map(|s| s.index),
+            ),
+            &[
+                ("dropSetIndex", first_drop.index as f64),
+                ("dropSetWeight", first_drop.weight),
+                ("setsBefore", sets_before as f64),
+            ],
         ),
     ));
 }
@@ -298,7 +349,7 @@ pub(super) fn warmup_acting_as_working_set(ctx: &ExerciseContext, out: &mut Vec<
         let hits: Vec<(f64, f64)> = sessions
             .iter()
             .filter_map(|perf| {
-                let (top, _) = top_regular(perf)?;
+                let top = top_regular(perf)?;
                 let set = completed(perf, rx.index)?;
                 (set.weight >= WARMUP_AS_WORKING_RATIO * top - EPS).then_some((set.weight, top))
             })
@@ -312,39 +363,45 @@ pub(super) fn warmup_acting_as_working_set(ctx: &ExerciseContext, out: &mut Vec<
             rx,
             SetType::Regular,
             format!(
-                "This warmup was {:.0}% of your top working weight ({top}) in your last 2 \
+                "Warmup set {} was {} ({:.0}% of your top working weight, {}) in your last 2 \
                  sessions, so it works like a working set. Make it a regular set.",
-                weight / top * 100.0
+                rx.index + 1,
+                fmt(weight),
+                weight / top * 100.0,
+                fmt(top)
             ),
             evidence(
                 ids(&sessions),
                 [rx.index],
                 &[
                     ("weight", weight),
-                    ("top_weight", top),
-                    ("weight_previous", hits[1].0),
-                    ("top_weight_previous", hits[1].1),
-                    ("min_ratio", WARMUP_AS_WORKING_RATIO),
+                    ("topWeight", top),
+                    ("weightPrevious", hits[1].0),
+                    ("topWeightPrevious", hits[1].1),
+                    ("minRatio", WARMUP_AS_WORKING_RATIO),
                 ],
             ),
         ));
     }
 }
 
-/// Rule 4: a prescribed regular set before the top regular set, under 70% of its weight in both
-/// of the last 2 sessions -> make it a warmup.
+/// Rule 4: one of the first two prescribed sets, prescribed regular, under 70% of the session's
+/// top regular weight in both of the last 2 sessions -> make it a warmup.
 pub(super) fn regular_acting_as_warmup(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     let Some(sessions) = last_two(ctx) else {
         return;
     };
-    for rx in by_index(ctx).filter(|rx| rx.set_type == SetType::Regular) {
+    let early = |rx: &&SetPrescription| rx.index <= LAST_EARLY_INDEX;
+    for rx in by_index(ctx)
+        .filter(|rx| rx.set_type == SetType::Regular)
+        .filter(early)
+    {
         let hits: Vec<(f64, f64)> = sessions
             .iter()
             .filter_map(|perf| {
-                let (top, top_index) = top_regular(perf)?;
+                let top = top_regular(perf)?;
                 let set = completed(perf, rx.index)?;
-                (rx.index < top_index && set.weight < REGULAR_AS_WARMUP_RATIO * top)
-                    .then_some((set.weight, top))
+                (set.weight < REGULAR_AS_WARMUP_RATIO * top).then_some((set.weight, top))
             })
             .collect();
         if hits.len() < sessions.len() {
@@ -356,19 +413,22 @@ pub(super) fn regular_acting_as_warmup(ctx: &ExerciseContext, out: &mut Vec<Sugg
             rx,
             SetType::Warmup,
             format!(
-                "This set was only {:.0}% of your top working weight ({top}) in your last 2 \
+                "Set {} was only {} ({:.0}% of your top working weight, {}) in your last 2 \
                  sessions, so it works like a warmup. Mark it as a warmup.",
-                weight / top * 100.0
+                rx.index + 1,
+                fmt(weight),
+                weight / top * 100.0,
+                fmt(top)
             ),
             evidence(
                 ids(&sessions),
                 [rx.index],
                 &[
                     ("weight", weight),
-                    ("top_weight", top),
-                    ("weight_previous", hits[1].0),
-                    ("top_weight_previous", hits[1].1),
-                    ("max_ratio", REGULAR_AS_WARMUP_RATIO),
+                    ("topWeight", top),
+                    ("weightPrevious", hits[1].0),
+                    ("topWeightPrevious", hits[1].1),
+                    ("maxRatio", REGULAR_AS_WARMUP_RATIO),
                 ],
             ),
         ));
@@ -399,12 +459,13 @@ pub(super) fn set_type_mismatch(ctx: &ExerciseContext, out: &mut Vec<SuggestionD
             rx,
             now.set_type,
             format!(
-                "You logged this set as {} in your last 2 sessions, but the plan has it as {}. \
+                "You logged set {} as {} in your last 2 sessions, but the plan has it as {}. \
                  Update the plan to match.",
+                rx.index + 1,
                 type_name(now.set_type),
                 type_name(rx.set_type)
             ),
-            evidence(ids(&sessions), [rx.index], &[("sessions_matching", 2.0)]),
+            evidence(ids(&sessions), [rx.index], &[("sessionsMatching", 2.0)]),
         ));
     }
 }
@@ -412,7 +473,7 @@ pub(super) fn set_type_mismatch(ctx: &ExerciseContext, out: &mut Vec<SuggestionD
 #[cfg(test)]
 mod tests {
     use super::super::evaluate;
-    use super::super::testkit::{done, fired, Ctx};
+    use super::super::testkit::{done, fired, sets, Ctx};
     use super::*;
     use crate::suggest::model::{ChangeType::*, SetType::*};
 
@@ -448,14 +509,6 @@ mod tests {
                     ty(&d.new_value),
                 )
             })
-            .collect()
-    }
-
-    /// Completed sets from (type, weight, reps), indexed in order.
-    fn sets(spec: &[(SetType, f64, u32)]) -> Vec<PerformedSet> {
-        spec.iter()
-            .enumerate()
-            .map(|(i, &(t, w, r))| done(i as u32, t, w, r))
             .collect()
     }
 
@@ -504,6 +557,20 @@ mod tests {
                 "short only in the current session",
                 Ctx::range(8, 12).performed(vec![rested(74, 10, 8), rested(76, 10, 8)]),
                 vec![],
+            ),
+            (
+                "triggers at different sets in each session",
+                Ctx::range(8, 12).performed(vec![rested(60, 10, 8), {
+                    // Set 2 dropped after short rest logged on set 1; set 1 had none before it.
+                    let mut s = sets(&[
+                        (Regular, 100.0, 10),
+                        (Regular, 100.0, 10),
+                        (Regular, 100.0, 8),
+                    ]);
+                    s[1].rest_seconds = Some(60);
+                    s
+                }]),
+                vec![(IncreaseRest, None, Some(105.0))],
             ),
             (
                 "short only in the previous session",
@@ -601,7 +668,8 @@ mod tests {
                 (IncreaseRest, Some(1), Some(105.0))
             ]
         );
-        assert_eq!(drafts[1].evidence.set_indexes, [1, 2]);
+        // The sets that dropped and the sets before them, in both sessions.
+        assert_eq!(drafts[1].evidence.set_indexes, [0, 1, 2]);
         assert_eq!(drafts[1].evidence.performance_ids, ["perf-0", "perf-1"]);
         let figure = |n: &str| {
             drafts[1]
@@ -611,8 +679,8 @@ mod tests {
                 .find(|f| f.name == n)
                 .map(|f| f.value)
         };
-        assert_eq!(figure("rest_taken"), Some(70.0));
-        assert_eq!(figure("prescribed_rest"), Some(90.0));
+        assert_eq!(figure("restTaken"), Some(70.0));
+        assert_eq!(figure("prescribedRest"), Some(90.0));
         // All-same mode: one exercise-level change for both.
         let ctx = Ctx::range(8, 12)
             .performed(vec![session(), session()])
@@ -627,31 +695,60 @@ mod tests {
     }
 
     #[test]
-    fn drop_set_without_a_regular_set_before_it_becomes_regular() {
-        let cases: Vec<(&str, [SetType; 4], Types)> = vec![
+    fn drop_set_logged_without_a_regular_set_before_it_becomes_regular() {
+        // (name, prescribed types, types logged in the current session, expected)
+        type Case = (&'static str, [SetType; 4], Vec<SetType>, Types);
+        let cases: Vec<Case> = vec![
             (
-                "drop first",
+                "drop logged first",
                 [Drop, Regular, Drop, Drop],
+                vec![Drop, Regular, Drop, Drop],
                 vec![(0, Drop, Regular)],
             ),
             (
-                "drop after a warmup only",
+                "drop logged after a warmup only",
                 [Warmup, Drop, Drop, Regular],
+                vec![Warmup, Drop, Drop, Regular],
                 vec![(1, Drop, Regular)],
             ),
             (
-                "drop after a regular set",
+                "prescribed warmup logged as the first drop",
+                [Warmup, Regular, Drop, Drop],
+                vec![Drop, Regular, Drop, Drop],
+                vec![(0, Warmup, Regular)],
+            ),
+            (
+                "drop logged after a regular set",
                 [Regular, Drop, Drop, Regular],
+                vec![Regular, Drop, Drop, Regular],
                 vec![],
             ),
             (
-                "warmup, regular, drop",
-                [Warmup, Regular, Drop, Drop],
+                "prescription without base, logged with one",
+                [Drop, Regular, Drop, Drop],
+                vec![Regular, Regular, Drop, Drop],
                 vec![],
             ),
-            ("no drop set", [Warmup, Regular, Regular, Regular], vec![]),
+            (
+                "already regular in the plan: nothing",
+                [Regular, Regular, Drop, Drop],
+                vec![Drop, Regular, Drop, Drop],
+                vec![],
+            ),
+            (
+                "no drop set logged",
+                [Drop, Regular, Regular, Regular],
+                vec![Warmup, Regular, Regular, Regular],
+                vec![],
+            ),
+            (
+                "logged set without a prescription",
+                [Regular, Regular, Regular, Regular],
+                vec![Warmup, Warmup, Warmup, Warmup, Drop],
+                vec![],
+            ),
         ];
-        for (name, layout, expected) in cases {
+        for (name, layout, logged, expected) in cases {
             let ctx = Ctx::range(8, 12)
                 .rx(|rx| {
                     rx.sets = (0..4)
@@ -664,10 +761,26 @@ mod tests {
                         })
                         .collect()
                 })
+                .performed(vec![logged
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| done(i as u32, *t, 100.0, 10))
+                    .collect()])
                 .build();
             let drafts = run(drop_set_without_base, &ctx);
             assert_eq!(types(&drafts, DROP_SET_WITHOUT_BASE), expected, "{name}");
         }
+        // Logged order counts, not the order of the list; an incomplete set still counts.
+        let mut current = vec![done(1, Regular, 100.0, 10), done(0, Drop, 80.0, 10)];
+        current[1].completed = false;
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets[0].set_type = Drop)
+            .performed(vec![current])
+            .build();
+        assert_eq!(
+            types(&run(drop_set_without_base, &ctx), DROP_SET_WITHOUT_BASE),
+            vec![(0, Drop, Regular)]
+        );
     }
 
     #[test]
@@ -766,6 +879,30 @@ mod tests {
                 "two early light sets",
                 Ctx::range(8, 12).performed(vec![session([50.0, 60.0, 100.0]); 2]),
                 vec![(0, Regular, Warmup), (1, Regular, Warmup)],
+            ),
+            (
+                "ramp 40/50/60/100: only the first two sets are early",
+                Ctx::range(8, 12)
+                    .rx(|rx| {
+                        let mut fourth = rx.sets[2].clone();
+                        fourth.index = 3;
+                        rx.sets.push(fourth);
+                    })
+                    .performed(vec![
+                        sets(&[
+                            (Regular, 40.0, 10),
+                            (Regular, 50.0, 10),
+                            (Regular, 60.0, 10),
+                            (Regular, 100.0, 10),
+                        ]);
+                        2
+                    ]),
+                vec![(0, Regular, Warmup), (1, Regular, Warmup)],
+            ),
+            (
+                "set 1 light after a heavy set 0 is still early",
+                Ctx::range(8, 12).performed(vec![session([100.0, 60.0, 100.0]); 2]),
+                vec![(1, Regular, Warmup)],
             ),
             (
                 "a light set after the top set is not early",
@@ -889,7 +1026,30 @@ mod tests {
             vec![(0, Regular, Warmup)]
         );
         assert_eq!(types(&drafts, SET_TYPE_MISMATCH), vec![]);
-        // Prescribed drop first, logged as warmup twice: drop-without-base makes it regular.
+        // Prescribed drop first and logged as a drop first: drop-without-base makes it regular,
+        // and the mismatch rule has nothing to add (set 2, logged as warmup twice, still is one).
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets[0].set_type = Drop)
+            .performed(vec![
+                sets(&[
+                    (Drop, 50.0, 10),
+                    (Regular, 100.0, 10),
+                    (Warmup, 100.0, 10)
+                ]);
+                2
+            ])
+            .build();
+        let drafts = evaluate(&ctx);
+        assert_eq!(
+            types(&drafts, DROP_SET_WITHOUT_BASE),
+            vec![(0, Drop, Regular)]
+        );
+        assert_eq!(
+            types(&drafts, SET_TYPE_MISMATCH),
+            vec![(2, Regular, Warmup)]
+        );
+        // Prescribed drop first, logged as warmup twice: no drop set logged, so the mismatch rule
+        // makes it a warmup.
         let ctx = Ctx::range(8, 12)
             .rx(|rx| rx.sets[0].set_type = Drop)
             .performed(vec![
@@ -902,10 +1062,7 @@ mod tests {
             ])
             .build();
         let drafts = evaluate(&ctx);
-        assert_eq!(
-            types(&drafts, DROP_SET_WITHOUT_BASE),
-            vec![(0, Drop, Regular)]
-        );
-        assert_eq!(types(&drafts, SET_TYPE_MISMATCH), vec![]);
+        assert_eq!(types(&drafts, DROP_SET_WITHOUT_BASE), vec![]);
+        assert_eq!(types(&drafts, SET_TYPE_MISMATCH), vec![(0, Drop, Warmup)]);
     }
 }

@@ -16,9 +16,11 @@ mod safety;
 #[cfg(test)]
 pub(crate) mod testkit;
 
+use std::borrow::Cow;
+
 use super::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, ExerciseContext,
-    SuggestionDraft, SuggestionSource,
+    RepRangeMode, SuggestionDraft, SuggestionSource,
 };
 
 /// Every rule id, in evaluation order.
@@ -40,9 +42,16 @@ pub const RULE_IDS: [&str; 14] = [
 ];
 
 /// Runs every rule in the spec's order and returns their drafts in that order.
+///
+/// Rep range inference runs first, on the prescription as it is; every later rule then judges
+/// against the *effective* rep range (see [`judged_context`]), so that an exercise without a rep
+/// goal is not left without progression, stagnation and rep-floor checks until the user accepts
+/// the inferred one.
 pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     let mut out = Vec::new();
     rep_range::inference(ctx, &mut out);
+    let judged = judged_context(ctx);
+    let ctx = judged.as_ref();
     progression::large_overshoot(ctx, &mut out);
     progression::double_progression_range(ctx, &mut out);
     progression::double_progression_target(ctx, &mut out);
@@ -59,21 +68,36 @@ pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     out
 }
 
+/// The context the rules after rep range inference see: `ctx` itself when its rep range mode is
+/// set; when it is `notSet`, a copy whose prescription carries the inferred rep range (the value
+/// the inference suggestion proposes: from the working sets of the recent sessions, else the
+/// cached typical range). With nothing to infer from, the mode stays `notSet` and the rules that
+/// need a rep goal stay silent.
+///
+/// The original app picks the most common rep range *recorded on past performances* (ties to the
+/// most recent); performances in this crate do not record the rep range they were done under, so
+/// the inference from their reps is the best available source.
+pub(crate) fn judged_context(ctx: &ExerciseContext) -> Cow<'_, ExerciseContext> {
+    if ctx.prescription.rep_range.mode != RepRangeMode::NotSet {
+        return Cow::Borrowed(ctx);
+    }
+    match rep_range::effective(ctx) {
+        Some(range) => {
+            let mut judged = ctx.clone();
+            judged.prescription.rep_range = range;
+            Cow::Owned(judged)
+        }
+        None => Cow::Borrowed(ctx),
+    }
+}
+
 /// Set indexes for which a progression rule (large overshoot or double progression) warrants a
-/// weight increase; rules that would otherwise fight progression check this first.
+/// weight increase: the current progression sets when one of those conditions holds, whether or
+/// not an increase can actually be emitted (rounding may leave no heavier achievable load, or the
+/// target weight may be 0). Rules that would otherwise fight progression check this first, as the
+/// original app does.
 pub(crate) fn weight_progression_indexes(ctx: &ExerciseContext) -> Vec<u32> {
-    let mut drafts = Vec::new();
-    progression::large_overshoot(ctx, &mut drafts);
-    progression::double_progression_range(ctx, &mut drafts);
-    progression::double_progression_target(ctx, &mut drafts);
-    let mut idx: Vec<u32> = drafts
-        .iter()
-        .filter(|d| d.change_type == ChangeType::IncreaseWeight)
-        .filter_map(|d| d.target_set_index)
-        .collect();
-    idx.sort_unstable();
-    idx.dedup();
-    idx
+    progression::weight_progression_warranted(ctx)
 }
 
 /// A rule's draft. `set_index` is `None` for an exercise-level change.
@@ -101,6 +125,11 @@ pub(crate) fn draft(
     }
 }
 
+/// A weight for a sentence: rounded to thousandths (no float noise), no trailing ".0".
+pub(crate) fn weight_text(weight: f64) -> String {
+    format!("{}", (weight * 1000.0).round() / 1000.0)
+}
+
 /// A numeric change value.
 pub(crate) fn num(value: f64) -> ChangeValue {
     ChangeValue::Number { value }
@@ -122,5 +151,308 @@ pub(crate) fn evidence<'a>(
                 value: *value,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testkit::{done, sets, Ctx};
+    use super::*;
+    use crate::suggest::model::{
+        ExerciseHistory, PerformedSet, RestMode, SetPrescription, SetType::*, Trend,
+    };
+
+    /// The rule ids of `drafts`, in output order.
+    fn rule_ids(drafts: &[SuggestionDraft]) -> Vec<&str> {
+        drafts
+            .iter()
+            .map(|d| d.rule_id.as_deref().expect("rule drafts carry a rule id"))
+            .collect()
+    }
+
+    /// Position of a rule id in [`RULE_IDS`].
+    fn rank(rule: &str) -> usize {
+        RULE_IDS
+            .iter()
+            .position(|r| *r == rule)
+            .unwrap_or_else(|| panic!("unknown rule id {rule}"))
+    }
+
+    #[test]
+    fn evaluate_emits_drafts_in_spec_order() {
+        // No rep goal; 4 prescribed regular sets at 100 lb. Three identical sessions: set 0 at
+        // 50 x 8, sets 1-2 at 100 x 12, set 3 logged as a 70 lb drop set. Reps 8..12 infer an
+        // 8-12 range; sets 1-2 at its top twice -> double progression; set 0 lightened and at the
+        // floor twice -> reduced weight (so match actual leaves it); set 0 under 70% of the top
+        // -> regular acting as warmup; set 3 logged as a drop set twice -> set type mismatch.
+        let session = vec![
+            done(0, Regular, 50.0, 8),
+            done(1, Regular, 100.0, 12),
+            done(2, Regular, 100.0, 12),
+            done(3, Drop, 70.0, 12),
+        ];
+        let ctx = Ctx::not_set()
+            .rx(|rx| {
+                rx.sets.push(SetPrescription {
+                    index: 3,
+                    set_type: Regular,
+                    target_weight: 100.0,
+                    target_reps: 10,
+                    rest_seconds: 90,
+                })
+            })
+            .performed(vec![session; 3])
+            .build();
+        let drafts = evaluate(&ctx);
+        let ids = rule_ids(&drafts);
+        assert_eq!(
+            ids,
+            [
+                rep_range::INFERENCE,
+                progression::DOUBLE_PROGRESSION_RANGE,
+                progression::DOUBLE_PROGRESSION_RANGE,
+                progression::DOUBLE_PROGRESSION_RANGE,
+                progression::DOUBLE_PROGRESSION_RANGE,
+                safety::REDUCED_WEIGHT_TO_HIT_REPS,
+                hygiene::REGULAR_ACTING_AS_WARMUP,
+                hygiene::SET_TYPE_MISMATCH,
+            ]
+        );
+        let ranks: Vec<usize> = ids.iter().map(|r| rank(r)).collect();
+        assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ids:?}");
+        // RULE_IDS has each rule once.
+        let mut unique = RULE_IDS.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), RULE_IDS.len());
+    }
+
+    /// Completed regular sets at (weight, reps).
+    fn regular(spec: &[(f64, u32)]) -> Vec<PerformedSet> {
+        spec.iter()
+            .enumerate()
+            .map(|(i, &(w, r))| done(i as u32, Regular, w, r))
+            .collect()
+    }
+
+    #[test]
+    fn every_rule_explains_itself() {
+        // (rule, scenario, phrases the reasoning must contain: the deciding numbers)
+        type Case = (&'static str, ExerciseContext, Vec<&'static str>);
+        let short_rest = {
+            let mut s = regular(&[(100.0, 10), (100.0, 8), (100.0, 8)]);
+            s[0].rest_seconds = Some(60);
+            s
+        };
+        let cases: Vec<Case> = vec![
+            (
+                rep_range::INFERENCE,
+                Ctx::not_set()
+                    .sessions(&[&[8, 10, 12], &[9, 10, 11]])
+                    .build(),
+                vec!["8 to 12"],
+            ),
+            (
+                rep_range::INFERENCE,
+                Ctx::not_set()
+                    .sessions(&[&[10]])
+                    .with(|c| {
+                        c.history = Some(ExerciseHistory {
+                            catalog_id: "bench-press".into(),
+                            session_count: 9,
+                            typical_lower_reps: 6,
+                            typical_upper_reps: 10,
+                            best_e1rm: 0.0,
+                            last_e1rm: 0.0,
+                            trend: Trend::Unknown,
+                            updated_at_ms: 0,
+                        })
+                    })
+                    .build(),
+                vec!["6 to 10"],
+            ),
+            (
+                progression::LARGE_OVERSHOOT,
+                Ctx::range(8, 12).sessions(&[&[16, 16], &[16, 16]]).build(),
+                vec!["107.5"],
+            ),
+            (
+                progression::DOUBLE_PROGRESSION_RANGE,
+                Ctx::range(8, 12).sessions(&[&[12, 12], &[12, 12]]).build(),
+                vec!["105"],
+            ),
+            (
+                progression::DOUBLE_PROGRESSION_TARGET,
+                Ctx::target(8).sessions(&[&[9, 9], &[9, 9]]).build(),
+                vec!["8", "100 to 105"],
+            ),
+            (
+                progression::STEADY_REPS_INCREASE,
+                Ctx::range(8, 12).sessions(&[&[10, 10], &[10, 10]]).build(),
+                vec!["10 reps at 100", "11"],
+            ),
+            (
+                safety::BELOW_RANGE_DECREASE,
+                Ctx::range(8, 12)
+                    .performed(vec![regular(&[(100.0, 7); 3]); 2])
+                    .build(),
+                vec!["8 reps", "100 to 95"],
+            ),
+            (
+                safety::REDUCED_WEIGHT_TO_HIT_REPS,
+                Ctx::range(8, 12)
+                    .performed(vec![regular(&[(100.0, 8), (90.0, 7), (100.0, 8)]); 2])
+                    .build(),
+                vec!["set 2", "from 100 lb", "90 lb x 7", "8 reps", "to 90 lb"],
+            ),
+            (
+                safety::MATCH_ACTUAL_WEIGHT,
+                Ctx::range(8, 12)
+                    .performed(vec![regular(&[(110.0, 10); 3]); 3])
+                    .build(),
+                vec!["110 lb", "100 lb"],
+            ),
+            (
+                safety::STAGNATION_INCREASE_REST,
+                Ctx::range(8, 12)
+                    .performed(vec![regular(&[(100.0, 7); 3]); 3])
+                    .build(),
+                vec!["0.0%", "105 s", "90 s"],
+            ),
+            (
+                hygiene::SHORT_REST_PERFORMANCE_DROP,
+                Ctx::range(8, 12)
+                    .performed(vec![short_rest.clone(); 2])
+                    .build(),
+                vec!["60 s", "90 s", "105 s"],
+            ),
+            (
+                hygiene::DROP_SET_WITHOUT_BASE,
+                Ctx::range(8, 12)
+                    .rx(|rx| rx.sets[0].set_type = Drop)
+                    .performed(vec![sets(&[
+                        (Drop, 80.0, 10),
+                        (Regular, 100.0, 10),
+                        (Regular, 100.0, 10),
+                    ])])
+                    .build(),
+                vec!["set 1"],
+            ),
+            (
+                hygiene::WARMUP_ACTING_AS_WORKING_SET,
+                Ctx::range(8, 12)
+                    .rx(|rx| rx.sets[0].set_type = Warmup)
+                    .performed(vec![
+                        sets(&[
+                            (Warmup, 95.0, 10),
+                            (Regular, 100.0, 10),
+                            (Regular, 100.0, 10),
+                        ]);
+                        2
+                    ])
+                    .build(),
+                vec!["set 1", "95", "95%", "100"],
+            ),
+            (
+                hygiene::REGULAR_ACTING_AS_WARMUP,
+                Ctx::range(8, 12)
+                    .performed(vec![regular(&[(50.0, 10), (100.0, 10), (100.0, 10)]); 2])
+                    .build(),
+                vec!["Set 1", "50", "50%", "100"],
+            ),
+            (
+                hygiene::SET_TYPE_MISMATCH,
+                Ctx::range(8, 12)
+                    .performed(vec![
+                        sets(&[
+                            (Regular, 100.0, 10),
+                            (Regular, 100.0, 10),
+                            (Drop, 80.0, 10),
+                        ]);
+                        2
+                    ])
+                    .build(),
+                vec!["set 3", "a drop set", "a regular set"],
+            ),
+        ];
+        let mut covered: Vec<&str> = Vec::new();
+        for (rule, ctx, phrases) in &cases {
+            let drafts: Vec<SuggestionDraft> = evaluate(ctx)
+                .into_iter()
+                .filter(|d| d.rule_id.as_deref() == Some(*rule))
+                .collect();
+            assert!(!drafts.is_empty(), "{rule} fires in its scenario");
+            covered.push(rule);
+            let examined: Vec<String> = ctx.recent().map(|p| p.id.clone()).collect();
+            for d in &drafts {
+                assert_eq!(d.source, SuggestionSource::Rule, "{rule}");
+                assert!(!d.reasoning.trim().is_empty(), "{rule}");
+                // Numbers are told to the user; raw floats never leak.
+                assert!(!d.reasoning.contains(".0 "), "{rule}: {}", d.reasoning);
+                for phrase in phrases {
+                    assert!(
+                        d.reasoning.contains(phrase),
+                        "{rule}: {phrase:?} not in {:?}",
+                        d.reasoning
+                    );
+                }
+                let ev = &d.evidence;
+                assert!(!ev.performance_ids.is_empty(), "{rule}: sessions named");
+                assert!(
+                    ev.performance_ids.iter().all(|id| examined.contains(id)),
+                    "{rule}: {:?}",
+                    ev.performance_ids
+                );
+                assert_eq!(ev.performance_ids[0], "perf-0", "{rule}: newest first");
+                // Only an inference from the cached history looks at no set.
+                let from_history = ev.figures.iter().any(|f| f.name == "historySessions");
+                assert!(
+                    !ev.set_indexes.is_empty() || from_history,
+                    "{rule}: sets named"
+                );
+                if let Some(i) = d.target_set_index {
+                    assert!(ev.set_indexes.contains(&i), "{rule}: target set named");
+                }
+                assert!(!ev.figures.is_empty(), "{rule}: figures");
+                for f in &ev.figures {
+                    assert!(
+                        f.name.chars().all(|c| c.is_ascii_alphanumeric())
+                            && f.name.starts_with(|c: char| c.is_ascii_lowercase()),
+                        "{rule}: evidence key {:?} is camelCase",
+                        f.name
+                    );
+                    assert!(f.value.is_finite(), "{rule}: {}", f.name);
+                }
+            }
+        }
+        covered.sort_unstable();
+        covered.dedup();
+        let mut all = RULE_IDS.to_vec();
+        all.sort_unstable();
+        assert_eq!(covered, all, "every rule has a scenario");
+    }
+
+    #[test]
+    fn per_set_rest_changes_explain_themselves_too() {
+        // Per-set rest mode: the stagnation and short-rest changes target sets.
+        let per_set = |ctx: Ctx| {
+            ctx.rx(|rx| {
+                rx.rest_mode = RestMode::PerSet;
+                for (s, rest) in rx.sets.iter_mut().zip([60, 90, 120]) {
+                    s.rest_seconds = rest;
+                }
+            })
+        };
+        let mut short = regular(&[(100.0, 10), (100.0, 8), (100.0, 8)]);
+        short[0].rest_seconds = Some(40);
+        let ctx = per_set(Ctx::range(8, 12)).performed(vec![short; 2]).build();
+        let drafts = evaluate(&ctx);
+        let d = drafts
+            .iter()
+            .find(|d| d.rule_id.as_deref() == Some(hygiene::SHORT_REST_PERFORMANCE_DROP))
+            .expect("short rest fires");
+        assert_eq!(d.target_set_index, Some(0));
+        assert!(d.reasoning.contains("40 s") && d.reasoning.contains("75 s"));
+        assert!(d.evidence.set_indexes.contains(&1), "the set that dropped");
     }
 }

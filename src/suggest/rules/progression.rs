@@ -15,7 +15,8 @@
 //!    with lower <= reps < upper and reps >= the set's target reps: raise its target reps to
 //!    reps + 1 (capped at upper). Skipped for sets where a weight progression above qualifies.
 //!
-//! Shared definitions: "the last 2 sessions" are the current performance and the previous
+//! Shared definitions: the rep range is the effective one ([`super::judged_context`]: the
+//! prescribed range, or the inferred one while the mode is `notSet`). "The last 2 sessions" are the current performance and the previous
 //! completed one ([`ExerciseContext::recent`]); with fewer, nothing fires. Progression sets are
 //! [`metrics::progression_sets`] under the plan's training style; a session without any does not
 //! satisfy a condition. Changes target the progression sets of the current performance, through
@@ -40,7 +41,9 @@
 //!   reps > 0. Weights are compared with each other (not with the prescription). In range mode a
 //!   set that qualifies here cannot also qualify for a weight increase (that needs reps >= upper),
 //!   so the skip of [`super::weight_progression_indexes`] is a guard that keeps the spec's rule
-//!   explicit.
+//!   explicit. That function judges the progression *condition* (the current progression sets
+//!   when overshoot or double progression qualifies), not the emitted drafts, as the original app
+//!   does: a set whose increase rounds back to its current weight still counts as progressing.
 //! - **Evidence**: the two performance ids (newest first), the union of their progression set
 //!   indexes, and the figures that decided it (bounds, threshold, the lowest progression-set reps,
 //!   increment and multiplier, or reps and weights for steady reps).
@@ -50,7 +53,7 @@ use super::super::model::{
     ChangeProperty, ChangeType, ExerciseContext, ExercisePerformance, RepRangeMode, SetType,
     SuggestionDraft,
 };
-use super::{draft, evidence, num};
+use super::{draft, evidence, num, weight_text as fmt};
 
 /// Rule id of the large overshoot progression.
 pub(super) const LARGE_OVERSHOOT: &str = "large_overshoot";
@@ -130,6 +133,30 @@ fn overshoot_holds(ctx: &ExerciseContext) -> bool {
     }
 }
 
+/// Whether double progression's condition holds (range: every progression set at the upper bound
+/// or more in both of the last 2 sessions; target: at target + 1 or more).
+fn double_progression_holds(ctx: &ExerciseContext) -> bool {
+    let range = &ctx.prescription.rep_range;
+    let threshold = match range.mode {
+        RepRangeMode::Range => range.upper,
+        RepRangeMode::Target => range.target + TARGET_EXCEED_REPS,
+        RepRangeMode::NotSet => return false,
+    };
+    window(ctx).is_some_and(|w| w.min_reps >= threshold)
+}
+
+/// The indexes of the current progression sets when large overshoot or double progression
+/// qualifies (on the condition, not on emitted drafts), ascending; else empty.
+pub(super) fn weight_progression_warranted(ctx: &ExerciseContext) -> Vec<u32> {
+    if !(overshoot_holds(ctx) || double_progression_holds(ctx)) {
+        return Vec::new();
+    }
+    progression_sets(&ctx.current, ctx.plan.training_style)
+        .iter()
+        .map(|s| s.index)
+        .collect()
+}
+
 /// How a qualifying progression rule changes each current progression set.
 struct Increase<'a> {
     rule: &'static str,
@@ -206,16 +233,14 @@ fn emit_increases(ctx: &ExerciseContext, inc: Increase<'_>, out: &mut Vec<Sugges
             Some(num(rx.target_reps as f64)),
             num(lower as f64),
             format!(
-                "Reset target reps to the bottom of your range ({lower}) for the heavier weight."
+                "Reset target reps from {} to the bottom of your range ({lower}) for the heavier \
+                 weight ({}).",
+                rx.target_reps,
+                fmt(new_weight)
             ),
             evidence(ids, inc.window.set_indexes.iter().copied(), &figures),
         ));
     }
-}
-
-/// A weight for a sentence: no trailing ".0".
-fn fmt(weight: f64) -> String {
-    format!("{}", (weight * 1000.0).round() / 1000.0)
 }
 
 /// Large overshoot: every progression set at upper + 4 (range) or target + 5 (target) reps in
@@ -595,9 +620,79 @@ mod tests {
     }
 
     #[test]
-    fn not_set_mode_never_progresses() {
-        let ctx = Ctx::not_set().sessions(&[&[20, 20], &[20, 20]]).build();
+    fn not_set_mode_is_judged_against_the_inferred_range() {
+        use super::super::evaluate;
+        // Alone, on a prescription without a rep goal, the rules have nothing to judge against.
+        let ctx = Ctx::not_set()
+            .sessions(&[&[12, 12, 8], &[12, 12, 8]])
+            .build();
         assert!(run(&ctx).is_empty());
+        // Through the engine: reps 8 to 12 infer an 8-12 range (the inference suggestion), and
+        // the progression sets (0 and 1) at 12 in both sessions make a double progression.
+        let out = evaluate(&ctx);
+        assert_eq!(out[0].rule_id.as_deref(), Some("rep_range_inference"));
+        assert_eq!(
+            fired(&out, DOUBLE_PROGRESSION_RANGE),
+            on_first_two(105.0, Some(8))
+        );
+        // Reps all 20: a target of 20 is inferred, which 20 reps do not beat.
+        let ctx = Ctx::not_set().sessions(&[&[20, 20], &[20, 20]]).build();
+        let out = evaluate(&ctx);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].rule_id.as_deref(), Some("rep_range_inference"));
+        // Nothing to infer from (one session, no history): nothing progresses.
+        let ctx = Ctx::not_set().sessions(&[&[20, 20]]).build();
+        assert!(evaluate(&ctx).is_empty());
+    }
+
+    #[test]
+    fn progression_warranted_on_the_condition_even_without_a_loadable_increase() {
+        // Only 45 lb plates: 135 + 5 rounds back to 135, so no increase is emitted, yet the sets
+        // still count as progressing (match actual weight must not fire on them).
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets.iter_mut().for_each(|s| s.target_weight = 135.0))
+            .with(|c| {
+                c.plan.load = LoadConfig {
+                    plates: vec![45.0],
+                    bar_weight: 45.0,
+                    dumbbells: vec![],
+                }
+            })
+            .sessions(&[&[12, 12, 12], &[12, 12, 12]])
+            .build();
+        assert!(run(&ctx).is_empty());
+        assert_eq!(weight_progression_indexes(&ctx), vec![0, 1]);
+        // Body weight (target 0): no increase either, still progressing.
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets.iter_mut().for_each(|s| s.target_weight = 0.0))
+            .sessions(&[&[12, 12, 12], &[12, 12, 12]])
+            .build();
+        assert_eq!(weight_progression_indexes(&ctx), vec![0, 1]);
+        // Not at the top: nothing.
+        let ctx = Ctx::range(8, 12)
+            .sessions(&[&[12, 11, 12], &[12, 12, 12]])
+            .build();
+        assert_eq!(weight_progression_indexes(&ctx), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn plates_that_cannot_make_the_increase_emit_nothing() {
+        // 45s and 25s on a 45 lb bar, bench at 95: +5 (100) and +7.5 (102.5) both round back to 95
+        // (30 per side cannot be built), so neither double progression nor overshoot fires.
+        for reps in [12, 16] {
+            let ctx = Ctx::range(8, 12)
+                .rx(|rx| rx.sets.iter_mut().for_each(|s| s.target_weight = 95.0))
+                .with(|c| {
+                    c.plan.load = LoadConfig {
+                        plates: vec![45.0, 25.0],
+                        bar_weight: 45.0,
+                        dumbbells: vec![],
+                    }
+                })
+                .sessions(&[&[reps, reps, reps], &[reps, reps, reps]])
+                .build();
+            assert!(run(&ctx).is_empty(), "{reps} reps: {:?}", run(&ctx));
+        }
     }
 
     #[test]

@@ -27,8 +27,8 @@
 //!   min/max/median reps, or the typical bounds and history session count, plus the result.
 
 use super::super::model::{
-    ChangeProperty, ChangeType, ChangeValue, ExerciseContext, ExercisePerformance, PerformedSet,
-    RepRange, RepRangeMode, SetType, SuggestionDraft,
+    ChangeProperty, ChangeType, ChangeValue, Evidence, ExerciseContext, ExercisePerformance,
+    PerformedSet, RepRange, RepRangeMode, SetType, SuggestionDraft,
 };
 use super::{draft, evidence};
 
@@ -46,8 +46,47 @@ const MAX_WIDTH: u32 = 6;
 /// from the working sets of the last sessions or, failing that, the cached typical range.
 pub(super) fn inference(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     let current = ctx.prescription.rep_range;
-    if current.mode != RepRangeMode::NotSet {
+    let Some(Inferred {
+        value,
+        reasoning,
+        evidence,
+    }) = infer(ctx)
+    else {
         return;
+    };
+    out.push(draft(
+        INFERENCE,
+        ChangeType::ChangeRepRange,
+        None,
+        ChangeProperty::RepRange,
+        Some(ChangeValue::RepRange { value: current }),
+        ChangeValue::RepRange { value },
+        reasoning,
+        evidence,
+    ));
+}
+
+/// The rep range the rules after inference judge against: the prescribed one when its mode is
+/// set, else the inferred one (the value [`inference`] proposes), else `None`.
+pub(super) fn effective(ctx: &ExerciseContext) -> Option<RepRange> {
+    match ctx.prescription.rep_range.mode {
+        RepRangeMode::NotSet => infer(ctx).map(|i| i.value),
+        _ => Some(ctx.prescription.rep_range),
+    }
+}
+
+/// An inferred rep range with what explains it.
+struct Inferred {
+    value: RepRange,
+    reasoning: String,
+    evidence: Evidence,
+}
+
+/// The inference itself (see the module docs); `None` when the mode is set or nothing supports
+/// one.
+fn infer(ctx: &ExerciseContext) -> Option<Inferred> {
+    if ctx.prescription.rep_range.mode != RepRangeMode::NotSet {
+        return None;
     }
     let examined: Vec<&str> = ctx.recent().map(|p| p.id.as_str()).collect();
     let sessions: Vec<(&ExercisePerformance, Vec<u32>)> = ctx
@@ -98,11 +137,9 @@ pub(super) fn inference(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
         let ids = sessions.iter().map(|(p, _)| p.id.as_str());
         (value, reasoning, evidence(ids, set_indexes, &figures))
     } else {
-        let Some(h) = ctx.history.as_ref() else {
-            return;
-        };
+        let h = ctx.history.as_ref()?;
         if h.typical_lower_reps == 0 || h.typical_upper_reps == 0 {
-            return;
+            return None;
         }
         let lo = h.typical_lower_reps.min(h.typical_upper_reps);
         let hi = h.typical_lower_reps.max(h.typical_upper_reps);
@@ -129,16 +166,11 @@ pub(super) fn inference(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
         (value, reasoning, evidence(examined, [], &figures))
     };
 
-    out.push(draft(
-        INFERENCE,
-        ChangeType::ChangeRepRange,
-        None,
-        ChangeProperty::RepRange,
-        Some(ChangeValue::RepRange { value: current }),
-        ChangeValue::RepRange { value },
+    Some(Inferred {
+        value,
         reasoning,
-        ev,
-    ));
+        evidence: ev,
+    })
 }
 
 /// The completed working sets with reps of a performance.

@@ -20,6 +20,14 @@ pub fn done(index: u32, set_type: SetType, weight: f64, reps: u32) -> PerformedS
     }
 }
 
+/// Completed sets from (type, weight, reps), indexed in order from 0.
+pub fn sets(spec: &[(SetType, f64, u32)]) -> Vec<PerformedSet> {
+    spec.iter()
+        .enumerate()
+        .map(|(i, &(t, w, r))| done(i as u32, t, w, r))
+        .collect()
+}
+
 /// A context builder. Sessions are given newest first; the first is the current one.
 #[derive(Clone)]
 pub struct Ctx {
