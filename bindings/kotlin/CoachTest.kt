@@ -530,6 +530,19 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(targetWeights(coach), listOf(135.0, 140.0, 135.0), "plan after accepting set 1")
         }
     },
+    "suggestions: acceptChangeEdited records the user's value as an override" to {
+        Coach.openInMemory().use { coach ->
+            setupLogged(coach)
+            val (inc0, _) = checkIncreases(coach.suggestionsForSession("s1"))
+            val e = coach.acceptChangeEdited(inc0.id, ChangeValue.Number(145.0))
+            eq(Triple(e.id, e.decision, e.userOverride), Triple(inc0.id, Decision.ACCEPTED, true), "edited acceptance")
+            eq(e.draft.newValue, ChangeValue.Number(145.0), "the user's value")
+            eq(targetWeights(coach), listOf(145.0, 135.0, 135.0), "plan after the edited acceptance")
+            expectThrows<CoachException.InvalidArgument>("edit an accepted change") {
+                coach.acceptChangeEdited(inc0.id, ChangeValue.Number(150.0))
+            }
+        }
+    },
     "suggestions: NotFound and InvalidArgument" to {
         Coach.openInMemory().use { coach ->
             coach.saveExercise(benchExercise())

@@ -553,6 +553,18 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(self.coach.accept_change(inc1.id).decision, Decision.ACCEPTED)
         self.assertEqual(self.coach.plan(PLAN_ID).exercises[0].sets[1].target_weight, 140.0)
 
+    def test_suggest_accept_change_edited_is_a_user_override(self):
+        setup_logged(self.coach)
+        inc0, _ = self.check_increases(self.coach.suggestions_for_session("s1"))
+        edited = self.coach.accept_change_edited(inc0.id, ChangeValue.NUMBER(value=145.0))
+        self.assertEqual((edited.id, edited.decision, edited.user_override), (inc0.id, Decision.ACCEPTED, True))
+        self.assertEqual(edited.draft.new_value, ChangeValue.NUMBER(value=145.0))
+        self.assertEqual(self.coach.plan(PLAN_ID).exercises[0].sets[0].target_weight, 145.0)
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.accept_change_edited(inc0.id, ChangeValue.NUMBER(value=150.0))
+        h = self.coach.exercise_history("bench", WeightUnit.KG)
+        self.assertAlmostEqual(h.last_e1rm, self.coach.exercise_history("bench").last_e1rm / 2.20462)
+
     def test_suggest_not_found_and_invalid(self):
         self.coach.save_exercise(bench_exercise())
         self.coach.save_plan(push_plan())

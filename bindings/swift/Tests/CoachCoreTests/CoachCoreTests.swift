@@ -599,6 +599,20 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(try targetWeights(coach), [135, 140, 135])
     }
 
+    func testSuggestAcceptChangeEditedIsAUserOverride() throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let incs = checkIncreases(try coach.suggestionsForSession(sessionId: "s1"))
+        guard incs.count == 2 else { return }
+        let e = try coach.acceptChangeEdited(changeId: incs[0].id, newValue: .number(value: 145))
+        XCTAssertEqual(e.id, incs[0].id)
+        XCTAssertEqual(e.decision, .accepted)
+        XCTAssertTrue(e.userOverride)
+        XCTAssertEqual(e.draft.newValue, .number(value: 145))
+        XCTAssertEqual(try targetWeights(coach), [145, 135, 135])
+        assertInvalidArgument(try coach.acceptChangeEdited(changeId: incs[0].id, newValue: .number(value: 150)), "edit an accepted change")
+    }
+
     func testSuggestNotFoundAndInvalidArgument() throws {
         let coach = try Coach.openInMemory()
         try coach.saveExercise(exercise: benchExercise())
