@@ -107,8 +107,21 @@ pub enum Error {
     /// The file is not a SQLite database, or is corrupt.
     #[error("the file is not a usable SQLite database")]
     NotADatabase(#[source] rusqlite::Error),
+    /// The file is a SQLite database of another application (a foreign `application_id`, or
+    /// tables that are not ours). Nothing was written to it.
+    #[error("the file is a SQLite database of another application")]
+    ForeignDatabase,
+    /// A migration step failed; the transaction rolled back, so the file keeps its old version.
+    #[error("migration {step} failed: {}", sqlite_message(.source))]
+    Migration {
+        /// The version the failed step would have reached.
+        step: u32,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
     /// Any other SQLite failure.
-    #[error("storage failure: {0}")]
+    #[error("storage failure: {}", sqlite_message(.0))]
     Sqlite(rusqlite::Error),
     /// A caller passed an unusable argument.
     #[error("invalid argument: {0}")]
@@ -137,6 +150,15 @@ pub enum Error {
     Internal(String),
 }
 
+/// SQLite's description of `e` without the SQL text: rusqlite's `SqlInputError` quotes the whole
+/// statement (a migration's SQL), which is noise in an error and may be long.
+pub(crate) fn sqlite_message(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// Result type of the library's internal functions.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -148,7 +170,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum CoachError {
     /// Model output (or plan text) was rejected. `code` says which rule it broke and `path` where,
     /// e.g. `exercises[3].blockIndex`. Nothing was stored from it.
-    #[error("invalid model output ({code}) at {path:?}: {detail}")]
+    #[error("invalid model output ({code}){}: {detail}", at_path(.path))]
     InvalidModelOutput {
         /// Which rule the output broke.
         code: OutputErrorCode,
@@ -168,7 +190,9 @@ pub enum CoachError {
         /// Newest schema version this library knows.
         supported_version: u32,
     },
-    /// The file exists but is not a SQLite database, or is corrupt. It was left untouched.
+    /// The file is not this library's database: not SQLite, corrupt, or the SQLite database of
+    /// another application (`detail` says which). It was left untouched (byte-identical); check
+    /// the path.
     #[error("not a database: {detail}")]
     NotADatabase {
         /// What was found.
@@ -316,10 +340,197 @@ impl CoachError {
         }
     }
 
-    /// The error as the JSON object the CLI and the C API print:
-    /// `{"code":C,"path":P,"detail":D}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({ "code": self.code(), "path": self.path(), "detail": self.detail() })
+    /// The error as the JSON object the CLI and the C API print: serializes to
+    /// `{"code":C,"path":P,"detail":D}`, keys in that order.
+    pub fn to_json(&self) -> ErrorJson {
+        ErrorJson {
+            code: self.code().to_string(),
+            path: self.path().map(str::to_string),
+            detail: self.detail(),
+        }
+    }
+}
+
+/// ` at PATH`, or nothing without a path.
+fn at_path(path: &Option<String>) -> String {
+    path.as_ref()
+        .map_or_else(String::new, |p| format!(" at {p}"))
+}
+
+/// An error as the CLI and the C API print it. Serializes to `{"code":C,"path":P,"detail":D}` with
+/// the keys in this order (`path` is `null` when the error points at nothing in particular).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ErrorJson {
+    /// The stable snake_case code ([`CoachError::code`]).
+    pub code: String,
+    /// The JSON path the error points at, if any.
+    pub path: Option<String>,
+    /// A short description without user data.
+    pub detail: String,
+}
+
+impl ErrorJson {
+    /// The whole error response, `{"error":{"code":C,"path":P,"detail":D}}`, as one line of JSON.
+    pub fn to_response(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Envelope<'a> {
+            error: &'a ErrorJson,
+        }
+        // Strings and an option of one: serializing cannot fail.
+        serde_json::to_string(&Envelope { error: self }).unwrap_or_default()
+    }
+}
+
+/// A JSON request (to the C API or the CLI) that could not be read: where and why, never the
+/// offending value. Its code is `invalid_argument`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestError {
+    /// JSON path of the offending value, such as `context.sets[2].weight`; `None` when the text is
+    /// not JSON or the problem is the request as a whole.
+    pub path: Option<String>,
+    /// What is wrong, in the library's words: the expected type, the allowed values or fields.
+    pub detail: String,
+}
+
+impl RequestError {
+    /// The error JSON, code `invalid_argument`.
+    pub fn to_json(&self) -> ErrorJson {
+        ErrorJson {
+            code: "invalid_argument".into(),
+            path: self.path.clone(),
+            detail: format!("request JSON: {}", self.detail),
+        }
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "request JSON at {p}: {}", self.detail),
+            None => write!(f, "request JSON: {}", self.detail),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// Where a type has no room for the path, it goes into the detail.
+impl From<RequestError> for CoachError {
+    fn from(e: RequestError) -> Self {
+        CoachError::InvalidArgument {
+            detail: e.to_string(),
+        }
+    }
+}
+
+/// Reads a JSON request into `T`. The error names the JSON path and what was expected; it never
+/// quotes the input (a value, an unknown key or an unknown enum value may be user data).
+pub fn parse_request<'de, T: serde::Deserialize<'de>>(json: &'de str) -> Result<T, RequestError> {
+    let syntax = |e: &serde_json::Error| RequestError {
+        path: None,
+        detail: describe_json_error(e),
+    };
+    let mut de = serde_json::Deserializer::from_str(json);
+    match serde_path_to_error::deserialize(&mut de) {
+        Ok(v) => de.end().map(|()| v).map_err(|e| syntax(&e)),
+        // Syntax errors get line and column only: their path may name a key of an ignored value.
+        Err(e) if !e.inner().is_data() => Err(syntax(e.inner())),
+        Err(e) => {
+            let unknown_key = e.inner().to_string().starts_with("unknown field");
+            Err(RequestError {
+                path: request_path(e.path(), unknown_key),
+                detail: describe_json_error(e.inner()),
+            })
+        }
+    }
+}
+
+/// The path as text (`context.sets[2].weight`), or `None` for the request as a whole. An unknown
+/// key, the last segment when `unknown_key`, is left out: the path points at the object holding
+/// it. A path with any other key that is not a plain identifier (so not a field name of the
+/// library's types) is dropped entirely, so a key the caller chose is never echoed.
+fn request_path(path: &serde_path_to_error::Path, unknown_key: bool) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let plain = |k: &str| {
+        !k.is_empty()
+            && k.len() <= 64
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !k.starts_with(|c: char| c.is_ascii_digit())
+    };
+    let segments: Vec<&Segment> = path.iter().collect();
+    let keep = match segments.last() {
+        Some(Segment::Map { .. }) if unknown_key => segments.len() - 1,
+        _ => segments.len(),
+    };
+    let mut out = String::new();
+    for seg in &segments[..keep] {
+        match seg {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key: name } | Segment::Enum { variant: name } if plain(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Describes a `serde_json` error in the library's words. serde's messages quote the offending
+/// value (`invalid type: string "…"`, ``unknown variant `…` ``, ``unknown field `…` ``); this
+/// keeps only what the library itself defines: the expected type, the allowed values or field
+/// names, the name of a missing field, and line and column for malformed JSON.
+pub(crate) fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Eof => format!(
+            "the JSON ends early at line {} column {}",
+            e.line(),
+            e.column()
+        ),
+        Category::Syntax | Category::Io => {
+            format!("malformed JSON at line {} column {}", e.line(), e.column())
+        }
+        Category::Data => {
+            let msg = e.to_string();
+            let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+            // The expected part comes last and is the library's (the value comes first and may
+            // itself contain ", expected ").
+            let expected = msg
+                .rfind(", expected ")
+                .map(|i| &msg[i + ", expected ".len()..]);
+            if msg.starts_with("unknown variant") {
+                match expected {
+                    Some(list) => format!("unknown value; expected {list}"),
+                    None => "unknown value".into(),
+                }
+            } else if msg.starts_with("unknown field") {
+                match expected {
+                    Some(list) => format!("unknown field; expected {list}"),
+                    None => "unknown field; no fields are allowed here".into(),
+                }
+            } else if msg.starts_with("invalid type") {
+                let what = match expected.unwrap_or_default() {
+                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "an integer" => {
+                        "an integer"
+                    }
+                    "f32" | "f64" | "a number" => "a number",
+                    "a string" | "a borrowed string" | "a character" => "a string",
+                    "a boolean" => "a boolean",
+                    "a sequence" | "an array" => "an array",
+                    x if x.starts_with("struct ") || x.starts_with("a map") => "an object",
+                    _ => "another type",
+                };
+                format!("wrong type: expected {what}")
+            } else if let Some(name) = msg.strip_prefix("missing field ") {
+                // The name of one of the library's fields.
+                format!("missing field {name}")
+            } else {
+                crate::llm::extract::describe_data_error(e)
+            }
+        }
     }
 }
 
@@ -338,9 +549,18 @@ impl From<Error> for CoachError {
                 detail: "the file is not a SQLite database or is corrupt; it was not modified"
                     .into(),
             },
-            // rusqlite's messages name SQLite result codes and our own SQL, never bound values.
-            Error::Sqlite(e) => CoachError::Storage {
+            Error::ForeignDatabase => CoachError::NotADatabase {
+                detail: "the file is a SQLite database of another application; it was not \
+                         modified"
+                    .into(),
+            },
+            // rusqlite's messages name SQLite result codes, never bound values; the SQL text is
+            // left out.
+            e @ Error::Migration { .. } => CoachError::Storage {
                 detail: e.to_string(),
+            },
+            Error::Sqlite(e) => CoachError::Storage {
+                detail: sqlite_message(&e),
             },
             Error::InvalidArgument(detail) => CoachError::InvalidArgument { detail },
             Error::NotFound(detail) => CoachError::NotFound { detail },
@@ -403,6 +623,145 @@ impl From<crate::llm::LlmError> for CoachError {
                 detail: format!("schema: {detail}"),
             },
             L::Backend { detail } => CoachError::ModelFailure { detail },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_model_output_names_the_path_plainly() {
+        let at = CoachError::InvalidModelOutput {
+            code: OutputErrorCode::BlockIndexOutOfRange,
+            path: Some("exercises[1].blockIndex".into()),
+            detail: "no block 7".into(),
+        };
+        assert_eq!(
+            at.to_string(),
+            "invalid model output (block_index_out_of_range) at exercises[1].blockIndex: no block 7"
+        );
+        let whole = CoachError::InvalidModelOutput {
+            code: OutputErrorCode::InvalidJson,
+            path: None,
+            detail: "no JSON object found in the text".into(),
+        };
+        assert_eq!(
+            whole.to_string(),
+            "invalid model output (invalid_json): no JSON object found in the text"
+        );
+    }
+
+    #[test]
+    fn error_json_keeps_code_path_detail_order() {
+        let e = CoachError::InvalidModelOutput {
+            code: OutputErrorCode::DuplicateOrder,
+            path: Some("exercises[2].order".into()),
+            detail: "d".into(),
+        };
+        assert_eq!(
+            e.to_json().to_response(),
+            r#"{"error":{"code":"duplicate_order","path":"exercises[2].order","detail":"d"}}"#
+        );
+        assert_eq!(
+            CoachError::Cancelled.to_json().to_response(),
+            r#"{"error":{"code":"cancelled","path":null,"detail":"cancelled"}}"#
+        );
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Req {
+        n: u32,
+        x: f64,
+        tags: Vec<String>,
+        by_name: std::collections::BTreeMap<String, u32>,
+    }
+
+    #[test]
+    fn request_errors_describe_without_quoting() {
+        let ok = r#"{"n":1,"x":1.5,"tags":[],"by_name":{}}"#;
+        assert!(parse_request::<Req>(ok).is_ok());
+        // (input, path, detail); "SECRET" stands for user data.
+        let cases: &[(&str, Option<&str>, &str)] = &[
+            (
+                r#"{"n":"SECRET","x":1,"tags":[],"by_name":{}}"#,
+                Some("n"),
+                "wrong type: expected an integer",
+            ),
+            (
+                r#"{"n":-1,"x":1,"tags":[],"by_name":{}}"#,
+                Some("n"),
+                "number out of range",
+            ),
+            (
+                r#"{"n":4294967296,"x":1,"tags":[],"by_name":{}}"#,
+                Some("n"),
+                "number out of range",
+            ),
+            (
+                r#"{"n":1,"x":"SECRET","tags":[],"by_name":{}}"#,
+                Some("x"),
+                "wrong type: expected a number",
+            ),
+            (
+                r#"{"n":1,"x":1,"tags":[1],"by_name":{}}"#,
+                Some("tags[0]"),
+                "wrong type: expected a string",
+            ),
+            (
+                r#"{"n":1,"x":1,"tags":"SECRET","by_name":{}}"#,
+                Some("tags"),
+                "wrong type: expected an array",
+            ),
+            (
+                r#"{"n":1,"x":1,"tags":[],"by_name":{"ok_key":"SECRET"}}"#,
+                Some("by_name.ok_key"),
+                "wrong type: expected an integer",
+            ),
+            // A key the caller chose that is not a plain identifier drops the whole path.
+            (
+                r#"{"n":1,"x":1,"tags":[],"by_name":{"SECRET key":"v"}}"#,
+                None,
+                "wrong type: expected an integer",
+            ),
+            (
+                r#"{"n":1,"x":1,"tags":[],"by_name":{},"SECRET":1}"#,
+                None,
+                "unknown field; expected one of `n`, `x`, `tags`, `by_name`",
+            ),
+            (
+                r#"{"n":1,"n":2,"x":1,"tags":[],"by_name":{}}"#,
+                None,
+                "field given twice",
+            ),
+            (
+                r#"{"x":1,"tags":[],"by_name":{}}"#,
+                None,
+                "missing field `n`",
+            ),
+            (r#""SECRET""#, None, "wrong type: expected an object"),
+            (
+                r#"{"n":1,"x":1,"tags":[],"by_name":{}} "SECRET""#,
+                None,
+                "malformed JSON at line 1 column 38",
+            ),
+            (
+                r#"{"n":1,"x":1,"tags":["SECRET",}"#,
+                None,
+                "malformed JSON at line 1 column 31",
+            ),
+            ("", None, "the JSON ends early at line 1 column 0"),
+        ];
+        for (input, path, detail) in cases {
+            let e = parse_request::<Req>(input).unwrap_err();
+            assert_eq!(e.path.as_deref(), *path, "{input}");
+            assert_eq!(e.detail, *detail, "{input}");
+            let public = CoachError::from(e.clone()).to_string();
+            assert!(!public.contains("SECRET"), "{public}");
+            assert!(!e.to_json().to_response().contains("SECRET"), "{input}");
         }
     }
 }

@@ -9,6 +9,12 @@ const PLAN: &str = include_str!("data/plans/worked-example.v2.json");
 const PLAN_V1: &str = include_str!("data/plans/worked-example.v1.json");
 
 fn coach(args: &[&str], stdin: &str) -> Output {
+    run_coach(args, stdin, false)
+}
+
+/// Runs the CLI with `stdin`; with `close_stdout` its stdout is closed before it writes anything
+/// (as `coach … | head -c 0`).
+fn run_coach(args: &[&str], stdin: &str, close_stdout: bool) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
         .args(args)
         .stdin(Stdio::piped())
@@ -16,6 +22,9 @@ fn coach(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    if close_stdout {
+        drop(child.stdout.take());
+    }
     // A command that fails before reading stdin (a usage error) closes the pipe early.
     if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
@@ -87,6 +96,20 @@ fn transform_failure_is_exit_2_with_the_error_object() {
     assert!(v["error"]["detail"].is_string());
     assert_eq!(v.as_object().unwrap().len(), 1);
     assert_eq!(v["error"].as_object().unwrap().len(), 3);
+    // The keys in the contract's order, byte for byte (docs/adr/0003).
+    let detail = serde_json::to_string(&v["error"]["detail"]).unwrap();
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        format!(
+            "{{\"error\":{{\"code\":\"block_index_out_of_range\",\"path\":\"exercises[1].blockIndex\",\"detail\":{detail}}}}}\n"
+        )
+    );
+    let o = coach(&["plan", "transform", "--schema", "v2-flat"], "no json");
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.starts_with(r#"{"error":{"code":"invalid_json","path":null,"detail":"#),
+        "{text}"
+    );
 
     for (input, schema, code, path) in [
         ("not json at all", "v2-flat", "invalid_json", Value::Null),
@@ -257,6 +280,134 @@ fn suggest_evaluate_prints_deduplicated_suggestions() {
     assert_eq!(stdout_json(&bad)["error"]["code"], "invalid_argument");
 }
 
+#[test]
+fn suggest_evaluate_errors_give_the_path_and_never_the_value() {
+    let input: Value =
+        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+    let with = |pointer: &str, value: Value| {
+        let mut v = input.clone();
+        *v.pointer_mut(pointer).unwrap() = value;
+        v.to_string()
+    };
+    // The sentinels stand for user data: none may come back.
+    for (text, path, detail) in [
+        (
+            with("/context/plan/unit", json!("stone")),
+            json!("context.plan.unit"),
+            "request JSON: unknown value; expected `lbs` or `kg`",
+        ),
+        (
+            with("/context/plan/planId", json!(42424242)),
+            json!("context.plan.planId"),
+            "request JSON: wrong type: expected a string",
+        ),
+        (
+            with("/nowMs", json!("SECRET")),
+            json!("nowMs"),
+            "request JSON: wrong type: expected an integer",
+        ),
+        (
+            format!("{} SECRET", input),
+            Value::Null,
+            "request JSON: malformed JSON at line 1 column",
+        ),
+    ] {
+        let o = coach(&["suggest", "evaluate"], &text);
+        assert_eq!(o.status.code(), Some(1), "{path}");
+        let out = String::from_utf8(o.stdout.clone()).unwrap();
+        for secret in ["stone", "42424242", "SECRET"] {
+            assert!(!out.contains(secret), "{out}");
+        }
+        let v = stdout_json(&o);
+        assert_eq!(v["error"]["code"], "invalid_argument");
+        assert_eq!(v["error"]["path"], path);
+        let got = v["error"]["detail"].as_str().unwrap();
+        assert!(got.starts_with(detail), "{got}");
+    }
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let bad = PLAN.replacen("\"blockIndex\": 1", "\"blockIndex\": 3", 1);
+    for (args, stdin, code) in [
+        (&["plan", "transform", "--schema", "v2-flat"][..], PLAN, 0),
+        (&["plan", "transform", "--schema", "v2-flat"], &bad, 2),
+        (&["plan", "select-schema"], "", 0),
+        (
+            &["suggest", "evaluate"],
+            include_str!("data/suggest/evaluate-input.json"),
+            0,
+        ),
+        (&["demo"], "", 0),
+        (&["--help"], "", 0),
+    ] {
+        let o = run_coach(args, stdin, true);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+    }
+}
+
+#[test]
+fn a_database_of_another_application_is_refused_and_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, sql) in [
+        ("notes.db", "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');"),
+        ("meta.db", "CREATE TABLE generation_metadata (id INTEGER PRIMARY KEY);"),
+        ("other-id.db", "CREATE TABLE t (x); PRAGMA application_id = 42;"),
+    ] {
+        let path = dir.path().join(name);
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let db = path.to_str().unwrap();
+        let o = coach(
+            &["plan", "transform", "--schema", "v2-flat", "--db", db],
+            PLAN,
+        );
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let v = stdout_json(&o);
+        assert_eq!(v["error"]["code"], "not_a_database", "{name}");
+        assert_eq!(v["error"]["path"], Value::Null);
+        let detail = v["error"]["detail"].as_str().unwrap();
+        assert!(detail.contains("another application"), "{detail}");
+        assert!(!detail.contains(name), "no file name in the error: {detail}");
+        assert!(std::fs::read(&path).unwrap() == before, "{name} changed");
+        for suffix in ["-wal", "-shm", "-journal"] {
+            assert!(
+                !dir.path().join(format!("{name}{suffix}")).exists(),
+                "{name}{suffix} left behind"
+            );
+        }
+    }
+    // A new path and an empty file are fine.
+    let new = dir.path().join("new.db");
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    for path in [new, empty] {
+        let o = coach(
+            &[
+                "plan",
+                "transform",
+                "--schema",
+                "v2-flat",
+                "--db",
+                path.to_str().unwrap(),
+            ],
+            PLAN,
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+}
+
 // ---- spec 002: coach ops dryrun | apply, coach assistant ----
 
 const CALL_MOM: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-24","priority":"High"}]}"#;
@@ -390,7 +541,7 @@ fn ops_apply_prints_the_result_and_replays_under_a_key() {
     assert_eq!(conflict.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(conflict.stdout).unwrap(),
-        "{\"error\":{\"code\":\"idempotency_conflict\",\"detail\":\"idempotency key reused with a different request\",\"path\":null}}\n"
+        "{\"error\":{\"code\":\"idempotency_conflict\",\"path\":null,\"detail\":\"idempotency key reused with a different request\"}}\n"
     );
 
     let c = coachcore::Coach::open(db.clone()).unwrap();
@@ -561,7 +712,7 @@ fn assistant_without_a_model_ends_with_done_and_the_error() {
         assert_eq!(o.status.code(), Some(1), "{mode}");
         assert_eq!(
             String::from_utf8(o.stdout).unwrap(),
-            "{\"event\":\"done\"}\n{\"error\":{\"code\":\"invalid_argument\",\"detail\":\"no language model configured\",\"path\":null}}\n",
+            "{\"event\":\"done\"}\n{\"error\":{\"code\":\"invalid_argument\",\"path\":null,\"detail\":\"no language model configured\"}}\n",
             "{mode}"
         );
     }

@@ -132,6 +132,54 @@ fn a_database_from_a_newer_library_is_refused_and_kept() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
+#[test]
+fn a_database_of_another_application_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');")
+        .unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let err = Coach::open(path.display().to_string()).unwrap_err();
+    match &err {
+        CoachError::NotADatabase { detail } => {
+            assert!(detail.contains("another application"), "{detail}")
+        }
+        other => panic!("expected NotADatabase, got {other:?}"),
+    }
+    assert!(!err.to_string().contains("notes"), "no file path: {err}");
+    assert!(std::fs::read(&path).unwrap() == before, "the file changed");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["notes.db"], "no -wal/-shm left behind");
+}
+
+#[test]
+fn rejected_output_messages_show_the_path_plainly() {
+    let coach = Coach::open_in_memory().unwrap();
+    let broken = PLAN.replacen("\"blockIndex\": 1", "\"blockIndex\": 3", 1);
+    let err = coach
+        .transform_plan(broken, flat(SelectionReason::Override), None)
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with(
+            "invalid model output (block_index_out_of_range) at exercises[1].blockIndex: "
+        ),
+        "{msg}"
+    );
+    let err = coach
+        .transform_plan("no json".into(), flat(SelectionReason::Override), None)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("invalid model output (invalid_json): {}", err.detail())
+    );
+}
+
 /// Sets `user_version` (bytes 60..64 of the header, big-endian) without going through SQLite.
 /// The store was closed, so its WAL is already folded into the main file.
 fn set_user_version_in_header(path: &std::path::Path, version: u32) {

@@ -491,6 +491,33 @@ static void test_invalid_arguments(void) {
     coach_string_free(r1); coach_string_free(r2); coach_string_free(r3); coach_string_free(r4); coach_string_free(r5);
 }
 
+static long pos(const char *hay, const char *needle);
+
+/* Request errors point at the field and never quote the request (the sentinel stands for user data). */
+static void test_request_errors_do_not_leak(void) {
+    CoachHandle *h = open_memory();
+    const char *requests[] = {
+        "{\"rawText\":\"x\",\"schemaVersion\":\"SECRET user text\"}",
+        "{\"rawText\":\"x\",\"schemaVersion\":\"v2-flat\",\"seed\":\"SECRET-seed\"}",
+        "{\"rawText\":\"x\",\"schemaVersion\":\"v2-flat\",\"SECRET\":1}",
+        "{\"rawText\":\"SECRET",
+    };
+    const char *paths[] = {"\"schemaVersion\"", "\"seed\"", "null", "null"};
+    for (int i = 0; i < 4; i++) {
+        char *r = coach_plan_transform(h, requests[i]);
+        CHECK(is_error(r, "invalid_argument") && strstr(r, "SECRET") == NULL, "leak: %s", r);
+        CHECK(has_kv(find_value(r, "error"), "path", paths[i]), "path %s: %s", paths[i], r);
+        CHECK(pos(r, "{\"error\":{\"code\":") == 0 && pos(r, "\"path\":") > 0 && pos(r, "\"path\":") < pos(r, "\"detail\":"),
+              "key order code, path, detail: %s", r);
+        coach_string_free(r);
+    }
+    char *r = coach_plan_select_schema(h, "{\"supported\":[\"SECRET\"]}");
+    CHECK(is_error(r, "invalid_argument") && strstr(r, "SECRET") == NULL, "leak: %s", r);
+    CHECK(has_kv(find_value(r, "error"), "path", "\"supported[0]\""), "path: %s", r);
+    coach_string_free(r);
+    coach_close(h);
+}
+
 static void test_determinism(void) {
     CoachHandle *h = open_memory();
     CoachHandle *h2 = open_memory();
@@ -532,9 +559,13 @@ static void test_file_database(void) {
     free(dir);
 }
 
-static void test_database_too_new(void) {
+/* Makes a database of ours at `name` (one transform recorded), closes it, overwrites 4 header
+   bytes at `offset` without going through SQLite, and checks that coach_open refuses it with `code`
+   and leaves it byte-identical with no -wal/-shm behind. */
+static void refused_after_header_patch(const char *name, size_t offset, const char bytes[4],
+                                       const char *code) {
     char *dir = temp_dir();
-    char *path = xasprintf("%s/newer.sqlite3", dir);
+    char *path = xasprintf("%s/%s", dir, name);
     char *err = NULL;
     CoachHandle *h = coach_open(path, &err);
     CHECK(h != NULL, "coach_open(%s) failed: %s", path, err ? err : "(null)");
@@ -545,7 +576,7 @@ static void test_database_too_new(void) {
     size_t n = f ? fread(data, 1, sizeof data, f) : 0;
     if (f) fclose(f);
     CHECK(n > 100 && n < sizeof data, "database file size %zu", n);
-    data[60] = 0; data[61] = 0; data[62] = 0; data[63] = 99; /* PRAGMA user_version = 99 */
+    memcpy(data + offset, bytes, 4);
     f = fopen(path, "wb");
     CHECK(f && fwrite(data, 1, n, f) == n && fclose(f) == 0, "rewrite %s", path);
     h = coach_open(path, &err);
@@ -554,13 +585,27 @@ static void test_database_too_new(void) {
     f = fopen(path, "rb");
     size_t m = f ? fread(back, 1, sizeof back, f) : 0;
     if (f) fclose(f);
-    CHECK(refused, "coach_open on a newer database returned a handle");
-    CHECK(err != NULL && is_error(err, "database_too_new"), "error json: %s", err ? err : "(null)");
-    CHECK(m == n && memcmp(back, data, n) == 0, "newer database was modified");
+    CHECK(refused, "coach_open on %s returned a handle", name);
+    CHECK(err != NULL && is_error(err, code) && strstr(err, name) == NULL, "error json: %s",
+          err ? err : "(null)");
+    CHECK(m == n && memcmp(back, data, n) == 0, "%s was modified", name);
+    char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+    CHECK(access(wal, F_OK) != 0 && access(shm, F_OK) != 0, "-wal/-shm left behind");
+    free(wal); free(shm);
     coach_string_free(err);
     remove_dir(dir);
     free(path);
     free(dir);
+}
+
+static void test_database_too_new(void) {
+    /* PRAGMA user_version = 99 (bytes 60..63, big-endian) */
+    refused_after_header_patch("newer.sqlite3", 60, (const char[4]){0, 0, 0, 99}, "database_too_new");
+}
+
+/* A SQLite database of another application (another PRAGMA application_id, bytes 68..71). */
+static void test_foreign_database(void) {
+    refused_after_header_patch("notes.db", 68, "Note", "not_a_database");
 }
 
 static void test_not_a_database(void) {
@@ -889,6 +934,8 @@ int main(void) {
         {"file database", test_file_database},
         {"database too new", test_database_too_new},
         {"not a database", test_not_a_database},
+        {"foreign database", test_foreign_database},
+        {"request errors do not leak", test_request_errors_do_not_leak},
         {"coach_call suggestions flow", test_call_suggestions},
         {"coach_call errors", test_call_errors},
         {"coach_call suggest.evaluate", test_call_evaluate},

@@ -48,8 +48,10 @@ pub fn dry_run(store: &Store, ops: Vec<ShapedOp>, today: Date) -> Result<Validat
 }
 
 fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
-    let value: serde_json::Value = serde_json::from_str(json)
-        .map_err(|e| Error::InvalidArgument(format!("operations are not valid JSON: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+        let why = crate::error::describe_json_error(&e);
+        Error::InvalidArgument(format!("operations are not valid JSON: {why}"))
+    })?;
     shape_operations(&value).map_err(|issue| Error::InvalidArgument(issue.message))
 }
 

@@ -6,6 +6,10 @@
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
 //!   `{"schemaVersion":V,"reason":R}`.
+//! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
+//!   "nowMs": N}` on stdin (`existing` optional). Prints `{"suggestions":[SuggestionDraft]}` and
+//!   exits 0, or prints the error JSON with code `invalid_argument` (its `path` the JSON path of
+//!   the problem) and exits 1. The input format is in the README.
 //! - `coach ops dryrun [--db PATH] [--today YYYY-MM-DD]`: planner operations JSON on stdin
 //!   (`{"operations":[...]}` or an array). Prints the `Validation` JSON; exit 0 when every
 //!   operation is valid, 2 when some are not (same output). The database is not changed.
@@ -22,11 +26,19 @@
 //!   Without either the pipeline runs without a model.
 //! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
-//! Usage errors print to stderr and exit 64; other failures print the error JSON and exit 1.
+//! Usage errors print to stderr and exit 64; other failures print the error JSON
+//! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
+//! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
+//! refused with `not_a_database` and left untouched.
+//!
+//! Output: a reader that goes away early (`coach … | head -c 100`) ends the output quietly; the
+//! command still finishes and exits with its normal code. Any other failure to write stdout is
+//! reported on stderr and exits 74. Error details never quote the input.
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use std::sync::Arc;
 
@@ -51,15 +63,57 @@ const DEMO_OUTPUT: &str = include_str!("../../tests/data/demo-model-output.txt")
 
 struct Usage(String);
 
+/// State of stdout: writable, closed by the reader (quietly stop printing), or failed otherwise.
+static STDOUT: AtomicU8 = AtomicU8::new(STDOUT_OK);
+const STDOUT_OK: u8 = 0;
+const STDOUT_CLOSED: u8 = 1;
+const STDOUT_FAILED: u8 = 2;
+
+/// Prints one line on stdout; never panics. After a failed write nothing more is printed.
+macro_rules! out {
+    ($($arg:tt)*) => { emit(format_args!($($arg)*)) };
+}
+
+/// Prints one line on stderr, ignoring failures (there is nowhere left to report them).
+macro_rules! err_out {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+fn emit(line: std::fmt::Arguments<'_>) {
+    if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush())
+    {
+        let state = if e.kind() == std::io::ErrorKind::BrokenPipe {
+            STDOUT_CLOSED
+        } else {
+            err_out!("coach: cannot write the output: {e}");
+            STDOUT_FAILED
+        };
+        STDOUT.store(state, Ordering::Relaxed);
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let code = match run(&args) {
         Ok(code) => code,
         Err(Usage(msg)) => {
-            eprintln!("coach: {msg}\n{USAGE}");
+            err_out!("coach: {msg}\n{USAGE}");
             ExitCode::from(64)
         }
+    };
+    if STDOUT.load(Ordering::Relaxed) == STDOUT_FAILED {
+        return ExitCode::from(74);
     }
+    code
 }
 
 fn run(args: &[String]) -> Result<ExitCode, Usage> {
@@ -88,7 +142,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         }
         ["demo", rest @ ..] => demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
-            println!("{USAGE}");
+            out!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
         _ => Err(Usage("unknown command".into())),
@@ -128,7 +182,7 @@ fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
 }
 
 fn print_error(e: &CoachError) -> ExitCode {
-    println!("{}", serde_json::json!({ "error": e.to_json() }));
+    out!("{}", e.to_json().to_response());
     match e {
         CoachError::InvalidModelOutput { .. } | CoachError::ModelOutputRejected { .. } => {
             ExitCode::from(2)
@@ -139,7 +193,7 @@ fn print_error(e: &CoachError) -> ExitCode {
 
 /// Exit code of an ops command's error: 2 when the input was refused, 1 otherwise.
 fn print_ops_error(e: &CoachError) -> ExitCode {
-    println!("{}", serde_json::json!({ "error": e.to_json() }));
+    out!("{}", e.to_json().to_response());
     match e {
         CoachError::InvalidArgument { .. }
         | CoachError::OperationsRejected { .. }
@@ -162,7 +216,7 @@ fn ops_dryrun(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let result = open(f.get("--db")).and_then(|c| c.dry_run_operations_json(&input, today));
     Ok(match result {
         Ok(v) => {
-            println!("{}", serde_json::to_string(&v).unwrap_or_default());
+            out!("{}", serde_json::to_string(&v).unwrap_or_default());
             if v.all_valid() {
                 ExitCode::SUCCESS
             } else {
@@ -183,7 +237,7 @@ fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let result = open(Some(db)).and_then(|c| c.apply_operations_json(&input, key, today));
     Ok(match result {
         Ok(r) => {
-            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            out!("{}", serde_json::to_string(&r).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => print_ops_error(&e),
@@ -195,18 +249,15 @@ struct PrintEvents;
 
 impl EventSink for PrintEvents {
     fn on_event(&self, event: AssistantEvent) {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", serde_json::to_string(&event).unwrap_or_default());
-        let _ = out.flush();
+        out!("{}", serde_json::to_string(&event).unwrap_or_default());
     }
 }
 
 fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| Usage(format!("cannot read --script {path}: {e}")))?;
-    let replies: Vec<String> = serde_json::from_str(&text)
-        .map_err(|e| Usage(format!("--script must be a JSON array of strings: {e}")))?;
+        .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
+    let replies: Vec<String> = coachcore::error::parse_request(&text)
+        .map_err(|e| Usage(format!("--script must be a JSON array of strings ({e})")))?;
     Ok(ScriptedModel::texts(replies))
 }
 
@@ -302,7 +353,7 @@ fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let result = open(f.get("--db")).and_then(|c| c.transform_plan(text, selection, seed));
     Ok(match result {
         Ok(t) => {
-            println!("{}", serde_json::to_string(&t.plan).unwrap_or_default());
+            out!("{}", serde_json::to_string(&t.plan).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => print_error(&e),
@@ -324,9 +375,7 @@ fn suggest_evaluate() -> Result<ExitCode, Usage> {
     if std::io::stdin().read_to_string(&mut input).is_err() {
         return Err(Usage("cannot read stdin as UTF-8".into()));
     }
-    match serde_path_to_error::deserialize::<_, EvaluateInput>(
-        &mut serde_json::Deserializer::from_str(&input),
-    ) {
+    match coachcore::error::parse_request::<EvaluateInput>(&input) {
         Ok(i) => {
             #[derive(serde::Serialize)]
             struct Output {
@@ -335,15 +384,12 @@ fn suggest_evaluate() -> Result<ExitCode, Usage> {
             let out = Output {
                 suggestions: coachcore::evaluate_exercise(i.context, i.existing, i.now_ms),
             };
-            println!("{}", serde_json::to_string(&out).unwrap_or_default());
+            out!("{}", serde_json::to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            let path = e.path().to_string();
-            let err = CoachError::InvalidArgument {
-                detail: format!("input at {path}: {}", e.inner()),
-            };
-            Ok(print_error(&err))
+            out!("{}", e.to_json().to_response());
+            Ok(ExitCode::from(1))
         }
     }
 }
@@ -359,7 +405,7 @@ fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     };
     let override_version = f.get("--override").map(|v| version(v)).transpose()?;
     let sel = coachcore::plan::select_schema(&supported, override_version);
-    println!("{}", serde_json::to_string(&sel).unwrap_or_default());
+    out!("{}", serde_json::to_string(&sel).unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -381,9 +427,9 @@ fn demo(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
 }
 
 fn demo_run(path: &str) -> Result<(), CoachError> {
-    println!("coachcore {} demo", coachcore::library_version());
+    out!("coachcore {} demo", coachcore::library_version());
     let coach = Coach::open(path.to_string())?;
-    println!("database: {path}");
+    out!("database: {path}");
 
     for supported in [
         vec![SchemaVersion::V2Flat],
@@ -391,7 +437,7 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     ] {
         let sel = coach.select_plan_schema(supported.clone(), None);
         let names: Vec<_> = supported.iter().map(|v| v.as_str()).collect();
-        println!(
+        out!(
             "schema selection, model supports [{}]: {} ({})",
             names.join(", "),
             sel.schema_version.as_str(),
@@ -400,28 +446,28 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
     }
 
     let selection = coach.select_plan_schema(vec![SchemaVersion::V2Flat], None);
-    println!(
+    out!(
         "\nmodel output (v2-flat, fenced, with prose and a block template):\n{}",
         DEMO_OUTPUT.trim_end()
     );
     let t = coach.transform_plan(DEMO_OUTPUT.to_string(), selection, Some(2026))?;
-    println!("\ntransformed with ruleset {}:\n", t.ruleset_version);
+    out!("\ntransformed with ruleset {}:\n", t.ruleset_version);
     print_plan(&t.plan);
 
     let broken = DEMO_OUTPUT.replace("\"blockIndex\": 2", "\"blockIndex\": 7");
     match coach.transform_plan(broken, selection, None) {
-        Err(e) => println!(
+        Err(e) => out!(
             "\nthe same output with a block index of 7 is rejected: {} at {}",
             e.code(),
             e.path().unwrap_or("-")
         ),
-        Ok(_) => println!("\nunexpected: the broken output was accepted"),
+        Ok(_) => out!("\nunexpected: the broken output was accepted"),
     }
 
     demo_suggestions(&coach)?;
     demo_assistant(&coach)?;
 
-    println!("\ngeneration metadata in the database:");
+    out!("\ngeneration metadata in the database:");
     for g in coach.recent_generations(10)? {
         let outcome = match (&g.error_code, &g.error_path) {
             (None, _) => "ok".to_string(),
@@ -431,7 +477,7 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
                 p.as_deref().unwrap_or("-")
             ),
         };
-        println!(
+        out!(
             "  #{} {} schema {} ({}), ruleset {}: {}",
             g.id,
             g.feature,
@@ -500,9 +546,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
     // Bench tops the range twice; squat falls below it on the prescribed load; row is steady.
     let reps = [[12, 9, 10], [12, 7, 9], [12, 7, 9]];
     let start = coachcore::clock::Clock::now_ms(&coachcore::clock::SystemClock) - 5 * DAY;
-    println!(
-        "\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)"
-    );
+    out!("\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)");
     for (n, r) in reps.iter().enumerate() {
         let id = format!("demo-{start}-{n}");
         coach.log_session(SessionLog {
@@ -534,11 +578,11 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
             .enumerate()
             .map(|(i, (_, name, _, w))| format!("{name} 3 x {} @ {w}", r[i]))
             .collect();
-        println!("  workout {}: {}", n + 1, line.join(", "));
+        out!("  workout {}: {}", n + 1, line.join(", "));
     }
     let last = format!("demo-{start}-2");
     let changes = coach.suggestions_for_session(last.clone())?;
-    println!("suggestions after workout 3 ({}):", changes.len());
+    out!("suggestions after workout 3 ({}):", changes.len());
     for c in &changes {
         let d = &c.draft;
         let target = d
@@ -548,7 +592,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
             ChangeValue::Number { value } => format!("{value}"),
             other => serde_json::to_string(other).unwrap_or_default(),
         };
-        println!(
+        out!(
             "  [{}] {} {:?} {}: {} -> {}  ({})",
             d.rule_id.as_deref().unwrap_or("ai"),
             c.catalog_id,
@@ -562,7 +606,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
     if let Some(first) = changes.first() {
         coach.accept_change(first.id.clone())?;
         let deferred = coach.defer_pending(last)?;
-        println!("accepted the first, deferred {deferred} for review before the next workout");
+        out!("accepted the first, deferred {deferred} for review before the next workout");
         if let Some(plan) = coach.plan("demo-plan".into())? {
             if let Some(rx) = plan
                 .exercises
@@ -574,7 +618,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
                     .iter()
                     .map(|s| format!("{} x {}", s.target_weight, s.target_reps))
                     .collect();
-                println!("plan now has {}: {}", rx.catalog_id, sets.join(", "));
+                out!("plan now has {}: {}", rx.catalog_id, sets.join(", "));
             }
         }
     }
@@ -606,7 +650,7 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
     let tomorrow = today.add_days(1);
     let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \
                    stretch in the evening";
-    println!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
+    out!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
     let model: Arc<dyn LanguageModel> =
         ScriptedModel::texts(demo_script(&tomorrow.to_string(), &today.to_string()));
     struct Show;
@@ -627,7 +671,7 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
                 AssistantEvent::Heartbeat => "heartbeat".into(),
                 AssistantEvent::Done => "done".into(),
             };
-            println!("  event: {line}");
+            out!("  event: {line}");
         }
     }
     let request = AssistantRequest {
@@ -637,25 +681,25 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
         today: Some(today.to_string()),
     };
     let result = coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?;
-    println!("proposed operations (nothing applied yet):");
+    out!("proposed operations (nothing applied yet):");
     for op in &result.operations {
-        println!("  {}", serde_json::to_string(op).unwrap_or_default());
+        out!("  {}", serde_json::to_string(op).unwrap_or_default());
     }
     let applied = coach.apply_operations(
         result.operations.clone(),
         Some(format!("demo-{}", result.request_id)),
         Some(today.to_string()),
     )?;
-    println!(
+    out!(
         "applied {} operations in one transaction (request {})",
         applied.applied.len(),
         applied.request_id
     );
     let week = coach.week(tomorrow.to_string())?;
-    println!("week {} to {}:", week.week_start, week.week_end);
+    out!("week {} to {}:", week.week_start, week.week_end);
     for e in &week.entries {
         let time = e.item.time_of_day.as_deref().unwrap_or("     ");
-        println!(
+        out!(
             "  {} {} {:<5} {:<6} {}",
             e.date,
             time,
@@ -664,9 +708,9 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
             e.item.title
         );
     }
-    println!("audit log:");
+    out!("audit log:");
     for a in coach.audit_log(10, None)? {
-        println!(
+        out!(
             "  #{} {} {} {}",
             a.seq,
             a.op.as_str(),
@@ -686,16 +730,19 @@ fn print_plan(p: &TodayPlan) {
         .ok()
         .and_then(|v| v.as_str().map(String::from))
         .unwrap_or_default();
-    println!(
+    out!(
         "{} - {} min, {} energy, by {}",
-        p.focus, p.duration_minutes, energy, source
+        p.focus,
+        p.duration_minutes,
+        energy,
+        source
     );
     if !p.equipment.is_empty() {
-        println!("equipment: {}", p.equipment.join(", "));
+        out!("equipment: {}", p.equipment.join(", "));
     }
-    println!("{}", p.summary);
+    out!("{}", p.summary);
     for (i, b) in p.blocks.iter().enumerate() {
-        println!(
+        out!(
             "\n{}. {} ({} min, {})",
             i + 1,
             b.title,
@@ -704,8 +751,8 @@ fn print_plan(p: &TodayPlan) {
         );
         for e in &b.exercises {
             match &e.detail {
-                Some(d) => println!("   - {}: {} ({d})", e.name, e.prescription),
-                None => println!("   - {}: {}", e.name, e.prescription),
+                Some(d) => out!("   - {}: {} ({d})", e.name, e.prescription),
+                None => out!("   - {}: {}", e.name, e.prescription),
             }
         }
     }

@@ -88,7 +88,7 @@ fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
 
 /// Rewrites serde's message (which quotes the offending value) into one that names only the
 /// expected type.
-fn describe_data_error(e: &serde_json::Error) -> String {
+pub(crate) fn describe_data_error(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     let expected = msg.split(", expected ").nth(1).map(|rest| {
         match rest.split(" at line ").next().unwrap_or(rest) {

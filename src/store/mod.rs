@@ -1,9 +1,25 @@
 //! Storage: the only module that touches SQLite.
 //!
-//! [`Store::open`] sets the connection up (WAL, foreign keys, busy timeout), then brings the schema
-//! to the current version with numbered migrations (`migrations/NNNN_*.sql`) applied in one
-//! IMMEDIATE transaction keyed on `PRAGMA user_version`. A database newer than this code, or a file
-//! that is not a database, is an error and is never deleted or overwritten.
+//! [`Store::open`] first *reads* the file to decide whether it is ours, then sets the connection up
+//! (WAL, foreign keys, busy timeout) and brings the schema to the current version with numbered
+//! migrations (`migrations/NNNN_*.sql`) applied in one IMMEDIATE transaction keyed on
+//! `PRAGMA user_version`.
+//!
+//! Whose file is it? Nothing is written (not even the WAL switch, which rewrites header bytes
+//! 18–19) until the file is known to be one of:
+//! - a new or empty database (no schema objects, `user_version` 0, `application_id` 0);
+//! - ours: `PRAGMA application_id` is [`APPLICATION_ID`] (ASCII `CoCo`);
+//! - ours from a library version that did not stamp the id yet: `application_id` 0,
+//!   `user_version` in `1..=SCHEMA_VERSION`, and every table the migrations up to that version
+//!   create is present. It gets the id stamped in the migration transaction.
+//!
+//! Anything else is refused untouched (byte-identical, no `-wal`/`-shm` left behind): a file that is
+//! not a database or is corrupt ([`Error::NotADatabase`]), a database of another application
+//! ([`Error::ForeignDatabase`]: a foreign `application_id`, or `application_id` 0 with tables that
+//! are not ours at its `user_version`), and one of ours newer than this code
+//! ([`Error::DatabaseTooNew`]). The id is stamped in code next to the migrations (migration files
+//! that shipped are never edited), in the same transaction as the first migration step of a new
+//! database.
 //!
 //! One DAO file per domain: [`generations`] holds generation metadata.
 
@@ -45,6 +61,10 @@ const MIGRATIONS: &[&str] = &[
 
 /// The schema version this code writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// `PRAGMA application_id` of the library's databases: ASCII `CoCo` (bytes 68–71 of the header).
+/// A database with another non-zero id belongs to another application and is never opened.
+pub const APPLICATION_ID: i32 = 0x436F_436F;
 
 /// The database inside [`Store::read`] or [`Store::write`]: the DAO methods of every domain live on
 /// it, so a service can compose several of them in one transaction without writing SQL.
@@ -114,14 +134,23 @@ impl Store {
     }
 }
 
-/// Connection pragmas. The first statement reads the file header, so this is where a file that is
-/// not a database is detected, before anything is written.
+/// Decides whether the file is ours (see the module docs), reading only; then sets the connection
+/// pragmas. Nothing is written before the file is known to be ours or empty.
 fn prepare(conn: &Connection) -> Result<()> {
     conn.busy_timeout(Duration::from_secs(5))?;
-    // Read before writing anything: a non-database fails on this read, and a database newer than
-    // the code is refused before WAL mode would change its header.
-    conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
-    refuse_newer(user_version(conn)?)?;
+    // The first read of the header: a file that is not a database fails here.
+    let objects: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
+        [],
+        |r| r.get(0),
+    )?;
+    let version = user_version(conn)?;
+    match application_id(conn)? {
+        APPLICATION_ID => refuse_newer(version)?,
+        0 if objects == 0 && version == 0 => {}
+        0 if (1..=SCHEMA_VERSION).contains(&version) && has_tables_of(conn, version)? => {}
+        _ => return Err(Error::ForeignDatabase),
+    }
     conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
@@ -130,6 +159,30 @@ fn prepare(conn: &Connection) -> Result<()> {
 
 fn user_version(conn: &Connection) -> Result<u32> {
     Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
+fn application_id(conn: &Connection) -> Result<i32> {
+    Ok(conn.pragma_query_value(None, "application_id", |r| r.get(0))?)
+}
+
+/// Whether `conn` holds every table the migrations up to `version` create (found by running them
+/// on a private in-memory database). Extra tables are allowed: an app may have added its own.
+fn has_tables_of(conn: &Connection, version: u32) -> Result<bool> {
+    let reference = Connection::open_in_memory()?;
+    for (i, sql) in MIGRATIONS[..version as usize].iter().enumerate() {
+        reference.execute_batch(sql).map_err(|e| Error::Migration {
+            step: i as u32 + 1,
+            source: e,
+        })?;
+    }
+    let tables = |c: &Connection| -> Result<std::collections::BTreeSet<String>> {
+        let mut st = c.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )?;
+        let names = st.query_map([], |r| r.get(0))?;
+        Ok(names.collect::<rusqlite::Result<_>>()?)
+    };
+    Ok(tables(&reference)?.is_subset(&tables(conn)?))
 }
 
 fn refuse_newer(found: u32) -> Result<()> {
@@ -142,19 +195,42 @@ fn refuse_newer(found: u32) -> Result<()> {
     Ok(())
 }
 
-/// Migrates `conn` to `target` (at most [`SCHEMA_VERSION`]) in one transaction. Refuses a
-/// database newer than the code.
+/// Migrates `conn` to `target` (at most [`SCHEMA_VERSION`]) in one transaction and stamps
+/// [`APPLICATION_ID`] if it is missing. Refuses a database newer than the code.
 fn migrate(conn: &mut Connection, target: u32) -> Result<()> {
+    migrate_with(conn, MIGRATIONS, target)
+}
+
+/// [`migrate`] over a given list of steps (tests pass a broken one). A failing step rolls every
+/// step back: the file keeps its old `user_version` and schema. The error names the step, never
+/// its SQL.
+fn migrate_with(conn: &mut Connection, steps: &[&str], target: u32) -> Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let found = user_version(&tx)?;
-    refuse_newer(found)?;
-    if found >= target {
-        return Ok(());
+    if found > steps.len() as u32 {
+        return Err(Error::DatabaseTooNew {
+            found,
+            supported: steps.len() as u32,
+        });
     }
-    for sql in &MIGRATIONS[found as usize..target as usize] {
-        tx.execute_batch(sql)?;
+    if found < target {
+        for (i, sql) in steps
+            .iter()
+            .enumerate()
+            .take(target as usize)
+            .skip(found as usize)
+        {
+            tx.execute_batch(sql).map_err(|e| Error::Migration {
+                step: i as u32 + 1,
+                source: e,
+            })?;
+        }
+        tx.pragma_update(None, "user_version", target)?;
     }
-    tx.pragma_update(None, "user_version", target)?;
+    // A database left at version 0 stays a blank file; any other gets the id.
+    if found.max(target) > 0 && application_id(&tx)? != APPLICATION_ID {
+        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    }
     tx.commit()?;
     Ok(())
 }
@@ -209,26 +285,117 @@ mod tests {
     fn every_earlier_version_upgrades_to_the_fresh_schema() {
         let fresh = Store::open_in_memory().unwrap();
         let want = schema_of(&fresh.lock());
-        for from in 0..SCHEMA_VERSION {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("old.db");
-            {
-                let mut conn = Connection::open(&path).unwrap();
-                migrate(&mut conn, from).unwrap();
-                assert_eq!(user_version(&conn).unwrap(), from);
+        // `stamped: false` is a database made by a library version that did not set
+        // `application_id` yet: it is recognised by its tables and gets the id.
+        for stamped in [true, false] {
+            for from in 0..=SCHEMA_VERSION {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("old.db");
+                {
+                    let mut conn = Connection::open(&path).unwrap();
+                    migrate(&mut conn, from).unwrap();
+                    if !stamped {
+                        conn.pragma_update(None, "application_id", 0).unwrap();
+                    }
+                    assert_eq!(user_version(&conn).unwrap(), from);
+                }
+                let store = Store::open(&path).unwrap();
+                let conn = store.lock();
+                let case = format!("from version {from}, stamped {stamped}");
+                assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION, "{case}");
+                assert_eq!(application_id(&conn).unwrap(), APPLICATION_ID, "{case}");
+                assert_eq!(schema_of(&conn), want, "{case}");
             }
-            let store = Store::open(&path).unwrap();
-            assert_eq!(
-                store.schema_version().unwrap(),
-                SCHEMA_VERSION,
-                "from {from}"
-            );
-            assert_eq!(
-                schema_of(&store.lock()),
-                want,
-                "upgrade from version {from}"
-            );
         }
+    }
+
+    #[test]
+    fn new_and_empty_databases_get_the_application_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new.db");
+        let empty = dir.path().join("empty.db");
+        std::fs::write(&empty, b"").unwrap();
+        for path in [&new, &empty] {
+            let store = Store::open(path).unwrap();
+            assert_eq!(application_id(&store.lock()).unwrap(), APPLICATION_ID);
+        }
+        let memory = Store::open_in_memory().unwrap();
+        assert_eq!(application_id(&memory.lock()).unwrap(), APPLICATION_ID);
+        // The id is in the header (bytes 68..72, big-endian) once the file is closed.
+        drop(Store::open(&new).unwrap());
+        let bytes = std::fs::read(&new).unwrap();
+        assert_eq!(&bytes[68..72], b"CoCo");
+    }
+
+    /// `name` is the only file in `dir`: no `-wal`/`-shm`/`-journal` was left behind.
+    fn assert_only_file(dir: &Path, name: &str) {
+        let names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [name], "no -wal/-shm left behind");
+    }
+
+    /// Builds a database that is not ours with `sql`, optionally in WAL mode, closes it, and
+    /// checks that opening it is refused with `want` and leaves the file byte-identical with no
+    /// `-wal`/`-shm` behind.
+    fn assert_refused_untouched(sql: &str, wal: bool, want: fn(&Error) -> bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            if wal {
+                conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+            }
+            conn.execute_batch(sql).unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        match Store::open(&path) {
+            Err(e) if want(&e) => {}
+            other => panic!("{sql} (wal {wal}): got {other:?}"),
+        }
+        assert!(
+            std::fs::read(&path).unwrap() == before,
+            "{sql} (wal {wal}): the file changed"
+        );
+        assert_only_file(dir.path(), "other.db");
+        // The public error says whose file it is without naming the file.
+        let public = CoachError::from(Store::open(&path).unwrap_err());
+        assert!(!public.to_string().contains("other.db"), "{public}");
+    }
+
+    use crate::error::CoachError;
+
+    #[test]
+    fn databases_of_other_applications_are_refused_and_byte_identical() {
+        let foreign = |e: &Error| matches!(e, Error::ForeignDatabase);
+        let cases = [
+            // The auditor's two cases: one of our table names at user_version 0, and another
+            // app's notes.
+            "CREATE TABLE generation_metadata (id INTEGER PRIMARY KEY); INSERT INTO generation_metadata VALUES (1);",
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x');",
+            // Only a view, or only a user_version: still not empty, not ours.
+            "CREATE VIEW v AS SELECT 1;",
+            "PRAGMA user_version = 2;",
+            // Another app's id, with and without tables.
+            "PRAGMA application_id = 1234;",
+            "CREATE TABLE notes (x); PRAGMA application_id = -7;",
+            // An id of ours in another byte order is not ours.
+            "CREATE TABLE t (x); PRAGMA application_id = 1868779331;",
+            // user_version in our range without our tables, or with only some of them.
+            "CREATE TABLE notes (x); PRAGMA user_version = 1;",
+            "CREATE TABLE generation_metadata (x); PRAGMA user_version = 2;",
+            // A version above ours without our id: not a newer library of ours (those stamp it).
+            "CREATE TABLE future_table (x); PRAGMA user_version = 99;",
+        ];
+        for sql in cases {
+            for wal in [false, true] {
+                assert_refused_untouched(sql, wal, foreign);
+            }
+        }
+        let public = CoachError::from(Error::ForeignDatabase);
+        assert_eq!(public.code(), "not_a_database");
+        assert!(public.detail().contains("another application"), "{public}");
     }
 
     #[test]
@@ -250,9 +417,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("future.db");
         {
+            // A database of ours from a future library: our id, a version above ours.
             let conn = Connection::open(&path).unwrap();
-            conn.execute_batch("CREATE TABLE future_table (x); PRAGMA user_version = 99;")
-                .unwrap();
+            conn.execute_batch(
+                "CREATE TABLE future_table (x); PRAGMA user_version = 99; \
+                 PRAGMA application_id = 1131365231;",
+            )
+            .unwrap();
         }
         let before = std::fs::read(&path).unwrap();
         match Store::open(&path) {
@@ -291,15 +462,7 @@ mod tests {
         std::fs::write(&path, &garbage).unwrap();
         assert!(matches!(Store::open(&path), Err(Error::NotADatabase(_))));
         assert_eq!(std::fs::read(&path).unwrap(), garbage);
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(
-            names,
-            vec![std::ffi::OsString::from("notes.db")],
-            "no -wal/-shm left behind"
-        );
+        assert_only_file(dir.path(), "notes.db");
     }
 
     #[test]
@@ -311,5 +474,50 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         assert!(matches!(Store::open(&path), Err(Error::NotADatabase(_))));
         assert_eq!(std::fs::read(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn a_failing_migration_rolls_back_to_the_old_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("coach.db");
+        let mut conn = Connection::open(&path).unwrap();
+        migrate_with(&mut conn, &MIGRATIONS[..1], 1).unwrap();
+        let before = schema_of(&conn);
+        // Step 2 is fine; step 3 creates a table, then fails.
+        let broken = [
+            MIGRATIONS[0],
+            MIGRATIONS[1],
+            "CREATE TABLE half_done (x); INSERT INTO no_such_table VALUES (1);",
+        ];
+        let err = migrate_with(&mut conn, &broken, 3).unwrap_err();
+        assert!(matches!(err, Error::Migration { step: 3, .. }), "{err:?}");
+        assert_eq!(user_version(&conn).unwrap(), 1, "old version kept");
+        assert_eq!(schema_of(&conn), before, "no table of step 2 or 3 is left");
+        // The public detail names the step and SQLite's message, not the migration's SQL.
+        let detail = CoachError::from(err).detail();
+        assert_eq!(detail, "migration 3 failed: no such table: no_such_table");
+        // The same file still upgrades with the real list.
+        drop(conn);
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            SCHEMA_VERSION
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_in_a_migration_does_not_quote_its_sql() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let err = migrate_with(
+            &mut conn,
+            &["CREATE TABLE ok (x); CREATE TABLEE nope (y);"],
+            1,
+        )
+        .unwrap_err();
+        let detail = CoachError::from(err).detail();
+        assert!(detail.starts_with("migration 1 failed: "), "{detail}");
+        // SQLite's own message names the token it stopped at; the statements are left out.
+        assert_eq!(detail, "migration 1 failed: near \"TABLEE\": syntax error");
+        assert_eq!(user_version(&conn).unwrap(), 0);
+        assert!(schema_of(&conn).is_empty());
     }
 }
