@@ -316,7 +316,16 @@ fn refresh_history(
     }
     let previous = db.history(catalog_id, WeightUnit::Lbs)?;
     let mut h = history::summarize(catalog_id, &newest, previous.as_ref(), now);
-    h.session_count = db.completed_session_count(catalog_id)?;
+    // The count moves by one per logged session that completed the exercise (O(1) per log); it is
+    // counted from the store only when there is no cache yet.
+    let completed_here = log
+        .exercises
+        .iter()
+        .any(|e| e.catalog_id == catalog_id && e.sets.iter().any(|s| s.completed));
+    h.session_count = match &previous {
+        Some(p) => p.session_count + u32::from(completed_here),
+        None => db.completed_session_count(catalog_id)?,
+    };
     // A backfilled session may be older than the window: its e1RM still counts for the best.
     for e in log.exercises.iter().filter(|e| e.catalog_id == catalog_id) {
         let mut p = performance(log, e);

@@ -24,3 +24,10 @@ UPDATE exercise_history
 CREATE INDEX prescription_changes_unevaluated
     ON prescription_changes (prescription_id, decided_at_ms)
     WHERE decision = 'accepted' AND outcome = 'notEvaluated';
+
+-- The history's session count is the number of sessions that completed the exercise (earlier
+-- versions counted every log, twice for an exercise logged twice in one session). Recounted once
+-- here; from now on it moves by one per logged session.
+UPDATE exercise_history
+   SET session_count = (SELECT count(DISTINCT e.session_id) FROM exercise_performances AS e
+                         WHERE e.catalog_id = exercise_history.catalog_id AND e.completed = 1);
