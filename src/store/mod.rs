@@ -111,10 +111,15 @@ impl Store {
         user_version(&self.lock())
     }
 
-    /// Runs `f` on the database without a transaction (for reads).
+    /// Runs `f` in one read (deferred) transaction: a consistent snapshot for reads.
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
-        let conn = self.lock();
-        f(&Db { conn: &conn })
+        let mut conn = self.lock();
+        // One read transaction: every query of `f` sees the same snapshot, and SQLite takes its
+        // read lock once instead of once per statement.
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+        let out = f(&Db { conn: &tx })?;
+        tx.finish()?;
+        Ok(out)
     }
 
     /// Runs `f` in one IMMEDIATE transaction: everything it writes commits together, or nothing
