@@ -173,6 +173,8 @@ fn wrapped_model_text_is_tolerated() {
         format!("<think>The user wants upper body. Maybe {{\"draft\": 1}}.</think>\n<response>{raw}</response>"),
         format!("<think>ok</think>```json\n{raw}\n```"),
         format!("Plan (in {{braces}}): {raw} -- done"),
+        format!("Settings used: {{\"units\": \"metric\"}}\nPlan: {raw}"),
+        format!("Format:\n```js\nconst plan = {{ }};\n```\nHere it is: {raw}"),
     ] {
         assert_eq!(run(&wrapped, V2Flat, 3).unwrap(), want, "{wrapped}");
     }

@@ -11,9 +11,13 @@
 //! escaped quotes do not count). A span that never closes is yielded as it is, so the parser can
 //! report the truncation.
 //!
-//! [`parse_model_json`] is what features call: it parses the first candidate into a typed value and
-//! moves to the next only if that one is not JSON at all. Its happy path parses straight from the
-//! first `{` (no separate scan), and builds JSON paths only when there is an error to report.
+//! [`parse_model_json`] is what features call: it parses the candidates in order into a typed value
+//! and returns the first that fits. A candidate that is not JSON, or JSON of another shape (say a
+//! `{"note": …}` in the prose before the answer), is passed over; when none fits, the error is the
+//! first candidate's that was JSON (with its path), else the first syntax error. Fenced blocks are
+//! searched first, then the whole answer, so a fenced snippet of something else cannot hide the
+//! JSON outside it. Its happy path parses straight from the first `{` (no separate scan), and
+//! builds JSON paths only when there is an error to report.
 
 use serde::de::DeserializeOwned;
 
@@ -23,10 +27,22 @@ use crate::error::{OutputError, OutputErrorCode};
 ///
 /// Errors: [`OutputErrorCode::InvalidJson`] when no candidate is JSON (with line and column of the
 /// first syntax error, or "no JSON object found"); [`OutputErrorCode::SchemaViolation`] with the
-/// JSON path when the JSON does not fit `T` (wrong type, unknown field). Details never quote the
-/// input.
+/// JSON path when no JSON candidate fits `T` (wrong type, unknown field), described for the first
+/// one. Details never quote the input.
 pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputError> {
+    parse_model_json_with(text, Ok)
+}
+
+/// [`parse_model_json`], where a candidate fits only if `check` also accepts what it parsed into
+/// (a feature's own invariants, such as a plan's required fields). The first candidate that
+/// parses and passes `check` wins; when none does, the error is the first JSON candidate's
+/// (a type error, or `check`'s error), else the first syntax error.
+pub fn parse_model_json_with<T: DeserializeOwned, U>(
+    text: &str,
+    check: impl Fn(T) -> Result<U, OutputError>,
+) -> Result<U, OutputError> {
     let mut first_syntax_error = None;
+    let mut first_error: Option<OutputError> = None;
     for region in regions(text) {
         let mut rest = region;
         while let Some(start) = rest.find('{') {
@@ -34,8 +50,19 @@ pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputErro
             // Deserializing without `end()` stops after the object: trailing prose is ignored.
             let mut de = serde_json::Deserializer::from_str(candidate);
             match T::deserialize(&mut de) {
-                Ok(v) => return Ok(v),
-                Err(e) if e.is_data() => return Err(data_error::<T>(candidate)),
+                Ok(v) => match check(v) {
+                    Ok(u) => return Ok(u),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                        rest = &candidate[balanced_len(candidate)..];
+                    }
+                },
+                Err(e) if e.is_data() => {
+                    if first_error.is_none() {
+                        first_error = Some(data_error::<T>(candidate));
+                    }
+                    rest = &candidate[balanced_len(candidate)..];
+                }
                 Err(e) => {
                     first_syntax_error.get_or_insert_with(|| {
                         let what = if e.is_eof() {
@@ -49,6 +76,9 @@ pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputErro
                 }
             }
         }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
     }
     Err(OutputError::new(
         OutputErrorCode::InvalidJson,
@@ -121,26 +151,36 @@ pub fn extract_json(text: &str) -> Option<&str> {
     json_candidates(text).next()
 }
 
-/// All JSON object candidates in `text`, fenced blocks first, in order of appearance.
+/// All JSON object candidates in `text`, fenced blocks first, in order of appearance; each once.
 pub fn json_candidates(text: &str) -> impl Iterator<Item = &str> {
-    regions(text)
+    let regions = regions(text);
+    let fenced = regions[..regions.len() - 1].to_vec();
+    let inside_fence = move |c: &str| {
+        let at = c.as_ptr() as usize;
+        fenced
+            .iter()
+            .any(|f| (f.as_ptr() as usize..f.as_ptr() as usize + f.len()).contains(&at))
+    };
+    let last = regions.len() - 1;
+    regions
         .into_iter()
-        .flat_map(|r| BalancedObjects { rest: r })
+        .enumerate()
+        .flat_map(|(i, r)| BalancedObjects { rest: r }.map(move |c| (i, c)))
+        .filter(move |(i, c)| *i < last || !inside_fence(c))
+        .map(|(_, c)| c)
 }
 
-/// Where to look, in order: the fenced blocks of the answer if any holds a `{`, else the answer.
+/// Where to look, in order: the fenced blocks of the answer that hold a `{`, then the whole answer
+/// (so JSON outside a fence is still found when a fence holds something else).
 fn regions(text: &str) -> Vec<&str> {
     // Fast path: without `<` or a backtick there are no tags and no fences to consider.
     if memchr::memchr2(b'<', b'`', text.as_bytes()).is_none() {
         return vec![text];
     }
     let answer = answer_region(text);
-    let fenced: Vec<&str> = fenced_blocks(answer).collect();
-    if fenced.iter().any(|b| b.contains('{')) {
-        fenced
-    } else {
-        vec![answer]
-    }
+    let mut out: Vec<&str> = fenced_blocks(answer).filter(|b| b.contains('{')).collect();
+    out.push(answer);
+    out
 }
 
 /// Length of the balanced object at the start of `s` (all of `s` when it never closes).
@@ -340,6 +380,32 @@ mod tests {
         let e = parse_model_json::<T>("{\"a\": 1, \"b\": [").unwrap_err();
         assert_eq!(e.code, OutputErrorCode::InvalidJson);
         assert!(e.detail.contains("truncated"), "{}", e.detail);
+    }
+
+    #[test]
+    fn parse_passes_over_json_of_another_shape() {
+        // A JSON aside in the prose before the answer does not hide the answer.
+        let t: T = parse_model_json("Note: {\"tip\": 1}\nThe answer: {\"a\": 3}").unwrap();
+        assert_eq!(t.a, 3);
+        // When nothing fits, the error is the first JSON candidate's, with its path.
+        let e = parse_model_json::<T>("{\"a\": \"x\"} and {\"b\": []}").unwrap_err();
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (OutputErrorCode::SchemaViolation, Some("a"))
+        );
+        // A syntax error before a data error: the data error (it says more) is reported.
+        let e = parse_model_json::<T>("{oops} {\"a\": true}").unwrap_err();
+        assert_eq!(e.code, OutputErrorCode::SchemaViolation);
+    }
+
+    #[test]
+    fn a_fence_of_something_else_does_not_hide_the_json_outside_it() {
+        let t = "Like this:\n```python\nd = {1: 2}\n```\nHere: {\"a\": 4}";
+        let v: T = parse_model_json(t).unwrap();
+        assert_eq!(v.a, 4);
+        // Fenced candidates come first and each candidate is listed once.
+        let t = "x {\"p\":0}\n```json\n{\"a\":1}\n```\n{\"a\":2}";
+        assert_eq!(all(t), vec!["{\"a\":1}", "{\"p\":0}", "{\"a\":2}"]);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use super::raw::{
 use super::SchemaVersion;
 use crate::error::{OutputError, OutputErrorCode as Code};
 use crate::ids::IdGenerator;
-use crate::llm::extract::parse_model_json;
+use crate::llm::extract::parse_model_json_with;
 
 /// Transforms raw model text written in `version`'s schema into a [`TodayPlan`].
 ///
@@ -48,11 +48,13 @@ pub fn transform(
     ids: &mut IdGenerator,
 ) -> Result<TodayPlan, OutputError> {
     let mut plan = match version {
+        // A JSON aside in the prose (`{"units": "metric"}`) is passed over for the plan after it;
+        // when no candidate is a valid plan, the first one's error is reported.
         SchemaVersion::V2Flat => {
-            from_v2(parse_model_json::<PlanV2>(text).map_err(unecho)?, ruleset)?
+            parse_model_json_with(text, |p: PlanV2| from_v2(p, ruleset)).map_err(unecho)?
         }
         SchemaVersion::V1Current => {
-            from_v1(parse_model_json::<PlanV1>(text).map_err(unecho)?, ruleset)?
+            parse_model_json_with(text, |p: PlanV1| from_v1(p, ruleset)).map_err(unecho)?
         }
     };
     plan.id = ids.next_id();
