@@ -712,6 +712,45 @@ static void test_call_suggestions(void) {
     coach_close(h);
 }
 
+/* The user accepts a suggestion with their own value: it is applied, and marked as their override. */
+static void test_call_accept_edited(void) {
+    CoachHandle *h = open_memory();
+    char *r = coach_call(h, "exercise.save", BENCH_JSON);
+    coach_string_free(r);
+    r = coach_call(h, "plan.save", PLAN_JSON);
+    coach_string_free(r);
+    for (int n = 0; n < 2; n++) {
+        char *log = session_json(n, "push-day");
+        r = coach_call(h, "session.log", log);
+        free(log);
+        coach_string_free(r);
+    }
+    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *ids[2];
+    int total = s1_increases(first, ids);
+    CHECK(is_ok(first) && total >= 2, "session.suggestions: %s", first);
+    if (total < 2) { coach_string_free(first); coach_close(h); return; }
+    r = callf(h, "change.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"number\", \"value\": 137.5}}", ids[0]);
+    CHECK(is_ok(r) && has_kv(r, "decision", "\"accepted\"") && has_kv(r, "userOverride", "true"),
+          "change.acceptEdited: %s", r);
+    coach_string_free(r);
+    double w[3] = {0, 0, 0};
+    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[0] == 137.5 && w[1] == 135.0,
+          "plan after the edited accept (set 0 at 137.5): %s", r);
+    coach_string_free(r);
+    /* A value of the wrong kind is refused and changes nothing. */
+    r = callf(h, "change.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"setType\", \"value\": \"warmup\"}}", ids[1]);
+    CHECK(is_error(r, "invalid_argument"), "acceptEdited with a set type for a weight: %s", r);
+    coach_string_free(r);
+    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[1] == 135.0, "plan after the refused accept: %s", r);
+    coach_string_free(r);
+    coach_string_free(first);
+    free(ids[0]); free(ids[1]);
+    coach_close(h);
+}
+
 static void test_call_errors(void) {
     CoachHandle *h = open_memory();
     char *setup_ex = coach_call(h, "exercise.save", BENCH_JSON);
@@ -724,6 +763,7 @@ static void test_call_errors(void) {
         {"change.accept", "{\"id\": \"no-such-change\"}", "not_found"},
         {"change.reject", "{\"id\": \"no-such-change\"}", "not_found"},
         {"change.defer", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"change.acceptEdited", "{\"id\": \"no-such-change\", \"newValue\": {\"kind\": \"number\", \"value\": 1}}", "not_found"},
         {"plan.deferred", "{\"id\": \"no-such-plan\"}", "not_found"},
         {"session.deferPending", "{\"id\": \"no-such-session\"}", "not_found"},
         {"plan.get", "this is not json", "invalid_argument"},
@@ -937,6 +977,7 @@ int main(void) {
         {"foreign database", test_foreign_database},
         {"request errors do not leak", test_request_errors_do_not_leak},
         {"coach_call suggestions flow", test_call_suggestions},
+        {"coach_call change.acceptEdited", test_call_accept_edited},
         {"coach_call errors", test_call_errors},
         {"coach_call suggest.evaluate", test_call_evaluate},
         {"coach_call file database reopen", test_call_file_reopen},
