@@ -1061,6 +1061,58 @@ fn text_without_usable_json_is_invalid_json() {
     assert!(err.detail.contains("truncated"), "{}", err.detail);
 }
 
+/// Several JSON objects in one text: asides are passed over, the plan is decisive, and when
+/// nothing is a plan the largest object's error is reported.
+#[test]
+fn the_plan_is_told_apart_from_other_json_in_the_text() {
+    let raw = read("plans/worked-example.v2.json");
+    let broken = serde_json::to_string(&edited(V2Flat, |v| {
+        v["exercises"][1]["blockIndex"] = 5.into()
+    }))
+    .unwrap();
+    let at = |code, path: &str| (code, Some(path.to_string()));
+    // A note before a broken plan: the plan's own error, not the note's.
+    let err = run(
+        &format!("Settings: {{\"units\":\"metric\"}}. Plan: {broken}"),
+        V2Flat,
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.path),
+        at(
+            OutputErrorCode::BlockIndexOutOfRange,
+            "exercises[1].blockIndex"
+        )
+    );
+    // A broken plan followed by a "corrected" one: still the broken plan's error (no best effort).
+    let err = run(&format!("{broken}\nSorry, corrected:\n{raw}"), V2Flat, 1).unwrap_err();
+    assert_eq!(err.code, OutputErrorCode::BlockIndexOutOfRange);
+    // A stray `}` after the first block cuts the plan short: invalid JSON, not a later block
+    // object read as a plan.
+    let stray = raw.replacen("\"focus\": \"Prep\" }", "\"focus\": \"Prep\" }}", 1);
+    assert_ne!(
+        stray, raw,
+        "the fixture changed: place the stray brace elsewhere"
+    );
+    let err = run(&stray, V2Flat, 1).unwrap_err();
+    assert_eq!(
+        (err.code, err.path),
+        (OutputErrorCode::InvalidJson, None),
+        "{}",
+        err.detail
+    );
+    // The same for v1, whose blocks hold `exercises` themselves.
+    let v1 = read("plans/worked-example.v1.json");
+    let stray = v1.replacen("\"detail\": null }", "\"detail\": null }}", 1);
+    assert_ne!(
+        stray, v1,
+        "the fixture changed: place the stray brace elsewhere"
+    );
+    let err = run(&format!("Note {{\"tip\": 1}} then {stray}"), V1Current, 1).unwrap_err();
+    assert_eq!(err.code, OutputErrorCode::InvalidJson, "{}", err.detail);
+}
+
 #[test]
 fn schema_depths_by_the_spec_definition() {
     let depth = |s: &str| schema_depth(&serde_json::from_str(s).unwrap());

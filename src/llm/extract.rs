@@ -26,65 +26,82 @@ use crate::error::{OutputError, OutputErrorCode};
 /// Parses the JSON object in model text into `T`.
 ///
 /// Errors: [`OutputErrorCode::InvalidJson`] when no candidate is JSON (with line and column of the
-/// first syntax error, or "no JSON object found"); [`OutputErrorCode::SchemaViolation`] with the
-/// JSON path when no JSON candidate fits `T` (wrong type, unknown field), described for the first
-/// one. Details never quote the input.
+/// syntax error, or "no JSON object found"); [`OutputErrorCode::SchemaViolation`] with the JSON
+/// path when the JSON does not fit `T` (wrong type, unknown field). When several candidates fail,
+/// the error is the largest one's (the answer, not an aside next to it). Details never quote the
+/// input.
 pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputError> {
-    parse_model_json_with(text, Ok)
+    parse_model_json_with(text, Ok, |_| false)
 }
 
-/// [`parse_model_json`], where a candidate fits only if `check` also accepts what it parsed into
-/// (a feature's own invariants, such as a plan's required fields). The first candidate that
-/// parses and passes `check` wins; when none does, the error is the first JSON candidate's
-/// (a type error, or `check`'s error), else the first syntax error.
+/// [`parse_model_json`] for a feature with invariants of its own, such as a plan's.
+///
+/// Candidates are tried in order. One fits when it parses into `T` and `check` accepts the value;
+/// the first that fits wins. A candidate that fails is passed over (an aside such as
+/// `{"units": "metric"}` before the answer) unless `is_answer` says its text is the answer
+/// itself (for a plan: it has `"blocks"` or `"exercises"`): then its error is returned and no
+/// later candidate is tried, so a broken answer is never swapped for a later object. When no
+/// candidate fits and none was the answer, the error is the largest failing candidate's.
 pub fn parse_model_json_with<T: DeserializeOwned, U>(
     text: &str,
     check: impl Fn(T) -> Result<U, OutputError>,
+    is_answer: impl Fn(&str) -> bool,
 ) -> Result<U, OutputError> {
-    let mut first_syntax_error = None;
-    let mut first_error: Option<OutputError> = None;
+    /// Why a candidate failed; built into an error only for the one reported.
+    enum Failure<'a> {
+        Syntax(serde_json::Error),
+        Data(&'a str),
+        Check(OutputError),
+    }
+    let describe = |f: Failure<'_>| match f {
+        Failure::Syntax(e) => {
+            let what = if e.is_eof() {
+                "the JSON ends early (truncated output)"
+            } else {
+                "malformed JSON"
+            };
+            OutputError::new(
+                OutputErrorCode::InvalidJson,
+                None,
+                format!("{what} at line {} column {}", e.line(), e.column()),
+            )
+        }
+        Failure::Data(candidate) => data_error::<T>(candidate),
+        Failure::Check(e) => e,
+    };
+    let mut largest: Option<(usize, Failure<'_>)> = None;
     for region in regions(text) {
         let mut rest = region;
         while let Some(start) = rest.find('{') {
             let candidate = &rest[start..];
             // Deserializing without `end()` stops after the object: trailing prose is ignored.
             let mut de = serde_json::Deserializer::from_str(candidate);
-            match T::deserialize(&mut de) {
+            let failure = match T::deserialize(&mut de) {
                 Ok(v) => match check(v) {
                     Ok(u) => return Ok(u),
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                        rest = &candidate[balanced_len(candidate)..];
-                    }
+                    Err(e) => Failure::Check(e),
                 },
-                Err(e) if e.is_data() => {
-                    if first_error.is_none() {
-                        first_error = Some(data_error::<T>(candidate));
-                    }
-                    rest = &candidate[balanced_len(candidate)..];
-                }
-                Err(e) => {
-                    first_syntax_error.get_or_insert_with(|| {
-                        let what = if e.is_eof() {
-                            "the JSON ends early (truncated output)"
-                        } else {
-                            "malformed JSON"
-                        };
-                        format!("{what} at line {} column {}", e.line(), e.column())
-                    });
-                    rest = &candidate[balanced_len(candidate)..];
-                }
+                Err(e) if e.is_data() => Failure::Data(candidate),
+                Err(e) => Failure::Syntax(e),
+            };
+            let len = balanced_len(candidate);
+            if is_answer(&candidate[..len]) {
+                return Err(describe(failure));
             }
+            if largest.as_ref().is_none_or(|(l, _)| len > *l) {
+                largest = Some((len, failure));
+            }
+            rest = &candidate[len..];
         }
     }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    Err(OutputError::new(
-        OutputErrorCode::InvalidJson,
-        None,
-        first_syntax_error.unwrap_or_else(|| "no JSON object found in the text".into()),
-    ))
+    Err(match largest {
+        Some((_, failure)) => describe(failure),
+        None => OutputError::new(
+            OutputErrorCode::InvalidJson,
+            None,
+            "no JSON object found in the text",
+        ),
+    })
 }
 
 /// Parses `candidate` again, this time tracking the path, to describe a type error.
@@ -387,15 +404,26 @@ mod tests {
         // A JSON aside in the prose before the answer does not hide the answer.
         let t: T = parse_model_json("Note: {\"tip\": 1}\nThe answer: {\"a\": 3}").unwrap();
         assert_eq!(t.a, 3);
-        // When nothing fits, the error is the first JSON candidate's, with its path.
-        let e = parse_model_json::<T>("{\"a\": \"x\"} and {\"b\": []}").unwrap_err();
+        // When nothing fits, the error is the largest candidate's, with its path.
+        let e = parse_model_json::<T>("{\"b\": []} and {\"a\": \"xyz\"}").unwrap_err();
         assert_eq!(
             (e.code, e.path.as_deref()),
             (OutputErrorCode::SchemaViolation, Some("a"))
         );
-        // A syntax error before a data error: the data error (it says more) is reported.
+        // A small malformed aside before a larger data error: the larger one is reported.
         let e = parse_model_json::<T>("{oops} {\"a\": true}").unwrap_err();
         assert_eq!(e.code, OutputErrorCode::SchemaViolation);
+        // A stray `}` cuts the answer short: its syntax error, not a fragment after it.
+        let e = parse_model_json::<T>("{\"a\": 1, \"b\": [\"x\"}, {\"zz\": 1}]}").unwrap_err();
+        assert_eq!(e.code, OutputErrorCode::InvalidJson);
+        // A candidate the feature calls the answer is decisive: a later object is not tried.
+        let e = parse_model_json_with(
+            "{\"a\": \"broken\"} Sorry, corrected: {\"a\": 1}",
+            |t: T| Ok(t),
+            |c| c.contains("broken"),
+        )
+        .unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("a"));
     }
 
     #[test]

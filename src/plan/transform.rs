@@ -48,13 +48,14 @@ pub fn transform(
     ids: &mut IdGenerator,
 ) -> Result<TodayPlan, OutputError> {
     let mut plan = match version {
-        // A JSON aside in the prose (`{"units": "metric"}`) is passed over for the plan after it;
-        // when no candidate is a valid plan, the first one's error is reported.
+        // A JSON aside in the prose (`{"units": "metric"}`) is passed over for the plan after it.
+        // The first object with `blocks` or `exercises` is the plan: if it is invalid, that is
+        // the error, and no later object is tried in its place (no best effort).
         SchemaVersion::V2Flat => {
-            parse_model_json_with(text, |p: PlanV2| from_v2(p, ruleset)).map_err(unecho)?
+            parse_model_json_with(text, |p: PlanV2| from_v2(p, ruleset), is_plan).map_err(unecho)?
         }
         SchemaVersion::V1Current => {
-            parse_model_json_with(text, |p: PlanV1| from_v1(p, ruleset)).map_err(unecho)?
+            parse_model_json_with(text, |p: PlanV1| from_v1(p, ruleset), is_plan).map_err(unecho)?
         }
     };
     plan.id = ids.next_id();
@@ -65,6 +66,11 @@ pub fn transform(
         }
     }
     Ok(plan)
+}
+
+/// Whether a JSON object candidate is (meant as) the plan rather than an aside.
+fn is_plan(candidate: &str) -> bool {
+    candidate.contains("\"blocks\"") || candidate.contains("\"exercises\"")
 }
 
 fn violation(path: String, detail: impl Into<String>) -> OutputError {
