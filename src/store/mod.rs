@@ -13,7 +13,9 @@
 //!   `user_version` in `1..=SCHEMA_VERSION`, and every table the migrations up to that version
 //!   create is present. It gets the id stamped in the migration transaction.
 //!
-//! Anything else is refused untouched (byte-identical, no `-wal`/`-shm` left behind): a file that is
+//! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
+//! that a write-ahead log another application left un-checkpointed stays as it was, next to a
+//! `-shm` index SQLite needs to read it; it is never folded into the file): a file that is
 //! not a database or is corrupt ([`Error::NotADatabase`]), a database of another application
 //! ([`Error::ForeignDatabase`]: a foreign `application_id`, or `application_id` 0 with tables that
 //! are not ours at its `user_version`), and one of ours newer than this code
@@ -33,6 +35,7 @@ use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use crate::error::{Error, Result};
@@ -90,16 +93,30 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        Self::init(Connection::open_with_flags(path, flags)?)
+        let path = path.as_ref();
+        // A write-ahead log left by whoever wrote the file last, not folded into it yet.
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        let pending_log = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+        let conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
+        Self::init(conn, pending_log)
     }
 
     /// A private in-memory database, for tests and for callers that keep nothing.
     pub fn open_in_memory() -> Result<Store> {
-        Self::init(Connection::open_in_memory()?)
+        Self::init(Connection::open_in_memory()?, false)
     }
 
-    fn init(mut conn: Connection) -> Result<Store> {
+    fn init(mut conn: Connection, pending_log: bool) -> Result<Store> {
+        // Until the file is known to be ours, closing must not checkpoint a write-ahead log that
+        // another application left behind (that would write its pages into the main file).
+        if pending_log {
+            conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+        }
         prepare(&conn)?;
+        if pending_log {
+            conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
+        }
         migrate(&mut conn, SCHEMA_VERSION)?;
         Ok(Store {
             conn: Mutex::new(conn),
@@ -160,6 +177,20 @@ fn prepare(conn: &Connection) -> Result<()> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
     Ok(())
+}
+
+/// An error opening the file, without the path: SQLite's message for a file it cannot open ends
+/// with it, and a path can hold a user's name.
+fn open_error(e: rusqlite::Error) -> Error {
+    match e {
+        rusqlite::Error::SqliteFailure(code, _) => {
+            rusqlite::Error::SqliteFailure(code, None).into()
+        }
+        rusqlite::Error::InvalidPath(_) | rusqlite::Error::NulError(_) => {
+            Error::InvalidArgument("the database path is not a valid file path".into())
+        }
+        other => other.into(),
+    }
 }
 
 fn user_version(conn: &Connection) -> Result<u32> {
@@ -415,6 +446,44 @@ mod tests {
         let rows = s.recent_generations(10).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].id, id);
+    }
+
+    /// Another application's WAL database with a write-ahead log it has not checkpointed yet:
+    /// refusing it must not fold the log into the main file (closing would checkpoint it).
+    #[test]
+    fn a_foreign_write_ahead_log_is_not_checkpointed() {
+        for sql in [
+            "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello');",
+            // Ours, but from a future version: refused as too new, equally untouched.
+            "CREATE TABLE future (x); PRAGMA user_version = 99; PRAGMA application_id = 1131365231;",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("other.db");
+            let wal = dir.path().join("other.db-wal");
+            let conn = Connection::open(&path).unwrap();
+            conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+            conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+            conn.execute_batch(sql).unwrap();
+            conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+                .unwrap();
+            drop(conn);
+            let (main_before, wal_before) = (std::fs::read(&path).unwrap(), std::fs::read(&wal).unwrap());
+            assert!(!wal_before.is_empty(), "the setup left no log");
+            assert!(Store::open(&path).is_err(), "{sql}: opened");
+            assert!(std::fs::read(&path).unwrap() == main_before, "{sql}: the main file changed");
+            assert!(std::fs::read(&wal).unwrap() == wal_before, "{sql}: the log changed");
+        }
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_opened_is_reported_without_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no-such-dir").join("jane-doe-SECRET.db");
+        let e = Store::open(&path).unwrap_err();
+        let public = CoachError::from(e);
+        assert_eq!(public.code(), "storage", "{public}");
+        assert!(!public.to_string().contains("SECRET"), "{public}");
+        assert!(!public.to_string().contains("no-such-dir"), "{public}");
     }
 
     #[test]
