@@ -1037,6 +1037,28 @@ fn the_json_schemas_agree_with_the_transformer() {
             );
         }
     }
+    // The canonical schema is as strict as the plan type: at least one block, minutes >= 1.
+    let plan = serde_json::to_value(run(&read("plans/worked-example.v2.json"), V2Flat, 1).unwrap())
+        .unwrap();
+    for (what, edit) in [
+        (
+            "no blocks",
+            (|p: &mut Value| p["blocks"] = serde_json::json!([])) as fn(&mut Value),
+        ),
+        ("a block of 0 minutes", |p: &mut Value| {
+            p["blocks"][0]["durationMinutes"] = 0.into()
+        }),
+        ("a plan of 0 minutes", |p: &mut Value| {
+            p["durationMinutes"] = 0.into()
+        }),
+    ] {
+        let mut broken = plan.clone();
+        edit(&mut broken);
+        assert!(
+            !canonical.is_valid(&broken),
+            "today-plan.json accepts {what}"
+        );
+    }
 }
 
 #[test]
