@@ -38,8 +38,11 @@ impl Coach {
     /// Opens the database file at `db_path`, creating it if absent and upgrading it if it was
     /// written by an older version of the library.
     ///
-    /// Throws `NotADatabase` if the file is not a SQLite database and `DatabaseTooNew` if a newer
-    /// library version wrote it; in both cases the file is left exactly as it was.
+    /// Throws `NotADatabase` if the file is not a SQLite database or belongs to another
+    /// application, and `DatabaseTooNew` if a newer library version wrote it; in both cases the
+    /// file is left exactly as it was. Throws `Storage` if the file cannot be opened (e.g. its
+    /// folder does not exist; the message never contains the path) and `InvalidArgument` for an
+    /// empty path.
     #[uniffi::constructor]
     pub fn open(db_path: String) -> Result<Arc<Coach>, CoachError> {
         Ok(Arc::new(Coach::with_store(

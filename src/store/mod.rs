@@ -94,6 +94,12 @@ impl Store {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let path = path.as_ref();
+        if path.as_os_str().is_empty() {
+            // SQLite would open a private temporary database: nothing would be kept.
+            return Err(Error::InvalidArgument(
+                "the database path is empty (use an in-memory store to keep nothing)".into(),
+            ));
+        }
         // A write-ahead log left by whoever wrote the file last, not folded into it yet.
         let mut wal = path.as_os_str().to_owned();
         wal.push("-wal");
@@ -473,6 +479,11 @@ mod tests {
             assert!(std::fs::read(&path).unwrap() == main_before, "{sql}: the main file changed");
             assert!(std::fs::read(&wal).unwrap() == wal_before, "{sql}: the log changed");
         }
+    }
+
+    #[test]
+    fn an_empty_path_is_refused() {
+        assert!(matches!(Store::open(""), Err(Error::InvalidArgument(_))));
     }
 
     #[test]
