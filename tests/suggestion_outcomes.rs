@@ -333,6 +333,193 @@ fn rest_outcomes_allow_fifteen_seconds_short() {
     }
 }
 
+/// A performed set of type `t` with `rest` seconds logged after it.
+fn typed(index: u32, t: SetType, weight: f64, reps: u32, rest: Option<u32>) -> PerformedSet {
+    PerformedSet {
+        set_type: t,
+        rest_seconds: rest,
+        ..set(index, weight, reps)
+    }
+}
+
+#[test]
+fn rest_outcomes_judge_only_working_sets_and_the_rest_before_them() {
+    use SetType::{Drop, Regular as Reg, Warmup};
+    // Rest 60 -> 75 in all-same mode, range 8-12 (floor 8): the audit's case has a 95 x 5 warmup.
+    let all_same = accepted(draft(
+        ChangeType::IncreaseRest,
+        ChangeProperty::Rest,
+        None,
+        num(75.0),
+    ));
+    // The rest after set 1 (per-set mode) 60 -> 75.
+    let after_set_1 = accepted(draft(
+        ChangeType::IncreaseRest,
+        ChangeProperty::Rest,
+        Some(1),
+        num(75.0),
+    ));
+    let plan = rx(range(8, 12), 135.0);
+    type Row = (u32, SetType, f64, u32, Option<u32>);
+    let cases: Vec<(&str, &PrescriptionChange, Vec<Row>, Outcome)> = vec![
+        (
+            "warmup below the floor is not a drop",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 10, Some(75)),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "the rest after the last set does not count",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 10, Some(5)),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "nor the rest before a drop set, nor the drop set's reps",
+            &all_same,
+            vec![
+                (0, Reg, 135.0, 10, Some(75)),
+                (1, Reg, 135.0, 10, Some(10)),
+                (2, Drop, 95.0, 6, None),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "the rest after the warmup precedes a working set: it counts",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(30)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 10, None),
+            ],
+            Outcome::Ignored,
+        ),
+        (
+            "working set 2 fewer than the one before",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 8, None),
+            ],
+            Outcome::TooAggressive,
+        ),
+        (
+            "working set 1 fewer: kept",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 9, None),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "a working set below the floor",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, Some(75)),
+                (1, Reg, 135.0, 7, Some(75)),
+                (2, Reg, 135.0, 7, None),
+            ],
+            Outcome::TooAggressive,
+        ),
+        (
+            "only warmup and last-set rest timed",
+            &all_same,
+            vec![
+                (0, Warmup, 95.0, 5, None),
+                (1, Reg, 135.0, 10, None),
+                (2, Reg, 135.0, 10, Some(75)),
+            ],
+            Outcome::Ignored,
+        ),
+        (
+            "per set: the set after the target kept its reps",
+            &after_set_1,
+            vec![
+                (0, Warmup, 95.0, 5, Some(10)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 10, None),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "per set: exactly 15 s short still counts",
+            &after_set_1,
+            vec![
+                (0, Reg, 135.0, 10, Some(10)),
+                (1, Reg, 135.0, 10, Some(60)),
+                (2, Reg, 135.0, 10, None),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "per set: 16 s short",
+            &after_set_1,
+            vec![
+                (0, Reg, 135.0, 10, Some(75)),
+                (1, Reg, 135.0, 10, Some(59)),
+                (2, Reg, 135.0, 10, None),
+            ],
+            Outcome::Ignored,
+        ),
+        (
+            "per set: the set after the target dropped",
+            &after_set_1,
+            vec![
+                (0, Reg, 135.0, 10, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 8, None),
+            ],
+            Outcome::TooAggressive,
+        ),
+        (
+            "per set: a drop in another set is not this rest's",
+            &after_set_1,
+            vec![
+                (0, Reg, 135.0, 12, Some(10)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Reg, 135.0, 10, None),
+            ],
+            Outcome::Good,
+        ),
+        (
+            "per set: a drop set after the target is not judged",
+            &after_set_1,
+            vec![
+                (0, Reg, 135.0, 10, Some(75)),
+                (1, Reg, 135.0, 10, Some(75)),
+                (2, Drop, 95.0, 6, None),
+            ],
+            Outcome::Ignored,
+        ),
+        (
+            "per set: the target set not completed",
+            &after_set_1,
+            vec![(0, Reg, 135.0, 10, Some(75)), (2, Reg, 135.0, 10, None)],
+            Outcome::Ignored,
+        ),
+    ];
+    for (name, change, rows, want) in cases {
+        let p = perf(
+            rows.into_iter()
+                .map(|(i, t, w, r, rest)| typed(i, t, w, r, rest))
+                .collect(),
+        );
+        let (got, why) = evaluate(change, &plan, &p, WeightUnit::Lbs);
+        assert_eq!(got, want, "{name}: {why}");
+    }
+}
+
 #[test]
 fn set_type_rep_range_and_set_count_outcomes() {
     let plan = rx(range(8, 12), 135.0);
@@ -763,6 +950,50 @@ fn changes_of_a_removed_exercise_leave_the_review() {
         .unwrap()
         .remove(0);
     assert_eq!(w.coach.accept_change(c.id).unwrap_err().code(), "not_found");
+}
+
+#[test]
+fn an_accepted_rest_increase_is_judged_on_working_sets_not_the_warmup() {
+    // The audit's case: range 8-12, a 95 x 5 warmup and two working sets at 135, rest 60 s.
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
+    let e = &mut p.exercises[0];
+    e.rest_seconds = 60;
+    e.sets[0].set_type = SetType::Warmup;
+    e.sets[0].target_weight = 95.0;
+    e.sets[0].target_reps = 5;
+    for s in &mut e.sets[1..] {
+        s.target_reps = 10;
+    }
+    w.coach.save_plan(p).unwrap();
+    let logged = |rests: [Option<u32>; 3], reps: [u32; 2]| {
+        vec![
+            typed(0, SetType::Warmup, 95.0, 5, rests[0]),
+            typed(1, SetType::Regular, 135.0, reps[0], rests[1]),
+            typed(2, SetType::Regular, 135.0, reps[1], rests[2]),
+        ]
+    };
+    // Two sessions resting 30 s before the second working set, which drops below the floor.
+    let short = logged([Some(60), Some(30), None], [10, 7]);
+    w.workout("s1", 0, short.clone());
+    let inc = find(&w.workout("s2", 2, short), ChangeType::IncreaseRest, None);
+    assert_eq!(
+        inc.draft.rule_id.as_deref(),
+        Some("short_rest_performance_drop")
+    );
+    assert_eq!(inc.draft.new_value, num(75.0));
+    w.coach.accept_change(inc.id.clone()).unwrap();
+    assert_eq!(w.bench().rest_seconds, 75);
+    // Next workout: 75 s rests, the warmup at 95 x 5 again, both working sets at 10.
+    w.workout("s3", 4, logged([Some(75), Some(75), None], [10, 10]));
+    let judged = w
+        .coach
+        .suggestions_for_session("s2".into())
+        .unwrap()
+        .into_iter()
+        .find(|c| c.id == inc.id)
+        .unwrap();
+    assert_eq!(judged.outcome, Outcome::Good, "{:?}", judged.outcome_reason);
 }
 
 #[test]

@@ -7,15 +7,22 @@
 //!   upper + 4 (target + 5): too easy; another weight or not done: ignored.
 //! - Reps: done at the prescribed weight with at least the new reps: good (new + 4 or more: too
 //!   easy); fewer: too aggressive.
-//! - Rest: rest was timed at or above the new rest minus 15 s: good unless reps still dropped (too
-//!   aggressive); shorter or not timed: ignored.
-//! - Set type and set count: done as prescribed: good; otherwise ignored.
+//! - Rest: judged on the completed regular sets and the rest taken before each (logged on the
+//!   previous completed set), the pairs the short-rest rule reads: warmups and drop sets are not
+//!   judged, nor the rest after the last set. For a per-set rest change (the rest after set `i`),
+//!   only the completed set right after `i`, when it is regular. The average of those rests at or
+//!   above the new rest minus 15 s: good unless the reps of one of those sets still dropped (2 or
+//!   more fewer than the previous completed regular set, or below the floor): too aggressive;
+//!   shorter, or no such rest timed: ignored.
+//! - Set type: the set was completed as the new type: good; otherwise ignored.
+//! - Set count: as many sets completed (warmups included, as the prescription counts them) as
+//!   the new count: good; otherwise ignored.
 //! - Rep range: every completed working set within the range: good; any below the floor: too
 //!   aggressive; all at or past upper + 4 (target + 5): too easy.
 
 use super::metrics::{rep_floor, reps_dropped, step};
 use super::model::{
-    ChangeProperty, ChangeValue, ExercisePerformance, ExercisePrescription, Outcome,
+    ChangeProperty, ChangeValue, ExercisePerformance, ExercisePrescription, Outcome, PerformedSet,
     PrescriptionChange, RepRange, RepRangeMode, SetType, WeightUnit,
 };
 
@@ -25,6 +32,20 @@ fn too_easy(range: &RepRange, reps: u32) -> bool {
         RepRangeMode::Target => reps >= range.target + 5,
         RepRangeMode::NotSet => false,
     }
+}
+
+/// The sets a rest change is judged on, as (set index, seconds rested before it): the completed
+/// regular sets whose rest before them was timed (logged on the previous completed set, as the
+/// short-rest rule reads it). With `target` (per-set rest: the rest after that set), only the set
+/// right after the target, when the target set was completed with its rest logged and the next
+/// completed set is regular.
+fn rested_sets(perf: &ExercisePerformance, target: Option<u32>) -> Vec<(u32, u32)> {
+    let mut done: Vec<&PerformedSet> = perf.sets.iter().filter(|s| s.completed).collect();
+    done.sort_by_key(|s| s.index);
+    done.windows(2)
+        .filter(|w| w[1].set_type == SetType::Regular && target.is_none_or(|i| w[0].index == i))
+        .filter_map(|w| Some((w[1].index, w[0].rest_seconds?)))
+        .collect()
 }
 
 /// The outcome of `change` judged on `perf`, the next performance after it was accepted, against
@@ -92,16 +113,11 @@ pub fn evaluate(
             let Some(new) = d.new_value.number() else {
                 return ignored("not a rest value");
             };
-            let timed: Vec<_> = perf
-                .sets
-                .iter()
-                .filter(|s| s.completed && target.is_none_or(|i| s.index == i))
-                .filter_map(|s| s.rest_seconds)
-                .collect();
-            if timed.is_empty() {
-                return ignored("rest was not timed");
+            let judged = rested_sets(perf, target);
+            if judged.is_empty() {
+                return ignored("rest before a working set was not timed");
             }
-            let avg = timed.iter().map(|&r| r as f64).sum::<f64>() / timed.len() as f64;
+            let avg = judged.iter().map(|&(_, r)| r as f64).sum::<f64>() / judged.len() as f64;
             if avg < new - 15.0 {
                 return (
                     Outcome::Ignored,
@@ -109,11 +125,7 @@ pub fn evaluate(
                 );
             }
             let floor = rep_floor(&rx.rep_range);
-            let dropped = perf
-                .sets
-                .iter()
-                .filter(|s| s.completed)
-                .any(|s| reps_dropped(perf, s.index, floor));
+            let dropped = judged.iter().any(|&(i, _)| reps_dropped(perf, i, floor));
             if dropped {
                 (
                     Outcome::TooAggressive,
@@ -126,14 +138,12 @@ pub fn evaluate(
                 )
             }
         }
-        (ChangeProperty::SetType, Some(i)) => {
-            match (perf.sets.iter().find(|s| s.index == i), &d.new_value) {
-                (Some(s), ChangeValue::SetType { value }) if s.set_type == *value => {
-                    (Outcome::Good, "done as the new set type".into())
-                }
-                _ => ignored("done as another set type"),
+        (ChangeProperty::SetType, Some(i)) => match (done(i), &d.new_value) {
+            (Some(s), ChangeValue::SetType { value }) if s.set_type == *value => {
+                (Outcome::Good, "done as the new set type".into())
             }
-        }
+            _ => ignored("done as another set type"),
+        },
         (ChangeProperty::RepRange, _) => {
             let ChangeValue::RepRange { value } = &d.new_value else {
                 return ignored("not a rep range");
