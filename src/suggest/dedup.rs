@@ -24,9 +24,11 @@
 //!
 //!    The decrease rule runs first, so an increase it drops cannot suppress rest changes.
 //! 4. **Companion "reset reps".** *Spec silent; from the issue:* a rule that raises a set's weight
-//!    may also lower that set's reps (large overshoot resets reps to the bottom of the range). Such a
-//!    `DecreaseReps` draft is a companion when a draft of the same rule (`rule_id`, rule source)
-//!    raises the weight of the same target. A companion only makes sense with a weight increase,
+//!    may also reset that set's target reps to the bottom of the range (large overshoot and double
+//!    progression do): down from above it (`DecreaseReps`), or up from below it (`IncreaseReps`).
+//!    Any reps draft (either direction) is a companion when a draft of the same rule (`rule_id`,
+//!    rule source) raises the weight of the same target; no rule emits a reps change of its own
+//!    next to a weight increase of the same set. A companion only makes sense with a weight increase,
 //!    so it is dropped when no `IncreaseWeight` draft for its target is left after steps 1-3: the
 //!    increase lost a strategy conflict or (*our extension*) was blocked by the cooldown. When the
 //!    increase only lost a duplicate collapse, another increase of the same set survives and the
@@ -213,12 +215,15 @@ fn drop_type(c: &[SuggestionDraft], alive: &mut [bool], t: ChangeType) {
     }
 }
 
-/// Whether draft `i` is a rule's "reset reps" companion: a `DecreaseReps` draft whose rule also
-/// produced an `IncreaseWeight` draft for the same target among the candidates.
+/// Whether draft `i` is a rule's "reset reps" companion: a reps draft (`IncreaseReps` or
+/// `DecreaseReps`) whose rule also produced an `IncreaseWeight` draft for the same target among
+/// the candidates.
 fn is_companion(c: &[SuggestionDraft], i: usize) -> bool {
     let d = &c[i];
-    d.change_type == ChangeType::DecreaseReps
-        && d.source == SuggestionSource::Rule
+    matches!(
+        d.change_type,
+        ChangeType::DecreaseReps | ChangeType::IncreaseReps
+    ) && d.source == SuggestionSource::Rule
         && d.rule_id.is_some()
         && c.iter().any(|o| {
             o.change_type == ChangeType::IncreaseWeight
@@ -509,6 +514,16 @@ mod tests {
                 4.0,
             )
         };
+        let reset_up = |l: &str, rule: &str, set: Option<u32>| {
+            d(
+                l,
+                SuggestionSource::Rule,
+                Some(rule),
+                IncreaseReps,
+                set,
+                2.0,
+            )
+        };
         let inc = |l: &str, rule: &str, set: Option<u32>| {
             d(
                 l,
@@ -561,6 +576,32 @@ mod tests {
                     r("dec1", DecreaseWeight, Some(1)),
                 ],
                 vec!["dec1"],
+            ),
+            (
+                "decrease drops a reset up from below the range (IncreaseReps) too",
+                vec![
+                    inc("inc0", "dp", Some(0)),
+                    reset_up("reset0", "dp", Some(0)),
+                    r("dec0", DecreaseWeight, Some(0)),
+                ],
+                vec!["dec0"],
+            ),
+            (
+                "an IncreaseReps of another rule is not a companion",
+                vec![
+                    inc("inc0", "dp", Some(0)),
+                    reset_up("reps+", "steady_reps", Some(0)),
+                    r("dec1", DecreaseWeight, Some(1)),
+                ],
+                vec!["reps+", "dec1"],
+            ),
+            (
+                "a reset up stays with its increase",
+                vec![
+                    inc("inc0", "dp", Some(0)),
+                    reset_up("reset0", "dp", Some(0)),
+                ],
+                vec!["inc0", "reset0"],
             ),
             (
                 "a DecreaseReps of another rule is not a companion",
@@ -653,6 +694,38 @@ mod tests {
         assert_eq!(run(cands.clone(), &blocked), Vec::<String>::new());
         let old = [stored(P, IncreaseWeight, Some(0), 7 * DAY, Accepted, false)];
         assert_eq!(run(cands, &old), ["inc0", "reset0"]);
+    }
+
+    #[test]
+    fn reset_up_dropped_when_increase_is_in_cooldown() {
+        // Target reps 6 under a range of 8-12: the increase comes with "6 -> 8" (IncreaseReps).
+        let cands = vec![
+            d(
+                "inc0",
+                SuggestionSource::Rule,
+                Some("double_progression_range"),
+                IncreaseWeight,
+                Some(0),
+                5.0,
+            ),
+            d(
+                "reset0",
+                SuggestionSource::Rule,
+                Some("double_progression_range"),
+                IncreaseReps,
+                Some(0),
+                2.0,
+            ),
+        ];
+        let cases = [
+            ("6 days ago", 6 * DAY, Vec::<&str>::new()),
+            ("7 days - 1 ms ago", 7 * DAY - 1, vec![]),
+            ("7 days ago", 7 * DAY, vec!["inc0", "reset0"]),
+        ];
+        for (name, age, want) in cases {
+            let existing = [stored(P, IncreaseWeight, Some(0), age, Rejected, false)];
+            assert_eq!(run(cands.clone(), &existing), want, "{name}");
+        }
     }
 
     #[test]
