@@ -929,6 +929,74 @@ fn an_out_of_date_change_is_refused_and_superseded_ones_leave_the_review() {
 }
 
 #[test]
+fn changes_the_plan_moved_past_leave_the_review() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![
+        draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(0),
+            num(140.0),
+        ),
+        draft(
+            ChangeType::IncreaseReps,
+            ChangeProperty::Reps,
+            Some(2),
+            num(10.0),
+        ),
+    ];
+    w.workout("s1", 0, mid(135.0));
+    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 2);
+    let review = |w: &World| -> Vec<ChangeType> {
+        w.coach
+            .deferred_for_plan("plan".into())
+            .unwrap()
+            .into_iter()
+            .map(|c| c.draft.change_type)
+            .collect()
+    };
+    assert_eq!(
+        review(&w),
+        [ChangeType::IncreaseWeight, ChangeType::IncreaseReps]
+    );
+    let weight = find(
+        &w.coach.suggestions_for_session("s1".into()).unwrap(),
+        ChangeType::IncreaseWeight,
+        Some(0),
+    );
+    let edit = |f: &dyn Fn(&mut ExercisePrescription)| {
+        let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+        f(&mut p.exercises[0]);
+        w.coach.save_plan(p).unwrap();
+    };
+    // The user sets 150 through savePlan: "135 -> 140" is out of date, not offered.
+    edit(&|e| e.sets[0].target_weight = 150.0);
+    assert_eq!(review(&w), [ChangeType::IncreaseReps]);
+    let err = w.coach.accept_change(weight.id.clone()).unwrap_err();
+    assert_eq!(err.code(), "invalid_argument", "{err}");
+    assert_eq!(w.bench().sets[0].target_weight, 150.0);
+    // Back at 135 it can be accepted again, so it is offered again.
+    edit(&|e| e.sets[0].target_weight = 135.0);
+    assert_eq!(
+        review(&w),
+        [ChangeType::IncreaseWeight, ChangeType::IncreaseReps]
+    );
+    // Set 2 removed: its reps change cannot be applied.
+    edit(&|e| e.sets.truncate(2));
+    assert_eq!(review(&w), [ChangeType::IncreaseWeight]);
+    w.coach.accept_change(weight.id).unwrap();
+    assert_eq!(w.bench().sets[0].target_weight, 140.0);
+    assert!(review(&w).is_empty());
+    // The left-out change stays stored, deferred (it can still be rejected).
+    let reps = find(
+        &w.coach.suggestions_for_session("s1".into()).unwrap(),
+        ChangeType::IncreaseReps,
+        Some(2),
+    );
+    assert_eq!(reps.decision, Decision::Deferred);
+}
+
+#[test]
 fn changes_of_a_removed_exercise_leave_the_review() {
     let w = World::new(WeightUnit::Lbs, 135.0);
     *w.ai.drafts.lock().unwrap() = vec![draft(

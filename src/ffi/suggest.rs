@@ -150,9 +150,12 @@ impl Coach {
         )?)
     }
 
-    /// The deferred changes of a plan, oldest first: show them before its next workout. A change
-    /// whose exercise was removed from the plan, or that a newer similar suggestion superseded,
-    /// is not listed.
+    /// The deferred changes of a plan, oldest first: show them before its next workout. Only
+    /// changes that can still be accepted are listed: not one whose exercise was removed from the
+    /// plan, that a newer similar suggestion superseded, or that the plan has moved past (the
+    /// value it would replace is no longer the plan's, e.g. the user set 150 in `savePlan` after
+    /// "135 -> 140" was deferred; or its set was removed). Those stay stored as deferred; if the
+    /// plan goes back to the old value, the change is listed again.
     pub fn deferred_for_plan(
         &self,
         plan_id: String,

@@ -155,7 +155,9 @@ impl Db<'_> {
 
     /// Deferred changes of a plan to review, oldest first: those whose plan exercise is still in
     /// the plan and that no newer similar change (same prescription, change type and target) has
-    /// superseded.
+    /// superseded (index `prescription_changes_plan_decision`, then `prescription_changes_cooldown`
+    /// per change). Whether each one still fits the current prescription (not out of date) is
+    /// judged by the caller on the plan it has read (`suggest::service::deferred_for_plan`).
     pub fn deferred_for_review(&self, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
         self.changes_where(
             "plan_id = ?1 AND decision = 'deferred'

@@ -579,10 +579,17 @@ pub fn suggestions_for_session(
 /// current value is not the suggestion's old value), the change no longer fits, or the result is
 /// a prescription `save_plan` would refuse.
 fn apply_to_plan(db: &Db<'_>, prescription_id: &str, draft: &SuggestionDraft) -> Result<()> {
-    let (plan_id, mut rx) = db
+    let (plan_id, rx) = db
         .prescription(prescription_id)?
         .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
-    let current = apply::current_value(&rx, draft.property, draft.target_set_index);
+    db.save_prescription(&plan_id, &applied(&rx, draft)?)
+}
+
+/// `rx` with `draft` applied, or why it cannot be: the prescription moved on since the
+/// suggestion (its current value is not the suggestion's old value), the change no longer fits
+/// (its set is gone), or the result is a prescription `save_plan` would refuse.
+fn applied(rx: &ExercisePrescription, draft: &SuggestionDraft) -> Result<ExercisePrescription> {
+    let current = apply::current_value(rx, draft.property, draft.target_set_index);
     if let (Some(old), Some(current)) = (&draft.old_value, &current) {
         if !apply::same_value(old, current) {
             return Err(invalid(
@@ -590,9 +597,10 @@ fn apply_to_plan(db: &Db<'_>, prescription_id: &str, draft: &SuggestionDraft) ->
             ));
         }
     }
+    let mut rx = rx.clone();
     apply::apply_change(&mut rx, draft).map_err(|why| invalid(format!("cannot apply: {why}")))?;
     check_prescription(&rx, "the changed prescription")?;
-    db.save_prescription(&plan_id, &rx)
+    Ok(rx)
 }
 
 fn undecided(db: &Db<'_>, change_id: &str) -> Result<PrescriptionChange> {
@@ -712,14 +720,26 @@ pub fn defer_pending(store: &Store, clock: &dyn Clock, session_id: &str) -> Resu
     })
 }
 
-/// Deferred changes of a plan, oldest first: what to review before its next workout. Leaves out
-/// a change whose plan exercise was removed from the plan, and a change superseded by a newer
-/// similar suggestion (same exercise, change type and set): the newer one is the one to review.
+/// Deferred changes of a plan, oldest first: what to review before its next workout, i.e. the
+/// ones that could still be accepted. Leaves out a change whose plan exercise was removed from the
+/// plan, a change superseded by a newer similar suggestion (same exercise, change type and set:
+/// the newer one is the one to review), and a change that accepting would refuse: out of date
+/// (the prescription's current value is no longer its old value, e.g. the user set 150 through
+/// `save_plan` after "135 -> 140" was deferred), its set gone, or its result invalid. The first
+/// two are filtered in SQL; the last is judged here on the plan this call reads anyway (one pure
+/// check per deferred change, no further query). Left-out changes stay stored, deferred.
 pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
     store.read(|db| {
-        if db.plan(plan_id)?.is_none() {
-            return Err(Error::NotFound(format!("plan {plan_id}")));
-        }
-        db.deferred_for_review(plan_id)
+        let plan = db
+            .plan(plan_id)?
+            .ok_or_else(|| Error::NotFound(format!("plan {plan_id}")))?;
+        let mut deferred = db.deferred_for_review(plan_id)?;
+        deferred.retain(|c| {
+            plan.exercises
+                .iter()
+                .find(|x| x.id == c.prescription_id)
+                .is_some_and(|rx| applied(rx, &c.draft).is_ok())
+        });
+        Ok(deferred)
     })
 }
