@@ -260,8 +260,12 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
 ///
 /// The history cache is recomputed from the newest [`history::HISTORY_WINDOW`] completed
 /// performances whatever the date of this session, so logging an older session late (a backfill)
-/// does not overwrite the cache with an older picture; its session count is the number of
-/// sessions stored in which the exercise was completed, and its best e1RM also takes this session's into account.
+/// does not overwrite the cache with an older picture; its best e1RM also takes this session's
+/// into account. Its session count goes up by one when this session completed the exercise (at
+/// least one completed set; once even if the session logged the exercise twice), backfills
+/// included. It is counted from the store (sessions with a completed performance of the exercise)
+/// only when the exercise has no cache yet; migration 0004 recounted the caches of older
+/// databases once. Recounting on every log would make logging slower as the history grows.
 pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result<()> {
     store.write(|db| {
         validate_log(db, log)?;
