@@ -388,7 +388,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "suggest.evaluate" => {
             let r: EvaluateRequest = parse_request(request)?;
-            out(crate::evaluate_exercise(r.context, r.existing, r.now_ms))
+            out(crate::evaluate_exercise(r.context, r.existing, r.now_ms)?)
         }
         "ops.dryrun" => {
             let (ops, today, _) = ops_request(request)?;

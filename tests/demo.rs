@@ -12,7 +12,8 @@ use serde_json::Value;
 
 const README: &str = include_str!("../README.md");
 
-fn coach(args: &[&str], stdin: &str) -> Output {
+/// Runs the CLI with `stdin`, whatever its exit code.
+fn run(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
         .args(args)
         .stdin(Stdio::piped())
@@ -26,7 +27,12 @@ fn coach(args: &[&str], stdin: &str) -> Output {
         .unwrap()
         .write_all(stdin.as_bytes())
         .unwrap();
-    let o = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs the CLI with `stdin` and checks it succeeded.
+fn coach(args: &[&str], stdin: &str) -> Output {
+    let o = run(args, stdin);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -180,6 +186,58 @@ fn the_second_example_uses_its_history_and_existing_changes() {
     ctx.remove("history");
     minimal.as_object_mut().unwrap().remove("existing");
     assert_eq!(rules(&evaluate(&minimal.to_string())).len(), 1);
+}
+
+#[test]
+fn suggest_evaluate_refuses_what_save_plan_and_log_session_refuse() {
+    use serde_json::json;
+    let base: Value =
+        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+    // (case, the edited fields as (JSON pointer, new value), the printed detail)
+    let cases = [
+        (
+            "range upside down (lower 12, upper 8)",
+            vec![
+                ("/context/prescription/repRange/lower", json!(12)),
+                ("/context/prescription/repRange/upper", json!(8)),
+            ],
+            "context.prescription.repRange is inconsistent",
+        ),
+        (
+            "negative logged weight",
+            vec![("/context/current/sets/1/weight", json!(-135.25))],
+            "context.current.sets[1].weight must be 0 to 5000",
+        ),
+        (
+            "negative prescribed weight",
+            vec![("/context/prescription/sets/2/targetWeight", json!(-140.75))],
+            "context.prescription.sets[2].targetWeight must be 0 to 5000",
+        ),
+        (
+            "weight over 5000 in an earlier performance",
+            vec![("/context/previous/1/sets/0/weight", json!(5000.25))],
+            "context.previous[1].sets[0].weight must be 0 to 5000",
+        ),
+    ];
+    for (name, edits, detail) in cases {
+        let mut input = base.clone();
+        for (pointer, value) in &edits {
+            *input.pointer_mut(pointer).unwrap() = value.clone();
+        }
+        let o = run(&["suggest", "evaluate"], &input.to_string());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{name}: {out}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["error"]["code"], "invalid_argument", "{name}: {out}");
+        assert_eq!(v["error"]["detail"], detail, "{name}");
+        for (_, value) in &edits {
+            assert!(
+                !out.contains(&value.to_string()),
+                "{name}: echoes {value}: {out}"
+            );
+        }
+        assert!(v.get("suggestions").is_none(), "{name}: {out}");
+    }
 }
 
 /// The lines of the demo's suggestion section, from "suggestions after workout 3" to the plan line.

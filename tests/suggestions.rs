@@ -736,3 +736,103 @@ fn ai_suggestions_are_admitted_only_when_they_fit_and_never_break_the_pipeline()
         "a failing AI adds nothing"
     );
 }
+
+#[test]
+fn evaluate_exercise_refuses_what_save_plan_and_log_session_refuse() {
+    let input: serde_json::Value =
+        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+    let base: ExerciseContext = serde_json::from_value(input["context"].clone()).unwrap();
+    let now = input["nowMs"].as_i64().unwrap();
+    assert!(
+        !coachcore::evaluate_exercise(base.clone(), vec![], now)
+            .unwrap()
+            .is_empty(),
+        "the README example itself is fine"
+    );
+    let range = |lower, upper| RepRange {
+        mode: RepRangeMode::Range,
+        lower,
+        upper,
+        target: 0,
+    };
+    type Edit = Box<dyn Fn(&mut ExerciseContext)>;
+    // (case, edit, the detail: a path, never the value)
+    let cases: Vec<(&str, Edit, Option<&str>)> = vec![
+        (
+            "range upside down (12-8)",
+            Box::new(move |c| c.prescription.rep_range = range(12, 8)),
+            Some("context.prescription.repRange is inconsistent"),
+        ),
+        (
+            "range lower one above upper",
+            Box::new(move |c| c.prescription.rep_range = range(9, 8)),
+            Some("context.prescription.repRange is inconsistent"),
+        ),
+        (
+            "range of one rep count (8-8)",
+            Box::new(move |c| c.prescription.rep_range = range(8, 8)),
+            None,
+        ),
+        (
+            "range lower 0",
+            Box::new(move |c| c.prescription.rep_range = range(0, 8)),
+            Some("context.prescription.repRange is inconsistent"),
+        ),
+        (
+            "negative prescribed weight",
+            Box::new(|c| c.prescription.sets[2].target_weight = -135.0),
+            Some("context.prescription.sets[2].targetWeight must be 0 to 5000"),
+        ),
+        (
+            "prescribed weight 5000",
+            Box::new(|c| c.prescription.sets[2].target_weight = 5000.0),
+            None,
+        ),
+        (
+            "prescribed weight just over 5000",
+            Box::new(|c| c.prescription.sets[2].target_weight = 5000.5),
+            Some("context.prescription.sets[2].targetWeight must be 0 to 5000"),
+        ),
+        (
+            "repeated prescribed set index",
+            Box::new(|c| c.prescription.sets[2].index = 1),
+            Some("context.prescription.sets[2].index is repeated"),
+        ),
+        (
+            "negative logged weight, current",
+            Box::new(|c| c.current.sets[1].weight = -135.0),
+            Some("context.current.sets[1].weight must be 0 to 5000"),
+        ),
+        (
+            "logged weight 0 (body weight)",
+            Box::new(|c| c.current.sets[1].weight = 0.0),
+            None,
+        ),
+        (
+            "NaN logged weight",
+            Box::new(|c| c.current.sets[0].weight = f64::NAN),
+            Some("context.current.sets[0].weight must be 0 to 5000"),
+        ),
+        (
+            "negative logged weight, an earlier performance",
+            Box::new(|c| c.previous[1].sets[2].weight = -0.5),
+            Some("context.previous[1].sets[2].weight must be 0 to 5000"),
+        ),
+        (
+            "repeated logged set index",
+            Box::new(|c| c.previous[0].sets[1].index = 0),
+            Some("context.previous[0].sets[1].index is repeated"),
+        ),
+    ];
+    for (name, edit, want) in cases {
+        let mut ctx = base.clone();
+        edit(&mut ctx);
+        match (coachcore::evaluate_exercise(ctx, vec![], now), want) {
+            (Ok(_), None) => {}
+            (Err(CoachError::InvalidArgument { detail }), Some(want)) => {
+                assert_eq!(detail, want, "{name}")
+            }
+            (got, want) => panic!("{name}: got {got:?}, want {want:?}"),
+        }
+    }
+}

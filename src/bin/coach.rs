@@ -375,22 +375,25 @@ fn suggest_evaluate() -> Result<ExitCode, Usage> {
     if std::io::stdin().read_to_string(&mut input).is_err() {
         return Err(Usage("cannot read stdin as UTF-8".into()));
     }
-    match coachcore::error::parse_request::<EvaluateInput>(&input) {
-        Ok(i) => {
+    let i = match coachcore::error::parse_request::<EvaluateInput>(&input) {
+        Ok(i) => i,
+        Err(e) => {
+            out!("{}", e.to_json().to_response());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    // Input savePlan / logSession would refuse is refused here too: invalid_argument, exit 1.
+    match coachcore::evaluate_exercise(i.context, i.existing, i.now_ms) {
+        Ok(suggestions) => {
             #[derive(serde::Serialize)]
             struct Output {
                 suggestions: Vec<coachcore::suggest::SuggestionDraft>,
             }
-            let out = Output {
-                suggestions: coachcore::evaluate_exercise(i.context, i.existing, i.now_ms),
-            };
+            let out = Output { suggestions };
             out!("{}", serde_json::to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
-            out!("{}", e.to_json().to_response());
-            Ok(ExitCode::from(1))
-        }
+        Err(e) => Ok(print_error(&e)),
     }
 }
 

@@ -10,8 +10,7 @@ use crate::suggest::model::{
     CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange,
     SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
-use crate::suggest::service::{AiRunControl, SuggestionProgressListener};
-use crate::suggest::{self, service};
+use crate::suggest::service::{self, AiRunControl, SuggestionProgressListener};
 
 #[uniffi::export]
 impl Coach {
@@ -178,12 +177,15 @@ impl Coach {
 
 /// Runs the rule engine and the deduplicator on one exercise without a database (for previews
 /// and tools): the deduplicated suggestions for `context`, given the exercise's `existing` changes
-/// and the time `now_ms`.
+/// and the time `now_ms`. Throws `InvalidArgument` for a context that `savePlan` or `logSession`
+/// would refuse: an inconsistent rep range (e.g. lower above upper), a repeated set index, or a
+/// weight outside 0 to 5000, in the prescription or in any performance; the error names the field
+/// (`context.prescription.repRange`), not its value.
 #[uniffi::export]
 pub fn evaluate_exercise(
     context: ExerciseContext,
     existing: Vec<PrescriptionChange>,
     now_ms: i64,
-) -> Vec<SuggestionDraft> {
-    suggest::evaluate_exercise(&context, &existing, now_ms)
+) -> Result<Vec<SuggestionDraft>, CoachError> {
+    Ok(service::evaluate_exercise(&context, &existing, now_ms)?)
 }

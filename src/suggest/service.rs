@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::model::{
     CatalogExercise, ChangeProperty, ChangeType, ChangeValue, Decision, ExerciseContext,
-    ExerciseHistory, ExercisePerformance, ExercisePrescription, PrescriptionChange, RepRangeMode,
-    SessionLog, SuggestionDraft, SuggestionSource, WeightUnit, WorkoutPlan,
+    ExerciseHistory, ExercisePerformance, ExercisePrescription, PerformedSet, PrescriptionChange,
+    RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WeightUnit, WorkoutPlan,
 };
 use super::{apply, dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
@@ -234,21 +234,49 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
                 )));
             }
         }
-        let mut idx = HashSet::new();
-        for (k, s) in e.sets.iter().enumerate() {
-            if !idx.insert(s.index) {
-                return Err(invalid(format!(
-                    "exercises[{i}].sets[{k}].index is repeated"
-                )));
-            }
-            if !s.weight.is_finite() || s.weight < 0.0 || s.weight > 5000.0 {
-                return Err(invalid(format!(
-                    "exercises[{i}].sets[{k}].weight must be 0 to 5000"
-                )));
-            }
-        }
+        check_performed_sets(&e.sets, &format!("exercises[{i}]"))?;
     }
     Ok(())
+}
+
+/// The checks of logged sets that need no database: unique set indexes, possible weights. `at`
+/// names their owner in the error (`exercises[2]`).
+fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
+    let mut idx = HashSet::new();
+    for (k, s) in sets.iter().enumerate() {
+        if !idx.insert(s.index) {
+            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
+        }
+        check_weight(s.weight, || format!("{at}.sets[{k}].weight"))?;
+    }
+    Ok(())
+}
+
+/// Checks an exercise context that comes from outside (`evaluate_exercise`) as `save_plan` checks
+/// its prescription and `log_session` its logged sets: a consistent rep range, unique set indexes
+/// and weights from 0 to 5000, in the prescription and in the current and every previous
+/// performance. The error names the field by its path (`context.previous[1].sets[0].weight`),
+/// never its value.
+pub fn check_context(ctx: &ExerciseContext) -> Result<()> {
+    check_prescription(&ctx.prescription, "context.prescription")?;
+    check_performed_sets(&ctx.current.sets, "context.current")?;
+    for (i, p) in ctx.previous.iter().enumerate() {
+        check_performed_sets(&p.sets, &format!("context.previous[{i}]"))?;
+    }
+    Ok(())
+}
+
+/// The rule engine and the deduplicator on one exercise without a database
+/// ([`super::evaluate_exercise`]), after [`check_context`]: a context `save_plan` or
+/// `log_session` would refuse (an inverted rep range, a negative weight) is refused with
+/// `InvalidArgument` instead of producing suggestions from it.
+pub fn evaluate_exercise(
+    ctx: &ExerciseContext,
+    existing: &[PrescriptionChange],
+    now_ms: i64,
+) -> Result<Vec<SuggestionDraft>> {
+    check_context(ctx)?;
+    Ok(super::evaluate_exercise(ctx, existing, now_ms))
 }
 
 /// Stores a finished session, refreshes the history cache of its exercises, and evaluates the

@@ -632,7 +632,7 @@ final class CoachCoreTests: XCTestCase {
         let plan = pushPlan()
         let ctx = ExerciseContext(plan: plan.settings, exercise: benchExercise(), prescription: plan.exercises[0],
                                   current: performance(1), previous: [performance(0)], history: nil)
-        let drafts = evaluateExercise(context: ctx, existing: [], nowMs: t0Ms + 2 * dayMs).filter { $0.property == .weight }
+        let drafts = try evaluateExercise(context: ctx, existing: [], nowMs: t0Ms + 2 * dayMs).filter { $0.property == .weight }
         XCTAssertEqual(drafts.map { $0.targetSetIndex }, [0, 1], "\(drafts)")
         for d in drafts {
             XCTAssertEqual(d.changeType, .increaseWeight)
@@ -644,9 +644,9 @@ final class CoachCoreTests: XCTestCase {
         let stored = weightChanges(try coach.suggestionsForSession(sessionId: "s1"))
         XCTAssertEqual(stored.map { $0.draft }, drafts, "same drafts as the stored suggestions")
         guard let created = stored.first?.createdAtMs else { return XCTFail("no stored weight change") }
-        let blocked = evaluateExercise(context: ctx, existing: stored, nowMs: created + dayMs)
+        let blocked = try evaluateExercise(context: ctx, existing: stored, nowMs: created + dayMs)
         XCTAssertEqual(blocked.filter { $0.changeType == .increaseWeight }, [], "in cooldown")
-        let later = evaluateExercise(context: ctx, existing: stored, nowMs: created + 8 * dayMs)
+        let later = try evaluateExercise(context: ctx, existing: stored, nowMs: created + 8 * dayMs)
         XCTAssertEqual(later.filter { $0.property == .weight }, drafts, "after the cooldown")
     }
 
