@@ -433,7 +433,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
 /// | `change.acceptEdited` | `{"id": changeId, "newValue": ChangeValue}` | `PrescriptionChange` (the user's value, `userOverride: true`) |
 /// | `exercise.history` | `{"id": catalogId, "unit": "lbs"\|"kg"}` (unit optional, default lbs) | `ExerciseHistory` or `null` |
-/// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` |
+/// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` (`invalid_argument` for a context `plan.save`/`session.log` would refuse) |
 /// | `ops.dryrun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
 /// | `ops.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
 /// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D, "script": [T]}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
