@@ -464,7 +464,7 @@ impl coachcore::suggest::service::AiSuggestionSource for ChurnAi {
 
 #[test]
 fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown() {
-    for seed in 1..=6u64 {
+    for seed in 1..=12u64 {
         let w = world();
         if seed % 2 == 0 {
             w.coach.set_ai_source(Some(Arc::new(ChurnAi)));
@@ -496,17 +496,10 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
                 new,
                 "stable on repeat"
             );
-            for c in &new {
-                // Random decisions; some stay pending.
-                let _ = match rng.next(4) {
-                    0 => w.coach.accept_change(c.id.clone()),
-                    1 => w.coach.reject_change(c.id.clone()),
-                    2 => w.coach.defer_change(c.id.clone()),
-                    _ => continue,
-                };
-            }
+            // The property, checked on what generation left behind (before the user decides):
+            // no two similar pending changes within the cooldown, this session's included.
             all.retain(|c| !new.iter().any(|n| n.id == c.id));
-            all.extend(new);
+            all.extend(new.iter().cloned());
             // Re-read every change's current decision through its session.
             let mut current: Vec<PrescriptionChange> = Vec::new();
             let mut sessions: Vec<String> = all.iter().map(|c| c.session_id.clone()).collect();
@@ -530,6 +523,31 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
                         b.id
                     );
                 }
+            }
+            // Stronger: nothing generated now is similar to any change (whatever its decision)
+            // created in the 7 days before it, nor to another change of this session.
+            for n in &new {
+                for c in current.iter().filter(|c| c.id != n.id && !c.user_override) {
+                    let similar = c.prescription_id == n.prescription_id
+                        && c.draft.change_type == n.draft.change_type
+                        && c.draft.target_set_index == n.draft.target_set_index;
+                    assert!(
+                        !similar || n.created_at_ms - c.created_at_ms >= 7 * DAY,
+                        "seed {seed}: {} repeats {} ({:?}) within the cooldown",
+                        n.id,
+                        c.id,
+                        c.decision
+                    );
+                }
+            }
+            for c in &new {
+                // Random decisions; some stay pending.
+                let _ = match rng.next(4) {
+                    0 => w.coach.accept_change(c.id.clone()),
+                    1 => w.coach.reject_change(c.id.clone()),
+                    2 => w.coach.defer_change(c.id.clone()),
+                    _ => continue,
+                };
             }
         }
         assert!(
