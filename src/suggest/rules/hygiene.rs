@@ -34,7 +34,8 @@
 //!   (whether completed or not: the order the user set up is what matters), and changes the
 //!   prescribed set at that index. The prescription alone is not judged: a plan whose first drop
 //!   set has no base but that the user does not log that way is left alone.
-//! - Floors come from the effective rep range ([`super::judged_context`]).
+//! - Floors come from the prescribed rep range (none with mode `notSet`: only a drop of 2 or more
+//!   reps then counts).
 //! - Top regular weight: the heaviest completed set logged as regular in that session. A session
 //!   with no completed regular set (or a top weight of 0) does not count, nor does one where the
 //!   set itself was not completed. Rule 4's "early" is the prescription index (0 or 1, as in the

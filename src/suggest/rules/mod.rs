@@ -16,11 +16,9 @@ mod safety;
 #[cfg(test)]
 pub(crate) mod testkit;
 
-use std::borrow::Cow;
-
 use super::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, ExerciseContext,
-    RepRangeMode, SuggestionDraft, SuggestionSource,
+    SuggestionDraft, SuggestionSource,
 };
 
 /// Every rule id, in evaluation order.
@@ -43,15 +41,16 @@ pub const RULE_IDS: [&str; 14] = [
 
 /// Runs every rule in the spec's order and returns their drafts in that order.
 ///
-/// Rep range inference runs first, on the prescription as it is; every later rule then judges
-/// against the *effective* rep range (see [`judged_context`]), so that an exercise without a rep
-/// goal is not left without progression, stagnation and rep-floor checks until the user accepts
-/// the inferred one.
+/// Every rule judges the prescription as it is. While its rep range mode is `notSet`, rep range
+/// inference proposes one, and the rules that need a rep goal (progression, the below-range
+/// decrease, the rep floors of reduced weight, stagnation's "struggling" and short rest) stay
+/// silent until the user accepts it, as in the original app (its rules check the prescription's
+/// active mode; its comment "so other rules can rely on a defined mode" means the next time).
+/// Judging against a range the user never chose would tell them they "hit the top of their
+/// range" when they have none.
 pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     let mut out = Vec::new();
     rep_range::inference(ctx, &mut out);
-    let judged = judged_context(ctx);
-    let ctx = judged.as_ref();
     progression::large_overshoot(ctx, &mut out);
     progression::double_progression_range(ctx, &mut out);
     progression::double_progression_target(ctx, &mut out);
@@ -66,29 +65,6 @@ pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     hygiene::regular_acting_as_warmup(ctx, &mut out);
     hygiene::set_type_mismatch(ctx, &mut out);
     out
-}
-
-/// The context the rules after rep range inference see: `ctx` itself when its rep range mode is
-/// set; when it is `notSet`, a copy whose prescription carries the inferred rep range (the value
-/// the inference suggestion proposes: from the working sets of the recent sessions, else the
-/// cached typical range). With nothing to infer from, the mode stays `notSet` and the rules that
-/// need a rep goal stay silent.
-///
-/// The original app picks the most common rep range *recorded on past performances* (ties to the
-/// most recent); performances in this crate do not record the rep range they were done under, so
-/// the inference from their reps is the best available source.
-pub(crate) fn judged_context(ctx: &ExerciseContext) -> Cow<'_, ExerciseContext> {
-    if ctx.prescription.rep_range.mode != RepRangeMode::NotSet {
-        return Cow::Borrowed(ctx);
-    }
-    match rep_range::effective(ctx) {
-        Some(range) => {
-            let mut judged = ctx.clone();
-            judged.prescription.rep_range = range;
-            Cow::Owned(judged)
-        }
-        None => Cow::Borrowed(ctx),
-    }
 }
 
 /// Set indexes for which a progression rule (large overshoot or double progression) warrants a
@@ -180,18 +156,19 @@ mod tests {
 
     #[test]
     fn evaluate_emits_drafts_in_spec_order() {
-        // No rep goal; 4 prescribed regular sets at 100 lb. Three identical sessions: set 0 at
-        // 50 x 8, sets 1-2 at 100 x 12, set 3 logged as a 70 lb drop set. Reps 8..12 infer an
-        // 8-12 range; sets 1-2 at its top twice -> double progression; set 0 lightened and at the
-        // floor twice -> reduced weight (so match actual leaves it); set 0 under 70% of the top
-        // -> regular acting as warmup; set 3 logged as a drop set twice -> set type mismatch.
+        // An 8-12 range; 4 prescribed regular sets at 100 lb. Three identical sessions: set 0 at
+        // 50 x 8, sets 1-2 at 100 x 12, set 3 logged as a 70 lb drop set. Sets 1-2 at the top
+        // twice -> double progression; set 0 lightened and at the floor twice -> reduced weight
+        // (so match actual leaves it); set 0 under 70% of the top -> regular acting as warmup;
+        // set 3 logged as a drop set twice -> set type mismatch. (Rep range inference, first in
+        // the order, needs a prescription without a rep goal: its own test shows it first.)
         let session = vec![
             done(0, Regular, 50.0, 8),
             done(1, Regular, 100.0, 12),
             done(2, Regular, 100.0, 12),
             done(3, Drop, 70.0, 12),
         ];
-        let ctx = Ctx::not_set()
+        let ctx = Ctx::range(8, 12)
             .rx(|rx| {
                 rx.sets.push(SetPrescription {
                     index: 3,
@@ -208,7 +185,6 @@ mod tests {
         assert_eq!(
             ids,
             [
-                rep_range::INFERENCE,
                 progression::DOUBLE_PROGRESSION_RANGE,
                 progression::DOUBLE_PROGRESSION_RANGE,
                 progression::DOUBLE_PROGRESSION_RANGE,

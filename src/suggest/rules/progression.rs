@@ -15,8 +15,8 @@
 //!    with lower <= reps < upper and reps >= the set's target reps: raise its target reps to
 //!    reps + 1 (capped at upper). Skipped for sets where a weight progression above qualifies.
 //!
-//! Shared definitions: the rep range is the effective one ([`super::judged_context`]: the
-//! prescribed range, or the inferred one while the mode is `notSet`). "The last 2 sessions" are the current performance and the previous
+//! Shared definitions: the rep range is the prescribed one (with mode `notSet`, nothing here
+//! fires; see [`super::evaluate`]). "The last 2 sessions" are the current performance and the previous
 //! completed one ([`ExerciseContext::recent`]); with fewer, nothing fires. Progression sets are
 //! [`metrics::progression_sets`] under the plan's training style; a session without any does not
 //! satisfy a condition. Changes target the progression sets of the current performance, through
@@ -620,29 +620,31 @@ mod tests {
     }
 
     #[test]
-    fn not_set_mode_is_judged_against_the_inferred_range() {
+    fn not_set_mode_never_progresses() {
         use super::super::evaluate;
-        // Alone, on a prescription without a rep goal, the rules have nothing to judge against.
+        // Reps 8 to 12 at the top of what would be an 8-12 range in both sessions: the engine
+        // proposes that range (rep range inference) and nothing else, since the user has not
+        // chosen a rep goal to progress against yet (as in the original app).
         let ctx = Ctx::not_set()
             .sessions(&[&[12, 12, 8], &[12, 12, 8]])
             .build();
         assert!(run(&ctx).is_empty());
-        // Through the engine: reps 8 to 12 infer an 8-12 range (the inference suggestion), and
-        // the progression sets (0 and 1) at 12 in both sessions make a double progression.
         let out = evaluate(&ctx);
+        assert_eq!(out.len(), 1, "{out:?}");
         assert_eq!(out[0].rule_id.as_deref(), Some("rep_range_inference"));
-        assert_eq!(
-            fired(&out, DOUBLE_PROGRESSION_RANGE),
-            on_first_two(105.0, Some(8))
-        );
-        // Reps all 20: a target of 20 is inferred, which 20 reps do not beat.
+        // Far past any plausible goal (20 reps): still only the inference.
         let ctx = Ctx::not_set().sessions(&[&[20, 20], &[20, 20]]).build();
         let out = evaluate(&ctx);
         assert_eq!(out.len(), 1, "{out:?}");
         assert_eq!(out[0].rule_id.as_deref(), Some("rep_range_inference"));
-        // Nothing to infer from (one session, no history): nothing progresses.
-        let ctx = Ctx::not_set().sessions(&[&[20, 20]]).build();
-        assert!(evaluate(&ctx).is_empty());
+        // Once the inferred range is the prescription's, the same sessions progress.
+        let ctx = Ctx::range(8, 12)
+            .sessions(&[&[12, 12, 8], &[12, 12, 8]])
+            .build();
+        assert_eq!(
+            fired(&evaluate(&ctx), DOUBLE_PROGRESSION_RANGE),
+            on_first_two(105.0, Some(8))
+        );
     }
 
     #[test]

@@ -66,15 +66,6 @@ pub(super) fn inference(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     ));
 }
 
-/// The rep range the rules after inference judge against: the prescribed one when its mode is
-/// set, else the inferred one (the value [`inference`] proposes), else `None`.
-pub(super) fn effective(ctx: &ExerciseContext) -> Option<RepRange> {
-    match ctx.prescription.rep_range.mode {
-        RepRangeMode::NotSet => infer(ctx).map(|i| i.value),
-        _ => Some(ctx.prescription.rep_range),
-    }
-}
-
 /// An inferred rep range with what explains it.
 struct Inferred {
     value: RepRange,

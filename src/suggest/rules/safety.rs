@@ -42,8 +42,8 @@
 //! - Rule 4 requires the e1RM of each of the 3 newest sessions (not the first 3 sessions that have
 //!   one), since "the last 3 sessions" is what plateaus.
 //! - All rules: a change whose rounded new value equals the old one is not emitted.
-//! - All rules judge against the effective rep range ([`super::judged_context`]): the prescribed
-//!   one, or the inferred one while the mode is `notSet`.
+//! - All rules judge against the prescribed rep range; with mode `notSet` the rules that need a
+//!   rep goal stay silent (see [`super::evaluate`]).
 
 use super::super::metrics::{
     is_plateau, is_struggling, plateau_change_pct, progression_sets, rep_floor,
@@ -703,12 +703,14 @@ mod tests {
     }
 
     #[test]
-    fn reduced_weight_with_no_rep_range_uses_the_inferred_floor() {
-        // No rep goal; 9 reps everywhere infers a target of 9, and 90 lb instead of 100 with
-        // 9 reps (at that floor) twice reduces every set through the engine.
-        let ctx = Ctx::not_set()
-            .performed(vec![at(90.0, [9, 9, 9]), at(90.0, [9, 9, 9])])
-            .build();
+    fn reduced_weight_needs_a_rep_goal() {
+        // 90 lb instead of 100 with 9 reps twice: with no rep goal there is no floor to call
+        // those reps low (only the rep range inference speaks), with a target of 9 every set is
+        // reduced (9 is at that floor).
+        let sessions = vec![at(90.0, [9, 9, 9]), at(90.0, [9, 9, 9])];
+        let ctx = Ctx::not_set().performed(sessions.clone()).build();
+        assert_eq!(fired(&evaluate(&ctx), REDUCED_WEIGHT_TO_HIT_REPS), vec![]);
+        let ctx = Ctx::target(9).performed(sessions).build();
         let drafts = evaluate(&ctx);
         assert_eq!(
             fired(&drafts, REDUCED_WEIGHT_TO_HIT_REPS),
@@ -879,10 +881,12 @@ mod tests {
     }
 
     #[test]
-    fn stagnation_with_no_rep_range_uses_the_inferred_floor() {
-        // 7 reps everywhere infers a target of 7; at most floor + 1 in every session is
-        // struggling, and the e1RM is flat: more rest, through the engine.
+    fn stagnation_needs_a_rep_goal() {
+        // A flat e1RM with 7 reps everywhere: with no rep goal nobody is "struggling"; with a
+        // target of 7, at most floor + 1 in every session is, and rest goes up.
         let ctx = Ctx::not_set().performed(vec![at(100.0, [7; 3]); 3]).build();
+        assert_eq!(fired(&evaluate(&ctx), STAGNATION_INCREASE_REST), vec![]);
+        let ctx = Ctx::target(7).performed(vec![at(100.0, [7; 3]); 3]).build();
         assert_eq!(
             fired(&evaluate(&ctx), STAGNATION_INCREASE_REST),
             vec![(IncreaseRest, None, Some(105.0))]
