@@ -1083,11 +1083,12 @@ fn text_without_usable_json_is_invalid_json() {
     assert!(err.detail.contains("truncated"), "{}", err.detail);
 }
 
-/// Several JSON objects in one text: asides are passed over, the plan is decisive, and when
-/// nothing is a plan the largest object's error is reported.
+/// Several JSON objects in one text: the first valid plan wins (asides and repeated templates
+/// are passed over), and when there is none the error is the plan's, not an aside's.
 #[test]
 fn the_plan_is_told_apart_from_other_json_in_the_text() {
     let raw = read("plans/worked-example.v2.json");
+    let want = run(&raw, V2Flat, 1).unwrap();
     let broken = serde_json::to_string(&edited(V2Flat, |v| {
         v["exercises"][1]["blockIndex"] = 5.into()
     }))
@@ -1107,9 +1108,37 @@ fn the_plan_is_told_apart_from_other_json_in_the_text() {
             "exercises[1].blockIndex"
         )
     );
-    // A broken plan followed by a "corrected" one: still the broken plan's error (no best effort).
-    let err = run(&format!("{broken}\nSorry, corrected:\n{raw}"), V2Flat, 1).unwrap_err();
-    assert_eq!(err.code, OutputErrorCode::BlockIndexOutOfRange);
+    // A repeated template or schema before the plan is passed over.
+    for before in [
+        "Format: {\"blocks\": [...], \"exercises\": [...]}",
+        "Schema: {\"required\": [\"blocks\", \"exercises\"]}",
+    ] {
+        assert_eq!(
+            run(&format!("{before}\n{raw}"), V2Flat, 1).unwrap(),
+            want,
+            "{before}"
+        );
+    }
+    // Wrapper tags inside the plan's own text are plan text, not wrappers.
+    let tagged = raw.replace(
+        "Sample plan",
+        "Skip the </think> part; <response> is a word here",
+    );
+    assert_ne!(tagged, raw, "the fixture changed");
+    for text in [
+        tagged.clone(),
+        format!("```json\n{tagged}\n```"),
+        format!("<think>fine</think><response>{tagged}</response>"),
+    ] {
+        let plan = run(&text, V2Flat, 1).unwrap();
+        assert!(plan.summary.contains("</think>"), "{text}");
+    }
+    // A broken plan the model then corrects: the corrected (valid) plan is the answer. Nothing of
+    // the broken one is kept or repaired.
+    assert_eq!(
+        run(&format!("{broken}\nSorry, corrected:\n{raw}"), V2Flat, 1).unwrap(),
+        want
+    );
     // A stray `}` after the first block cuts the plan short: invalid JSON, not a later block
     // object read as a plan.
     let stray = raw.replacen("\"focus\": \"Prep\" }", "\"focus\": \"Prep\" }}", 1);

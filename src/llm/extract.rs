@@ -1,9 +1,10 @@
 //! Finding the JSON object in raw model text: the one extraction function every LLM feature uses.
 //!
 //! Models wrap their JSON in many ways. This module tolerates:
-//! - `<think>…</think>` reasoning before the answer (the reasoning is skipped; an unclosed
-//!   `<think>` means the model never answered, so no JSON is found);
-//! - `<response>…</response>` around the answer (only its inside is searched);
+//! - `<think>…</think>` reasoning before the answer, when the text starts with it (the reasoning
+//!   is skipped; an unclosed `<think>` means the model never answered, so no JSON is found);
+//! - `<response>…</response>` around the answer, when it opens before the first `{` (only its
+//!   inside is searched). Tags elsewhere are text: a plan's summary may mention `</think>`;
 //! - Markdown code fences (```` ```json … ``` ````): fenced blocks are searched first;
 //! - prose before and after the JSON.
 //!
@@ -14,12 +15,13 @@
 //! [`parse_model_json`] is what features call: it parses the candidates in order into a typed value
 //! and returns the first that fits. A candidate that is not JSON, or JSON of another shape (say a
 //! `{"note": …}` in the prose before the answer), is passed over; when none fits, the error is the
-//! first candidate's that was JSON (with its path), else the first syntax error. Fenced blocks are
-//! searched first, then the whole answer, so a fenced snippet of something else cannot hide the
-//! JSON outside it. Its happy path parses straight from the first `{` (no separate scan), and
-//! builds JSON paths only when there is an error to report.
+//! largest candidate's (see [`parse_model_json_with`] for features that can tell their answer
+//! apart). Fenced blocks are searched first, then the whole answer, so a fenced snippet of
+//! something else cannot hide the JSON outside it. Its happy path parses straight from the first
+//! `{` (no separate scan), and builds JSON paths only when there is an error to report.
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 use crate::error::{OutputError, OutputErrorCode};
 
@@ -37,11 +39,11 @@ pub fn parse_model_json<T: DeserializeOwned>(text: &str) -> Result<T, OutputErro
 /// [`parse_model_json`] for a feature with invariants of its own, such as a plan's.
 ///
 /// Candidates are tried in order. One fits when it parses into `T` and `check` accepts the value;
-/// the first that fits wins. A candidate that fails is passed over (an aside such as
-/// `{"units": "metric"}` before the answer) unless `is_answer` says its text is the answer
-/// itself (for a plan: it has `"blocks"` or `"exercises"`): then its error is returned and no
-/// later candidate is tried, so a broken answer is never swapped for a later object. When no
-/// candidate fits and none was the answer, the error is the largest failing candidate's.
+/// the first that fits wins, so an aside such as `{"units": "metric"}` or a repeated template
+/// before the answer is passed over. When none fits, the error reported is that of the largest
+/// failing candidate that `is_answer` calls an answer (for a plan: an object whose own keys
+/// include `blocks` or `exercises`), else that of the largest failing candidate, so the error
+/// is about the answer and not about a note next to it or a fragment after a stray brace.
 pub fn parse_model_json_with<T: DeserializeOwned, U>(
     text: &str,
     check: impl Fn(T) -> Result<U, OutputError>,
@@ -69,6 +71,8 @@ pub fn parse_model_json_with<T: DeserializeOwned, U>(
         Failure::Data(candidate) => data_error::<T>(candidate),
         Failure::Check(e) => e,
     };
+    // The largest failing answer, and the largest failing candidate of any kind.
+    let mut answer: Option<(usize, Failure<'_>)> = None;
     let mut largest: Option<(usize, Failure<'_>)> = None;
     for region in regions(text) {
         let mut rest = region;
@@ -85,16 +89,18 @@ pub fn parse_model_json_with<T: DeserializeOwned, U>(
                 Err(e) => Failure::Syntax(e),
             };
             let len = balanced_len(candidate);
-            if is_answer(&candidate[..len]) {
-                return Err(describe(failure));
-            }
-            if largest.as_ref().is_none_or(|(l, _)| len > *l) {
-                largest = Some((len, failure));
+            let slot = if is_answer(&candidate[..len]) {
+                &mut answer
+            } else {
+                &mut largest
+            };
+            if slot.as_ref().is_none_or(|(l, _)| len > *l) {
+                *slot = Some((len, failure));
             }
             rest = &candidate[len..];
         }
     }
-    Err(match largest {
+    Err(match answer.or(largest) {
         Some((_, failure)) => describe(failure),
         None => OutputError::new(
             OutputErrorCode::InvalidJson,
@@ -102,6 +108,22 @@ pub fn parse_model_json_with<T: DeserializeOwned, U>(
             "no JSON object found in the text",
         ),
     })
+}
+
+/// Whether the JSON object at the start of `candidate` has one of `keys` as its own (top-level)
+/// key. A candidate that is not valid JSON (cut short, or with a stray brace) is judged on its
+/// text instead: one of `keys` written as a key (`"blocks":`) anywhere in it.
+pub fn has_top_level_key(candidate: &str, keys: &[&str]) -> bool {
+    let mut de = serde_json::Deserializer::from_str(candidate);
+    match <std::collections::HashMap<String, serde::de::IgnoredAny>>::deserialize(&mut de) {
+        Ok(map) => keys.iter().any(|k| map.contains_key(*k)),
+        Err(_) => keys.iter().any(|k| {
+            let quoted = format!("\"{k}\"");
+            candidate
+                .match_indices(&quoted)
+                .any(|(i, _)| candidate[i + quoted.len()..].trim_start().starts_with(':'))
+        }),
+    }
 }
 
 /// Parses `candidate` again, this time tracking the path, to describe a type error.
@@ -206,23 +228,31 @@ fn balanced_len(s: &str) -> usize {
     it.next().map_or(s.len(), str::len)
 }
 
-/// The part of the text that holds the answer: inside `<response>` if present, else after the
-/// last `</think>`; empty when a `<think>` never closes.
+/// The part of the text that holds the answer. Tags count only where a model puts them, never
+/// inside the JSON (a plan's summary may well say "</think>"):
+/// - `<think>` only when the text starts with it: the answer follows its first `</think>`, and
+///   is empty when it never closes (the model never answered);
+/// - then `<response>` only when it comes before the first `{`: the answer is inside it, up to
+///   its last `</response>`.
 fn answer_region(text: &str) -> &str {
-    if let Some(start) = text.find("<response>") {
-        let inner = &text[start + "<response>".len()..];
-        return match inner.find("</response>") {
-            Some(end) => &inner[..end],
-            None => inner,
-        };
+    let mut t = text;
+    let trimmed = t.trim_start();
+    if let Some(after) = trimmed.strip_prefix("<think>") {
+        match after.find("</think>") {
+            Some(end) => t = &after[end + "</think>".len()..],
+            None => return "",
+        }
     }
-    if let Some(end) = text.rfind("</think>") {
-        return &text[end + "</think>".len()..];
+    if let Some(start) = t.find("<response>") {
+        if t.find('{').is_none_or(|brace| start < brace) {
+            let inner = &t[start + "<response>".len()..];
+            return match inner.rfind("</response>") {
+                Some(end) => &inner[..end],
+                None => inner,
+            };
+        }
     }
-    if text.contains("<think>") {
-        return "";
-    }
-    text
+    t
 }
 
 /// Contents of Markdown code fences (the info string such as `json` is skipped). An unclosed
@@ -416,11 +446,19 @@ mod tests {
         // A stray `}` cuts the answer short: its syntax error, not a fragment after it.
         let e = parse_model_json::<T>("{\"a\": 1, \"b\": [\"x\"}, {\"zz\": 1}]}").unwrap_err();
         assert_eq!(e.code, OutputErrorCode::InvalidJson);
-        // A candidate the feature calls the answer is decisive: a later object is not tried.
-        let e = parse_model_json_with(
+        // A later candidate that fits wins over an earlier one that does not.
+        let t: T = parse_model_json_with(
             "{\"a\": \"broken\"} Sorry, corrected: {\"a\": 1}",
             |t: T| Ok(t),
-            |c| c.contains("broken"),
+            |c| has_top_level_key(c, &["a"]),
+        )
+        .unwrap();
+        assert_eq!(t.a, 1);
+        // When none fits, an answer's error wins over a larger non-answer's.
+        let e = parse_model_json_with(
+            "{\"note\": \"a long aside without the key\"} {\"a\": \"x\"}",
+            |t: T| Ok(t),
+            |c| has_top_level_key(c, &["a"]),
         )
         .unwrap_err();
         assert_eq!(e.path.as_deref(), Some("a"));
@@ -434,6 +472,34 @@ mod tests {
         // Fenced candidates come first and each candidate is listed once.
         let t = "x {\"p\":0}\n```json\n{\"a\":1}\n```\n{\"a\":2}";
         assert_eq!(all(t), vec!["{\"a\":1}", "{\"p\":0}", "{\"a\":2}"]);
+    }
+
+    #[test]
+    fn top_level_keys() {
+        assert!(has_top_level_key("{\"blocks\": []}", &["blocks"]));
+        assert!(!has_top_level_key("{\"x\": {\"blocks\": []}}", &["blocks"]));
+        assert!(!has_top_level_key(
+            "{\"required\": [\"blocks\"]}",
+            &["blocks"]
+        ));
+        // Not JSON: judged on the text, as a key.
+        assert!(has_top_level_key("{\"blocks\" : [..]}", &["blocks"]));
+        assert!(!has_top_level_key(
+            "{\"list\": [\"blocks\" ..]}",
+            &["blocks"]
+        ));
+    }
+
+    #[test]
+    fn tags_count_only_outside_the_json() {
+        let t = "{\"a\": 5, \"b\": [\"skip the </think> part\", \"<response>x</response>\"]}";
+        assert_eq!(parse_model_json::<T>(t).unwrap().a, 5);
+        let fenced = format!("```json\n{t}\n```");
+        assert_eq!(parse_model_json::<T>(&fenced).unwrap().a, 5);
+        let prose = format!("Here you go: {t} Enjoy.");
+        assert_eq!(parse_model_json::<T>(&prose).unwrap().a, 5);
+        let wrapped = format!("<think>ok</think><response>{t}</response>");
+        assert_eq!(parse_model_json::<T>(&wrapped).unwrap().a, 5);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use super::raw::{
 use super::SchemaVersion;
 use crate::error::{OutputError, OutputErrorCode as Code};
 use crate::ids::IdGenerator;
-use crate::llm::extract::parse_model_json_with;
+use crate::llm::extract::{has_top_level_key, parse_model_json_with};
 
 /// Transforms raw model text written in `version`'s schema into a [`TodayPlan`].
 ///
@@ -48,9 +48,8 @@ pub fn transform(
     ids: &mut IdGenerator,
 ) -> Result<TodayPlan, OutputError> {
     let mut plan = match version {
-        // A JSON aside in the prose (`{"units": "metric"}`) is passed over for the plan after it.
-        // The first object with `blocks` or `exercises` is the plan: if it is invalid, that is
-        // the error, and no later object is tried in its place (no best effort).
+        // The first object that is a valid plan wins (an aside such as `{"units": "metric"}` or a
+        // repeated template before it is passed over); when none is, the error is the plan's.
         SchemaVersion::V2Flat => {
             parse_model_json_with(text, |p: PlanV2| from_v2(p, ruleset), is_plan).map_err(unecho)?
         }
@@ -68,9 +67,10 @@ pub fn transform(
     Ok(plan)
 }
 
-/// Whether a JSON object candidate is (meant as) the plan rather than an aside.
+/// Whether a JSON object candidate is (meant as) the plan rather than an aside: its own keys
+/// include `blocks` or `exercises`.
 fn is_plan(candidate: &str) -> bool {
-    candidate.contains("\"blocks\"") || candidate.contains("\"exercises\"")
+    has_top_level_key(candidate, &["blocks", "exercises"])
 }
 
 fn violation(path: String, detail: impl Into<String>) -> OutputError {
