@@ -11,7 +11,11 @@
 //! - ours: `PRAGMA application_id` is [`APPLICATION_ID`] (ASCII `CoCo`);
 //! - ours from a library version that did not stamp the id yet: `application_id` 0,
 //!   `user_version` in `1..=SCHEMA_VERSION`, and every table the migrations up to that version
-//!   create is present. It gets the id stamped in the migration transaction.
+//!   create is present with all its columns. It gets the id stamped in the migration transaction.
+//!
+//! A non-empty file with a rollback journal (`-journal`) beside it is refused before SQLite opens
+//! it: the library's databases use a write-ahead log, and SQLite's first read would roll another
+//! application's journal back into its file.
 //!
 //! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
 //! that a write-ahead log another application left un-checkpointed stays as it was, next to a
@@ -100,10 +104,19 @@ impl Store {
                 "the database path is empty (use an in-memory store to keep nothing)".into(),
             ));
         }
+        let beside = |suffix: &str| {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            std::fs::metadata(p).is_ok_and(|m| m.len() > 0)
+        };
+        // A rollback journal left beside a non-empty file: the library's databases use a
+        // write-ahead log, so the file is another application's, and SQLite's first read would
+        // roll the journal back into it. Refused before SQLite touches it.
+        if beside("-journal") && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            return Err(Error::ForeignDatabase);
+        }
         // A write-ahead log left by whoever wrote the file last, not folded into it yet.
-        let mut wal = path.as_os_str().to_owned();
-        wal.push("-wal");
-        let pending_log = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+        let pending_log = beside("-wal");
         let conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
         Self::init(conn, pending_log)
     }
@@ -172,7 +185,11 @@ fn prepare(conn: &Connection) -> Result<()> {
         [],
         |r| r.get(0),
     )?;
-    let version = user_version(conn)?;
+    // A negative or oversized user_version is no version of ours.
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let Ok(version) = u32::try_from(version) else {
+        return Err(Error::ForeignDatabase);
+    };
     match application_id(conn)? {
         APPLICATION_ID => refuse_newer(version)?,
         0 if objects == 0 && version == 0 => {}
@@ -207,8 +224,9 @@ fn application_id(conn: &Connection) -> Result<i32> {
     Ok(conn.pragma_query_value(None, "application_id", |r| r.get(0))?)
 }
 
-/// Whether `conn` holds every table the migrations up to `version` create (found by running them
-/// on a private in-memory database). Extra tables are allowed: an app may have added its own.
+/// Whether `conn` holds every table, with every column, that the migrations up to `version`
+/// create (found by running them on a private in-memory database). Extra tables and columns are
+/// allowed: an app may have added its own.
 fn has_tables_of(conn: &Connection, version: u32) -> Result<bool> {
     let reference = Connection::open_in_memory()?;
     for (i, sql) in MIGRATIONS[..version as usize].iter().enumerate() {
@@ -217,14 +235,15 @@ fn has_tables_of(conn: &Connection, version: u32) -> Result<bool> {
             source: e,
         })?;
     }
-    let tables = |c: &Connection| -> Result<std::collections::BTreeSet<String>> {
+    let columns = |c: &Connection| -> Result<std::collections::BTreeSet<(String, String)>> {
         let mut st = c.prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+            "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
         )?;
-        let names = st.query_map([], |r| r.get(0))?;
+        let names = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(names.collect::<rusqlite::Result<_>>()?)
     };
-    Ok(tables(&reference)?.is_subset(&tables(conn)?))
+    Ok(columns(&reference)?.is_subset(&columns(conn)?))
 }
 
 fn refuse_newer(found: u32) -> Result<()> {
@@ -478,6 +497,45 @@ mod tests {
             assert!(Store::open(&path).is_err(), "{sql}: opened");
             assert!(std::fs::read(&path).unwrap() == main_before, "{sql}: the main file changed");
             assert!(std::fs::read(&wal).unwrap() == wal_before, "{sql}: the log changed");
+        }
+    }
+
+    #[test]
+    fn a_hot_rollback_journal_is_not_rolled_back_into_a_foreign_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.db");
+        let journal = dir.path().join("other.db-journal");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('a');")
+                .unwrap();
+        }
+        // What a crash in the middle of another app's write leaves: a journal beside the file.
+        std::fs::write(
+            &journal,
+            b"not empty: a hot journal from another application",
+        )
+        .unwrap();
+        let (main, log) = (
+            std::fs::read(&path).unwrap(),
+            std::fs::read(&journal).unwrap(),
+        );
+        assert!(matches!(Store::open(&path), Err(Error::ForeignDatabase)));
+        assert!(std::fs::read(&path).unwrap() == main, "the file changed");
+        assert!(
+            std::fs::read(&journal).unwrap() == log,
+            "the journal changed"
+        );
+    }
+
+    #[test]
+    fn odd_user_versions_and_lookalike_tables_are_foreign() {
+        // A negative user_version; and a table named like ours at version 1 with other columns.
+        for sql in [
+            "CREATE TABLE notes (x); PRAGMA user_version = -1;",
+            "CREATE TABLE generation_metadata (note TEXT); PRAGMA user_version = 1;",
+        ] {
+            assert_refused_untouched(sql, false, |e| matches!(e, Error::ForeignDatabase));
         }
     }
 
