@@ -57,6 +57,10 @@ fn round_to(x: f64, step: f64) -> f64 {
 /// (only with absurd plate sizes such as 44.999 and 45) only the smallest plate is used.
 const MAX_PLATE_RESIDUES: u64 = 100_000;
 
+/// Most plate sizes the table uses (the smallest ones; `savePlan` refuses more than this many).
+/// With [`MAX_PLATE_RESIDUES`] it bounds the work of building the table, whatever the input.
+const MAX_PLATE_SIZES: usize = 32;
+
 /// Which per-side plate sums (each plate size usable any number of times) can be built, in units
 /// of the greatest common divisor of the plate sizes.
 ///
@@ -93,6 +97,7 @@ impl PlateSums {
             .collect();
         thousandths.sort_unstable();
         thousandths.dedup();
+        thousandths.truncate(MAX_PLATE_SIZES);
         let mut g = thousandths.iter().copied().fold(0, gcd);
         if g == 0 {
             return None;
@@ -126,7 +131,8 @@ impl PlateSums {
                 for _ in 0..(n / cycles) {
                     let next = (r + step) % n;
                     if min_sum[r] != u64::MAX {
-                        min_sum[next] = min_sum[next].min(min_sum[r] + a);
+                        // Saturating: absurd sizes (1e16) must not overflow.
+                        min_sum[next] = min_sum[next].min(min_sum[r].saturating_add(a));
                     }
                     r = next;
                 }
@@ -337,7 +343,8 @@ pub fn reps_dropped(perf: &ExercisePerformance, index: u32, floor: Option<u32>) 
         .iter()
         .filter(|s| s.completed && s.set_type == SetType::Regular && s.index < index)
         .max_by_key(|s| s.index);
-    previous.is_some_and(|p| set.reps + 2 <= p.reps) || floor.is_some_and(|f| set.reps < f)
+    previous.is_some_and(|p| set.reps.saturating_add(2) <= p.reps)
+        || floor.is_some_and(|f| set.reps < f)
 }
 
 #[cfg(test)]
@@ -528,6 +535,32 @@ mod tests {
         // A fine common step with a small smallest plate stays exact.
         assert_eq!(r(vec![45.0, 0.5], 100.3), 100.0);
         assert_eq!(r(vec![45.0, 0.5], 100.6), 101.0);
+    }
+
+    #[test]
+    fn plate_rounding_survives_lists_save_plan_refuses() {
+        // The CLI's evaluate reads contexts as given; none of these may overflow or take long.
+        let lb = WeightUnit::Lbs;
+        let r = |plates: Vec<f64>, w: f64| {
+            let load = LoadConfig {
+                plates,
+                bar_weight: 45.0,
+                dumbbells: vec![],
+            };
+            round_to_achievable(w, Equipment::Barbell, &load, lb)
+        };
+        // A huge plate next to a tiny one: the sums of the huge one saturate instead of
+        // overflowing; the tiny one still builds the load.
+        let got = r(vec![0.003, 1e16], 100.0);
+        assert!((got - 100.0).abs() <= 0.006, "{got}");
+        let got = r(vec![1e16, 1e16 + 1.0, 0.003], 100.0);
+        assert!(got.is_finite() && got >= 45.0, "{got}");
+        // A thousand sizes with 99,999 residues: only the 32 smallest sizes are used, so the
+        // table costs at most 32 passes over the residues.
+        let many: Vec<f64> = (0..1000).map(|i| 99.999 + i as f64 * 0.001).collect();
+        assert_eq!(r(many.clone(), 45.0 + 2.0 * 99.999), 45.0 + 2.0 * 99.999);
+        let got = r(many, 1000.0);
+        assert!(got.is_finite() && (got - 1000.0).abs() <= 100.0, "{got}");
     }
 
     #[test]

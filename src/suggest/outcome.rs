@@ -28,8 +28,9 @@ use super::model::{
 
 fn too_easy(range: &RepRange, reps: u32) -> bool {
     match range.mode {
-        RepRangeMode::Range => reps >= range.upper + 4,
-        RepRangeMode::Target => reps >= range.target + 5,
+        // In u64: no overflow whatever the stored values.
+        RepRangeMode::Range => u64::from(reps) >= u64::from(range.upper) + 4,
+        RepRangeMode::Target => u64::from(reps) >= u64::from(range.target) + 5,
         RepRangeMode::NotSet => false,
     }
 }
@@ -102,7 +103,7 @@ pub fn evaluate(
                     Outcome::TooAggressive,
                     format!("{r} reps, below the new {new}"),
                 ),
-                r if r >= new + 4 => (
+                r if u64::from(r) >= u64::from(new) + 4 => (
                     Outcome::TooEasy,
                     format!("{r} reps, well past the new {new}"),
                 ),

@@ -242,7 +242,7 @@ pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<S
     match ctx.prescription.rest_mode {
         RestMode::AllSame => {
             let old = ctx.prescription.rest_seconds;
-            let new = old + REST_INCREASE_SECONDS;
+            let new = old.saturating_add(REST_INCREASE_SECONDS);
             let mut sets = trigger_sets(&now_triggers);
             sets.extend(&previous_sets);
             sets.sort_unstable();
@@ -269,7 +269,7 @@ pub(super) fn short_rest_performance_drop(ctx: &ExerciseContext, out: &mut Vec<S
                 };
                 targeted.push(now.before);
                 let old = rx.rest_seconds;
-                let new = old + REST_INCREASE_SECONDS;
+                let new = old.saturating_add(REST_INCREASE_SECONDS);
                 out.push(draft(
                     SHORT_REST_PERFORMANCE_DROP,
                     ChangeType::IncreaseRest,
@@ -321,7 +321,7 @@ pub(super) fn drop_set_without_base(ctx: &ExerciseContext, out: &mut Vec<Suggest
         format!(
             "You logged set {} as a drop set with no regular set before it this session. A drop \
              set needs a heavier working set first: make it a regular set.",
-            first_drop.index + 1
+            first_drop.index.saturating_add(1)
         ),
         evidence(
             [ctx.current.id.as_str()],
@@ -366,7 +366,7 @@ pub(super) fn warmup_acting_as_working_set(ctx: &ExerciseContext, out: &mut Vec<
             format!(
                 "Warmup set {} was {} ({:.0}% of your top working weight, {}) in your last 2 \
                  sessions, so it works like a working set. Make it a regular set.",
-                rx.index + 1,
+                rx.index.saturating_add(1),
                 fmt(weight),
                 weight / top * 100.0,
                 fmt(top)
@@ -416,7 +416,7 @@ pub(super) fn regular_acting_as_warmup(ctx: &ExerciseContext, out: &mut Vec<Sugg
             format!(
                 "Set {} was only {} ({:.0}% of your top working weight, {}) in your last 2 \
                  sessions, so it works like a warmup. Mark it as a warmup.",
-                rx.index + 1,
+                rx.index.saturating_add(1),
                 fmt(weight),
                 weight / top * 100.0,
                 fmt(top)
@@ -462,7 +462,7 @@ pub(super) fn set_type_mismatch(ctx: &ExerciseContext, out: &mut Vec<SuggestionD
             format!(
                 "You logged set {} as {} in your last 2 sessions, but the plan has it as {}. \
                  Update the plan to match.",
-                rx.index + 1,
+                rx.index.saturating_add(1),
                 type_name(now.set_type),
                 type_name(rx.set_type)
             ),
@@ -632,6 +632,22 @@ mod tests {
                 "per set: set 1's own 90 s is not the target",
                 per_set(Ctx::range(8, 12)).performed(vec![rested(70, 10, 8), rested(70, 10, 8)]),
                 vec![],
+            ),
+            // Rest beyond what savePlan allows (a bypassed check): no overflow, the new rest
+            // saturates.
+            (
+                "all same: prescribed u32::MAX",
+                Ctx::range(8, 12)
+                    .rx(|rx| rx.rest_seconds = u32::MAX)
+                    .performed(vec![rested(74, 10, 8), rested(74, 10, 8)]),
+                vec![(IncreaseRest, None, Some(u32::MAX as f64))],
+            ),
+            (
+                "per set: prescribed u32::MAX after set 0",
+                per_set(Ctx::range(8, 12))
+                    .rx(|rx| rx.sets[0].rest_seconds = u32::MAX)
+                    .performed(vec![rested(44, 10, 8), rested(44, 10, 8)]),
+                vec![(IncreaseRest, Some(0), Some(u32::MAX as f64))],
             ),
         ];
         for (name, ctx, expected) in cases {

@@ -119,8 +119,8 @@ fn window(ctx: &ExerciseContext) -> Option<Window<'_>> {
 fn overshoot_threshold(ctx: &ExerciseContext) -> Option<u32> {
     let range = &ctx.prescription.rep_range;
     match range.mode {
-        RepRangeMode::Range => Some(range.upper + RANGE_OVERSHOOT_REPS),
-        RepRangeMode::Target => Some(range.target + TARGET_OVERSHOOT_REPS),
+        RepRangeMode::Range => Some(range.upper.saturating_add(RANGE_OVERSHOOT_REPS)),
+        RepRangeMode::Target => Some(range.target.saturating_add(TARGET_OVERSHOOT_REPS)),
         RepRangeMode::NotSet => None,
     }
 }
@@ -139,7 +139,7 @@ fn double_progression_holds(ctx: &ExerciseContext) -> bool {
     let range = &ctx.prescription.rep_range;
     let threshold = match range.mode {
         RepRangeMode::Range => range.upper,
-        RepRangeMode::Target => range.target + TARGET_EXCEED_REPS,
+        RepRangeMode::Target => range.target.saturating_add(TARGET_EXCEED_REPS),
         RepRangeMode::NotSet => return false,
     };
     window(ctx).is_some_and(|w| w.min_reps >= threshold)
@@ -339,7 +339,7 @@ pub(super) fn double_progression_target(ctx: &ExerciseContext, out: &mut Vec<Sug
     let Some(w) = window(ctx) else {
         return;
     };
-    let threshold = range.target + TARGET_EXCEED_REPS;
+    let threshold = range.target.saturating_add(TARGET_EXCEED_REPS);
     if w.min_reps < threshold {
         return;
     }
@@ -401,7 +401,7 @@ pub(super) fn steady_reps_increase(ctx: &ExerciseContext, out: &mut Vec<Suggesti
         if reps < range.lower || reps >= range.upper || reps < rx.target_reps {
             continue;
         }
-        let new_reps = (reps + 1).min(range.upper);
+        let new_reps = reps.saturating_add(1).min(range.upper);
         if new_reps <= rx.target_reps {
             continue;
         }

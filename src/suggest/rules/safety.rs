@@ -220,7 +220,7 @@ pub(super) fn reduced_weight_to_hit_reps(ctx: &ExerciseContext, out: &mut Vec<Su
             format!(
                 "In your last 2 sessions you lowered set {} from {} {unit} to {used}, still only \
                  {floor} reps or fewer. Set the target to {} {unit} to match.",
-                rx.index + 1,
+                rx.index.saturating_add(1),
                 fmt(old),
                 fmt(new),
                 unit = unit_name(unit),
@@ -332,7 +332,7 @@ pub(super) fn stagnation_increase_rest(ctx: &ExerciseContext, out: &mut Vec<Sugg
             "Your estimated 1RM moved only {change_pct:.1}% over 3 sessions and you're \
              struggling to reach your reps. Rest {} s instead of {old} s between sets to recover \
              better.",
-            old + REST_INCREASE_SECONDS
+            old.saturating_add(REST_INCREASE_SECONDS)
         )
     };
     match ctx.prescription.rest_mode {
@@ -344,7 +344,7 @@ pub(super) fn stagnation_increase_rest(ctx: &ExerciseContext, out: &mut Vec<Sugg
                 None,
                 ChangeProperty::Rest,
                 Some(num(old as f64)),
-                num((old + REST_INCREASE_SECONDS) as f64),
+                num((old.saturating_add(REST_INCREASE_SECONDS)) as f64),
                 reasoning(old),
                 evidence(ids(&sessions), current_sets.iter().copied(), &figures),
             ));
@@ -361,7 +361,7 @@ pub(super) fn stagnation_increase_rest(ctx: &ExerciseContext, out: &mut Vec<Sugg
                     Some(index),
                     ChangeProperty::Rest,
                     Some(num(old as f64)),
-                    num((old + REST_INCREASE_SECONDS) as f64),
+                    num((old.saturating_add(REST_INCREASE_SECONDS)) as f64),
                     reasoning(old),
                     evidence(ids(&sessions), [index], &figures),
                 ));
@@ -1005,6 +1005,24 @@ mod tests {
                 "per-set rest, not a plateau",
                 per_set(Ctx::range(8, 12)).performed(sessions(102.1, 7)),
                 vec![],
+            ),
+            // Rest beyond what savePlan allows (a bypassed check): no overflow, it saturates.
+            (
+                "all same: prescribed u32::MAX",
+                Ctx::range(8, 12)
+                    .rx(|rx| rx.rest_seconds = u32::MAX)
+                    .performed(sessions(101.9, 7)),
+                vec![(IncreaseRest, None, Some(u32::MAX as f64))],
+            ),
+            (
+                "per set: set 1 prescribed u32::MAX",
+                per_set(Ctx::range(8, 12))
+                    .rx(|rx| rx.sets[1].rest_seconds = u32::MAX)
+                    .performed(sessions(101.9, 7)),
+                vec![
+                    (IncreaseRest, Some(0), Some(75.0)),
+                    (IncreaseRest, Some(1), Some(u32::MAX as f64)),
+                ],
             ),
         ];
         for (name, ctx, expected) in cases {
