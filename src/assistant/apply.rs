@@ -202,8 +202,9 @@ fn missing(what: &str, op: &PlannerOperation) -> Error {
     ))
 }
 
-fn not_found(kind: ItemKind, id: &str) -> Error {
-    Error::NotFound(format!("{} {id}", kind.as_str()))
+/// `NotFound` for a missing item: names its kind, never its id (an id may be user text).
+fn not_found(kind: ItemKind) -> Error {
+    Error::NotFound(format!("no such {}", kind.as_str()))
 }
 
 fn to_json(item: &PlannerItem) -> Result<String> {
@@ -275,9 +276,7 @@ fn execute_one(
         return create(db, ids, op, kind, now);
     }
     let id = op.id.clone().ok_or_else(|| missing("id", op))?;
-    let before = db
-        .planner_item(kind, &id)?
-        .ok_or_else(|| not_found(kind, &id))?;
+    let before = db.planner_item(kind, &id)?.ok_or_else(|| not_found(kind))?;
     let mut after = before.clone();
     after.updated_ms = now;
     match op.op {
@@ -356,7 +355,7 @@ fn execute_one(
 /// Links `child` under `parent`, refusing a missing child goal and a cycle.
 fn link_child(db: &Db<'_>, parent: &str, child: &str) -> Result<()> {
     if db.planner_item(ItemKind::Goal, child)?.is_none() {
-        return Err(not_found(ItemKind::Goal, child));
+        return Err(not_found(ItemKind::Goal));
     }
     if db.goal_is_descendant(parent, child)? {
         return Err(Error::InvalidArgument(
