@@ -289,6 +289,43 @@ fn reps_outcomes_at_and_around_the_cut_offs() {
         WeightUnit::Lbs,
     );
     assert_eq!(got, Outcome::Ignored, "set 1 not done");
+
+    // Values beyond what savePlan stores (an older database): no overflow.
+    let huge = accepted(draft(
+        ChangeType::IncreaseReps,
+        ChangeProperty::Reps,
+        Some(1),
+        num(u32::MAX as f64),
+    ));
+    let (got, _) = evaluate(
+        &huge,
+        &plan,
+        &perf(vec![set(1, 135.0, 10)]),
+        WeightUnit::Lbs,
+    );
+    assert_eq!(got, Outcome::TooAggressive);
+    let (got, _) = evaluate(
+        &huge,
+        &plan,
+        &perf(vec![set(1, 135.0, u32::MAX)]),
+        WeightUnit::Lbs,
+    );
+    assert_eq!(got, Outcome::Good);
+    let heavier = accepted(draft(
+        ChangeType::IncreaseWeight,
+        ChangeProperty::Weight,
+        Some(1),
+        num(135.0),
+    ));
+    for wide in [range(8, u32::MAX), target(u32::MAX)] {
+        let (got, why) = evaluate(
+            &heavier,
+            &rx(wide, 135.0),
+            &perf(vec![set(1, 135.0, u32::MAX)]),
+            WeightUnit::Lbs,
+        );
+        assert_eq!(got, Outcome::Good, "{wide:?}: {why}");
+    }
 }
 
 #[test]
@@ -721,10 +758,10 @@ fn find(changes: &[PrescriptionChange], t: ChangeType, set: Option<u32>) -> Pres
         .clone()
 }
 
-#[test]
-fn accepting_each_kind_of_change_writes_the_plan() {
-    let w = World::new(WeightUnit::Lbs, 135.0);
-    *w.ai.drafts.lock().unwrap() = vec![
+/// AI drafts of every kind but set count: reps of set 1 to 10, rest to 150 s, set 0 to a warmup,
+/// the rep range to 6-10.
+fn kinds() -> Vec<SuggestionDraft> {
+    vec![
         draft(
             ChangeType::IncreaseReps,
             ChangeProperty::Reps,
@@ -753,7 +790,13 @@ fn accepting_each_kind_of_change_writes_the_plan() {
                 value: range(6, 10),
             },
         ),
-    ];
+    ]
+}
+
+#[test]
+fn accepting_each_kind_of_change_writes_the_plan() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = kinds();
     let changes = w.workout("s1", 0, mid(135.0));
     let reps = find(&changes, ChangeType::IncreaseReps, Some(1));
     assert_eq!(reps.draft.old_value, Some(num(8.0)), "old value filled in");
@@ -1416,4 +1459,538 @@ fn the_outcome_query_uses_its_partial_index() {
             .any(|l| l.contains("USING INDEX prescription_changes_unevaluated")),
         "{plan:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Third audit round: errors without caller data, reused ids, impossible loads, reps and rest
+// bounds, whole-number edits, the edited reasoning, and supersession in the deferred review.
+
+#[test]
+fn not_found_errors_never_repeat_the_callers_ids() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let secret = "Sarah Connor's cut plan";
+    let edited = || w.coach.accept_change_edited(secret.into(), num(140.0));
+    let calls: Vec<(&str, Result<(), CoachError>, &str)> = vec![
+        (
+            "logSession with an unknown plan",
+            w.coach
+                .log_session(session("s-x", secret, "rx-bench", T0, mid(135.0))),
+            "the session's plan does not exist",
+        ),
+        (
+            "suggestionsForSession",
+            w.coach.suggestions_for_session(secret.into()).map(|_| ()),
+            "no such session",
+        ),
+        (
+            "acceptChange",
+            w.coach.accept_change(secret.into()).map(|_| ()),
+            "no such change",
+        ),
+        ("acceptChangeEdited", edited().map(|_| ()), "no such change"),
+        (
+            "rejectChange",
+            w.coach.reject_change(secret.into()).map(|_| ()),
+            "no such change",
+        ),
+        (
+            "deferChange",
+            w.coach.defer_change(secret.into()).map(|_| ()),
+            "no such change",
+        ),
+        (
+            "deferPending",
+            w.coach.defer_pending(secret.into()).map(|_| ()),
+            "no such session",
+        ),
+        (
+            "deferredForPlan",
+            w.coach.deferred_for_plan(secret.into()).map(|_| ()),
+            "no such plan",
+        ),
+    ];
+    for (name, result, want) in calls {
+        let err = result.expect_err(name);
+        assert_eq!(
+            (err.code(), err.detail().as_str()),
+            ("not_found", want),
+            "{name}"
+        );
+        assert!(!err.to_string().contains("Sarah"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn a_reused_exercise_log_id_is_refused_before_anything_is_stored() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    w.ai.drafts.lock().unwrap().clear();
+    w.workout("s1", 0, mid(135.0));
+    // "s2" reuses the exercise log id "s1-bench" of s1.
+    let mut reused = session("s2", "plan", "rx-bench", T0 + DAY, mid(135.0));
+    reused.exercises[0].id = "s1-bench".into();
+    let err = w.coach.log_session(reused).unwrap_err();
+    assert_eq!(
+        (err.code(), err.detail().as_str()),
+        (
+            "invalid_argument",
+            "exercises[0].id is already used by a logged exercise"
+        )
+    );
+    assert_eq!(
+        w.coach
+            .suggestions_for_session("s2".into())
+            .unwrap_err()
+            .code(),
+        "not_found",
+        "nothing of s2 was stored"
+    );
+    // Repeated within one log, and a reused session id: refused too.
+    let mut twice = session("s3", "plan", "rx-bench", T0 + DAY, mid(135.0));
+    twice.exercises.push(twice.exercises[0].clone());
+    assert_eq!(
+        w.coach.log_session(twice).unwrap_err().detail(),
+        "exercises[1].id is empty or repeated"
+    );
+    let mut same_session = session("s1", "plan", "rx-bench", T0 + DAY, mid(135.0));
+    same_session.exercises[0].id = "fresh".into();
+    assert_eq!(
+        w.coach.log_session(same_session).unwrap_err().code(),
+        "invalid_argument"
+    );
+    // A fresh id logs.
+    w.coach
+        .log_session(session("s4", "plan", "rx-bench", T0 + DAY, mid(135.0)))
+        .unwrap();
+}
+
+/// An exercise context for `evaluateExercise` with `load` in its plan settings.
+fn context_with(load: LoadConfig) -> ExerciseContext {
+    ExerciseContext {
+        plan: PlanSettings {
+            plan_id: "plan".into(),
+            unit: WeightUnit::Lbs,
+            training_style: TrainingStyle::StraightSets,
+            load,
+        },
+        exercise: CatalogExercise {
+            catalog_id: "bench".into(),
+            name: "Bench Press".into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![Muscle::Chest],
+        },
+        prescription: rx(range(8, 12), 135.0),
+        current: perf(mid(135.0)),
+        previous: vec![],
+        history: None,
+    }
+}
+
+#[test]
+fn impossible_load_configs_are_refused_at_and_around_the_limits() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let bar = |b: f64| LoadConfig {
+        plates: vec![45.0],
+        bar_weight: b,
+        dumbbells: vec![],
+    };
+    let plates = |p: Vec<f64>| LoadConfig {
+        plates: p,
+        bar_weight: 45.0,
+        dumbbells: vec![],
+    };
+    let bells = |d: Vec<f64>| LoadConfig {
+        plates: vec![],
+        bar_weight: 0.0,
+        dumbbells: d,
+    };
+    let sizes = |n: usize, first: f64| (0..n).map(|i| first + i as f64).collect::<Vec<f64>>();
+    // (name, load, refused field or None when accepted)
+    let cases: Vec<(&str, LoadConfig, Option<&str>)> = vec![
+        ("default bar", bar(0.0), None),
+        ("bar 100", bar(100.0), None),
+        ("bar 100.5", bar(100.5), Some("barWeight")),
+        ("bar 1e300", bar(1e300), Some("barWeight")),
+        ("bar NaN", bar(f64::NAN), Some("barWeight")),
+        ("bar infinite", bar(f64::INFINITY), Some("barWeight")),
+        ("bar negative", bar(-1.0), Some("barWeight")),
+        ("plates 45, 25, 2.5", plates(vec![45.0, 25.0, 2.5]), None),
+        ("plate 100", plates(vec![100.0]), None),
+        ("plate 100.5", plates(vec![45.0, 100.5]), Some("plates[1]")),
+        ("plate 0", plates(vec![0.0]), Some("plates[0]")),
+        ("plate negative", plates(vec![-5.0]), Some("plates[0]")),
+        ("plate NaN", plates(vec![f64::NAN]), Some("plates[0]")),
+        ("plate 1e16", plates(vec![0.003, 1e16]), Some("plates[1]")),
+        ("32 plate sizes", plates(sizes(32, 1.0)), None),
+        ("33 plate sizes", plates(sizes(33, 1.0)), Some("plates")),
+        ("dumbbell 500", bells(vec![5.0, 500.0]), None),
+        ("dumbbell 500.5", bells(vec![500.5]), Some("dumbbells[0]")),
+        ("dumbbell 0", bells(vec![0.0]), Some("dumbbells[0]")),
+        (
+            "dumbbell negative",
+            bells(vec![10.0, -5.0]),
+            Some("dumbbells[1]"),
+        ),
+        ("dumbbell NaN", bells(vec![f64::NAN]), Some("dumbbells[0]")),
+        ("200 dumbbells", bells(sizes(200, 1.0)), None),
+        ("201 dumbbells", bells(sizes(201, 1.0)), Some("dumbbells")),
+    ];
+    for (name, load, refused) in cases {
+        let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
+        p.settings.load = load.clone();
+        let saved = w.coach.save_plan(p.clone());
+        let evaluated = coachcore::evaluate_exercise(context_with(load), vec![], T0);
+        match refused {
+            None => {
+                saved.unwrap_or_else(|e| panic!("{name}: savePlan {e}"));
+                evaluated.unwrap_or_else(|e| panic!("{name}: evaluateExercise {e}"));
+                assert_eq!(w.coach.plan("plan".into()).unwrap().unwrap(), p, "{name}");
+            }
+            Some(field) => {
+                let e = saved.expect_err(name);
+                assert_eq!(e.code(), "invalid_argument", "{name}: {e}");
+                assert!(
+                    e.detail().starts_with(&format!("settings.load.{field} ")),
+                    "{name}: {e}"
+                );
+                let e = evaluated.expect_err(name);
+                assert!(
+                    e.detail()
+                        .starts_with(&format!("context.plan.load.{field} ")),
+                    "{name}: {e}"
+                );
+                assert_ne!(
+                    w.coach.plan("plan".into()).unwrap().unwrap().settings.load,
+                    p.settings.load,
+                    "{name}: nothing saved"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn target_reps_and_rest_are_bounded() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    type Edit = fn(&mut ExercisePrescription);
+    // (name, edit, refused field or None)
+    let cases: Vec<(&str, Edit, Option<&str>)> = vec![
+        ("reps 1000", |e| e.sets[1].target_reps = 1000, None),
+        (
+            "reps 1001",
+            |e| e.sets[1].target_reps = 1001,
+            Some("exercises[0].sets[1].targetReps"),
+        ),
+        (
+            "reps u32::MAX",
+            |e| e.sets[0].target_reps = u32::MAX,
+            Some("exercises[0].sets[0].targetReps"),
+        ),
+        ("rest 3600", |e| e.rest_seconds = 3600, None),
+        (
+            "rest 3601",
+            |e| e.rest_seconds = 3601,
+            Some("exercises[0].restSeconds"),
+        ),
+        ("set rest 3600", |e| e.sets[2].rest_seconds = 3600, None),
+        (
+            "set rest u32::MAX",
+            |e| e.sets[2].rest_seconds = u32::MAX,
+            Some("exercises[0].sets[2].restSeconds"),
+        ),
+    ];
+    for (name, edit, refused) in cases {
+        let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
+        edit(&mut p.exercises[0]);
+        match (w.coach.save_plan(p), refused) {
+            (Ok(()), None) => {}
+            (Err(e), Some(field)) => {
+                assert_eq!(e.code(), "invalid_argument", "{name}");
+                assert!(e.detail().starts_with(field), "{name}: {e}");
+            }
+            (other, _) => panic!("{name}: {other:?}"),
+        }
+    }
+
+    // An edited acceptance past the bounds is refused, at the bound accepted.
+    w.coach
+        .save_plan(plan("plan", "rx-bench", WeightUnit::Lbs, 135.0))
+        .unwrap();
+    *w.ai.drafts.lock().unwrap() = vec![
+        draft(
+            ChangeType::IncreaseRest,
+            ChangeProperty::Rest,
+            None,
+            num(150.0),
+        ),
+        draft(
+            ChangeType::IncreaseReps,
+            ChangeProperty::Reps,
+            Some(0),
+            num(10.0),
+        ),
+    ];
+    let changes = w.workout("s1", 0, mid(135.0));
+    let rest = find(&changes, ChangeType::IncreaseRest, None);
+    let reps = find(&changes, ChangeType::IncreaseReps, Some(0));
+    for (id, value) in [
+        (&rest.id, 4_294_967_295.0),
+        (&rest.id, 3601.0),
+        (&reps.id, 1001.0),
+    ] {
+        let err = w
+            .coach
+            .accept_change_edited(id.clone(), num(value))
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_argument", "{value}: {err}");
+    }
+    assert_eq!(
+        (w.bench().rest_seconds, w.bench().sets[0].target_reps),
+        (120, 8)
+    );
+    w.coach
+        .accept_change_edited(rest.id.clone(), num(3600.0))
+        .unwrap();
+    w.coach
+        .accept_change_edited(reps.id.clone(), num(1000.0))
+        .unwrap();
+    assert_eq!(
+        (w.bench().rest_seconds, w.bench().sets[0].target_reps),
+        (3600, 1000)
+    );
+}
+
+#[test]
+fn edited_reps_rest_and_set_counts_must_be_whole_numbers() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = vec![
+        draft(
+            ChangeType::IncreaseReps,
+            ChangeProperty::Reps,
+            Some(0),
+            num(9.0),
+        ),
+        draft(
+            ChangeType::IncreaseRest,
+            ChangeProperty::Rest,
+            None,
+            num(150.0),
+        ),
+        draft(ChangeType::AddSet, ChangeProperty::SetCount, None, num(4.0)),
+    ];
+    let changes = w.workout("s1", 0, mid(135.0));
+    let reps = find(&changes, ChangeType::IncreaseReps, Some(0));
+    let rest = find(&changes, ChangeType::IncreaseRest, None);
+    let count = find(&changes, ChangeType::AddSet, None);
+    for (c, value) in [
+        (&reps, 8.3),
+        (&reps, 9.5),
+        (&reps, 8.000001),
+        (&rest, 150.5),
+        (&count, 4.5),
+    ] {
+        let err = w
+            .coach
+            .accept_change_edited(c.id.clone(), num(value))
+            .unwrap_err();
+        assert_eq!(
+            (err.code(), err.detail().as_str()),
+            (
+                "invalid_argument",
+                "the edited value must be a whole number for reps, rest and set count"
+            ),
+            "{value}"
+        );
+    }
+    let before = w.bench();
+    assert_eq!(
+        (
+            before.sets[0].target_reps,
+            before.rest_seconds,
+            before.sets.len()
+        ),
+        (8, 120, 3)
+    );
+    // Whole numbers are accepted and stored as written.
+    for (c, value) in [(&reps, 10.0), (&rest, 180.0), (&count, 5.0)] {
+        let done = w
+            .coach
+            .accept_change_edited(c.id.clone(), num(value))
+            .unwrap();
+        assert_eq!(done.draft.new_value, num(value));
+    }
+    let after = w.bench();
+    assert_eq!(
+        (
+            after.sets[0].target_reps,
+            after.rest_seconds,
+            after.sets.len()
+        ),
+        (10, 180, 5)
+    );
+}
+
+#[test]
+fn an_edited_acceptance_says_what_the_user_chose() {
+    for (unit, w0, suggested, chosen, sentence) in [
+        (
+            WeightUnit::Lbs,
+            135.0,
+            140.0,
+            143.0,
+            "You chose 143 lb instead of the suggested 140 lb.",
+        ),
+        (
+            WeightUnit::Kg,
+            60.0,
+            62.5,
+            61.25,
+            "You chose 61.25 kg instead of the suggested 62.5 kg.",
+        ),
+    ] {
+        let w = World::new(unit, w0);
+        *w.ai.drafts.lock().unwrap() = vec![draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(0),
+            num(suggested),
+        )];
+        let c = find(
+            &w.workout("s1", 0, mid(w0)),
+            ChangeType::IncreaseWeight,
+            Some(0),
+        );
+        let done = w
+            .coach
+            .accept_change_edited(c.id.clone(), num(chosen))
+            .unwrap();
+        assert_eq!(done.draft.reasoning, format!("test {sentence}"));
+        // Stored so: read back through the session.
+        let stored = find(
+            &w.coach.suggestions_for_session("s1".into()).unwrap(),
+            ChangeType::IncreaseWeight,
+            Some(0),
+        );
+        assert_eq!(stored.draft.reasoning, done.draft.reasoning);
+        assert_eq!(stored.draft.new_value, num(chosen));
+    }
+
+    // Every other kind of change.
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    *w.ai.drafts.lock().unwrap() = kinds();
+    w.ai.drafts.lock().unwrap().push(draft(
+        ChangeType::AddSet,
+        ChangeProperty::SetCount,
+        None,
+        num(4.0),
+    ));
+    let changes = w.workout("s1", 0, mid(135.0));
+    let cases = [
+        (
+            ChangeType::IncreaseReps,
+            Some(1),
+            num(11.0),
+            "You chose 11 reps instead of the suggested 10.",
+        ),
+        (
+            ChangeType::IncreaseRest,
+            None,
+            num(180.0),
+            "You chose 180 s of rest instead of the suggested 150 s.",
+        ),
+        (
+            ChangeType::AddSet,
+            None,
+            num(5.0),
+            "You chose 5 sets instead of the suggested 4.",
+        ),
+        (
+            ChangeType::ChangeSetType,
+            Some(0),
+            ChangeValue::SetType {
+                value: SetType::Drop,
+            },
+            "You chose a drop set instead of the suggested warmup set.",
+        ),
+        (
+            ChangeType::ChangeRepRange,
+            None,
+            ChangeValue::RepRange { value: target(10) },
+            "You chose 10 reps instead of the suggested 6-10 reps.",
+        ),
+    ];
+    for (t, set, value, sentence) in cases {
+        let c = find(&changes, t, set);
+        let done = w.coach.accept_change_edited(c.id, value).unwrap();
+        assert_eq!(done.draft.reasoning, format!("test {sentence}"), "{t:?}");
+    }
+}
+
+#[test]
+fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    let inc = |v| {
+        draft(
+            ChangeType::IncreaseWeight,
+            ChangeProperty::Weight,
+            Some(0),
+            num(v),
+        )
+    };
+    let edit_weight = |weight: f64| {
+        let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+        p.exercises[0].sets[0].target_weight = weight;
+        w.coach.save_plan(p).unwrap();
+    };
+    let review = || -> Vec<(Option<ChangeValue>, ChangeValue)> {
+        w.coach
+            .deferred_for_plan("plan".into())
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.draft.old_value, c.draft.new_value))
+            .collect()
+    };
+    // A: 135 -> 140, deferred.
+    *w.ai.drafts.lock().unwrap() = vec![inc(140.0)];
+    w.workout("s1", 0, mid(135.0));
+    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 1);
+    // The user sets 140 by hand; eight days later B: 140 -> 145, deferred.
+    edit_weight(140.0);
+    *w.ai.drafts.lock().unwrap() = vec![inc(145.0)];
+    w.workout("s2", 8, mid(140.0));
+    assert_eq!(w.coach.defer_pending("s2".into()).unwrap(), 1);
+    assert_eq!(review(), [(Some(num(140.0)), num(145.0))], "at 140: B");
+    // Back at 135: B is out of date, so it supersedes nothing and A is listed again.
+    edit_weight(135.0);
+    assert_eq!(review(), [(Some(num(135.0)), num(140.0))], "at 135: A");
+    // At 150 neither fits.
+    edit_weight(150.0);
+    assert_eq!(review(), []);
+    // Two acceptable similar changes: only the newer is listed.
+    edit_weight(135.0);
+    *w.ai.drafts.lock().unwrap() = vec![inc(140.0)];
+    w.workout("s3", 16, mid(135.0));
+    assert_eq!(
+        w.coach
+            .deferred_for_plan("plan".into())
+            .unwrap()
+            .iter()
+            .map(|c| c.session_id.as_str())
+            .collect::<Vec<_>>(),
+        Vec::<&str>::new(),
+        "the newer pending 135 -> 140 supersedes A; it is not deferred yet"
+    );
+    assert_eq!(w.coach.defer_pending("s3".into()).unwrap(), 1);
+    assert_eq!(
+        w.coach
+            .deferred_for_plan("plan".into())
+            .unwrap()
+            .iter()
+            .map(|c| c.session_id.as_str())
+            .collect::<Vec<_>>(),
+        ["s3"]
+    );
+    // Accepted or rejected newer changes supersede nothing.
+    let s3 = w.coach.suggestions_for_session("s3".into()).unwrap();
+    w.coach.reject_change(s3[0].id.clone()).unwrap();
+    assert_eq!(review(), [(Some(num(135.0)), num(140.0))], "A again");
 }

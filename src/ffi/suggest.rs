@@ -22,7 +22,10 @@ impl Coach {
     /// Adds or replaces a workout plan with its exercises and sets. Exercises kept by id stay
     /// linked to the workouts logged against them. Throws `NotFound` for an exercise missing from
     /// the catalog and `InvalidArgument` for repeated ids or positions, an exercise id of another
-    /// plan, impossible weights or an inconsistent rep range; nothing is saved then.
+    /// plan, impossible weights (0 to 5000), target reps above 1000, rest above 3600 s, an
+    /// inconsistent rep range, or impossible loads (see [`crate::suggest::model::LoadConfig`]);
+    /// nothing is saved then. Errors name the field (`exercises[0].sets[1].targetReps`), never
+    /// its value or an id.
     pub fn save_plan(&self, plan: WorkoutPlan) -> Result<(), CoachError> {
         Ok(service::save_plan(&self.store, &plan)?)
     }
@@ -34,8 +37,9 @@ impl Coach {
 
     /// Logs a finished workout. Also refreshes each exercise's cached history and evaluates the
     /// outcome of accepted changes this workout is the first test of. Throws `InvalidArgument` for
-    /// an inconsistent log (repeated ids, a plan exercise of another plan, impossible weights) and
-    /// `NotFound` for an unknown plan or catalog exercise; nothing is stored then.
+    /// an inconsistent log (a session id already logged, exercise ids repeated or already used by
+    /// an earlier workout, a plan exercise of another plan, impossible weights) and `NotFound`
+    /// for an unknown plan or catalog exercise; nothing is stored then.
     pub fn log_session(&self, session: SessionLog) -> Result<(), CoachError> {
         Ok(service::log_session(&self.store, &*self.clock, &session)?)
     }
@@ -100,10 +104,12 @@ impl Coach {
     /// one transaction. The returned change carries the user's value and `userOverride = true`: as
     /// the user's own choice it does not hold back similar suggestions for 7 days, and its
     /// outcome is judged on the user's value. A number that goes the other way than suggested
-    /// turns the change type around (increase -> decrease). Throws `InvalidArgument` (nothing
-    /// changes) for a value of the wrong kind (`number` for weight, reps, rest and set count,
-    /// `setType`, `repRange`), one that leaves the plan as it is or makes it invalid, and as
-    /// [`Coach::accept_change`] does.
+    /// turns the change type around (increase -> decrease). The returned reasoning keeps the
+    /// suggestion's explanation and adds the user's choice ("You chose 143 lb instead of the
+    /// suggested 140 lb."). Throws `InvalidArgument` (nothing changes) for a value of the wrong
+    /// kind (`number` for weight, reps, rest and set count, `setType`, `repRange`), a fractional
+    /// number of reps, seconds or sets, a value that leaves the plan as it is or makes it invalid
+    /// (e.g. rest above 3600 s), and as [`Coach::accept_change`] does.
     pub fn accept_change_edited(
         &self,
         change_id: String,
@@ -151,10 +157,12 @@ impl Coach {
 
     /// The deferred changes of a plan, oldest first: show them before its next workout. Only
     /// changes that can still be accepted are listed: not one whose exercise was removed from the
-    /// plan, that a newer similar suggestion superseded, or that the plan has moved past (the
-    /// value it would replace is no longer the plan's, e.g. the user set 150 in `savePlan` after
-    /// "135 -> 140" was deferred; or its set was removed). Those stay stored as deferred; if the
-    /// plan goes back to the old value, the change is listed again.
+    /// plan, that the plan has moved past (the value it would replace is no longer the plan's,
+    /// e.g. the user set 150 in `savePlan` after "135 -> 140" was deferred; or its set was
+    /// removed), or that a newer similar suggestion supersedes (one that is itself undecided and
+    /// could be accepted: an out-of-date, accepted or rejected newer one hides nothing). Those
+    /// stay stored as deferred; if the plan goes back to the old value, the change is listed
+    /// again.
     pub fn deferred_for_plan(
         &self,
         plan_id: String,
@@ -178,8 +186,9 @@ impl Coach {
 /// Runs the rule engine and the deduplicator on one exercise without a database (for previews
 /// and tools): the deduplicated suggestions for `context`, given the exercise's `existing` changes
 /// and the time `now_ms`. Throws `InvalidArgument` for a context that `savePlan` or `logSession`
-/// would refuse: an inconsistent rep range (e.g. lower above upper), a repeated set index, or a
-/// weight outside 0 to 5000, in the prescription or in any performance; the error names the field
+/// would refuse: impossible loads in `context.plan.load`, an inconsistent rep range (e.g. lower
+/// above upper), target reps above 1000 or rest above 3600 s, a repeated set index, or a weight
+/// outside 0 to 5000, in the prescription or in any performance; the error names the field
 /// (`context.prescription.repRange`), not its value.
 #[uniffi::export]
 pub fn evaluate_exercise(

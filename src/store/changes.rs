@@ -153,21 +153,16 @@ impl Db<'_> {
         )
     }
 
-    /// Deferred changes of a plan to review, oldest first: those whose plan exercise is still in
-    /// the plan and that no newer similar change (same prescription, change type and target) has
-    /// superseded (index `prescription_changes_plan_decision`, then `prescription_changes_cooldown`
-    /// per change). Whether each one still fits the current prescription (not out of date) is
-    /// judged by the caller on the plan it has read (`suggest::service::deferred_for_plan`).
-    pub fn deferred_for_review(&self, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
+    /// Undecided (pending or deferred) changes of a plan whose plan exercise is still in the
+    /// plan, oldest first (index `prescription_changes_plan_decision`): the candidates of the
+    /// deferred review. Which of them are still acceptable, and which deferred ones a newer
+    /// acceptable similar change supersedes, is judged by the caller on the plan it has read
+    /// (`suggest::service::deferred_for_plan`).
+    pub fn undecided_for_review(&self, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
         self.changes_where(
-            "plan_id = ?1 AND decision = 'deferred'
+            "plan_id = ?1 AND decision IN ('pending', 'deferred')
              AND EXISTS (SELECT 1 FROM plan_exercises AS x
                          WHERE x.id = prescription_changes.prescription_id AND x.plan_id = ?1)
-             AND NOT EXISTS (SELECT 1 FROM prescription_changes AS n
-                         WHERE n.prescription_id = prescription_changes.prescription_id
-                           AND n.change_type = prescription_changes.change_type
-                           AND n.target_set_index IS prescription_changes.target_set_index
-                           AND n.created_at_ms > prescription_changes.created_at_ms)
              ORDER BY created_at_ms, seq",
             [plan_id],
         )
@@ -197,15 +192,23 @@ impl Db<'_> {
         Ok(())
     }
 
-    /// Records an acceptance with the user's own value: the edited draft (new value, and change
-    /// type when the edit went the other way), accepted, marked as a user override.
+    /// Records an acceptance with the user's own value: the edited draft (new value, change type
+    /// when the edit went the other way, and reasoning naming the user's choice), accepted,
+    /// marked as a user override.
     pub fn set_edited_acceptance(&self, id: &str, d: &SuggestionDraft, at_ms: i64) -> Result<()> {
         self.conn
             .prepare_cached(
                 "UPDATE prescription_changes SET decision = 'accepted', decided_at_ms = ?2,
-                     user_override = 1, change_type = ?3, new_value = ?4 WHERE id = ?1",
+                     user_override = 1, change_type = ?3, new_value = ?4, reasoning = ?5
+                 WHERE id = ?1",
             )?
-            .execute(params![id, at_ms, text(&d.change_type), json(&d.new_value)])?;
+            .execute(params![
+                id,
+                at_ms,
+                text(&d.change_type),
+                json(&d.new_value),
+                d.reasoning
+            ])?;
         Ok(())
     }
 

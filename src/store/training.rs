@@ -244,6 +244,25 @@ impl Db<'_> {
             .exists([session_id])?)
     }
 
+    /// Whether an exercise performance (an exercise of a logged session) with this id exists
+    /// (primary-key lookup).
+    pub fn performance_exists(&self, performance_id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT 1 FROM exercise_performances WHERE id = ?1")?
+            .exists([performance_id])?)
+    }
+
+    /// The unit of a plan, or `None` when there is no such plan (reads the plan's row only).
+    pub fn plan_unit(&self, plan_id: &str) -> Result<Option<WeightUnit>> {
+        let unit: Option<String> = self
+            .conn
+            .prepare_cached("SELECT unit FROM plans WHERE id = ?1")?
+            .query_row([plan_id], |r| r.get(0))
+            .optional()?;
+        Ok(unit.map(|u| from_text(&u, 0)).transpose()?)
+    }
+
     /// Stores a finished session with its performances and sets; `unit` is the unit its weights
     /// were logged in (the plan's at this moment), recorded with every performance.
     pub fn insert_session(&self, s: &SessionLog, unit: WeightUnit) -> Result<()> {

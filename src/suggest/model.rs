@@ -164,15 +164,18 @@ pub struct CatalogExercise {
 }
 
 /// The loads the user can actually make; empty lists mean "round to 2.5 lb (or its kg
-/// equivalent)".
+/// equivalent)". `savePlan` and `evaluateExercise` refuse impossible values with
+/// `InvalidArgument` (limits below, in the plan unit; every number finite).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LoadConfig {
-    /// Plate weights the user owns, one entry per size, loaded in pairs (plan unit).
+    /// Plate weights the user owns, one entry per size, loaded in pairs (plan unit): at most 32
+    /// sizes, each above 0 and at most 100.
     pub plates: Vec<f64>,
-    /// Empty bar weight for barbell exercises (plan unit); 0 means 45 lb / 20 kg.
+    /// Empty bar weight for barbell exercises (plan unit), 0 to 100; 0 means 45 lb / 20 kg.
     pub bar_weight: f64,
-    /// Dumbbell weights the user owns (plan unit).
+    /// Dumbbell weights the user owns (plan unit): at most 200 sizes, each above 0 and at most
+    /// 500.
     pub dumbbells: Vec<f64>,
 }
 
@@ -186,9 +189,9 @@ pub struct SetPrescription {
     pub set_type: SetType,
     /// Planned weight (plan unit); 0 for body weight.
     pub target_weight: f64,
-    /// Planned reps (per set; the exercise's rep range sets the goal).
+    /// Planned reps (per set; the exercise's rep range sets the goal), at most 1000.
     pub target_reps: u32,
-    /// Planned rest after the set, in seconds (used in per-set rest mode).
+    /// Planned rest after the set, in seconds (used in per-set rest mode), at most 3600.
     pub rest_seconds: u32,
 }
 
@@ -206,7 +209,7 @@ pub struct ExercisePrescription {
     pub rep_range: RepRange,
     /// One rest time for all sets, or one per set.
     pub rest_mode: RestMode,
-    /// Rest between sets in all-same mode, in seconds.
+    /// Rest between sets in all-same mode, in seconds, at most 3600.
     pub rest_seconds: u32,
     /// The sets, by index.
     pub sets: Vec<SetPrescription>,

@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use super::model::{
     CatalogExercise, ChangeProperty, ChangeType, ChangeValue, Decision, ExerciseContext,
-    ExerciseHistory, ExercisePerformance, ExercisePrescription, PerformedSet, PrescriptionChange,
-    RepRangeMode, SessionLog, SuggestionDraft, SuggestionSource, WeightUnit, WorkoutPlan,
+    ExerciseHistory, ExercisePerformance, ExercisePrescription, LoadConfig, PerformedSet,
+    PrescriptionChange, RepRange, RepRangeMode, SessionLog, SetType, SuggestionDraft,
+    SuggestionSource, WeightUnit, WorkoutPlan,
 };
 use super::{apply, dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
@@ -126,14 +127,69 @@ fn check_weight(w: f64, what: impl FnOnce() -> String) -> Result<()> {
     }
 }
 
+/// Most target reps a planned set may have.
+pub const MAX_TARGET_REPS: u32 = 1000;
+/// Longest planned rest, in seconds (one hour), for the exercise and for each set.
+pub const MAX_REST_SECONDS: u32 = 3600;
+/// Heaviest bar a [`LoadConfig`] may name (plan unit); 0 means the default bar.
+pub const MAX_BAR_WEIGHT: f64 = 100.0;
+/// Heaviest plate a [`LoadConfig`] may list (plan unit).
+pub const MAX_PLATE_WEIGHT: f64 = 100.0;
+/// Most plate sizes a [`LoadConfig`] may list.
+pub const MAX_PLATE_SIZES: usize = 32;
+/// Heaviest dumbbell a [`LoadConfig`] may list (plan unit).
+pub const MAX_DUMBBELL_WEIGHT: f64 = 500.0;
+/// Most dumbbell sizes a [`LoadConfig`] may list.
+pub const MAX_DUMBBELL_SIZES: usize = 200;
+
+/// Checks the loads a user owns: a bar of 0 (the default) to [`MAX_BAR_WEIGHT`], at most
+/// [`MAX_PLATE_SIZES`] plates each above 0 and at most [`MAX_PLATE_WEIGHT`], at most
+/// [`MAX_DUMBBELL_SIZES`] dumbbells each above 0 and at most [`MAX_DUMBBELL_WEIGHT`], all
+/// finite. `at` names it in the error (`settings.load`).
+fn check_load(load: &LoadConfig, at: &str) -> Result<()> {
+    if !(load.bar_weight.is_finite() && (0.0..=MAX_BAR_WEIGHT).contains(&load.bar_weight)) {
+        return Err(invalid(format!(
+            "{at}.barWeight must be 0 (the default bar) to {MAX_BAR_WEIGHT}"
+        )));
+    }
+    check_sizes(
+        &load.plates,
+        MAX_PLATE_SIZES,
+        MAX_PLATE_WEIGHT,
+        &format!("{at}.plates"),
+    )?;
+    check_sizes(
+        &load.dumbbells,
+        MAX_DUMBBELL_SIZES,
+        MAX_DUMBBELL_WEIGHT,
+        &format!("{at}.dumbbells"),
+    )
+}
+
+/// At most `max_count` sizes, each finite, above 0 and at most `max_weight`; `at` names the list.
+fn check_sizes(sizes: &[f64], max_count: usize, max_weight: f64, at: &str) -> Result<()> {
+    if sizes.len() > max_count {
+        return Err(invalid(format!("{at} lists more than {max_count} sizes")));
+    }
+    for (k, w) in sizes.iter().enumerate() {
+        if !(w.is_finite() && *w > 0.0 && *w <= max_weight) {
+            return Err(invalid(format!(
+                "{at}[{k}] must be above 0 and at most {max_weight}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Checks a plan before it is saved: ids present and unique, positions unique, catalog exercises
-/// known, exercise ids not taken by another plan, set indexes unique, weights possible, rep ranges
-/// consistent.
+/// known, exercise ids not taken by another plan, set indexes unique, weights, reps and rest
+/// possible, rep ranges consistent, loads possible ([`check_load`]).
 fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
     let plan_id = &plan.settings.plan_id;
     if plan_id.trim().is_empty() {
         return Err(invalid("plan id is empty"));
     }
+    check_load(&plan.settings.load, "settings.load")?;
     let (mut ids, mut positions) = (HashSet::new(), HashSet::new());
     for (i, e) in plan.exercises.iter().enumerate() {
         if e.id.trim().is_empty() || !ids.insert(e.id.as_str()) {
@@ -160,7 +216,8 @@ fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
 }
 
 /// The checks of one exercise prescription that need no database: a consistent rep range, unique
-/// set indexes, possible weights. `at` names it in the error (`exercises[2]`).
+/// set indexes, possible weights (0 to 5000), target reps up to [`MAX_TARGET_REPS`], rest up to
+/// [`MAX_REST_SECONDS`]. `at` names it in the error (`exercises[2]`).
 fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
     let r = &e.rep_range;
     let consistent = match r.mode {
@@ -171,12 +228,27 @@ fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
     if !consistent {
         return Err(invalid(format!("{at}.repRange is inconsistent")));
     }
+    if e.rest_seconds > MAX_REST_SECONDS {
+        return Err(invalid(format!(
+            "{at}.restSeconds must be at most {MAX_REST_SECONDS}"
+        )));
+    }
     let mut idx = HashSet::new();
     for (k, st) in e.sets.iter().enumerate() {
         if !idx.insert(st.index) {
             return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
         }
         check_weight(st.target_weight, || format!("{at}.sets[{k}].targetWeight"))?;
+        if st.target_reps > MAX_TARGET_REPS {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].targetReps must be at most {MAX_TARGET_REPS}"
+            )));
+        }
+        if st.rest_seconds > MAX_REST_SECONDS {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].restSeconds must be at most {MAX_REST_SECONDS}"
+            )));
+        }
     }
     Ok(())
 }
@@ -208,7 +280,7 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
     let plan = match &log.plan_id {
         Some(id) => Some(
             db.plan(id)?
-                .ok_or_else(|| Error::NotFound(format!("plan {id}")))?,
+                .ok_or_else(|| Error::NotFound("the session's plan does not exist".into()))?,
         ),
         None => None,
     };
@@ -216,6 +288,11 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
     for (i, e) in log.exercises.iter().enumerate() {
         if e.id.trim().is_empty() || !perf_ids.insert(e.id.as_str()) {
             return Err(invalid(format!("exercises[{i}].id is empty or repeated")));
+        }
+        if db.performance_exists(&e.id)? {
+            return Err(invalid(format!(
+                "exercises[{i}].id is already used by a logged exercise"
+            )));
         }
         if db.exercise(&e.catalog_id)?.is_none() {
             return Err(Error::NotFound(format!(
@@ -253,11 +330,13 @@ fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
 }
 
 /// Checks an exercise context that comes from outside (`evaluate_exercise`) as `save_plan` checks
-/// its prescription and `log_session` its logged sets: a consistent rep range, unique set indexes
-/// and weights from 0 to 5000, in the prescription and in the current and every previous
+/// its prescription and `log_session` its logged sets: possible loads in the plan settings
+/// ([`check_load`]); a consistent rep range, target reps and rest within bounds; unique set
+/// indexes and weights from 0 to 5000, in the prescription and in the current and every previous
 /// performance. The error names the field by its path (`context.previous[1].sets[0].weight`),
 /// never its value.
 pub fn check_context(ctx: &ExerciseContext) -> Result<()> {
+    check_load(&ctx.plan.load, "context.plan.load")?;
     check_prescription(&ctx.prescription, "context.prescription")?;
     check_performed_sets(&ctx.current.sets, "context.current")?;
     for (i, p) in ctx.previous.iter().enumerate() {
@@ -472,7 +551,7 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
     }
     let log = db
         .session(session_id)?
-        .ok_or_else(|| Error::NotFound(format!("session {session_id}")))?;
+        .ok_or_else(|| Error::NotFound("no such session".into()))?;
     let Some(plan) = (match &log.plan_id {
         Some(id) => db.plan(id)?,
         None => None,
@@ -611,9 +690,9 @@ pub fn suggestions_for_session(
 /// current value is not the suggestion's old value), the change no longer fits, or the result is
 /// a prescription `save_plan` would refuse.
 fn apply_to_plan(db: &Db<'_>, prescription_id: &str, draft: &SuggestionDraft) -> Result<()> {
-    let (plan_id, rx) = db
-        .prescription(prescription_id)?
-        .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
+    let (plan_id, rx) = db.prescription(prescription_id)?.ok_or_else(|| {
+        Error::NotFound("the change's plan exercise is no longer in the plan".into())
+    })?;
     db.save_prescription(&plan_id, &applied(&rx, draft)?)
 }
 
@@ -638,7 +717,7 @@ fn applied(rx: &ExercisePrescription, draft: &SuggestionDraft) -> Result<Exercis
 fn undecided(db: &Db<'_>, change_id: &str) -> Result<PrescriptionChange> {
     let change = db
         .change(change_id)?
-        .ok_or_else(|| Error::NotFound(format!("change {change_id}")))?;
+        .ok_or_else(|| Error::NotFound("no such change".into()))?;
     if !matches!(change.decision, Decision::Pending | Decision::Deferred) {
         return Err(invalid("this change was already accepted or rejected"));
     }
@@ -673,7 +752,7 @@ pub fn decide(
         let now = clock.now_ms();
         db.set_decision(change_id, decision, now)?;
         db.change(change_id)?
-            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))
+            .ok_or_else(|| Error::NotFound("no such change".into()))
     })
 }
 
@@ -685,8 +764,13 @@ pub fn decide(
 /// other way than suggested turns the change type around (an increase edited below the current
 /// value is stored as a decrease).
 ///
+/// The stored reasoning keeps the source's explanation and adds one sentence with the user's
+/// choice ("You chose 143 lb instead of the suggested 140 lb."), so it never contradicts the
+/// stored value.
+///
 /// Fails with `InvalidArgument` (nothing changes) when the value has the wrong kind for the change,
-/// leaves the prescription as it is, or makes it invalid, and in the cases of [`decide`].
+/// is not a whole number for reps, rest or set count, leaves the prescription as it is, or makes
+/// it invalid, and in the cases of [`decide`].
 pub fn accept_edited(
     store: &Store,
     clock: &dyn Clock,
@@ -695,18 +779,29 @@ pub fn accept_edited(
 ) -> Result<PrescriptionChange> {
     store.write(|db| {
         let change = undecided(db, change_id)?;
-        let (_, rx) = db
-            .prescription(&change.prescription_id)?
-            .ok_or_else(|| Error::NotFound("the change's plan exercise".into()))?;
+        let (plan_id, rx) = db.prescription(&change.prescription_id)?.ok_or_else(|| {
+            Error::NotFound("the change's plan exercise is no longer in the plan".into())
+        })?;
         let mut draft = change.draft.clone();
+        if let Some(new) = new_value.number() {
+            if !new.is_finite() {
+                return Err(invalid("the edited value must be a finite number"));
+            }
+            let whole = matches!(
+                draft.property,
+                ChangeProperty::Reps | ChangeProperty::Rest | ChangeProperty::SetCount
+            );
+            if whole && new.fract() != 0.0 {
+                return Err(invalid(
+                    "the edited value must be a whole number for reps, rest and set count",
+                ));
+            }
+        }
         let current = apply::current_value(&rx, draft.property, draft.target_set_index);
         if let (Some(old), Some(new)) = (
             current.as_ref().and_then(ChangeValue::number),
             new_value.number(),
         ) {
-            if !new.is_finite() {
-                return Err(invalid("the edited value must be a finite number"));
-            }
             if direction_fits(draft.change_type, old, new) == Some(false) && new != old {
                 draft.change_type = opposite(draft.change_type);
             }
@@ -720,11 +815,78 @@ pub fn accept_edited(
             ));
         }
         draft.new_value = new_value;
-        apply_to_plan(db, &change.prescription_id, &draft)?;
+        let edited = applied(&rx, &draft)?;
+        db.save_prescription(&plan_id, &edited)?;
+        // Store the value as written into the prescription.
+        if let Some(written) = apply::current_value(&edited, draft.property, draft.target_set_index)
+        {
+            draft.new_value = written;
+        }
+        let unit = db.plan_unit(&plan_id)?.unwrap_or(WeightUnit::Lbs);
+        let choice = chosen_sentence(&draft, &change.draft.new_value, unit);
+        draft.reasoning = match draft.reasoning.trim_end() {
+            "" => choice,
+            why => format!("{why} {choice}"),
+        };
         db.set_edited_acceptance(change_id, &draft, clock.now_ms())?;
         db.change(change_id)?
-            .ok_or_else(|| Error::NotFound(format!("change {change_id}")))
+            .ok_or_else(|| Error::NotFound("no such change".into()))
     })
+}
+
+/// The sentence an edited acceptance adds to the reasoning: "You chose 143 lb instead of the
+/// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
+fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
+    let unit = match unit {
+        WeightUnit::Lbs => "lb",
+        WeightUnit::Kg => "kg",
+    };
+    let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
+    let set_type = |v: &ChangeValue| match v {
+        ChangeValue::SetType { value } => match value {
+            SetType::Regular => "a regular set",
+            SetType::Warmup => "a warmup set",
+            SetType::Drop => "a drop set",
+        },
+        _ => "another set type",
+    };
+    let range = |v: &ChangeValue| match v {
+        ChangeValue::RepRange { value } => rep_range_text(value),
+        _ => "another rep goal".to_string(),
+    };
+    let (chosen, instead) = match edited.property {
+        ChangeProperty::Weight => (
+            format!("{} {unit}", number(&edited.new_value)),
+            format!("{} {unit}", number(suggested)),
+        ),
+        ChangeProperty::Reps => (
+            format!("{} reps", number(&edited.new_value)),
+            number(suggested),
+        ),
+        ChangeProperty::Rest => (
+            format!("{} s of rest", number(&edited.new_value)),
+            format!("{} s", number(suggested)),
+        ),
+        ChangeProperty::SetCount => (
+            format!("{} sets", number(&edited.new_value)),
+            number(suggested),
+        ),
+        ChangeProperty::SetType => (
+            set_type(&edited.new_value).to_string(),
+            set_type(suggested).trim_start_matches("a ").to_string(),
+        ),
+        ChangeProperty::RepRange => (range(&edited.new_value), range(suggested)),
+    };
+    format!("You chose {chosen} instead of the suggested {instead}.")
+}
+
+/// A rep goal for a sentence: "8-12 reps", "10 reps", "no rep goal".
+fn rep_range_text(r: &RepRange) -> String {
+    match r.mode {
+        RepRangeMode::Range => format!("{}-{} reps", r.lower, r.upper),
+        RepRangeMode::Target => format!("{} reps", r.target),
+        RepRangeMode::NotSet => "no rep goal".to_string(),
+    }
 }
 
 /// The change type going the other way.
@@ -746,7 +908,7 @@ fn opposite(t: ChangeType) -> ChangeType {
 pub fn defer_pending(store: &Store, clock: &dyn Clock, session_id: &str) -> Result<u32> {
     store.write(|db| {
         if !db.session_exists(session_id)? {
-            return Err(Error::NotFound(format!("session {session_id}")));
+            return Err(Error::NotFound("no such session".into()));
         }
         db.defer_pending(session_id, clock.now_ms())
     })
@@ -754,24 +916,53 @@ pub fn defer_pending(store: &Store, clock: &dyn Clock, session_id: &str) -> Resu
 
 /// Deferred changes of a plan, oldest first: what to review before its next workout, i.e. the
 /// ones that could still be accepted. Leaves out a change whose plan exercise was removed from the
-/// plan, a change superseded by a newer similar suggestion (same exercise, change type and set:
-/// the newer one is the one to review), and a change that accepting would refuse: out of date
-/// (the prescription's current value is no longer its old value, e.g. the user set 150 through
-/// `save_plan` after "135 -> 140" was deferred), its set gone, or its result invalid. The first
-/// two are filtered in SQL; the last is judged here on the plan this call reads anyway (one pure
-/// check per deferred change, no further query). Left-out changes stay stored, deferred.
+/// plan; a change that accepting would refuse: out of date (the prescription's current value is
+/// no longer its old value, e.g. the user set 150 through `save_plan` after "135 -> 140" was
+/// deferred), its set gone, or its result invalid; and a change superseded by a newer similar
+/// suggestion (same exercise, change type and set) that is itself undecided (pending or
+/// deferred) and acceptable: the newer one is the one to review. A newer similar change that is
+/// out of date, accepted or rejected supersedes nothing, so with "135 -> 140" and a newer
+/// "140 -> 145" both deferred and the plan set back to 135, "135 -> 140" is listed.
+///
+/// One query (undecided changes of the plan whose exercise is still in it); acceptability is the
+/// accept check, pure, on the plan this call reads anyway. Left-out changes stay stored, deferred.
 pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<PrescriptionChange>> {
     store.read(|db| {
         let plan = db
             .plan(plan_id)?
-            .ok_or_else(|| Error::NotFound(format!("plan {plan_id}")))?;
-        let mut deferred = db.deferred_for_review(plan_id)?;
-        deferred.retain(|c| {
+            .ok_or_else(|| Error::NotFound("no such plan".into()))?;
+        let mut open = db.undecided_for_review(plan_id)?;
+        open.retain(|c| {
             plan.exercises
                 .iter()
                 .find(|x| x.id == c.prescription_id)
                 .is_some_and(|rx| applied(rx, &c.draft).is_ok())
         });
-        Ok(deferred)
+        // Newest acceptable undecided change per (exercise, change type, set).
+        let mut newest: std::collections::HashMap<(&str, ChangeType, Option<u32>), i64> =
+            std::collections::HashMap::new();
+        for c in &open {
+            let key = (
+                c.prescription_id.as_str(),
+                c.draft.change_type,
+                c.draft.target_set_index,
+            );
+            let at = newest.entry(key).or_insert(c.created_at_ms);
+            *at = (*at).max(c.created_at_ms);
+        }
+        let listed = open
+            .iter()
+            .filter(|c| c.decision == Decision::Deferred)
+            .filter(|c| {
+                let key = (
+                    c.prescription_id.as_str(),
+                    c.draft.change_type,
+                    c.draft.target_set_index,
+                );
+                newest.get(&key).is_none_or(|&at| at <= c.created_at_ms)
+            })
+            .cloned()
+            .collect();
+        Ok(listed)
     })
 }
