@@ -1697,6 +1697,12 @@ fn target_reps_and_rest_are_bounded() {
             |e| e.sets[2].rest_seconds = u32::MAX,
             Some("exercises[0].sets[2].restSeconds"),
         ),
+        ("set index 99", |e| e.sets[2].index = 99, None),
+        (
+            "set index u32::MAX",
+            |e| e.sets[2].index = u32::MAX,
+            Some("exercises[0].sets[2].index"),
+        ),
     ];
     for (name, edit, refused) in cases {
         let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
@@ -1993,4 +1999,34 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
     let s3 = w.coach.suggestions_for_session("s3".into()).unwrap();
     w.coach.reject_change(s3[0].id.clone()).unwrap();
     assert_eq!(review(), [(Some(num(135.0)), num(140.0))], "A again");
+}
+
+#[test]
+fn logged_sets_are_bounded() {
+    let w = World::new(WeightUnit::Lbs, 135.0);
+    type Edit = fn(&mut PerformedSet);
+    let cases: [(&str, Edit, &str); 3] = [
+        (
+            "set index",
+            |s| s.index = u32::MAX,
+            "exercises[0].sets[1].index",
+        ),
+        ("reps", |s| s.reps = u32::MAX, "exercises[0].sets[1].reps"),
+        (
+            "rest",
+            |s| s.rest_seconds = Some(u32::MAX),
+            "exercises[0].sets[1].restSeconds",
+        ),
+    ];
+    for (n, (name, edit, field)) in cases.into_iter().enumerate() {
+        let mut sets = mid(135.0);
+        edit(&mut sets[1]);
+        let id = format!("odd-{n}");
+        let err = w
+            .coach
+            .log_session(session(&id, "plan", "rx-bench", T0 + DAY, sets))
+            .unwrap_err();
+        assert_eq!(err.code(), "invalid_argument", "{name}");
+        assert!(err.detail().starts_with(field), "{name}: {err}");
+    }
 }

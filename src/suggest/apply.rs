@@ -119,7 +119,7 @@ pub fn apply_change(rx: &mut ExercisePrescription, draft: &SuggestionDraft) -> R
                     .last()
                     .cloned()
                     .ok_or_else(|| "the prescription has no set to copy".to_string())?;
-                next.index += 1;
+                next.index = next.index.saturating_add(1);
                 rx.sets.push(next);
             }
         }

@@ -131,6 +131,12 @@ fn check_weight(w: f64, what: impl FnOnce() -> String) -> Result<()> {
 pub const MAX_TARGET_REPS: u32 = 1000;
 /// Longest planned rest, in seconds (one hour), for the exercise and for each set.
 pub const MAX_REST_SECONDS: u32 = 3600;
+/// Highest set index, planned or logged (sets are numbered from 0).
+pub const MAX_SET_INDEX: u32 = 99;
+/// Most reps a logged set may have.
+pub const MAX_LOGGED_REPS: u32 = 10_000;
+/// Longest logged rest, in seconds (a day).
+pub const MAX_LOGGED_REST_SECONDS: u32 = 86_400;
 /// Heaviest bar a [`LoadConfig`] may name (plan unit); 0 means the default bar.
 pub const MAX_BAR_WEIGHT: f64 = 100.0;
 /// Heaviest plate a [`LoadConfig`] may list (plan unit).
@@ -238,6 +244,11 @@ fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
         if !idx.insert(st.index) {
             return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
         }
+        if st.index > MAX_SET_INDEX {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
+            )));
+        }
         check_weight(st.target_weight, || format!("{at}.sets[{k}].targetWeight"))?;
         if st.target_reps > MAX_TARGET_REPS {
             return Err(invalid(format!(
@@ -323,6 +334,21 @@ fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
     for (k, s) in sets.iter().enumerate() {
         if !idx.insert(s.index) {
             return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
+        }
+        if s.index > MAX_SET_INDEX {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
+            )));
+        }
+        if s.reps > MAX_LOGGED_REPS {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].reps must be at most {MAX_LOGGED_REPS}"
+            )));
+        }
+        if s.rest_seconds.is_some_and(|r| r > MAX_LOGGED_REST_SECONDS) {
+            return Err(invalid(format!(
+                "{at}.sets[{k}].restSeconds must be at most {MAX_LOGGED_REST_SECONDS}"
+            )));
         }
         check_weight(s.weight, || format!("{at}.sets[{k}].weight"))?;
     }
