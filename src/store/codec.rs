@@ -19,9 +19,14 @@ fn bad(col: usize, e: serde_json::Error) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(col, Type::Text, Box::new(e))
 }
 
-/// Parses an enumeration's spelling read from column `col`.
+/// Parses an enumeration's spelling read from column `col` (straight from the text: no JSON value
+/// is built, it runs for every enum cell of every row read).
 pub(super) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
-    serde_json::from_value(Value::String(s.to_owned())).map_err(|e| bad(col, e))
+    use serde::de::IntoDeserializer;
+    let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = s.into_deserializer();
+    T::deserialize(de).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, Box::new(e))
+    })
 }
 
 /// A record as JSON text.

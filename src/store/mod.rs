@@ -133,6 +133,9 @@ impl Store {
             conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         }
         prepare(&conn)?;
+        // Every DAO statement is cached; rusqlite keeps 16 by default, fewer than one workout's
+        // generation uses, so statements would be parsed again on every call.
+        conn.set_prepared_statement_cache_capacity(128);
         if pending_log {
             conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
         }

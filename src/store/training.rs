@@ -46,17 +46,6 @@ fn set_prescription_row(r: &Row<'_>) -> rusqlite::Result<SetPrescription> {
     })
 }
 
-fn performed_set_row(r: &Row<'_>) -> rusqlite::Result<PerformedSet> {
-    Ok(PerformedSet {
-        index: r.get(0)?,
-        set_type: from_text(&r.get::<_, String>(1)?, 1)?,
-        weight: r.get(2)?,
-        reps: r.get(3)?,
-        rest_seconds: r.get(4)?,
-        completed: r.get(5)?,
-    })
-}
-
 const PRESCRIPTION_COLUMNS: &str = "id, catalog_id, position, rep_mode, rep_lower, rep_upper, \
      rep_target, rest_mode, rest_seconds";
 
@@ -199,8 +188,30 @@ impl Db<'_> {
             ))?
             .query_map([plan_id], prescription_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        for e in &mut exercises {
-            e.sets = self.set_prescriptions(&e.id)?;
+        // Every exercise's sets in one query, in exercise order.
+        let mut st = self.conn.prepare_cached(
+            "SELECT e.id, s.set_index, s.set_type, s.target_weight, s.target_reps, s.rest_seconds
+             FROM plan_exercises AS e JOIN set_prescriptions AS s ON s.exercise_id = e.id
+             WHERE e.plan_id = ?1
+             ORDER BY e.position, s.set_index",
+        )?;
+        let mut rows = st.query([plan_id])?;
+        let mut at = 0;
+        while let Some(r) = rows.next()? {
+            let exercise_id: String = r.get(0)?;
+            while at < exercises.len() && exercises[at].id != exercise_id {
+                at += 1;
+            }
+            let Some(e) = exercises.get_mut(at) else {
+                break;
+            };
+            e.sets.push(SetPrescription {
+                index: r.get(1)?,
+                set_type: from_text(&r.get::<_, String>(2)?, 2)?,
+                target_weight: r.get(3)?,
+                target_reps: r.get(4)?,
+                rest_seconds: r.get(5)?,
+            });
         }
         Ok(Some(WorkoutPlan {
             settings,
@@ -318,25 +329,42 @@ impl Db<'_> {
         let Some((plan_id, performed_at_ms)) = head else {
             return Ok(None);
         };
-        let rows = self
-            .conn
-            .prepare_cached(
-                "SELECT id, catalog_id, prescription_id FROM exercise_performances
-                 WHERE session_id = ?1 ORDER BY position",
-            )?
-            .query_map([session_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?))
-            })?
-            .collect::<rusqlite::Result<Vec<(String, String, Option<String>)>>>()?;
-        let mut exercises = Vec::with_capacity(rows.len());
-        for (id, catalog_id, prescription_id) in rows {
-            let sets = self.performed_sets(&id)?;
-            exercises.push(ExerciseLog {
-                id,
-                catalog_id,
-                prescription_id,
-                sets,
-            });
+        // One query for the exercises and their sets (an exercise without sets has one row of
+        // NULL set columns).
+        let mut st = self.conn.prepare_cached(
+            "SELECT p.id, p.catalog_id, p.prescription_id,
+                    s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed
+             FROM exercise_performances AS p
+             LEFT JOIN performed_sets AS s ON s.performance_id = p.id
+             WHERE p.session_id = ?1
+             ORDER BY p.position, s.set_index",
+        )?;
+        let mut rows = st.query([session_id])?;
+        let mut exercises: Vec<ExerciseLog> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            if exercises.last().is_none_or(|e| e.id != id) {
+                exercises.push(ExerciseLog {
+                    id,
+                    catalog_id: r.get(1)?,
+                    prescription_id: r.get(2)?,
+                    sets: Vec::new(),
+                });
+            }
+            let Some(index) = r.get::<_, Option<u32>>(3)? else {
+                continue;
+            };
+            let set = PerformedSet {
+                index,
+                set_type: from_text(&r.get::<_, String>(4)?, 4)?,
+                weight: r.get(5)?,
+                reps: r.get(6)?,
+                rest_seconds: r.get(7)?,
+                completed: r.get(8)?,
+            };
+            if let Some(e) = exercises.last_mut() {
+                e.sets.push(set);
+            }
         }
         Ok(Some(SessionLog {
             id: session_id.to_string(),
@@ -355,17 +383,6 @@ impl Db<'_> {
             .query_row([session_id], |r| r.get(0))
             .optional()?;
         Ok(unit.map(|u| from_text(&u, 0)).transpose()?)
-    }
-
-    fn performed_sets(&self, performance_id: &str) -> Result<Vec<PerformedSet>> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT set_index, set_type, weight, reps, rest_seconds, completed
-                 FROM performed_sets WHERE performance_id = ?1 ORDER BY set_index",
-            )?
-            .query_map([performance_id], performed_set_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     /// Up to `limit` completed performances of an exercise performed before `before_ms`, newest
