@@ -478,6 +478,20 @@ fn request_path(path: &serde_path_to_error::Path, unknown_key: bool) -> Option<S
     (!out.is_empty()).then_some(out)
 }
 
+/// The JSON kind serde's "expected …" names, in plain words (`u32` -> "an integer"); the one table
+/// every error description uses.
+pub(crate) fn expected_kind(expected: &str) -> &'static str {
+    match expected {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "an integer" => "an integer",
+        "f32" | "f64" | "a number" => "a number",
+        "a string" | "a borrowed string" | "a character" => "a string",
+        "a boolean" => "a boolean",
+        "a sequence" | "an array" => "an array",
+        x if x.starts_with("struct ") || x.starts_with("a map") => "an object",
+        _ => "another type",
+    }
+}
+
 /// Describes a `serde_json` error in the library's words. serde's messages quote the offending
 /// value (`invalid type: string "…"`, ``unknown variant `…` ``, ``unknown field `…` ``); this
 /// keeps only what the library itself defines: the expected type, the allowed values or field
@@ -512,18 +526,10 @@ pub(crate) fn describe_json_error(e: &serde_json::Error) -> String {
                     None => "unknown field; no fields are allowed here".into(),
                 }
             } else if msg.starts_with("invalid type") {
-                let what = match expected.unwrap_or_default() {
-                    "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "an integer" => {
-                        "an integer"
-                    }
-                    "f32" | "f64" | "a number" => "a number",
-                    "a string" | "a borrowed string" | "a character" => "a string",
-                    "a boolean" => "a boolean",
-                    "a sequence" | "an array" => "an array",
-                    x if x.starts_with("struct ") || x.starts_with("a map") => "an object",
-                    _ => "another type",
-                };
-                format!("wrong type: expected {what}")
+                format!(
+                    "wrong type: expected {}",
+                    expected_kind(expected.unwrap_or_default())
+                )
             } else if let Some(name) = msg.strip_prefix("missing field ") {
                 // The name of one of the library's fields.
                 format!("missing field {name}")

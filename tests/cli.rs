@@ -1,7 +1,8 @@
 //! The `coach` CLI contract: exit codes and exact stdout, as scripts see them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::run_coach;
+use std::process::Output;
 
 use serde_json::{json, Value};
 
@@ -10,26 +11,6 @@ const PLAN_V1: &str = include_str!("data/plans/worked-example.v1.json");
 
 fn coach(args: &[&str], stdin: &str) -> Output {
     run_coach(args, stdin, false)
-}
-
-/// Runs the CLI with `stdin`; with `close_stdout` its stdout is closed before it writes anything
-/// (as `coach … | head -c 0`).
-fn run_coach(args: &[&str], stdin: &str, close_stdout: bool) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if close_stdout {
-        drop(child.stdout.take());
-    }
-    // A command that fails before reading stdin (a usage error) closes the pipe early.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn stdout_json(o: &Output) -> Value {

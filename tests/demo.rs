@@ -3,8 +3,9 @@
 //! and the demo's suggestion section (suggestions after workout 3, their rule ids and reasons, the
 //! accepted and deferred lines, the updated plan) agrees with the database it leaves behind.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::run_coach;
+use std::process::Output;
 
 use coachcore::suggest::rules::RULE_IDS;
 use coachcore::suggest::{ChangeProperty, ChangeValue, Decision, PrescriptionChange};
@@ -14,20 +15,7 @@ const README: &str = include_str!("../README.md");
 
 /// Runs the CLI with `stdin`, whatever its exit code.
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_coach(args, stdin, false)
 }
 
 /// Runs the CLI with `stdin` and checks it succeeded.

@@ -159,16 +159,11 @@ fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
 /// expected type.
 pub(crate) fn describe_data_error(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    let expected = msg.split(", expected ").nth(1).map(|rest| {
-        match rest.split(" at line ").next().unwrap_or(rest) {
-            "i64" | "u64" | "u32" | "i32" | "an integer" => "an integer",
-            "a sequence" => "an array",
-            "a string" => "a string",
-            "a boolean" => "a boolean",
-            x if x.starts_with("struct ") || x == "a map" => "an object",
-            _ => "another type",
-        }
-    });
+    let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+    // The expected part comes last and is the library's (the value may contain ", expected ").
+    let expected = msg
+        .rfind(", expected ")
+        .map(|i| crate::error::expected_kind(&msg[i + ", expected ".len()..]));
     if msg.starts_with("invalid type") {
         format!(
             "wrong type: expected {}",

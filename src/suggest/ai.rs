@@ -810,7 +810,7 @@ fn normalise(
                         "the weight must be {} to {} {} (the current is {})",
                         fmt(min),
                         fmt(max),
-                        unit_name(unit),
+                        unit.symbol(),
                         fmt(old)
                     ),
                 ));
@@ -922,13 +922,6 @@ fn capitalised(s: &str) -> String {
 /// The heaviest weight the AI may propose, in `unit`.
 fn max_weight(unit: WeightUnit) -> f64 {
     (MAX_WEIGHT_LBS / metrics::to_lbs(1.0, unit)).floor()
-}
-
-fn unit_name(unit: WeightUnit) -> &'static str {
-    match unit {
-        WeightUnit::Lbs => "lb",
-        WeightUnit::Kg => "kg",
-    }
 }
 
 /// The prescription's set indexes, e.g. `0, 1, 2`.
@@ -1050,7 +1043,7 @@ pub fn user_prompt(ctx: &ExerciseContext, rule_drafts: &[SuggestionDraft]) -> St
     USER_TEMPLATE
         .trim_end()
         .replace("{{exercise}}", &to_json(&exercise))
-        .replace("{{unit}}", unit_name(ctx.plan.unit))
+        .replace("{{unit}}", ctx.plan.unit.symbol())
         .replace("{{prescription}}", &to_json(&prescription_json(ctx)))
         .replace(
             "{{current}}",

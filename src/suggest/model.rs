@@ -18,6 +18,14 @@ pub enum WeightUnit {
 }
 
 impl WeightUnit {
+    /// The unit's short name for text shown to users: `lb` or `kg`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            WeightUnit::Lbs => "lb",
+            WeightUnit::Kg => "kg",
+        }
+    }
+
     /// `weight`, given in this unit, in `to` (exact: 1 kg = 2.20462 lb). Used to read weights
     /// logged under another unit, e.g. a kg plan's history of an exercise first done in a lb plan.
     pub fn convert(self, weight: f64, to: WeightUnit) -> f64 {

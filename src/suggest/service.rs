@@ -524,12 +524,6 @@ fn admit(ctx: &ExerciseContext, d: &SuggestionDraft) -> Option<SuggestionDraft> 
     }
     let rx = &ctx.prescription;
     let current = apply::current_value(rx, d.property, d.target_set_index)?;
-    if d.old_value
-        .as_ref()
-        .is_some_and(|o| !apply::same_value(o, &current))
-    {
-        return None;
-    }
     if let (Some(old), Some(new)) = (current.number(), d.new_value.number()) {
         if direction_fits(d.change_type, old, new) == Some(false) {
             return None;
@@ -543,11 +537,8 @@ fn admit(ctx: &ExerciseContext, d: &SuggestionDraft) -> Option<SuggestionDraft> 
             return None;
         }
     }
-    let mut probe = rx.clone();
-    if apply::apply_change(&mut probe, d).is_err()
-        || probe == *rx
-        || check_prescription(&probe, "").is_err()
-    {
+    // The accept check (old value current, change fits, valid result), and a change at all.
+    if applied(rx, d).map_or(true, |probe| probe == *rx) {
         return None;
     }
     let mut admitted = d.clone();
@@ -716,10 +707,15 @@ pub fn suggestions_for_session(
 /// current value is not the suggestion's old value), the change no longer fits, or the result is
 /// a prescription `save_plan` would refuse.
 fn apply_to_plan(db: &Db<'_>, prescription_id: &str, draft: &SuggestionDraft) -> Result<()> {
-    let (plan_id, rx) = db.prescription(prescription_id)?.ok_or_else(|| {
-        Error::NotFound("the change's plan exercise is no longer in the plan".into())
-    })?;
+    let (plan_id, rx) = plan_exercise(db, prescription_id)?;
     db.save_prescription(&plan_id, &applied(&rx, draft)?)
+}
+
+/// A change's plan exercise and the id of its plan; `NotFound` when it was removed from the plan.
+fn plan_exercise(db: &Db<'_>, prescription_id: &str) -> Result<(String, ExercisePrescription)> {
+    db.prescription(prescription_id)?.ok_or_else(|| {
+        Error::NotFound("the change's plan exercise is no longer in the plan".into())
+    })
 }
 
 /// `rx` with `draft` applied, or why it cannot be: the prescription moved on since the
@@ -805,9 +801,7 @@ pub fn accept_edited(
 ) -> Result<PrescriptionChange> {
     store.write(|db| {
         let change = undecided(db, change_id)?;
-        let (plan_id, rx) = db.prescription(&change.prescription_id)?.ok_or_else(|| {
-            Error::NotFound("the change's plan exercise is no longer in the plan".into())
-        })?;
+        let (plan_id, rx) = plan_exercise(db, &change.prescription_id)?;
         let mut draft = change.draft.clone();
         if let Some(new) = new_value.number() {
             if !new.is_finite() {
@@ -863,10 +857,7 @@ pub fn accept_edited(
 /// The sentence an edited acceptance adds to the reasoning: "You chose 143 lb instead of the
 /// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
 fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
-    let unit = match unit {
-        WeightUnit::Lbs => "lb",
-        WeightUnit::Kg => "kg",
-    };
+    let unit = unit.symbol();
     let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
     let set_type = |v: &ChangeValue| match v {
         ChangeValue::SetType { value } => match value {

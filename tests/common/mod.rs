@@ -1,4 +1,11 @@
-//! Shared by the real-model test files (`tests/llama*.rs`).
+//! Shared by the integration tests: the test model for the real-model files (`tests/llama*.rs`),
+//! the CLI runner for the CLI files (`tests/cli.rs`, `tests/demo.rs`).
+
+// Each test file uses part of this module.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 /// The test model: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`
 /// (`models/fetch.sh`). Without it the test is skipped, except under CI, where that is a failure.
@@ -17,4 +24,24 @@ pub fn model_path() -> Option<String> {
     }
     eprintln!("skipped: no model at {path} (run models/fetch.sh or set COACH_MODEL)");
     None
+}
+
+/// Runs the CLI with `stdin`; with `close_stdout` its stdout is closed before it writes anything
+/// (as `coach … | head -c 0`).
+pub fn run_coach(args: &[&str], stdin: &str, close_stdout: bool) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if close_stdout {
+        drop(child.stdout.take());
+    }
+    // A command that fails before reading stdin (a usage error) closes the pipe early.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
 }

@@ -51,7 +51,7 @@ use super::super::metrics::{
 };
 use super::super::model::{
     ChangeProperty, ChangeType, ExerciseContext, ExercisePerformance, PerformedSet, RepRangeMode,
-    RestMode, SetPrescription, SetType, SuggestionDraft, WeightUnit,
+    RestMode, SetPrescription, SetType, SuggestionDraft,
 };
 use super::{draft, evidence, num, weight_progression_indexes, weight_text as fmt};
 
@@ -97,14 +97,6 @@ fn round(ctx: &ExerciseContext, weight: f64) -> f64 {
         &ctx.plan.load,
         ctx.plan.unit,
     )
-}
-
-/// The unit's short name, for reasoning text.
-fn unit_name(unit: WeightUnit) -> &'static str {
-    match unit {
-        WeightUnit::Lbs => "lb",
-        WeightUnit::Kg => "kg",
-    }
 }
 
 /// Rule 1: below the lower bound in 2 of the last 3 sessions at the prescribed load -> decrease
@@ -156,7 +148,7 @@ pub(super) fn below_range_decrease(ctx: &ExerciseContext, out: &mut Vec<Suggesti
                  sessions. Lower the weight from {old} to {new} {} to stay in your range.",
                 range.lower,
                 window.len(),
-                unit_name(unit),
+                unit.symbol(),
             ),
             evidence(
                 ids(&window),
@@ -207,7 +199,7 @@ pub(super) fn reduced_weight_to_hit_reps(ctx: &ExerciseContext, out: &mut Vec<Su
         figures.extend([("floor", floor as f64), ("loadTolerance", tolerance)]);
         let used = hits
             .iter()
-            .map(|s| format!("{} {} x {}", fmt(s.weight), unit_name(unit), s.reps))
+            .map(|s| format!("{} {} x {}", fmt(s.weight), unit.symbol(), s.reps))
             .collect::<Vec<_>>()
             .join(" and ");
         out.push(draft(
@@ -223,7 +215,7 @@ pub(super) fn reduced_weight_to_hit_reps(ctx: &ExerciseContext, out: &mut Vec<Su
                 rx.index.saturating_add(1),
                 fmt(old),
                 fmt(new),
-                unit = unit_name(unit),
+                unit = unit.symbol(),
             ),
             evidence(ids(&sessions), [rx.index], &figures),
         ));
@@ -287,7 +279,7 @@ pub(super) fn match_actual_weight(ctx: &ExerciseContext, out: &mut Vec<Suggestio
             format!(
                 "You've used about {new} {unit} instead of {old} {unit} on this set for 3 \
                  sessions. Update the target to match the weight you actually lift.",
-                unit = unit_name(unit),
+                unit = unit.symbol(),
             ),
             evidence(ids(&sessions), [rx.index], &figures),
         ));
@@ -375,7 +367,7 @@ mod tests {
     use super::super::testkit::{done, fired, Ctx};
     use super::super::{evaluate, weight_progression_indexes};
     use super::*;
-    use crate::suggest::model::{ChangeType::*, Muscle, PerformedSet, SetType::*};
+    use crate::suggest::model::{ChangeType::*, Muscle, PerformedSet, SetType::*, WeightUnit};
 
     type Rule = fn(&ExerciseContext, &mut Vec<SuggestionDraft>);
     type Fired = Vec<(ChangeType, Option<u32>, Option<f64>)>;
