@@ -28,6 +28,7 @@ pub mod ids;
 pub mod llm;
 pub mod logging;
 pub mod plan;
+pub mod prompts;
 pub mod store;
 pub mod suggest;
 

@@ -33,9 +33,7 @@ use crate::llm::structured::Issue;
 /// The JSON Schema of the router's reply (`schemas/assistant-router.json`); sent with the request
 /// so a grammar-capable engine constrains decoding to it.
 pub const ROUTER_SCHEMA: &str = include_str!("../../schemas/assistant-router.json");
-/// The router's system prompt (`prompts/assistant.router.md`); placeholders `{{today}}` and
-/// `{{context}}`. The user's message goes unchanged in the user turn.
-pub const ROUTER_PROMPT: &str = include_str!("../../prompts/assistant.router.md");
+use crate::prompts::ASSISTANT_ROUTER as ROUTER_PROMPT;
 
 /// The router's reply as parsed, before the thresholds. Lenient: every field may be absent and
 /// unknown fields are ignored; [`check_reply`] says what is unusable.

@@ -125,15 +125,10 @@ use crate::llm::{
 };
 use crate::store::Store;
 
-/// The proposal's system prompt (`prompts/assistant.propose.md`): `{{today}}`, `{{context}}`,
-/// `{{where}}`.
-pub const PROPOSE_PROMPT: &str = include_str!("../../prompts/assistant.propose.md");
-/// The repair request (`prompts/assistant.repair.md`): `{{invalid}}`, `{{count}}`.
-pub const REPAIR_PROMPT: &str = include_str!("../../prompts/assistant.repair.md");
-/// The summary's system prompt (`prompts/assistant.summary.md`).
-pub const SUMMARY_PROMPT: &str = include_str!("../../prompts/assistant.summary.md");
-/// The chat answer's system prompt (`prompts/assistant.chat.md`): `{{today}}`, `{{context}}`.
-pub const CHAT_PROMPT: &str = include_str!("../../prompts/assistant.chat.md");
+use crate::prompts::{
+    ASSISTANT_CHAT as CHAT_PROMPT, ASSISTANT_PROPOSE as PROPOSE_PROMPT,
+    ASSISTANT_REPAIR as REPAIR_PROMPT, ASSISTANT_SUMMARY as SUMMARY_PROMPT,
+};
 
 /// Characters per token assumed when sizing the context (conservative: dates and ids tokenise
 /// poorly).

@@ -174,8 +174,8 @@ fn strip_markdown(text: &str) -> String {
     out
 }
 
-/// The summary prompt's instructions: a summary sentence repeating one of them is dropped.
-const INSTRUCTIONS: &str = include_str!("../../prompts/assistant.summary.md");
+// The summary prompt's instructions: a summary sentence repeating one of them is dropped.
+use crate::prompts::ASSISTANT_SUMMARY as INSTRUCTIONS;
 
 /// The summary to show from what the model wrote, or `None` for the rule-based one: [`clean`]ed;
 /// when the answer was cut off (`truncated`, i.e. it hit `max_tokens`) only its complete sentences

@@ -132,14 +132,15 @@ fn check<T: DeserializeOwned>(
 
 /// The repair message: the validator's lines and what to do.
 pub fn repair_prompt(lines: &[String]) -> String {
-    let mut s = String::from("Your previous answer was invalid:\n");
+    let mut listing = String::new();
     for l in lines {
-        s.push_str("- ");
-        s.push_str(l);
-        s.push('\n');
+        listing.push_str("- ");
+        listing.push_str(l);
+        listing.push('\n');
     }
-    s.push_str("Reply again with only the corrected JSON object, following the same format.");
-    s
+    crate::prompts::REPAIR
+        .trim_end()
+        .replace("{{lines}}", &listing)
 }
 
 #[cfg(test)]

@@ -78,10 +78,7 @@ use crate::llm::{
 
 /// The JSON Schema of one model step (`schemas/ai-suggestion-step.json`).
 pub const STEP_SCHEMA: &str = include_str!("../../schemas/ai-suggestion-step.json");
-/// The system prompt (`prompts/suggestions.system.md`).
-pub const SYSTEM_PROMPT: &str = include_str!("../../prompts/suggestions.system.md");
-/// The user prompt template (`prompts/suggestions.user.md`).
-pub const USER_TEMPLATE: &str = include_str!("../../prompts/suggestions.user.md");
+use crate::prompts::{SUGGESTIONS_SYSTEM as SYSTEM_PROMPT, SUGGESTIONS_USER as USER_TEMPLATE};
 
 /// The change types the model may propose, as spelled in the schema.
 pub const AI_CHANGE_TYPES: [&str; 6] = [
