@@ -3,7 +3,9 @@
 
 mod assistant;
 mod coach;
+pub mod language_model;
 mod llm;
+pub mod logging;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
