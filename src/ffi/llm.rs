@@ -4,8 +4,12 @@
 use std::sync::Arc;
 
 use crate::ffi::Coach;
-use crate::llm::breaker::{BreakerConfig, CircuitBreaker};
-use crate::llm::LanguageModel;
+use crate::llm::breaker::{Breaker, BreakerConfig};
+use crate::llm::metered::Metered;
+use crate::llm::{
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+    TokenListener,
+};
 use crate::suggest::ai::LlmSuggestionSource;
 use crate::suggest::service::AiSuggestionSource;
 
@@ -21,17 +25,40 @@ impl Coach {
     /// (e.g. the platform's system model); it may be called from several library threads at once.
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
         let guarded = model.map(|m| {
-            Arc::new(CircuitBreaker::new(
-                m,
-                Arc::clone(&self.clock),
-                BreakerConfig::default(),
-            )) as Arc<dyn LanguageModel>
+            Arc::new(Guarded {
+                model: m,
+                breaker: Breaker::new(Arc::clone(&self.clock), BreakerConfig::default()),
+            }) as Arc<dyn LanguageModel>
         });
         let source = guarded
             .clone()
             .map(|g| Arc::new(LlmSuggestionSource::new(g)) as Arc<dyn AiSuggestionSource>);
         self.set_ai_source(source);
         self.set_assistant_model(guarded);
+    }
+}
+
+/// TEMPORARY (replaced when the features take the breaker themselves): the model behind its
+/// breaker.
+struct Guarded {
+    model: Arc<dyn LanguageModel>,
+    breaker: Breaker,
+}
+
+impl LanguageModel for Guarded {
+    fn info(&self) -> ModelInfo {
+        self.model.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        Metered::new(&*self.model, "app")
+            .with_breaker(Some(&self.breaker))
+            .generate(request, listener, cancel)
     }
 }
 

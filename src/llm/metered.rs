@@ -1,0 +1,266 @@
+//! The one wrapper every feature calls a model through (ADR 0006). Per call it:
+//! - fails fast while the model's circuit breaker ([`Breaker`]) is open, and records the outcome;
+//! - sends heartbeats while the call blocks, when the feature asks for them;
+//! - counts calls and tokens for the feature's report ([`Usage`]);
+//! - writes exactly one log line (target `coachcore::llm`): request id, feature, stage, model,
+//!   call number, token counts and durations, or the error; never user text.
+//!
+//! A feature creates one [`Metered`] per run (a message, an exercise, a workout) around the model
+//! it was given, and passes it wherever a `&dyn LanguageModel` goes (e.g.
+//! [`generate_validated`](super::structured::generate_validated)).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::breaker::Breaker;
+use super::model::{
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+    TokenListener,
+};
+
+/// What a run's model calls cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    /// Calls made (failed ones included).
+    pub calls: u32,
+    /// Prompt tokens of the calls that returned.
+    pub prompt_tokens: u32,
+    /// Generated tokens of the calls that returned.
+    pub completion_tokens: u32,
+}
+
+/// A model as one feature run sees it: breaker, heartbeats, accounting and the log line.
+pub struct Metered<'a> {
+    inner: &'a dyn LanguageModel,
+    breaker: Option<&'a Breaker>,
+    feature: &'static str,
+    request_id: String,
+    stage: Mutex<&'static str>,
+    heartbeat: Option<(&'a (dyn Fn() + Sync), u64)>,
+    model_name: OnceLock<String>,
+    calls: AtomicU32,
+    prompt_tokens: AtomicU32,
+    completion_tokens: AtomicU32,
+}
+
+impl<'a> Metered<'a> {
+    /// Wraps `inner` for one run of `feature` (`"assistant"`, `"suggestions"`, ...), with no
+    /// breaker, no heartbeats and request id `-`.
+    pub fn new(inner: &'a dyn LanguageModel, feature: &'static str) -> Self {
+        Metered {
+            inner,
+            breaker: None,
+            feature,
+            request_id: "-".into(),
+            stage: Mutex::new("start"),
+            heartbeat: None,
+            model_name: OnceLock::new(),
+            calls: AtomicU32::new(0),
+            prompt_tokens: AtomicU32::new(0),
+            completion_tokens: AtomicU32::new(0),
+        }
+    }
+
+    /// The run's id, logged with every call.
+    pub fn with_request_id(mut self, request_id: impl Into<String>) -> Self {
+        self.request_id = request_id.into();
+        self
+    }
+
+    /// Consults `breaker` (the model's, shared by every feature) around each call.
+    pub fn with_breaker(mut self, breaker: Option<&'a Breaker>) -> Self {
+        self.breaker = breaker;
+        self
+    }
+
+    /// Calls `beat` every `every_ms` milliseconds while a call blocks (0: never).
+    pub fn with_heartbeat(mut self, beat: &'a (dyn Fn() + Sync), every_ms: u64) -> Self {
+        self.heartbeat = (every_ms > 0).then_some((beat, every_ms));
+        self
+    }
+
+    /// Names the stage the next calls belong to, for the log.
+    pub fn set_stage(&self, stage: &'static str) {
+        *self.stage.lock().unwrap_or_else(|p| p.into_inner()) = stage;
+    }
+
+    /// The run's id.
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// What the calls so far cost.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            calls: self.calls.load(Ordering::Relaxed),
+            prompt_tokens: self.prompt_tokens.load(Ordering::Relaxed),
+            completion_tokens: self.completion_tokens.load(Ordering::Relaxed),
+        }
+    }
+
+    fn call(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        if let Some(b) = self.breaker {
+            b.admit()?;
+        }
+        let out = match self.heartbeat {
+            Some((beat, every_ms)) => with_heartbeat(beat, every_ms, || {
+                self.inner.generate(request, listener, cancel)
+            }),
+            None => self.inner.generate(request, listener, cancel),
+        };
+        if let Some(b) = self.breaker {
+            b.record(&out);
+        }
+        out
+    }
+}
+
+impl std::fmt::Debug for Metered<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metered")
+            .field("feature", &self.feature)
+            .field("request_id", &self.request_id)
+            .field("usage", &self.usage())
+            .finish_non_exhaustive()
+    }
+}
+
+impl LanguageModel for Metered<'_> {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        let call = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let stage = *self.stage.lock().unwrap_or_else(|p| p.into_inner());
+        let model = self.model_name.get_or_init(|| self.inner.info().name);
+        let started = Instant::now();
+        let out = self.call(request, listener, cancel);
+        let ms = started.elapsed().as_millis();
+        let (request_id, feature) = (&self.request_id, self.feature);
+        match &out {
+            Ok(r) => {
+                self.prompt_tokens
+                    .fetch_add(r.prompt_tokens, Ordering::Relaxed);
+                self.completion_tokens
+                    .fetch_add(r.completion_tokens, Ordering::Relaxed);
+                log::info!(target: "coachcore::llm",
+                    "request={request_id} feature={feature} stage={stage} model={model} \
+                     call={call} prompt_tokens={} completion_tokens={} prompt_ms={} \
+                     generation_ms={} finish={:?} ms={ms}",
+                    r.prompt_tokens, r.completion_tokens, r.prompt_ms, r.generation_ms, r.finish);
+            }
+            Err(e) => log::warn!(target: "coachcore::llm",
+                "request={request_id} feature={feature} stage={stage} model={model} call={call} \
+                 error={e} ms={ms}"),
+        }
+        out
+    }
+}
+
+/// Runs `f`, calling `beat` every `every_ms` milliseconds until it returns (a scoped helper
+/// thread; none after `f` returned).
+fn with_heartbeat<T>(beat: &(dyn Fn() + Sync), every_ms: u64, f: impl FnOnce() -> T) -> T {
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || loop {
+            match stopped.recv_timeout(Duration::from_millis(every_ms)) {
+                Err(RecvTimeoutError::Timeout) => beat(),
+                _ => break,
+            }
+        });
+        let out = f();
+        drop(stop);
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::scripted::{ScriptedModel, ScriptedReply};
+    use crate::llm::{ChatMessage, ChatRole, Sampling};
+    use std::sync::atomic::AtomicUsize;
+
+    fn req() -> GenerationRequest {
+        GenerationRequest {
+            messages: vec![ChatMessage::new(ChatRole::User, "hi")],
+            json_schema: None,
+            sampling: Sampling::default(),
+            max_tokens: 8,
+            timeout_ms: None,
+        }
+    }
+
+    #[test]
+    fn counts_calls_and_the_tokens_of_answers() {
+        let model = ScriptedModel::new([
+            ScriptedReply::Text("one".into()),
+            ScriptedReply::Fail(LlmError::Backend {
+                detail: "boom".into(),
+            }),
+            ScriptedReply::Text("three".into()),
+        ]);
+        let m = Metered::new(&*model, "test").with_request_id("r1");
+        let mut expected = Usage::default();
+        for _ in 0..3 {
+            if let Ok(r) = m.generate(req(), None, CancelToken::new()) {
+                expected.prompt_tokens += r.prompt_tokens;
+                expected.completion_tokens += r.completion_tokens;
+            }
+        }
+        expected.calls = 3;
+        assert_eq!(m.usage(), expected);
+        assert!(expected.completion_tokens > 0);
+        assert_eq!(m.request_id(), "r1");
+    }
+
+    #[test]
+    fn heartbeats_stop_when_the_call_returns() {
+        struct Slow;
+        impl LanguageModel for Slow {
+            fn info(&self) -> ModelInfo {
+                ModelInfo {
+                    name: "slow".into(),
+                    context_tokens: 64,
+                    constrains_json_schema: false,
+                }
+            }
+            fn generate(
+                &self,
+                _: GenerationRequest,
+                _: Option<Arc<dyn TokenListener>>,
+                _: Arc<CancelToken>,
+            ) -> Result<GenerationResult, LlmError> {
+                std::thread::sleep(Duration::from_millis(120));
+                Err(LlmError::Cancelled)
+            }
+        }
+        let beats = AtomicUsize::new(0);
+        let beat = || {
+            beats.fetch_add(1, Ordering::SeqCst);
+        };
+        let m = Metered::new(&Slow, "test").with_heartbeat(&beat, 20);
+        let _ = m.generate(req(), None, CancelToken::new());
+        let during = beats.load(Ordering::SeqCst);
+        assert!(during >= 2, "{during} heartbeats during a 120 ms call");
+        std::thread::sleep(Duration::from_millis(60));
+        assert_eq!(
+            beats.load(Ordering::SeqCst),
+            during,
+            "none after it returned"
+        );
+    }
+}
