@@ -53,6 +53,10 @@ pub trait LanguageModel: Send + Sync {
 
     /// Generates one completion. Stream pieces to `listener` if given; check `cancel` between
     /// tokens and return `LlmError::Cancelled` when it is set.
+    ///
+    /// A request with `max_tokens` 0 is a prewarm: the library sends the fixed beginning of the
+    /// prompts it is about to send (e.g. when a screen opens) so a model with a prompt cache can
+    /// read it ahead. A model without one returns an empty result at once.
     fn generate(
         &self,
         request: GenerationRequest,
