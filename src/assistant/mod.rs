@@ -9,6 +9,7 @@
 //! | `model.rs` | the vocabulary: items, operations, checks, routes, events, results, audit |
 //! | `date.rs` | civil dates, `HH:MM` times, the recurrence rules (pure) |
 //! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
+//! | `words.rs` | the format's words read leniently (ops, kinds, priorities, weekdays, times) (pure) |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
 //! | `router.rs` | the router's prompt, schema and thresholds (pure) |
 //! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
@@ -36,6 +37,7 @@ pub mod shape;
 pub mod summary;
 pub mod validate;
 pub mod week;
+pub mod words;
 
 pub use model::*;
 pub use service::apply;
