@@ -229,38 +229,36 @@ mod tests {
 
     #[test]
     fn heartbeats_stop_when_the_call_returns() {
-        struct Slow;
-        impl LanguageModel for Slow {
-            fn info(&self) -> ModelInfo {
-                ModelInfo {
-                    name: "slow".into(),
-                    context_tokens: 64,
-                    constrains_json_schema: false,
-                }
-            }
-            fn generate(
-                &self,
-                _: GenerationRequest,
-                _: Option<Arc<dyn TokenListener>>,
-                _: Arc<CancelToken>,
-            ) -> Result<GenerationResult, LlmError> {
-                std::thread::sleep(Duration::from_millis(120));
-                Err(LlmError::Cancelled)
-            }
-        }
         let beats = AtomicUsize::new(0);
-        let beat = || {
-            beats.fetch_add(1, Ordering::SeqCst);
-        };
-        let m = Metered::new(&Slow, "test").with_heartbeat(&beat, 20);
-        let _ = m.generate(req(), None, CancelToken::new());
-        let during = beats.load(Ordering::SeqCst);
-        assert!(during >= 2, "{during} heartbeats during a 120 ms call");
-        std::thread::sleep(Duration::from_millis(60));
-        assert_eq!(
-            beats.load(Ordering::SeqCst),
-            during,
-            "none after it returned"
+        // The call lasts until the first heartbeat arrived (at most 10 s, however busy the machine).
+        let out = with_heartbeat(
+            &|| {
+                beats.fetch_add(1, Ordering::SeqCst);
+            },
+            5,
+            || {
+                let started = std::time::Instant::now();
+                while beats.load(Ordering::SeqCst) == 0
+                    && started.elapsed() < Duration::from_secs(10)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                7
+            },
         );
+        assert_eq!(out, 7);
+        let n = beats.load(Ordering::SeqCst);
+        assert!(n >= 1, "a heartbeat while the call runs");
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(beats.load(Ordering::SeqCst), n, "none after the call");
+        // Period 0: no heartbeat thread at all.
+        let quiet = AtomicUsize::new(0);
+        let beat = || {
+            quiet.fetch_add(1, Ordering::SeqCst);
+        };
+        let model = ScriptedModel::texts(["ok"]);
+        let m = Metered::new(&*model, "test").with_heartbeat(&beat, 0);
+        m.generate(req(), None, CancelToken::new()).unwrap();
+        assert_eq!(quiet.load(Ordering::SeqCst), 0);
     }
 }

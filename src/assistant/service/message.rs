@@ -1,14 +1,13 @@
 //! The message pipeline (see [`super`] for the paths, events, modes and errors): one [`Run`] per
 //! message reads the grounding from the store, calls the model (router, proposal, repair, summary
-//! or chat) through [`Instrumented`], checks each proposal against the stored items and sends the
+//! or chat) through the one metered wrapper ([`Metered`]: breaker, heartbeats, one log line per
+//! call), checks each proposal against the stored items and sends the
 //! events. The pure parts it uses are [`grounding`](crate::assistant::grounding) (aliases,
 //! context, budget) and [`prompt`](crate::assistant::prompt) (prompt builders, proposal reading).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::Value;
 
@@ -35,10 +34,12 @@ use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
+use crate::llm::breaker::Breaker;
+use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, repair_prompt};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
+    LanguageModel, LlmError, Sampling,
 };
 use crate::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::store::Store;
@@ -81,6 +82,9 @@ pub struct AssistantSettings {
     pub backlog_limit: u32,
     /// The most characters of context (week, backlog, goals) in a prompt. Default 6000.
     pub max_context_chars: usize,
+    /// The model's circuit breaker, shared with the other features (`Coach::use_language_model`
+    /// sets it). Default none.
+    pub breaker: Option<Arc<Breaker>>,
 }
 
 impl Default for AssistantSettings {
@@ -96,6 +100,7 @@ impl Default for AssistantSettings {
             chat_max_tokens: 256,
             backlog_limit: 20,
             max_context_chars: 6_000,
+            breaker: None,
         }
     }
 }
@@ -120,9 +125,13 @@ pub fn run_message(
             "no language model configured".into(),
         )),
         Some(model) => {
+            let beat = || sink.on_event(AssistantEvent::Heartbeat);
             let run = Run {
                 store,
-                model: Instrumented::new(model, sink, settings.heartbeat_ms, &request_id),
+                model: Metered::new(model, "assistant")
+                    .with_request_id(request_id.as_str())
+                    .with_breaker(settings.breaker.as_deref())
+                    .with_heartbeat(&beat, settings.heartbeat_ms),
                 sink,
                 cancel,
                 settings,
@@ -156,7 +165,7 @@ fn error_kind(e: &Error) -> String {
 /// One running message.
 struct Run<'a> {
     store: &'a Store,
-    model: Instrumented<'a>,
+    model: Metered<'a>,
     sink: &'a dyn EventSink,
     cancel: &'a Arc<CancelToken>,
     settings: &'a AssistantSettings,
@@ -170,7 +179,7 @@ impl Run<'_> {
 
     fn stage(&self, stage: AssistantStage) -> Result<()> {
         self.check_cancel()?;
-        self.model.set_stage(stage);
+        self.model.set_stage(stage.as_str());
         log::info!(target: "coachcore::assistant", "request={} stage={stage:?}", self.request_id);
         self.emit(AssistantEvent::Stage { stage });
         Ok(())
@@ -365,7 +374,7 @@ impl Run<'_> {
         route: Option<Route>,
     ) -> Result<AssistantResult> {
         self.check_cancel()?;
-        self.model.set_stage_name("chat");
+        self.model.set_stage("chat");
         let max_tokens = self.settings.chat_max_tokens;
         let fixed = chat_prompt(&ctx.today_label(), "").len() + ctx.message.len();
         let context = self.context(ctx, aliases, max_tokens, fixed);
@@ -674,132 +683,5 @@ impl Checked {
 
     fn invalid_checks(&self) -> Vec<OpCheck> {
         self.checks.iter().filter(|c| !c.valid).cloned().collect()
-    }
-}
-/// The model, with heartbeats while it works, token accounting and one log line per call.
-struct Instrumented<'a> {
-    inner: &'a dyn LanguageModel,
-    sink: &'a dyn EventSink,
-    heartbeat_ms: u64,
-    request_id: &'a str,
-    stage: Mutex<&'static str>,
-    calls: AtomicU32,
-}
-
-impl<'a> Instrumented<'a> {
-    fn new(
-        inner: &'a dyn LanguageModel,
-        sink: &'a dyn EventSink,
-        heartbeat_ms: u64,
-        request_id: &'a str,
-    ) -> Self {
-        Instrumented {
-            inner,
-            sink,
-            heartbeat_ms,
-            request_id,
-            stage: Mutex::new("start"),
-            calls: AtomicU32::new(0),
-        }
-    }
-
-    fn set_stage(&self, stage: AssistantStage) {
-        self.set_stage_name(match stage {
-            AssistantStage::Routing => "routing",
-            AssistantStage::Proposing => "proposing",
-            AssistantStage::Validating => "validating",
-            AssistantStage::Repairing => "repairing",
-            AssistantStage::Summarizing => "summarizing",
-        });
-    }
-
-    fn set_stage_name(&self, name: &'static str) {
-        *self.stage.lock().unwrap_or_else(|p| p.into_inner()) = name;
-    }
-}
-
-impl LanguageModel for Instrumented<'_> {
-    fn info(&self) -> ModelInfo {
-        self.inner.info()
-    }
-
-    fn generate(
-        &self,
-        request: GenerationRequest,
-        listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> std::result::Result<GenerationResult, LlmError> {
-        let call = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        let stage = *self.stage.lock().unwrap_or_else(|p| p.into_inner());
-        let started = Instant::now();
-        let out = with_heartbeat(self.sink, self.heartbeat_ms, || {
-            self.inner.generate(request, listener, cancel)
-        });
-        let ms = started.elapsed().as_millis();
-        match &out {
-            Ok(r) => log::info!(target: "coachcore::assistant",
-                "request={} stage={stage} call={call} prompt_tokens={} completion_tokens={} \
-                 prompt_ms={} generation_ms={} finish={:?} ms={ms}",
-                self.request_id, r.prompt_tokens, r.completion_tokens, r.prompt_ms,
-                r.generation_ms, r.finish),
-            Err(e) => log::warn!(target: "coachcore::assistant",
-                "request={} stage={stage} call={call} error={e} ms={ms}", self.request_id),
-        }
-        out
-    }
-}
-
-/// Runs `f`, sending a heartbeat to `sink` every `every_ms` milliseconds until it returns (a
-/// scoped helper thread; none after `f` returned). `every_ms == 0`: no heartbeats.
-fn with_heartbeat<T>(sink: &dyn EventSink, every_ms: u64, f: impl FnOnce() -> T) -> T {
-    if every_ms == 0 {
-        return f();
-    }
-    let (stop, stopped) = mpsc::channel::<()>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || loop {
-            match stopped.recv_timeout(Duration::from_millis(every_ms)) {
-                Err(RecvTimeoutError::Timeout) => sink.on_event(AssistantEvent::Heartbeat),
-                _ => break,
-            }
-        });
-        let out = f();
-        drop(stop);
-        out
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Default)]
-    struct Sink(Mutex<Vec<AssistantEvent>>);
-
-    impl EventSink for Sink {
-        fn on_event(&self, e: AssistantEvent) {
-            self.0.lock().unwrap().push(e);
-        }
-    }
-
-    #[test]
-    fn heartbeats_stop_when_the_call_returns() {
-        let sink = Sink::default();
-        // The call lasts until the first heartbeat arrived (at most 10 s, however busy the machine).
-        let out = with_heartbeat(&sink, 5, || {
-            let started = std::time::Instant::now();
-            while sink.0.lock().unwrap().is_empty() && started.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            7
-        });
-        assert_eq!(out, 7);
-        let n = sink.0.lock().unwrap().len();
-        assert!(n >= 1, "a heartbeat while the call runs");
-        std::thread::sleep(Duration::from_millis(30));
-        assert_eq!(sink.0.lock().unwrap().len(), n, "none after the call");
-        let quiet = Sink::default();
-        with_heartbeat(&quiet, 0, || std::thread::sleep(Duration::from_millis(20)));
-        assert!(quiet.0.lock().unwrap().is_empty());
     }
 }
