@@ -12,6 +12,7 @@
 //! | `history.rs` | the cached per-exercise history |
 //! | `apply.rs` | writing an accepted change into the prescription |
 //! | `outcome.rs` | judging an accepted change on the next performance |
+//! | `ai/` | the AI source: its tool loop (`ai/service.rs`), reply checks and prompt |
 //! | `service.rs` | the pipeline, logging, decisions (the part that reads and writes the store) |
 
 pub mod ai;
