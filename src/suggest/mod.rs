@@ -10,6 +10,7 @@
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
+//! | `validate.rs` | the input checks and limits of plans, logged sessions and outside contexts |
 //! | `apply.rs` | writing an accepted change into the prescription |
 //! | `outcome.rs` | judging an accepted change on the next performance |
 //! | `ai/` | the AI source: its tool loop (`ai/service.rs`), reply checks and prompt |
@@ -24,6 +25,7 @@ pub mod model;
 pub mod outcome;
 pub mod rules;
 pub mod service;
+pub mod validate;
 
 pub use model::*;
 

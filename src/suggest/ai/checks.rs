@@ -15,11 +15,10 @@ use crate::suggest::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, ExerciseContext,
     ExercisePerformance, RestMode, SuggestionDraft, SuggestionSource, WeightUnit,
 };
+use crate::suggest::validate::MAX_WEIGHT_FACTOR;
 
 /// The heaviest weight the AI may propose, in pounds.
 const MAX_WEIGHT_LBS: f64 = 2000.0;
-/// A new weight may be at most this many times the current one, and at least its this-many-th.
-const MAX_WEIGHT_FACTOR: f64 = 3.0;
 /// Reps bounds.
 const REPS: (f64, f64) = (1.0, 100.0);
 /// Rest bounds, seconds.
