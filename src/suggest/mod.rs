@@ -11,7 +11,7 @@
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
 //! | `validate.rs` | the input checks and limits of plans, logged sessions and outside contexts |
-//! | `apply.rs` | writing an accepted change into the prescription |
+//! | `apply.rs` | the accept check, writing an accepted change into the prescription, AI admission |
 //! | `outcome.rs` | judging an accepted change on the next performance |
 //! | `ai/` | the AI source: its tool loop (`ai/service.rs`), reply checks and prompt |
 //! | `service.rs` | the pipeline, logging, decisions (the part that reads and writes the store) |

@@ -3,22 +3,23 @@
 //! generating a session's suggestions once, and accepting, rejecting and deferring them.
 //!
 //! Every operation runs in one transaction: a session and everything derived from it commit
-//! together; an accepted change and the prescription it edits commit together. The input checks
-//! and limits, which need no store, are in [`validate`](super::validate).
+//! together; an accepted change and the prescription it edits commit together.
+//!
+//! This file holds the store calls and the AI source's traits; the decisions they take are pure
+//! and live beside it: the input checks and limits in [`validate`](super::validate), the accept
+//! check, edited acceptance and AI admission in [`apply`](super::apply), the merging of a
+//! session's candidates in [`dedup`].
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::apply::{add_choice, admit, applied, edited, to_review};
 use super::model::{
-    CatalogExercise, ChangeProperty, ChangeType, ChangeValue, Decision, ExerciseContext,
-    ExerciseHistory, ExercisePerformance, ExercisePrescription, PrescriptionChange, RepRange,
-    RepRangeMode, SessionLog, SetType, SuggestionDraft, SuggestionSource, WeightUnit, WorkoutPlan,
+    CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, ExercisePerformance,
+    ExercisePrescription, PrescriptionChange, SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
-use super::validate::{
-    check_exercise, check_log, check_plan, check_prescription, check_weight, invalid,
-    MAX_WEIGHT_FACTOR,
-};
-use super::{apply, dedup, history, metrics, outcome, rules};
+use super::validate::{check_exercise, check_log, check_plan, invalid};
+use super::{dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
@@ -245,7 +246,7 @@ pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result
             let Some((_, rx)) = db.prescription(rx_id)? else {
                 continue;
             };
-            let perf = performance(log, e);
+            let perf = log.performance(e);
             for change in pending {
                 let (o, why) = outcome::evaluate(&change, &rx, &perf, unit);
                 db.set_outcome(&change.id, o, &why, &log.id, now)?;
@@ -286,7 +287,7 @@ fn refresh_history(
     };
     // A backfilled session may be older than the window: its e1RM still counts for the best.
     for e in log.exercises.iter().filter(|e| e.catalog_id == catalog_id) {
-        let mut p = performance(log, e);
+        let mut p = log.performance(e);
         for s in &mut p.sets {
             s.weight = logged_in.convert(s.weight, WeightUnit::Lbs);
         }
@@ -295,72 +296,6 @@ fn refresh_history(
         }
     }
     db.save_history(&h)
-}
-
-fn performance(log: &SessionLog, e: &super::model::ExerciseLog) -> ExercisePerformance {
-    ExercisePerformance {
-        id: e.id.clone(),
-        session_id: log.id.clone(),
-        catalog_id: e.catalog_id.clone(),
-        performed_at_ms: log.performed_at_ms,
-        sets: e.sets.clone(),
-    }
-}
-
-/// Whether a numeric change of type `t` from `old` to `new` goes the way its type says
-/// (`None` for the non-numeric types).
-fn direction_fits(t: ChangeType, old: f64, new: f64) -> Option<bool> {
-    match t {
-        ChangeType::IncreaseWeight
-        | ChangeType::IncreaseReps
-        | ChangeType::IncreaseRest
-        | ChangeType::AddSet => Some(new > old),
-        ChangeType::DecreaseWeight
-        | ChangeType::DecreaseReps
-        | ChangeType::DecreaseRest
-        | ChangeType::RemoveSet => Some(new < old),
-        ChangeType::ChangeSetType | ChangeType::ChangeRepRange => None,
-    }
-}
-
-/// Admits an AI draft if the domain allows it, with its `old_value` set to the prescription's
-/// current value (so a later accept can tell whether the plan moved on). Refused: a draft not
-/// marked as AI; a property its change type does not write; a set the prescription lacks; an old
-/// value that is not the current one; a value of the wrong kind; a change that changes nothing or
-/// goes against its type (an increase that lowers); a weight change on a body-weight set, outside a
-/// third to three times the current weight, or above 5000; a result that `savePlan` would refuse
-/// (e.g. an inconsistent rep range).
-fn admit(ctx: &ExerciseContext, d: &SuggestionDraft) -> Option<SuggestionDraft> {
-    if d.source != SuggestionSource::Ai || d.change_type.property() != d.property {
-        return None;
-    }
-    if d.target_set_index
-        .is_some_and(|i| ctx.set_prescription(i).is_none())
-    {
-        return None;
-    }
-    let rx = &ctx.prescription;
-    let current = apply::current_value(rx, d.property, d.target_set_index)?;
-    if let (Some(old), Some(new)) = (current.number(), d.new_value.number()) {
-        if direction_fits(d.change_type, old, new) == Some(false) {
-            return None;
-        }
-        if d.property == ChangeProperty::Weight
-            && !(old > 0.0
-                && new >= old / MAX_WEIGHT_FACTOR - 1e-9
-                && new <= old * MAX_WEIGHT_FACTOR
-                && check_weight(new, String::new).is_ok())
-        {
-            return None;
-        }
-    }
-    // The accept check (old value current, change fits, valid result), and a change at all.
-    if applied(rx, d).map_or(true, |probe| probe == *rx) {
-        return None;
-    }
-    let mut admitted = d.clone();
-    admitted.old_value = Some(current);
-    Some(admitted)
 }
 
 /// What the read phase of generation found.
@@ -406,7 +341,7 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
         let Some(exercise) = db.exercise(&e.catalog_id)? else {
             continue;
         };
-        let mut current = performance(&log, e);
+        let mut current = log.performance(e);
         for s in &mut current.sets {
             s.weight = logged_in.convert(s.weight, unit);
         }
@@ -473,18 +408,7 @@ pub fn suggestions_for_session(
         }
     }
     // One candidate list per prescription, in the order the session first logged it.
-    let mut merged: Vec<(String, String, Vec<SuggestionDraft>)> = Vec::new();
-    for (ctx, drafts) in exercises {
-        let rx_id = ctx.prescription.id;
-        match merged.iter_mut().find(|m| m.0 == rx_id) {
-            Some(m) => m.2.extend(drafts),
-            None => merged.push((rx_id, ctx.exercise.catalog_id, drafts)),
-        }
-    }
-    for m in &mut merged {
-        // Stable: rule drafts first, then AI drafts, each in creation order (what dedup expects).
-        m.2.sort_by_key(|d| d.source == SuggestionSource::Ai);
-    }
+    let mut merged = dedup::candidates_by_prescription(exercises);
     store.write(|db| {
         if db.suggestion_run_exists(session_id)? {
             return db.changes_for_session(session_id);
@@ -533,24 +457,6 @@ fn plan_exercise(db: &Db<'_>, prescription_id: &str) -> Result<(String, Exercise
     db.prescription(prescription_id)?.ok_or_else(|| {
         Error::NotFound("the change's plan exercise is no longer in the plan".into())
     })
-}
-
-/// `rx` with `draft` applied, or why it cannot be: the prescription moved on since the
-/// suggestion (its current value is not the suggestion's old value), the change no longer fits
-/// (its set is gone), or the result is a prescription `save_plan` would refuse.
-fn applied(rx: &ExercisePrescription, draft: &SuggestionDraft) -> Result<ExercisePrescription> {
-    let current = apply::current_value(rx, draft.property, draft.target_set_index);
-    if let (Some(old), Some(current)) = (&draft.old_value, &current) {
-        if !apply::same_value(old, current) {
-            return Err(invalid(
-                "the prescription changed since this suggestion was made; it is out of date",
-            ));
-        }
-    }
-    let mut rx = rx.clone();
-    apply::apply_change(&mut rx, draft).map_err(|why| invalid(format!("cannot apply: {why}")))?;
-    check_prescription(&rx, "the changed prescription")?;
-    Ok(rx)
 }
 
 fn undecided(db: &Db<'_>, change_id: &str) -> Result<PrescriptionChange> {
@@ -619,123 +525,14 @@ pub fn accept_edited(
     store.write(|db| {
         let change = undecided(db, change_id)?;
         let (plan_id, rx) = plan_exercise(db, &change.prescription_id)?;
-        let mut draft = change.draft.clone();
-        if let Some(new) = new_value.number() {
-            if !new.is_finite() {
-                return Err(invalid("the edited value must be a finite number"));
-            }
-            let whole = matches!(
-                draft.property,
-                ChangeProperty::Reps | ChangeProperty::Rest | ChangeProperty::SetCount
-            );
-            if whole && new.fract() != 0.0 {
-                return Err(invalid(
-                    "the edited value must be a whole number for reps, rest and set count",
-                ));
-            }
-        }
-        let current = apply::current_value(&rx, draft.property, draft.target_set_index);
-        if let (Some(old), Some(new)) = (
-            current.as_ref().and_then(ChangeValue::number),
-            new_value.number(),
-        ) {
-            if direction_fits(draft.change_type, old, new) == Some(false) && new != old {
-                draft.change_type = opposite(draft.change_type);
-            }
-        }
-        if current
-            .as_ref()
-            .is_some_and(|c| apply::same_value(c, &new_value))
-        {
-            return Err(invalid(
-                "the edited value leaves the prescription as it is; reject the change instead",
-            ));
-        }
-        draft.new_value = new_value;
-        let edited = applied(&rx, &draft)?;
+        let (mut draft, edited) = edited(&rx, &change.draft, new_value)?;
         db.save_prescription(&plan_id, &edited)?;
-        // Store the value as written into the prescription.
-        if let Some(written) = apply::current_value(&edited, draft.property, draft.target_set_index)
-        {
-            draft.new_value = written;
-        }
         let unit = db.plan_unit(&plan_id)?.unwrap_or(WeightUnit::Lbs);
-        let choice = chosen_sentence(&draft, &change.draft.new_value, unit);
-        draft.reasoning = match draft.reasoning.trim_end() {
-            "" => choice,
-            why => format!("{why} {choice}"),
-        };
+        add_choice(&mut draft, &change.draft.new_value, unit);
         db.set_edited_acceptance(change_id, &draft, clock.now_ms())?;
         db.change(change_id)?
             .ok_or_else(|| Error::NotFound("no such change".into()))
     })
-}
-
-/// The sentence an edited acceptance adds to the reasoning: "You chose 143 lb instead of the
-/// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
-fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
-    let unit = unit.symbol();
-    let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
-    let set_type = |v: &ChangeValue| match v {
-        ChangeValue::SetType { value } => match value {
-            SetType::Regular => "a regular set",
-            SetType::Warmup => "a warmup set",
-            SetType::Drop => "a drop set",
-        },
-        _ => "another set type",
-    };
-    let range = |v: &ChangeValue| match v {
-        ChangeValue::RepRange { value } => rep_range_text(value),
-        _ => "another rep goal".to_string(),
-    };
-    let (chosen, instead) = match edited.property {
-        ChangeProperty::Weight => (
-            format!("{} {unit}", number(&edited.new_value)),
-            format!("{} {unit}", number(suggested)),
-        ),
-        ChangeProperty::Reps => (
-            format!("{} reps", number(&edited.new_value)),
-            number(suggested),
-        ),
-        ChangeProperty::Rest => (
-            format!("{} s of rest", number(&edited.new_value)),
-            format!("{} s", number(suggested)),
-        ),
-        ChangeProperty::SetCount => (
-            format!("{} sets", number(&edited.new_value)),
-            number(suggested),
-        ),
-        ChangeProperty::SetType => (
-            set_type(&edited.new_value).to_string(),
-            set_type(suggested).trim_start_matches("a ").to_string(),
-        ),
-        ChangeProperty::RepRange => (range(&edited.new_value), range(suggested)),
-    };
-    format!("You chose {chosen} instead of the suggested {instead}.")
-}
-
-/// A rep goal for a sentence: "8-12 reps", "10 reps", "no rep goal".
-fn rep_range_text(r: &RepRange) -> String {
-    match r.mode {
-        RepRangeMode::Range => format!("{}-{} reps", r.lower, r.upper),
-        RepRangeMode::Target => format!("{} reps", r.target),
-        RepRangeMode::NotSet => "no rep goal".to_string(),
-    }
-}
-
-/// The change type going the other way.
-fn opposite(t: ChangeType) -> ChangeType {
-    match t {
-        ChangeType::IncreaseWeight => ChangeType::DecreaseWeight,
-        ChangeType::DecreaseWeight => ChangeType::IncreaseWeight,
-        ChangeType::IncreaseReps => ChangeType::DecreaseReps,
-        ChangeType::DecreaseReps => ChangeType::IncreaseReps,
-        ChangeType::IncreaseRest => ChangeType::DecreaseRest,
-        ChangeType::DecreaseRest => ChangeType::IncreaseRest,
-        ChangeType::AddSet => ChangeType::RemoveSet,
-        ChangeType::RemoveSet => ChangeType::AddSet,
-        other => other,
-    }
 }
 
 /// Defers every pending change of a session (the user left the summary); returns how many.
@@ -765,38 +562,7 @@ pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<Prescriptio
         let plan = db
             .plan(plan_id)?
             .ok_or_else(|| Error::NotFound("no such plan".into()))?;
-        let mut open = db.undecided_for_review(plan_id)?;
-        open.retain(|c| {
-            plan.exercises
-                .iter()
-                .find(|x| x.id == c.prescription_id)
-                .is_some_and(|rx| applied(rx, &c.draft).is_ok())
-        });
-        // Newest acceptable undecided change per (exercise, change type, set).
-        let mut newest: std::collections::HashMap<(&str, ChangeType, Option<u32>), i64> =
-            std::collections::HashMap::new();
-        for c in &open {
-            let key = (
-                c.prescription_id.as_str(),
-                c.draft.change_type,
-                c.draft.target_set_index,
-            );
-            let at = newest.entry(key).or_insert(c.created_at_ms);
-            *at = (*at).max(c.created_at_ms);
-        }
-        let listed = open
-            .iter()
-            .filter(|c| c.decision == Decision::Deferred)
-            .filter(|c| {
-                let key = (
-                    c.prescription_id.as_str(),
-                    c.draft.change_type,
-                    c.draft.target_set_index,
-                );
-                newest.get(&key).is_none_or(|&at| at <= c.created_at_ms)
-            })
-            .cloned()
-            .collect();
-        Ok(listed)
+        let open = db.undecided_for_review(plan_id)?;
+        Ok(to_review(&plan, open))
     })
 }
