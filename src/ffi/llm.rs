@@ -5,11 +5,8 @@ use std::sync::Arc;
 
 use crate::ffi::Coach;
 use crate::llm::breaker::{Breaker, BreakerConfig};
-use crate::llm::metered::Metered;
-use crate::llm::{
-    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
-    TokenListener,
-};
+use crate::llm::metered::SharedModel;
+use crate::llm::LanguageModel;
 use crate::suggest::ai::LlmSuggestionSource;
 use crate::suggest::service::AiSuggestionSource;
 
@@ -24,41 +21,19 @@ impl Coach {
     /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
     /// (e.g. the platform's system model); it may be called from several library threads at once.
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        let guarded = model.map(|m| {
-            Arc::new(Guarded {
-                model: m,
-                breaker: Breaker::new(Arc::clone(&self.clock), BreakerConfig::default()),
-            }) as Arc<dyn LanguageModel>
+        let shared = model.map(|model| SharedModel {
+            model,
+            breaker: Some(Arc::new(Breaker::new(
+                Arc::clone(&self.clock),
+                BreakerConfig::default(),
+            ))),
         });
-        let source = guarded
-            .clone()
-            .map(|g| Arc::new(LlmSuggestionSource::new(g)) as Arc<dyn AiSuggestionSource>);
+        let source = shared.clone().map(|s| {
+            Arc::new(LlmSuggestionSource::new(s.model).with_breaker(s.breaker))
+                as Arc<dyn AiSuggestionSource>
+        });
         self.set_ai_source(source);
-        self.set_assistant_model(guarded);
-    }
-}
-
-/// TEMPORARY (replaced when the features take the breaker themselves): the model behind its
-/// breaker.
-struct Guarded {
-    model: Arc<dyn LanguageModel>,
-    breaker: Breaker,
-}
-
-impl LanguageModel for Guarded {
-    fn info(&self) -> ModelInfo {
-        self.model.info()
-    }
-
-    fn generate(
-        &self,
-        request: GenerationRequest,
-        listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> Result<GenerationResult, LlmError> {
-        Metered::new(&*self.model, "app")
-            .with_breaker(Some(&self.breaker))
-            .generate(request, listener, cancel)
+        self.set_shared_model(shared);
     }
 }
 

@@ -13,4 +13,4 @@ pub use coach::{library_version, Coach};
 #[cfg(feature = "llama")]
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
-pub use suggest::evaluate_exercise;
+pub use suggest::{evaluate_exercise, SuggestionProgressListener};

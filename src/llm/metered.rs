@@ -20,6 +20,32 @@ use super::model::{
     TokenListener,
 };
 
+/// A model as the `Coach` holds it: one model shared by every feature, with its circuit breaker
+/// (none when the app installed the model without one).
+#[derive(Clone)]
+pub struct SharedModel {
+    /// The model.
+    pub model: Arc<dyn LanguageModel>,
+    /// Its breaker, shared by every feature that calls it.
+    pub breaker: Option<Arc<Breaker>>,
+}
+
+impl SharedModel {
+    /// The wrapper for one run of `feature`.
+    pub fn metered(&self, feature: &'static str) -> Metered<'_> {
+        Metered::new(&*self.model, feature).with_breaker(self.breaker.as_deref())
+    }
+}
+
+impl std::fmt::Debug for SharedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedModel")
+            .field("model", &self.model.info().name)
+            .field("breaker", &self.breaker)
+            .finish()
+    }
+}
+
 /// What a run's model calls cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {

@@ -5,7 +5,8 @@
 //! Every operation runs in one transaction: a session and everything derived from it commit
 //! together; an accepted change and the prescription it edits commit together.
 //!
-//! This file holds the store calls and the AI source's traits; the decisions they take are pure
+//! This file holds the store calls and the AI source's traits (the app's progress listener is
+//! exported from `ffi/suggest.rs`); the decisions they take are pure
 //! and live beside it: the input checks and limits in [`validate`](super::validate), the accept
 //! check, edited acceptance and AI admission in [`apply`](super::apply), the merging of a
 //! session's candidates in [`dedup`].
@@ -26,6 +27,8 @@ use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LlmError, TokenListener};
 use crate::store::{Db, Store};
 
+pub use crate::ffi::SuggestionProgressListener;
+
 pub use super::validate::{
     check_context, MAX_BAR_WEIGHT, MAX_DUMBBELL_SIZES, MAX_DUMBBELL_WEIGHT, MAX_LOGGED_REPS,
     MAX_LOGGED_REST_SECONDS, MAX_PLATE_SIZES, MAX_PLATE_WEIGHT, MAX_REST_SECONDS, MAX_SET_INDEX,
@@ -44,16 +47,6 @@ pub trait SuggestionTools {
         before_ms: i64,
         limit: u32,
     ) -> Result<Vec<ExercisePerformance>>;
-}
-
-/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
-/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
-#[uniffi::export(with_foreign)]
-pub trait SuggestionProgressListener: Send + Sync {
-    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
-    /// A piece of the model's output, in order.
-    fn on_token(&self, piece: String);
 }
 
 /// Cancellation and progress of one suggestion generation.

@@ -5,7 +5,6 @@
 //! timeout).
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,10 +12,12 @@ use super::checks::{interpret, Interpretation, RawStep, Seen, Step};
 use super::prompt::{history_result, recent_result, step_schema, tool_message, user_prompt, Offer};
 use super::{AiRun, AiRunReport, AiSuggestionSettings, HISTORY_TOOL, RECENT_TOOL};
 use crate::error::Result;
+use crate::ids::IdGenerator;
+use crate::llm::breaker::Breaker;
+use crate::llm::metered::Metered;
 use crate::llm::structured::generate_validated;
 use crate::llm::{
-    CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
-    LlmError, ModelInfo, TokenListener,
+    CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, TokenListener,
 };
 use crate::prompts::SUGGESTIONS_SYSTEM as SYSTEM_PROMPT;
 use crate::suggest::model::{ExerciseContext, SuggestionDraft};
@@ -26,6 +27,7 @@ use crate::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools}
 /// `Coach::set_ai_source`.
 pub struct LlmSuggestionSource {
     model: Arc<dyn LanguageModel>,
+    breaker: Option<Arc<Breaker>>,
     settings: AiSuggestionSettings,
 }
 
@@ -46,7 +48,18 @@ impl LlmSuggestionSource {
 
     /// A source on `model` with `settings`.
     pub fn with_settings(model: Arc<dyn LanguageModel>, settings: AiSuggestionSettings) -> Self {
-        LlmSuggestionSource { model, settings }
+        LlmSuggestionSource {
+            model,
+            breaker: None,
+            settings,
+        }
+    }
+
+    /// Calls the model behind `breaker` (the model's circuit breaker, shared with the other
+    /// features; `Coach::use_language_model` sets it).
+    pub fn with_breaker(mut self, breaker: Option<Arc<Breaker>>) -> Self {
+        self.breaker = breaker;
+        self
     }
 
     /// The settings.
@@ -78,12 +91,9 @@ impl LlmSuggestionSource {
         let started = Instant::now();
         let s = &self.settings;
         let mut report = AiRunReport::default();
-        let model = Counting {
-            inner: &*self.model,
-            calls: AtomicU32::new(0),
-            prompt_tokens: AtomicU32::new(0),
-            completion_tokens: AtomicU32::new(0),
-        };
+        let model = Metered::new(&*self.model, "suggestions")
+            .with_request_id(IdGenerator::from_entropy().next_id())
+            .with_breaker(self.breaker.as_deref());
         let mut seen = Seen::default();
         for p in ctx.recent() {
             seen.add(p);
@@ -165,9 +175,10 @@ impl LlmSuggestionSource {
             match step.step {
                 Some(Step::Final(changes)) => {
                     report.dropped = step.dropped;
-                    report.generations = model.calls.load(Ordering::Relaxed);
-                    report.prompt_tokens = model.prompt_tokens.load(Ordering::Relaxed);
-                    report.completion_tokens = model.completion_tokens.load(Ordering::Relaxed);
+                    let usage = model.usage();
+                    report.generations = usage.calls;
+                    report.prompt_tokens = usage.prompt_tokens;
+                    report.completion_tokens = usage.completion_tokens;
                     let drafts: Vec<SuggestionDraft> =
                         changes.into_iter().map(|c| c.into_draft(&seen)).collect();
                     report.elapsed_ms = started.elapsed().as_millis() as u64;
@@ -247,34 +258,5 @@ impl AiSuggestionSource for LlmSuggestionSource {
                 control.token_listener(),
             )?
             .drafts)
-    }
-}
-
-/// Counts the generations and tokens of every call, whatever the outcome of validation.
-struct Counting<'a> {
-    inner: &'a dyn LanguageModel,
-    calls: AtomicU32,
-    prompt_tokens: AtomicU32,
-    completion_tokens: AtomicU32,
-}
-
-impl LanguageModel for Counting<'_> {
-    fn info(&self) -> ModelInfo {
-        self.inner.info()
-    }
-
-    fn generate(
-        &self,
-        request: GenerationRequest,
-        listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> std::result::Result<GenerationResult, LlmError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        let out = self.inner.generate(request, listener, cancel)?;
-        self.prompt_tokens
-            .fetch_add(out.prompt_tokens, Ordering::Relaxed);
-        self.completion_tokens
-            .fetch_add(out.completion_tokens, Ordering::Relaxed);
-        Ok(out)
     }
 }
