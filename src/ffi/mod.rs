@@ -4,6 +4,7 @@
 mod assistant;
 mod coach;
 mod llm;
+pub mod requests;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
