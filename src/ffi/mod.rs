@@ -6,6 +6,7 @@ mod coach;
 pub mod language_model;
 mod llm;
 pub mod logging;
+pub mod requests;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
