@@ -4,6 +4,7 @@
 mod assistant;
 mod coach;
 mod llm;
+mod meals;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
@@ -11,4 +12,5 @@ pub use coach::{library_version, Coach};
 #[cfg(feature = "llama")]
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
+pub use meals::{MealPlanListener, MealPlanTask};
 pub use suggest::evaluate_exercise;

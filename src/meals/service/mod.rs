@@ -1,13 +1,24 @@
 //! The meal-planning service: the only meal code that touches the store or a model. Recipes
 //! (import, save, stage, keep, cleanup), the meal history (confirm a plan, log a meal), and plan
 //! jobs (run a request slot by slot: search, rerank or fallback, variety checks, events).
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | recipes and the meal history |
+//! | [`plan`] | planning a request slot by slot (search, model or fallback, staging) |
+//! | [`jobs`] | plan jobs: the persisted status, events, cancellation, interrupted runners |
+
+pub mod jobs;
+pub mod plan;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
 use crate::store::Store;
 
-use super::model::{Recipe, RecipeSource};
+use super::model::{MealHistoryEntry, MealLog, MealPlanResult, Recipe, RecipeSource};
+use super::score::history_id;
+use super::search::primary_protein;
 use super::validate;
 
 /// How long a staged copy lives unless kept: 72 hours.
@@ -94,7 +105,12 @@ pub fn stage_recipe(
 }
 
 /// Stages `core_id` inside a write transaction.
-fn stage_in(db: &crate::store::Db<'_>, core_id: &str, stage_id: &str, now: i64) -> Result<Recipe> {
+pub(crate) fn stage_in(
+    db: &crate::store::Db<'_>,
+    core_id: &str,
+    stage_id: &str,
+    now: i64,
+) -> Result<Recipe> {
     let core = match db.recipe(core_id)? {
         Some(r) if r.source == RecipeSource::Core => r,
         _ => return Err(Error::NotFound("no core recipe with that id".into())),
@@ -125,4 +141,70 @@ pub fn keep_staged_recipe(store: &Store, clock: &dyn Clock, id: &str) -> Result<
 pub fn cleanup_staged_recipes(store: &Store, clock: &dyn Clock) -> Result<u32> {
     let now = clock.now_ms();
     store.write(|db| db.delete_expired_stages(now))
+}
+
+/// The history entry of eating `recipe` at `date`'s `meal_type`.
+pub(crate) fn history_entry(
+    recipe: &Recipe,
+    date: String,
+    meal_type: super::model::MealType,
+) -> MealHistoryEntry {
+    MealHistoryEntry {
+        date,
+        meal_type,
+        recipe_id: history_id(recipe).to_string(),
+        title: recipe.title.clone(),
+        tags: recipe.tags.clone(),
+        protein: primary_protein(recipe).map(str::to_string),
+    }
+}
+
+/// Records the selections of a plan the user confirmed in the meal history (for variety in later
+/// plans) and keeps the staged copies it selects. All or nothing: `NotFound` when a selection
+/// names no stored recipe. Returns how many meals were recorded.
+pub fn confirm_meal_plan(store: &Store, clock: &dyn Clock, plan: &MealPlanResult) -> Result<u32> {
+    let picks = validate::confirmed(plan)?;
+    let now = clock.now_ms();
+    store.write(|db| {
+        for (date, meal_type, id) in &picks {
+            let Some(recipe) = db.recipe(id)? else {
+                return Err(Error::NotFound(format!(
+                    "the {} selection of {date} names no stored recipe",
+                    meal_type.as_str()
+                )));
+            };
+            if recipe.source == RecipeSource::Stage {
+                db.keep_stage(id, now)?;
+            }
+            db.insert_meal_history(
+                &history_entry(&recipe, date.to_string(), *meal_type),
+                "plan",
+                now,
+            )?;
+        }
+        Ok(picks.len() as u32)
+    })
+}
+
+/// Records one meal in the history. `NotFound` when the recipe does not exist. Returns the entry.
+pub fn log_meal(store: &Store, clock: &dyn Clock, log: &MealLog) -> Result<MealHistoryEntry> {
+    let date = validate::date("date", &log.date)?;
+    validate::id("recipeId", &log.recipe_id)?;
+    let now = clock.now_ms();
+    store.write(|db| {
+        let Some(recipe) = db.recipe(&log.recipe_id)? else {
+            return Err(Error::NotFound("no recipe with that id".into()));
+        };
+        let entry = history_entry(&recipe, date.to_string(), log.meal_type);
+        db.insert_meal_history(&entry, "log", now)?;
+        Ok(entry)
+    })
+}
+
+/// The meal history from `from` to `to` (`YYYY-MM-DD`, both included), by date and meal, at most
+/// 500 entries (the latest).
+pub fn meal_history(store: &Store, from: &str, to: &str) -> Result<Vec<MealHistoryEntry>> {
+    let from = validate::date("from", from)?;
+    let to = validate::date("to", to)?;
+    store.read(|db| db.meal_history(&from.to_string(), &to.to_string(), 500))
 }
