@@ -9,8 +9,8 @@
 //! The input follows spec 003 (slot, preferences, recent meals, candidates with id, title, tags,
 //! prep and cook time and a short summary), as compact JSON, one candidate per line.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::model::{MealHistoryEntry, MealPreferences, MealSlotRequest, MealType, Recipe};
 use crate::llm::structured::Issue;
@@ -117,7 +117,56 @@ pub fn cut(s: &str, max: usize) -> String {
         .to_string()
 }
 
-/// The user turn: the slot, the preferences, the recent meals and the candidates (aliased).
+/// The slot as the model reads it (fields in the spec's order).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SlotInput<'a> {
+    date: &'a str,
+    meal_type: MealType,
+    servings: u32,
+    tags: &'a [String],
+    note: Option<&'a str>,
+    is_meal_prep: bool,
+}
+
+/// The preferences as the model reads them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PreferencesInput<'a> {
+    diet: Option<super::model::Diet>,
+    excluded_ingredients: &'a [String],
+    max_prep_minutes: Option<u32>,
+    max_cook_minutes: Option<u32>,
+}
+
+/// One recent meal as the model reads it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RecentInput<'a> {
+    date: &'a str,
+    meal_type: MealType,
+    title: &'a str,
+    protein: Option<&'a str>,
+}
+
+/// One candidate as the model reads it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CandidateInput<'a> {
+    recipe_id: String,
+    title: &'a str,
+    tags: &'a [String],
+    prep_minutes: u32,
+    cook_minutes: u32,
+    summary: String,
+}
+
+fn line<T: Serialize>(label: &str, v: &T) -> String {
+    format!("{label}{}", serde_json::to_string(v).unwrap_or_default())
+}
+
+/// The user turn: the slot, the preferences, the recent meals and the candidates (aliased), one
+/// JSON value per line.
 pub fn prompt_input(
     date: &str,
     meal_type: MealType,
@@ -126,50 +175,56 @@ pub fn prompt_input(
     recent: &[MealHistoryEntry],
     candidates: &[Recipe],
 ) -> String {
-    let head = json!({
-        "slot": {
-            "date": date,
-            "mealType": meal_type,
-            "servings": slot.servings,
-            "tags": slot.tags,
-            "note": slot.note,
-            "isMealPrep": slot.is_meal_prep,
-        },
-        "preferences": {
-            "diet": prefs.diet,
-            "excludedIngredients": prefs.excluded_ingredients,
-            "maxPrepMinutes": prefs.max_prep_minutes,
-            "maxCookMinutes": prefs.max_cook_minutes,
-        },
-    });
+    let slot = SlotInput {
+        date,
+        meal_type,
+        servings: slot.servings,
+        tags: &slot.tags,
+        note: slot.note.as_deref(),
+        is_meal_prep: slot.is_meal_prep,
+    };
+    let prefs = PreferencesInput {
+        diet: prefs.diet,
+        excluded_ingredients: &prefs.excluded_ingredients,
+        max_prep_minutes: prefs.max_prep_minutes,
+        max_cook_minutes: prefs.max_cook_minutes,
+    };
     let start = recent.len().saturating_sub(PROMPT_RECENT);
-    let recent: Vec<Value> = recent[start..]
+    let recent: Vec<RecentInput<'_>> = recent[start..]
         .iter()
-        .map(|m| json!({"date": m.date, "mealType": m.meal_type, "title": m.title, "protein": m.protein}))
+        .map(|m| RecentInput {
+            date: &m.date,
+            meal_type: m.meal_type,
+            title: &m.title,
+            protein: m.protein.as_deref(),
+        })
         .collect();
-    let mut out = String::new();
-    out.push_str(&head.to_string());
-    out.push_str("\nrecentMeals: ");
-    out.push_str(&Value::Array(recent).to_string());
-    out.push_str("\ncandidates:");
+    let mut out = vec![
+        line("slot: ", &slot),
+        line("preferences: ", &prefs),
+        line("recentMeals: ", &recent),
+        "candidates:".to_string(),
+    ];
     for (i, r) in candidates.iter().enumerate() {
-        let line = json!({
-            "recipeId": alias(i),
-            "title": r.title,
-            "tags": r.tags.iter().take(PROMPT_TAGS).collect::<Vec<_>>(),
-            "prepMinutes": r.prep_minutes,
-            "cookMinutes": r.cook_minutes,
-            "summary": cut(&r.description, SUMMARY_CHARS),
-        });
-        out.push('\n');
-        out.push_str(&line.to_string());
+        out.push(line(
+            "",
+            &CandidateInput {
+                recipe_id: alias(i),
+                title: &r.title,
+                tags: &r.tags[..r.tags.len().min(PROMPT_TAGS)],
+                prep_minutes: r.prep_minutes,
+                cook_minutes: r.cook_minutes,
+                summary: cut(&r.description, SUMMARY_CHARS),
+            },
+        ));
     }
-    out
+    out.join("\n")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn schema_enumerates_exactly_the_aliases() {

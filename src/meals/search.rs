@@ -301,11 +301,36 @@ pub fn matched_tags(recipe: &Recipe, tags: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Primary proteins and the words that name them, most specific first.
+/// Primary proteins and the words that name them; within one tag or ingredient the first listed
+/// wins (fish before beef: `tuna steaks` is fish).
 const PROTEINS: &[(&str, &[&str])] = &[
     ("chicken", &["chicken"]),
     ("turkey", &["turkey"]),
-    ("beef", &["beef", "steak", "brisket"]),
+    (
+        "shellfish",
+        &[
+            "shrimp", "prawn", "scallop", "mussel", "crab", "clam", "squid",
+        ],
+    ),
+    (
+        "fish",
+        &[
+            "salmon",
+            "cod",
+            "tuna",
+            "trout",
+            "mackerel",
+            "sardine",
+            "haddock",
+            "halibut",
+            "tilapia",
+            "anchovy",
+            "anchovies",
+            "sea bass",
+            "fish",
+        ],
+    ),
+    ("beef", &["beef", "steak", "brisket", "sirloin", "chuck"]),
     (
         "pork",
         &[
@@ -319,19 +344,6 @@ const PROTEINS: &[(&str, &[&str])] = &[
         ],
     ),
     ("lamb", &["lamb"]),
-    (
-        "shellfish",
-        &[
-            "shrimp", "prawn", "scallop", "mussel", "crab", "clam", "squid",
-        ],
-    ),
-    (
-        "fish",
-        &[
-            "salmon", "cod", "tuna", "trout", "mackerel", "sardine", "haddock", "halibut",
-            "tilapia", "anchov", "sea bass", "fish",
-        ],
-    ),
     ("tofu", &["tofu", "tempeh", "seitan"]),
     (
         "legumes",
@@ -350,25 +362,29 @@ const PROTEINS: &[(&str, &[&str])] = &[
     ("egg", &["egg"]),
 ];
 
+/// Whether the words `text` (single spaces) hold `key`'s words, the last one possibly plural.
+fn names(text: &str, key: &str) -> bool {
+    let padded = format!(" {text} ");
+    ["", "s", "es"]
+        .iter()
+        .any(|end| padded.contains(&format!(" {key}{end} ")))
+}
+
 /// The recipe's primary protein: the first protein named by its tags, else by its ingredients in
-/// their order.
+/// their order (whole words: `eggplant` names no egg).
 pub fn primary_protein(recipe: &Recipe) -> Option<&'static str> {
     let find = |text: &str| {
+        let text = words(text).join(" ");
         PROTEINS
             .iter()
-            .find(|(_, keys)| keys.iter().any(|k| text.contains(k)))
+            .find(|(_, keys)| keys.iter().any(|k| names(&text, k)))
             .map(|(p, _)| *p)
     };
     recipe
         .tags
         .iter()
-        .find_map(|t| find(&words(t).join(" ")))
-        .or_else(|| {
-            recipe
-                .ingredients
-                .iter()
-                .find_map(|i| find(&words(&i.name).join(" ")))
-        })
+        .find_map(|t| find(t))
+        .or_else(|| recipe.ingredients.iter().find_map(|i| find(&i.name)))
 }
 
 #[cfg(test)]
