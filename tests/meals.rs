@@ -1459,3 +1459,38 @@ fn meals_are_logged_for_known_recipes_only() {
     );
     assert_eq!(entry.protein, None);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The documented examples (tests/data/meals/): each request's plan with the deterministic
+// fallback is a golden file (`UPDATE_GOLDEN=1` rewrites them).
+
+#[test]
+fn the_example_requests_give_the_golden_plans() {
+    let dir = format!("{}/tests/data/meals", env!("CARGO_MANIFEST_DIR"));
+    for name in ["week", "vegan-quick", "nothing-fits"] {
+        let env = Env::new();
+        meals::log_meal(
+            &env.store,
+            &env.clock,
+            &MealLog {
+                date: "2026-11-22".into(),
+                meal_type: MealType::Dinner,
+                recipe_id: "core-thai-green-curry".into(),
+            },
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(format!("{dir}/{name}.request.json")).unwrap();
+        let req = Coach::meal_plan_request_from_json(&text).unwrap();
+        let result = env.run(None, &req);
+        let got = serde_json::to_string_pretty(&result).unwrap() + "\n";
+        let path = format!("{dir}/{name}.result.json");
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &got).unwrap();
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            got, want,
+            "{name}: run with UPDATE_GOLDEN=1 to rewrite {path}"
+        );
+    }
+}

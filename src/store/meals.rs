@@ -16,9 +16,6 @@ const RECIPE_COLUMNS: &str = "r.id, r.source, r.title, r.description, r.meal_typ
      r.tags_json, r.ingredients_json, r.prep_minutes, r.cook_minutes, r.servings, r.origin_id, \
      r.expires_ms";
 
-/// A time limit that never binds.
-const NO_LIMIT: i64 = 1 << 40;
-
 fn meal_type_mask(types: &[MealType]) -> i64 {
     types.iter().fold(0, |m, t| m | t.bit())
 }
@@ -132,74 +129,99 @@ impl Db<'_> {
     /// Runs a slot's candidate search (see `meals::search`): the tiers in order, each filling the
     /// places the ones before left, at most `q.limit` recipes in rank order. The hard rules are
     /// applied here in SQL; the caller checks them again.
+    ///
+    /// Each tier sorts rowids only (the wide columns stay out of the sorter), then the few rows
+    /// kept are read by rowid.
     pub fn search_candidates(&self, q: &CandidateQuery) -> Result<Vec<Recipe>> {
-        let excluded = json(&q.excluded);
-        let prep = q.max_prep_minutes.map_or(NO_LIMIT, i64::from);
-        let cook = q.max_cook_minutes.map_or(NO_LIMIT, i64::from);
-        let filters = "r.meal_types & ?2 <> 0 AND r.diet_mask & ?3 = ?3 AND r.source <> 'stage'
-             AND NOT EXISTS (SELECT 1 FROM json_each(?4) AS e
-                              WHERE instr(r.ingredient_text, e.value) > 0)
-             AND r.id NOT IN (SELECT value FROM json_each(?5))";
-        let over = "max(r.prep_minutes - ?6, 0) + max(r.cook_minutes - ?7, 0)";
-        let mut out: Vec<Recipe> = Vec::new();
-        let mut skip: Vec<String> = q.exclude_ids.clone();
+        let mut rowids: Vec<i64> = Vec::new();
         for tier in &q.tiers {
-            let wanted = q.limit.saturating_sub(out.len());
+            let wanted = q.limit.saturating_sub(rowids.len());
             if wanted == 0 {
                 break;
             }
-            let skip_json = json(&skip);
-            let rows: Vec<Recipe> = match tier {
-                Some(m) => self
-                    .conn
-                    .prepare_cached(&format!(
-                        "SELECT {RECIPE_COLUMNS} FROM recipes_fts
-                           JOIN recipes AS r ON r.rowid = recipes_fts.rowid
-                          WHERE recipes_fts MATCH ?1 AND {filters}
-                          ORDER BY r.source = 'core', {over}, bm25(recipes_fts), r.id
-                          LIMIT ?8"
-                    ))?
-                    .query_map(
-                        params![
-                            m,
-                            q.meal_type_bit,
-                            q.diet_bits,
-                            excluded,
-                            skip_json,
-                            prep,
-                            cook,
-                            wanted as i64
-                        ],
-                        recipe_row,
-                    )?
-                    .collect::<rusqlite::Result<_>>()?,
-                None => self
-                    .conn
-                    .prepare_cached(&format!(
-                        "SELECT {RECIPE_COLUMNS} FROM recipes AS r
-                          WHERE ?1 IS NULL AND {filters}
-                          ORDER BY r.source = 'core', {over}, r.id
-                          LIMIT ?8"
-                    ))?
-                    .query_map(
-                        params![
-                            Option::<String>::None,
-                            q.meal_type_bit,
-                            q.diet_bits,
-                            excluded,
-                            skip_json,
-                            prep,
-                            cook,
-                            wanted as i64
-                        ],
-                        recipe_row,
-                    )?
-                    .collect::<rusqlite::Result<_>>()?,
-            };
-            skip.extend(rows.iter().map(|r| r.id.clone()));
-            out.extend(rows);
+            // Later tiers leave out what earlier ones found.
+            let found = self.search_tier(q, tier.as_deref(), &rowids, wanted)?;
+            rowids.extend(found);
+        }
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {RECIPE_COLUMNS} FROM recipes AS r WHERE r.rowid = ?1"
+        ))?;
+        let mut out = Vec::with_capacity(rowids.len());
+        for id in rowids {
+            if let Some(r) = st.query_row([id], recipe_row).optional()? {
+                out.push(r);
+            }
         }
         Ok(out)
+    }
+
+    /// One tier: the rowids of up to `limit` recipes in rank order, leaving out the ids
+    /// `q.exclude_ids` and the rowids `found`.
+    fn search_tier(
+        &self,
+        q: &CandidateQuery,
+        fts: Option<&str>,
+        found: &[i64],
+        limit: usize,
+    ) -> Result<Vec<i64>> {
+        use rusqlite::types::Value as V;
+        let mut args: Vec<V> = Vec::new();
+        let mut arg = |v: V| {
+            args.push(v);
+            format!("?{}", args.len())
+        };
+        let mut sql = String::from("SELECT r.rowid FROM ");
+        let mut order = String::from("r.source = 'core'");
+        if let Some(m) = fts {
+            let p = arg(V::Text(m.to_string()));
+            sql.push_str(&format!(
+                "recipes_fts JOIN recipes AS r ON r.rowid = recipes_fts.rowid
+                 WHERE recipes_fts MATCH {p} AND "
+            ));
+        } else {
+            sql.push_str("recipes AS r WHERE ");
+        }
+        let t = arg(V::Integer(q.meal_type_bit));
+        let d = arg(V::Integer(q.diet_bits));
+        sql.push_str(&format!(
+            "r.meal_types & {t} <> 0 AND r.diet_mask & {d} = {d} AND r.source <> 'stage'"
+        ));
+        for term in &q.excluded {
+            let p = arg(V::Text(term.clone()));
+            sql.push_str(&format!(" AND instr(r.ingredient_text, {p}) = 0"));
+        }
+        if !q.exclude_ids.is_empty() {
+            let p = arg(V::Text(json(&q.exclude_ids)));
+            sql.push_str(&format!(
+                " AND r.id NOT IN (SELECT value FROM json_each({p}))"
+            ));
+        }
+        if !found.is_empty() {
+            let p = arg(V::Text(json(&found)));
+            sql.push_str(&format!(
+                " AND r.rowid NOT IN (SELECT value FROM json_each({p}))"
+            ));
+        }
+        let mut over = Vec::new();
+        if let Some(m) = q.max_prep_minutes {
+            let p = arg(V::Integer(i64::from(m)));
+            over.push(format!("max(r.prep_minutes - {p}, 0)"));
+        }
+        if let Some(m) = q.max_cook_minutes {
+            let p = arg(V::Integer(i64::from(m)));
+            over.push(format!("max(r.cook_minutes - {p}, 0)"));
+        }
+        if !over.is_empty() {
+            order.push_str(&format!(", {}", over.join(" + ")));
+        }
+        if fts.is_some() {
+            order.push_str(", bm25(recipes_fts)");
+        }
+        let l = arg(V::Integer(limit as i64));
+        sql.push_str(&format!(" ORDER BY {order}, r.id LIMIT {l}"));
+        let mut st = self.conn.prepare_cached(&sql)?;
+        let rows = st.query_map(rusqlite::params_from_iter(args), |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Deletes the staged copies whose expiry is at or before `now_ms`. Returns how many.

@@ -33,6 +33,8 @@ CREATE TABLE recipes (
     created_ms       INTEGER NOT NULL,
     updated_ms       INTEGER NOT NULL
 );
+-- Search without a text condition walks this in rank order (user recipes first, then by id).
+CREATE INDEX recipes_rank ON recipes ((source = 'core'), id) WHERE source <> 'stage';
 -- Cleanup of expired staged copies.
 CREATE INDEX recipes_stage_expiry ON recipes (expires_ms) WHERE source = 'stage';
 
