@@ -940,15 +940,12 @@ fn variety_warnings_for_repeats_and_yesterdays_protein() {
 // ---------------------------------------------------------------------------------------------
 // Exclusions never violated: a seeded property test
 
-struct SplitMix(u64);
+/// Random numbers from the library's seeded id stream (SplitMix64): 48 random bits per id.
+struct SplitMix(IdGenerator);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        u64::from_str_radix(&self.0.next_id().replace('-', "")[..12], 16).unwrap()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
@@ -1014,7 +1011,7 @@ const MUST_EXCLUDE: &[(&str, &[&str])] = &[
 
 #[test]
 fn exclusions_and_diets_are_never_violated() {
-    let mut rng = SplitMix(0x5EED_0012);
+    let mut rng = SplitMix(IdGenerator::seeded(0x5EED_0012));
     for round in 0..12 {
         let store = Store::open_in_memory().unwrap();
         let clock = FixedClock::new(T0);
@@ -1075,13 +1072,7 @@ fn exclusions_and_diets_are_never_violated() {
                                 let note =
                                     rng.chance(30).then(|| format!("with {}", rng.pick(POOL)));
                                 let s = slot(1 + rng.below(4) as u32, &tags, note.as_deref());
-                                match t {
-                                    MealType::Breakfast => meals.breakfast = Some(s),
-                                    MealType::Lunch => meals.lunch = Some(s),
-                                    MealType::Dinner => meals.dinner = Some(s),
-                                    MealType::Snack => meals.snack = Some(s),
-                                    MealType::Dessert => meals.dessert = Some(s),
-                                }
+                                meals.set(t, s);
                             }
                         }
                         DayRequest {

@@ -202,6 +202,44 @@ pub struct MealPreferences {
     pub max_cook_minutes: Option<u32>,
 }
 
+/// Accessors by [`MealType`] for a record with one optional field per meal type.
+macro_rules! by_meal_type {
+    ($record:ty, $slot:ty) => {
+        impl $record {
+            /// The slot of type `t`, if present.
+            pub fn get(&self, t: MealType) -> Option<&$slot> {
+                match t {
+                    MealType::Breakfast => self.breakfast.as_ref(),
+                    MealType::Lunch => self.lunch.as_ref(),
+                    MealType::Dinner => self.dinner.as_ref(),
+                    MealType::Snack => self.snack.as_ref(),
+                    MealType::Dessert => self.dessert.as_ref(),
+                }
+            }
+
+            /// Sets the slot of type `t`.
+            pub fn set(&mut self, t: MealType, slot: $slot) {
+                let place = match t {
+                    MealType::Breakfast => &mut self.breakfast,
+                    MealType::Lunch => &mut self.lunch,
+                    MealType::Dinner => &mut self.dinner,
+                    MealType::Snack => &mut self.snack,
+                    MealType::Dessert => &mut self.dessert,
+                };
+                *place = Some(slot);
+            }
+
+            /// The present slots in plan order (breakfast, lunch, dinner, snack, dessert).
+            pub fn slots(&self) -> Vec<(MealType, &$slot)> {
+                MealType::ALL
+                    .iter()
+                    .filter_map(|t| self.get(*t).map(|s| (*t, s)))
+                    .collect()
+            }
+        }
+    };
+}
+
 /// One requested meal of a day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -242,26 +280,7 @@ pub struct MealsRequest {
     pub dessert: Option<MealSlotRequest>,
 }
 
-impl MealsRequest {
-    /// The requested slots in plan order.
-    pub fn slots(&self) -> Vec<(MealType, &MealSlotRequest)> {
-        MealType::ALL
-            .iter()
-            .filter_map(|t| self.get(*t).map(|s| (*t, s)))
-            .collect()
-    }
-
-    /// The slot of type `t`, if requested.
-    pub fn get(&self, t: MealType) -> Option<&MealSlotRequest> {
-        match t {
-            MealType::Breakfast => self.breakfast.as_ref(),
-            MealType::Lunch => self.lunch.as_ref(),
-            MealType::Dinner => self.dinner.as_ref(),
-            MealType::Snack => self.snack.as_ref(),
-            MealType::Dessert => self.dessert.as_ref(),
-        }
-    }
-}
+by_meal_type!(MealsRequest, MealSlotRequest);
 
 /// One requested day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
@@ -406,38 +425,7 @@ pub struct PlannedMeals {
     pub dessert: Option<PlannedSlot>,
 }
 
-impl PlannedMeals {
-    /// The slot of type `t`.
-    pub fn get(&self, t: MealType) -> Option<&PlannedSlot> {
-        match t {
-            MealType::Breakfast => self.breakfast.as_ref(),
-            MealType::Lunch => self.lunch.as_ref(),
-            MealType::Dinner => self.dinner.as_ref(),
-            MealType::Snack => self.snack.as_ref(),
-            MealType::Dessert => self.dessert.as_ref(),
-        }
-    }
-
-    /// Sets the slot of type `t`.
-    pub fn set(&mut self, t: MealType, slot: PlannedSlot) {
-        let place = match t {
-            MealType::Breakfast => &mut self.breakfast,
-            MealType::Lunch => &mut self.lunch,
-            MealType::Dinner => &mut self.dinner,
-            MealType::Snack => &mut self.snack,
-            MealType::Dessert => &mut self.dessert,
-        };
-        *place = Some(slot);
-    }
-
-    /// The planned slots in plan order.
-    pub fn slots(&self) -> Vec<(MealType, &PlannedSlot)> {
-        MealType::ALL
-            .iter()
-            .filter_map(|t| self.get(*t).map(|s| (*t, s)))
-            .collect()
-    }
-}
+by_meal_type!(PlannedMeals, PlannedSlot);
 
 /// A planned day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]

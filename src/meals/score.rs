@@ -135,7 +135,7 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
         })
         .collect();
     // Stable: ties keep the search order.
-    scored.sort_by(|a, b| b.points.cmp(&a.points));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.points));
     scored
 }
 

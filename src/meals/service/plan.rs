@@ -226,7 +226,7 @@ fn plan_slot(
             env,
             ids,
             &view,
-            &[recipe.clone()],
+            std::slice::from_ref(&recipe),
             &pick,
             PickedBy::Pinned,
             warnings,
