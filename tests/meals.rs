@@ -13,7 +13,8 @@ use coachcore::clock::FixedClock;
 use coachcore::error::{CoachError, Error};
 use coachcore::ffi::MealPlanListener;
 use coachcore::ids::IdGenerator;
-use coachcore::llm::breaker::{BreakerConfig, CircuitBreaker};
+use coachcore::llm::breaker::{Breaker, BreakerConfig};
+use coachcore::llm::metered::Metered;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
@@ -745,8 +746,7 @@ fn model_failures_and_an_open_breaker_fall_back() {
         })
     }));
     let clock = Arc::new(FixedClock::new(T0));
-    let breaker = CircuitBreaker::new(
-        failing.clone(),
+    let breaker = Breaker::new(
         clock,
         BreakerConfig {
             failure_threshold: 1,
@@ -754,13 +754,14 @@ fn model_failures_and_an_open_breaker_fall_back() {
             cooldown_ms: 60_000,
         },
     );
-    let result = env.run(Some(&breaker), &req);
+    let metered = Metered::new(&*failing, "meals").with_breaker(Some(&breaker));
+    let result = env.run(Some(&metered), &req);
     let sel = only_slot(&result).selection.as_ref().unwrap();
     assert_eq!(sel.picked_by, PickedBy::Fallback);
     assert!(sel.matched_tags.contains(&"chicken".to_string()));
     assert!(breaker.is_open());
     let calls = failing.requests().len();
-    let result = env.run(Some(&breaker), &req);
+    let result = env.run(Some(&metered), &req);
     assert_eq!(
         only_slot(&result).selection.as_ref().unwrap().picked_by,
         PickedBy::Fallback

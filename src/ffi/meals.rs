@@ -8,6 +8,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use crate::error::CoachError;
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
+use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
 use crate::meals::model::{
     JobStatus, MealHistoryEntry, MealLog, MealPlanEvent, MealPlanJob, MealPlanRequest,
@@ -240,25 +241,27 @@ impl Coach {
 }
 
 impl Coach {
-    /// The model meal planning uses: the one given to `useLanguageModel` (behind its breaker).
-    fn meal_model(&self) -> Option<Arc<dyn LanguageModel>> {
-        self.language_model()
+    /// The model meal planning uses: the one given to `useLanguageModel`, with its breaker.
+    fn meal_model(&self) -> Option<SharedModel> {
+        self.shared_model()
     }
 
     fn run_job(
         &self,
         lease: JobLease,
         request: &MealPlanRequest,
-        model: Option<Arc<dyn LanguageModel>>,
+        model: Option<SharedModel>,
         sink: &dyn PlanSink,
         cancel: &Arc<CancelToken>,
         mut ids: IdGenerator,
     ) -> MealPlanJob {
         let settings = PlanSettings::default();
+        // One metered wrapper per job: breaker, one log line per call, usage.
+        let metered = model.as_ref().map(|m| m.metered("meals"));
         let env = PlanEnv {
             store: &self.store,
             clock: &*self.clock,
-            model: model.as_deref(),
+            model: metered.as_ref().map(|m| m as &dyn LanguageModel),
             settings: &settings,
             cancel,
         };
@@ -278,6 +281,10 @@ impl Coach {
     ) -> Result<MealPlanJob, CoachError> {
         let mut ids = IdGenerator::from_entropy();
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
+        let model = model.map(|model| SharedModel {
+            model,
+            breaker: None,
+        });
         Ok(self.run_job(lease, &request, model, sink, cancel, ids))
     }
 

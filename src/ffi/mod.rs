@@ -3,8 +3,11 @@
 
 mod assistant;
 mod coach;
+pub mod language_model;
 mod llm;
+pub mod logging;
 mod meals;
+pub mod requests;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
@@ -13,4 +16,4 @@ pub use coach::{library_version, Coach};
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
 pub use meals::{MealPlanListener, MealPlanTask};
-pub use suggest::evaluate_exercise;
+pub use suggest::{evaluate_exercise, SuggestionProgressListener};
