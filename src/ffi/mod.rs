@@ -6,6 +6,7 @@ mod coach;
 pub mod language_model;
 mod llm;
 pub mod logging;
+mod meals;
 pub mod requests;
 mod suggest;
 
@@ -14,4 +15,5 @@ pub use coach::{library_version, Coach};
 #[cfg(feature = "llama")]
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
+pub use meals::{MealPlanListener, MealPlanTask};
 pub use suggest::{evaluate_exercise, SuggestionProgressListener};
