@@ -5,6 +5,7 @@ mod assistant;
 mod coach;
 mod llm;
 mod suggest;
+mod workout;
 
 pub use assistant::{AssistantListener, AssistantTask};
 pub use coach::{library_version, Coach};
@@ -12,3 +13,4 @@ pub use coach::{library_version, Coach};
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
 pub use suggest::evaluate_exercise;
+pub use workout::{WorkoutListener, WorkoutTask, WorkoutValidation};

@@ -34,6 +34,7 @@ mod changes;
 mod codec;
 mod generations;
 mod training;
+mod workout;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -64,6 +65,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_training.sql"),
     include_str!("migrations/0003_assistant.sql"),
     include_str!("migrations/0004_suggestion_units.sql"),
+    // 0005 meals (built in parallel): the lead orders the two at merge.
+    include_str!("migrations/0005_workout.sql"),
 ];
 
 /// The schema version this code writes.

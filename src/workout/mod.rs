@@ -27,6 +27,7 @@ pub mod model;
 pub mod planner;
 pub mod preanalysis;
 pub mod render;
+pub mod service;
 pub mod timebox;
 
 pub use document::{validate_workout_yaml, DocumentError};

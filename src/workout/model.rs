@@ -493,3 +493,13 @@ pub struct WorkoutLog {
     #[serde(default)]
     pub post_workout: Option<PostWorkout>,
 }
+
+/// A progress event of [`generateWorkout`](crate::Coach::generate_workout).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkoutEvent {
+    /// The stage that starts (or `done`).
+    pub stage: WorkoutStage,
+    /// The model call within the stage, from 1 (repairs count on); 0 for stages without one.
+    pub attempt: u32,
+}

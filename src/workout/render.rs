@@ -100,6 +100,7 @@ pub fn find<'a>(catalog: &'a [WorkoutExercise], id: &str) -> Option<&'a WorkoutE
 }
 
 /// A set before time-boxing.
+#[allow(clippy::too_many_arguments)]
 fn node(
     id: String,
     tier: SetTier,
