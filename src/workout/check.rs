@@ -6,13 +6,24 @@
 use std::collections::HashSet;
 
 use super::catalog::{Inventory, WorkoutExercise};
-use super::model::{AnalyzerPlan, PlanTier, SetTier, Workout, WorkoutRequest};
+use super::model::{AnalyzerPlan, Goal, PlanTier, SetTier, WeightUnit, Workout, WorkoutRequest};
 use super::preanalysis::PreAnalysis;
 use super::render;
 use crate::llm::structured::Issue;
 
 /// Tolerance on loads (request unit): rounding of a cap to loadable plates.
 const LOAD_TOLERANCE: f64 = 0.01;
+
+/// A session's frame, for comparing a document's with the request's.
+fn frame<'a>(
+    date: &'a str,
+    location: &'a str,
+    units: WeightUnit,
+    minutes: u32,
+    goal: Goal,
+) -> (&'a str, &'a str, WeightUnit, u32, Goal) {
+    (date, location, units, minutes, goal)
+}
 
 fn issue(path: String, message: impl Into<String>) -> Issue {
     Issue {
@@ -31,11 +42,13 @@ pub fn analyzer_issues(
     let mut out = Vec::new();
     let m = &request.meta;
     let pm = &plan.meta;
-    if pm.date != m.date
-        || pm.location != m.location
-        || pm.units != m.units
-        || pm.duration_minutes != m.duration_minutes
-        || pm.goal != m.goal
+    if frame(
+        &pm.date,
+        &pm.location,
+        pm.units,
+        pm.duration_minutes,
+        pm.goal,
+    ) != frame(&m.date, &m.location, m.units, m.duration_minutes, m.goal)
     {
         out.push(issue(
             "meta".into(),
@@ -153,11 +166,8 @@ pub fn workout_issues(
     if w.workout_id != expected_id {
         out.push(issue("workout_id".into(), format!("must be {expected_id}")));
     }
-    if w.date != m.date
-        || w.location != m.location
-        || w.units != m.units
-        || w.duration_minutes != m.duration_minutes
-        || w.goal != m.goal
+    if frame(&w.date, &w.location, w.units, w.duration_minutes, w.goal)
+        != frame(&m.date, &m.location, m.units, m.duration_minutes, m.goal)
     {
         out.push(issue(
             "date".into(),

@@ -152,6 +152,28 @@ struct Staged<'a> {
     budget_ms: u64,
 }
 
+impl<'a> Staged<'a> {
+    /// `inner` for one stage: `first` on the first call, `repair` on the others, `budget_ms` for
+    /// all of them from now.
+    fn new(
+        inner: &'a dyn LanguageModel,
+        sink: &'a dyn WorkoutSink,
+        first: WorkoutStage,
+        repair: WorkoutStage,
+        budget_ms: u64,
+    ) -> Self {
+        Staged {
+            inner,
+            sink,
+            first,
+            repair,
+            calls: AtomicU32::new(0),
+            started: Instant::now(),
+            budget_ms,
+        }
+    }
+}
+
 impl LanguageModel for Staged<'_> {
     fn info(&self) -> ModelInfo {
         self.inner.info()
@@ -261,15 +283,13 @@ fn model_analyzer(
 ) -> std::result::Result<AnalyzerPlan, LlmError> {
     let schema = document::analyzer_schema_for(&pre.allowed);
     let validator = document::validator(&schema);
-    let staged = Staged {
-        inner: model,
+    let staged = Staged::new(
+        model,
         sink,
-        first: WorkoutStage::Analyzer,
-        repair: WorkoutStage::AnalyzerRepair,
-        calls: AtomicU32::new(0),
-        started: Instant::now(),
-        budget_ms: settings.analyzer_timeout_ms,
-    };
+        WorkoutStage::Analyzer,
+        WorkoutStage::AnalyzerRepair,
+        settings.analyzer_timeout_ms,
+    );
     let req = request_of(
         crate::prompts::WORKOUT_ANALYZER,
         analyzer_user(request, pre, &schema),
@@ -324,15 +344,13 @@ fn model_generator(
         "Analyzer JSON:\n{}\n\nworkout_id: {expected_id}\n\nWorkout Schema (for validation):\n{schema}",
         serde_json::to_string(plan).unwrap_or_default()
     );
-    let staged = Staged {
-        inner: model,
+    let staged = Staged::new(
+        model,
         sink,
-        first: WorkoutStage::Generator,
-        repair: WorkoutStage::GeneratorRepair,
-        calls: AtomicU32::new(0),
-        started: Instant::now(),
-        budget_ms: settings.generator_timeout_ms,
-    };
+        WorkoutStage::Generator,
+        WorkoutStage::GeneratorRepair,
+        settings.generator_timeout_ms,
+    );
     let req = request_of(
         crate::prompts::WORKOUT_GENERATOR,
         user,
@@ -364,6 +382,18 @@ fn cancelled(cancel: &CancelToken) -> Result<()> {
     Ok(())
 }
 
+/// Sends `done` when dropped: after the flow's last step, an error or a panic.
+struct DoneOnDrop<'a>(&'a dyn WorkoutSink);
+
+impl Drop for DoneOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.on_event(WorkoutEvent {
+            stage: WorkoutStage::Done,
+            attempt: 0,
+        });
+    }
+}
+
 /// Generates, validates and saves a workout. `model` `None`: the deterministic planner and
 /// renderer. `done` is always the last event.
 pub fn generate(
@@ -375,23 +405,7 @@ pub fn generate(
     cancel: &Arc<CancelToken>,
     settings: &WorkoutSettings,
 ) -> Result<WorkoutResult> {
-    let out = run(store, clock, model, request, sink, cancel, settings);
-    sink.on_event(WorkoutEvent {
-        stage: WorkoutStage::Done,
-        attempt: 0,
-    });
-    out
-}
-
-fn run(
-    store: &Store,
-    clock: &dyn Clock,
-    model: Option<&dyn LanguageModel>,
-    request: &WorkoutRequest,
-    sink: &dyn WorkoutSink,
-    cancel: &Arc<CancelToken>,
-    settings: &WorkoutSettings,
-) -> Result<WorkoutResult> {
+    let _done = DoneOnDrop(sink);
     sink.on_event(WorkoutEvent {
         stage: WorkoutStage::PreAnalysis,
         attempt: 0,
