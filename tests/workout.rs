@@ -579,7 +579,16 @@ fn logged_workouts_become_history_and_drive_anti_repeat() {
         .iter()
         .map(|p| p.exercise.as_str())
         .collect();
-    // The suggestion engine's history has them.
+    // The suggestion engine's history has them; the saved workout has its actual values.
+    let saved = c
+        .workout(first.workout.workout_id.clone())
+        .unwrap()
+        .unwrap();
+    assert!(saved.workout.sets.iter().all(|s| s.actual_reps == Some(10)));
+    assert!(validate_workout_yaml(&saved.yaml).unwrap().sets[0]
+        .actual_weight
+        .is_some());
+    assert!(c.workouts(1).unwrap()[0].logged || c.workouts(10).unwrap().iter().any(|w| w.logged));
     assert!(c
         .exercise_history(done[0].to_string(), None)
         .unwrap()

@@ -347,3 +347,66 @@ pub fn analyze(
         unknown_equipment: inventory.unknown.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workout::catalog::builtin;
+    use crate::workout::model::{Goal, WeightUnit, WorkoutMeta};
+
+    fn request(instructions: &str, bans: &[&str], equipment: &[&str]) -> WorkoutRequest {
+        WorkoutRequest {
+            meta: WorkoutMeta {
+                date: "2025-08-17".into(),
+                location: "home".into(),
+                units: WeightUnit::Lbs,
+                duration_minutes: 45,
+                goal: Goal::General,
+            },
+            instructions: instructions.into(),
+            bans: bans.iter().map(|s| s.to_string()).collect(),
+            equipment: equipment.iter().map(|s| s.to_string()).collect(),
+            recent_cardio: vec![],
+            upcoming_cardio: String::new(),
+            recovery: None,
+            history_text: None,
+        }
+    }
+
+    #[test]
+    fn bans_come_from_the_list_and_simple_instruction_lines() {
+        let r = request("Knees fine.\n- No push-up, DIP.\n* avoid bench\nban eq_pullup_bar\nI say no to nothing", &["Pike-Push-Up"], &[]);
+        let b = bans(&r);
+        for t in ["push-up", "dip", "bench", "eq_pullup_bar", "pike-push-up"] {
+            assert!(b.contains(t), "{t}: {b:?}");
+        }
+        assert!(
+            !b.iter()
+                .any(|t| t.contains("knees") || t.contains("nothing")),
+            "{b:?}"
+        );
+    }
+
+    #[test]
+    fn allowed_exercises_follow_equipment_and_bans() {
+        let r = request(
+            "",
+            &["eq_pullup_bar", "bench", "dead-bug"],
+            &["eq_pullup_bar", "eq_dumbbells_set_5-50", "eq_bench_flat"],
+        );
+        let date = validate_request(&r).unwrap();
+        let pre = analyze(&r, date, builtin(), &[]);
+        assert!(pre.is_allowed("push-up") && pre.is_allowed("db-curl"));
+        for banned in ["pull-up", "db-bench-press", "dead-bug"] {
+            assert!(!pre.is_allowed(banned), "{banned}");
+            assert!(pre
+                .excluded
+                .iter()
+                .any(|e| e.exercise == banned && e.reason == "banned"));
+        }
+        assert!(!pre.is_allowed("bb-back-squat"), "no barbell");
+        assert!(
+            pre.thin_history && pre.last_strength_days_ago.is_none() && !pre.anti_repeat_active
+        );
+    }
+}
