@@ -20,6 +20,7 @@ pub mod apply;
 pub mod clarify;
 pub mod date;
 pub mod model;
+pub mod reading;
 pub mod router;
 pub mod service;
 pub mod shape;
