@@ -18,9 +18,10 @@
 //! "is") asks for information and reads as [`Intent::Nothing`], unless it is a polite request
 //! ("can you", "could you", "would you", "will you", "please"). Otherwise the first cue in the
 //! message decides, except that a goal cue ("goal", "I want to ... by <date>") wins over a
-//! create cue. Without any cue, a message with a date, time or recurrence reads as an implied
-//! create (its cue has no span); thanks, greetings and "ok" read as nothing; anything else is
-//! left to the model (`intent` absent).
+//! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
+//! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
+//! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
+//! read as nothing; anything else is left to the model (`intent` absent).
 
 use serde::{Deserialize, Serialize};
 
@@ -231,7 +232,10 @@ pub fn read_message(message: &str, today: Date, items: &[PlannerItem]) -> Readin
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
     let (cues, question) = read_cues(&mut p);
-    let has_when = !found.dates.is_empty() || found.time.is_some() || found.recurrence.is_some();
+    let has_when = !found.dates.is_empty()
+        || found.time.is_some()
+        || found.recurrence.is_some()
+        || priority.is_some();
     let intent = settle_intent(&p, &cues, question, has_when, &found.dates);
     let mut all_cues = cues;
     if intent == Some(Intent::Create) && all_cues.is_empty() {
@@ -505,7 +509,8 @@ const QUESTION_OPENERS: &[&str] = &[
 const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls"];
 const CHAT: &[&str] = &[
     "thanks", "thank", "thx", "ty", "hi", "hello", "hey", "ok", "okay", "cool", "great", "nice",
-    "awesome", "bye", "lol", "perfect", "morning", "night", "yes", "no", "nope", "sure",
+    "awesome", "bye", "lol", "perfect", "morning", "night", "yes", "no", "nope", "sure", "there",
+    "sounds", "good", "fine", "alright", "got", "that's", "thats", "much", "very", "all", "set",
 ];
 const WH: &[&str] = &[
     "what", "what's", "when", "where", "which", "who", "why", "how",

@@ -4,8 +4,9 @@
 //! letters and digits, no stop words, no one-letter words), without the generic words "thing",
 //! "stuff", "item", "task", "todo", "event", "habit", "goal", then stemmed lightly ("meetings",
 //! "meeting" and "meet" agree; "running" and "run"; "groceries" and "grocery"). Each distinct
-//! title word scores 1 when the message has it, 0.7 when one is a prefix of the other and the
-//! shorter has at least 4 letters, else 0; an item's score is the mean over its title words (a
+//! title word scores 1 when the message has it, 0.7 when the two share a prefix of at least 4
+//! letters that is all of the shorter word or all but its last letter ("renew" and "renewal",
+//! "meditate" and "meditation"), else 0; an item's score is the mean over its title words (a
 //! title of three or more words with at least one full hit scores at least 0.4). A title whose
 //! words all appear in the message, in order and next to each other, scores 1. Items scoring
 //! below [`MATCH_THRESHOLD`] are left out; the best [`MAX_MATCHES`] are kept, by score, then the
@@ -82,9 +83,12 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
+/// but its last letter ("renew" and "renewal", "meditate" and "meditation").
 fn prefix_hit(a: &str, b: &str) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short.len() >= 4 && long.starts_with(short)
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let shorter = a.len().min(b.len());
+    common >= 4 && common + 1 >= shorter
 }
 
 /// The score of one title against the message's stems and words (see the module docs).
