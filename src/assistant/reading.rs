@@ -23,6 +23,9 @@
 //! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
 //! read as nothing; anything else is left to the model (`intent` absent).
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::date::Date;
@@ -516,12 +519,21 @@ const WH: &[&str] = &[
     "what", "what's", "when", "where", "which", "who", "why", "how",
 ];
 
+/// The words that can open a phrase of `pats` (a fast filter before matching phrases).
+fn openers<'p>(pats: impl Iterator<Item = &'p str>) -> HashSet<&'p str> {
+    pats.flat_map(|p| p.split(' ').next().unwrap_or("").split('|'))
+        .collect()
+}
+
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
+    static OPENERS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    let opens = OPENERS.get_or_init(|| openers(CUES.iter().flat_map(|(_, ps)| ps.iter().copied())));
     let mut cues = Vec::new();
     let mut i = 0;
     while i < p.len() {
         let mut hit = None;
-        'outer: for (intent, phrases) in CUES {
+        let phrases_here = if opens.contains(p.w(i)) { CUES } else { &[] };
+        'outer: for (intent, phrases) in phrases_here {
             for pat in *phrases {
                 if let Some(j) = p.seq(i, pat) {
                     if p.free(i, j) {

@@ -49,6 +49,9 @@
 //! priority". Low: "low priority", "not urgent", "not important", "no rush", "no hurry",
 //! "whenever", "someday". Medium: "medium priority", "normal priority". The first one said wins.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 use super::{DateReading, DateRole, Lexed, PriorityReading, RecurrenceReading, Span, TimeReading};
 use crate::assistant::date::Date;
 use crate::assistant::model::{Priority, Recurrence, RecurrenceType, Weekday};
@@ -336,7 +339,7 @@ fn rec_at(p: &Lexed, i: usize) -> Option<(Recurrence, Option<u32>, usize, usize)
                 _ => return None,
             },
         };
-        if on && matches!(p.w(i), "weekdays" | "weekends") || weekday(p.w(i)).is_some() && on {
+        if on && (matches!(p.w(i), "weekdays" | "weekends") || weekday(p.w(i)).is_some()) {
             start = i - 1;
         }
         r
@@ -821,7 +824,12 @@ const PRIORITY_PHRASES: &[(&str, Priority)] = &[
 
 /// The first priority phrase.
 pub(super) fn read_priority(p: &mut Lexed) -> Option<PriorityReading> {
+    static OPENERS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    let opens = OPENERS.get_or_init(|| super::openers(PRIORITY_PHRASES.iter().map(|(p, _)| *p)));
     for i in 0..p.len() {
+        if !opens.contains(p.w(i)) {
+            continue;
+        }
         for (pat, prio) in PRIORITY_PHRASES {
             if let Some(e) = p.seq(i, pat).filter(|e| p.free(i, *e)) {
                 p.mark(i, e);
