@@ -16,37 +16,13 @@ fn r(msg: &str) -> Reading {
     read_on(MON, msg)
 }
 
-fn item(kind: ItemKind, id: &str, title: &str) -> PlannerItem {
-    PlannerItem {
-        kind,
-        id: id.into(),
-        title: title.into(),
-        notes: None,
-        scheduled_for: None,
-        time_of_day: None,
-        end_time: None,
-        priority: Priority::Medium,
-        recurrence: Recurrence::none(),
-        completed: false,
-        completed_occurrences: vec![],
-        goal_items: vec![],
-        child_goals: vec![],
-        created_ms: 0,
-        updated_ms: 0,
-    }
+/// The evaluation set's planner fixture (8 todos, 3 events, 3 habits, 2 goals).
+fn planner() -> Vec<PlannerItem> {
+    let set: serde_json::Value = serde_json::from_str(EVAL_SET).unwrap();
+    serde_json::from_value(set["fixtures"]["planner"].clone()).unwrap()
 }
 
-fn planner() -> Vec<PlannerItem> {
-    vec![
-        item(ItemKind::Todo, "t1", "Buy milk"),
-        item(ItemKind::Todo, "t2", "Submit expense report"),
-        item(ItemKind::Todo, "t3", "Call the plumber"),
-        item(ItemKind::Event, "e1", "Dentist appointment"),
-        item(ItemKind::Event, "e2", "Team meeting"),
-        item(ItemKind::Habit, "h1", "Morning run"),
-        item(ItemKind::Goal, "g1", "Get fit"),
-    ]
-}
+const EVAL_SET: &str = include_str!("../../../tests/data/eval/assistant.json");
 
 fn date_of(r: &Reading) -> Option<&str> {
     r.scheduled_for()
@@ -441,13 +417,22 @@ fn references() {
             .map(|m| (m.id, m.score))
             .collect()
     };
-    assert_eq!(m("Mark buy milk as done"), vec![("t1".to_string(), 1.0)]);
-    assert_eq!(m("remove the milk thing"), vec![("t1".to_string(), 0.5)]);
-    assert_eq!(m("move the dentist to Thursday")[0].0, "e1");
-    assert_eq!(m("I finished the expense report")[0].0, "t2");
-    assert_eq!(m("I went running this morning")[0].0, "h1");
-    assert_eq!(m("push the meetings back an hour")[0].0, "e2");
-    assert_eq!(m("add the morning run to my fitness goal")[0].0, "h1");
+    assert_eq!(
+        m("Mark buy milk as done"),
+        vec![("todo-milk".to_string(), 1.0)]
+    );
+    assert_eq!(
+        m("remove the milk thing"),
+        vec![("todo-milk".to_string(), 0.5)]
+    );
+    assert_eq!(m("move the dentist to Thursday")[0].0, "event-dentist");
+    assert_eq!(m("I finished the expense report")[0].0, "todo-report");
+    assert_eq!(m("I went running this morning")[0].0, "habit-run");
+    assert_eq!(m("push the meetings back an hour")[0].0, "event-team");
+    assert_eq!(
+        m("add the morning run to my fitness goal")[0].0,
+        "habit-run"
+    );
     assert!(m("what's the weather like").is_empty());
     let all = r("team dentist plumber milk report run fit").matches;
     assert_eq!(all.len(), MAX_MATCHES);
@@ -618,8 +603,7 @@ fn check_task(task: &serde_json::Value, fixtures: &serde_json::Value) -> Vec<Str
 
 #[test]
 fn the_reading_alone_finds_the_evaluation_tasks_fields() {
-    let set: serde_json::Value =
-        serde_json::from_str(include_str!("../../../tests/data/eval/assistant.json")).unwrap();
+    let set: serde_json::Value = serde_json::from_str(EVAL_SET).unwrap();
     let tasks = set["tasks"].as_array().unwrap();
     assert!(tasks.len() >= 45);
     let mut failures = Vec::new();
@@ -638,8 +622,7 @@ fn the_reading_alone_finds_the_evaluation_tasks_fields() {
 
 #[test]
 fn evaluation_set_ids_are_unique_and_items_parse() {
-    let set: serde_json::Value =
-        serde_json::from_str(include_str!("../../../tests/data/eval/assistant.json")).unwrap();
+    let set: serde_json::Value = serde_json::from_str(EVAL_SET).unwrap();
     let planner: Vec<PlannerItem> =
         serde_json::from_value(set["fixtures"]["planner"].clone()).unwrap();
     assert_eq!(planner.len(), 16);
