@@ -11,6 +11,7 @@
 //! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
 //! | `router.rs` | the router's prompt, schema and thresholds (pure) |
+//! | `reading.rs` | the deterministic reading of a message: cues, dates, times, references (pure) |
 //! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
 //! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
 //! | `apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
