@@ -5,7 +5,8 @@
 //! The reading finds, each with the byte range of the message it came from:
 //! - the **intent** cues (create, complete, un-complete, delete, update, goal, nothing to do);
 //! - the **kind** stated or implied (event, habit, goal; todo otherwise);
-//! - **dates**, **times and ranges**, **recurrence**, **priority** (rules in `reading/when.rs`);
+//! - **dates**, **recurrence**, **priority** (rules in `reading/when.rs`), **times and ranges**
+//!   (`reading/time.rs`);
 //! - **references** to existing items, by a fuzzy title match (`reading/refs.rs`);
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
@@ -32,7 +33,11 @@ use super::date::Date;
 use super::model::{ItemKind, PlannerItem, Priority, Recurrence};
 
 mod refs;
+mod time;
 mod when;
+mod words;
+
+use words::*;
 
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 
@@ -391,134 +396,6 @@ fn is_iso_at(b: &[u8]) -> bool {
         && b.get(10).is_none_or(|c| !c.is_ascii_alphanumeric())
 }
 
-/// Cue phrases, longest first within each intent; matched at each word in message order.
-const CUES: &[(Intent, &[&str])] = &[
-    (
-        Intent::Uncomplete,
-        &[
-            "as not done",
-            "not done",
-            "not finished",
-            "not complete",
-            "not completed",
-            "didn't|didnt|haven't|havent finish|finished|do|done",
-            "undo",
-            "undone",
-            "unmark",
-            "uncheck",
-            "reopen",
-            "incomplete",
-        ],
-    ),
-    (
-        Intent::Complete,
-        &[
-            "as done|complete|completed|finished",
-            "done with",
-            "done",
-            "finished",
-            "completed",
-            "check off",
-            "tick off",
-            "cross off",
-            "i did",
-            "just did",
-            "i've done",
-            "i went",
-            "went for",
-        ],
-    ),
-    (
-        Intent::Delete,
-        &[
-            "get rid of",
-            "forget about",
-            "no longer need",
-            "don't|dont need",
-            "call off",
-            "called off",
-            "take off",
-            "delete",
-            "remove",
-            "cancel",
-            "cancelled",
-            "canceled",
-            "drop",
-            "scrap",
-            "erase",
-        ],
-    ),
-    (
-        Intent::Update,
-        &[
-            "push back",
-            "move back",
-            "make it",
-            "set it",
-            "move",
-            "reschedule",
-            "rename",
-            "change",
-            "push",
-            "postpone",
-            "delay",
-            "shift",
-            "bump",
-            "update",
-            "edit",
-        ],
-    ),
-    (
-        Intent::Goal,
-        &[
-            "set a goal",
-            "new goal",
-            "my goal is to",
-            "goal",
-            "goals",
-            "objective",
-        ],
-    ),
-    (
-        Intent::Create,
-        &[
-            "remind me to|about|of",
-            "remind me",
-            "don't|dont forget to",
-            "i need|have to",
-            "i must|should|gotta",
-            "i want to",
-            "i'd like to",
-            "need|have to",
-            "set up",
-            "add",
-            "create",
-            "schedule",
-            "book",
-            "plan",
-            "new",
-            "put",
-            "track",
-            "start",
-            "remember to",
-        ],
-    ),
-];
-
-const QUESTION_OPENERS: &[&str] = &[
-    "what", "what's", "whats", "when", "when's", "where", "which", "who", "why", "how", "how's",
-    "is", "are", "am", "was", "were", "have", "has", "any", "anything", "should", "shall",
-];
-const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls"];
-const CHAT: &[&str] = &[
-    "thanks", "thank", "thx", "ty", "hi", "hello", "hey", "ok", "okay", "cool", "great", "nice",
-    "awesome", "bye", "lol", "perfect", "morning", "night", "yes", "no", "nope", "sure", "there",
-    "sounds", "good", "fine", "alright", "got", "that's", "thats", "much", "very", "all", "set",
-];
-const WH: &[&str] = &[
-    "what", "what's", "when", "where", "which", "who", "why", "how",
-];
-
 /// The words that can open a phrase of `pats` (a fast filter before matching phrases).
 fn openers<'p>(pats: impl Iterator<Item = &'p str>) -> HashSet<&'p str> {
     pats.flat_map(|p| p.split(' ').next().unwrap_or("").split('|'))
@@ -626,71 +503,6 @@ fn settle_intent(
     None
 }
 
-const EVENT_WORDS: &[&str] = &[
-    "event",
-    "meeting",
-    "meetings",
-    "appointment",
-    "appt",
-    "dinner",
-    "lunch",
-    "breakfast",
-    "brunch",
-    "party",
-    "interview",
-    "flight",
-    "concert",
-    "wedding",
-    "standup",
-    "stand-up",
-    "conference",
-    "webinar",
-    "game",
-    "movie",
-    "drinks",
-    "checkup",
-    "haircut",
-    "class",
-];
-const HABIT_WORDS: &[&str] = &[
-    "habit",
-    "routine",
-    "run",
-    "running",
-    "jog",
-    "jogging",
-    "walk",
-    "walking",
-    "meditate",
-    "meditation",
-    "exercise",
-    "workout",
-    "work out",
-    "gym",
-    "yoga",
-    "stretch",
-    "stretching",
-    "read",
-    "reading",
-    "journal",
-    "journaling",
-    "floss",
-    "practice",
-    "practise",
-    "study",
-    "swim",
-    "swimming",
-    "pushups",
-    "push-ups",
-    "vitamins",
-    "water",
-    "piano",
-    "guitar",
-    "spanish",
-    "sleep",
-];
-const TODO_WORDS: &[&str] = &["todo", "task", "reminder", "to-do"];
-
 fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue {
     let at = |i: usize| Some(p.span(i, i + 1));
     let goal_cue = p.has_any(&["goal", "goals", "objective"]);
@@ -739,27 +551,6 @@ fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue 
         span: p.has_any(TODO_WORDS).and_then(at),
     }
 }
-
-const LEAD_FILLER: &[&str] = &[
-    "to", "a", "an", "the", "please", "pls", "and", "that", "about", "me", "for", "of", "my",
-    "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named", "titled", "i",
-    "can", "could", "would", "will", "you", "hey", "ok", "okay", "so", "also", "just", "then",
-    "of",
-];
-const TAIL_FILLER: &[&str] = &[
-    "to", "on", "at", "for", "by", "and", "the", "a", "please", "pls", "in", "from", "every", "my",
-    "as", "of", "it", "thanks", "with",
-];
-const TAIL_PHRASES: &[&str] = &[
-    "to my list",
-    "to my todo|task|shopping list",
-    "to my to do list",
-    "to my tasks|todos|calendar|habits",
-    "to the list|calendar",
-    "on|in my calendar",
-    "as a habit|todo|task",
-    "as an event",
-];
 
 fn guess_title(p: &mut Lexed, intent: Option<Intent>) -> Option<String> {
     for i in 0..p.len() {
