@@ -12,6 +12,7 @@
 //! | `words.rs` | the format's words read leniently (ops, kinds, priorities, weekdays, times) (pure) |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
 //! | `router.rs` | the router's prompt, schema and thresholds (pure) |
+//! | `reading.rs` | the deterministic reading of a message: cues, dates, times, references (pure) |
 //! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
 //! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
 //! | `grounding.rs` | what the model is shown: item aliases, context lines, budget (pure) |
@@ -31,6 +32,7 @@ pub mod date;
 pub mod grounding;
 pub mod model;
 pub mod prompt;
+pub mod reading;
 pub mod router;
 pub mod service;
 pub mod shape;
