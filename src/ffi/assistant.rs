@@ -4,7 +4,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 
 use crate::assistant::apply;
 use crate::assistant::date::Date;
@@ -15,6 +15,7 @@ use crate::assistant::model::{
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
 use crate::error::CoachError;
+use crate::ffi::task::TaskCell;
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
@@ -54,9 +55,7 @@ impl EventSink for ListenerSink {
 /// the listener's `Result`/`Done` events instead.
 #[derive(uniffi::Object)]
 pub struct AssistantTask {
-    cancel: Arc<CancelToken>,
-    outcome: Mutex<Option<Result<AssistantResult, CoachError>>>,
-    finished: Condvar,
+    cell: TaskCell<Result<AssistantResult, CoachError>>,
 }
 
 impl std::fmt::Debug for AssistantTask {
@@ -70,15 +69,12 @@ impl std::fmt::Debug for AssistantTask {
 impl AssistantTask {
     fn new() -> Arc<Self> {
         Arc::new(AssistantTask {
-            cancel: CancelToken::new(),
-            outcome: Mutex::new(None),
-            finished: Condvar::new(),
+            cell: TaskCell::new(),
         })
     }
 
     fn finish(&self, outcome: Result<AssistantResult, CoachError>) {
-        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
-        self.finished.notify_all();
+        self.cell.finish(outcome);
     }
 }
 
@@ -88,28 +84,19 @@ impl AssistantTask {
     /// listener then gets `Done`, and `wait` throws `Cancelled`. Nothing is ever applied by a
     /// message, so cancelling is always safe. Calling it after the message finished does nothing.
     pub fn cancel(&self) {
-        self.cancel.cancel();
+        self.cell.cancel.cancel();
     }
 
     /// Blocks until the message finishes and returns its result; throws what the message failed
     /// with (`Cancelled`, `ModelUnavailable`, `TimedOut`, ...). May be called any number of times,
     /// from any thread: every call returns the same result.
     pub fn wait(&self) -> Result<AssistantResult, CoachError> {
-        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if let Some(outcome) = guard.as_ref() {
-                return outcome.clone();
-            }
-            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
-        }
+        self.cell.wait()
     }
 
     /// Whether the message has finished (`wait` would return at once).
     pub fn is_finished(&self) -> bool {
-        self.outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_some()
+        self.cell.is_finished()
     }
 }
 
@@ -148,7 +135,7 @@ impl Coach {
         let spawned = std::thread::Builder::new()
             .name("coachcore-assistant".into())
             .spawn(move || {
-                let outcome = self.run_message_with(request, model, &sink, &background.cancel);
+                let outcome = self.run_message_with(request, model, &sink, &background.cell.cancel);
                 background.finish(outcome);
             });
         if spawned.is_err() {

@@ -3,7 +3,9 @@
 //! a plan, log a meal). Each method delegates to `meals::service`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
+
+use crate::ffi::task::TaskCell;
 
 use crate::error::CoachError;
 use crate::ffi::Coach;
@@ -50,9 +52,7 @@ impl PlanSink for ListenerSink {
 #[derive(uniffi::Object)]
 pub struct MealPlanTask {
     id: String,
-    cancel: Arc<CancelToken>,
-    outcome: Mutex<Option<MealPlanJob>>,
-    finished: Condvar,
+    cell: TaskCell<MealPlanJob>,
 }
 
 impl std::fmt::Debug for MealPlanTask {
@@ -66,8 +66,7 @@ impl std::fmt::Debug for MealPlanTask {
 
 impl MealPlanTask {
     fn finish(&self, job: MealPlanJob) {
-        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(job);
-        self.finished.notify_all();
+        self.cell.finish(job);
     }
 }
 
@@ -82,27 +81,18 @@ impl MealPlanTask {
     /// progress. The job then ends `FAILED` with error code `cancelled` (and the listener gets
     /// `Failed`). Calling it after the job finished does nothing.
     pub fn cancel(&self) {
-        self.cancel.cancel();
+        self.cell.cancel.cancel();
     }
 
     /// Blocks until the job finishes and returns its final envelope (`COMPLETE` with the plan, or
     /// `FAILED` with an error code). Every call returns the same envelope.
     pub fn wait(&self) -> MealPlanJob {
-        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if let Some(job) = guard.as_ref() {
-                return job.clone();
-            }
-            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
-        }
+        self.cell.wait()
     }
 
     /// Whether the job has finished (`wait` would return at once).
     pub fn is_finished(&self) -> bool {
-        self.outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_some()
+        self.cell.is_finished()
     }
 }
 
@@ -131,9 +121,7 @@ impl Coach {
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
         let task = Arc::new(MealPlanTask {
             id: lease.id().to_string(),
-            cancel: CancelToken::new(),
-            outcome: Mutex::new(None),
-            finished: Condvar::new(),
+            cell: TaskCell::new(),
         });
         let background = Arc::clone(&task);
         let mut failed = lease.pending();
@@ -142,7 +130,7 @@ impl Coach {
             .name("coachcore-meals".into())
             .spawn(move || {
                 let sink = ListenerSink(listener);
-                let job = self.run_job(lease, &request, model, &sink, &background.cancel, ids);
+                let job = self.run_job(lease, &request, model, &sink, &background.cell.cancel, ids);
                 background.finish(job);
             });
         if spawned.is_err() {

@@ -3,7 +3,9 @@
 //! method delegates to `workout::service` or `workout::document`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
+
+use crate::ffi::task::TaskCell;
 
 use crate::error::CoachError;
 use crate::ffi::Coach;
@@ -43,9 +45,7 @@ impl WorkoutSink for ListenerSink {
 /// thread).
 #[derive(uniffi::Object)]
 pub struct WorkoutTask {
-    cancel: Arc<CancelToken>,
-    outcome: Mutex<Option<Result<WorkoutResult, CoachError>>>,
-    finished: Condvar,
+    cell: TaskCell<Result<WorkoutResult, CoachError>>,
 }
 
 impl std::fmt::Debug for WorkoutTask {
@@ -56,8 +56,7 @@ impl std::fmt::Debug for WorkoutTask {
 
 impl WorkoutTask {
     fn finish(&self, outcome: Result<WorkoutResult, CoachError>) {
-        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
-        self.finished.notify_all();
+        self.cell.finish(outcome);
     }
 }
 
@@ -66,28 +65,19 @@ impl WorkoutTask {
     /// Asks the generation to stop: the model call in progress stops within a token or two, the
     /// listener gets `done`, and `wait` throws `Cancelled`. Nothing is saved then.
     pub fn cancel(&self) {
-        self.cancel.cancel();
+        self.cell.cancel.cancel();
     }
 
     /// Blocks until the generation finishes; returns the saved workout or throws what it failed
     /// with (`InvalidArgument`, `ModelOutputRejected` with stage `analyzer:<stage>`, `TimedOut`,
     /// `Cancelled`, ...). Every call returns the same outcome.
     pub fn wait(&self) -> Result<WorkoutResult, CoachError> {
-        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if let Some(outcome) = guard.as_ref() {
-                return outcome.clone();
-            }
-            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
-        }
+        self.cell.wait()
     }
 
     /// Whether the generation has finished.
     pub fn is_finished(&self) -> bool {
-        self.outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_some()
+        self.cell.is_finished()
     }
 }
 
@@ -113,9 +103,7 @@ impl Coach {
         listener: Option<Arc<dyn WorkoutListener>>,
     ) -> Arc<WorkoutTask> {
         let task = Arc::new(WorkoutTask {
-            cancel: CancelToken::new(),
-            outcome: Mutex::new(None),
-            finished: Condvar::new(),
+            cell: TaskCell::new(),
         });
         let background = Arc::clone(&task);
         let model = self.language_model();
@@ -127,7 +115,7 @@ impl Coach {
                     &request,
                     model,
                     &sink,
-                    &background.cancel,
+                    &background.cell.cancel,
                     &WorkoutSettings::default(),
                 );
                 background.finish(outcome);

@@ -59,7 +59,7 @@ impl EventSink for PrintEvents {
     }
 }
 
-pub(crate) fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
+fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
     let replies: Vec<String> = coachcore::error::parse_request(&text)
@@ -68,7 +68,7 @@ pub(crate) fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
 }
 
 #[cfg(feature = "llama")]
-pub(crate) fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     coachcore::ffi::load_model(
         path.to_string(),
         coachcore::ffi::ModelOptions {
@@ -80,9 +80,22 @@ pub(crate) fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
 }
 
 #[cfg(not(feature = "llama"))]
-pub(crate) fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     Err(CoachError::ModelUnusable {
         detail: "this coach was built without the llama feature".into(),
+    })
+}
+
+/// The model `--script FILE` or `--model GGUF` names (neither: none); a usage error for both, a
+/// `CoachError` for a model file that cannot be loaded.
+pub(crate) fn model_flags(
+    f: &HashMap<String, &str>,
+) -> Result<Result<Option<Arc<dyn LanguageModel>>, CoachError>, Usage> {
+    Ok(match (f.get("--script"), f.get("--model")) {
+        (Some(_), Some(_)) => return Err(Usage("give --script or --model, not both".into())),
+        (Some(path), None) => Ok(Some(scripted(path)?)),
+        (None, Some(path)) => gguf(path).map(Some),
+        (None, None) => Ok(None),
     })
 }
 
@@ -100,16 +113,9 @@ pub(crate) fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<Exit
             )))
         }
     };
-    if f.contains_key("--script") && f.contains_key("--model") {
-        return Err(Usage("give --script or --model, not both".into()));
-    }
-    let model = match (f.get("--script"), f.get("--model")) {
-        (Some(path), _) => Some(scripted(path)?),
-        (None, Some(path)) => match gguf(path) {
-            Ok(m) => Some(m),
-            Err(e) => return Ok(print_error(&e)),
-        },
-        (None, None) => None,
+    let model = match model_flags(f)? {
+        Ok(m) => m,
+        Err(e) => return Ok(print_error(&e)),
     };
     let request = AssistantRequest {
         message: message.to_string(),

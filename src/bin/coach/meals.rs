@@ -10,7 +10,7 @@ use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
 use coachcore::Coach;
 
-use crate::commands::{gguf, scripted};
+use crate::commands::model_flags;
 use crate::{open, print_error, read_stdin, Usage};
 
 /// `coach recipes import --db PATH`: a JSON array of recipes on stdin; prints `{"imported":N}`.
@@ -52,18 +52,11 @@ pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let path = f
         .get("--request")
         .ok_or_else(|| Usage("--request is required".into()))?;
-    if f.contains_key("--script") && f.contains_key("--model") {
-        return Err(Usage("give --script or --model, not both".into()));
-    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| Usage(format!("cannot read the --request file: {e}")))?;
-    let model = match (f.get("--script"), f.get("--model")) {
-        (Some(path), _) => Some(scripted(path)?),
-        (None, Some(path)) => match gguf(path) {
-            Ok(m) => Some(m),
-            Err(e) => return Ok(print_error(&e)),
-        },
-        (None, None) => None,
+    let model = match model_flags(f)? {
+        Ok(m) => m,
+        Err(e) => return Ok(print_error(&e)),
     };
     let request = match Coach::meal_plan_request_from_json(&text) {
         Ok(r) => r,
