@@ -439,25 +439,17 @@ fn references() {
 }
 
 #[test]
-fn input_is_bounded_and_reading_is_fast() {
+fn input_is_bounded() {
+    // Only the first MAX_INPUT_CHARS are read (the speed is measured by benches/assistant.rs).
     let long = "call mom tomorrow ".repeat(500);
     let x = r(&long);
     assert!(x.truncated);
     assert_eq!(date_of(&x), Some("2026-11-24"));
-    let msg = "Remind me to call mom tomorrow at 5pm for 30 minutes, it's urgent, and every \
-               Monday and Thursday go for a run until June 1; also move the dentist thing to \
-               next Tuesday from 2 to 3pm please, thanks!";
-    let items = planner();
-    let today = Date::parse(MON).unwrap();
-    let n = 200;
-    let start = std::time::Instant::now();
-    for _ in 0..n {
-        std::hint::black_box(read_message(msg, today, &items));
-    }
-    let per = start.elapsed() / n;
-    eprintln!("{} bytes read in {per:?}", msg.len());
-    // well under a millisecond in release builds; debug builds are slower, so bound loosely
-    assert!(per.as_micros() < 5_000, "{per:?} per reading");
+    assert!(
+        x.dates.iter().all(|d| d.span.end <= MAX_INPUT_CHARS),
+        "{:?}",
+        x.dates
+    );
 }
 
 #[test]
