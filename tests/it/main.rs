@@ -22,6 +22,7 @@ mod llama;
 mod llama_assistant;
 #[cfg(feature = "llama")]
 mod llama_suggestions;
+mod migrations;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;
