@@ -10,6 +10,7 @@
 mod common;
 
 mod ai_suggestions;
+mod architecture;
 mod assistant_apply;
 mod assistant_pipeline;
 mod assistant_validate;
