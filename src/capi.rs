@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CoachError, ErrorJson, RequestError};
+use crate::ffi::requests::EvaluateRequest;
 use crate::plan::{SchemaSelection, SchemaVersion, SelectionReason};
 use crate::Coach;
 
@@ -228,15 +229,6 @@ struct IdRequest {
     id: String,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct EvaluateRequest {
-    context: crate::suggest::ExerciseContext,
-    #[serde(default)]
-    existing: Vec<crate::suggest::PrescriptionChange>,
-    now_ms: i64,
-}
-
 /// `{"operations": [...], "today": "YYYY-MM-DD", "idempotencyKey": "k"}` split into the
 /// operations JSON and the options (`today` and the key optional).
 fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>), ApiError> {
@@ -388,7 +380,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "suggest.evaluate" => {
             let r: EvaluateRequest = parse_request(request)?;
-            out(crate::evaluate_exercise(r.context, r.existing, r.now_ms)?)
+            out(r.evaluate()?)
         }
         "ops.dryrun" => {
             let (ops, today, _) = ops_request(request)?;

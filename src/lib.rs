@@ -27,6 +27,7 @@ pub mod ffi;
 pub mod ids;
 pub mod llm;
 pub mod logging;
+pub mod meals;
 pub mod plan;
 pub mod prompts;
 pub mod store;

@@ -1,8 +1,11 @@
 //! The library's log, delivered to the app. Records carry codes, counts, durations and ids, never
-//! user content. Apps receive them through a [`LogListener`] (Swift/Kotlin) or any `log` logger
-//! (Rust).
+//! user content. Apps receive them through a [`LogListener`] (Swift/Kotlin, exported from
+//! `ffi/logging.rs`) or any `log` logger (Rust). This module is the bridge from the `log` crate to
+//! the listener.
 
 use std::sync::{Arc, OnceLock, RwLock};
+
+pub use crate::ffi::logging::{set_log_listener, LogListener};
 
 /// Severity of a log record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, uniffi::Enum)]
@@ -15,13 +18,6 @@ pub enum LogLevel {
     Info,
     /// Details for debugging.
     Debug,
-}
-
-/// Receives the library's log records.
-#[uniffi::export(with_foreign)]
-pub trait LogListener: Send + Sync {
-    /// One record: its level, the module it comes from, and the message.
-    fn on_log(&self, level: LogLevel, target: String, message: String);
 }
 
 struct Bridge {
@@ -62,10 +58,9 @@ impl log::Log for Bridge {
 
 static BRIDGE: OnceLock<&'static Bridge> = OnceLock::new();
 
-/// Sends the library's log records at `level` and above to `listener` (`None` stops them). If
-/// the process already has another `log` logger (a Rust app), records go there instead.
-#[uniffi::export]
-pub fn set_log_listener(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
+/// Installs the bridge once (unless the process already has another `log` logger, which then
+/// receives the records), points it at `listener` and sets the level.
+pub(crate) fn install(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
     let bridge = BRIDGE.get_or_init(|| {
         let b: &'static Bridge = Box::leak(Box::new(Bridge {
             listener: RwLock::new(None),

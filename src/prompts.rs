@@ -24,6 +24,9 @@ pub const SUGGESTIONS_SYSTEM: &str = include_str!("../prompts/suggestions.system
 /// The AI suggestions' user prompt (`prompts/suggestions.user.md`): `{{exercise}}`, `{{unit}}`,
 /// `{{prescription}}`, `{{current}}`, `{{previous}}`, `{{rules}}`.
 pub const SUGGESTIONS_USER: &str = include_str!("../prompts/suggestions.user.md");
+/// The meal slot reranking's system prompt (`prompts/meals.rerank.md`); the slot, preferences,
+/// recent meals and candidates go in the user turn (`meals::rerank::prompt_input`).
+pub const MEALS_RERANK: &str = include_str!("../prompts/meals.rerank.md");
 /// The generic repair request of validated generation (`prompts/repair.md`): `{{lines}}`, the
 /// validator's error lines, each as `- line` and a newline.
 pub const REPAIR: &str = include_str!("../prompts/repair.md");
@@ -42,6 +45,7 @@ mod tests {
             ASSISTANT_CHAT,
             SUGGESTIONS_SYSTEM,
             SUGGESTIONS_USER,
+            MEALS_RERANK,
             REPAIR,
         ] {
             assert!(p.trim().len() > 20, "{p:?}");

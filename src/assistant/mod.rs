@@ -9,24 +9,38 @@
 //! | `model.rs` | the vocabulary: items, operations, checks, routes, events, results, audit |
 //! | `date.rs` | civil dates, `HH:MM` times, the recurrence rules (pure) |
 //! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
+//! | `words.rs` | the format's words read leniently (ops, kinds, priorities, weekdays, times) (pure) |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
 //! | `router.rs` | the router's prompt, schema and thresholds (pure) |
 //! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
 //! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
-//! | `apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
-//! | `service.rs` | the message pipeline: stages, events, model calls, cancellation |
+//! | `grounding.rs` | what the model is shown: item aliases, context lines, budget (pure) |
+//! | `prompt.rs` | the prompt builders; reading the proposal answer leniently (pure) |
+//! | `changes.rs` | what apply computes: request hash, rejection, new items, audit (pure) |
+//! | `week.rs` | the week snapshot's entries: repeating items expanded, ordered (pure) |
+//! | `service/mod.rs` | the pipeline's documentation; re-exports |
+//! | `service/message.rs` | the message pipeline: stages, events, model calls, cancellation |
+//! | `service/apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
+//!
+//! Only `service/` touches the store or a model. `apply` is [`service::apply`], re-exported here
+//! under its former path.
 
-pub mod apply;
+pub mod changes;
 pub mod clarify;
 pub mod date;
+pub mod grounding;
 pub mod model;
+pub mod prompt;
 pub mod router;
 pub mod service;
 pub mod shape;
 pub mod summary;
 pub mod validate;
+pub mod week;
+pub mod words;
 
 pub use model::*;
+pub use service::apply;
 
 /// The version of the operations format, sent in the `ops` event.
 pub const OPS_VERSION: u32 = 1;

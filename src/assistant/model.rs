@@ -640,6 +640,19 @@ pub enum AssistantStage {
     Summarizing,
 }
 
+impl AssistantStage {
+    /// The stage's name as the events' JSON spells it (`routing`, `proposing`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AssistantStage::Routing => "routing",
+            AssistantStage::Proposing => "proposing",
+            AssistantStage::Validating => "validating",
+            AssistantStage::Repairing => "repairing",
+            AssistantStage::Summarizing => "summarizing",
+        }
+    }
+}
+
 /// Where the summary came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
 #[serde(rename_all = "lowercase")]

@@ -37,9 +37,11 @@
 
 use serde_json::{Map, Value};
 
-use super::model::{
-    ItemKind, ItemRef, OpIssue, OpType, PlannerOperation, Priority, Recurrence, RecurrenceType,
-    Weekday,
+use super::model::{ItemKind, ItemRef, OpIssue, OpType, PlannerOperation, Priority, Recurrence};
+use super::words::normalize_time;
+
+pub use super::words::{
+    parse_kind, parse_op, parse_priority, parse_recurrence_type, parse_weekday, type_str,
 };
 
 /// One operation after shaping: the typed operation if it could be read, and the problems found.
@@ -131,118 +133,6 @@ fn json_type(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-/// Reads an op name: case-insensitive, ignoring `_`, `-` and spaces; with the documented synonyms.
-pub fn parse_op(s: &str) -> Option<OpType> {
-    let mut buf = [0u8; 24];
-    let mut n = 0;
-    for b in s.trim().bytes() {
-        if b == b'_' || b == b'-' || b == b' ' {
-            continue;
-        }
-        if n == buf.len() {
-            return None;
-        }
-        buf[n] = b.to_ascii_lowercase();
-        n += 1;
-    }
-    Some(match &buf[..n] {
-        b"create" | b"add" | b"new" => OpType::Create,
-        b"update" | b"edit" | b"modify" => OpType::Update,
-        b"delete" | b"remove" => OpType::Delete,
-        b"complete" | b"done" => OpType::Complete,
-        b"completeoccurrence" => OpType::CompleteOccurrence,
-        b"goalcreate" => OpType::GoalCreate,
-        b"goalupdate" => OpType::GoalUpdate,
-        b"goaldelete" => OpType::GoalDelete,
-        b"goaladditems" | b"goaladditem" => OpType::GoalAddItems,
-        b"goalremoveitem" => OpType::GoalRemoveItem,
-        b"goaladdchild" => OpType::GoalAddChild,
-        b"goalremovechild" => OpType::GoalRemoveChild,
-        _ => return None,
-    })
-}
-
-/// Reads a kind, any case.
-pub fn parse_kind(s: &str) -> Option<ItemKind> {
-    let s = s.trim();
-    [
-        ItemKind::Todo,
-        ItemKind::Event,
-        ItemKind::Habit,
-        ItemKind::Goal,
-    ]
-    .into_iter()
-    .find(|k| k.as_str().eq_ignore_ascii_case(s))
-}
-
-/// Reads a priority, any case; `med` and `normal` read as medium.
-pub fn parse_priority(s: &str) -> Option<Priority> {
-    let s = s.trim();
-    if s.eq_ignore_ascii_case("low") {
-        Some(Priority::Low)
-    } else if s.eq_ignore_ascii_case("medium")
-        || s.eq_ignore_ascii_case("med")
-        || s.eq_ignore_ascii_case("normal")
-    {
-        Some(Priority::Medium)
-    } else if s.eq_ignore_ascii_case("high") {
-        Some(Priority::High)
-    } else {
-        None
-    }
-}
-
-/// Reads a recurrence type, any case; `once` reads as `none`.
-pub fn parse_recurrence_type(s: &str) -> Option<RecurrenceType> {
-    let s = s.trim();
-    let t = [
-        ("none", RecurrenceType::None),
-        ("once", RecurrenceType::None),
-        ("daily", RecurrenceType::Daily),
-        ("weekly", RecurrenceType::Weekly),
-        ("monthly", RecurrenceType::Monthly),
-        ("yearly", RecurrenceType::Yearly),
-    ];
-    t.iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(s))
-        .map(|(_, k)| *k)
-}
-
-/// Reads a weekday: `mon`, `monday`, `MO`, any case.
-pub fn parse_weekday(s: &str) -> Option<Weekday> {
-    const NAMES: [&str; 7] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    let s = s.trim();
-    if s.len() < 2 || !s.is_ascii() {
-        return None;
-    }
-    // Any prefix of two letters or more: "mo", "mon", "tues", "thurs", "monday".
-    NAMES
-        .iter()
-        .position(|full| s.len() <= full.len() && full[..s.len()].eq_ignore_ascii_case(s))
-        .map(|i| Weekday::ALL[i])
-}
-
-/// Rewrites `9:05` or `09:05:00` as `09:05`; `None` when the text is no such time.
-fn normalize_time(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let ok = |r: &[u8]| r.iter().all(u8::is_ascii_digit);
-    match b.len() {
-        4 if b[1] == b':' && ok(&b[..1]) && ok(&b[2..]) => Some(format!("0{s}")),
-        8 if b[2] == b':' && b[5] == b':' && &b[5..] == b":00" && ok(&b[..2]) && ok(&b[3..5]) => {
-            Some(s[..5].to_string())
-        }
-        _ => None,
     }
 }
 
@@ -820,64 +710,10 @@ pub(crate) fn bulk_issue(field: &str, what: &str) -> OpIssue {
     }
 }
 
-/// The wire spelling of a recurrence type.
-pub fn type_str(k: RecurrenceType) -> &'static str {
-    match k {
-        RecurrenceType::None => "none",
-        RecurrenceType::Daily => "daily",
-        RecurrenceType::Weekly => "weekly",
-        RecurrenceType::Monthly => "monthly",
-        RecurrenceType::Yearly => "yearly",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn op_spellings() {
-        for (s, op) in [
-            ("create", OpType::Create),
-            ("  New ", OpType::Create),
-            ("complete-occurrence", OpType::CompleteOccurrence),
-            ("completeOccurrence", OpType::CompleteOccurrence),
-            ("GOAL_ADD_ITEMS", OpType::GoalAddItems),
-            ("goal remove child", OpType::GoalRemoveChild),
-        ] {
-            assert_eq!(parse_op(s), Some(op), "{s}");
-        }
-        for s in ["", "archive", "complete_occurrence_of_the_item_now", "goal"] {
-            assert_eq!(parse_op(s), None, "{s}");
-        }
-    }
-
-    #[test]
-    fn weekday_spellings() {
-        for (s, d) in [
-            ("mon", Weekday::Mon),
-            ("Monday", Weekday::Mon),
-            ("TU", Weekday::Tue),
-            ("thurs", Weekday::Thu),
-            ("su", Weekday::Sun),
-            ("sat", Weekday::Sat),
-        ] {
-            assert_eq!(parse_weekday(s), Some(d), "{s}");
-        }
-        for s in ["", "m", "s", "mondays", "lundi", "t", "é"] {
-            assert_eq!(parse_weekday(s), None, "{s}");
-        }
-    }
-
-    #[test]
-    fn time_normalisation() {
-        assert_eq!(normalize_time("9:05").as_deref(), Some("09:05"));
-        assert_eq!(normalize_time("09:05:00").as_deref(), Some("09:05"));
-        for s in ["09:05", "09:05:30", "9:5", "a:05", "9:0a", "é:00"] {
-            assert_eq!(normalize_time(s), None, "{s}");
-        }
-    }
 
     #[test]
     fn unreadable_elements_carry_an_issue() {

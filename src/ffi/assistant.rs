@@ -269,7 +269,15 @@ impl Coach {
             inner: sink,
             done_sent: &done_sent,
         };
-        let settings = AssistantSettings::default();
+        // The Coach's own model keeps its circuit breaker; a model passed in has none.
+        let breaker = self
+            .shared_model()
+            .filter(|s| model.as_ref().is_some_and(|m| Arc::ptr_eq(m, &s.model)))
+            .and_then(|s| s.breaker);
+        let settings = AssistantSettings {
+            breaker,
+            ..AssistantSettings::default()
+        };
         let run = catch_unwind(AssertUnwindSafe(|| {
             service::run_message(
                 &self.store,

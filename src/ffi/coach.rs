@@ -5,6 +5,7 @@ use std::sync::{Arc, RwLock};
 use crate::clock::{Clock, SystemClock};
 use crate::error::CoachError;
 use crate::ids::IdGenerator;
+use crate::llm::metered::SharedModel;
 use crate::llm::LanguageModel;
 use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
 use crate::store::{GenerationRecord, Store};
@@ -21,8 +22,8 @@ pub struct Coach {
     pub(super) store: Store,
     pub(super) clock: Arc<dyn Clock>,
     ai: RwLock<Option<Arc<dyn AiSuggestionSource>>>,
-    /// The assistant's model (behind the circuit breaker), set by `use_language_model`.
-    model: RwLock<Option<Arc<dyn LanguageModel>>>,
+    /// The model every feature shares, with its circuit breaker, set by `use_language_model`.
+    model: RwLock<Option<SharedModel>>,
 }
 
 impl std::fmt::Debug for Coach {
@@ -123,12 +124,24 @@ impl Coach {
     /// Sets (or with `None` removes) the model the assistant uses ([`Coach::send_message`]), as
     /// given: no circuit breaker is added (`use_language_model` adds one).
     pub fn set_assistant_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        *self.model.write().unwrap_or_else(|p| p.into_inner()) = model;
+        self.set_shared_model(model.map(|model| SharedModel {
+            model,
+            breaker: None,
+        }));
+    }
+
+    pub(super) fn set_shared_model(&self, shared: Option<SharedModel>) {
+        *self.model.write().unwrap_or_else(|p| p.into_inner()) = shared;
+    }
+
+    /// The model every feature shares, with its breaker, if one is set.
+    pub(crate) fn shared_model(&self) -> Option<SharedModel> {
+        self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The assistant's model, if one is set.
     pub(crate) fn language_model(&self) -> Option<Arc<dyn LanguageModel>> {
-        self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
+        self.shared_model().map(|s| s.model)
     }
 
     pub(super) fn ai_source(&self) -> Option<Arc<dyn AiSuggestionSource>> {

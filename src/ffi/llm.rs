@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crate::ffi::Coach;
-use crate::llm::breaker::{BreakerConfig, CircuitBreaker};
+use crate::llm::breaker::{Breaker, BreakerConfig};
+use crate::llm::metered::SharedModel;
 use crate::llm::LanguageModel;
 use crate::suggest::ai::LlmSuggestionSource;
 use crate::suggest::service::AiSuggestionSource;
@@ -20,18 +21,19 @@ impl Coach {
     /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
     /// (e.g. the platform's system model); it may be called from several library threads at once.
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        let guarded = model.map(|m| {
-            Arc::new(CircuitBreaker::new(
-                m,
+        let shared = model.map(|model| SharedModel {
+            model,
+            breaker: Some(Arc::new(Breaker::new(
                 Arc::clone(&self.clock),
                 BreakerConfig::default(),
-            )) as Arc<dyn LanguageModel>
+            ))),
         });
-        let source = guarded
-            .clone()
-            .map(|g| Arc::new(LlmSuggestionSource::new(g)) as Arc<dyn AiSuggestionSource>);
+        let source = shared.clone().map(|s| {
+            Arc::new(LlmSuggestionSource::new(s.model).with_breaker(s.breaker))
+                as Arc<dyn AiSuggestionSource>
+        });
         self.set_ai_source(source);
-        self.set_assistant_model(guarded);
+        self.set_shared_model(shared);
     }
 }
 

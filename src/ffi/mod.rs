@@ -3,7 +3,11 @@
 
 mod assistant;
 mod coach;
+pub mod language_model;
 mod llm;
+pub mod logging;
+mod meals;
+pub mod requests;
 mod suggest;
 
 pub use assistant::{AssistantListener, AssistantTask};
@@ -11,4 +15,5 @@ pub use coach::{library_version, Coach};
 #[cfg(feature = "llama")]
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
-pub use suggest::evaluate_exercise;
+pub use meals::{MealPlanListener, MealPlanTask};
+pub use suggest::{evaluate_exercise, SuggestionProgressListener};

@@ -10,7 +10,17 @@ use crate::suggest::model::{
     CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange,
     SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
-use crate::suggest::service::{self, AiRunControl, SuggestionProgressListener};
+use crate::suggest::service::{self, AiRunControl};
+
+/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
+/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
+#[uniffi::export(with_foreign)]
+pub trait SuggestionProgressListener: Send + Sync {
+    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
+    /// A piece of the model's output, in order.
+    fn on_token(&self, piece: String);
+}
 
 #[uniffi::export]
 impl Coach {

@@ -1,18 +1,18 @@
-//! A circuit breaker around a [`LanguageModel`]: after `failure_threshold` failures within
-//! `window_ms`, calls fail fast with [`LlmError::Unavailable`] (saying when to retry) for
-//! `cooldown_ms`. The first call after the cooldown goes through; a success closes the breaker, a
-//! failure opens it again.
+//! The circuit breaker's state: after `failure_threshold` failures within `window_ms`, calls fail
+//! fast with [`LlmError::Unavailable`] (saying when to retry) for `cooldown_ms`. The first call
+//! after the cooldown goes through; a success closes the breaker, a failure opens it again.
 //!
 //! Only failures that say something about the model count (backend errors, time-outs, unsupported
 //! model); a cancellation, a prompt too long or a bad schema are the caller's and do not.
+//!
+//! A [`Breaker`] is not a model wrapper: it belongs to the model as the `Coach` holds it, shared by
+//! every feature, and the one metered wrapper ([`super::metered::Metered`]) consults it around
+//! each call.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use super::model::{
-    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
-    TokenListener,
-};
+use super::model::{GenerationResult, LlmError};
 use crate::clock::Clock;
 
 /// When the breaker opens and for how long.
@@ -42,23 +42,26 @@ struct State {
     open_until: Option<i64>,
 }
 
-/// A [`LanguageModel`] that fails fast while its inner model keeps failing.
-pub struct CircuitBreaker {
-    inner: Arc<dyn LanguageModel>,
+/// The failure record of one model: whether calls may go through now.
+pub struct Breaker {
     clock: Arc<dyn Clock>,
     config: BreakerConfig,
     state: Mutex<State>,
 }
 
-impl CircuitBreaker {
-    /// Wraps `inner`.
-    pub fn new(
-        inner: Arc<dyn LanguageModel>,
-        clock: Arc<dyn Clock>,
-        config: BreakerConfig,
-    ) -> Self {
-        CircuitBreaker {
-            inner,
+impl std::fmt::Debug for Breaker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Breaker")
+            .field("config", &self.config)
+            .field("open", &self.is_open())
+            .finish()
+    }
+}
+
+impl Breaker {
+    /// A closed breaker.
+    pub fn new(clock: Arc<dyn Clock>, config: BreakerConfig) -> Self {
+        Breaker {
             clock,
             config,
             state: Mutex::default(),
@@ -75,38 +78,23 @@ impl CircuitBreaker {
             .open_until
             .is_some_and(|until| self.clock.now_ms() < until)
     }
-}
 
-fn counts(e: &LlmError) -> bool {
-    matches!(
-        e,
-        LlmError::Backend { .. } | LlmError::TimedOut { .. } | LlmError::UnsupportedModel { .. }
-    )
-}
-
-impl LanguageModel for CircuitBreaker {
-    fn info(&self) -> ModelInfo {
-        self.inner.info()
+    /// `Ok` when a call may go through now, else `Unavailable` with the time left.
+    pub fn admit(&self) -> Result<(), LlmError> {
+        let now = self.clock.now_ms();
+        match self.state().open_until {
+            Some(until) if now < until => Err(LlmError::Unavailable {
+                retry_after_ms: (until - now) as u64,
+            }),
+            _ => Ok(()),
+        }
     }
 
-    fn generate(
-        &self,
-        request: GenerationRequest,
-        listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> Result<GenerationResult, LlmError> {
-        let now = self.clock.now_ms();
-        if let Some(until) = self.state().open_until {
-            if now < until {
-                return Err(LlmError::Unavailable {
-                    retry_after_ms: (until - now) as u64,
-                });
-            }
-        }
-        let result = self.inner.generate(request, listener, cancel);
+    /// Records the outcome of a call that [`Breaker::admit`] let through.
+    pub fn record(&self, result: &Result<GenerationResult, LlmError>) {
         let mut st = self.state();
         let now = self.clock.now_ms();
-        match &result {
+        match result {
             Ok(_) => {
                 st.failures.clear();
                 st.open_until = None;
@@ -128,16 +116,25 @@ impl LanguageModel for CircuitBreaker {
             }
             Err(_) => {}
         }
-        result
     }
+}
+
+fn counts(e: &LlmError) -> bool {
+    matches!(
+        e,
+        LlmError::Backend { .. } | LlmError::TimedOut { .. } | LlmError::UnsupportedModel { .. }
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clock::FixedClock;
+    use crate::llm::metered::Metered;
     use crate::llm::scripted::{ScriptedModel, ScriptedReply};
-    use crate::llm::{ChatMessage, ChatRole, Sampling};
+    use crate::llm::{
+        CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, Sampling,
+    };
 
     fn req() -> GenerationRequest {
         GenerationRequest {
@@ -171,8 +168,9 @@ mod tests {
             window_ms: 10_000,
             cooldown_ms: 5_000,
         };
-        let b = CircuitBreaker::new(model.clone(), clock.clone(), cfg);
-        let call = || b.generate(req(), None, CancelToken::new());
+        let b = Breaker::new(clock.clone(), cfg);
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let call = || m.generate(req(), None, CancelToken::new());
         for _ in 0..3 {
             assert!(matches!(call(), Err(LlmError::Backend { .. })));
             clock.advance_ms(1_000);
@@ -213,8 +211,7 @@ mod tests {
             fail(),
         ]);
         let clock = Arc::new(FixedClock::new(0));
-        let b = CircuitBreaker::new(
-            model,
+        let b = Breaker::new(
             clock.clone(),
             BreakerConfig {
                 failure_threshold: 3,
@@ -222,7 +219,8 @@ mod tests {
                 cooldown_ms: 5_000,
             },
         );
-        let call = || b.generate(req(), None, CancelToken::new());
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let call = || m.generate(req(), None, CancelToken::new());
         let _ = call();
         let _ = call();
         let _ = call();
@@ -242,8 +240,7 @@ mod tests {
     fn a_failed_trial_call_reopens_at_once() {
         let model = ScriptedModel::new([fail(), fail(), fail()]);
         let clock = Arc::new(FixedClock::new(0));
-        let b = CircuitBreaker::new(
-            model,
+        let b = Breaker::new(
             clock.clone(),
             BreakerConfig {
                 failure_threshold: 2,
@@ -251,12 +248,13 @@ mod tests {
                 cooldown_ms: 5_000,
             },
         );
-        let _ = b.generate(req(), None, CancelToken::new());
-        let _ = b.generate(req(), None, CancelToken::new());
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let _ = m.generate(req(), None, CancelToken::new());
+        let _ = m.generate(req(), None, CancelToken::new());
         assert!(b.is_open());
         clock.advance_ms(5_000);
         assert!(matches!(
-            b.generate(req(), None, CancelToken::new()),
+            m.generate(req(), None, CancelToken::new()),
             Err(LlmError::Backend { .. })
         ));
         assert!(b.is_open());

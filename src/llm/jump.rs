@@ -309,7 +309,7 @@ fn known_format(schema: &Json) -> bool {
             matches!(f, "date" | "time" | "date-time" | "uuid")
                 || (f.len() == 5
                     && f.starts_with("uuid")
-                    && ('1'..='5').contains(&f.as_bytes()[4].into()))
+                    && (b'1'..=b'5').contains(&f.as_bytes()[4]))
         }
         None => schema.has("format"),
     }

@@ -28,6 +28,7 @@ use std::fs::File;
 use std::io::Read;
 use std::num::NonZeroU32;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -149,6 +150,8 @@ pub struct LlamaEngine {
     threads: u32,
     load_ms: u64,
     jump_forward: bool,
+    /// Prompt caching, see [`LlamaEngine::set_prompt_cache`].
+    prompt_cache: AtomicBool,
 }
 
 /// What a generation cost in model steps, from [`LlamaEngine::generate_with_stats`].
@@ -162,10 +165,15 @@ pub struct GenerationStats {
     pub forced_tokens: u32,
     /// Steps that appended forced tokens.
     pub jumps: u32,
+    /// Prompt tokens whose KV entries were reused from an earlier call with the same prefix
+    /// (not decoded again).
+    pub cached_prompt_tokens: u32,
 }
 
-/// A llama.cpp context whose borrow of the engine's model is erased; see `LlamaEngine::pool`.
-struct PooledContext(LlamaContext<'static>);
+/// A llama.cpp context whose borrow of the engine's model is erased (see `LlamaEngine::pool`),
+/// and the tokens whose KV entries it holds in sequence 0, in position order: the prompt and the
+/// output of its last call. The next call reuses the longest common prefix (prompt caching).
+struct PooledContext(LlamaContext<'static>, Vec<LlamaToken>);
 
 impl std::fmt::Debug for LlamaEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -229,6 +237,7 @@ impl LlamaEngine {
             threads,
             load_ms,
             jump_forward: options.jump_forward,
+            prompt_cache: AtomicBool::new(true),
         }))
     }
 
@@ -264,6 +273,15 @@ impl LlamaEngine {
         self.run(&request, listener.as_deref(), &cancel, started)
     }
 
+    /// Prompt caching (on by default): a call whose prompt starts with the tokens an idle context
+    /// already holds (the same system prompt, schema text or grounding as an earlier call, or a
+    /// [`prewarm`](Self::prewarm)) decodes only the rest. Bounded by the context pool: at most two
+    /// idle contexts keep their tokens, and a context's cache is replaced by whatever it decodes
+    /// next. Off: every prompt is decoded in full, for comparison.
+    pub fn set_prompt_cache(&self, on: bool) {
+        self.prompt_cache.store(on, Ordering::Relaxed);
+    }
+
     /// How long [`load`](Self::load) took, in milliseconds.
     pub fn load_ms(&self) -> u64 {
         self.load_ms
@@ -271,10 +289,32 @@ impl LlamaEngine {
 
     /// The prompt tokens `messages` become (chat template applied), for budgeting prompts.
     pub fn count_prompt_tokens(&self, messages: &[ChatMessage]) -> Result<u32, LlmError> {
-        Ok(self.prompt_tokens(messages)?.len() as u32)
+        Ok(self.prompt_tokens(messages, true)?.len() as u32)
     }
 
-    fn prompt_tokens(&self, messages: &[ChatMessage]) -> Result<Vec<LlamaToken>, LlmError> {
+    /// Reads `messages` (a prompt's fixed beginning: the system prompt, schema or tool text,
+    /// grounding that repeats) into an idle context's cache, so the next call that starts with
+    /// them decodes only the rest. The same as `generate` with `max_tokens` 0. Returns the tokens
+    /// cached.
+    pub fn prewarm(&self, messages: &[ChatMessage]) -> Result<u32, LlmError> {
+        let request = GenerationRequest {
+            messages: messages.to_vec(),
+            json_schema: None,
+            sampling: Sampling::default(),
+            max_tokens: 0,
+            timeout_ms: None,
+        };
+        let (result, _) = self.run(&request, None, &CancelToken::default(), Instant::now())?;
+        Ok(result.prompt_tokens)
+    }
+
+    /// The tokens of `messages` with the chat template applied; `answer` adds the header of the
+    /// model's turn (a prewarm leaves it out: the real prompt goes on with a user turn).
+    fn prompt_tokens(
+        &self,
+        messages: &[ChatMessage],
+        answer: bool,
+    ) -> Result<Vec<LlamaToken>, LlmError> {
         let chat = messages
             .iter()
             .map(|m| {
@@ -287,7 +327,7 @@ impl LlamaEngine {
             .collect::<Result<Vec<_>, _>>()?;
         let prompt = self
             .model
-            .apply_chat_template(&self.template, &chat, true)
+            .apply_chat_template(&self.template, &chat, answer)
             .map_err(|e| LlmError::Backend {
                 detail: format!("chat template: {e}"),
             })?;
@@ -300,13 +340,34 @@ impl LlamaEngine {
         Ok(tokens)
     }
 
-    /// A context from the pool, or a new one.
-    fn take_context(&self) -> Result<PooledContext, LlmError> {
-        let pooled = lock(&self.pool).pop();
+    /// A context for `prompt` and how many of its first tokens are already in the context's KV
+    /// cache: the pooled context sharing the longest prefix with it (its entries after that prefix
+    /// are dropped), or a new one. At least the last prompt token is always decoded again, for its
+    /// logits.
+    fn take_context(&self, prompt: &[LlamaToken]) -> Result<(PooledContext, usize), LlmError> {
+        let pooled = {
+            let mut pool = lock(&self.pool);
+            let best = pool
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (common_prefix(&c.1, prompt), i))
+                .max();
+            best.map(|(_, i)| pool.swap_remove(i))
+        };
         if let Some(mut ctx) = pooled {
-            // Forget the previous call's tokens (metadata only; the buffers need no zeroing).
+            let keep = if self.prompt_cache.load(Ordering::Relaxed) {
+                common_prefix(&ctx.1, prompt).min(prompt.len().saturating_sub(1))
+            } else {
+                0
+            };
+            // Forget what follows the shared prefix (metadata only; the buffers need no zeroing).
+            if keep > 0 && ctx.0.clear_kv_cache_seq(Some(0), Some(keep as u32), None) == Ok(true) {
+                ctx.1.truncate(keep);
+                return Ok((ctx, keep));
+            }
             if ctx.0.clear_kv_cache_seq(None, None, None) == Ok(true) {
-                return Ok(ctx);
+                ctx.1.clear();
+                return Ok((ctx, 0));
             }
         }
         let params = LlamaContextParams::default()
@@ -327,7 +388,7 @@ impl LlamaEngine {
         // `self`) or in `self.pool`, which is declared before `model` and so dropped first.
         let ctx: LlamaContext<'static> =
             unsafe { std::mem::transmute::<LlamaContext<'_>, LlamaContext<'static>>(ctx) };
-        Ok(PooledContext(ctx))
+        Ok((PooledContext(ctx, Vec::new()), 0))
     }
 
     fn return_context(&self, ctx: PooledContext) {
@@ -348,7 +409,8 @@ impl LlamaEngine {
             started,
             timeout_ms: request.timeout_ms,
         };
-        let tokens = self.prompt_tokens(&request.messages)?;
+        // `max_tokens` 0 is a prewarm: the prompt is read into the cache and nothing generated.
+        let tokens = self.prompt_tokens(&request.messages, request.max_tokens > 0)?;
         let prompt_tokens = tokens.len() as u32;
         if prompt_tokens == 0 {
             return Err(LlmError::Backend {
@@ -379,10 +441,11 @@ impl LlamaEngine {
         let mut sampler = TokenSampler::new(&request.sampling, grammar);
         check(cancel, &deadline)?;
 
-        let mut ctx = self.take_context()?;
+        let (mut ctx, cached) = self.take_context(&tokens)?;
         let result = self.decode_loop(
-            &mut ctx.0,
+            &mut ctx,
             &tokens,
+            cached,
             request,
             &mut sampler,
             jump,
@@ -400,8 +463,9 @@ impl LlamaEngine {
     #[allow(clippy::too_many_arguments)]
     fn decode_loop(
         &self,
-        ctx: &mut LlamaContext<'_>,
+        pooled: &mut PooledContext,
         tokens: &[LlamaToken],
+        cached: usize,
         request: &GenerationRequest,
         sampler: &mut TokenSampler,
         mut jump: Option<JumpPredictor>,
@@ -410,19 +474,21 @@ impl LlamaEngine {
         deadline: &Deadline,
     ) -> Result<(GenerationResult, GenerationStats), LlmError> {
         let vocab = self.model.vocab();
+        let PooledContext(ctx, decoded) = pooled;
         let prompt_started = Instant::now();
         let mut batch = LlamaBatch::new(PROMPT_CHUNK, 1);
         let last = tokens.len() - 1;
-        for (c, chunk) in tokens.chunks(PROMPT_CHUNK).enumerate() {
+        for (c, chunk) in tokens[cached..].chunks(PROMPT_CHUNK).enumerate() {
             check(cancel, deadline)?;
             batch.clear();
             for (i, &token) in chunk.iter().enumerate() {
-                let pos = c * PROMPT_CHUNK + i;
+                let pos = cached + c * PROMPT_CHUNK + i;
                 batch
                     .add(token, pos as i32, &[0], pos == last)
                     .map_err(backend_err)?;
             }
             self.decode(ctx, &mut batch)?;
+            decoded.extend_from_slice(chunk);
         }
         let prompt_ms = prompt_started.elapsed().as_millis() as u64;
 
@@ -434,7 +500,10 @@ impl LlamaEngine {
         let mut piece = Vec::with_capacity(32);
         let mut completion_tokens = 0u32;
         let mut finish = FinishReason::Length;
-        let mut stats = GenerationStats::default();
+        let mut stats = GenerationStats {
+            cached_prompt_tokens: cached as u32,
+            ..GenerationStats::default()
+        };
         // The tokens of the next model step: the sampled one, then any forced ones.
         let mut step: Vec<LlamaToken> = Vec::with_capacity(PROMPT_CHUNK);
         while completion_tokens < request.max_tokens {
@@ -495,6 +564,7 @@ impl LlamaEngine {
                 pos += 1;
             }
             self.decode(ctx, &mut batch)?;
+            decoded.extend_from_slice(&step);
             stats.decode_steps += 1;
             logits_at = last as i32;
         }
@@ -677,6 +747,11 @@ fn backend_err(e: impl std::fmt::Display) -> LlmError {
     LlmError::Backend {
         detail: format!("llama.cpp: {e}"),
     }
+}
+
+/// How many leading tokens `a` and `b` share.
+fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

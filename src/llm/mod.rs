@@ -1,6 +1,7 @@
 //! Everything about language models: the [`LanguageModel`] trait and its implementations, finding
 //! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
-//! loop ([`structured`]), a circuit breaker ([`breaker`]), and the forced-text predictor behind
+//! loop ([`structured`]), the one metered wrapper every feature calls a model through
+//! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), and the forced-text predictor behind
 //! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]).
 
 pub mod breaker;
@@ -8,6 +9,7 @@ pub mod extract;
 pub mod jump;
 #[cfg(feature = "llama")]
 pub mod llama;
+pub mod metered;
 pub mod model;
 pub mod scripted;
 pub mod structured;

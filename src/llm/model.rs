@@ -1,13 +1,15 @@
-//! The one way the library reaches a language model: the [`LanguageModel`] trait.
+//! The records of a model call (requests, results, [`ModelInfo`], [`LlmError`]). The
+//! [`LanguageModel`] trait itself, with [`TokenListener`] and [`CancelToken`], is exported from
+//! `ffi/language_model.rs` (every exported callback trait and object lives in `src/ffi`) and
+//! re-exported here, the one way the library reaches a language model.
 //!
 //! Implementations: the embedded llama.cpp engine (feature `llama`), a [`ScriptedModel`](super::scripted::ScriptedModel)
 //! for deterministic tests, and any model an app implements in Swift or Kotlin (for the platform's
 //! own system model). Everything a model returns is untrusted: see [`super::structured`].
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
+
+pub use crate::ffi::language_model::{CancelToken, LanguageModel, TokenListener};
 
 /// Who wrote a chat message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
@@ -200,57 +202,4 @@ impl From<uniffi::UnexpectedUniFFICallbackError> for LlmError {
             detail: format!("app model failed: {}", e.reason),
         }
     }
-}
-
-/// Receives generated text as it streams.
-#[uniffi::export(with_foreign)]
-pub trait TokenListener: Send + Sync {
-    /// Called with each new piece of text, in order.
-    fn on_token(&self, piece: String);
-}
-
-/// Cancels a model call from another thread: the engine stops within a token or two and the call
-/// returns `Cancelled`.
-#[derive(Debug, Default, uniffi::Object)]
-pub struct CancelToken {
-    cancelled: AtomicBool,
-}
-
-#[uniffi::export]
-impl CancelToken {
-    /// A token that is not cancelled.
-    #[uniffi::constructor]
-    pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
-    }
-
-    /// Asks the call to stop.
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether `cancel` was called.
-    pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::SeqCst)
-    }
-}
-
-/// A language model. Implement it in Swift or Kotlin to plug in a platform model; the library
-/// validates whatever it returns.
-///
-/// Threading: `generate` blocks until done and is called from a background thread; it may be
-/// called from several threads at once.
-#[uniffi::export(with_foreign)]
-pub trait LanguageModel: Send + Sync {
-    /// What the model is.
-    fn info(&self) -> ModelInfo;
-
-    /// Generates one completion. Stream pieces to `listener` if given; check `cancel` between
-    /// tokens and return `LlmError::Cancelled` when it is set.
-    fn generate(
-        &self,
-        request: GenerationRequest,
-        listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> Result<GenerationResult, LlmError>;
 }

@@ -24,9 +24,8 @@ fn bad(col: usize, e: serde_json::Error) -> rusqlite::Error {
 pub(super) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
     use serde::de::IntoDeserializer;
     let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = s.into_deserializer();
-    T::deserialize(de).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, Box::new(e))
-    })
+    T::deserialize(de)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(col, Type::Text, Box::new(e)))
 }
 
 /// A record as JSON text.

@@ -33,6 +33,7 @@ mod assistant;
 mod changes;
 mod codec;
 mod generations;
+mod meals;
 mod training;
 
 use std::path::Path;
@@ -64,6 +65,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_training.sql"),
     include_str!("migrations/0003_assistant.sql"),
     include_str!("migrations/0004_suggestion_units.sql"),
+    include_str!("migrations/0005_meals.sql"),
 ];
 
 /// The schema version this code writes.

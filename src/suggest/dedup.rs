@@ -48,11 +48,15 @@
 //! survivor is similar to a blocking stored change, no two survivors share target and property,
 //! survivors are a subsequence of the candidates, and running the deduplicator twice changes
 //! nothing.
+//!
+//! [`ChangeProperty`]: super::model::ChangeProperty
 
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::model::{ChangeType, Decision, PrescriptionChange, SuggestionDraft, SuggestionSource};
+use super::model::{
+    ChangeType, Decision, ExerciseContext, PrescriptionChange, SuggestionDraft, SuggestionSource,
+};
 
 /// The cooldown for similar suggestions.
 pub const COOLDOWN_MS: i64 = 7 * 24 * 60 * 60 * 1000;
@@ -231,6 +235,28 @@ fn is_companion(c: &[SuggestionDraft], i: usize) -> bool {
                 && o.rule_id == d.rule_id
                 && o.target_set_index == d.target_set_index
         })
+}
+
+/// The candidate lists of a session's exercises, one per prescription (the prescription id, its
+/// catalog id, the drafts) in the order the session first logged it: the drafts of a prescription
+/// logged more than once are merged, then ordered rule drafts first, then AI drafts, each in
+/// creation order (what [`deduplicate`] expects).
+pub(crate) fn candidates_by_prescription(
+    exercises: Vec<(ExerciseContext, Vec<SuggestionDraft>)>,
+) -> Vec<(String, String, Vec<SuggestionDraft>)> {
+    let mut merged: Vec<(String, String, Vec<SuggestionDraft>)> = Vec::new();
+    for (ctx, drafts) in exercises {
+        let rx_id = ctx.prescription.id;
+        match merged.iter_mut().find(|m| m.0 == rx_id) {
+            Some(m) => m.2.extend(drafts),
+            None => merged.push((rx_id, ctx.exercise.catalog_id, drafts)),
+        }
+    }
+    for m in &mut merged {
+        // Stable: rule drafts first, then AI drafts, each in creation order.
+        m.2.sort_by_key(|d| d.source == SuggestionSource::Ai);
+    }
+    merged
 }
 
 #[cfg(test)]

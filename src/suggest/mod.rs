@@ -10,8 +10,10 @@
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
-//! | `apply.rs` | writing an accepted change into the prescription |
+//! | `validate.rs` | the input checks and limits of plans, logged sessions and outside contexts |
+//! | `apply.rs` | the accept check, writing an accepted change into the prescription, AI admission |
 //! | `outcome.rs` | judging an accepted change on the next performance |
+//! | `ai/` | the AI source: its tool loop (`ai/service.rs`), reply checks and prompt |
 //! | `service.rs` | the pipeline, logging, decisions (the part that reads and writes the store) |
 
 pub mod ai;
@@ -23,6 +25,7 @@ pub mod model;
 pub mod outcome;
 pub mod rules;
 pub mod service;
+pub mod validate;
 
 pub use model::*;
 

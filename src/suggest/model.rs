@@ -601,3 +601,16 @@ pub struct SessionLog {
     /// The exercises, in the order done.
     pub exercises: Vec<ExerciseLog>,
 }
+
+impl SessionLog {
+    /// Exercise `e` of this session as a performance (its id, this session's id and time).
+    pub(crate) fn performance(&self, e: &ExerciseLog) -> ExercisePerformance {
+        ExercisePerformance {
+            id: e.id.clone(),
+            session_id: self.id.clone(),
+            catalog_id: e.catalog_id.clone(),
+            performed_at_ms: self.performed_at_ms,
+            sets: e.sets.clone(),
+        }
+    }
+}

@@ -4,22 +4,36 @@
 //!
 //! Every operation runs in one transaction: a session and everything derived from it commit
 //! together; an accepted change and the prescription it edits commit together.
+//!
+//! This file holds the store calls and the AI source's traits (the app's progress listener is
+//! exported from `ffi/suggest.rs`); the decisions they take are pure
+//! and live beside it: the input checks and limits in [`validate`](super::validate), the accept
+//! check, edited acceptance and AI admission in [`apply`](super::apply), the merging of a
+//! session's candidates in [`dedup`].
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::apply::{add_choice, admit, applied, edited, to_review};
 use super::model::{
-    CatalogExercise, ChangeProperty, ChangeType, ChangeValue, Decision, ExerciseContext,
-    ExerciseHistory, ExercisePerformance, ExercisePrescription, LoadConfig, PerformedSet,
-    PrescriptionChange, RepRange, RepRangeMode, SessionLog, SetType, SuggestionDraft,
-    SuggestionSource, WeightUnit, WorkoutPlan,
+    CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, ExercisePerformance,
+    ExercisePrescription, PrescriptionChange, SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
-use super::{apply, dedup, history, metrics, outcome, rules};
+use super::validate::{check_exercise, check_log, check_plan, invalid};
+use super::{dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LlmError, TokenListener};
 use crate::store::{Db, Store};
+
+pub use crate::ffi::SuggestionProgressListener;
+
+pub use super::validate::{
+    check_context, MAX_BAR_WEIGHT, MAX_DUMBBELL_SIZES, MAX_DUMBBELL_WEIGHT, MAX_LOGGED_REPS,
+    MAX_LOGGED_REST_SECONDS, MAX_PLATE_SIZES, MAX_PLATE_WEIGHT, MAX_REST_SECONDS, MAX_SET_INDEX,
+    MAX_TARGET_REPS,
+};
 
 /// Read-only lookups an AI source may make while it works (the spec's model tools). Each call is
 /// its own short read; no transaction is held while a model generates.
@@ -33,16 +47,6 @@ pub trait SuggestionTools {
         before_ms: i64,
         limit: u32,
     ) -> Result<Vec<ExercisePerformance>>;
-}
-
-/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
-/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
-#[uniffi::export(with_foreign)]
-pub trait SuggestionProgressListener: Send + Sync {
-    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
-    /// A piece of the model's output, in order.
-    fn on_token(&self, piece: String);
 }
 
 /// Cancellation and progress of one suggestion generation.
@@ -115,95 +119,11 @@ impl SuggestionTools for StoreTools<'_> {
     }
 }
 
-fn invalid(detail: impl Into<String>) -> Error {
-    Error::InvalidArgument(detail.into())
-}
-
-fn check_weight(w: f64, what: impl FnOnce() -> String) -> Result<()> {
-    if w.is_finite() && (0.0..=5000.0).contains(&w) {
-        Ok(())
-    } else {
-        Err(invalid(format!("{} must be 0 to 5000", what())))
-    }
-}
-
-/// Most target reps a planned set may have.
-pub const MAX_TARGET_REPS: u32 = 1000;
-/// Longest planned rest, in seconds (one hour), for the exercise and for each set.
-pub const MAX_REST_SECONDS: u32 = 3600;
-/// Highest set index, planned or logged (sets are numbered from 0).
-pub const MAX_SET_INDEX: u32 = 99;
-/// Most reps a logged set may have.
-pub const MAX_LOGGED_REPS: u32 = 10_000;
-/// Longest logged rest, in seconds (a day).
-pub const MAX_LOGGED_REST_SECONDS: u32 = 86_400;
-/// Heaviest bar a [`LoadConfig`] may name (plan unit); 0 means the default bar.
-pub const MAX_BAR_WEIGHT: f64 = 100.0;
-/// Heaviest plate a [`LoadConfig`] may list (plan unit).
-pub const MAX_PLATE_WEIGHT: f64 = 100.0;
-/// Most plate sizes a [`LoadConfig`] may list.
-pub const MAX_PLATE_SIZES: usize = 32;
-/// Heaviest dumbbell a [`LoadConfig`] may list (plan unit).
-pub const MAX_DUMBBELL_WEIGHT: f64 = 500.0;
-/// Most dumbbell sizes a [`LoadConfig`] may list.
-pub const MAX_DUMBBELL_SIZES: usize = 200;
-
-/// Checks the loads a user owns: a bar of 0 (the default) to [`MAX_BAR_WEIGHT`], at most
-/// [`MAX_PLATE_SIZES`] plates each above 0 and at most [`MAX_PLATE_WEIGHT`], at most
-/// [`MAX_DUMBBELL_SIZES`] dumbbells each above 0 and at most [`MAX_DUMBBELL_WEIGHT`], all
-/// finite. `at` names it in the error (`settings.load`).
-fn check_load(load: &LoadConfig, at: &str) -> Result<()> {
-    if !(load.bar_weight.is_finite() && (0.0..=MAX_BAR_WEIGHT).contains(&load.bar_weight)) {
-        return Err(invalid(format!(
-            "{at}.barWeight must be 0 (the default bar) to {MAX_BAR_WEIGHT}"
-        )));
-    }
-    check_sizes(
-        &load.plates,
-        MAX_PLATE_SIZES,
-        MAX_PLATE_WEIGHT,
-        &format!("{at}.plates"),
-    )?;
-    check_sizes(
-        &load.dumbbells,
-        MAX_DUMBBELL_SIZES,
-        MAX_DUMBBELL_WEIGHT,
-        &format!("{at}.dumbbells"),
-    )
-}
-
-/// At most `max_count` sizes, each finite, above 0 and at most `max_weight`; `at` names the list.
-fn check_sizes(sizes: &[f64], max_count: usize, max_weight: f64, at: &str) -> Result<()> {
-    if sizes.len() > max_count {
-        return Err(invalid(format!("{at} lists more than {max_count} sizes")));
-    }
-    for (k, w) in sizes.iter().enumerate() {
-        if !(w.is_finite() && *w > 0.0 && *w <= max_weight) {
-            return Err(invalid(format!(
-                "{at}[{k}] must be above 0 and at most {max_weight}"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Checks a plan before it is saved: ids present and unique, positions unique, catalog exercises
-/// known, exercise ids not taken by another plan, set indexes unique, weights, reps and rest
-/// possible, rep ranges consistent, loads possible ([`check_load`]).
+/// Checks a plan before it is saved ([`check_plan`]), with the checks that need the store:
+/// catalog exercises known, exercise ids not taken by another plan.
 fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
     let plan_id = &plan.settings.plan_id;
-    if plan_id.trim().is_empty() {
-        return Err(invalid("plan id is empty"));
-    }
-    check_load(&plan.settings.load, "settings.load")?;
-    let (mut ids, mut positions) = (HashSet::new(), HashSet::new());
-    for (i, e) in plan.exercises.iter().enumerate() {
-        if e.id.trim().is_empty() || !ids.insert(e.id.as_str()) {
-            return Err(invalid(format!("exercises[{i}].id is empty or repeated")));
-        }
-        if !positions.insert(e.position) {
-            return Err(invalid(format!("exercises[{i}].position is repeated")));
-        }
+    check_plan(plan, |i, e| {
         if db.exercise(&e.catalog_id)?.is_none() {
             return Err(Error::NotFound(format!(
                 "catalog exercise of exercises[{i}]"
@@ -216,55 +136,11 @@ fn validate_plan(db: &Db<'_>, plan: &WorkoutPlan) -> Result<()> {
                 )));
             }
         }
-        check_prescription(e, &format!("exercises[{i}]"))?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
-/// The checks of one exercise prescription that need no database: a consistent rep range, unique
-/// set indexes, possible weights (0 to 5000), target reps up to [`MAX_TARGET_REPS`], rest up to
-/// [`MAX_REST_SECONDS`]. `at` names it in the error (`exercises[2]`).
-fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
-    let r = &e.rep_range;
-    let consistent = match r.mode {
-        RepRangeMode::NotSet => true,
-        RepRangeMode::Range => 1 <= r.lower && r.lower <= r.upper && r.upper <= 100,
-        RepRangeMode::Target => (1..=100).contains(&r.target),
-    };
-    if !consistent {
-        return Err(invalid(format!("{at}.repRange is inconsistent")));
-    }
-    if e.rest_seconds > MAX_REST_SECONDS {
-        return Err(invalid(format!(
-            "{at}.restSeconds must be at most {MAX_REST_SECONDS}"
-        )));
-    }
-    let mut idx = HashSet::new();
-    for (k, st) in e.sets.iter().enumerate() {
-        if !idx.insert(st.index) {
-            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
-        }
-        if st.index > MAX_SET_INDEX {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
-            )));
-        }
-        check_weight(st.target_weight, || format!("{at}.sets[{k}].targetWeight"))?;
-        if st.target_reps > MAX_TARGET_REPS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].targetReps must be at most {MAX_TARGET_REPS}"
-            )));
-        }
-        if st.rest_seconds > MAX_REST_SECONDS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].restSeconds must be at most {MAX_REST_SECONDS}"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Saves a plan after [`validate_plan`], in one transaction.
+/// Saves a plan after `validate_plan`, in one transaction.
 pub fn save_plan(store: &Store, plan: &WorkoutPlan) -> Result<()> {
     store.write(|db| {
         validate_plan(db, plan)?;
@@ -274,13 +150,13 @@ pub fn save_plan(store: &Store, plan: &WorkoutPlan) -> Result<()> {
 
 /// Saves a catalog exercise (id and name must not be empty).
 pub fn save_exercise(store: &Store, exercise: &CatalogExercise) -> Result<()> {
-    if exercise.catalog_id.trim().is_empty() || exercise.name.trim().is_empty() {
-        return Err(invalid("catalog id and name must not be empty"));
-    }
+    check_exercise(exercise)?;
     store.write(|db| db.save_exercise(exercise))
 }
 
-/// Checks a session log before anything is written.
+/// Checks a session log before anything is written: its id, not logged yet, its plan exists,
+/// then [`check_log`] with the checks that need the store (exercise ids not used by a logged
+/// exercise, catalog exercises known).
 fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
     if log.id.trim().is_empty() {
         return Err(invalid("session id is empty"));
@@ -295,11 +171,7 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
         ),
         None => None,
     };
-    let mut perf_ids = HashSet::new();
-    for (i, e) in log.exercises.iter().enumerate() {
-        if e.id.trim().is_empty() || !perf_ids.insert(e.id.as_str()) {
-            return Err(invalid(format!("exercises[{i}].id is empty or repeated")));
-        }
+    check_log(log, plan.as_ref(), |i, e| {
         if db.performance_exists(&e.id)? {
             return Err(invalid(format!(
                 "exercises[{i}].id is already used by a logged exercise"
@@ -310,65 +182,8 @@ fn validate_log(db: &Db<'_>, log: &SessionLog) -> Result<()> {
                 "catalog exercise of exercises[{i}]"
             )));
         }
-        if let Some(rx) = &e.prescription_id {
-            let belongs = plan.as_ref().is_some_and(|p| {
-                p.exercises
-                    .iter()
-                    .any(|x| &x.id == rx && x.catalog_id == e.catalog_id)
-            });
-            if !belongs {
-                return Err(invalid(format!(
-                    "exercises[{i}].prescriptionId is not an exercise of the session's plan for this catalog exercise"
-                )));
-            }
-        }
-        check_performed_sets(&e.sets, &format!("exercises[{i}]"))?;
-    }
-    Ok(())
-}
-
-/// The checks of logged sets that need no database: unique set indexes, possible weights. `at`
-/// names their owner in the error (`exercises[2]`).
-fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
-    let mut idx = HashSet::new();
-    for (k, s) in sets.iter().enumerate() {
-        if !idx.insert(s.index) {
-            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
-        }
-        if s.index > MAX_SET_INDEX {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
-            )));
-        }
-        if s.reps > MAX_LOGGED_REPS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].reps must be at most {MAX_LOGGED_REPS}"
-            )));
-        }
-        if s.rest_seconds.is_some_and(|r| r > MAX_LOGGED_REST_SECONDS) {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].restSeconds must be at most {MAX_LOGGED_REST_SECONDS}"
-            )));
-        }
-        check_weight(s.weight, || format!("{at}.sets[{k}].weight"))?;
-    }
-    Ok(())
-}
-
-/// Checks an exercise context that comes from outside (`evaluate_exercise`) as `save_plan` checks
-/// its prescription and `log_session` its logged sets: possible loads in the plan settings
-/// ([`check_load`]); a consistent rep range, target reps and rest within bounds; unique set
-/// indexes and weights from 0 to 5000, in the prescription and in the current and every previous
-/// performance. The error names the field by its path (`context.previous[1].sets[0].weight`),
-/// never its value.
-pub fn check_context(ctx: &ExerciseContext) -> Result<()> {
-    check_load(&ctx.plan.load, "context.plan.load")?;
-    check_prescription(&ctx.prescription, "context.prescription")?;
-    check_performed_sets(&ctx.current.sets, "context.current")?;
-    for (i, p) in ctx.previous.iter().enumerate() {
-        check_performed_sets(&p.sets, &format!("context.previous[{i}]"))?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The rule engine and the deduplicator on one exercise without a database
@@ -424,7 +239,7 @@ pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result
             let Some((_, rx)) = db.prescription(rx_id)? else {
                 continue;
             };
-            let perf = performance(log, e);
+            let perf = log.performance(e);
             for change in pending {
                 let (o, why) = outcome::evaluate(&change, &rx, &perf, unit);
                 db.set_outcome(&change.id, o, &why, &log.id, now)?;
@@ -465,7 +280,7 @@ fn refresh_history(
     };
     // A backfilled session may be older than the window: its e1RM still counts for the best.
     for e in log.exercises.iter().filter(|e| e.catalog_id == catalog_id) {
-        let mut p = performance(log, e);
+        let mut p = log.performance(e);
         for s in &mut p.sets {
             s.weight = logged_in.convert(s.weight, WeightUnit::Lbs);
         }
@@ -474,76 +289,6 @@ fn refresh_history(
         }
     }
     db.save_history(&h)
-}
-
-fn performance(log: &SessionLog, e: &super::model::ExerciseLog) -> ExercisePerformance {
-    ExercisePerformance {
-        id: e.id.clone(),
-        session_id: log.id.clone(),
-        catalog_id: e.catalog_id.clone(),
-        performed_at_ms: log.performed_at_ms,
-        sets: e.sets.clone(),
-    }
-}
-
-/// A new weight may be at most this many times the current one, and at least its this-many-th
-/// (the bound the built-in AI source enforces; applied to any source).
-const MAX_WEIGHT_FACTOR: f64 = 3.0;
-
-/// Whether a numeric change of type `t` from `old` to `new` goes the way its type says
-/// (`None` for the non-numeric types).
-fn direction_fits(t: ChangeType, old: f64, new: f64) -> Option<bool> {
-    match t {
-        ChangeType::IncreaseWeight
-        | ChangeType::IncreaseReps
-        | ChangeType::IncreaseRest
-        | ChangeType::AddSet => Some(new > old),
-        ChangeType::DecreaseWeight
-        | ChangeType::DecreaseReps
-        | ChangeType::DecreaseRest
-        | ChangeType::RemoveSet => Some(new < old),
-        ChangeType::ChangeSetType | ChangeType::ChangeRepRange => None,
-    }
-}
-
-/// Admits an AI draft if the domain allows it, with its `old_value` set to the prescription's
-/// current value (so a later accept can tell whether the plan moved on). Refused: a draft not
-/// marked as AI; a property its change type does not write; a set the prescription lacks; an old
-/// value that is not the current one; a value of the wrong kind; a change that changes nothing or
-/// goes against its type (an increase that lowers); a weight change on a body-weight set, outside a
-/// third to three times the current weight, or above 5000; a result that `savePlan` would refuse
-/// (e.g. an inconsistent rep range).
-fn admit(ctx: &ExerciseContext, d: &SuggestionDraft) -> Option<SuggestionDraft> {
-    if d.source != SuggestionSource::Ai || d.change_type.property() != d.property {
-        return None;
-    }
-    if d.target_set_index
-        .is_some_and(|i| ctx.set_prescription(i).is_none())
-    {
-        return None;
-    }
-    let rx = &ctx.prescription;
-    let current = apply::current_value(rx, d.property, d.target_set_index)?;
-    if let (Some(old), Some(new)) = (current.number(), d.new_value.number()) {
-        if direction_fits(d.change_type, old, new) == Some(false) {
-            return None;
-        }
-        if d.property == ChangeProperty::Weight
-            && !(old > 0.0
-                && new >= old / MAX_WEIGHT_FACTOR - 1e-9
-                && new <= old * MAX_WEIGHT_FACTOR
-                && check_weight(new, String::new).is_ok())
-        {
-            return None;
-        }
-    }
-    // The accept check (old value current, change fits, valid result), and a change at all.
-    if applied(rx, d).map_or(true, |probe| probe == *rx) {
-        return None;
-    }
-    let mut admitted = d.clone();
-    admitted.old_value = Some(current);
-    Some(admitted)
 }
 
 /// What the read phase of generation found.
@@ -589,7 +334,7 @@ fn prepare(db: &Db<'_>, session_id: &str) -> Result<Prepared> {
         let Some(exercise) = db.exercise(&e.catalog_id)? else {
             continue;
         };
-        let mut current = performance(&log, e);
+        let mut current = log.performance(e);
         for s in &mut current.sets {
             s.weight = logged_in.convert(s.weight, unit);
         }
@@ -656,18 +401,7 @@ pub fn suggestions_for_session(
         }
     }
     // One candidate list per prescription, in the order the session first logged it.
-    let mut merged: Vec<(String, String, Vec<SuggestionDraft>)> = Vec::new();
-    for (ctx, drafts) in exercises {
-        let rx_id = ctx.prescription.id;
-        match merged.iter_mut().find(|m| m.0 == rx_id) {
-            Some(m) => m.2.extend(drafts),
-            None => merged.push((rx_id, ctx.exercise.catalog_id, drafts)),
-        }
-    }
-    for m in &mut merged {
-        // Stable: rule drafts first, then AI drafts, each in creation order (what dedup expects).
-        m.2.sort_by_key(|d| d.source == SuggestionSource::Ai);
-    }
+    let mut merged = dedup::candidates_by_prescription(exercises);
     store.write(|db| {
         if db.suggestion_run_exists(session_id)? {
             return db.changes_for_session(session_id);
@@ -716,24 +450,6 @@ fn plan_exercise(db: &Db<'_>, prescription_id: &str) -> Result<(String, Exercise
     db.prescription(prescription_id)?.ok_or_else(|| {
         Error::NotFound("the change's plan exercise is no longer in the plan".into())
     })
-}
-
-/// `rx` with `draft` applied, or why it cannot be: the prescription moved on since the
-/// suggestion (its current value is not the suggestion's old value), the change no longer fits
-/// (its set is gone), or the result is a prescription `save_plan` would refuse.
-fn applied(rx: &ExercisePrescription, draft: &SuggestionDraft) -> Result<ExercisePrescription> {
-    let current = apply::current_value(rx, draft.property, draft.target_set_index);
-    if let (Some(old), Some(current)) = (&draft.old_value, &current) {
-        if !apply::same_value(old, current) {
-            return Err(invalid(
-                "the prescription changed since this suggestion was made; it is out of date",
-            ));
-        }
-    }
-    let mut rx = rx.clone();
-    apply::apply_change(&mut rx, draft).map_err(|why| invalid(format!("cannot apply: {why}")))?;
-    check_prescription(&rx, "the changed prescription")?;
-    Ok(rx)
 }
 
 fn undecided(db: &Db<'_>, change_id: &str) -> Result<PrescriptionChange> {
@@ -802,123 +518,14 @@ pub fn accept_edited(
     store.write(|db| {
         let change = undecided(db, change_id)?;
         let (plan_id, rx) = plan_exercise(db, &change.prescription_id)?;
-        let mut draft = change.draft.clone();
-        if let Some(new) = new_value.number() {
-            if !new.is_finite() {
-                return Err(invalid("the edited value must be a finite number"));
-            }
-            let whole = matches!(
-                draft.property,
-                ChangeProperty::Reps | ChangeProperty::Rest | ChangeProperty::SetCount
-            );
-            if whole && new.fract() != 0.0 {
-                return Err(invalid(
-                    "the edited value must be a whole number for reps, rest and set count",
-                ));
-            }
-        }
-        let current = apply::current_value(&rx, draft.property, draft.target_set_index);
-        if let (Some(old), Some(new)) = (
-            current.as_ref().and_then(ChangeValue::number),
-            new_value.number(),
-        ) {
-            if direction_fits(draft.change_type, old, new) == Some(false) && new != old {
-                draft.change_type = opposite(draft.change_type);
-            }
-        }
-        if current
-            .as_ref()
-            .is_some_and(|c| apply::same_value(c, &new_value))
-        {
-            return Err(invalid(
-                "the edited value leaves the prescription as it is; reject the change instead",
-            ));
-        }
-        draft.new_value = new_value;
-        let edited = applied(&rx, &draft)?;
+        let (mut draft, edited) = edited(&rx, &change.draft, new_value)?;
         db.save_prescription(&plan_id, &edited)?;
-        // Store the value as written into the prescription.
-        if let Some(written) = apply::current_value(&edited, draft.property, draft.target_set_index)
-        {
-            draft.new_value = written;
-        }
         let unit = db.plan_unit(&plan_id)?.unwrap_or(WeightUnit::Lbs);
-        let choice = chosen_sentence(&draft, &change.draft.new_value, unit);
-        draft.reasoning = match draft.reasoning.trim_end() {
-            "" => choice,
-            why => format!("{why} {choice}"),
-        };
+        add_choice(&mut draft, &change.draft.new_value, unit);
         db.set_edited_acceptance(change_id, &draft, clock.now_ms())?;
         db.change(change_id)?
             .ok_or_else(|| Error::NotFound("no such change".into()))
     })
-}
-
-/// The sentence an edited acceptance adds to the reasoning: "You chose 143 lb instead of the
-/// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
-fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
-    let unit = unit.symbol();
-    let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
-    let set_type = |v: &ChangeValue| match v {
-        ChangeValue::SetType { value } => match value {
-            SetType::Regular => "a regular set",
-            SetType::Warmup => "a warmup set",
-            SetType::Drop => "a drop set",
-        },
-        _ => "another set type",
-    };
-    let range = |v: &ChangeValue| match v {
-        ChangeValue::RepRange { value } => rep_range_text(value),
-        _ => "another rep goal".to_string(),
-    };
-    let (chosen, instead) = match edited.property {
-        ChangeProperty::Weight => (
-            format!("{} {unit}", number(&edited.new_value)),
-            format!("{} {unit}", number(suggested)),
-        ),
-        ChangeProperty::Reps => (
-            format!("{} reps", number(&edited.new_value)),
-            number(suggested),
-        ),
-        ChangeProperty::Rest => (
-            format!("{} s of rest", number(&edited.new_value)),
-            format!("{} s", number(suggested)),
-        ),
-        ChangeProperty::SetCount => (
-            format!("{} sets", number(&edited.new_value)),
-            number(suggested),
-        ),
-        ChangeProperty::SetType => (
-            set_type(&edited.new_value).to_string(),
-            set_type(suggested).trim_start_matches("a ").to_string(),
-        ),
-        ChangeProperty::RepRange => (range(&edited.new_value), range(suggested)),
-    };
-    format!("You chose {chosen} instead of the suggested {instead}.")
-}
-
-/// A rep goal for a sentence: "8-12 reps", "10 reps", "no rep goal".
-fn rep_range_text(r: &RepRange) -> String {
-    match r.mode {
-        RepRangeMode::Range => format!("{}-{} reps", r.lower, r.upper),
-        RepRangeMode::Target => format!("{} reps", r.target),
-        RepRangeMode::NotSet => "no rep goal".to_string(),
-    }
-}
-
-/// The change type going the other way.
-fn opposite(t: ChangeType) -> ChangeType {
-    match t {
-        ChangeType::IncreaseWeight => ChangeType::DecreaseWeight,
-        ChangeType::DecreaseWeight => ChangeType::IncreaseWeight,
-        ChangeType::IncreaseReps => ChangeType::DecreaseReps,
-        ChangeType::DecreaseReps => ChangeType::IncreaseReps,
-        ChangeType::IncreaseRest => ChangeType::DecreaseRest,
-        ChangeType::DecreaseRest => ChangeType::IncreaseRest,
-        ChangeType::AddSet => ChangeType::RemoveSet,
-        ChangeType::RemoveSet => ChangeType::AddSet,
-        other => other,
-    }
 }
 
 /// Defers every pending change of a session (the user left the summary); returns how many.
@@ -948,38 +555,7 @@ pub fn deferred_for_plan(store: &Store, plan_id: &str) -> Result<Vec<Prescriptio
         let plan = db
             .plan(plan_id)?
             .ok_or_else(|| Error::NotFound("no such plan".into()))?;
-        let mut open = db.undecided_for_review(plan_id)?;
-        open.retain(|c| {
-            plan.exercises
-                .iter()
-                .find(|x| x.id == c.prescription_id)
-                .is_some_and(|rx| applied(rx, &c.draft).is_ok())
-        });
-        // Newest acceptable undecided change per (exercise, change type, set).
-        let mut newest: std::collections::HashMap<(&str, ChangeType, Option<u32>), i64> =
-            std::collections::HashMap::new();
-        for c in &open {
-            let key = (
-                c.prescription_id.as_str(),
-                c.draft.change_type,
-                c.draft.target_set_index,
-            );
-            let at = newest.entry(key).or_insert(c.created_at_ms);
-            *at = (*at).max(c.created_at_ms);
-        }
-        let listed = open
-            .iter()
-            .filter(|c| c.decision == Decision::Deferred)
-            .filter(|c| {
-                let key = (
-                    c.prescription_id.as_str(),
-                    c.draft.change_type,
-                    c.draft.target_set_index,
-                );
-                newest.get(&key).is_none_or(|&at| at <= c.created_at_ms)
-            })
-            .cloned()
-            .collect();
-        Ok(listed)
+        let open = db.undecided_for_review(plan_id)?;
+        Ok(to_review(&plan, open))
     })
 }

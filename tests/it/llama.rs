@@ -916,3 +916,80 @@ fn jumps_stop_at_max_tokens_and_stream() {
         assert!(out.text.starts_with('{'), "{}", out.text);
     }
 }
+
+#[test]
+fn a_repeated_prompt_prefix_is_read_from_the_cache() {
+    let Some(path) = model_path() else { return };
+    let engine = LlamaEngine::load(
+        &path,
+        LlamaOptions {
+            context_tokens: 1024,
+            threads: Some(2),
+            ..LlamaOptions::default()
+        },
+    )
+    .unwrap();
+    let system = ChatMessage::new(
+        ChatRole::System,
+        "You are a planner. Answer with one short sentence about the day. ".repeat(12),
+    );
+    let ask = |user: &str| GenerationRequest {
+        messages: vec![system.clone(), ChatMessage::new(ChatRole::User, user)],
+        json_schema: None,
+        sampling: seeded(7, 0.0),
+        max_tokens: 4,
+        timeout_ms: None,
+    };
+    let (cold, cold_stats) = engine
+        .generate_with_stats(ask("What is first?"), None, CancelToken::new())
+        .unwrap();
+    assert_eq!(
+        cold_stats.cached_prompt_tokens, 0,
+        "a new engine has nothing cached"
+    );
+    let (warm, warm_stats) = engine
+        .generate_with_stats(ask("And then?"), None, CancelToken::new())
+        .unwrap();
+    let shared = warm_stats.cached_prompt_tokens;
+    assert!(
+        shared > warm.prompt_tokens / 2 && shared < warm.prompt_tokens,
+        "the system prompt is reused, the user turn decoded: {shared} of {}",
+        warm.prompt_tokens
+    );
+    // The same prompt twice: the second time everything but the last token comes from the
+    // cache, and greedy decoding gives the same text as the cold call did.
+    let (first, _) = engine
+        .generate_with_stats(ask("What is first?"), None, CancelToken::new())
+        .unwrap();
+    let (again, again_stats) = engine
+        .generate_with_stats(ask("What is first?"), None, CancelToken::new())
+        .unwrap();
+    assert_eq!(again_stats.cached_prompt_tokens, again.prompt_tokens - 1);
+    assert_eq!(first.text, cold.text);
+    assert_eq!(again.text, cold.text);
+
+    // A prewarm fills the cache with the prefix alone; with the cache off nothing is reused.
+    let fresh = LlamaEngine::load(
+        &path,
+        LlamaOptions {
+            context_tokens: 1024,
+            threads: Some(2),
+            ..LlamaOptions::default()
+        },
+    )
+    .unwrap();
+    let prefix = fresh.prewarm(std::slice::from_ref(&system)).unwrap();
+    assert!(prefix > 100, "{prefix}");
+    let (_, stats) = fresh
+        .generate_with_stats(ask("What is first?"), None, CancelToken::new())
+        .unwrap();
+    assert_eq!(
+        stats.cached_prompt_tokens, prefix,
+        "the prewarmed prefix is reused whole"
+    );
+    fresh.set_prompt_cache(false);
+    let (_, stats) = fresh
+        .generate_with_stats(ask("What is first?"), None, CancelToken::new())
+        .unwrap();
+    assert_eq!(stats.cached_prompt_tokens, 0);
+}

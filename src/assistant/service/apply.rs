@@ -5,8 +5,8 @@
 //! 1. with an idempotency key, looks the key up: the same operations again return the stored
 //!    result with `replayed: true`; other operations are [`Error::IdempotencyConflict`];
 //! 2. looks up the items the operations name and validates the list
-//!    ([`validate::validate`](super::validate::validate)); any invalid operation, or a list-level
-//!    error such as more than 20 operations, is [`Error::OperationsRejected`];
+//!    ([`validate::validate`](crate::assistant::validate::validate)); any invalid operation, or a
+//!    list-level error such as more than 20 operations, is [`Error::OperationsRejected`];
 //! 3. executes the (repaired) operations in order ([`execute`]) with one audit entry per action,
 //!    holding the item as JSON before and after;
 //! 4. stores the result under the key.
@@ -14,27 +14,34 @@
 //! Any failure on the way (a constraint, an item deleted by an earlier operation of the same list)
 //! rolls the whole transaction back: nothing of the list is applied, no audit entry, no key.
 //!
-//! The request hash of an idempotency key is a 128-bit FNV-1a of the canonical JSON of the shaped
-//! operations (the typed operations as serde writes them, in order). It does not cover `today`:
-//! a retry after midnight with the same key and operations is still a replay.
+//! The request hash of an idempotency key ([`request_hash`]) is a 128-bit FNV-1a of the canonical
+//! JSON of the shaped operations (the typed operations as serde writes them, in order). It does
+//! not cover `today`: a retry after midnight with the same key and operations is still a replay.
+//!
+//! What this computes from data (the hash, the rejection, the audit entries, the week's entries)
+//! is in the pure [`changes`](crate::assistant::changes) and [`week`](crate::assistant::week).
 
 use std::collections::HashSet;
 
-use super::date::{occurrences, Date};
-use super::model::{
-    AppliedOp, ApplyResult, AuditEntry, ItemKind, ItemRef, KnownItems, OpType, PlannerItem,
-    PlannerOperation, Priority, Recurrence, Validation, WeekEntry, WeekSnapshot,
+use crate::assistant::changes::{
+    accepted, audit_entry, is_goal_op, missing, new_item, not_found, replay, result_json,
+    set_fields, shape_json, too_many,
 };
-use super::shape::{shape_operations, ShapedOp};
-use super::validate::{referenced_items, validate};
-use super::MAX_OPERATIONS;
+use crate::assistant::date::Date;
+use crate::assistant::model::{
+    AppliedOp, ApplyResult, AuditEntry, ItemKind, ItemRef, KnownItems, OpType, PlannerItem,
+    PlannerOperation, Validation, WeekSnapshot,
+};
+use crate::assistant::shape::ShapedOp;
+use crate::assistant::validate::{referenced_items, validate};
+use crate::assistant::week::week_entries;
+use crate::assistant::MAX_OPERATIONS;
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
 use crate::store::{Db, Store};
 
-/// How many problems [`Error::OperationsRejected`] lists in its detail.
-const MAX_DETAIL_ISSUES: usize = 5;
+pub use crate::assistant::changes::request_hash;
 
 /// The existing items among `refs` (missing ones are simply absent).
 pub fn known_items(store: &Store, refs: &[ItemRef]) -> Result<KnownItems> {
@@ -47,77 +54,10 @@ pub fn dry_run(store: &Store, ops: Vec<ShapedOp>, today: Date) -> Result<Validat
     Ok(validate(&ops, &known, today))
 }
 
-fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-        let why = crate::error::describe_json_error(&e);
-        Error::InvalidArgument(format!("operations are not valid JSON: {why}"))
-    })?;
-    shape_operations(&value).map_err(|issue| Error::InvalidArgument(issue.message))
-}
-
 /// `ops` as JSON (`{"operations":[...]}` or an array), shaped then dry-run. `InvalidArgument`
 /// when the text holds no operation list.
 pub fn dry_run_json(store: &Store, json: &str, today: Date) -> Result<Validation> {
     dry_run(store, shape_json(json)?, today)
-}
-
-/// 128-bit FNV-1a of the canonical JSON of the operations, as 32 hex digits.
-pub fn request_hash(ops: &[ShapedOp]) -> String {
-    let canonical: Vec<Option<&PlannerOperation>> =
-        ops.iter().map(|s| s.operation.as_ref()).collect();
-    let bytes = serde_json::to_vec(&canonical).unwrap_or_default();
-    format!("{:032x}", fnv1a_128(&bytes))
-}
-
-fn fnv1a_128(bytes: &[u8]) -> u128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-    bytes
-        .iter()
-        .fold(OFFSET, |h, b| (h ^ *b as u128).wrapping_mul(PRIME))
-}
-
-/// The rejection error: `index: field: code` lines (codes, not messages: messages quote the
-/// caller's values, and errors carry no user data; `dry_run` gives the messages).
-fn rejected(v: &Validation, total: usize) -> Error {
-    let mut lines: Vec<String> = v
-        .errors
-        .iter()
-        .map(|e| format!("list: {}: {}", e.field.as_deref().unwrap_or("-"), e.code))
-        .collect();
-    for c in v.checks.iter().filter(|c| !c.valid) {
-        for e in &c.errors {
-            lines.push(format!(
-                "{}: {}: {}",
-                c.index,
-                e.field.as_deref().unwrap_or("-"),
-                e.code
-            ));
-        }
-    }
-    let more = lines.len().saturating_sub(MAX_DETAIL_ISSUES);
-    lines.truncate(MAX_DETAIL_ISSUES);
-    if more > 0 {
-        lines.push(format!("and {more} more"));
-    }
-    let invalid = if v.invalid_count == 0 && !v.errors.is_empty() {
-        total as u32
-    } else {
-        v.invalid_count
-    };
-    Error::OperationsRejected {
-        invalid,
-        total: total as u32,
-        detail: lines.join("; "),
-    }
-}
-
-fn too_many(total: usize) -> Error {
-    Error::OperationsRejected {
-        invalid: total as u32,
-        total: total as u32,
-        detail: format!("list: -: too_many_operations ({total}, at most {MAX_OPERATIONS})"),
-    }
 }
 
 /// Validates `ops` and, when all are valid, applies them in one transaction with one audit entry
@@ -140,30 +80,12 @@ pub fn apply(
     store.write(|db| {
         if let (Some(key), Some(hash)) = (idempotency_key, hash.as_deref()) {
             if let Some((stored_hash, response)) = db.idempotency_get(key)? {
-                if stored_hash != hash {
-                    return Err(Error::IdempotencyConflict);
-                }
-                let mut result: ApplyResult = serde_json::from_str(&response).map_err(|e| {
-                    Error::Internal(format!("stored idempotent response unreadable: {e}"))
-                })?;
-                result.replayed = true;
-                return Ok(result);
+                return replay(&stored_hash, hash, &response);
             }
         }
         let known = db.known_items(&referenced_items(&ops))?;
         let validation = validate(&ops, &known, today);
-        if !validation.all_valid() || validation.checks.len() != total {
-            return Err(rejected(&validation, total));
-        }
-        let mut repairs = Vec::new();
-        let mut valid = Vec::with_capacity(total);
-        for c in validation.checks {
-            repairs.extend(c.repairs.iter().map(|r| format!("{}: {r}", c.index)));
-            match c.operation {
-                Some(op) => valid.push(op),
-                None => return Err(Error::Internal("a valid check without an operation".into())),
-            }
-        }
+        let (valid, repairs) = accepted(validation, total)?;
         let request_id = ids.next_id();
         let now = clock.now_ms();
         let applied = execute(db, ids, &valid, &request_id, now)?;
@@ -174,9 +96,7 @@ pub fn apply(
             replayed: false,
         };
         if let (Some(key), Some(hash)) = (idempotency_key, hash.as_deref()) {
-            let json = serde_json::to_string(&result)
-                .map_err(|e| Error::Internal(format!("apply result as JSON: {e}")))?;
-            db.idempotency_put(key, hash, &json, now)?;
+            db.idempotency_put(key, hash, &result_json(&result)?, now)?;
         }
         Ok(result)
     })
@@ -192,23 +112,6 @@ pub fn apply_json(
     today: Date,
 ) -> Result<ApplyResult> {
     apply(store, clock, ids, shape_json(json)?, idempotency_key, today)
-}
-
-fn missing(what: &str, op: &PlannerOperation) -> Error {
-    Error::InvalidArgument(format!(
-        "{} {} needs {what}",
-        op.op.as_str(),
-        op.kind.as_str()
-    ))
-}
-
-/// `NotFound` for a missing item: names its kind, never its id (an id may be user text).
-fn not_found(kind: ItemKind) -> Error {
-    Error::NotFound(format!("no such {}", kind.as_str()))
-}
-
-fn to_json(item: &PlannerItem) -> Result<String> {
-    serde_json::to_string(item).map_err(|e| Error::Internal(format!("item as JSON: {e}")))
 }
 
 /// Executes operations that passed validation, in order, on `db` (call it inside
@@ -227,16 +130,15 @@ pub fn execute(
     let mut applied = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
         let (kind, id, before, after) = execute_one(db, ids, op, now_ms)?;
-        db.insert_audit(&AuditEntry {
-            seq: 0,
-            request_id: request_id.to_string(),
-            op: op.op,
+        db.insert_audit(&audit_entry(
+            request_id,
+            op,
             kind,
-            item_id: id.clone(),
-            before_json: before.as_ref().map(to_json).transpose()?,
-            after_json: after.as_ref().map(to_json).transpose()?,
-            at_ms: now_ms,
-        })?;
+            id.clone(),
+            before.as_ref(),
+            after.as_ref(),
+            now_ms,
+        )?)?;
         applied.push(AppliedOp {
             index: index as u32,
             op: op.op,
@@ -248,18 +150,6 @@ pub fn execute(
 }
 
 type Outcome = (ItemKind, String, Option<PlannerItem>, Option<PlannerItem>);
-
-fn is_goal_op(op: &PlannerOperation) -> bool {
-    op.kind == ItemKind::Goal
-        || !matches!(
-            op.op,
-            OpType::Create
-                | OpType::Update
-                | OpType::Delete
-                | OpType::Complete
-                | OpType::CompleteOccurrence
-        )
-}
 
 fn execute_one(
     db: &Db<'_>,
@@ -366,33 +256,6 @@ fn link_child(db: &Db<'_>, parent: &str, child: &str) -> Result<()> {
     Ok(())
 }
 
-fn set_fields(it: &mut PlannerItem, op: &PlannerOperation) {
-    if let Some(t) = &op.title {
-        it.title = t.clone();
-    }
-    if let Some(n) = &op.notes {
-        it.notes = Some(n.clone());
-    }
-    if let Some(p) = op.priority {
-        it.priority = p;
-    }
-    if it.kind == ItemKind::Goal {
-        return;
-    }
-    if let Some(d) = &op.scheduled_for {
-        it.scheduled_for = Some(d.clone());
-    }
-    if let Some(t) = &op.time_of_day {
-        it.time_of_day = Some(t.clone());
-    }
-    if let Some(t) = &op.end_time {
-        it.end_time = Some(t.clone());
-    }
-    if let Some(r) = &op.recurrence {
-        it.recurrence = r.clone();
-    }
-}
-
 fn create(
     db: &Db<'_>,
     ids: &mut IdGenerator,
@@ -401,23 +264,7 @@ fn create(
     now: i64,
 ) -> Result<Outcome> {
     let title = op.title.clone().ok_or_else(|| missing("title", op))?;
-    let mut it = PlannerItem {
-        kind,
-        id: ids.next_id(),
-        title,
-        notes: None,
-        scheduled_for: None,
-        time_of_day: None,
-        end_time: None,
-        priority: Priority::Medium,
-        recurrence: Recurrence::none(),
-        completed: false,
-        completed_occurrences: Vec::new(),
-        goal_items: Vec::new(),
-        child_goals: Vec::new(),
-        created_ms: now,
-        updated_ms: now,
-    };
+    let mut it = new_item(kind, ids.next_id(), title, now);
     set_fields(&mut it, op);
     db.insert_planner_item(&it)?;
     if kind == ItemKind::Goal {
@@ -459,56 +306,6 @@ pub fn week(store: &Store, date: Date) -> Result<WeekSnapshot> {
     })
 }
 
-/// Expands repeating items over `start..=end` (minus their completed occurrences), adds the
-/// one-off items, and orders the entries: by date, then time (untimed last), then priority (high
-/// first), then title, then id.
-fn week_entries(
-    one_off: Vec<PlannerItem>,
-    repeating: Vec<PlannerItem>,
-    start: Date,
-    end: Date,
-) -> Vec<WeekEntry> {
-    let mut entries = Vec::with_capacity(one_off.len() + repeating.len() * 2);
-    for item in one_off {
-        if let Some(date) = item.scheduled_for.clone() {
-            entries.push(WeekEntry { date, item });
-        }
-    }
-    for item in repeating {
-        let Some(anchor) = item.scheduled_for.as_deref().and_then(Date::parse) else {
-            continue;
-        };
-        for d in occurrences(&item.recurrence, anchor, start, end) {
-            let date = d.to_string();
-            if !item.completed_occurrences.contains(&date) {
-                entries.push(WeekEntry {
-                    date,
-                    item: item.clone(),
-                });
-            }
-        }
-    }
-    let rank = |p: Priority| match p {
-        Priority::High => 0,
-        Priority::Medium => 1,
-        Priority::Low => 2,
-    };
-    entries.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then_with(|| match (&a.item.time_of_day, &b.item.time_of_day) {
-                (Some(x), Some(y)) => x.cmp(y),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| rank(a.item.priority).cmp(&rank(b.item.priority)))
-            .then_with(|| a.item.title.cmp(&b.item.title))
-            .then_with(|| a.item.id.cmp(&b.item.id))
-    });
-    entries
-}
-
 /// Up to `limit` backlog todos (no date, not completed), high priority first, then most recently
 /// changed.
 pub fn backlog(store: &Store, limit: u32) -> Result<Vec<PlannerItem>> {
@@ -525,16 +322,4 @@ pub fn open_items(store: &Store, limit: u32) -> Result<Vec<PlannerItem>> {
 /// `None`).
 pub fn audit_log(store: &Store, limit: u32, before_seq: Option<i64>) -> Result<Vec<AuditEntry>> {
     store.read(|db| db.audit_entries(limit, before_seq))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fnv1a_128_known_vectors() {
-        // Reference values of FNV-1a 128 (draft-eastlake-fnv).
-        assert_eq!(fnv1a_128(b""), 0x6c62272e07bb014262b821756295c58d);
-        assert_eq!(fnv1a_128(b"a"), 0xd228cb696f1a8caf78912b704e4a8964);
-    }
 }

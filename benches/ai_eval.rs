@@ -1,0 +1,326 @@
+//! How useful the on-device AI is: task success on the evaluation sets under `tests/data/eval/`,
+//! run on the real model (SmolLM2-135M-Instruct on 2 threads unless `COACH_MODEL` names another
+//! GGUF). Prints per feature: task success, wrong actions, invalid output reaching the app (must
+//! be 0), p50 and p95 latency per task, prompt and generated tokens.
+//!
+//!     cargo bench --features llama --bench ai_eval            # every task
+//!     cargo bench --features llama --bench ai_eval -- --quick # the first 12 tasks (CI)
+//!
+//! Scoring is described in `tests/data/eval/README.md`. Figures only: goals are read by people.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use coachcore::assistant::apply;
+use coachcore::assistant::date::Date;
+use coachcore::assistant::model::{
+    AssistantEvent, AssistantMode, AssistantRequest, PlannerItem, PlannerOperation,
+};
+use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
+use coachcore::clock::FixedClock;
+use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
+use coachcore::llm::metered::Metered;
+use coachcore::llm::CancelToken;
+use coachcore::store::Store;
+use serde_json::Value;
+
+const QUICK_TASKS: usize = 12;
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+        )
+        .into()
+    });
+    if !std::path::Path::new(&path).exists() {
+        eprintln!("ai_eval: no model at {path}: run models/fetch.sh (or set COACH_MODEL)");
+        std::process::exit(2);
+    }
+    let engine = LlamaEngine::load(
+        &path,
+        LlamaOptions {
+            context_tokens: 2048,
+            threads: Some(2.min(coachcore::llm::llama::available_cores())),
+            ..LlamaOptions::default()
+        },
+    )
+    .expect("the model loads");
+    println!(
+        "ai_eval: model {} on {} threads{}",
+        coachcore::llm::LanguageModel::info(&*engine).name,
+        engine.threads(),
+        if quick { " (quick)" } else { "" }
+    );
+    assistant(&engine, quick);
+}
+
+/// What one feature's run scored.
+#[derive(Default)]
+struct Score {
+    tasks: usize,
+    success: usize,
+    wrong: usize,
+    invalid: usize,
+    latencies_ms: Vec<u64>,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+    failures: Vec<String>,
+}
+
+impl Score {
+    fn print(&mut self, feature: &str) {
+        self.latencies_ms.sort_unstable();
+        let pct = |p: f64| {
+            let n = self.latencies_ms.len();
+            if n == 0 {
+                return 0;
+            }
+            self.latencies_ms[((n as f64 * p).ceil() as usize).clamp(1, n) - 1]
+        };
+        let n = self.tasks.max(1) as f64;
+        println!(
+            "{feature}: task success {}/{} ({:.0}%), wrong actions {} ({:.1}%), invalid output \
+             reaching the app {}, latency p50 {} ms p95 {} ms, tokens per task: prompt {:.0}, \
+             generated {:.0}",
+            self.success,
+            self.tasks,
+            100.0 * self.success as f64 / n,
+            self.wrong,
+            100.0 * self.wrong as f64 / n,
+            self.invalid,
+            pct(0.5),
+            pct(0.95),
+            self.prompt_tokens as f64 / n,
+            self.completion_tokens as f64 / n,
+        );
+        for f in &self.failures {
+            println!("  {f}");
+        }
+    }
+}
+
+struct Quiet;
+
+impl EventSink for Quiet {
+    fn on_event(&self, _: AssistantEvent) {}
+}
+
+fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/eval/assistant.json"
+    ))
+    .expect("tests/data/eval/assistant.json");
+    let set: Value = serde_json::from_str(&text).expect("the task set is JSON");
+    let fixtures: BTreeMap<String, Vec<PlannerItem>> =
+        serde_json::from_value(set["fixtures"].clone()).expect("fixtures are planner items");
+    let tasks = set["tasks"].as_array().expect("tasks");
+    let take = if quick { QUICK_TASKS } else { tasks.len() };
+    let settings = AssistantSettings {
+        heartbeat_ms: 0,
+        ..AssistantSettings::default()
+    };
+    let mut score = Score::default();
+    for task in tasks.iter().take(take) {
+        let id = task["id"].as_str().unwrap_or("?");
+        let items: Vec<PlannerItem> = match &task["items"] {
+            Value::String(name) => fixtures[name].clone(),
+            other => serde_json::from_value(other.clone()).expect("inline items"),
+        };
+        let store = Store::open_in_memory().expect("in-memory store");
+        store
+            .write(|db| items.iter().try_for_each(|it| db.insert_planner_item(it)))
+            .expect("fixture items insert");
+        let today = task["today"].as_str().expect("today").to_string();
+        let date = Date::parse(&today).expect("today is a date");
+        let clock = FixedClock::new(date.days_since_epoch() * 86_400_000 + 9 * 3_600_000);
+        let metered = Metered::new(&**engine, "eval");
+        let request = AssistantRequest {
+            message: task["message"].as_str().expect("message").into(),
+            mode: AssistantMode::Plan,
+            selection: None,
+            today: Some(today.clone()),
+        };
+        let started = Instant::now();
+        let out = run_message(
+            &store,
+            &clock,
+            Some(&metered),
+            &request,
+            &Quiet,
+            &CancelToken::new(),
+            &settings,
+        );
+        score
+            .latencies_ms
+            .push(started.elapsed().as_millis() as u64);
+        let usage = metered.usage();
+        score.prompt_tokens += u64::from(usage.prompt_tokens);
+        score.completion_tokens += u64::from(usage.completion_tokens);
+        score.tasks += 1;
+        let ops = match out {
+            Ok(r) => r.operations,
+            Err(e) => {
+                score.failures.push(format!("{id}: error {e}"));
+                if task["expected"] == "no_change" {
+                    score.success += 1;
+                }
+                continue;
+            }
+        };
+        let check = apply::dry_run(
+            &store,
+            coachcore::assistant::shape::shape_typed(ops.clone()),
+            date,
+        )
+        .expect("dry run");
+        score.invalid += check.checks.iter().filter(|c| !c.valid).count();
+        let expected: Vec<Value> = match &task["expected"] {
+            Value::String(s) if s == "no_change" => Vec::new(),
+            e => e["ops"].as_array().cloned().unwrap_or_default(),
+        };
+        let wrong = wrong_actions(&ops, &expected);
+        score.wrong += wrong;
+        if paired(&ops, &expected) {
+            score.success += 1;
+        } else {
+            let got: Vec<String> = ops.iter().map(short).collect();
+            score
+                .failures
+                .push(format!("{id}: got [{}] wrong={wrong}", got.join("; ")));
+        }
+    }
+    score.print("assistant");
+}
+
+fn short(op: &PlannerOperation) -> String {
+    let v = serde_json::to_value(op).unwrap_or_default();
+    let mut s = String::new();
+    if let Value::Object(m) = v {
+        for (k, v) in m {
+            s.push_str(&format!("{k}={v} "));
+        }
+    }
+    s.trim_end().to_string()
+}
+
+/// Whether `ops` pair one to one with `expected` so that every pair matches.
+fn paired(ops: &[PlannerOperation], expected: &[Value]) -> bool {
+    if ops.len() != expected.len() {
+        return false;
+    }
+    fn assign(ops: &[Value], expected: &[Value], used: &mut Vec<bool>, i: usize) -> bool {
+        if i == expected.len() {
+            return true;
+        }
+        for j in 0..ops.len() {
+            if !used[j] && matches(&ops[j], &expected[i]) {
+                used[j] = true;
+                if assign(ops, expected, used, i + 1) {
+                    return true;
+                }
+                used[j] = false;
+            }
+        }
+        false
+    }
+    let values: Vec<Value> = ops
+        .iter()
+        .map(|o| serde_json::to_value(o).unwrap_or_default())
+        .collect();
+    assign(&values, expected, &mut vec![false; values.len()], 0)
+}
+
+/// Whether the operation (as JSON) matches a partial expected operation.
+fn matches(op: &Value, want: &Value) -> bool {
+    let Some(want) = want.as_object() else {
+        return false;
+    };
+    want.iter().all(|(k, w)| match k.as_str() {
+        "titleContains" => {
+            let title = op["title"].as_str().unwrap_or("").to_lowercase();
+            w.as_array().is_some_and(|words| {
+                words
+                    .iter()
+                    .all(|x| title.contains(&x.as_str().unwrap_or("").to_lowercase()))
+            })
+        }
+        "recurrence" => recurrence_matches(&op["recurrence"], w),
+        "items" => {
+            let set = |v: &Value| -> Vec<String> {
+                let mut s: Vec<String> = v
+                    .as_array()
+                    .map(|a| a.iter().map(|i| i.to_string()).collect())
+                    .unwrap_or_default();
+                s.sort();
+                s
+            };
+            set(&op["items"]) == set(w)
+        }
+        _ => {
+            if w.is_null() {
+                op[k].is_null()
+            } else {
+                &op[k] == w
+            }
+        }
+    })
+}
+
+fn recurrence_matches(got: &Value, want: &Value) -> bool {
+    if got["type"] != want["type"] {
+        return false;
+    }
+    let interval = |v: &Value| v["interval"].as_u64().unwrap_or(1);
+    let days = |v: &Value| -> Vec<String> {
+        let mut d: Vec<String> = v["weekdays"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        d.sort();
+        d
+    };
+    interval(got) == interval(want) && days(got) == days(want) && got["until"] == want["until"]
+}
+
+/// Proposed operations that do something not asked (see the README's scoring).
+fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
+    let named: Vec<&str> = expected.iter().filter_map(|e| e["id"].as_str()).collect();
+    let destructive = ["delete", "goal_delete", "complete", "complete_occurrence"];
+    let creates_expected = expected
+        .iter()
+        .filter(|e| matches!(e["op"].as_str(), Some("create" | "goal_create")))
+        .count();
+    let mut creates = 0;
+    let mut wrong = 0;
+    for op in ops {
+        let v = serde_json::to_value(op).unwrap_or_default();
+        let name = v["op"].as_str().unwrap_or("");
+        match v["id"].as_str() {
+            Some(id) => {
+                let asked = expected
+                    .iter()
+                    .any(|e| e["id"].as_str() == Some(id) && e["op"].as_str() == Some(name));
+                if !named.contains(&id) || (destructive.contains(&name) && !asked) {
+                    wrong += 1;
+                }
+            }
+            None if matches!(name, "create" | "goal_create") => {
+                creates += 1;
+                if creates > creates_expected {
+                    wrong += 1;
+                }
+            }
+            None => {}
+        }
+    }
+    wrong
+}

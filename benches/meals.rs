@@ -1,0 +1,233 @@
+//! Meal planning's deterministic hot paths (issue 12 goals):
+//! - candidate search for one slot over 10,000 recipes: p50 under 5 ms;
+//! - a 7-day plan of 3 meals a day with the deterministic fallback (search, scoring, staging,
+//!   variety), wall time per plan and per slot.
+//!
+//! Run: `cargo bench --bench meals` (`-- --quick` for fewer probes). Prints p50, p95 and the best
+//! of each, and whether the goal is met.
+//!
+//! The 10,000 recipes: the starter set (`tests/data/recipes/starter.json`) copied with varied
+//! titles, tags, times and servings (every copy keeps its meal types, ingredients and diets), in
+//! a database file, as the app would have it after importing a large registry.
+
+use std::time::Instant;
+
+use coachcore::clock::FixedClock;
+use coachcore::ids::IdGenerator;
+use coachcore::llm::CancelToken;
+use coachcore::meals::search::candidate_query;
+use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
+use coachcore::meals::service::{self as meals};
+use coachcore::meals::*;
+use coachcore::store::Store;
+
+const T0: i64 = 1_795_000_000_000;
+const EXTRA_TAGS: &[&str] = &[
+    "quick",
+    "family",
+    "budget",
+    "spicy",
+    "mild",
+    "summer",
+    "winter",
+    "party",
+    "light",
+    "hearty",
+    "kids",
+    "meal-prep",
+    "weeknight",
+    "date-night",
+    "comfort",
+];
+const STYLES: &[&str] = &[
+    "Classic",
+    "Easy",
+    "Weeknight",
+    "Rustic",
+    "Spicy",
+    "Herby",
+    "Smoky",
+    "Zesty",
+    "Grandma's",
+    "Crispy",
+    "Creamy",
+    "Light",
+    "Golden",
+    "Sticky",
+    "Roasted",
+];
+
+fn stats(mut ms: Vec<f64>) -> (f64, f64, f64) {
+    ms.sort_by(f64::total_cmp);
+    (ms[ms.len() / 2], ms[ms.len() * 95 / 100], ms[0])
+}
+
+fn report(name: &str, (p50, p95, best): (f64, f64, f64), goal: Option<f64>) {
+    let verdict = goal.map_or(String::new(), |g| {
+        format!(
+            "  goal p50 < {g} ms: {}",
+            if p50 < g { "met" } else { "MISSED" }
+        )
+    });
+    println!("{name:<46} p50 {p50:>8.3} ms  p95 {p95:>8.3} ms  best {best:>8.3} ms{verdict}");
+}
+
+fn corpus(n: usize) -> Vec<Recipe> {
+    let starter: Vec<Recipe> = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/tests/data/recipes/starter.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    (0..n)
+        .map(|i| {
+            let base = &starter[i % starter.len()];
+            let round = i / starter.len();
+            let mut r = base.clone();
+            if round > 0 {
+                r.id = format!("{}-v{round}", base.id);
+                r.title = format!("{} {}", STYLES[round % STYLES.len()], base.title);
+                r.tags
+                    .push(EXTRA_TAGS[(i * 7 + round) % EXTRA_TAGS.len()].to_string());
+                r.prep_minutes = (base.prep_minutes + (round as u32 * 3) % 20).min(1440);
+                r.cook_minutes = (base.cook_minutes + (round as u32 * 7) % 40).min(1440);
+                r.servings = 1 + (base.servings + round as u32) % 8;
+            }
+            r
+        })
+        .collect()
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("meals.db")).unwrap();
+    let clock = FixedClock::new(T0);
+    let started = Instant::now();
+    let n = meals::import_recipes(&store, &clock, corpus(10_000)).unwrap();
+    println!(
+        "imported {n} recipes in {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+
+    // Search: varied slots (tags, notes, diets, exclusions, time limits).
+    let slots: Vec<(MealType, Vec<String>, Option<&str>, MealPreferences)> = vec![
+        (
+            MealType::Dinner,
+            vec!["chicken".into()],
+            None,
+            MealPreferences::default(),
+        ),
+        (
+            MealType::Dinner,
+            vec!["quick".into(), "pasta".into()],
+            Some("something with tomatoes"),
+            MealPreferences {
+                max_prep_minutes: Some(15),
+                max_cook_minutes: Some(30),
+                ..Default::default()
+            },
+        ),
+        (
+            MealType::Lunch,
+            vec!["salad".into()],
+            None,
+            MealPreferences {
+                diet: Some(Diet::Vegan),
+                excluded_ingredients: vec!["peanut".into(), "sesame".into()],
+                ..Default::default()
+            },
+        ),
+        (
+            MealType::Breakfast,
+            vec!["eggs".into()],
+            Some("no bacon"),
+            MealPreferences::default(),
+        ),
+        (
+            MealType::Dinner,
+            vec![],
+            Some("I want fish with rice tonight"),
+            MealPreferences {
+                diet: Some(Diet::GlutenFree),
+                ..Default::default()
+            },
+        ),
+        (MealType::Snack, vec![], None, MealPreferences::default()),
+        (
+            MealType::Dessert,
+            vec!["chocolate".into()],
+            None,
+            MealPreferences::default(),
+        ),
+        (
+            MealType::Dinner,
+            vec!["no-match-at-all".into()],
+            None,
+            MealPreferences {
+                excluded_ingredients: vec!["garlic".into(), "onion".into(), "milk".into()],
+                ..Default::default()
+            },
+        ),
+    ];
+    let rounds = if quick { 20 } else { 100 };
+    let mut all = Vec::new();
+    for (t, tags, note, prefs) in &slots {
+        let q = candidate_query(*t, tags, *note, prefs, &[]);
+        let mut times = Vec::new();
+        for _ in 0..rounds {
+            let s = Instant::now();
+            let found = store.read(|db| db.search_candidates(&q)).unwrap();
+            times.push(s.elapsed().as_secs_f64() * 1e3);
+            assert!(found.len() <= 25);
+        }
+        all.extend(times.iter().copied());
+        report(
+            &format!("search {} {:?} {:?}", t.as_str(), tags, note.unwrap_or("")),
+            stats(times),
+            None,
+        );
+    }
+    report(
+        "search over 10,000 recipes (all slots)",
+        stats(all),
+        Some(5.0),
+    );
+
+    // A 7-day plan, 3 meals a day, deterministic fallback.
+    let req: MealPlanRequest = serde_json::from_value(serde_json::json!({
+        "days": (0..7).map(|d| serde_json::json!({"date": format!("2026-11-{:02}", 23 + d), "meals": {
+            "breakfast": {"servings": 2, "tags": ["quick"]},
+            "lunch": {"servings": 2, "tags": ["salad", "soup"], "note": "light"},
+            "dinner": {"servings": 4, "tags": ["family"], "note": "something with rice"},
+        }})).collect::<Vec<_>>(),
+        "preferences": {"maxPrepMinutes": 20, "maxCookMinutes": 40, "excludedIngredients": ["peanut"]}
+    }))
+    .unwrap();
+    let settings = PlanSettings::default();
+    let cancel = CancelToken::new();
+    let env = PlanEnv {
+        store: &store,
+        clock: &clock,
+        model: None,
+        settings: &settings,
+        cancel: &cancel,
+    };
+    let plans = if quick { 5 } else { 20 };
+    let mut times = Vec::new();
+    for i in 0..plans {
+        let s = Instant::now();
+        let result = plan(&env, &mut IdGenerator::seeded(i), &req, &mut |_, _| {}).unwrap();
+        times.push(s.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(result.slot_failures_count, 0);
+    }
+    let (p50, p95, best) = stats(times);
+    report(
+        "7-day x 3-meal plan, fallback (21 slots)",
+        (p50, p95, best),
+        None,
+    );
+    report("  per slot", (p50 / 21.0, p95 / 21.0, best / 21.0), None);
+}

@@ -1,0 +1,687 @@
+//! The message pipeline (see [`super`] for the paths, events, modes and errors): one [`Run`] per
+//! message reads the grounding from the store, calls the model (router, proposal, repair, summary
+//! or chat) through the one metered wrapper ([`Metered`]: breaker, heartbeats, one log line per
+//! call), checks each proposal against the stored items and sends the
+//! events. The pure parts it uses are [`grounding`](crate::assistant::grounding) (aliases,
+//! context, budget) and [`prompt`](crate::assistant::prompt) (prompt builders, proposal reading).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::apply;
+use crate::assistant::clarify;
+use crate::assistant::date::Date;
+use crate::assistant::grounding::{
+    budget, cut_chars, mentioned, seeded_where, Aliases, Ctx, Grounding,
+};
+use crate::assistant::model::{
+    AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
+    ClarifySelection, ItemKind, OpCheck, OpIssue, PlannerItem, PlannerOperation, Route,
+    RouteDecision, SummarySource, Validation,
+};
+use crate::assistant::prompt::{
+    answer_for_chat, chat_prompt, list_of, parse_proposal, propose_prompt, repair_message,
+    summary_request,
+};
+use crate::assistant::router::{self, RouterReply};
+use crate::assistant::shape::{self, ShapedOp};
+use crate::assistant::summary;
+use crate::assistant::validate;
+use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::ids::IdGenerator;
+use crate::llm::breaker::Breaker;
+use crate::llm::metered::Metered;
+use crate::llm::structured::{generate_validated, repair_prompt};
+use crate::llm::{
+    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
+    LanguageModel, LlmError, Sampling,
+};
+use crate::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
+use crate::store::Store;
+
+/// The longest user message sent to the model, in characters (longer ones are cut).
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
+/// The longest chat answer kept, in characters.
+pub const MAX_CHAT_CHARS: usize = 800;
+/// Open items read as clarify candidates and for the goals of the context.
+const OPEN_ITEMS_LIMIT: u32 = 200;
+/// Selected ids looked up, at most.
+const MAX_SELECTED: usize = MAX_OPERATIONS;
+
+/// Receives the events of a running message (the FFI wraps the app's listener in this).
+pub trait EventSink: Send + Sync {
+    /// Called with each event, in order, from the thread running the message.
+    fn on_event(&self, event: AssistantEvent);
+}
+
+/// Tuning of the pipeline.
+#[derive(Debug, Clone)]
+pub struct AssistantSettings {
+    /// A `heartbeat` event every this many milliseconds while the model works (0: none).
+    pub heartbeat_ms: u64,
+    /// Sampling of every model call.
+    pub sampling: Sampling,
+    /// Wall-clock limit of each model call (`None`: none).
+    pub timeout_ms: Option<u64>,
+    /// Tokens of the router's answer. Default 160.
+    pub router_max_tokens: u32,
+    /// Generations of the router (the first plus repairs of an unreadable answer). Default 2.
+    pub router_attempts: u32,
+    /// Tokens of a proposal (and of its repair). Default 768.
+    pub propose_max_tokens: u32,
+    /// Tokens of the summary. Default 120.
+    pub summary_max_tokens: u32,
+    /// Tokens of a chat answer. Default 256.
+    pub chat_max_tokens: u32,
+    /// Backlog todos read for the context. Default 20.
+    pub backlog_limit: u32,
+    /// The most characters of context (week, backlog, goals) in a prompt. Default 6000.
+    pub max_context_chars: usize,
+    /// The model's circuit breaker, shared with the other features (`Coach::use_language_model`
+    /// sets it). Default none.
+    pub breaker: Option<Arc<Breaker>>,
+}
+
+impl Default for AssistantSettings {
+    fn default() -> Self {
+        AssistantSettings {
+            heartbeat_ms: 2_000,
+            sampling: Sampling::default(),
+            timeout_ms: Some(120_000),
+            router_max_tokens: 160,
+            router_attempts: 2,
+            propose_max_tokens: 768,
+            summary_max_tokens: 120,
+            chat_max_tokens: 256,
+            backlog_limit: 20,
+            max_context_chars: 6_000,
+            breaker: None,
+        }
+    }
+}
+
+/// Runs one message through the pipeline, sending events to `sink`; `done` is always the last
+/// event, also on error or cancellation. See the module docs for the paths, the events and the
+/// errors (without a model every mode returns `InvalidArgument` after `done`). Nothing is written
+/// to the database.
+pub fn run_message(
+    store: &Store,
+    clock: &dyn Clock,
+    model: Option<&dyn LanguageModel>,
+    request: &AssistantRequest,
+    sink: &dyn EventSink,
+    cancel: &Arc<CancelToken>,
+    settings: &AssistantSettings,
+) -> Result<AssistantResult> {
+    let request_id = IdGenerator::from_entropy().next_id();
+    let started = Instant::now();
+    let out = match model {
+        None => Err(Error::InvalidArgument(
+            "no language model configured".into(),
+        )),
+        Some(model) => {
+            let beat = || sink.on_event(AssistantEvent::Heartbeat);
+            let run = Run {
+                store,
+                model: Metered::new(model, "assistant")
+                    .with_request_id(request_id.as_str())
+                    .with_breaker(settings.breaker.as_deref())
+                    .with_heartbeat(&beat, settings.heartbeat_ms),
+                sink,
+                cancel,
+                settings,
+                request_id: &request_id,
+            };
+            run.run(clock, request)
+        }
+    };
+    let ms = started.elapsed().as_millis();
+    match &out {
+        Ok(r) => log::info!(target: "coachcore::assistant",
+            "request={request_id} done decision={:?} valid={} invalid={} summary={:?} ms={ms}",
+            r.decision, r.operations.len(), r.invalid.len(), r.summary_source),
+        Err(e) => log::warn!(target: "coachcore::assistant",
+            "request={request_id} failed error={} ms={ms}", error_kind(e)),
+    }
+    sink.on_event(AssistantEvent::Done);
+    out
+}
+
+/// A short, data-free description of an error for the log.
+fn error_kind(e: &Error) -> String {
+    match e {
+        Error::Llm(l) => format!("model: {l}"),
+        Error::InvalidArgument(_) => "invalid_argument".into(),
+        Error::Sqlite(_) | Error::NotADatabase(_) => "storage".into(),
+        other => format!("{:?}", std::mem::discriminant(other)),
+    }
+}
+
+/// One running message.
+struct Run<'a> {
+    store: &'a Store,
+    model: Metered<'a>,
+    sink: &'a dyn EventSink,
+    cancel: &'a Arc<CancelToken>,
+    settings: &'a AssistantSettings,
+    request_id: &'a str,
+}
+
+impl Run<'_> {
+    fn emit(&self, event: AssistantEvent) {
+        self.sink.on_event(event);
+    }
+
+    fn stage(&self, stage: AssistantStage) -> Result<()> {
+        self.check_cancel()?;
+        self.model.set_stage(stage.as_str());
+        log::info!(target: "coachcore::assistant", "request={} stage={stage:?}", self.request_id);
+        self.emit(AssistantEvent::Stage { stage });
+        Ok(())
+    }
+
+    fn check_cancel(&self) -> Result<()> {
+        if self.cancel.is_cancelled() {
+            return Err(LlmError::Cancelled.into());
+        }
+        Ok(())
+    }
+
+    fn run(&self, clock: &dyn Clock, request: &AssistantRequest) -> Result<AssistantResult> {
+        let today = match request.today.as_deref() {
+            Some(s) => Date::parse(s)
+                .ok_or_else(|| Error::InvalidArgument("today must be a YYYY-MM-DD date".into()))?,
+            None => Date::from_unix_ms(clock.now_ms(), 0),
+        };
+        let selection = request
+            .selection
+            .as_ref()
+            .filter(|s| !s.ids.is_empty() || s.date.is_some() || s.priority.is_some());
+        if request.message.trim().is_empty() && selection.is_none() {
+            return Err(Error::InvalidArgument("the message is empty".into()));
+        }
+        let message = cut_chars(request.message.trim(), MAX_MESSAGE_CHARS);
+        self.check_cancel()?;
+        let info = self.model.info();
+        let grounding = Grounding {
+            week: apply::week(self.store, today)?,
+            backlog: apply::backlog(self.store, self.settings.backlog_limit)?,
+            open: apply::open_items(self.store, OPEN_ITEMS_LIMIT)?,
+        };
+        let mut aliases = Aliases::default();
+        aliases.add_all(&grounding);
+        let ctx = Ctx {
+            today,
+            message: &message,
+            grounding: &grounding,
+            info: &info,
+        };
+        log::info!(target: "coachcore::assistant",
+            "request={} mode={:?} selection={} week_entries={} backlog={} open={} context_tokens={}",
+            self.request_id, request.mode, selection.is_some(), grounding.week.entries.len(),
+            grounding.backlog.len(), grounding.open.len(), info.context_tokens);
+        match (request.mode, selection) {
+            (AssistantMode::Chat, _) => self.chat(&ctx, &mut aliases, None),
+            (_, Some(sel)) => {
+                let selected = self.selected_items(sel)?;
+                let where_ = seeded_where(sel, &selected, &mut aliases);
+                self.plan(&ctx, &mut aliases, None, &where_)
+            }
+            (AssistantMode::Plan, None) => self.plan(&ctx, &mut aliases, None, ""),
+            (AssistantMode::Auto, None) => {
+                self.stage(AssistantStage::Routing)?;
+                let route = self.route(&ctx, &mut aliases)?;
+                match route {
+                    Some(route) if route.decision == RouteDecision::Clarify => {
+                        let clarification =
+                            clarify::clarify(&message, Some(&route), &grounding.open);
+                        self.emit(AssistantEvent::Clarify {
+                            clarification: clarification.clone(),
+                        });
+                        let result = AssistantResult {
+                            request_id: self.request_id.to_string(),
+                            decision: RouteDecision::Clarify,
+                            route: Some(route),
+                            operations: Vec::new(),
+                            invalid: Vec::new(),
+                            summary: None,
+                            summary_source: None,
+                            clarification: Some(clarification),
+                        };
+                        self.emit(AssistantEvent::Result {
+                            result: result.clone(),
+                        });
+                        Ok(result)
+                    }
+                    Some(route) if route.decision == RouteDecision::Chat => {
+                        self.chat(&ctx, &mut aliases, Some(route))
+                    }
+                    route => {
+                        let where_ = route
+                            .as_ref()
+                            .map(|r| mentioned(&r.entities))
+                            .unwrap_or_default();
+                        self.plan(&ctx, &mut aliases, route, &where_)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stored items of the selection's ids, in the selection's order.
+    fn selected_items(&self, sel: &ClarifySelection) -> Result<Vec<PlannerItem>> {
+        let mut out = Vec::new();
+        for id in sel.ids.iter().take(MAX_SELECTED) {
+            for kind in [
+                ItemKind::Todo,
+                ItemKind::Event,
+                ItemKind::Habit,
+                ItemKind::Goal,
+            ] {
+                if let Some(item) = apply::item(self.store, kind, id)? {
+                    out.push(item);
+                    break;
+                }
+            }
+        }
+        if out.len() < sel.ids.len() {
+            log::info!(target: "coachcore::assistant", "request={} selection ids={} found={}",
+                self.request_id, sel.ids.len(), out.len());
+        }
+        Ok(out)
+    }
+
+    /// The context of a prompt holding `fixed` characters of other text and an answer of
+    /// `max_tokens`, trimmed to the model's window (see "Context grounding" in [`super`]).
+    fn context(&self, ctx: &Ctx, aliases: &mut Aliases, max_tokens: u32, fixed: usize) -> String {
+        let max_chars = self.settings.max_context_chars;
+        ctx.context(aliases, budget(ctx.info, max_tokens, fixed, max_chars))
+    }
+
+    fn request(
+        &self,
+        messages: Vec<ChatMessage>,
+        schema: Option<&str>,
+        max_tokens: u32,
+    ) -> GenerationRequest {
+        GenerationRequest {
+            messages,
+            json_schema: schema.map(str::to_string),
+            sampling: self.settings.sampling.clone(),
+            max_tokens,
+            timeout_ms: self.settings.timeout_ms,
+        }
+    }
+
+    fn generate(&self, request: GenerationRequest) -> Result<GenerationResult, LlmError> {
+        self.model.generate(request, None, Arc::clone(self.cancel))
+    }
+
+    /// The router's decision; `None` when the router failed (then: plan).
+    fn route(&self, ctx: &Ctx, aliases: &mut Aliases) -> Result<Option<Route>> {
+        let max_tokens = self.settings.router_max_tokens;
+        let fixed = router::system_prompt(&ctx.today_label(), "").len() + ctx.message.len();
+        let context = self.context(ctx, aliases, max_tokens, fixed);
+        let request = self.request(
+            vec![
+                ChatMessage::new(
+                    ChatRole::System,
+                    router::system_prompt(&ctx.today_label(), &context),
+                ),
+                ChatMessage::new(ChatRole::User, ctx.message),
+            ],
+            Some(router::ROUTER_SCHEMA),
+            max_tokens,
+        );
+        let outcome = generate_validated::<RouterReply>(
+            &self.model,
+            request,
+            self.settings.router_attempts,
+            None,
+            self.cancel,
+            router::check_reply,
+        );
+        match outcome {
+            Ok((reply, report)) => {
+                let route = router::route(&reply);
+                if let Some(r) = &route {
+                    log::info!(target: "coachcore::assistant",
+                        "request={} routed decision={:?} model_decision={:?} confidence={:.2} \
+                         attempts={}",
+                        self.request_id, r.decision, r.model_decision, r.confidence,
+                        report.attempts);
+                }
+                Ok(route)
+            }
+            Err(LlmError::Cancelled) => Err(LlmError::Cancelled.into()),
+            Err(e) => {
+                log::warn!(target: "coachcore::assistant",
+                    "request={} router failed, planning: {e}", self.request_id);
+                Ok(None)
+            }
+        }
+    }
+
+    fn chat(
+        &self,
+        ctx: &Ctx,
+        aliases: &mut Aliases,
+        route: Option<Route>,
+    ) -> Result<AssistantResult> {
+        self.check_cancel()?;
+        self.model.set_stage("chat");
+        let max_tokens = self.settings.chat_max_tokens;
+        let fixed = chat_prompt(&ctx.today_label(), "").len() + ctx.message.len();
+        let context = self.context(ctx, aliases, max_tokens, fixed);
+        let request = self.request(
+            vec![
+                ChatMessage::new(ChatRole::System, chat_prompt(&ctx.today_label(), &context)),
+                ChatMessage::new(ChatRole::User, ctx.message),
+            ],
+            None,
+            max_tokens,
+        );
+        let out = self.generate(request)?;
+        let text = summary::clean(&out.text, MAX_CHAT_CHARS).ok_or(LlmError::InvalidOutput {
+            stage: "extract".into(),
+            attempts: 1,
+            detail: "no text left after removing markup".into(),
+        })?;
+        self.emit(AssistantEvent::Summary { text: text.clone() });
+        Ok(AssistantResult {
+            request_id: self.request_id.to_string(),
+            decision: RouteDecision::Chat,
+            route,
+            operations: Vec::new(),
+            invalid: Vec::new(),
+            summary: Some(text),
+            summary_source: Some(SummarySource::Model),
+            clarification: None,
+        })
+    }
+
+    fn plan(
+        &self,
+        ctx: &Ctx,
+        aliases: &mut Aliases,
+        route: Option<Route>,
+        where_: &str,
+    ) -> Result<AssistantResult> {
+        self.stage(AssistantStage::Proposing)?;
+        let max_tokens = self.settings.propose_max_tokens;
+        let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
+        let context = self.context(ctx, aliases, max_tokens, fixed);
+        let messages = vec![
+            ChatMessage::new(
+                ChatRole::System,
+                propose_prompt(&ctx.today_label(), &context, where_),
+            ),
+            ChatMessage::new(ChatRole::User, ctx.message),
+        ];
+        let first =
+            self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))?;
+
+        self.stage(AssistantStage::Validating)?;
+        let first_pass = self.check(&first.text, aliases, ctx.today)?;
+        let first_invalid: Vec<OpCheck> = first_pass.invalid_checks();
+        let mut kept: Vec<PlannerOperation> = first_pass.valid_ops();
+        let mut invalid: Vec<OpCheck> = Vec::new();
+        log::info!(target: "coachcore::assistant",
+            "request={} proposal ops={} valid={} invalid={} readable={}",
+            self.request_id, first_pass.len(), kept.len(), first_invalid.len(),
+            first_pass.list_error.is_none());
+
+        let needs_repair = first_pass.list_error.is_some() || !first_invalid.is_empty();
+        if needs_repair {
+            self.stage(AssistantStage::Repairing)?;
+            let repair_text = match &first_pass.list_error {
+                Some(issue) => repair_prompt(&[issue.message.clone()]),
+                None => repair_message(&first_invalid, &first_pass.raw, aliases),
+            };
+            let answer = answer_for_chat(&first.text);
+            // The repair chat holds the first answer and the request too: the context shrinks.
+            let fixed = fixed + answer.len() + repair_text.len();
+            let context = self.context(ctx, aliases, max_tokens, fixed);
+            let messages = vec![
+                ChatMessage::new(
+                    ChatRole::System,
+                    propose_prompt(&ctx.today_label(), &context, where_),
+                ),
+                ChatMessage::new(ChatRole::User, ctx.message),
+                ChatMessage::new(ChatRole::Assistant, answer),
+                ChatMessage::new(ChatRole::User, repair_text),
+            ];
+            let repaired =
+                match self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))
+                {
+                    Ok(out) => Some(self.check(&out.text, aliases, ctx.today)?),
+                    Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+                    Err(e) => {
+                        log::warn!(target: "coachcore::assistant",
+                        "request={} repair call failed: {e}", self.request_id);
+                        None
+                    }
+                };
+            let repaired = repaired.filter(|r| r.list_error.is_none());
+            if repaired.is_none() {
+                // Neither answer could be read: say so, so the app can tell "nothing to change"
+                // from "the model's answer was unusable".
+                if let Some(issue) = first_pass.list_error.clone() {
+                    invalid.push(OpCheck {
+                        index: 0,
+                        operation: None,
+                        valid: false,
+                        errors: vec![issue],
+                        repairs: Vec::new(),
+                    });
+                }
+            }
+            let repaired_checks = repaired.map(|r| r.checks).unwrap_or_default();
+            let first_len = first_pass.len() as u32;
+            let n = first_invalid.len();
+            for (i, original) in first_invalid.into_iter().enumerate() {
+                match repaired_checks.get(i) {
+                    Some(c) if c.valid => {}
+                    Some(c) => invalid.push(OpCheck {
+                        index: original.index,
+                        ..c.clone()
+                    }),
+                    None => invalid.push(original),
+                }
+            }
+            for (i, c) in repaired_checks.iter().enumerate() {
+                if c.valid {
+                    if let Some(op) = &c.operation {
+                        if !kept.contains(op) {
+                            kept.push(op.clone());
+                        }
+                    }
+                } else if i >= n {
+                    invalid.push(OpCheck {
+                        index: first_len + (i - n) as u32,
+                        ..c.clone()
+                    });
+                }
+            }
+            log::info!(target: "coachcore::assistant",
+                "request={} repaired returned={} valid_now={} still_invalid={}",
+                self.request_id, repaired_checks.len(), kept.len(), invalid.len());
+        }
+        if kept.len() > MAX_OPERATIONS {
+            for (i, op) in kept.split_off(MAX_OPERATIONS).into_iter().enumerate() {
+                invalid.push(OpCheck {
+                    index: (MAX_OPERATIONS + i) as u32,
+                    operation: Some(op),
+                    valid: false,
+                    errors: vec![OpIssue {
+                        code: "too_many_operations".into(),
+                        field: None,
+                        message: format!(
+                            "at most {MAX_OPERATIONS} operations may be proposed at once"
+                        ),
+                    }],
+                    repairs: Vec::new(),
+                });
+            }
+        }
+        self.emit(AssistantEvent::Ops {
+            version: OPS_VERSION,
+            operations: kept.clone(),
+            valid_count: kept.len() as u32,
+            invalid_count: invalid.len() as u32,
+        });
+
+        self.stage(AssistantStage::Summarizing)?;
+        let titles = self.titles(&kept, aliases)?;
+        let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
+        let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
+        self.emit(AssistantEvent::Summary { text: text.clone() });
+        let result = AssistantResult {
+            request_id: self.request_id.to_string(),
+            decision: RouteDecision::Plan,
+            route,
+            operations: kept,
+            invalid,
+            summary: Some(text),
+            summary_source: Some(source),
+            clarification: None,
+        };
+        self.emit(AssistantEvent::Result {
+            result: result.clone(),
+        });
+        Ok(result)
+    }
+
+    /// Parses, maps aliases, shapes and validates one proposal answer.
+    fn check(&self, text: &str, aliases: &Aliases, today: Date) -> Result<Checked> {
+        let mut value = match parse_proposal(text) {
+            Ok(v) => v,
+            Err(message) => {
+                return Ok(Checked::unreadable(OpIssue {
+                    code: "invalid_json".into(),
+                    field: None,
+                    message,
+                }))
+            }
+        };
+        let raw = value.clone();
+        aliases.resolve_in(&mut value);
+        let shaped: Vec<ShapedOp> = match shape::shape_operations(&value) {
+            Ok(s) => s,
+            Err(issue) => return Ok(Checked::unreadable(issue)),
+        };
+        let known = apply::known_items(self.store, &validate::referenced_items(&shaped))?;
+        let v: Validation = validate::validate(&shaped, &known, today);
+        Ok(Checked {
+            checks: v.checks,
+            raw: list_of(&raw),
+            list_error: None,
+        })
+    }
+
+    /// Titles of every item the operations name, from the context or the store.
+    fn titles(
+        &self,
+        ops: &[PlannerOperation],
+        aliases: &Aliases,
+    ) -> Result<HashMap<(ItemKind, String), String>> {
+        let mut titles = aliases.titles.clone();
+        let shaped = shape::shape_typed(ops.to_vec());
+        for r in validate::referenced_items(&shaped) {
+            let key = (r.kind, r.id.clone());
+            if let std::collections::hash_map::Entry::Vacant(e) = titles.entry(key) {
+                if let Some(item) = apply::item(self.store, r.kind, &r.id)? {
+                    e.insert(item.title);
+                }
+            }
+        }
+        Ok(titles)
+    }
+
+    fn summarize(
+        &self,
+        message: &str,
+        ops: &[PlannerOperation],
+        invalid: usize,
+        title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+    ) -> Result<(String, SummarySource)> {
+        if ops.is_empty() {
+            // Nothing to describe: the rules say so exactly, and no model can do better.
+            return Ok((
+                summary::rule_summary(ops, invalid, title_of),
+                SummarySource::Rules,
+            ));
+        }
+        let request = self.request(
+            vec![
+                ChatMessage::new(ChatRole::System, SUMMARY_PROMPT.trim_end()),
+                ChatMessage::new(
+                    ChatRole::User,
+                    summary_request(message, ops, invalid, title_of),
+                ),
+            ],
+            None,
+            self.settings.summary_max_tokens,
+        );
+        match self.generate(request) {
+            Ok(out) => {
+                let truncated = out.finish == FinishReason::Length;
+                let text =
+                    summary::from_model(&out.text, truncated, message, summary::MAX_SUMMARY_CHARS);
+                if let Some(text) = text {
+                    return Ok((text, SummarySource::Model));
+                }
+                log::info!(target: "coachcore::assistant",
+                    "request={} summary empty after cleaning, using rules", self.request_id);
+            }
+            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+            Err(e) => log::warn!(target: "coachcore::assistant",
+                "request={} summary failed, using rules: {e}", self.request_id),
+        }
+        Ok((
+            summary::rule_summary(ops, invalid, title_of),
+            SummarySource::Rules,
+        ))
+    }
+}
+
+/// One proposal answer, checked.
+struct Checked {
+    /// One check per operation.
+    checks: Vec<OpCheck>,
+    /// The operations as the model wrote them (aliases and all), for the repair prompt.
+    raw: Vec<Value>,
+    /// Set when the answer held no operation list.
+    list_error: Option<OpIssue>,
+}
+
+impl Checked {
+    fn unreadable(issue: OpIssue) -> Self {
+        Checked {
+            checks: Vec::new(),
+            raw: Vec::new(),
+            list_error: Some(issue),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.checks.len()
+    }
+
+    fn valid_ops(&self) -> Vec<PlannerOperation> {
+        self.checks
+            .iter()
+            .filter(|c| c.valid)
+            .filter_map(|c| c.operation.clone())
+            .collect()
+    }
+
+    fn invalid_checks(&self) -> Vec<OpCheck> {
+        self.checks.iter().filter(|c| !c.valid).cloned().collect()
+    }
+}

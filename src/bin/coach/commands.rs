@@ -1,0 +1,207 @@
+//! The commands of `coach` that do one job each: `plan transform`, `plan select-schema`,
+//! `suggest evaluate`, `ops dryrun`, `ops apply` and `assistant`. Each reads its flags and input,
+//! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use coachcore::assistant::service::EventSink;
+use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::llm::scripted::ScriptedModel;
+use coachcore::llm::{CancelToken, LanguageModel};
+use coachcore::{CoachError, SchemaSelection, SelectionReason};
+
+use crate::{open, print_error, print_ops_error, read_stdin, version, Usage};
+
+pub(crate) fn ops_dryrun(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let input = read_stdin()?;
+    let today = f.get("--today").copied();
+    let result = open(f.get("--db")).and_then(|c| c.dry_run_operations_json(&input, today));
+    Ok(match result {
+        Ok(v) => {
+            out!("{}", serde_json::to_string(&v).unwrap_or_default());
+            if v.all_valid() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
+        }
+        Err(e) => print_ops_error(&e),
+    })
+}
+
+pub(crate) fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let input = read_stdin()?;
+    let key = f.get("--idempotency-key").copied();
+    let today = f.get("--today").copied();
+    let result = open(Some(db)).and_then(|c| c.apply_operations_json(&input, key, today));
+    Ok(match result {
+        Ok(r) => {
+            out!("{}", serde_json::to_string(&r).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_ops_error(&e),
+    })
+}
+
+/// Prints each event as one JSON line, as it comes.
+struct PrintEvents;
+
+impl EventSink for PrintEvents {
+    fn on_event(&self, event: AssistantEvent) {
+        out!("{}", serde_json::to_string(&event).unwrap_or_default());
+    }
+}
+
+fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
+    let replies: Vec<String> = coachcore::error::parse_request(&text)
+        .map_err(|e| Usage(format!("--script must be a JSON array of strings ({e})")))?;
+    Ok(ScriptedModel::texts(replies))
+}
+
+#[cfg(feature = "llama")]
+fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+    coachcore::ffi::load_model(
+        path.to_string(),
+        coachcore::ffi::ModelOptions {
+            context_tokens: 4096,
+            threads: None,
+        },
+        None,
+    )
+}
+
+#[cfg(not(feature = "llama"))]
+fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+    Err(CoachError::ModelUnusable {
+        detail: "this coach was built without the llama feature".into(),
+    })
+}
+
+pub(crate) fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let mode = match f.get("--mode").copied().unwrap_or("plan") {
+        "plan" => AssistantMode::Plan,
+        "chat" => AssistantMode::Chat,
+        "auto" => AssistantMode::Auto,
+        other => {
+            return Err(Usage(format!(
+                "unknown mode {other:?} (plan, chat or auto)"
+            )))
+        }
+    };
+    if f.contains_key("--script") && f.contains_key("--model") {
+        return Err(Usage("give --script or --model, not both".into()));
+    }
+    let model = match (f.get("--script"), f.get("--model")) {
+        (Some(path), _) => Some(scripted(path)?),
+        (None, Some(path)) => match gguf(path) {
+            Ok(m) => Some(m),
+            Err(e) => return Ok(print_error(&e)),
+        },
+        (None, None) => None,
+    };
+    let request = AssistantRequest {
+        message: message.to_string(),
+        mode,
+        selection: None,
+        today: f.get("--today").map(|s| s.to_string()),
+    };
+    let result = open(Some(db))
+        .and_then(|c| c.run_message_with(request, model, &PrintEvents, &CancelToken::new()));
+    Ok(match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => print_error(&e),
+    })
+}
+
+pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let schema = version(
+        f.get("--schema")
+            .ok_or_else(|| Usage("--schema is required".into()))?,
+    )?;
+    let seed = match f.get("--seed") {
+        Some(s) => Some(
+            s.parse::<u64>()
+                .map_err(|_| Usage("--seed must be a non-negative integer".into()))?,
+        ),
+        None => None,
+    };
+    let mut input = Vec::new();
+    if std::io::stdin().read_to_end(&mut input).is_err() {
+        return Err(Usage("cannot read stdin".into()));
+    }
+    let text = match String::from_utf8(input) {
+        Ok(t) => t,
+        Err(_) => {
+            let e = CoachError::InvalidModelOutput {
+                code: coachcore::OutputErrorCode::InvalidJson,
+                path: None,
+                detail: "the input is not UTF-8 text".into(),
+            };
+            return Ok(print_error(&e));
+        }
+    };
+    let selection = SchemaSelection {
+        schema_version: schema,
+        reason: SelectionReason::Override,
+    };
+    let result = open(f.get("--db")).and_then(|c| c.transform_plan(text, selection, seed));
+    Ok(match result {
+        Ok(t) => {
+            out!("{}", serde_json::to_string(&t.plan).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
+}
+
+/// `coach suggest evaluate`: an [`EvaluateRequest`] on stdin, the suggestions on stdout.
+pub(crate) fn suggest_evaluate() -> Result<ExitCode, Usage> {
+    let input = read_stdin()?;
+    let request = match coachcore::error::parse_request::<EvaluateRequest>(&input) {
+        Ok(request) => request,
+        Err(e) => {
+            out!("{}", e.to_json().to_response());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    // Input savePlan / logSession would refuse is refused here too: invalid_argument, exit 1.
+    match request.evaluate() {
+        Ok(suggestions) => {
+            #[derive(serde::Serialize)]
+            struct Output {
+                suggestions: Vec<coachcore::suggest::SuggestionDraft>,
+            }
+            let out = Output { suggestions };
+            out!("{}", serde_json::to_string(&out).unwrap_or_default());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Ok(print_error(&e)),
+    }
+}
+
+pub(crate) fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let supported = match f.get("--supported") {
+        Some(list) => list
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(version)
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let override_version = f.get("--override").map(|v| version(v)).transpose()?;
+    let sel = coachcore::plan::select_schema(&supported, override_version);
+    out!("{}", serde_json::to_string(&sel).unwrap_or_default());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,368 @@
+//! `coach demo`: a readable walk through the library's main jobs (schema selection, a plan
+//! transform, workout suggestions, an assistant exchange with a scripted model, the generation
+//! and audit records). Its text is for people and may change.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use coachcore::assistant::service::EventSink;
+use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::llm::scripted::ScriptedModel;
+use coachcore::llm::{CancelToken, LanguageModel};
+use coachcore::{Coach, CoachError, SchemaVersion, TodayPlan};
+
+use crate::{print_error, Usage};
+
+/// The sample model output the demo transforms: fenced v2-flat JSON with prose around it and a
+/// block given as a template.
+const DEMO_OUTPUT: &str = include_str!("../../../tests/data/demo-model-output.txt");
+
+pub(crate) fn demo(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let temp = std::env::temp_dir().join(format!("coachcore-demo-{}.db", std::process::id()));
+    let path = f
+        .get("--db")
+        .map_or_else(|| temp.display().to_string(), |p| p.to_string());
+    let result = demo_run(&path);
+    if f.get("--db").is_none() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", temp.display()));
+        }
+    }
+    Ok(match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => print_error(&e),
+    })
+}
+
+fn demo_run(path: &str) -> Result<(), CoachError> {
+    out!("coachcore {} demo", coachcore::library_version());
+    let coach = Coach::open(path.to_string())?;
+    out!("database: {path}");
+
+    for supported in [
+        vec![SchemaVersion::V2Flat],
+        vec![SchemaVersion::V1Current, SchemaVersion::V2Flat],
+    ] {
+        let sel = coach.select_plan_schema(supported.clone(), None);
+        let names: Vec<_> = supported.iter().map(|v| v.as_str()).collect();
+        out!(
+            "schema selection, model supports [{}]: {} ({})",
+            names.join(", "),
+            sel.schema_version.as_str(),
+            sel.reason.as_str()
+        );
+    }
+
+    let selection = coach.select_plan_schema(vec![SchemaVersion::V2Flat], None);
+    out!(
+        "\nmodel output (v2-flat, fenced, with prose and a block template):\n{}",
+        DEMO_OUTPUT.trim_end()
+    );
+    let t = coach.transform_plan(DEMO_OUTPUT.to_string(), selection, Some(2026))?;
+    out!("\ntransformed with ruleset {}:\n", t.ruleset_version);
+    print_plan(&t.plan);
+
+    let broken = DEMO_OUTPUT.replace("\"blockIndex\": 2", "\"blockIndex\": 7");
+    match coach.transform_plan(broken, selection, None) {
+        Err(e) => out!(
+            "\nthe same output with a block index of 7 is rejected: {} at {}",
+            e.code(),
+            e.path().unwrap_or("-")
+        ),
+        Ok(_) => out!("\nunexpected: the broken output was accepted"),
+    }
+
+    demo_suggestions(&coach)?;
+    demo_assistant(&coach)?;
+
+    out!("\ngeneration metadata in the database:");
+    for g in coach.recent_generations(10)? {
+        let outcome = match (&g.error_code, &g.error_path) {
+            (None, _) => "ok".to_string(),
+            (Some(c), p) => format!(
+                "rejected: {} at {}",
+                c.as_str(),
+                p.as_deref().unwrap_or("-")
+            ),
+        };
+        out!(
+            "  #{} {} schema {} ({}), ruleset {}: {}",
+            g.id,
+            g.feature,
+            g.schema_version.as_str(),
+            g.selection_reason.as_str(),
+            g.ruleset_version,
+            outcome
+        );
+    }
+    Ok(())
+}
+
+/// Logs three workouts of a small plan and shows the suggestions the third one produces.
+fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
+    use coachcore::suggest::model::*;
+    const DAY: i64 = 86_400_000;
+    let exercises = [
+        ("bench", "Bench Press", Muscle::Chest, 135.0),
+        ("squat", "Back Squat", Muscle::Quads, 185.0),
+        ("row", "Barbell Row", Muscle::Back, 115.0),
+    ];
+    let range = RepRange {
+        mode: RepRangeMode::Range,
+        lower: 8,
+        upper: 12,
+        target: 0,
+    };
+    for (id, name, muscle, _) in exercises {
+        coach.save_exercise(CatalogExercise {
+            catalog_id: id.into(),
+            name: name.into(),
+            equipment: Equipment::Barbell,
+            target_muscles: vec![muscle],
+        })?;
+    }
+    coach.save_plan(WorkoutPlan {
+        settings: PlanSettings {
+            plan_id: "demo-plan".into(),
+            unit: WeightUnit::Lbs,
+            training_style: TrainingStyle::StraightSets,
+            load: LoadConfig::default(),
+        },
+        name: "Full Body A".into(),
+        exercises: exercises
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _, _, w))| ExercisePrescription {
+                id: format!("rx-{id}"),
+                catalog_id: id.to_string(),
+                position: i as u32,
+                rep_range: range,
+                rest_mode: RestMode::AllSame,
+                rest_seconds: 120,
+                sets: (0..3)
+                    .map(|k| SetPrescription {
+                        index: k,
+                        set_type: SetType::Regular,
+                        target_weight: *w,
+                        target_reps: 8,
+                        rest_seconds: 120,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    })?;
+    // Bench tops the range twice; squat falls below it on the prescribed load; row is steady.
+    let reps = [[12, 9, 10], [12, 7, 9], [12, 7, 9]];
+    let start = coachcore::clock::Clock::now_ms(&coachcore::clock::SystemClock) - 5 * DAY;
+    out!("\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)");
+    for (n, r) in reps.iter().enumerate() {
+        let id = format!("demo-{start}-{n}");
+        coach.log_session(SessionLog {
+            id: id.clone(),
+            plan_id: Some("demo-plan".into()),
+            performed_at_ms: start + n as i64 * 2 * DAY,
+            exercises: exercises
+                .iter()
+                .enumerate()
+                .map(|(i, (cat, _, _, w))| ExerciseLog {
+                    id: format!("{id}-{cat}"),
+                    catalog_id: cat.to_string(),
+                    prescription_id: Some(format!("rx-{cat}")),
+                    sets: (0..3)
+                        .map(|k| PerformedSet {
+                            index: k,
+                            set_type: SetType::Regular,
+                            weight: *w,
+                            reps: r[i],
+                            rest_seconds: Some(120),
+                            completed: true,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })?;
+        let line: Vec<String> = exercises
+            .iter()
+            .enumerate()
+            .map(|(i, (_, name, _, w))| format!("{name} 3 x {} @ {w}", r[i]))
+            .collect();
+        out!("  workout {}: {}", n + 1, line.join(", "));
+    }
+    let last = format!("demo-{start}-2");
+    let changes = coach.suggestions_for_session(last.clone())?;
+    out!("suggestions after workout 3 ({}):", changes.len());
+    for c in &changes {
+        let d = &c.draft;
+        let target = d
+            .target_set_index
+            .map_or("exercise".to_string(), |i| format!("set {}", i + 1));
+        let value = |v: &ChangeValue| match v {
+            ChangeValue::Number { value } => format!("{value}"),
+            other => serde_json::to_string(other).unwrap_or_default(),
+        };
+        out!(
+            "  [{}] {} {:?} {}: {} -> {}  ({})",
+            d.rule_id.as_deref().unwrap_or("ai"),
+            c.catalog_id,
+            d.change_type,
+            target,
+            d.old_value.as_ref().map(value).unwrap_or_default(),
+            value(&d.new_value),
+            d.reasoning
+        );
+    }
+    if let Some(first) = changes.first() {
+        coach.accept_change(first.id.clone())?;
+        let deferred = coach.defer_pending(last)?;
+        out!("accepted the first, deferred {deferred} for review before the next workout");
+        if let Some(plan) = coach.plan("demo-plan".into())? {
+            if let Some(rx) = plan
+                .exercises
+                .iter()
+                .find(|e| e.id == first.prescription_id)
+            {
+                let sets: Vec<String> = rx
+                    .sets
+                    .iter()
+                    .map(|s| format!("{} x {}", s.target_weight, s.target_reps))
+                    .collect();
+                out!("plan now has {}: {}", rx.catalog_id, sets.join(", "));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the demo's scripted model replies: a proposal (a one-off todo without the recurrence the
+/// rules require, an event, a daily habit), then a summary with markup to clean.
+fn demo_script(tomorrow: &str, today: &str) -> Vec<String> {
+    let proposal = serde_json::json!({"operations": [
+        {"op": "create", "kind": "todo", "title": "Call mom", "scheduledFor": tomorrow,
+         "priority": "High"},
+        {"op": "create", "kind": "event", "title": "Long run", "scheduledFor": tomorrow,
+         "timeOfDay": "07:30", "endTime": "08:30", "recurrence": {"type": "none"}},
+        {"op": "create", "kind": "habit", "title": "Stretch", "scheduledFor": today,
+         "timeOfDay": "21:00", "recurrence": {"type": "daily"}},
+    ]});
+    vec![
+        format!("```json\n{proposal}\n```"),
+        "**Added** a call to mom and a long run tomorrow, and a daily stretch.".to_string(),
+    ]
+}
+
+/// A message to the assistant with a scripted model: events, proposal, apply, week view, audit.
+fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
+    use coachcore::assistant::date::Date;
+    use coachcore::clock::{Clock, SystemClock};
+    let today = Date::from_unix_ms(SystemClock.now_ms(), 0);
+    let tomorrow = today.add_days(1);
+    let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \
+                   stretch in the evening";
+    out!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
+    let model: Arc<dyn LanguageModel> =
+        ScriptedModel::texts(demo_script(&tomorrow.to_string(), &today.to_string()));
+    struct Show;
+    impl EventSink for Show {
+        fn on_event(&self, event: AssistantEvent) {
+            let line = match &event {
+                AssistantEvent::Stage { stage } => format!("stage {stage:?}").to_lowercase(),
+                AssistantEvent::Ops {
+                    valid_count,
+                    invalid_count,
+                    ..
+                } => format!("ops: {valid_count} valid, {invalid_count} invalid"),
+                AssistantEvent::Summary { text } => format!("summary: {text}"),
+                AssistantEvent::Clarify { clarification } => {
+                    format!("clarify: {}", clarification.question)
+                }
+                AssistantEvent::Result { .. } => "result".into(),
+                AssistantEvent::Heartbeat => "heartbeat".into(),
+                AssistantEvent::Done => "done".into(),
+            };
+            out!("  event: {line}");
+        }
+    }
+    let request = AssistantRequest {
+        message: message.into(),
+        mode: AssistantMode::Plan,
+        selection: None,
+        today: Some(today.to_string()),
+    };
+    let result = coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?;
+    out!("proposed operations (nothing applied yet):");
+    for op in &result.operations {
+        out!("  {}", serde_json::to_string(op).unwrap_or_default());
+    }
+    let applied = coach.apply_operations(
+        result.operations.clone(),
+        Some(format!("demo-{}", result.request_id)),
+        Some(today.to_string()),
+    )?;
+    out!(
+        "applied {} operations in one transaction (request {})",
+        applied.applied.len(),
+        applied.request_id
+    );
+    let week = coach.week(tomorrow.to_string())?;
+    out!("week {} to {}:", week.week_start, week.week_end);
+    for e in &week.entries {
+        let time = e.item.time_of_day.as_deref().unwrap_or("     ");
+        out!(
+            "  {} {} {:<5} {:<6} {}",
+            e.date,
+            time,
+            e.item.kind.as_str(),
+            format!("{:?}", e.item.priority).to_lowercase(),
+            e.item.title
+        );
+    }
+    out!("audit log:");
+    for a in coach.audit_log(10, None)? {
+        out!(
+            "  #{} {} {} {}",
+            a.seq,
+            a.op.as_str(),
+            a.kind.as_str(),
+            a.item_id
+        );
+    }
+    Ok(())
+}
+
+fn print_plan(p: &TodayPlan) {
+    let energy = serde_json::to_value(p.energy)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let source = serde_json::to_value(p.source)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    out!(
+        "{} - {} min, {} energy, by {}",
+        p.focus,
+        p.duration_minutes,
+        energy,
+        source
+    );
+    if !p.equipment.is_empty() {
+        out!("equipment: {}", p.equipment.join(", "));
+    }
+    out!("{}", p.summary);
+    for (i, b) in p.blocks.iter().enumerate() {
+        out!(
+            "\n{}. {} ({} min, {})",
+            i + 1,
+            b.title,
+            b.duration_minutes,
+            b.focus
+        );
+        for e in &b.exercises {
+            match &e.detail {
+                Some(d) => out!("   - {}: {} ({d})", e.name, e.prescription),
+                None => out!("   - {}: {}", e.name, e.prescription),
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! `coach`: the command line over coachcore's public API, for demos, debugging and scripts.
+//!
+//! The contract (stable; other tools script against it):
+//! - `coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]`: model text on
+//!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
+//!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
+//! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
+//!   `{"schemaVersion":V,"reason":R}`.
+//! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
+//!   "nowMs": N}` on stdin (`existing` optional). Prints `{"suggestions":[SuggestionDraft]}` and
+//!   exits 0, or prints the error JSON with code `invalid_argument` (its `path` the JSON path of
+//!   the problem) and exits 1. The input format is in the README.
+//! - `coach ops dryrun [--db PATH] [--today YYYY-MM-DD]`: planner operations JSON on stdin
+//!   (`{"operations":[...]}` or an array). Prints the `Validation` JSON; exit 0 when every
+//!   operation is valid, 2 when some are not (same output). The database is not changed.
+//! - `coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]`: the same input;
+//!   prints the `ApplyResult` JSON and exits 0, or exits 2 with the error JSON when the operations
+//!   are rejected (`operations_rejected`, nothing applied), the key was used with other
+//!   operations (`idempotency_conflict`) or the input is not an operation list
+//!   (`invalid_argument`).
+//! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE]
+//!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
+//!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
+//!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
+//!   replies in order (for tests and tools); `--model` needs a build with the feature `llama`.
+//!   Without either the pipeline runs without a model.
+//! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
+//!
+//! Usage errors print to stderr and exit 64; other failures print the error JSON
+//! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
+//! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
+//! refused with `not_a_database` and left untouched.
+//!
+//! Output: a reader that goes away early (`coach … | head -c 100`) ends the output quietly; the
+//! command still finishes and exits with its normal code. Any other failure to write stdout is
+//! reported on stderr and exits 74. Error details never quote the input.
+//!
+//! This file owns the contract, usage, dispatch, flags and stdout/exit handling; the commands are
+//! in `commands.rs`, the demo in `demo.rs`.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+
+use coachcore::{Coach, CoachError, SchemaVersion};
+
+const USAGE: &str = "usage:
+  coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
+  coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
+  coach suggest evaluate   (one exercise context as JSON on stdin; see README)
+  coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
+  coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]   (operations JSON on stdin)
+  coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
+  coach demo [--db PATH]";
+
+struct Usage(String);
+
+/// State of stdout: writable, closed by the reader (quietly stop printing), or failed otherwise.
+static STDOUT: AtomicU8 = AtomicU8::new(STDOUT_OK);
+const STDOUT_OK: u8 = 0;
+const STDOUT_CLOSED: u8 = 1;
+const STDOUT_FAILED: u8 = 2;
+
+/// Prints one line on stdout; never panics. After a failed write nothing more is printed.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::emit(format_args!($($arg)*)) };
+}
+
+/// Prints one line on stderr, ignoring failures (there is nowhere left to report them).
+macro_rules! err_out {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+// After the macros: the commands print with `out!`.
+mod commands;
+mod demo;
+
+fn emit(line: std::fmt::Arguments<'_>) {
+    if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush())
+    {
+        let state = if e.kind() == std::io::ErrorKind::BrokenPipe {
+            STDOUT_CLOSED
+        } else {
+            err_out!("coach: cannot write the output: {e}");
+            STDOUT_FAILED
+        };
+        STDOUT.store(state, Ordering::Relaxed);
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match run(&args) {
+        Ok(code) => code,
+        Err(Usage(msg)) => {
+            err_out!("coach: {msg}\n{USAGE}");
+            ExitCode::from(64)
+        }
+    };
+    if STDOUT.load(Ordering::Relaxed) == STDOUT_FAILED {
+        return ExitCode::from(74);
+    }
+    code
+}
+
+fn run(args: &[String]) -> Result<ExitCode, Usage> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        ["plan", "transform", rest @ ..] => {
+            commands::plan_transform(&flags(rest, &["--schema", "--seed", "--db"])?)
+        }
+        ["plan", "select-schema", rest @ ..] => {
+            commands::select(&flags(rest, &["--supported", "--override"])?)
+        }
+        ["suggest", "evaluate"] => commands::suggest_evaluate(),
+        ["ops", "dryrun", rest @ ..] => commands::ops_dryrun(&flags(rest, &["--db", "--today"])?),
+        ["ops", "apply", rest @ ..] => {
+            commands::ops_apply(&flags(rest, &["--db", "--idempotency-key", "--today"])?)
+        }
+        ["assistant", rest @ ..] => {
+            let (message, rest) = match rest.split_last() {
+                Some((m, rest)) if !m.starts_with("--") => (*m, rest),
+                _ => return Err(Usage("assistant needs a message".into())),
+            };
+            commands::assistant(
+                &flags(rest, &["--db", "--mode", "--today", "--script", "--model"])?,
+                message,
+            )
+        }
+        ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
+        ["--help" | "-h" | "help"] => {
+            out!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Err(Usage("unknown command".into())),
+    }
+}
+
+fn flags<'a>(args: &[&'a str], known: &[&str]) -> Result<HashMap<String, &'a str>, Usage> {
+    let mut out = HashMap::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if !known.contains(flag) {
+            return Err(Usage(format!("unknown argument {flag}")));
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| Usage(format!("{flag} needs a value")))?;
+        if out.insert(flag.to_string(), *value).is_some() {
+            return Err(Usage(format!("{flag} given twice")));
+        }
+    }
+    Ok(out)
+}
+
+fn version(s: &str) -> Result<SchemaVersion, Usage> {
+    SchemaVersion::parse(s).ok_or_else(|| {
+        Usage(format!(
+            "unknown schema version {s:?} (v1-current or v2-flat)"
+        ))
+    })
+}
+
+fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
+    match db {
+        Some(path) => Coach::open(path.to_string()),
+        None => Coach::open_in_memory(),
+    }
+}
+
+fn print_error(e: &CoachError) -> ExitCode {
+    out!("{}", e.to_json().to_response());
+    match e {
+        CoachError::InvalidModelOutput { .. } | CoachError::ModelOutputRejected { .. } => {
+            ExitCode::from(2)
+        }
+        _ => ExitCode::from(1),
+    }
+}
+
+/// Exit code of an ops command's error: 2 when the input was refused, 1 otherwise.
+fn print_ops_error(e: &CoachError) -> ExitCode {
+    out!("{}", e.to_json().to_response());
+    match e {
+        CoachError::InvalidArgument { .. }
+        | CoachError::OperationsRejected { .. }
+        | CoachError::IdempotencyConflict => ExitCode::from(2),
+        _ => ExitCode::from(1),
+    }
+}
+
+fn read_stdin() -> Result<String, Usage> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|_| Usage("cannot read stdin as UTF-8".into()))?;
+    Ok(input)
+}

@@ -1,0 +1,23 @@
+//! The library's log as the app receives it: the [`LogListener`] an app implements and
+//! [`set_log_listener`]. The bridge from the `log` crate is `crate::logging`.
+
+use std::sync::Arc;
+
+use crate::logging::LogLevel;
+
+/// Receives the library's log records.
+#[uniffi::export(with_foreign)]
+pub trait LogListener: Send + Sync {
+    /// One record: its level, the module it comes from, and the message.
+    fn on_log(&self, level: LogLevel, target: String, message: String);
+}
+
+/// Sends the library's log records at `level` and above to `listener` (`None` stops them). If
+/// the process already has another `log` logger (a Rust app), records go there instead.
+///
+/// Threading: records are delivered on the thread that logs them (often a library worker
+/// thread); the listener must be quick and must not call back into the library.
+#[uniffi::export]
+pub fn set_log_listener(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
+    crate::logging::install(listener, level);
+}

@@ -1,0 +1,299 @@
+//! The meal-planning calls of [`Coach`] (spec 003): recipes (import, save, read, stage, keep,
+//! cleanup), plan jobs with a listener and a task handle, job reads, and the meal history (confirm
+//! a plan, log a meal). Each method delegates to `meals::service`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::error::CoachError;
+use crate::ffi::Coach;
+use crate::ids::IdGenerator;
+use crate::llm::metered::SharedModel;
+use crate::llm::{CancelToken, LanguageModel};
+use crate::meals::model::{
+    JobStatus, MealHistoryEntry, MealLog, MealPlanEvent, MealPlanJob, MealPlanRequest,
+    MealPlanResult, Recipe,
+};
+use crate::meals::service::jobs::{self, JobLease, PlanSink};
+use crate::meals::service::plan::{PlanEnv, PlanSettings};
+use crate::meals::{service, validate};
+
+/// Receives the events of a plan started with [`Coach::start_meal_plan`]: `Progress` after each
+/// slot, then `Completed` or `Failed` last.
+///
+/// Threading: `onEvent` is called on the library's background thread that runs the plan, one
+/// event at a time. Return quickly and hop to the main thread before touching the UI. A panic or
+/// exception in it is caught and ignored.
+#[uniffi::export(with_foreign)]
+pub trait MealPlanListener: Send + Sync {
+    /// One event of the running plan.
+    fn on_event(&self, event: MealPlanEvent);
+}
+
+/// The app's listener (if any) as the job's event sink; a panicking listener cannot stop the job.
+struct ListenerSink(Option<Arc<dyn MealPlanListener>>);
+
+impl PlanSink for ListenerSink {
+    fn on_event(&self, event: MealPlanEvent) {
+        if let Some(l) = &self.0 {
+            if catch_unwind(AssertUnwindSafe(|| l.on_event(event))).is_err() {
+                log::warn!(target: "coachcore::meals", "the meal plan listener panicked");
+            }
+        }
+    }
+}
+
+/// A meal plan running in the background, returned by [`Coach::start_meal_plan`].
+///
+/// Threading: every method may be called from any thread. `wait` blocks: never call it on the main
+/// thread; or rely on the listener's `Completed`/`Failed` event.
+#[derive(uniffi::Object)]
+pub struct MealPlanTask {
+    id: String,
+    cancel: Arc<CancelToken>,
+    outcome: Mutex<Option<MealPlanJob>>,
+    finished: Condvar,
+}
+
+impl std::fmt::Debug for MealPlanTask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MealPlanTask")
+            .field("id", &self.id)
+            .field("finished", &self.is_finished())
+            .finish_non_exhaustive()
+    }
+}
+
+impl MealPlanTask {
+    fn finish(&self, job: MealPlanJob) {
+        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(job);
+        self.finished.notify_all();
+    }
+}
+
+#[uniffi::export]
+impl MealPlanTask {
+    /// The job id (for [`Coach::meal_plan_job`], e.g. after the app restarts).
+    pub fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    /// Asks the plan to stop: between slots, or within a token or two of the model call in
+    /// progress. The job then ends `FAILED` with error code `cancelled` (and the listener gets
+    /// `Failed`). Calling it after the job finished does nothing.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Blocks until the job finishes and returns its final envelope (`COMPLETE` with the plan, or
+    /// `FAILED` with an error code). Every call returns the same envelope.
+    pub fn wait(&self) -> MealPlanJob {
+        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(job) = guard.as_ref() {
+                return job.clone();
+            }
+            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Whether the job has finished (`wait` would return at once).
+    pub fn is_finished(&self) -> bool {
+        self.outcome
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+}
+
+#[uniffi::export]
+impl Coach {
+    /// Starts planning meals and returns at once with a task handle; the plan runs on a background
+    /// thread of the library and reports to `listener`. The job (status, progress, result) is
+    /// stored: read it with [`Coach::meal_plan_job`], also after a restart.
+    ///
+    /// Per slot the library searches the recipes, lets the model given to `useLanguageModel` rank
+    /// the candidates (it can only name those), or, without a model or when it fails, scores them
+    /// deterministically; see `docs/meals.md`. A slot with no fitting recipe has a `null`
+    /// selection and is counted in `slotFailuresCount`; it never fails the job.
+    ///
+    /// Throws `InvalidArgument` naming the field when the request is invalid (no days, more than
+    /// 31, a day without meals, servings of 0, a malformed or repeated date, a text or list over
+    /// its limit); nothing is stored then.
+    ///
+    /// Threading: callable from any thread (it writes one row, then returns).
+    pub fn start_meal_plan(
+        self: Arc<Self>,
+        request: MealPlanRequest,
+        listener: Option<Arc<dyn MealPlanListener>>,
+    ) -> Result<Arc<MealPlanTask>, CoachError> {
+        let mut ids = IdGenerator::from_entropy();
+        let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
+        let task = Arc::new(MealPlanTask {
+            id: lease.id().to_string(),
+            cancel: CancelToken::new(),
+            outcome: Mutex::new(None),
+            finished: Condvar::new(),
+        });
+        let background = Arc::clone(&task);
+        let mut failed = lease.pending();
+        let model = self.meal_model();
+        let spawned = std::thread::Builder::new()
+            .name("coachcore-meals".into())
+            .spawn(move || {
+                let sink = ListenerSink(listener);
+                let job = self.run_job(lease, &request, model, &sink, &background.cancel, ids);
+                background.finish(job);
+            });
+        if spawned.is_err() {
+            // The closure (and the lease) was dropped: the stored row reads `interrupted`.
+            failed.status = JobStatus::Failed;
+            failed.error_code = Some("internal".into());
+            failed.error_message = Some("could not start the meal planning thread".into());
+            task.finish(failed);
+        }
+        Ok(task)
+    }
+
+    /// The meal-plan job with `id`, or `None`: `{id, status, result, errorCode, errorMessage}`
+    /// and its progress. A job whose process ended while it ran reads `FAILED` with error code
+    /// `interrupted`, never `RUNNING` forever.
+    pub fn meal_plan_job(&self, id: String) -> Result<Option<MealPlanJob>, CoachError> {
+        Ok(jobs::read_job(&self.store, &*self.clock, &id)?)
+    }
+
+    /// Records the selections of a plan the user confirmed in the meal history (later plans
+    /// avoid repeating them) and keeps the staged copies it selects. Pass the job's result, or a
+    /// version the user edited (e.g. an alternative chosen instead). Returns the meals recorded.
+    pub fn confirm_meal_plan(&self, plan: MealPlanResult) -> Result<u32, CoachError> {
+        Ok(service::confirm_meal_plan(
+            &self.store,
+            &*self.clock,
+            &plan,
+        )?)
+    }
+
+    /// Records one meal the user ate in the meal history. Throws `NotFound` for an unknown recipe.
+    pub fn log_meal(&self, meal: MealLog) -> Result<MealHistoryEntry, CoachError> {
+        Ok(service::log_meal(&self.store, &*self.clock, &meal)?)
+    }
+
+    /// The meal history from `from` to `to` (`YYYY-MM-DD`, both included), by date and meal.
+    pub fn meal_history(
+        &self,
+        from: String,
+        to: String,
+    ) -> Result<Vec<MealHistoryEntry>, CoachError> {
+        Ok(service::meal_history(&self.store, &from, &to)?)
+    }
+
+    /// Imports core recipes from a JSON array of recipes (the format of `docs/meals.md`),
+    /// replacing core recipes with the same id; all or nothing. Returns how many were imported.
+    /// Throws `InvalidArgument` naming the first invalid field.
+    pub fn import_recipes(&self, json: String) -> Result<u32, CoachError> {
+        Ok(service::import_recipes_json(
+            &self.store,
+            &*self.clock,
+            &json,
+        )?)
+    }
+
+    /// Saves a recipe to the user's book (an empty `id` gets a new one; an existing user recipe
+    /// with the id is replaced). Returns the stored recipe.
+    pub fn save_recipe(&self, recipe: Recipe) -> Result<Recipe, CoachError> {
+        let mut ids = IdGenerator::from_entropy();
+        Ok(service::save_recipe(
+            &self.store,
+            &*self.clock,
+            &mut ids,
+            recipe,
+        )?)
+    }
+
+    /// The recipe with `id` (user, core or staged), or `None`.
+    pub fn recipe(&self, id: String) -> Result<Option<Recipe>, CoachError> {
+        Ok(service::recipe(&self.store, &id)?)
+    }
+
+    /// Stages a user-owned copy of a core recipe; it expires 72 h from now unless kept. Returns
+    /// the copy (`source` `stage`, `originId` the core id). Throws `NotFound` for an unknown core
+    /// recipe.
+    pub fn stage_recipe(&self, core_recipe_id: String) -> Result<Recipe, CoachError> {
+        let mut ids = IdGenerator::from_entropy();
+        Ok(service::stage_recipe(
+            &self.store,
+            &*self.clock,
+            &mut ids,
+            &core_recipe_id,
+        )?)
+    }
+
+    /// Keeps a staged copy: it no longer expires. Throws `NotFound` for an unknown staged copy.
+    pub fn keep_staged_recipe(&self, id: String) -> Result<(), CoachError> {
+        Ok(service::keep_staged_recipe(&self.store, &*self.clock, &id)?)
+    }
+
+    /// Deletes the staged copies that expired; returns how many. Call it now and then (e.g. on
+    /// app start).
+    pub fn cleanup_staged_recipes(&self) -> Result<u32, CoachError> {
+        Ok(service::cleanup_staged_recipes(&self.store, &*self.clock)?)
+    }
+}
+
+impl Coach {
+    /// The model meal planning uses: the one given to `useLanguageModel`, with its breaker.
+    fn meal_model(&self) -> Option<SharedModel> {
+        self.shared_model()
+    }
+
+    fn run_job(
+        &self,
+        lease: JobLease,
+        request: &MealPlanRequest,
+        model: Option<SharedModel>,
+        sink: &dyn PlanSink,
+        cancel: &Arc<CancelToken>,
+        mut ids: IdGenerator,
+    ) -> MealPlanJob {
+        let settings = PlanSettings::default();
+        // One metered wrapper per job: breaker, one log line per call, usage.
+        let metered = model.as_ref().map(|m| m.metered("meals"));
+        let env = PlanEnv {
+            store: &self.store,
+            clock: &*self.clock,
+            model: metered.as_ref().map(|m| m as &dyn LanguageModel),
+            settings: &settings,
+            cancel,
+        };
+        jobs::run_job(&env, &mut ids, lease, request, sink)
+    }
+
+    /// Runs a meal plan synchronously on the calling thread with `model` (instead of the one
+    /// given to `use_language_model`; `None` is the deterministic fallback), sending events to
+    /// `sink`. The job is stored like one started with [`Coach::start_meal_plan`]. For the CLI,
+    /// the C API and Rust callers.
+    pub fn run_meal_plan_with(
+        &self,
+        request: MealPlanRequest,
+        model: Option<Arc<dyn LanguageModel>>,
+        sink: &dyn PlanSink,
+        cancel: &Arc<CancelToken>,
+    ) -> Result<MealPlanJob, CoachError> {
+        let mut ids = IdGenerator::from_entropy();
+        let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
+        let model = model.map(|model| SharedModel {
+            model,
+            breaker: None,
+        });
+        Ok(self.run_job(lease, &request, model, sink, cancel, ids))
+    }
+
+    /// A meal-plan request read from JSON (at most 256 KiB; the format of `docs/meals.md`).
+    /// Throws `InvalidArgument` with the JSON path of the first problem.
+    pub fn meal_plan_request_from_json(json: &str) -> Result<MealPlanRequest, CoachError> {
+        validate::json_size("request JSON", json, validate::MAX_REQUEST_BYTES)?;
+        let request: MealPlanRequest = crate::error::parse_request(json)?;
+        validate::request(&request)?;
+        Ok(request)
+    }
+}

@@ -1,0 +1,36 @@
+//! Request records read as JSON by more than one entry point (the C API's `coach_call` and the
+//! `coach` command line), defined once so both accept exactly the same input.
+//!
+//! Read a request with [`crate::error::parse_request`]: its errors give the JSON path of the
+//! problem and never quote the request.
+
+use serde::Deserialize;
+
+use crate::error::CoachError;
+use crate::suggest::model::{ExerciseContext, PrescriptionChange, SuggestionDraft};
+
+/// The input of [`crate::evaluate_exercise`] as one JSON object: the request of the C API's
+/// `suggest.evaluate` and the stdin of `coach suggest evaluate`.
+///
+/// JSON: `{"context": ExerciseContext, "existing": [PrescriptionChange], "nowMs": N}` in the
+/// camelCase form of the records; `existing` is optional (no earlier changes) and any other key
+/// is refused.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EvaluateRequest {
+    /// The exercise to evaluate: its plan, prescription and recent performances.
+    pub context: ExerciseContext,
+    /// The exercise's stored changes, for the cooldown and deduplication.
+    #[serde(default)]
+    pub existing: Vec<PrescriptionChange>,
+    /// The time of the evaluation, in milliseconds since the Unix epoch.
+    pub now_ms: i64,
+}
+
+impl EvaluateRequest {
+    /// Runs [`crate::evaluate_exercise`] on this request: the deduplicated suggestions, or
+    /// `InvalidArgument` for a context `savePlan` or `logSession` would refuse.
+    pub fn evaluate(self) -> Result<Vec<SuggestionDraft>, CoachError> {
+        crate::ffi::evaluate_exercise(self.context, self.existing, self.now_ms)
+    }
+}

@@ -1,0 +1,164 @@
+//! The deterministic side of choosing (pure): the fallback scoring used when there is no model,
+//! the model fails or its circuit breaker is open, and the variety warnings computed for every
+//! pick, whoever made it.
+//!
+//! Fallback points of a candidate (documented in `docs/meals.md`):
+//! - +3 for each slot tag it carries;
+//! - +2 for each include term of the note found in its title, tags, description or ingredients;
+//!   -3 for each avoid term of the note (`no mushrooms`) found there;
+//! - time: +2 when the preferences set a limit and it is within every limit; otherwise -1 for
+//!   every started 10 minutes over;
+//! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its
+//!   primary protein is that of a meal of the same type the day before;
+//! - +1 for a user recipe.
+//!
+//! Highest points first; ties keep the search order. Confidence is `0.3 + 0.6 * points / best
+//! possible` (0.3 for no positive points), rounded to 2 decimals.
+//!
+//! Variety warnings ([`variety_warnings`]): the pick repeats a recipe of the recent meals; or its
+//! primary protein is that of a meal of the same type the day before while another candidate of
+//! the slot has a different one.
+
+use std::collections::HashSet;
+
+use super::model::{MealHistoryEntry, MealPreferences, MealType, Recipe, RecipeSource};
+use super::search::{matched_tags, minutes_over, note_terms, primary_protein, words};
+use crate::assistant::date::Date;
+
+/// A candidate's fallback score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// Index into the candidates.
+    pub index: usize,
+    /// Points (see the module docs).
+    pub points: i32,
+    /// 0.3 to 0.9.
+    pub confidence: f64,
+    /// What earned the points, in a few words.
+    pub reason: String,
+}
+
+/// What a slot is scored against.
+#[derive(Debug, Clone, Copy)]
+pub struct SlotView<'a> {
+    /// The slot's day.
+    pub date: Date,
+    /// The slot's meal.
+    pub meal_type: MealType,
+    /// The slot's tags.
+    pub tags: &'a [String],
+    /// The slot's note.
+    pub note: Option<&'a str>,
+    /// Standing preferences.
+    pub prefs: &'a MealPreferences,
+    /// The meal history of the window plus the picks made so far in the job.
+    pub recent: &'a [MealHistoryEntry],
+}
+
+/// The id a recipe has in the history: a staged copy counts as the core recipe it copies.
+pub fn history_id(recipe: &Recipe) -> &str {
+    recipe.origin_id.as_deref().unwrap_or(&recipe.id)
+}
+
+fn yesterday_proteins(view: &SlotView<'_>) -> HashSet<String> {
+    let yesterday = view.date.add_days(-1).to_string();
+    view.recent
+        .iter()
+        .filter(|m| m.date == yesterday && m.meal_type == view.meal_type)
+        .filter_map(|m| m.protein.clone())
+        .collect()
+}
+
+/// The candidates ranked by fallback points, best first.
+pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> {
+    let (include, avoid) = note_terms(view.note);
+    let has_limit = view.prefs.max_prep_minutes.is_some() || view.prefs.max_cook_minutes.is_some();
+    let best = (3 * view.tags.len() + 2 * include.len()) as i32 + if has_limit { 2 } else { 0 } + 1;
+    let eaten: HashSet<&str> = view.recent.iter().map(|m| m.recipe_id.as_str()).collect();
+    let yesterday = yesterday_proteins(view);
+    let mut scored: Vec<Scored> = candidates
+        .iter()
+        .enumerate()
+        .map(|(index, r)| {
+            let mut points = 0i32;
+            let mut why: Vec<String> = Vec::new();
+            let tags = matched_tags(r, view.tags).len() as i32;
+            if tags > 0 {
+                points += 3 * tags;
+                why.push(format!("{tags} tag(s)"));
+            }
+            let text: HashSet<String> = words(&r.title)
+                .into_iter()
+                .chain(r.tags.iter().flat_map(|t| words(t)))
+                .chain(words(&r.description))
+                .chain(r.ingredients.iter().flat_map(|i| words(&i.name)))
+                .collect();
+            let found = |w: &String| text.contains(w) || text.contains(&format!("{w}s"));
+            let hits = include.iter().filter(|w| found(w)).count() as i32;
+            if hits > 0 {
+                points += 2 * hits;
+                why.push(format!("{hits} note word(s)"));
+            }
+            points -= 3 * avoid.iter().filter(|w| found(w)).count() as i32;
+            let over = minutes_over(r, view.prefs);
+            if has_limit && over == 0 {
+                points += 2;
+                why.push("within time".into());
+            } else if over > 0 {
+                points -= over.div_ceil(10) as i32;
+                why.push(format!("{over} min over"));
+            }
+            if eaten.contains(history_id(r)) {
+                points -= 4;
+                why.push("eaten recently".into());
+            }
+            if primary_protein(r).is_some_and(|p| yesterday.contains(p)) {
+                points -= 2;
+            }
+            if r.source == RecipeSource::User {
+                points += 1;
+                why.push("your recipe".into());
+            }
+            let share = f64::from(points.max(0)) / f64::from(best.max(1));
+            let confidence = ((0.3 + 0.6 * share.min(1.0)) * 100.0).round() / 100.0;
+            let reason = if why.is_empty() {
+                "fits the meal type".to_string()
+            } else {
+                why.join(", ")
+            };
+            Scored {
+                index,
+                points,
+                confidence,
+                reason,
+            }
+        })
+        .collect();
+    // Stable: ties keep the search order.
+    scored.sort_by_key(|s| std::cmp::Reverse(s.points));
+    scored
+}
+
+/// The variety warnings of picking `pick` for the slot; `others` are the slot's other candidates
+/// (for "while an alternative exists").
+pub fn variety_warnings(view: &SlotView<'_>, pick: &Recipe, others: &[&Recipe]) -> Vec<String> {
+    let mut out = Vec::new();
+    let key = history_id(pick);
+    if let Some(m) = view.recent.iter().rev().find(|m| m.recipe_id == key) {
+        out.push(format!(
+            "Repeats a recipe from {} ({})",
+            m.date,
+            m.meal_type.as_str()
+        ));
+    }
+    if let Some(p) = primary_protein(pick) {
+        let alternative = others.iter().any(|o| primary_protein(o) != Some(p));
+        if alternative && yesterday_proteins(view).contains(p) {
+            out.push(format!(
+                "Same main protein ({p}) as yesterday's {}",
+                view.meal_type.as_str()
+            ));
+        }
+    }
+    out
+}

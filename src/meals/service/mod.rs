@@ -1,0 +1,210 @@
+//! The meal-planning service: the only meal code that touches the store or a model. Recipes
+//! (import, save, stage, keep, cleanup), the meal history (confirm a plan, log a meal), and plan
+//! jobs (run a request slot by slot: search, rerank or fallback, variety checks, events).
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | recipes and the meal history |
+//! | [`plan`] | planning a request slot by slot (search, model or fallback, staging) |
+//! | [`jobs`] | plan jobs: the persisted status, events, cancellation, interrupted runners |
+
+pub mod jobs;
+pub mod plan;
+
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::ids::IdGenerator;
+use crate::store::Store;
+
+use super::model::{MealHistoryEntry, MealLog, MealPlanResult, Recipe, RecipeSource};
+use super::score::history_id;
+use super::search::primary_protein;
+use super::validate;
+
+/// How long a staged copy lives unless kept: 72 hours.
+pub const STAGE_TTL_MS: i64 = 72 * 3_600_000;
+
+/// Imports core recipes from a JSON array (the format of `tests/data/recipes/`), replacing core
+/// recipes with the same id. All or nothing: one invalid recipe refuses the whole import. Returns
+/// how many were imported.
+pub fn import_recipes_json(store: &Store, clock: &dyn Clock, json: &str) -> Result<u32> {
+    validate::json_size("recipes JSON", json, validate::MAX_IMPORT_BYTES)?;
+    let recipes: Vec<Recipe> =
+        crate::error::parse_request(json).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    import_recipes(store, clock, recipes)
+}
+
+/// Imports core recipes (see [`import_recipes_json`]).
+pub fn import_recipes(store: &Store, clock: &dyn Clock, recipes: Vec<Recipe>) -> Result<u32> {
+    if recipes.len() > validate::MAX_IMPORT_RECIPES {
+        return Err(Error::InvalidArgument(format!(
+            "recipes must hold at most {} entries",
+            validate::MAX_IMPORT_RECIPES
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, r) in recipes.iter().enumerate() {
+        validate::recipe(&format!("[{i}]"), r, true)?;
+        if !seen.insert(r.id.as_str()) {
+            return Err(Error::InvalidArgument(format!(
+                "[{i}].id repeats an earlier id"
+            )));
+        }
+    }
+    let now = clock.now_ms();
+    store.write(|db| {
+        for r in &recipes {
+            let mut r = r.clone();
+            r.source = RecipeSource::Core;
+            r.origin_id = None;
+            r.expires_ms = None;
+            db.upsert_recipe(&r, now)?;
+        }
+        Ok(recipes.len() as u32)
+    })
+}
+
+/// Saves a recipe to the user's book (new, or replacing the user recipe with its id); an empty id
+/// gets a new one. Returns the stored recipe.
+pub fn save_recipe(
+    store: &Store,
+    clock: &dyn Clock,
+    ids: &mut IdGenerator,
+    mut recipe: Recipe,
+) -> Result<Recipe> {
+    validate::recipe("recipe", &recipe, false)?;
+    if recipe.id.is_empty() {
+        recipe.id = format!("user-{}", ids.next_id());
+    }
+    recipe.source = RecipeSource::User;
+    recipe.origin_id = None;
+    recipe.expires_ms = None;
+    let now = clock.now_ms();
+    store.write(|db| db.upsert_recipe(&recipe, now))?;
+    Ok(recipe)
+}
+
+/// The recipe with `id` (any source), or `None`.
+pub fn recipe(store: &Store, id: &str) -> Result<Option<Recipe>> {
+    validate::id("id", id)?;
+    store.read(|db| db.recipe(id))
+}
+
+/// Stages a user-owned copy of the core recipe `core_id` that expires 72 h from now unless kept.
+/// Returns the copy. `NotFound` when no core recipe has that id.
+pub fn stage_recipe(
+    store: &Store,
+    clock: &dyn Clock,
+    ids: &mut IdGenerator,
+    core_id: &str,
+) -> Result<Recipe> {
+    validate::id("recipeId", core_id)?;
+    let now = clock.now_ms();
+    let stage_id = format!("stage-{}", ids.next_id());
+    store.write(|db| stage_in(db, core_id, &stage_id, now))
+}
+
+/// Stages `core_id` inside a write transaction.
+pub(crate) fn stage_in(
+    db: &crate::store::Db<'_>,
+    core_id: &str,
+    stage_id: &str,
+    now: i64,
+) -> Result<Recipe> {
+    let core = match db.recipe(core_id)? {
+        Some(r) if r.source == RecipeSource::Core => r,
+        _ => return Err(Error::NotFound("no core recipe with that id".into())),
+    };
+    let copy = Recipe {
+        id: stage_id.to_string(),
+        source: RecipeSource::Stage,
+        origin_id: Some(core.id.clone()),
+        expires_ms: Some(now + STAGE_TTL_MS),
+        ..core
+    };
+    db.upsert_recipe(&copy, now)?;
+    Ok(copy)
+}
+
+/// Keeps a staged copy: it no longer expires. `NotFound` when no staged copy has that id.
+pub fn keep_staged_recipe(store: &Store, clock: &dyn Clock, id: &str) -> Result<()> {
+    validate::id("id", id)?;
+    let now = clock.now_ms();
+    if store.write(|db| db.keep_stage(id, now))? {
+        Ok(())
+    } else {
+        Err(Error::NotFound("no staged recipe with that id".into()))
+    }
+}
+
+/// Deletes the staged copies that expired. Returns how many.
+pub fn cleanup_staged_recipes(store: &Store, clock: &dyn Clock) -> Result<u32> {
+    let now = clock.now_ms();
+    store.write(|db| db.delete_expired_stages(now))
+}
+
+/// The history entry of eating `recipe` at `date`'s `meal_type`.
+pub(crate) fn history_entry(
+    recipe: &Recipe,
+    date: String,
+    meal_type: super::model::MealType,
+) -> MealHistoryEntry {
+    MealHistoryEntry {
+        date,
+        meal_type,
+        recipe_id: history_id(recipe).to_string(),
+        title: recipe.title.clone(),
+        tags: recipe.tags.clone(),
+        protein: primary_protein(recipe).map(str::to_string),
+    }
+}
+
+/// Records the selections of a plan the user confirmed in the meal history (for variety in later
+/// plans) and keeps the staged copies it selects. All or nothing: `NotFound` when a selection
+/// names no stored recipe. Returns how many meals were recorded.
+pub fn confirm_meal_plan(store: &Store, clock: &dyn Clock, plan: &MealPlanResult) -> Result<u32> {
+    let picks = validate::confirmed(plan)?;
+    let now = clock.now_ms();
+    store.write(|db| {
+        for (date, meal_type, id) in &picks {
+            let Some(recipe) = db.recipe(id)? else {
+                return Err(Error::NotFound(format!(
+                    "the {} selection of {date} names no stored recipe",
+                    meal_type.as_str()
+                )));
+            };
+            if recipe.source == RecipeSource::Stage {
+                db.keep_stage(id, now)?;
+            }
+            db.insert_meal_history(
+                &history_entry(&recipe, date.to_string(), *meal_type),
+                "plan",
+                now,
+            )?;
+        }
+        Ok(picks.len() as u32)
+    })
+}
+
+/// Records one meal in the history. `NotFound` when the recipe does not exist. Returns the entry.
+pub fn log_meal(store: &Store, clock: &dyn Clock, log: &MealLog) -> Result<MealHistoryEntry> {
+    let date = validate::date("date", &log.date)?;
+    validate::id("recipeId", &log.recipe_id)?;
+    let now = clock.now_ms();
+    store.write(|db| {
+        let Some(recipe) = db.recipe(&log.recipe_id)? else {
+            return Err(Error::NotFound("no recipe with that id".into()));
+        };
+        let entry = history_entry(&recipe, date.to_string(), log.meal_type);
+        db.insert_meal_history(&entry, "log", now)?;
+        Ok(entry)
+    })
+}
+
+/// The meal history from `from` to `to` (`YYYY-MM-DD`, both included), by date and meal, at most
+/// 500 entries (the latest).
+pub fn meal_history(store: &Store, from: &str, to: &str) -> Result<Vec<MealHistoryEntry>> {
+    let from = validate::date("from", from)?;
+    let to = validate::date("to", to)?;
+    store.read(|db| db.meal_history(&from.to_string(), &to.to_string(), 500))
+}

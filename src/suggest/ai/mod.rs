@@ -1,0 +1,219 @@
+//! The AI suggestion source (spec 004 "AI Suggestion Integration"): a [`LanguageModel`](crate::llm::LanguageModel) proposes
+//! up to 5 quantifiable changes per exercise, after the rules, through a small tool loop.
+//!
+//! ## The tool loop
+//! Every model reply is one JSON object matching `schemas/ai-suggestion-step.json`: a tool call
+//! (`{"tool":"getExerciseHistoryContext"}`, `{"tool":"getRecentExercisePerformances","limit":N}`)
+//! or the final answer (`{"suggestions":[...]}`). The schema goes with each request, so the llama
+//! engine constrains decoding to it (a grammar); other models are validated afterwards. Each step
+//! is one validated generation ([`crate::llm::structured`]): the reply is parsed, checked against the domain below, and
+//! repaired up to [`AiSuggestionSettings::max_attempts`] times with the validator's lines.
+//!
+//! Tool calls are answered through [`SuggestionTools`](crate::suggest::service::SuggestionTools) (SQLite) and given back to the model as a
+//! user message holding compact JSON. Decisions:
+//! - **Each tool once.** A called tool is left out of the next step's schema (its result is already
+//!   in the chat; small models otherwise call the same tool again and again). With both tools used
+//!   the next step allows only the final answer, so the loop ends after at most 3 model steps.
+//! - **Step limit.** After [`AiSuggestionSettings::max_steps`] tool calls (default 4, so in
+//!   practice the two tools bound it first), the model is asked once more, for the final answer
+//!   only (schema narrowed to it). `max_steps = 0` asks for the final answer at once, with no tools.
+//! - **Timeout.** [`AiSuggestionSettings::timeout_ms`] is the budget of the whole run for one
+//!   exercise: each model call gets what is left of it (repairs of one step share the step's
+//!   start value), and a run with nothing left fails with `TimedOut`.
+//!
+//! ## Scope of the model's changes
+//! The AI may change weight, reps and rest, up or down ([`AI_CHANGE_TYPES`]); set types, rep ranges
+//! and the number of sets stay with the rules (their values are not numbers, and the hygiene rules
+//! already cover set types). `targetSetIndex` names a set of the prescription; -1 means the
+//! exercise, which only rest can target, and only in the all-same rest mode (per-set rest names a
+//! set; all-same rest must use -1).
+//!
+//! ## Normalisation and validation
+//! Each suggestion is normalised, then checked; every problem is an [`Issue`](crate::llm::structured::Issue) with its JSON path
+//! (e.g. `suggestions[1].targetSetIndex`) for the repair loop:
+//! - weight: rounded with [`round_to_achievable`](super::metrics::round_to_achievable) (owned plates or dumbbells, else 2.5 lb
+//!   or 1.25 kg); must stay above 0, within a third to 3x the current weight, and at most 2000 lb
+//!   (907 kg); body-weight sets (target weight 0) take no weight change, as with the rules;
+//! - reps: rounded to a whole number (halves up), 1 to 100 and within half to twice the current
+//!   target reps (when the set has one);
+//! - rest: rounded to whole seconds, 0 to 900;
+//! - the change type must be one of [`AI_CHANGE_TYPES`], the set must exist, the new value must
+//!   differ from the current one (after rounding) and go in the change type's direction.
+//!
+//! When the repairs run out and the last reply parsed, its valid suggestions are kept and the
+//! invalid ones dropped ([`AiRunReport::dropped`]); a reply that does not parse at all ends the run
+//! with the model error. Suggestions that repeat a rule's are not removed here: the pipeline's
+//! deduplicator resolves them, rules winning ties.
+//!
+//! Drafts have source `Ai`, no rule id, the property of their change type, the prescription's
+//! current value as `old_value`, and as evidence the ids of the performances the model saw (the
+//! prompt's and the tool results', newest first), the target set, and the figures `oldValue`,
+//! `newValue` (and `proposedValue` when normalising changed the model's number).
+//!
+//! Errors: model failures ([`LlmError`](crate::llm::LlmError)) become [`Error::Llm`](crate::error::Error::Llm); the
+//! pipeline treats any error as "no AI suggestions" for the exercise. Logs carry step numbers,
+//! tool names, counts and timings, never the user's data.
+//!
+//! | file | concern |
+//! |---|---|
+//! | `mod.rs` | the limits, settings and report types |
+//! | `service.rs` | the tool loop: [`LlmSuggestionSource`], the part that calls the model |
+//! | `checks.rs` | reading a reply: tool call or final answer, normalising and checking each suggestion |
+//! | `prompt.rs` | what the model reads: the user prompt, tool results, the step schemas |
+
+mod checks;
+mod prompt;
+mod service;
+
+pub use prompt::user_prompt;
+pub use service::LlmSuggestionSource;
+
+use crate::llm::structured::DEFAULT_ATTEMPTS;
+use crate::llm::Sampling;
+use crate::suggest::model::SuggestionDraft;
+
+/// The JSON Schema of one model step (`schemas/ai-suggestion-step.json`).
+pub const STEP_SCHEMA: &str = include_str!("../../../schemas/ai-suggestion-step.json");
+
+/// The change types the model may propose, as spelled in the schema.
+pub const AI_CHANGE_TYPES: [&str; 6] = [
+    "increaseWeight",
+    "decreaseWeight",
+    "increaseReps",
+    "decreaseReps",
+    "increaseRest",
+    "decreaseRest",
+];
+/// Suggestions per exercise, at most.
+pub const MAX_SUGGESTIONS: usize = 5;
+/// Sessions `getRecentExercisePerformances` returns, at most.
+pub const MAX_RECENT: u32 = 5;
+/// Reasoning kept per suggestion, in characters (the schema's `maxLength`).
+pub const MAX_REASONING_CHARS: usize = 160;
+/// Name of the history tool.
+pub const HISTORY_TOOL: &str = "getExerciseHistoryContext";
+/// Name of the recent-performances tool.
+pub const RECENT_TOOL: &str = "getRecentExercisePerformances";
+
+/// How the AI source talks to its model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AiSuggestionSettings {
+    /// Tool calls answered before the model is asked for the final answer only. Default 4.
+    pub max_steps: u32,
+    /// Generations per step, the first plus repairs (see [`crate::llm::structured`]). Default 3.
+    pub max_attempts: u32,
+    /// Token choice (seeded: the same model and build give the same suggestions).
+    pub sampling: Sampling,
+    /// Tokens per reply. Default 512 (5 suggestions with full reasoning fit).
+    pub max_tokens: u32,
+    /// Budget of one exercise's whole run, in milliseconds (`None`: no limit). Default 60 s.
+    pub timeout_ms: Option<u64>,
+}
+
+impl Default for AiSuggestionSettings {
+    fn default() -> Self {
+        AiSuggestionSettings {
+            max_steps: 4,
+            max_attempts: DEFAULT_ATTEMPTS,
+            sampling: Sampling::default(),
+            max_tokens: 512,
+            timeout_ms: Some(60_000),
+        }
+    }
+}
+
+/// What one run cost and did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AiRunReport {
+    /// Model steps (tool calls plus the final answer).
+    pub steps: u32,
+    /// The tools called, in order.
+    pub tool_calls: Vec<String>,
+    /// Generations over all steps (steps plus repairs).
+    pub generations: u32,
+    /// Whether the step limit was reached and the final answer was asked for alone.
+    pub forced_final: bool,
+    /// Suggestions of the final reply dropped as invalid after the repairs ran out.
+    pub dropped: u32,
+    /// Prompt tokens over all generations.
+    pub prompt_tokens: u32,
+    /// Generated tokens over all generations.
+    pub completion_tokens: u32,
+    /// Wall time of the run, in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+/// The drafts of one run and its report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AiRun {
+    /// Valid, normalised drafts (source `Ai`), at most [`MAX_SUGGESTIONS`].
+    pub drafts: Vec<SuggestionDraft>,
+    /// What it cost.
+    pub report: AiRunReport,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checks::*;
+    use super::prompt::*;
+    use super::*;
+    use crate::suggest::model::WeightUnit;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn schema_alternatives_and_change_types_agree_with_the_code() {
+        let schema: Value = serde_json::from_str(STEP_SCHEMA).unwrap();
+        let [h, r, f] = alternatives()
+            .clone()
+            .map(|a| serde_json::from_str::<Value>(&a).unwrap());
+        assert_eq!(h["properties"]["tool"]["const"], HISTORY_TOOL);
+        assert_eq!(r["properties"]["limit"]["maximum"], MAX_RECENT);
+        let item = &f["properties"]["suggestions"]["items"]["properties"];
+        let names: Vec<&str> = item["changeType"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(names, AI_CHANGE_TYPES);
+        assert!(names.iter().all(|n| change_type(n).is_some()));
+        assert_eq!(item["reasoning"]["maxLength"], MAX_REASONING_CHARS);
+        assert_eq!(f["properties"]["suggestions"]["maxItems"], MAX_SUGGESTIONS);
+        assert_eq!(schema["anyOf"].as_array().unwrap().len(), 3);
+        for n in AI_CHANGE_TYPES {
+            assert_eq!(spelled(&change_type(n).unwrap()), json!(n));
+        }
+    }
+
+    #[test]
+    fn step_schemas_narrow_with_the_offer() {
+        let all: Value = serde_json::from_str(&step_schema(Offer {
+            history: true,
+            recent: true,
+        }))
+        .unwrap();
+        assert_eq!(all["anyOf"].as_array().unwrap().len(), 3);
+        let one: Value = serde_json::from_str(&step_schema(Offer {
+            history: false,
+            recent: true,
+        }))
+        .unwrap();
+        assert_eq!(one["anyOf"].as_array().unwrap().len(), 2);
+        let last: Value = serde_json::from_str(&step_schema(Offer {
+            history: false,
+            recent: false,
+        }))
+        .unwrap();
+        assert!(last["properties"]["suggestions"].is_object());
+        assert!(last.get("anyOf").is_none());
+    }
+
+    #[test]
+    fn numbers_print_without_noise() {
+        assert_eq!(fmt(135.0), "135");
+        assert_eq!(fmt(137.5), "137.5");
+        assert_eq!(num(120.0), json!(120));
+        assert_eq!(num(61.25), json!(61.25));
+        assert_eq!(max_weight(WeightUnit::Kg), 907.0);
+    }
+}
