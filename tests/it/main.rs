@@ -23,6 +23,7 @@ mod llama;
 mod llama_assistant;
 #[cfg(feature = "llama")]
 mod llama_suggestions;
+mod meals;
 mod migrations;
 mod suggestion_outcomes;
 mod suggestions;

@@ -1,11 +1,11 @@
 //! An app's database from an older library version, upgraded by this one. `tests/data/migrations/
 //! v3.sql` builds a frozen version-3 file (the schema of migrations 0001-0003 and rows as the
-//! library of that version wrote them); opening it with the library runs migration 0004. Checked:
-//! what 0004 rewrites (every performance's weight unit, the cached history's e1RMs now in pounds
-//! and its session counts recounted), that every other value survives unchanged, that the library
-//! reads and writes the upgraded file, and that its schema is a fresh database's (compared as
-//! mozilla application-services' migration tests do: the `sqlite_master` SQL of every table and
-//! index, normalised).
+//! library of that version wrote them); opening it with the library runs migration 0004 and every
+//! later one. Checked: what 0004 rewrites (every performance's weight unit, the cached history's
+//! e1RMs now in pounds and its session counts recounted), that every other value survives
+//! unchanged, that the library reads and writes the upgraded file, and that its schema is a fresh
+//! database's (compared as mozilla application-services' migration tests do: the `sqlite_master`
+//! SQL of every table and index, and here of every trigger and view too, normalised).
 //!
 //! Both kinds of version-3 file are upgraded: stamped as `Store::open` stamps one today
 //! (`application_id` 'CoCo'), and unstamped (`application_id` 0), as the library that shipped
@@ -107,13 +107,13 @@ fn normalise(sql: &str) -> String {
     out
 }
 
-/// The schema of `conn`: every table and index (SQLite's own and automatic indexes aside), by
-/// (type, name), with its normalised SQL.
+/// The schema of `conn`: every table, index, trigger and view (SQLite's own and automatic indexes
+/// aside), by (type, name), with its normalised SQL.
 fn schema(conn: &Connection) -> BTreeMap<(String, String), String> {
     let mut st = conn
         .prepare(
             "SELECT type, name, sql FROM sqlite_master
-             WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' AND sql IS NOT NULL",
+             WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL",
         )
         .unwrap();
     let rows = st
