@@ -285,6 +285,36 @@ impl crate::assistant::service::EventSink for Collect {
     }
 }
 
+/// The events of a meal-plan job, collected for the response.
+#[derive(Default)]
+struct CollectMeals(std::sync::Mutex<Vec<crate::meals::MealPlanEvent>>);
+
+impl crate::meals::service::jobs::PlanSink for CollectMeals {
+    fn on_event(&self, event: crate::meals::MealPlanEvent) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+}
+
+/// The response of `meals.plan`.
+#[derive(Serialize)]
+struct MealsResponse {
+    events: Vec<crate::meals::MealPlanEvent>,
+    job: crate::meals::MealPlanJob,
+}
+
+fn meals_plan(coach: &Coach, request: &str) -> Result<MealsResponse, ApiError> {
+    let request = Coach::meal_plan_request_from_json(request)?;
+    let events = CollectMeals::default();
+    let job = coach.run_meal_plan_with(
+        request,
+        coach.language_model(),
+        &events,
+        &crate::llm::CancelToken::new(),
+    )?;
+    let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(MealsResponse { events, job })
+}
+
 /// The request of `change.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -391,6 +421,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             out(coach.apply_operations_json(&ops, key.as_deref(), today.as_deref())?)
         }
         "assistant.message" => out(assistant_message(coach, request)?),
+        "recipes.import" => out(coach.import_recipes(request.to_string())?),
+        "recipe.get" => out(coach.recipe(id()?)?),
+        "meals.plan" => out(meals_plan(coach, request)?),
+        "meals.job" => out(coach.meal_plan_job(id()?)?),
         "planner.item" => {
             let r: ItemRequest = parse_request(request)?;
             out(coach.planner_item(r.kind, r.id)?)
@@ -433,6 +467,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
 /// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
 /// | `audit.log` | `{"limit": N, "beforeSeq": S}` | `[AuditEntry]`, newest first |
+/// | `recipes.import` | `[Recipe]` (the core registry, all or nothing) | count imported |
+/// | `recipe.get` | `{"id": recipeId}` | `Recipe` or `null` |
+/// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
+/// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
 ///
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
 /// take the operations loosely shaped as the model writes them (they are normalised first); a
@@ -663,5 +701,29 @@ mod tests {
         assert_eq!(detail, format!("unknown method \"{}\"…", "m".repeat(64)));
         let out = call(&h, "no.such.method", "{}");
         assert_eq!(invalid_at(&out, None), "unknown method \"no.such.method\"");
+    }
+
+    #[test]
+    fn recipes_and_meal_plans_through_coach_call() {
+        let h = Handle::new();
+        let recipes = include_str!("../tests/data/recipes/starter.json");
+        let out = call(&h, "recipes.import", recipes);
+        let n: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(n["ok"].as_u64().unwrap() >= 120, "{out}");
+        let out = call(&h, "recipe.get", r#"{"id":"no-such-recipe"}"#);
+        assert_eq!(out, r#"{"ok":null}"#);
+        let request = include_str!("../tests/data/meals/vegan-quick.request.json");
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "meals.plan", request)).unwrap();
+        let job = &out["ok"]["job"];
+        assert_eq!(job["status"], "COMPLETE", "{out}");
+        let events = out["ok"]["events"].as_array().unwrap();
+        assert_eq!(events.last().unwrap()["event"], "completed");
+        let id = job["id"].as_str().unwrap();
+        let again: serde_json::Value =
+            serde_json::from_str(&call(&h, "meals.job", &format!(r#"{{"id":"{id}"}}"#))).unwrap();
+        assert_eq!(&again["ok"], job, "the job reads back as stored");
+        let out = call(&h, "meals.plan", r#"{"days":[]}"#);
+        assert!(out.contains("invalid_argument"), "{out}");
     }
 }

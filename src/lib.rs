@@ -32,6 +32,7 @@ pub mod plan;
 pub mod prompts;
 pub mod store;
 pub mod suggest;
+pub mod workout;
 
 #[cfg(feature = "capi")]
 pub mod capi;

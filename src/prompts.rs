@@ -30,6 +30,12 @@ pub const MEALS_RERANK: &str = include_str!("../prompts/meals.rerank.md");
 /// The generic repair request of validated generation (`prompts/repair.md`): `{{lines}}`, the
 /// validator's error lines, each as `- line` and a newline.
 pub const REPAIR: &str = include_str!("../prompts/repair.md");
+/// The workout analyzer's system prompt (`prompts/workout.analyzer.md`); the user turn holds the
+/// inputs, the pre-analysis facts and the per-request schema.
+pub const WORKOUT_ANALYZER: &str = include_str!("../prompts/workout.analyzer.md");
+/// The workout generator's system prompt (`prompts/workout.generator.md`); the user turn holds the
+/// analyzer plan, the workout id and the schema.
+pub const WORKOUT_GENERATOR: &str = include_str!("../prompts/workout.generator.md");
 
 #[cfg(test)]
 mod tests {
@@ -47,6 +53,8 @@ mod tests {
             SUGGESTIONS_USER,
             MEALS_RERANK,
             REPAIR,
+            WORKOUT_ANALYZER,
+            WORKOUT_GENERATOR,
         ] {
             assert!(p.trim().len() > 20, "{p:?}");
         }

@@ -9,6 +9,7 @@ pub mod logging;
 mod meals;
 pub mod requests;
 mod suggest;
+mod workout;
 
 pub use assistant::{AssistantListener, AssistantTask};
 pub use coach::{library_version, Coach};
@@ -17,3 +18,4 @@ pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};
 pub use meals::{MealPlanListener, MealPlanTask};
 pub use suggest::{evaluate_exercise, SuggestionProgressListener};
+pub use workout::{WorkoutListener, WorkoutTask, WorkoutValidation};

@@ -35,6 +35,7 @@ mod codec;
 mod generations;
 mod meals;
 mod training;
+mod workout;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -66,6 +67,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_assistant.sql"),
     include_str!("migrations/0004_suggestion_units.sql"),
     include_str!("migrations/0005_meals.sql"),
+    include_str!("migrations/0006_workout.sql"),
 ];
 
 /// The schema version this code writes.

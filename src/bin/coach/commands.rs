@@ -59,7 +59,7 @@ impl EventSink for PrintEvents {
     }
 }
 
-fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
+pub(crate) fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
     let replies: Vec<String> = coachcore::error::parse_request(&text)
@@ -68,7 +68,7 @@ fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
 }
 
 #[cfg(feature = "llama")]
-fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+pub(crate) fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     coachcore::ffi::load_model(
         path.to_string(),
         coachcore::ffi::ModelOptions {
@@ -80,7 +80,7 @@ fn gguf(path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
 }
 
 #[cfg(not(feature = "llama"))]
-fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
+pub(crate) fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     Err(CoachError::ModelUnusable {
         detail: "this coach was built without the llama feature".into(),
     })

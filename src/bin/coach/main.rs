@@ -24,6 +24,14 @@
 //!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
 //!   replies in order (for tests and tools); `--model` needs a build with the feature `llama`.
 //!   Without either the pipeline runs without a model.
+//! - `coach recipes import --db PATH`: a JSON array of recipes on stdin (the format of
+//!   `docs/meals.md`); prints `{"imported":N}` and exits 0, or the error JSON and exits 1
+//!   (nothing imported).
+//! - `coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]`: a meal-plan job
+//!   (spec 003). Prints each `progress` event as one JSON line, then the `completed` or `failed`
+//!   event with the job envelope under `"job"`; exit 0 when completed, 1 when failed or the
+//!   request is refused (the error JSON). Without `--script` or `--model` every slot is chosen by
+//!   the deterministic fallback.
 //! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
@@ -53,6 +61,8 @@ const USAGE: &str = "usage:
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
   coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]   (operations JSON on stdin)
   coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
+  coach recipes import --db PATH   (a JSON array of recipes on stdin)
+  coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
   coach demo [--db PATH]";
 
 struct Usage(String);
@@ -78,6 +88,7 @@ macro_rules! err_out {
 // After the macros: the commands print with `out!`.
 mod commands;
 mod demo;
+mod meals;
 
 fn emit(line: std::fmt::Arguments<'_>) {
     if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
@@ -137,6 +148,10 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 &flags(rest, &["--db", "--mode", "--today", "--script", "--model"])?,
                 message,
             )
+        }
+        ["recipes", "import", rest @ ..] => meals::recipes_import(&flags(rest, &["--db"])?),
+        ["meals", "plan", rest @ ..] => {
+            meals::meals_plan(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {

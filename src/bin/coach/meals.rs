@@ -1,0 +1,93 @@
+//! `coach recipes import` and `coach meals plan`: the recipe store and meal-plan jobs (spec 003)
+//! over the public API.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use coachcore::llm::CancelToken;
+use coachcore::meals::service::jobs::PlanSink;
+use coachcore::meals::MealPlanEvent;
+use coachcore::Coach;
+
+use crate::commands::{gguf, scripted};
+use crate::{open, print_error, read_stdin, Usage};
+
+/// `coach recipes import --db PATH`: a JSON array of recipes on stdin; prints `{"imported":N}`.
+pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let input = read_stdin()?;
+    Ok(match open(Some(db)).and_then(|c| c.import_recipes(input)) {
+        Ok(n) => {
+            out!("{{\"imported\":{n}}}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
+}
+
+/// Prints `progress` events as JSON lines as they come; keeps the last event for the final line.
+#[derive(Default)]
+struct PrintProgress(Mutex<Option<MealPlanEvent>>);
+
+impl PlanSink for PrintProgress {
+    fn on_event(&self, event: MealPlanEvent) {
+        match event {
+            MealPlanEvent::Progress { .. } => {
+                out!("{}", serde_json::to_string(&event).unwrap_or_default())
+            }
+            last => *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(last),
+        }
+    }
+}
+
+/// `coach meals plan --db PATH --request FILE [--model GGUF | --script FILE]`: events as JSON
+/// lines; the last is the `completed` or `failed` event with the job envelope under `"job"`.
+pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let path = f
+        .get("--request")
+        .ok_or_else(|| Usage("--request is required".into()))?;
+    if f.contains_key("--script") && f.contains_key("--model") {
+        return Err(Usage("give --script or --model, not both".into()));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Usage(format!("cannot read the --request file: {e}")))?;
+    let model = match (f.get("--script"), f.get("--model")) {
+        (Some(path), _) => Some(scripted(path)?),
+        (None, Some(path)) => match gguf(path) {
+            Ok(m) => Some(m),
+            Err(e) => return Ok(print_error(&e)),
+        },
+        (None, None) => None,
+    };
+    let request = match Coach::meal_plan_request_from_json(&text) {
+        Ok(r) => r,
+        Err(e) => return Ok(print_error(&e)),
+    };
+    let sink = PrintProgress::default();
+    let job = match open(Some(db))
+        .and_then(|c| c.run_meal_plan_with(request, model, &sink, &CancelToken::new()))
+    {
+        Ok(job) => job,
+        Err(e) => return Ok(print_error(&e)),
+    };
+    let last = sink.0.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let failed = !matches!(last, Some(MealPlanEvent::Completed { .. }));
+    let mut line = match last.map(|e| serde_json::to_value(&e)) {
+        Some(Ok(serde_json::Value::Object(m))) => m,
+        _ => serde_json::Map::new(),
+    };
+    line.entry("event").or_insert_with(|| "failed".into());
+    line.insert("job".into(), serde_json::to_value(&job).unwrap_or_default());
+    out!("{}", serde_json::Value::Object(line));
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,226 @@
+//! The workout calls of [`Coach`] (spec 001): `generateWorkout` with a listener and a task
+//! handle, saved workouts, `logWorkout`, `validateWorkoutYaml`, and the app's own exercises. Each
+//! method delegates to `workout::service` or `workout::document`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::error::CoachError;
+use crate::ffi::Coach;
+use crate::llm::{CancelToken, LanguageModel};
+use crate::workout::catalog::WorkoutExercise;
+use crate::workout::document::{self, DocumentError};
+use crate::workout::model::{
+    Workout, WorkoutEvent, WorkoutLog, WorkoutRequest, WorkoutResult, WorkoutStage, WorkoutSummary,
+};
+use crate::workout::service::{self, WorkoutSettings, WorkoutSink};
+
+/// Receives the events of [`Coach::generate_workout`]: `preAnalysis`, then `analyzer` (and
+/// `analyzerRepair`) and `generator` (and `generatorRepair`) per model call, and always `done`
+/// last (also after an error or a cancellation).
+///
+/// Threading: called on the library's background thread, one event at a time; hop to the main
+/// thread before touching the UI.
+#[uniffi::export(with_foreign)]
+pub trait WorkoutListener: Send + Sync {
+    /// One event.
+    fn on_event(&self, event: WorkoutEvent);
+}
+
+struct ListenerSink(Option<Arc<dyn WorkoutListener>>);
+
+impl WorkoutSink for ListenerSink {
+    fn on_event(&self, event: WorkoutEvent) {
+        if let Some(l) = &self.0 {
+            l.on_event(event);
+        }
+    }
+}
+
+/// A workout generation running in the background, returned by [`Coach::generate_workout`].
+///
+/// Threading: every method may be called from any thread; `wait` blocks (never on the main
+/// thread).
+#[derive(uniffi::Object)]
+pub struct WorkoutTask {
+    cancel: Arc<CancelToken>,
+    outcome: Mutex<Option<Result<WorkoutResult, CoachError>>>,
+    finished: Condvar,
+}
+
+impl std::fmt::Debug for WorkoutTask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkoutTask").finish_non_exhaustive()
+    }
+}
+
+impl WorkoutTask {
+    fn finish(&self, outcome: Result<WorkoutResult, CoachError>) {
+        *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+        self.finished.notify_all();
+    }
+}
+
+#[uniffi::export]
+impl WorkoutTask {
+    /// Asks the generation to stop: the model call in progress stops within a token or two, the
+    /// listener gets `done`, and `wait` throws `Cancelled`. Nothing is saved then.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Blocks until the generation finishes; returns the saved workout or throws what it failed
+    /// with (`InvalidArgument`, `ModelOutputRejected` with stage `analyzer:<stage>`, `TimedOut`,
+    /// `Cancelled`, ...). Every call returns the same outcome.
+    pub fn wait(&self) -> Result<WorkoutResult, CoachError> {
+        let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(outcome) = guard.as_ref() {
+                return outcome.clone();
+            }
+            guard = self.finished.wait(guard).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Whether the generation has finished.
+    pub fn is_finished(&self) -> bool {
+        self.outcome
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+}
+
+/// The outcome of [`Coach::validate_workout_yaml`]: the workout, or the error.
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct WorkoutValidation {
+    /// The workout when valid.
+    pub workout: Option<Workout>,
+    /// Why not: code `invalid_yaml` or `schema_violation`, a path such as `sets[3].id`.
+    pub error: Option<DocumentError>,
+}
+
+#[uniffi::export]
+impl Coach {
+    /// Generates a workout for `request` on a background thread and returns at once with a task
+    /// handle; progress goes to `listener`. With the model given to `useLanguageModel` the
+    /// analyzer and the generator are model calls (validated, repaired up to 3 times each; the
+    /// deterministic generator takes over when the generator's answers stay invalid); without one
+    /// the deterministic planner and generator make the workout. The workout is saved.
+    pub fn generate_workout(
+        self: Arc<Self>,
+        request: WorkoutRequest,
+        listener: Option<Arc<dyn WorkoutListener>>,
+    ) -> Arc<WorkoutTask> {
+        let task = Arc::new(WorkoutTask {
+            cancel: CancelToken::new(),
+            outcome: Mutex::new(None),
+            finished: Condvar::new(),
+        });
+        let background = Arc::clone(&task);
+        let model = self.language_model();
+        let sink = ListenerSink(listener.clone());
+        let spawned = std::thread::Builder::new()
+            .name("coachcore-workout".into())
+            .spawn(move || {
+                let outcome = self.generate_workout_with(
+                    &request,
+                    model,
+                    &sink,
+                    &background.cancel,
+                    &WorkoutSettings::default(),
+                );
+                background.finish(outcome);
+            });
+        if spawned.is_err() {
+            if let Some(l) = listener {
+                l.on_event(WorkoutEvent {
+                    stage: WorkoutStage::Done,
+                    attempt: 0,
+                });
+            }
+            task.finish(Err(CoachError::Internal {
+                detail: "could not start the workout thread".into(),
+            }));
+        }
+        task
+    }
+
+    /// Up to `limit` saved workouts, newest first.
+    pub fn workouts(&self, limit: u32) -> Result<Vec<WorkoutSummary>, CoachError> {
+        Ok(service::list(&self.store, limit)?)
+    }
+
+    /// A saved workout (with the actual values once logged), or `None`.
+    pub fn workout(&self, workout_id: String) -> Result<Option<WorkoutResult>, CoachError> {
+        Ok(service::fetch(&self.store, &workout_id)?)
+    }
+
+    /// Logs what the user did in a saved workout; it becomes training history for the suggestion
+    /// engine and the next pre-analysis. Throws `NotFound` for an unknown workout and
+    /// `InvalidArgument` for one already logged or a bad set.
+    pub fn log_workout(&self, log: WorkoutLog) -> Result<(), CoachError> {
+        Ok(service::log_workout(&self.store, &*self.clock, &log)?)
+    }
+
+    /// Validates a workout YAML document against Workout v1.2 (schema, ids, tiers).
+    pub fn validate_workout_yaml(&self, yaml: String) -> WorkoutValidation {
+        match document::validate_workout_yaml(&yaml) {
+            Ok(w) => WorkoutValidation {
+                workout: Some(w),
+                error: None,
+            },
+            Err(e) => WorkoutValidation {
+                workout: None,
+                error: Some(e),
+            },
+        }
+    }
+
+    /// Adds or replaces an exercise of the app's own workout catalog.
+    pub fn save_workout_exercise(&self, exercise: WorkoutExercise) -> Result<(), CoachError> {
+        Ok(service::save_exercise(&self.store, &exercise)?)
+    }
+
+    /// The workout catalog: the built-in exercises and the app's own.
+    pub fn workout_exercises(&self) -> Result<Vec<WorkoutExercise>, CoachError> {
+        Ok(service::exercises(&self.store)?)
+    }
+}
+
+impl Coach {
+    /// Runs a generation synchronously on the calling thread with `model` (instead of the one
+    /// given to `use_language_model`; `None`: deterministic), events to `sink`. For the CLI, the C
+    /// API and Rust callers. A panic becomes `Internal`.
+    pub fn generate_workout_with(
+        &self,
+        request: &WorkoutRequest,
+        model: Option<Arc<dyn LanguageModel>>,
+        sink: &dyn WorkoutSink,
+        cancel: &Arc<CancelToken>,
+        settings: &WorkoutSettings,
+    ) -> Result<WorkoutResult, CoachError> {
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            service::generate(
+                &self.store,
+                &*self.clock,
+                model.as_deref(),
+                request,
+                sink,
+                cancel,
+                settings,
+            )
+        }));
+        match run {
+            Ok(outcome) => Ok(outcome?),
+            Err(_) => Err(CoachError::Internal {
+                detail: "the workout flow panicked".into(),
+            }),
+        }
+    }
+
+    /// The deterministic workout YAML of an analyzer plan JSON (`coach workout render`).
+    pub fn render_workout_plan(&self, plan_json: &str) -> Result<String, CoachError> {
+        Ok(service::render_plan_json(plan_json)?)
+    }
+}

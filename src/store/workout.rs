@@ -1,0 +1,186 @@
+//! Workouts (spec 001): the app's own catalog exercises, generated workouts, and the 90-day
+//! history read of the pre-analysis (the suggestion engine's logged performances).
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use super::codec::{from_json, from_text, json, text};
+use super::Db;
+use crate::error::Result;
+use crate::suggest::model::{ExercisePerformance, PerformedSet, WeightUnit};
+use crate::workout::catalog::WorkoutExercise;
+use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
+
+/// A saved workout: its result and whether it was logged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredWorkout {
+    /// The list entry.
+    pub summary: WorkoutSummary,
+    /// Plan, document (with actual values once logged) and YAML.
+    pub result: WorkoutResult,
+    /// The session it was logged as.
+    pub session_id: Option<String>,
+}
+
+fn summary_row(r: &Row<'_>) -> rusqlite::Result<WorkoutSummary> {
+    let w: Workout = from_json(&r.get::<_, String>(4)?, 4)?;
+    Ok(WorkoutSummary {
+        workout_id: r.get(0)?,
+        date: r.get(1)?,
+        location: r.get(2)?,
+        source: from_text(&r.get::<_, String>(3)?, 3)?,
+        set_count: w.sets.len() as u32,
+        logged: r.get::<_, Option<String>>(6)?.is_some(),
+        created_at_ms: r.get(5)?,
+    })
+}
+
+impl Db<'_> {
+    /// Adds or replaces an exercise of the app's own workout catalog.
+    pub fn save_workout_exercise(&self, e: &WorkoutExercise) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO workout_exercises (id, body) VALUES (?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+            )?
+            .execute(params![e.id, json(e)])?;
+        Ok(())
+    }
+
+    /// The app's own workout exercises, by id.
+    pub fn workout_exercises(&self) -> Result<Vec<WorkoutExercise>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT body FROM workout_exercises ORDER BY id")?
+            .query_map([], |r| from_json(&r.get::<_, String>(0)?, 0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// The highest `NN` among saved workout ids starting with `prefix` (`date-location-`), 0 if
+    /// none.
+    pub fn last_workout_seq(&self, prefix: &str) -> Result<u32> {
+        let ids: Vec<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT workout_id FROM workouts WHERE substr(workout_id, 1, length(?1)) = ?1",
+            )?
+            .query_map([prefix], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| id.strip_prefix(prefix)?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0))
+    }
+
+    /// Saves a generated workout.
+    pub fn insert_workout(&self, r: &WorkoutResult, created_at_ms: i64) -> Result<()> {
+        let w = &r.workout;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO workouts (workout_id, date, location, source, created_at_ms, analyzer,
+                     workout, yaml) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                w.workout_id,
+                w.date,
+                w.location,
+                text(&r.source),
+                created_at_ms,
+                json(&r.analyzer),
+                json(w),
+                r.yaml
+            ])?;
+        Ok(())
+    }
+
+    /// Up to `limit` saved workouts, newest first.
+    pub fn workouts(&self, limit: u32) -> Result<Vec<WorkoutSummary>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT workout_id, date, location, source, workout, created_at_ms, session_id
+                 FROM workouts ORDER BY created_at_ms DESC, workout_id DESC LIMIT ?1",
+            )?
+            .query_map([limit], summary_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// A saved workout.
+    pub fn workout(&self, workout_id: &str) -> Result<Option<StoredWorkout>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT workout_id, date, location, source, workout, created_at_ms, session_id,
+                     analyzer, yaml FROM workouts WHERE workout_id = ?1",
+            )?
+            .query_row([workout_id], |r| {
+                let summary = summary_row(r)?;
+                Ok(StoredWorkout {
+                    result: WorkoutResult {
+                        source: summary.source,
+                        analyzer: from_json(&r.get::<_, String>(7)?, 7)?,
+                        workout: from_json(&r.get::<_, String>(4)?, 4)?,
+                        yaml: r.get(8)?,
+                    },
+                    session_id: r.get(6)?,
+                    summary,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Records that a workout was logged as `session_id`, with its document (actual values
+    /// filled in) and YAML.
+    pub fn set_workout_logged(&self, w: &Workout, yaml: &str, session_id: &str) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "UPDATE workouts SET workout = ?2, yaml = ?3, session_id = ?4 WHERE workout_id = ?1",
+            )?
+            .execute(params![w.workout_id, json(w), yaml, session_id])?;
+        Ok(())
+    }
+
+    /// Every completed performance at or after `since_ms`, weights converted to `unit`, oldest
+    /// first, with their sets: the pre-analysis history (one index range scan per day window).
+    pub fn performances_since(
+        &self,
+        since_ms: i64,
+        unit: WeightUnit,
+    ) -> Result<Vec<ExercisePerformance>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT p.id, p.session_id, p.catalog_id, p.performed_at_ms, p.unit,
+                    s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed
+             FROM exercise_performances AS p
+             JOIN performed_sets AS s ON s.performance_id = p.id
+             WHERE p.completed = 1 AND p.performed_at_ms >= ?1
+             ORDER BY p.performed_at_ms, p.id, s.set_index",
+        )?;
+        let mut rows = st.query([since_ms])?;
+        let mut out: Vec<ExercisePerformance> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            if out.last().is_none_or(|p| p.id != id) {
+                out.push(ExercisePerformance {
+                    id,
+                    session_id: r.get(1)?,
+                    catalog_id: r.get(2)?,
+                    performed_at_ms: r.get(3)?,
+                    sets: Vec::new(),
+                });
+            }
+            let logged: WeightUnit = from_text(&r.get::<_, String>(4)?, 4)?;
+            let set = PerformedSet {
+                index: r.get(5)?,
+                set_type: from_text(&r.get::<_, String>(6)?, 6)?,
+                weight: logged.convert(r.get(7)?, unit),
+                reps: r.get(8)?,
+                rest_seconds: r.get(9)?,
+                completed: r.get(10)?,
+            };
+            if let Some(p) = out.last_mut() {
+                p.sets.push(set);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,34 @@
+//! Spec 001, the workout analyzer and generator on the device: a deterministic pre-analysis of the
+//! request and the logged history, an analyzer plan (JSON, `schemas/analyzer-v1.json`) from the
+//! model or from deterministic code, and the Workout v1.2 document (YAML,
+//! `schemas/workout-v1.2.json`) from the model or from the deterministic generator. Logged
+//! workouts become the history the suggestion engine reads.
+//!
+//! | file | concern |
+//! |---|---|
+//! | `model.rs` | request, analyzer plan, workout document, result, events |
+//! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
+//! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
+//! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
+//! | `timebox.rs` | set times and the time budget |
+//! | `ids.rs` | workout and set ids |
+//! | `planner.rs` | the deterministic analyzer plan |
+//! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
+//! | `document.rs` | schema validation, YAML out and back, consistency rules |
+//! | `check.rs` | domain checks of model output against the pre-analysis and the plan |
+//! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging |
+
+pub mod catalog;
+pub mod check;
+pub mod document;
+pub mod fatigue;
+pub mod ids;
+pub mod model;
+pub mod planner;
+pub mod preanalysis;
+pub mod render;
+pub mod service;
+pub mod timebox;
+
+pub use document::{validate_workout_yaml, DocumentError};
+pub use model::*;

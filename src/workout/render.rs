@@ -1,0 +1,313 @@
+//! The deterministic generator (pure): an analyzer plan rendered into the Workout v1.2 document,
+//! with no model. It is the fallback of the model path and the reference in tests.
+//!
+//! - One node per set; `order` from 1.
+//! - Warm-up ramp for the first Tier A compound: `tiers.warmup_policy.ramp_sets` sets (at least the
+//!   exercise's `warmups`) at 40/60/80 % (3 sets; 1: 60 %; 2: 50/75 %; 4: 40/55/70/85 %) of the
+//!   working load for 8/5/3 reps (4 sets: 8/5/3/2), each rounded to a loadable weight with the
+//!   suggestion engine's plate math, duplicates and loads not below the working load dropped;
+//!   without a working load one set on the empty bar (barbell) or by feel. RIR 4, 60 s rest.
+//! - Fatigue policy: working RIR = targets.rir + rir_shift (at most 4); working load = the target
+//!   load capped at `load_cap`, rounded to a loadable weight not above the cap.
+//! - Time-boxing: sets are walked in order with their time (`timebox.rs`); a set that ends past
+//!   the budget moves down a tier (A to B, B to C) and loses `must`; `cut_order` lists the C sets,
+//!   then the B sets, each from the last to the first.
+
+use super::catalog::{rounding_equipment, Inventory, LoadKind, WorkoutExercise};
+use super::ids;
+use super::model::{
+    AnalyzerPlan, PlanTier, PlannedExercise, PostWorkout, SetTier, TargetReps, WeightUnit, Workout,
+    WorkoutSet,
+};
+use super::timebox;
+use crate::suggest::metrics::{round_to_achievable, step};
+
+/// The ramp: (fraction of the working load, reps) for `n` warm-up sets.
+pub fn ramp(n: u32) -> &'static [(f64, u32)] {
+    match n {
+        0 => &[],
+        1 => &[(0.6, 5)],
+        2 => &[(0.5, 8), (0.75, 4)],
+        3 => &[(0.4, 8), (0.6, 5), (0.8, 3)],
+        _ => &[(0.4, 8), (0.55, 5), (0.7, 3), (0.85, 2)],
+    }
+}
+
+/// `rep_range` as the document's target reps: `5` an integer, `8-12` and `20/side` strings.
+pub fn target_reps(rep_range: &str) -> TargetReps {
+    match rep_range.parse::<u32>() {
+        Ok(value) => TargetReps::Count { value },
+        Err(_) => TargetReps::Text {
+            value: rep_range.to_string(),
+        },
+    }
+}
+
+/// The loadable weight nearest `weight` that is not above `cap` (when given).
+pub fn loadable_at_most(
+    weight: f64,
+    cap: Option<f64>,
+    kind: LoadKind,
+    inv: &Inventory,
+    unit: WeightUnit,
+) -> f64 {
+    let load = inv.load_config(kind, unit);
+    let eq = rounding_equipment(kind);
+    let cap = cap.unwrap_or(f64::INFINITY);
+    let mut x = weight.min(cap);
+    let mut r = round_to_achievable(x, eq, &load, unit);
+    for _ in 0..40 {
+        if r <= cap + 1e-9 {
+            break;
+        }
+        x -= step(2.5, unit);
+        r = round_to_achievable(x, eq, &load, unit);
+    }
+    r
+}
+
+/// The working load of a planned exercise (`None`: body weight, bands, or chosen by feel).
+pub fn working_load(
+    p: &PlannedExercise,
+    def: Option<&WorkoutExercise>,
+    inv: &Inventory,
+    unit: WeightUnit,
+) -> Option<f64> {
+    let kind = def.map_or(LoadKind::Other, |d| d.load);
+    if matches!(kind, LoadKind::Bodyweight | LoadKind::Other) {
+        return None;
+    }
+    let target = p.targets.target_load?;
+    Some(loadable_at_most(
+        target,
+        p.targets.load_cap,
+        kind,
+        inv,
+        unit,
+    ))
+}
+
+/// Index of the exercise that gets the warm-up ramp: the first Tier A compound.
+pub fn ramp_exercise(plan: &AnalyzerPlan, catalog: &[WorkoutExercise]) -> Option<usize> {
+    plan.exercise_plan.iter().position(|p| {
+        p.tier == PlanTier::A && find(catalog, &p.exercise).is_some_and(|d| d.compound)
+    })
+}
+
+/// The catalog entry of `id`.
+pub fn find<'a>(catalog: &'a [WorkoutExercise], id: &str) -> Option<&'a WorkoutExercise> {
+    catalog.iter().find(|e| e.id == id)
+}
+
+/// A set before time-boxing.
+#[allow(clippy::too_many_arguments)]
+fn node(
+    id: String,
+    tier: SetTier,
+    p: &PlannedExercise,
+    reps: TargetReps,
+    weight: Option<f64>,
+    rir: u32,
+    rest_s: u32,
+    notes: String,
+) -> WorkoutSet {
+    WorkoutSet {
+        id,
+        tier,
+        must: matches!(tier, SetTier::W | SetTier::A),
+        superset: p.superset.clone(),
+        order: 0,
+        exercise: p.exercise.clone(),
+        equipment: p.equipment.clone(),
+        target_reps: reps,
+        target_weight: weight,
+        rir,
+        rest_s,
+        actual_weight: None,
+        actual_reps: None,
+        notes,
+    }
+}
+
+/// The warm-up sets of `p` with working load `work`.
+fn warmups(
+    p: &PlannedExercise,
+    def: &WorkoutExercise,
+    n: u32,
+    work: Option<f64>,
+    inv: &Inventory,
+    unit: WeightUnit,
+) -> Vec<WorkoutSet> {
+    let slug = def.slug();
+    let mut out: Vec<WorkoutSet> = Vec::new();
+    let mut push = |weight: Option<f64>, reps: u32, note: String| {
+        let id = ids::set_id(SetTier::W, &slug, out.len() as u32 + 1);
+        out.push(node(
+            id,
+            SetTier::W,
+            p,
+            TargetReps::Count { value: reps },
+            weight,
+            4,
+            timebox::WARMUP_REST_S,
+            note,
+        ));
+    };
+    match work {
+        Some(w) if n > 0 => {
+            let mut last = None;
+            for (pct, reps) in ramp(n) {
+                let x = loadable_at_most(w * pct, None, def.load, inv, unit);
+                if x >= w || last == Some(x) {
+                    continue;
+                }
+                last = Some(x);
+                push(Some(x), *reps, format!("warm-up {:.0}%", pct * 100.0));
+            }
+        }
+        None if n > 0 => {
+            let bar = (def.load == LoadKind::Barbell)
+                .then(|| loadable_at_most(0.0, None, def.load, inv, unit));
+            push(bar, 8, "warm-up: light".into());
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Renders `plan` into the Workout v1.2 document; `seq` is the workout's number on its date and
+/// location (the id's `NN`). Exercises missing from `catalog` render as body-weight accessories.
+pub fn render(
+    plan: &AnalyzerPlan,
+    catalog: &[WorkoutExercise],
+    inv: &Inventory,
+    seq: u32,
+) -> Workout {
+    let unit = plan.meta.units;
+    let shift = plan.fatigue_policy.rir_shift;
+    let ramp_at = ramp_exercise(plan, catalog);
+    // (set, seconds it takes, first set of its exercise)
+    let mut sets: Vec<(WorkoutSet, u32, bool)> = Vec::new();
+    for (i, p) in plan.exercise_plan.iter().enumerate() {
+        let fallback;
+        let def = match find(catalog, &p.exercise) {
+            Some(d) => d,
+            None => {
+                fallback = WorkoutExercise {
+                    id: p.exercise.clone(),
+                    name: p.exercise.clone(),
+                    requires: vec![],
+                    muscles: vec![],
+                    compound: false,
+                    load: LoadKind::Other,
+                    pattern: String::new(),
+                    per_side: false,
+                };
+                &fallback
+            }
+        };
+        let work = working_load(p, Some(def), inv, unit);
+        let mut first = true;
+        if ramp_at == Some(i) {
+            let n = plan.tiers.warmup_policy.ramp_sets.max(p.warmups);
+            for w in warmups(p, def, n, work, inv, unit) {
+                sets.push((
+                    w,
+                    timebox::set_seconds(timebox::WARMUP_REST_S, false)
+                        + if first { timebox::EXERCISE_SETUP_S } else { 0 },
+                    first,
+                ));
+                first = false;
+            }
+        }
+        let rir = (p.targets.rir + shift).min(4);
+        let per_side = def.per_side || p.targets.rep_range.ends_with("/side");
+        let tier = SetTier::from(p.tier);
+        for n in 1..=p.working_sets {
+            let id = ids::set_id(tier, &def.slug(), n);
+            let secs = timebox::set_seconds(p.rest_s, per_side)
+                + if first { timebox::EXERCISE_SETUP_S } else { 0 };
+            sets.push((
+                node(
+                    id,
+                    tier,
+                    p,
+                    target_reps(&p.targets.rep_range),
+                    work,
+                    rir,
+                    p.rest_s,
+                    p.notes.clone(),
+                ),
+                secs,
+                first,
+            ));
+            first = false;
+        }
+    }
+    // Time-boxing.
+    let budget = timebox::available_seconds(plan.meta.duration_minutes);
+    let mut elapsed = 0;
+    for (s, secs, _) in sets.iter_mut() {
+        elapsed += *secs;
+        if elapsed > budget {
+            let demoted = match s.tier {
+                SetTier::A => SetTier::B,
+                SetTier::B | SetTier::C => SetTier::C,
+                SetTier::W => SetTier::W,
+            };
+            if demoted != s.tier {
+                let (_, slug, n) = ids::parse_set_id(&s.id).unwrap_or((s.tier, "", 1));
+                s.id = ids::set_id(demoted, slug, n);
+                s.tier = demoted;
+                s.must = false;
+            }
+        }
+    }
+    let mut out: Vec<WorkoutSet> = sets.into_iter().map(|(s, _, _)| s).collect();
+    for (i, s) in out.iter_mut().enumerate() {
+        s.order = i as u32 + 1;
+    }
+    let mut cut_order: Vec<String> = out
+        .iter()
+        .rev()
+        .filter(|s| s.tier == SetTier::C)
+        .map(|s| s.id.clone())
+        .collect();
+    cut_order.extend(
+        out.iter()
+            .rev()
+            .filter(|s| s.tier == SetTier::B)
+            .map(|s| s.id.clone()),
+    );
+    let mut notes = Vec::new();
+    if shift > 0 {
+        notes.push(format!(
+            "Fatigue: +{shift} RIR on working sets; loads capped at {:.0}% of last.",
+            plan.fatigue_policy.load_cap_pct * 100.0
+        ));
+    }
+    if !plan.notes.trim().is_empty() {
+        notes.push(plan.notes.trim().to_string());
+    }
+    let mut notes_to_user = notes.join(" ");
+    if notes_to_user.len() > 1000 {
+        let mut cut = 1000;
+        while !notes_to_user.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        notes_to_user.truncate(cut);
+    }
+    Workout {
+        version: "1.2".into(),
+        workout_id: ids::workout_id(&plan.meta.date, &plan.meta.location, seq),
+        date: plan.meta.date.clone(),
+        location: plan.meta.location.clone(),
+        units: unit,
+        duration_minutes: plan.meta.duration_minutes,
+        goal: plan.meta.goal,
+        cut_order,
+        notes_to_user: (!notes_to_user.is_empty()).then_some(notes_to_user),
+        sets: out,
+        post_workout: PostWorkout::default(),
+    }
+}

@@ -1,0 +1,647 @@
+//! The workout flow over the store and the model (spec 001): pre-analysis from the logged history,
+//! the analyzer (model, or the deterministic planner), the generator (model, or the deterministic
+//! renderer), saving, listing and logging workouts. The only file of `workout/` that touches the
+//! store or a model.
+//!
+//! - Analyzer: a per-request JSON Schema (today's allowed exercises as an enum) constrains the
+//!   model; each answer is validated with `jsonschema`, then by the pre-analysis rules
+//!   ([`check::analyzer_issues`]); up to 3 generations with the validator's lines. After that the
+//!   call fails with `ModelOutputRejected` at stage `analyzer:<stage>`, or, with
+//!   `analyzer_fallback`, the deterministic plan is used.
+//! - Generator: the model writes the document as JSON under the workout schema's grammar; the
+//!   library writes YAML, reads it back, validates it (schema, ids, tiers) and checks it against
+//!   the plan ([`check::workout_issues`]); up to 3 generations, then the deterministic renderer
+//!   (`source` says which made the document).
+//! - Events: `pre_analysis`, `analyzer` / `analyzer_repair` and `generator` / `generator_repair`
+//!   per model call, `done` last (also after an error). Each stage has a wall-clock budget (90 s and
+//!   60 s by default) shared by its repairs; the cancel token stops a call within a token or two.
+//! - Logging a workout ([`log_workout`]) records it through the suggestion engine's
+//!   `log_session` (a session without a plan, weights in pounds, one performance per exercise with
+//!   the exercise id as catalog id): the same history the suggestion engine and the next
+//!   pre-analysis read.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::catalog::{self, Inventory, WorkoutExercise};
+use super::check;
+use super::document;
+use super::ids;
+use super::model::{
+    AnalyzerPlan, PostWorkout, SetTier, Workout, WorkoutEvent, WorkoutLog, WorkoutRequest,
+    WorkoutResult, WorkoutSource, WorkoutStage, WorkoutSummary,
+};
+use super::planner;
+use super::preanalysis::{self, PreAnalysis};
+use super::render;
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::llm::structured::{generate_validated, Issue};
+use crate::llm::{
+    CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
+    LlmError, ModelInfo, Sampling, TokenListener,
+};
+use crate::store::Store;
+use crate::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
+
+/// Receives the flow's events.
+pub trait WorkoutSink: Send + Sync {
+    /// One event.
+    fn on_event(&self, event: WorkoutEvent);
+}
+
+/// A sink that drops events.
+pub struct NoEvents;
+
+impl WorkoutSink for NoEvents {
+    fn on_event(&self, _: WorkoutEvent) {}
+}
+
+/// Limits of the model stages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkoutSettings {
+    /// Wall-clock budget of the analyzer stage, repairs included (ms).
+    pub analyzer_timeout_ms: u64,
+    /// Wall-clock budget of the generator stage, repairs included (ms).
+    pub generator_timeout_ms: u64,
+    /// Generations per stage (the first plus repairs).
+    pub max_attempts: u32,
+    /// Use the deterministic plan when the analyzer's answers stay invalid (default: fail).
+    pub analyzer_fallback: bool,
+    /// Token limit of an analyzer answer.
+    pub analyzer_max_tokens: u32,
+    /// Token limit of a generator answer.
+    pub generator_max_tokens: u32,
+}
+
+impl Default for WorkoutSettings {
+    fn default() -> Self {
+        WorkoutSettings {
+            analyzer_timeout_ms: 90_000,
+            generator_timeout_ms: 60_000,
+            max_attempts: 3,
+            analyzer_fallback: false,
+            analyzer_max_tokens: 1536,
+            generator_max_tokens: 4096,
+        }
+    }
+}
+
+/// The built-in catalog with the app's own exercises (which replace built-ins of the same id).
+pub fn exercises(store: &Store) -> Result<Vec<WorkoutExercise>> {
+    let own = store.read(|db| db.workout_exercises())?;
+    let mut out: Vec<WorkoutExercise> = catalog::builtin()
+        .iter()
+        .filter(|b| !own.iter().any(|o| o.id == b.id))
+        .cloned()
+        .collect();
+    out.extend(own);
+    Ok(out)
+}
+
+/// Saves an exercise of the app's own catalog (id kebab-case, name 1 to 80 characters, at most 10
+/// requirements and 10 muscles of at most 40 characters).
+pub fn save_exercise(store: &Store, e: &WorkoutExercise) -> Result<()> {
+    let short = |v: &[String]| v.len() <= 10 && v.iter().all(|s| !s.is_empty() && s.len() <= 40);
+    if !catalog::is_exercise_id(&e.id) {
+        return Err(Error::InvalidArgument(
+            "exercise.id: kebab-case a-z, 0-9, at most 60 characters".into(),
+        ));
+    }
+    if e.name.trim().is_empty()
+        || e.name.chars().count() > 80
+        || !short(&e.requires)
+        || !short(&e.muscles)
+        || e.pattern.len() > 40
+    {
+        return Err(Error::InvalidArgument(
+            "exercise: name 1 to 80 characters, at most 10 requirements and muscles of at most 40"
+                .into(),
+        ));
+    }
+    store.write(|db| db.save_workout_exercise(e))
+}
+
+/// The pre-analysis of a request: bounds checked, history of 90 days read.
+pub fn pre_analysis(
+    store: &Store,
+    request: &WorkoutRequest,
+) -> Result<(PreAnalysis, Vec<WorkoutExercise>)> {
+    let date = preanalysis::validate_request(request)?;
+    let catalog = exercises(store)?;
+    let since = date.add_days(-preanalysis::HISTORY_DAYS).days_since_epoch() * 86_400_000;
+    let history = store.read(|db| db.performances_since(since, request.meta.units))?;
+    Ok((
+        preanalysis::analyze(request, date, &catalog, &history),
+        catalog,
+    ))
+}
+
+/// A model that reports each call as an event and keeps the stage's wall-clock budget.
+struct Staged<'a> {
+    inner: &'a dyn LanguageModel,
+    sink: &'a dyn WorkoutSink,
+    first: WorkoutStage,
+    repair: WorkoutStage,
+    calls: AtomicU32,
+    started: Instant,
+    budget_ms: u64,
+}
+
+impl<'a> Staged<'a> {
+    /// `inner` for one stage: `first` on the first call, `repair` on the others, `budget_ms` for
+    /// all of them from now.
+    fn new(
+        inner: &'a dyn LanguageModel,
+        sink: &'a dyn WorkoutSink,
+        first: WorkoutStage,
+        repair: WorkoutStage,
+        budget_ms: u64,
+    ) -> Self {
+        Staged {
+            inner,
+            sink,
+            first,
+            repair,
+            calls: AtomicU32::new(0),
+            started: Instant::now(),
+            budget_ms,
+        }
+    }
+}
+
+impl LanguageModel for Staged<'_> {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        mut request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> std::result::Result<GenerationResult, LlmError> {
+        let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
+        let stage = if n == 1 { self.first } else { self.repair };
+        self.sink.on_event(WorkoutEvent { stage, attempt: n });
+        let spent = self.started.elapsed().as_millis() as u64;
+        if spent >= self.budget_ms {
+            return Err(LlmError::TimedOut {
+                after_ms: self.budget_ms,
+            });
+        }
+        let left = self.budget_ms - spent;
+        request.timeout_ms = Some(request.timeout_ms.map_or(left, |t| t.min(left)));
+        self.inner.generate(request, listener, cancel)
+    }
+}
+
+/// `InvalidOutput` of a stage, its stage prefixed (`analyzer:domain`).
+fn staged_error(e: LlmError, stage: &str) -> LlmError {
+    match e {
+        LlmError::InvalidOutput {
+            stage: s,
+            attempts,
+            detail,
+        } => LlmError::InvalidOutput {
+            stage: format!("{stage}:{s}"),
+            attempts,
+            detail,
+        },
+        other => other,
+    }
+}
+
+fn request_of(system: &str, user: String, schema: &Value, max_tokens: u32) -> GenerationRequest {
+    GenerationRequest {
+        messages: vec![
+            ChatMessage::new(ChatRole::System, system),
+            ChatMessage::new(ChatRole::User, user),
+        ],
+        json_schema: Some(schema.to_string()),
+        sampling: Sampling {
+            temperature: 0.1,
+            ..Sampling::default()
+        },
+        max_tokens,
+        timeout_ms: None,
+    }
+}
+
+/// The analyzer's user turn: the inputs, the facts and the schema.
+fn analyzer_user(r: &WorkoutRequest, pre: &PreAnalysis, schema: &Value) -> String {
+    let meta = serde_json::json!({
+        "date": r.meta.date, "location": r.meta.location, "units": r.meta.units,
+        "duration_minutes": r.meta.duration_minutes, "goal": r.meta.goal,
+    });
+    let j = |v: &dyn erased::Json| v.json();
+    format!(
+        "Inputs:\n- instructions_text: {}\n- history_json_or_markdown: {}\n- strava_recent: {}\n- upcoming_cardio_text: {}\n- recovery_signals: {}\n- equipment_inventory: {}\n- meta: {}\n\nPre-analysis (facts; the plan must respect them):\n- fatigue_policy: {}\n- time_budget: {}\n- anti_repeat_active: {} (recent: {})\n- history (90 days, per exercise): {}\n- allowed_exercises: {}\n\nSchema (for validation):\n{}",
+        r.instructions,
+        r.history_text.as_deref().unwrap_or(""),
+        j(&r.recent_cardio),
+        r.upcoming_cardio,
+        j(&r.recovery),
+        j(&r.equipment),
+        meta,
+        j(&pre.fatigue.policy),
+        j(&pre.budget),
+        pre.anti_repeat_active,
+        j(&pre.recent),
+        j(&pre.history),
+        j(&pre.allowed),
+        schema,
+    )
+}
+
+/// Compact JSON of anything serializable, for prompts.
+mod erased {
+    pub trait Json {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_default()
+        }
+    }
+}
+
+/// The analyzer with the model.
+#[allow(clippy::too_many_arguments)]
+fn model_analyzer(
+    model: &dyn LanguageModel,
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    inv: &Inventory,
+    sink: &dyn WorkoutSink,
+    cancel: &Arc<CancelToken>,
+    settings: &WorkoutSettings,
+) -> std::result::Result<AnalyzerPlan, LlmError> {
+    let schema = document::analyzer_schema_for(&pre.allowed);
+    let validator = document::validator(&schema);
+    let staged = Staged::new(
+        model,
+        sink,
+        WorkoutStage::Analyzer,
+        WorkoutStage::AnalyzerRepair,
+        settings.analyzer_timeout_ms,
+    );
+    let req = request_of(
+        crate::prompts::WORKOUT_ANALYZER,
+        analyzer_user(request, pre, &schema),
+        &schema,
+        settings.analyzer_max_tokens,
+    );
+    let (value, report) =
+        generate_validated::<Value>(&staged, req, settings.max_attempts, None, cancel, |v| {
+            let issues = document::schema_issues(&validator, v);
+            if !issues.is_empty() {
+                return issues;
+            }
+            match serde_json::from_value::<AnalyzerPlan>(v.clone()) {
+                Ok(plan) => check::analyzer_issues(&plan, request, pre, inv),
+                Err(e) => vec![Issue {
+                    path: String::new(),
+                    message: e.to_string(),
+                }],
+            }
+        })
+        .map_err(|e| staged_error(e, "analyzer"))?;
+    log::info!(target: "coachcore::workout", "stage=analyzer outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
+    serde_json::from_value(value).map_err(|e| LlmError::Backend {
+        detail: format!("analyzer plan: {e}"),
+    })
+}
+
+/// The generator with the model: the document and its YAML.
+#[allow(clippy::too_many_arguments)]
+fn model_generator(
+    model: &dyn LanguageModel,
+    plan: &AnalyzerPlan,
+    catalog: &[WorkoutExercise],
+    expected_id: &str,
+    sink: &dyn WorkoutSink,
+    cancel: &Arc<CancelToken>,
+    settings: &WorkoutSettings,
+) -> std::result::Result<Workout, LlmError> {
+    let mut schema: Value = serde_json::from_str(document::WORKOUT_SCHEMA).unwrap_or(Value::Null);
+    let planned: Vec<&str> = plan
+        .exercise_plan
+        .iter()
+        .map(|p| p.exercise.as_str())
+        .collect();
+    if let Some(ex) = schema.pointer_mut("/properties/sets/items/properties/exercise") {
+        *ex = serde_json::json!({ "enum": planned });
+    }
+    if let Some(id) = schema.pointer_mut("/properties/workout_id") {
+        *id = serde_json::json!({ "const": expected_id });
+    }
+    let user = format!(
+        "Analyzer JSON:\n{}\n\nworkout_id: {expected_id}\n\nWorkout Schema (for validation):\n{schema}",
+        serde_json::to_string(plan).unwrap_or_default()
+    );
+    let staged = Staged::new(
+        model,
+        sink,
+        WorkoutStage::Generator,
+        WorkoutStage::GeneratorRepair,
+        settings.generator_timeout_ms,
+    );
+    let req = request_of(
+        crate::prompts::WORKOUT_GENERATOR,
+        user,
+        &schema,
+        settings.generator_max_tokens,
+    );
+    let (value, report) =
+        generate_validated::<Value>(&staged, req, settings.max_attempts, None, cancel, |v| {
+            // The document as the library will keep it: JSON -> YAML -> JSON, then checked.
+            let checked = document::check_workout_value(v)
+                .and_then(|w| document::validate_workout_yaml(&document::to_yaml(&w)));
+            match checked {
+                Ok(w) => check::workout_issues(&w, plan, catalog, expected_id),
+                Err(e) => vec![Issue {
+                    path: e.path.unwrap_or_default(),
+                    message: e.detail,
+                }],
+            }
+        })
+        .map_err(|e| staged_error(e, "generator"))?;
+    log::info!(target: "coachcore::workout", "stage=generator outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
+    document::check_workout_value(&value).map_err(|e| LlmError::Backend { detail: e.detail })
+}
+
+fn cancelled(cancel: &CancelToken) -> Result<()> {
+    if cancel.is_cancelled() {
+        return Err(Error::Llm(LlmError::Cancelled));
+    }
+    Ok(())
+}
+
+/// Sends `done` when dropped: after the flow's last step, an error or a panic.
+struct DoneOnDrop<'a>(&'a dyn WorkoutSink);
+
+impl Drop for DoneOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.on_event(WorkoutEvent {
+            stage: WorkoutStage::Done,
+            attempt: 0,
+        });
+    }
+}
+
+/// Generates, validates and saves a workout. `model` `None`: the deterministic planner and
+/// renderer. `done` is always the last event.
+pub fn generate(
+    store: &Store,
+    clock: &dyn Clock,
+    model: Option<&dyn LanguageModel>,
+    request: &WorkoutRequest,
+    sink: &dyn WorkoutSink,
+    cancel: &Arc<CancelToken>,
+    settings: &WorkoutSettings,
+) -> Result<WorkoutResult> {
+    let _done = DoneOnDrop(sink);
+    sink.on_event(WorkoutEvent {
+        stage: WorkoutStage::PreAnalysis,
+        attempt: 0,
+    });
+    let (pre, catalog) = pre_analysis(store, request)?;
+    if pre.allowed.is_empty() {
+        return Err(Error::InvalidArgument(
+            "no exercise is allowed today: check the equipment and bans".into(),
+        ));
+    }
+    let inv = Inventory::new(&request.equipment, request.meta.units);
+    cancelled(cancel)?;
+    let plan = match model {
+        None => planner::plan(request, &pre, &catalog),
+        Some(m) => match model_analyzer(m, request, &pre, &inv, sink, cancel, settings) {
+            Ok(p) => p,
+            Err(LlmError::InvalidOutput { stage, .. }) if settings.analyzer_fallback => {
+                log::warn!(target: "coachcore::workout", "stage=analyzer outcome={stage} fallback=deterministic");
+                planner::plan(request, &pre, &catalog)
+            }
+            Err(e) => return Err(e.into()),
+        },
+    };
+    cancelled(cancel)?;
+    let prefix = format!("{}-{}-", plan.meta.date, ids::kebab(&plan.meta.location));
+    let seq = store.read(|db| db.last_workout_seq(&prefix))? + 1;
+    if seq > 99 {
+        return Err(Error::InvalidArgument(
+            "at most 99 workouts per date and location".into(),
+        ));
+    }
+    let expected_id = ids::workout_id(&plan.meta.date, &plan.meta.location, seq);
+    let (workout, source) = match model {
+        None => (
+            render::render(&plan, &catalog, &inv, seq),
+            WorkoutSource::Deterministic,
+        ),
+        Some(m) => {
+            match model_generator(m, &plan, &catalog, &expected_id, sink, cancel, settings) {
+                Ok(w) => (w, WorkoutSource::Model),
+                Err(LlmError::InvalidOutput { stage, .. }) => {
+                    log::warn!(target: "coachcore::workout", "stage=generator outcome={stage} fallback=deterministic");
+                    (
+                        render::render(&plan, &catalog, &inv, seq),
+                        WorkoutSource::Deterministic,
+                    )
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    let yaml = document::to_yaml(&workout);
+    let workout = document::validate_workout_yaml(&yaml).map_err(|e| {
+        Error::Internal(format!(
+            "generated workout invalid at {:?}: {}",
+            e.path, e.detail
+        ))
+    })?;
+    let result = WorkoutResult {
+        source,
+        analyzer: plan,
+        workout,
+        yaml,
+    };
+    cancelled(cancel)?;
+    store.write(|db| db.insert_workout(&result, clock.now_ms()))?;
+    log::info!(target: "coachcore::workout", "workout saved source={source:?} sets={}", result.workout.sets.len());
+    Ok(result)
+}
+
+/// Up to `limit` saved workouts, newest first.
+pub fn list(store: &Store, limit: u32) -> Result<Vec<WorkoutSummary>> {
+    store.read(|db| db.workouts(limit))
+}
+
+/// A saved workout (with its actual values once logged).
+pub fn fetch(store: &Store, workout_id: &str) -> Result<Option<WorkoutResult>> {
+    Ok(store.read(|db| db.workout(workout_id))?.map(|s| s.result))
+}
+
+/// Renders an analyzer plan given as JSON (checked against `schemas/analyzer-v1.json`) with the
+/// built-in catalog and the plan's equipment keys, as YAML: `coach workout render`.
+pub fn render_plan_json(text: &str) -> Result<String> {
+    let bad = |path: String, detail: String| {
+        Error::InvalidArgument(format!(
+            "analyzer plan{}: {detail}",
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at {path}")
+            }
+        ))
+    };
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| bad(String::new(), format!("not JSON ({e})")))?;
+    if let Some(i) = document::schema_issues(document::analyzer_validator(), &value)
+        .into_iter()
+        .next()
+    {
+        return Err(bad(i.path, i.message));
+    }
+    let plan: AnalyzerPlan =
+        serde_json::from_value(value).map_err(|e| bad(String::new(), e.to_string()))?;
+    let keys: Vec<String> = plan
+        .exercise_plan
+        .iter()
+        .map(|p| p.equipment.clone())
+        .collect();
+    let inv = Inventory::new(&keys, plan.meta.units);
+    Ok(document::to_yaml(&render::render(
+        &plan,
+        catalog::builtin(),
+        &inv,
+        1,
+    )))
+}
+
+/// Records what the user did in a saved workout: its sets' actual values and feedback, and a
+/// session in the training history (see the module docs). Throws `NotFound` for an unknown
+/// workout and `InvalidArgument` for one already logged, an unknown or repeated set id, or values
+/// out of bounds (weights 0 to 2000, reps at most 1000, at most 200 sets).
+pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result<()> {
+    let invalid = |m: String| Error::InvalidArgument(m);
+    if log.sets.len() > 200 {
+        return Err(invalid("log.sets: at most 200".into()));
+    }
+    let stored = store
+        .read(|db| db.workout(&log.workout_id))?
+        .ok_or_else(|| Error::NotFound("workout".into()))?;
+    if stored.session_id.is_some() {
+        return Err(invalid(
+            "log.workoutId: this workout is already logged".into(),
+        ));
+    }
+    let mut w = stored.result.workout;
+    let mut seen = std::collections::HashSet::new();
+    for (i, a) in log.sets.iter().enumerate() {
+        if !(a.actual_weight.is_finite() && (0.0..=2000.0).contains(&a.actual_weight))
+            || a.actual_reps > 1000
+        {
+            return Err(invalid(format!(
+                "log.sets[{i}]: weight 0 to 2000, reps at most 1000"
+            )));
+        }
+        let Some(s) = w.sets.iter_mut().find(|s| s.id == a.set_id) else {
+            return Err(invalid(format!(
+                "log.sets[{i}].setId: not a set of the workout"
+            )));
+        };
+        if !seen.insert(a.set_id.as_str()) {
+            return Err(invalid(format!("log.sets[{i}].setId: repeated")));
+        }
+        s.actual_weight = Some(a.actual_weight);
+        s.actual_reps = Some(a.actual_reps);
+    }
+    if let Some(p) = &log.post_workout {
+        if p.perceived_difficulty
+            .is_some_and(|d| !(1..=10).contains(&d))
+            || p.completion_time_minutes
+                .is_some_and(|m| !(1..=600).contains(&m))
+            || p.notes.as_ref().is_some_and(|n| n.chars().count() > 1000)
+        {
+            return Err(invalid("log.postWorkout: difficulty 1 to 10, minutes 1 to 600, notes at most 1000 characters".into()));
+        }
+        w.post_workout = p.clone();
+    } else {
+        w.post_workout = PostWorkout::default();
+    }
+    let session = session_of(&w, log.performed_at_ms);
+    let catalog = exercises(store)?;
+    store.write(|db| {
+        for e in &session.exercises {
+            if db.exercise(&e.catalog_id)?.is_none() {
+                let def = render::find(&catalog, &e.catalog_id).map(|d| d.to_catalog());
+                let def = def.unwrap_or_else(|| {
+                    WorkoutExercise {
+                        id: e.catalog_id.clone(),
+                        name: e.catalog_id.clone(),
+                        requires: vec![],
+                        muscles: vec![],
+                        compound: false,
+                        load: catalog::LoadKind::Other,
+                        pattern: String::new(),
+                        per_side: false,
+                    }
+                    .to_catalog()
+                });
+                db.save_exercise(&def)?;
+            }
+        }
+        Ok(())
+    })?;
+    crate::suggest::service::log_session(store, clock, &session)?;
+    let yaml = document::to_yaml(&w);
+    store.write(|db| db.set_workout_logged(&w, &yaml, &session.id))
+}
+
+/// The session a logged workout becomes: one performance per exercise (in the order first done),
+/// its logged sets in order (warm-ups as warm-up sets), weights in pounds (a session without a
+/// plan is logged in pounds), a set completed when it has reps.
+pub fn session_of(w: &Workout, performed_at_ms: i64) -> SessionLog {
+    let mut order: Vec<&str> = Vec::new();
+    let mut sets: HashMap<&str, Vec<PerformedSet>> = HashMap::new();
+    for s in &w.sets {
+        let (Some(weight), Some(reps)) = (s.actual_weight, s.actual_reps) else {
+            continue;
+        };
+        let list = sets.entry(s.exercise.as_str()).or_insert_with(|| {
+            order.push(s.exercise.as_str());
+            Vec::new()
+        });
+        list.push(PerformedSet {
+            index: list.len() as u32,
+            set_type: if s.tier == SetTier::W {
+                SetType::Warmup
+            } else {
+                SetType::Regular
+            },
+            weight: w.units.convert(weight, WeightUnit::Lbs),
+            reps,
+            rest_seconds: Some(s.rest_s),
+            completed: reps > 0,
+        });
+    }
+    SessionLog {
+        id: format!("workout:{}", w.workout_id),
+        plan_id: None,
+        performed_at_ms,
+        exercises: order
+            .into_iter()
+            .map(|e| ExerciseLog {
+                id: format!("workout:{}:{e}", w.workout_id),
+                catalog_id: e.to_string(),
+                prescription_id: None,
+                sets: sets.remove(e).unwrap_or_default(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,773 @@
+//! Spec 001 on the device: schema contract cases (every bound, pattern and required field of
+//! `schemas/analyzer-v1.json` and `schemas/workout-v1.2.json`, valid and invalid, checked with
+//! `jsonschema`), the deterministic flow (ids, time-boxing, fatigue gating, anti-repeat, the
+//! warm-up ramp, the YAML round trip), the repair loops with the scripted model, and logging.
+
+use std::sync::{Arc, Mutex};
+
+use coachcore::clock::FixedClock;
+use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
+use coachcore::llm::{CancelToken, LanguageModel, LlmError};
+use coachcore::store::Store;
+use coachcore::workout::catalog::{builtin, Inventory};
+use coachcore::workout::document::{self, ANALYZER_SCHEMA, WORKOUT_SCHEMA};
+use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
+use coachcore::workout::*;
+use coachcore::{Coach, CoachError};
+use serde_json::{json, Value};
+
+const REQUEST: &str = include_str!("data/workout/request.json");
+/// 2025-08-17T12:00:00Z.
+const NOW_MS: i64 = 1_755_432_000_000;
+const DAY_MS: i64 = 86_400_000;
+
+fn request() -> WorkoutRequest {
+    serde_json::from_str(REQUEST).unwrap()
+}
+
+fn coach() -> Coach {
+    Coach::with_store(
+        Store::open_in_memory().unwrap(),
+        Arc::new(FixedClock::new(NOW_MS)),
+    )
+}
+
+#[derive(Default)]
+struct Events(Mutex<Vec<WorkoutEvent>>);
+
+impl WorkoutSink for Events {
+    fn on_event(&self, e: WorkoutEvent) {
+        self.0.lock().unwrap().push(e);
+    }
+}
+
+impl Events {
+    fn stages(&self) -> Vec<(WorkoutStage, u32)> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|e| (e.stage, e.attempt))
+            .collect()
+    }
+}
+
+fn generate(
+    c: &Coach,
+    r: &WorkoutRequest,
+    model: Option<Arc<dyn LanguageModel>>,
+    events: &Events,
+) -> Result<WorkoutResult, CoachError> {
+    c.generate_workout_with(
+        r,
+        model,
+        events,
+        &CancelToken::new(),
+        &WorkoutSettings::default(),
+    )
+}
+
+fn validator(schema: &str) -> jsonschema::Validator {
+    jsonschema::validator_for(&serde_json::from_str(schema).unwrap()).unwrap()
+}
+
+/// Sets `pointer` of a copy of `v` (removes the key with `None`).
+fn with(v: &Value, pointer: &str, new: Option<Value>) -> Value {
+    let mut v = v.clone();
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    let p = v.pointer_mut(parent).unwrap_or_else(|| panic!("{parent}"));
+    match (p, new) {
+        (Value::Object(m), Some(n)) => {
+            m.insert(key.to_string(), n);
+        }
+        (Value::Object(m), None) => {
+            m.remove(key);
+        }
+        (Value::Array(a), Some(n)) => a[key.parse::<usize>().unwrap()] = n,
+        _ => panic!("{pointer}"),
+    }
+    v
+}
+
+fn valid_analyzer() -> Value {
+    json!({
+        "meta": {"date": "2025-08-17", "location": "gym:downtown", "units": "lbs", "duration_minutes": 60, "goal": "hypertrophy"},
+        "session_type": "full_body",
+        "tiers": {"warmup_policy": {"ramp_sets": 3, "applies_to": "first_tier_a_compound"}},
+        "fatigue_policy": {"rir_shift": 1, "load_cap_pct": 0.95},
+        "time_budget": {"duration_minutes": 60, "max_working_sets": 20},
+        "exercise_plan": [{
+            "tier": "A", "exercise": "bb-back-squat", "equipment": "eq_barbell_olympic", "superset": null,
+            "warmups": 3, "working_sets": 3, "rest_s": 120,
+            "targets": {"rep_range": "6-10", "rir": 2, "target_load": 225, "load_cap": 230}, "notes": ""
+        }, {
+            "tier": "C", "exercise": "dead-bug", "equipment": "bodyweight", "superset": "S1",
+            "warmups": 0, "working_sets": 2, "rest_s": 45,
+            "targets": {"rep_range": "10/side", "rir": 1, "target_load": null, "load_cap": null}, "notes": "slow"
+        }],
+        "notes": "keep it crisp"
+    })
+}
+
+fn valid_workout() -> Value {
+    let set = |id: &str, tier: &str, must: bool, order: u32, reps: Value| {
+        json!({
+            "id": id, "tier": tier, "must": must, "superset": null, "order": order, "exercise": "bb-back-squat",
+            "equipment": "eq_barbell_olympic", "target_reps": reps, "target_weight": 225, "rir": 2, "rest_s": 120,
+            "actual_weight": null, "actual_reps": null, "notes": ""
+        })
+    };
+    json!({
+        "version": "1.2", "workout_id": "2025-08-17-gym-downtown-01", "date": "2025-08-17", "location": "gym:downtown",
+        "units": "lbs", "duration_minutes": 60, "goal": "hypertrophy", "cut_order": ["B-BB-BACK-SQUAT-3"],
+        "notes_to_user": "hi",
+        "sets": [
+            set("W-BB-BACK-SQUAT-WU1", "W", true, 1, json!(8)),
+            set("A-BB-BACK-SQUAT-1", "A", true, 2, json!("6-10")),
+            set("A-BB-BACK-SQUAT-2", "A", true, 3, json!("6-10")),
+            set("B-BB-BACK-SQUAT-3", "B", false, 4, json!("10/side")),
+        ],
+        "post_workout": {"perceived_difficulty": null, "completion_time_minutes": null, "notes": null}
+    })
+}
+
+fn assert_cases(
+    v: &jsonschema::Validator,
+    base: &Value,
+    valid: &[(&str, Option<Value>)],
+    invalid: &[(&str, Option<Value>)],
+) {
+    assert!(
+        v.is_valid(base),
+        "{:?}",
+        v.iter_errors(base)
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+    );
+    for (p, n) in valid {
+        assert!(
+            v.is_valid(&with(base, p, n.clone())),
+            "should be valid: {p} = {n:?}"
+        );
+    }
+    for (p, n) in invalid {
+        assert!(
+            !v.is_valid(&with(base, p, n.clone())),
+            "should be invalid: {p} = {n:?}"
+        );
+    }
+}
+
+#[test]
+fn analyzer_schema_contract() {
+    let v = validator(ANALYZER_SCHEMA);
+    let base = valid_analyzer();
+    let e = "/exercise_plan/0";
+    let valid: Vec<(&str, Option<Value>)> = vec![
+        ("/meta/duration_minutes", Some(json!(10))),
+        ("/meta/duration_minutes", Some(json!(180))),
+        ("/meta/units", Some(json!("kg"))),
+        ("/fatigue_policy/rir_shift", Some(json!(0))),
+        ("/fatigue_policy/rir_shift", Some(json!(2))),
+        ("/fatigue_policy/load_cap_pct", Some(json!(0.8))),
+        ("/fatigue_policy/load_cap_pct", Some(json!(1.05))),
+        ("/tiers/warmup_policy/ramp_sets", Some(json!(0))),
+        ("/tiers/warmup_policy/ramp_sets", Some(json!(4))),
+        ("/exercise_plan/0/rest_s", Some(json!(0))),
+        ("/exercise_plan/0/rest_s", Some(json!(600))),
+        ("/exercise_plan/0/targets/rir", Some(json!(0))),
+        ("/exercise_plan/0/targets/rir", Some(json!(4))),
+        ("/exercise_plan/0/targets/rep_range", Some(json!("5"))),
+        ("/exercise_plan/0/targets/rep_range", Some(json!("20/side"))),
+        ("/exercise_plan/0/superset", Some(json!("S9"))),
+    ];
+    let mut invalid: Vec<(&str, Option<Value>)> = vec![
+        ("/meta/duration_minutes", Some(json!(9))),
+        ("/meta/duration_minutes", Some(json!(181))),
+        ("/meta/date", Some(json!("17.08.2025"))),
+        ("/meta/units", Some(json!("stone"))),
+        ("/meta/goal", Some(json!("fun"))),
+        ("/meta/extra", Some(json!(1))),
+        ("/session_type", Some(json!("cardio"))),
+        ("/fatigue_policy/rir_shift", Some(json!(3))),
+        ("/fatigue_policy/load_cap_pct", Some(json!(0.79))),
+        ("/fatigue_policy/load_cap_pct", Some(json!(1.06))),
+        ("/tiers/warmup_policy/ramp_sets", Some(json!(5))),
+        ("/tiers/warmup_policy/applies_to", Some(json!("all"))),
+        ("/time_budget/max_working_sets", Some(json!(0))),
+        ("/time_budget/duration_minutes", Some(json!(181))),
+        ("/exercise_plan/0/tier", Some(json!("W"))),
+        ("/exercise_plan/0/exercise", Some(json!("BB_Squat"))),
+        ("/exercise_plan/0/superset", Some(json!("S0"))),
+        ("/exercise_plan/0/working_sets", Some(json!(0))),
+        ("/exercise_plan/0/working_sets", Some(json!(9))),
+        ("/exercise_plan/0/warmups", Some(json!(5))),
+        ("/exercise_plan/0/rest_s", Some(json!(601))),
+        ("/exercise_plan/0/rest_s", Some(json!(-1))),
+        ("/exercise_plan/0/targets/rir", Some(json!(5))),
+        ("/exercise_plan/0/targets/rep_range", Some(json!("8-"))),
+        ("/exercise_plan/0/targets/rep_range", Some(json!("0"))),
+        ("/exercise_plan/0/targets/target_load", Some(json!(-5))),
+        ("/exercise_plan/0/targets/extra", Some(json!(1))),
+        ("/exercise_plan/0/extra", Some(json!(1))),
+        ("/exercise_plan", Some(json!([]))),
+        ("/extra", Some(json!(1))),
+    ];
+    let required = [
+        "meta",
+        "session_type",
+        "tiers",
+        "fatigue_policy",
+        "time_budget",
+        "exercise_plan",
+        "notes",
+    ];
+    let top: Vec<String> = required.iter().map(|k| format!("/{k}")).collect();
+    let inner = [
+        "tier",
+        "exercise",
+        "equipment",
+        "superset",
+        "warmups",
+        "working_sets",
+        "rest_s",
+        "targets",
+        "notes",
+    ];
+    let inner: Vec<String> = inner.iter().map(|k| format!("{e}/{k}")).collect();
+    let targets: Vec<String> = ["rep_range", "rir", "target_load", "load_cap"]
+        .iter()
+        .map(|k| format!("{e}/targets/{k}"))
+        .collect();
+    let meta: Vec<String> = ["date", "location", "units", "duration_minutes", "goal"]
+        .iter()
+        .map(|k| format!("/meta/{k}"))
+        .collect();
+    for p in top.iter().chain(&inner).chain(&targets).chain(&meta) {
+        invalid.push((p.as_str(), None));
+    }
+    assert_cases(&v, &base, &valid, &invalid);
+    // The per-request schema: the exercise is an enum of today's allowed ids.
+    let per_request = document::analyzer_schema_for(&["bb-back-squat".into(), "dead-bug".into()]);
+    let v = jsonschema::validator_for(&per_request).unwrap();
+    assert!(v.is_valid(&base));
+    assert!(!v.is_valid(&with(
+        &base,
+        "/exercise_plan/0/exercise",
+        Some(json!("bb-bench-press"))
+    )));
+}
+
+#[test]
+fn workout_schema_contract() {
+    let v = validator(WORKOUT_SCHEMA);
+    let base = valid_workout();
+    let valid: Vec<(&str, Option<Value>)> = vec![
+        ("/duration_minutes", Some(json!(10))),
+        ("/duration_minutes", Some(json!(180))),
+        ("/sets/1/rest_s", Some(json!(0))),
+        ("/sets/1/rest_s", Some(json!(600))),
+        ("/sets/1/rir", Some(json!(0))),
+        ("/sets/1/rir", Some(json!(4))),
+        ("/sets/1/target_reps", Some(json!(1))),
+        ("/sets/1/target_reps", Some(json!(100))),
+        ("/sets/1/target_weight", Some(Value::Null)),
+        ("/sets/1/actual_weight", Some(json!(225))),
+        ("/sets/1/actual_reps", Some(json!(8))),
+        ("/sets/1/superset", Some(json!("S1"))),
+        ("/post_workout/perceived_difficulty", Some(json!(1))),
+        ("/post_workout/perceived_difficulty", Some(json!(10))),
+        ("/notes_to_user", None),
+        ("/cut_order", Some(json!([]))),
+        ("/workout_id", Some(json!("2025-08-17-home-99"))),
+    ];
+    let mut invalid: Vec<(&str, Option<Value>)> = vec![
+        ("/version", Some(json!("1.1"))),
+        ("/version", Some(json!(1.2))),
+        ("/workout_id", Some(json!("2025-08-17-Gym-01"))),
+        ("/workout_id", Some(json!("2025-08-17-gym-1"))),
+        ("/workout_id", Some(json!("20250817-gym-01"))),
+        ("/workout_id", Some(json!("2025-08-17--01"))),
+        ("/date", Some(json!("2025/08/17"))),
+        ("/units", Some(json!("lb"))),
+        ("/goal", Some(json!("power"))),
+        ("/duration_minutes", Some(json!(9))),
+        ("/duration_minutes", Some(json!(181))),
+        ("/cut_order", Some(json!(["A-BB-BACK-SQUAT-1"]))),
+        (
+            "/cut_order",
+            Some(json!(["B-BB-BACK-SQUAT-3", "B-BB-BACK-SQUAT-3"])),
+        ),
+        ("/sets", Some(json!([]))),
+        ("/sets/0/id", Some(json!("W-BB-BACK-SQUAT-1"))),
+        ("/sets/1/id", Some(json!("A-BB-BACK-SQUAT-WU1"))),
+        ("/sets/1/id", Some(json!("A-bb-back-squat-1"))),
+        ("/sets/1/id", Some(json!("A-BB-BACK-SQUAT-0"))),
+        ("/sets/1/id", Some(json!("D-BB-BACK-SQUAT-1"))),
+        ("/sets/1/id", Some(json!("A-BB--SQUAT-1"))),
+        ("/sets/1/tier", Some(json!("D"))),
+        ("/sets/1/must", Some(json!("yes"))),
+        ("/sets/1/superset", Some(json!("A"))),
+        ("/sets/1/order", Some(json!(0))),
+        ("/sets/1/exercise", Some(json!("Back Squat"))),
+        ("/sets/1/target_reps", Some(json!(0))),
+        ("/sets/1/target_reps", Some(json!(101))),
+        ("/sets/1/target_reps", Some(json!("8-"))),
+        ("/sets/1/target_reps", Some(json!("20/sides"))),
+        ("/sets/1/target_weight", Some(json!(-1))),
+        ("/sets/1/rir", Some(json!(5))),
+        ("/sets/1/rir", Some(json!(-1))),
+        ("/sets/1/rest_s", Some(json!(601))),
+        ("/sets/1/actual_reps", Some(json!(-1))),
+        ("/sets/1/actual_weight", Some(json!("heavy"))),
+        ("/sets/1/extra", Some(json!(1))),
+        ("/post_workout/perceived_difficulty", Some(json!(0))),
+        ("/post_workout/perceived_difficulty", Some(json!(11))),
+        ("/post_workout/completion_time_minutes", Some(json!(0))),
+        ("/post_workout/extra", Some(json!(1))),
+        ("/extra", Some(json!(1))),
+    ];
+    let top = [
+        "version",
+        "workout_id",
+        "date",
+        "location",
+        "units",
+        "duration_minutes",
+        "goal",
+        "cut_order",
+        "sets",
+        "post_workout",
+    ];
+    let set = [
+        "id",
+        "tier",
+        "must",
+        "superset",
+        "order",
+        "exercise",
+        "equipment",
+        "target_reps",
+        "target_weight",
+        "rir",
+        "rest_s",
+        "actual_weight",
+        "actual_reps",
+        "notes",
+    ];
+    let post = ["perceived_difficulty", "completion_time_minutes", "notes"];
+    let paths: Vec<String> = top
+        .iter()
+        .map(|k| format!("/{k}"))
+        .chain(set.iter().map(|k| format!("/sets/1/{k}")))
+        .chain(post.iter().map(|k| format!("/post_workout/{k}")))
+        .collect();
+    for p in &paths {
+        invalid.push((p.as_str(), None));
+    }
+    assert_cases(&v, &base, &valid, &invalid);
+}
+
+#[test]
+fn validate_workout_yaml_reports_code_and_path() {
+    let yaml = serde_norway::to_string(&valid_workout()).unwrap();
+    let w = validate_workout_yaml(&yaml).unwrap();
+    assert_eq!(w.sets.len(), 4);
+    let e = validate_workout_yaml("sets: [\n  - a: 1\n  b").unwrap_err();
+    assert_eq!(e.code, "invalid_yaml");
+    let bad = with(
+        &valid_workout(),
+        "/sets/3/id",
+        Some(json!("B-BB-BACK-SQUAT-WU3")),
+    );
+    let e = validate_workout_yaml(&serde_norway::to_string(&bad).unwrap()).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_deref()),
+        ("schema_violation", Some("sets[3].id"))
+    );
+    // Rules beyond the schema: unique ids, tier matching the id, must per tier, order.
+    let dup = with(
+        &valid_workout(),
+        "/sets/2/id",
+        Some(json!("A-BB-BACK-SQUAT-1")),
+    );
+    let e = validate_workout_yaml(&serde_norway::to_string(&dup).unwrap()).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("sets[2].id"), "{e:?}");
+    let must = with(&valid_workout(), "/sets/3/must", Some(json!(true)));
+    let e = validate_workout_yaml(&serde_norway::to_string(&must).unwrap()).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("sets[3].must"), "{e:?}");
+    let tier = with(&valid_workout(), "/sets/1/tier", Some(json!("B")));
+    let e = validate_workout_yaml(&serde_norway::to_string(&tier).unwrap()).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("sets[1].id"), "{e:?}");
+}
+
+fn plan_with(load: f64, working: u32, minutes: u32) -> AnalyzerPlan {
+    let mut v = valid_analyzer();
+    v["exercise_plan"][0]["targets"]["target_load"] = json!(load);
+    v["exercise_plan"][0]["targets"]["load_cap"] = json!(load + 10.0);
+    v["exercise_plan"][0]["working_sets"] = json!(working);
+    v["meta"]["duration_minutes"] = json!(minutes);
+    serde_json::from_value(v).unwrap()
+}
+
+fn inventory() -> Inventory {
+    let r = request();
+    Inventory::new(&r.equipment, r.meta.units)
+}
+
+#[test]
+fn warm_up_ramp_is_rounded_to_loadable_plates() {
+    let w = render::render(&plan_with(225.0, 3, 60), builtin(), &inventory(), 1);
+    let warm: Vec<Option<f64>> = w
+        .sets
+        .iter()
+        .filter(|s| s.tier == SetTier::W)
+        .map(|s| s.target_weight)
+        .collect();
+    assert_eq!(warm, vec![Some(90.0), Some(135.0), Some(180.0)]);
+    let ids: Vec<&str> = w.sets.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(
+        &ids[..4],
+        [
+            "W-BB-BACK-SQUAT-WU1",
+            "W-BB-BACK-SQUAT-WU2",
+            "W-BB-BACK-SQUAT-WU3",
+            "A-BB-BACK-SQUAT-1"
+        ]
+    );
+    // 137 lb: the ramp to 55, 82.5, 110 lb with 45..2.5 lb plates; a light load drops duplicates.
+    let w = render::render(&plan_with(137.0, 3, 60), builtin(), &inventory(), 1);
+    let a = w.sets.iter().find(|s| s.tier == SetTier::A).unwrap();
+    assert_eq!(a.target_weight, Some(135.0), "rounded to plates");
+    let w = render::render(&plan_with(50.0, 3, 60), builtin(), &inventory(), 1);
+    let warm: Vec<Option<f64>> = w
+        .sets
+        .iter()
+        .filter(|s| s.tier == SetTier::W)
+        .map(|s| s.target_weight)
+        .collect();
+    assert_eq!(warm, vec![Some(45.0)], "only the empty bar is below 50 lb");
+}
+
+#[test]
+fn fatigue_policy_shifts_rir_and_caps_loads() {
+    let mut p = plan_with(225.0, 3, 60);
+    p.fatigue_policy.rir_shift = 2;
+    p.exercise_plan[0].targets.load_cap = Some(212.0);
+    let w = render::render(&p, builtin(), &inventory(), 1);
+    let a = w.sets.iter().find(|s| s.tier == SetTier::A).unwrap();
+    assert_eq!(a.rir, 4);
+    assert_eq!(
+        a.target_weight,
+        Some(210.0),
+        "the loadable weight not above the cap"
+    );
+    assert!(w.notes_to_user.unwrap().contains("+2 RIR"));
+}
+
+#[test]
+fn time_boxing_moves_overflow_to_b_then_c_with_cut_order() {
+    let w = render::render(&plan_with(225.0, 8, 15), builtin(), &inventory(), 1);
+    let tiers: Vec<SetTier> = w.sets.iter().map(|s| s.tier).collect();
+    assert!(
+        tiers.contains(&SetTier::A) && tiers.contains(&SetTier::B) && tiers.contains(&SetTier::C),
+        "{tiers:?}"
+    );
+    assert!(
+        tiers.windows(2).all(|t| t[0] <= t[1]),
+        "A before B before C: {tiers:?}"
+    );
+    assert!(w
+        .sets
+        .iter()
+        .all(|s| s.must == matches!(s.tier, SetTier::W | SetTier::A)));
+    // cut_order: the C sets from the last, then B.
+    let last = w.sets.last().unwrap();
+    assert_eq!(w.cut_order[0], last.id);
+    let optional = w
+        .sets
+        .iter()
+        .filter(|s| matches!(s.tier, SetTier::B | SetTier::C))
+        .count();
+    assert_eq!(w.cut_order.len(), optional);
+    assert!(
+        w.cut_order.iter().position(|id| id.starts_with("B-"))
+            > w.cut_order.iter().rposition(|id| id.starts_with("C-"))
+    );
+    // With an hour, nothing is cut.
+    let w = render::render(&plan_with(225.0, 3, 60), builtin(), &inventory(), 1);
+    assert_eq!(w.cut_order, vec!["C-DEAD-BUG-2", "C-DEAD-BUG-1"]);
+    assert!(document::validate_workout_yaml(&document::to_yaml(&w)).is_ok());
+}
+
+#[test]
+fn deterministic_flow_round_trips_through_yaml_and_saves() {
+    let c = coach();
+    let events = Events::default();
+    let r = generate(&c, &request(), None, &events).unwrap();
+    assert_eq!(r.source, WorkoutSource::Deterministic);
+    assert_eq!(
+        events.stages(),
+        vec![(WorkoutStage::PreAnalysis, 0), (WorkoutStage::Done, 0)]
+    );
+    assert_eq!(r.workout.workout_id, "2025-08-17-gym-downtown-01");
+    assert_eq!(
+        validate_workout_yaml(&r.yaml).unwrap(),
+        r.workout,
+        "YAML round trip"
+    );
+    // ids unique and well-formed
+    let mut ids: Vec<&str> = r.workout.sets.iter().map(|s| s.id.as_str()).collect();
+    assert!(ids
+        .iter()
+        .all(|i| coachcore::workout::ids::parse_set_id(i).is_some()));
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), r.workout.sets.len());
+    // The request's bans and equipment hold; the fatigue shift (cardio load 95) applies.
+    assert!(r
+        .workout
+        .sets
+        .iter()
+        .all(|s| s.exercise != "bb-deadlift" && !s.exercise.starts_with("smith")));
+    assert_eq!(r.analyzer.fatigue_policy.rir_shift, 1);
+    assert_eq!(r.analyzer.fatigue_policy.load_cap_pct, 0.95);
+    // Saved; a second one on the same date and place gets NN 02.
+    let again = generate(&c, &request(), None, &events).unwrap();
+    assert_eq!(again.workout.workout_id, "2025-08-17-gym-downtown-02");
+    let list = c.workouts(10).unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(c.workout(r.workout.workout_id.clone()).unwrap().unwrap(), r);
+    assert!(c.validate_workout_yaml(r.yaml.clone()).error.is_none());
+    // The deterministic plan passes the analyzer's own domain checks.
+    let (pre, _) =
+        coachcore::workout::service::pre_analysis(&Store::open_in_memory().unwrap(), &request())
+            .unwrap();
+    assert!(check::analyzer_issues(&r.analyzer, &request(), &pre, &inventory()).is_empty());
+}
+
+/// Logs every set of `w` at its target (or 100 lb) for 10 reps.
+fn log_all(c: &Coach, w: &Workout, performed_at_ms: i64) {
+    let sets = w
+        .sets
+        .iter()
+        .map(|s| SetActual {
+            set_id: s.id.clone(),
+            actual_weight: s.target_weight.unwrap_or(100.0),
+            actual_reps: 10,
+        })
+        .collect();
+    c.log_workout(WorkoutLog {
+        workout_id: w.workout_id.clone(),
+        performed_at_ms,
+        sets,
+        post_workout: None,
+    })
+    .unwrap();
+}
+
+#[test]
+fn logged_workouts_become_history_and_drive_anti_repeat() {
+    let c = coach();
+    let mut r = request();
+    r.meta.date = "2025-08-10".into();
+    let first = generate(&c, &r, None, &Events::default()).unwrap();
+    log_all(&c, &first.workout, NOW_MS - 7 * DAY_MS);
+    let done: Vec<&str> = first
+        .analyzer
+        .exercise_plan
+        .iter()
+        .map(|p| p.exercise.as_str())
+        .collect();
+    // The suggestion engine's history has them; the saved workout has its actual values.
+    let saved = c
+        .workout(first.workout.workout_id.clone())
+        .unwrap()
+        .unwrap();
+    assert!(saved.workout.sets.iter().all(|s| s.actual_reps == Some(10)));
+    assert!(validate_workout_yaml(&saved.yaml).unwrap().sets[0]
+        .actual_weight
+        .is_some());
+    assert!(c.workouts(1).unwrap()[0].logged || c.workouts(10).unwrap().iter().any(|w| w.logged));
+    assert!(c
+        .exercise_history(done[0].to_string(), None)
+        .unwrap()
+        .is_some());
+    assert!(matches!(
+        c.log_workout(WorkoutLog {
+            workout_id: first.workout.workout_id.clone(),
+            performed_at_ms: NOW_MS,
+            sets: vec![],
+            post_workout: None
+        }),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+    // Two days later: the last strength day is 2 days ago, so the anti-repeat applies.
+    r.meta.date = "2025-08-12".into();
+    let second = generate(&c, &r, None, &Events::default()).unwrap();
+    for p in &second.analyzer.exercise_plan {
+        assert!(
+            !done.contains(&p.exercise.as_str()),
+            "{} repeated within 14 days",
+            p.exercise
+        );
+    }
+    // Ten days later (last strength day >= 7 days ago): repeats allowed again, with history loads.
+    r.meta.date = "2025-08-20".into();
+    let third = generate(&c, &r, None, &Events::default()).unwrap();
+    let a = &third.analyzer.exercise_plan[0];
+    assert!(
+        done.contains(&a.exercise.as_str()),
+        "{:?}",
+        third.analyzer.exercise_plan
+    );
+    assert!(a.targets.load_cap.is_some(), "history gives a cap");
+}
+
+fn scripted(texts: Vec<String>) -> Arc<ScriptedModel> {
+    ScriptedModel::texts(texts)
+}
+
+/// The deterministic plan and workout of the request, as JSON answers a model could give.
+fn reference_answers() -> (String, String) {
+    let r = generate(&coach(), &request(), None, &Events::default()).unwrap();
+    (
+        serde_json::to_string(&r.analyzer).unwrap(),
+        serde_json::to_string(&r.workout).unwrap(),
+    )
+}
+
+#[test]
+fn analyzer_and_generator_repair_once_then_pass() {
+    let (plan, workout) = reference_answers();
+    let mut bad_plan: Value = serde_json::from_str(&plan).unwrap();
+    bad_plan["exercise_plan"][0]["exercise"] = json!("bb-deadlift"); // banned in the request
+    let mut bad_workout: Value = serde_json::from_str(&workout).unwrap();
+    bad_workout["sets"][0]["rir"] = json!(7);
+    let model = scripted(vec![
+        bad_plan.to_string(),
+        plan.clone(),
+        bad_workout.to_string(),
+        workout.clone(),
+    ]);
+    let events = Events::default();
+    let r = generate(&coach(), &request(), Some(model.clone()), &events).unwrap();
+    assert_eq!(r.source, WorkoutSource::Model);
+    assert_eq!(serde_json::to_string(&r.workout).unwrap(), workout);
+    use WorkoutStage::*;
+    assert_eq!(
+        events.stages(),
+        vec![
+            (PreAnalysis, 0),
+            (Analyzer, 1),
+            (AnalyzerRepair, 2),
+            (Generator, 1),
+            (GeneratorRepair, 2),
+            (Done, 0)
+        ]
+    );
+    let reqs = model.requests();
+    let repair = &reqs[1].messages.last().unwrap().content;
+    assert!(repair.contains("exercise_plan[0].exercise"), "{repair}");
+    assert!(
+        reqs[0]
+            .json_schema
+            .as_deref()
+            .unwrap()
+            .contains("\"enum\":[\"bb-back-squat\""),
+        "allowed ids as an enum"
+    );
+    assert!(reqs[3]
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .contains("sets[0].rir"));
+}
+
+#[test]
+fn three_invalid_analyzer_answers_give_the_typed_error_with_its_stage() {
+    let model = scripted(vec!["{}".into(), "not json".into(), "{\"meta\": 1}".into()]);
+    let events = Events::default();
+    let e = generate(&coach(), &request(), Some(model), &events).unwrap_err();
+    match e {
+        CoachError::ModelOutputRejected {
+            stage, attempts, ..
+        } => {
+            assert!(stage.starts_with("analyzer:"), "{stage}");
+            assert_eq!(attempts, 3);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(events.stages().last(), Some(&(WorkoutStage::Done, 0)));
+    // With the fallback, the deterministic plan is used instead.
+    let (_, workout) = reference_answers();
+    let model = scripted(vec!["{}".into(), "{}".into(), "{}".into(), workout]);
+    let settings = WorkoutSettings {
+        analyzer_fallback: true,
+        ..WorkoutSettings::default()
+    };
+    let r = coach()
+        .generate_workout_with(
+            &request(),
+            Some(model),
+            &Events::default(),
+            &CancelToken::new(),
+            &settings,
+        )
+        .unwrap();
+    assert_eq!(r.source, WorkoutSource::Model);
+}
+
+#[test]
+fn three_invalid_generator_answers_fall_back_to_the_deterministic_generator() {
+    let (plan, workout) = reference_answers();
+    // Well-formed but not this workout's id (the second of the day would be -02).
+    let mut wrong_id: Value = serde_json::from_str(&workout).unwrap();
+    wrong_id["workout_id"] = json!("2025-08-17-gym-downtown-07");
+    let model = scripted(vec![
+        plan,
+        "sets: []".into(),
+        wrong_id.to_string(),
+        "{}".into(),
+    ]);
+    let r = generate(&coach(), &request(), Some(model), &Events::default()).unwrap();
+    assert_eq!(r.source, WorkoutSource::Deterministic);
+    assert_eq!(serde_json::to_string(&r.workout).unwrap(), workout);
+}
+
+#[test]
+fn model_errors_cancellation_and_bad_requests_are_typed() {
+    let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::TimedOut { after_ms: 5 })]);
+    let e = generate(&coach(), &request(), Some(model), &Events::default()).unwrap_err();
+    assert!(matches!(e, CoachError::TimedOut { .. }), "{e:?}");
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    let events = Events::default();
+    let e = coach()
+        .generate_workout_with(
+            &request(),
+            None,
+            &events,
+            &cancel,
+            &WorkoutSettings::default(),
+        )
+        .unwrap_err();
+    assert_eq!(e, CoachError::Cancelled);
+    assert_eq!(events.stages().last(), Some(&(WorkoutStage::Done, 0)));
+    assert!(coach().workouts(10).unwrap().is_empty(), "nothing saved");
+    for (field, bad) in [
+        ("/meta/durationMinutes", json!(181)),
+        ("/meta/date", json!("2025-02-30")),
+        ("/recovery/sleepScore", json!(101)),
+        ("/instructions", json!("x".repeat(20_001))),
+    ] {
+        let v = with(&serde_json::from_str(REQUEST).unwrap(), field, Some(bad));
+        let r: WorkoutRequest = serde_json::from_value(v).unwrap();
+        let e = generate(&coach(), &r, None, &Events::default()).unwrap_err();
+        assert!(
+            matches!(&e, CoachError::InvalidArgument { detail } if detail.contains(&field[1..].replace('/', "."))),
+            "{field}: {e:?}"
+        );
+    }
+}
