@@ -29,7 +29,11 @@ echo "== rust tests"
 cargo test --locked
 
 echo "== llama engine tests (feature llama, real model)"
-cargo test --locked --features llama --lib --test llama --test llama_suggestions --test llama_assistant
+# The library's unit tests with the engine, then only the real-model modules of the integration
+# test crate (tests/it): a filter selects a test when its path contains it, and only these three
+# modules' paths contain these (the other modules already ran above, without the feature).
+cargo test --locked --features llama --lib
+cargo test --locked --features llama --test it -- llama:: llama_suggestions:: llama_assistant::
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"

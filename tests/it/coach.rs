@@ -9,7 +9,7 @@ use coachcore::{
     Coach, CoachError, OutputErrorCode, SchemaSelection, SchemaVersion, SelectionReason,
 };
 
-const PLAN: &str = include_str!("data/plans/worked-example.v2.json");
+const PLAN: &str = include_str!("../data/plans/worked-example.v2.json");
 
 fn flat(reason: SelectionReason) -> SchemaSelection {
     SchemaSelection {

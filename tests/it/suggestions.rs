@@ -758,7 +758,7 @@ fn ai_suggestions_are_admitted_only_when_they_fit_and_never_break_the_pipeline()
 #[test]
 fn evaluate_exercise_refuses_what_save_plan_and_log_session_refuse() {
     let input: serde_json::Value =
-        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+        serde_json::from_str(include_str!("../data/suggest/evaluate-input.json")).unwrap();
     let base: ExerciseContext = serde_json::from_value(input["context"].clone()).unwrap();
     let now = input["nowMs"].as_i64().unwrap();
     assert!(

@@ -5,7 +5,6 @@
 //!
 //! Model path: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`. Without the file
 //! the test prints a note and passes, except under CI (env `CI` set), where it fails.
-#![cfg(feature = "llama")]
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -27,8 +26,7 @@ use coachcore::Coach;
 const DAY: i64 = 86_400_000;
 const T0: i64 = 1_763_000_000_000;
 
-mod common;
-use common::model_path;
+use crate::common::model_path;
 
 /// The engine, printing every reply (with `--nocapture`): what the model wrote and how long it took.
 struct Printing(Arc<LlamaEngine>);

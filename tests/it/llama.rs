@@ -3,7 +3,6 @@
 //! Model path: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`. Without the file
 //! the model tests print a note and pass, except under CI (env `CI` set), where they fail. The
 //! file-error tests need no model.
-#![cfg(feature = "llama")]
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,8 +14,7 @@ use coachcore::llm::{
     LanguageModel, LlmError, Sampling, TokenListener,
 };
 
-mod common;
-use common::model_path;
+use crate::common::model_path;
 
 /// One engine for the whole test binary (tests run on parallel threads and share it).
 fn engine() -> Option<Arc<LlamaEngine>> {

@@ -969,7 +969,7 @@ fn a_killed_apply_leaves_all_or_nothing() {
     for run in 0..RUNS {
         let mut child = Command::new(&exe)
             .args([
-                "crash_child_loop",
+                "assistant_apply::crash_child_loop",
                 "--exact",
                 "--ignored",
                 "--test-threads=1",

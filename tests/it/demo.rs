@@ -3,15 +3,14 @@
 //! and the demo's suggestion section (suggestions after workout 3, their rule ids and reasons, the
 //! accepted and deferred lines, the updated plan) agrees with the database it leaves behind.
 
-mod common;
-use common::run_coach;
+use crate::common::run_coach;
 use std::process::Output;
 
 use coachcore::suggest::rules::RULE_IDS;
 use coachcore::suggest::{ChangeProperty, ChangeValue, Decision, PrescriptionChange};
 use serde_json::Value;
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// Runs the CLI with `stdin`, whatever its exit code.
 fn run(args: &[&str], stdin: &str) -> Output {
@@ -92,11 +91,11 @@ fn readme_examples_print_the_documented_suggestions() {
     for (file, input) in [
         (
             "tests/data/suggest/evaluate-input.json",
-            include_str!("data/suggest/evaluate-input.json"),
+            include_str!("../data/suggest/evaluate-input.json"),
         ),
         (
             "tests/data/suggest/evaluate-with-history.json",
-            include_str!("data/suggest/evaluate-with-history.json"),
+            include_str!("../data/suggest/evaluate-with-history.json"),
         ),
     ] {
         let documented = documented_output(file);
@@ -127,7 +126,7 @@ fn readme_examples_print_the_documented_suggestions() {
 #[test]
 fn the_second_example_uses_its_history_and_existing_changes() {
     let input: Value =
-        serde_json::from_str(include_str!("data/suggest/evaluate-with-history.json")).unwrap();
+        serde_json::from_str(include_str!("../data/suggest/evaluate-with-history.json")).unwrap();
     let rules = |v: &Value| -> Vec<(String, Value)> {
         v["suggestions"]
             .as_array()
@@ -180,7 +179,7 @@ fn the_second_example_uses_its_history_and_existing_changes() {
 fn suggest_evaluate_refuses_what_save_plan_and_log_session_refuse() {
     use serde_json::json;
     let base: Value =
-        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+        serde_json::from_str(include_str!("../data/suggest/evaluate-input.json")).unwrap();
     // (case, the edited fields as (JSON pointer, new value), the printed detail)
     let cases = [
         (

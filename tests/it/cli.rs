@@ -1,13 +1,12 @@
 //! The `coach` CLI contract: exit codes and exact stdout, as scripts see them.
 
-mod common;
-use common::run_coach;
+use crate::common::run_coach;
 use std::process::Output;
 
 use serde_json::{json, Value};
 
-const PLAN: &str = include_str!("data/plans/worked-example.v2.json");
-const PLAN_V1: &str = include_str!("data/plans/worked-example.v1.json");
+const PLAN: &str = include_str!("../data/plans/worked-example.v2.json");
+const PLAN_V1: &str = include_str!("../data/plans/worked-example.v1.json");
 
 fn coach(args: &[&str], stdin: &str) -> Output {
     run_coach(args, stdin, false)
@@ -34,8 +33,10 @@ fn transform_prints_exactly_the_plan() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let golden: Value =
-        serde_json::from_str(include_str!("data/golden/worked-example.today-plan.json")).unwrap();
+    let golden: Value = serde_json::from_str(include_str!(
+        "../data/golden/worked-example.today-plan.json"
+    ))
+    .unwrap();
     assert_eq!(stdout_json(&o), golden);
     assert_eq!(
         String::from_utf8(o.stdout)
@@ -209,7 +210,7 @@ fn demo_runs_against_a_real_database_file() {
 
 #[test]
 fn suggest_evaluate_prints_deduplicated_suggestions() {
-    let input = include_str!("data/suggest/evaluate-input.json");
+    let input = include_str!("../data/suggest/evaluate-input.json");
     let o = coach(&["suggest", "evaluate"], input);
     assert_eq!(
         o.status.code(),
@@ -264,7 +265,7 @@ fn suggest_evaluate_prints_deduplicated_suggestions() {
 #[test]
 fn suggest_evaluate_errors_give_the_path_and_never_the_value() {
     let input: Value =
-        serde_json::from_str(include_str!("data/suggest/evaluate-input.json")).unwrap();
+        serde_json::from_str(include_str!("../data/suggest/evaluate-input.json")).unwrap();
     let with = |pointer: &str, value: Value| {
         let mut v = input.clone();
         *v.pointer_mut(pointer).unwrap() = value;
@@ -316,7 +317,7 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
         (&["plan", "select-schema"], "", 0),
         (
             &["suggest", "evaluate"],
-            include_str!("data/suggest/evaluate-input.json"),
+            include_str!("../data/suggest/evaluate-input.json"),
             0,
         ),
         (&["demo"], "", 0),

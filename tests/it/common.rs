@@ -1,7 +1,7 @@
-//! Shared by the integration tests: the test model for the real-model files (`tests/llama*.rs`),
-//! the CLI runner for the CLI files (`tests/cli.rs`, `tests/demo.rs`).
+//! Shared by the integration tests: the test model for the real-model modules (`llama*.rs`), the
+//! CLI runner for the CLI modules (`cli.rs`, `demo.rs`).
 
-// Each test file uses part of this module.
+// Each module uses part of this one, and the real-model modules exist only with feature `llama`.
 #![allow(dead_code)]
 
 use std::io::Write;

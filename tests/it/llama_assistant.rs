@@ -7,7 +7,6 @@
 //!
 //! Model path: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`. Without the file
 //! the test prints a note and passes, except under CI (env `CI` set), where it fails.
-#![cfg(feature = "llama")]
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -32,8 +31,7 @@ use serde_json::json;
 
 const TODAY: &str = "2026-11-18";
 
-mod common;
-use common::model_path;
+use crate::common::model_path;
 
 /// The engine, printing every reply: what the model wrote and how long it took.
 struct Printing(Arc<LlamaEngine>);

@@ -16,7 +16,7 @@ use coachcore::workout::*;
 use coachcore::{Coach, CoachError};
 use serde_json::{json, Value};
 
-const REQUEST: &str = include_str!("data/workout/request.json");
+const REQUEST: &str = include_str!("../data/workout/request.json");
 /// 2025-08-17T12:00:00Z.
 const NOW_MS: i64 = 1_755_432_000_000;
 const DAY_MS: i64 = 86_400_000;

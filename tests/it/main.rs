@@ -1,0 +1,31 @@
+//! The integration tests of coachcore, in one test crate: each module was a test binary of its own,
+//! and each binary linked the whole library (with feature `llama`, llama.cpp too), so linking
+//! dominated the build. Run one module with `cargo test --test it -- transform::`.
+//!
+//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`) exist only with feature
+//! `llama`; test.sh runs just them with
+//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant::`
+//! (a test runs when its path contains one of the filters; no other module's test path does).
+
+mod common;
+
+mod ai_suggestions;
+mod architecture;
+mod assistant_apply;
+mod assistant_pipeline;
+mod assistant_validate;
+mod cli;
+mod coach;
+mod demo;
+#[cfg(feature = "llama")]
+mod llama;
+#[cfg(feature = "llama")]
+mod llama_assistant;
+#[cfg(feature = "llama")]
+mod llama_suggestions;
+mod meals;
+mod migrations;
+mod suggestion_outcomes;
+mod suggestions;
+mod transform;
+mod workout;
