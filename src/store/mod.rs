@@ -27,7 +27,11 @@
 //! that shipped are never edited), in the same transaction as the first migration step of a new
 //! database.
 //!
-//! One DAO file per domain: [`generations`] holds generation metadata.
+//! One DAO file per domain, each adding methods to [`Db`]: `generations` (transform metadata),
+//! `training` (exercises, plans, logged sessions, history), `changes` (suggested changes and
+//! their decisions), `assistant` (planner items, completions, goals, audit, idempotency), `meals`
+//! (recipes and their search index, meal history, plan jobs), `workout` (workout exercises and
+//! saved workouts); `codec` reads and writes enum and JSON columns.
 
 mod assistant;
 mod changes;
