@@ -18,7 +18,7 @@
 //! A question (ending with `?`, or opening with a question word such as "what", "when", "do I",
 //! "is") asks for information and reads as [`Intent::Nothing`], unless it is a polite request
 //! ("can you", "could you", "would you", "will you", "please"). Otherwise the first cue in the
-//! message decides, except that a goal cue ("goal", "I want to ... by <date>") wins over a
+//! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
 //! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
 //! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
@@ -68,7 +68,7 @@ pub enum Intent {
     Delete,
     /// Change something: "move X to", "reschedule", "change", "rename", "push back".
     Update,
-    /// Set or change a goal: "goal", "I want to ... by <date>".
+    /// Set or change a goal: "goal", "I want to ... by DATE".
     Goal,
     /// Nothing to change: questions, thanks, greetings.
     Nothing,
@@ -140,7 +140,7 @@ pub struct TimeReading {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecurrenceReading {
-    /// The rule (`until` from an "until <date>").
+    /// The rule (`until` from an "until DATE").
     pub recurrence: Recurrence,
     /// Its first occurrence (`YYYY-MM-DD`): the first matching day on or after the date the
     /// message names, or on or after today when it names none.
