@@ -23,30 +23,42 @@
 //! Caveat, as in SGLang: the forced text is tokenized on its own, canonically, which may split it
 //! differently from how the model would have written it token by token; the text is the same, the
 //! token count may differ slightly, and the model sees that tokenization in its context.
+//!
+//! This file owns the engine: loading, the context pool and prompt cache, prewarming, and the
+//! decode loop with jump-forward. Token sampling and its grammar rescue are in `sampler`, the
+//! compact grammar of a schema in `grammar`, the backend, compute gate, GGUF checks and small
+//! helpers in `support`.
 
-use std::fs::File;
-use std::io::Read;
 use std::num::NonZeroU32;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::context::LlamaContext;
-use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
-use llama_cpp_2::sampling::LlamaSampler;
-use llama_cpp_2::token::data::LlamaTokenData;
-use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
 
 use super::jump::JumpPredictor;
 use super::model::{
-    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
+    CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
+    LlmError, ModelInfo, Sampling, TokenListener,
+};
+
+mod grammar;
+mod sampler;
+mod support;
+
+pub use grammar::compact_json_grammar;
+pub use support::{available_cores, backend};
+
+use sampler::TokenSampler;
+use support::{
+    backend_err, chat_template, check, check_gguf_magic, common_prefix, emit, lock, role_name,
+    ComputeGate, Deadline, Utf8Stream,
 };
 
 /// The template used when a GGUF has no chat template llama.cpp can apply.
@@ -56,26 +68,11 @@ pub const FALLBACK_TEMPLATE: &str = "chatml";
 /// chunks, so this bounds how long a long prompt can ignore them.
 const PROMPT_CHUNK: usize = 256;
 
-/// When the freely sampled token breaks the grammar, the next one is sampled among the
-/// grammar-valid tokens of the 64 most likely ones if there are any, else of the 1024 most likely,
-/// else of the whole vocabulary. Filtering the whole vocabulary through the grammar costs about as
-/// much as a decode step of a small model; the first tier almost always suffices for greedy and
-/// low-temperature sampling (with top-k up to 64 it picks what grammar-first sampling would, when
-/// the tier holds at least top-k valid tokens).
-const RESCUE_CANDIDATES: [usize; 2] = [64, 1024];
-
 /// Idle contexts kept for reuse (creating one for a 2048-token window costs milliseconds).
 const POOL_SIZE: usize = 2;
 
 /// Most characters forced in one jump (and its tokens stay below the batch size, [`PROMPT_CHUNK`]).
 const MAX_FORCED_CHARS: usize = 512;
-
-/// The whitespace rule llama.cpp's json-schema-to-grammar emits (this pinned version): nothing, a
-/// space, or one or two newlines and indentation.
-const GBNF_SPACE_RULE: &str = r#"space ::= | " " | "\n"{1,2} [ \t]{0,20}"#;
-
-/// The same rule matching only the empty string: compact JSON.
-const GBNF_COMPACT_SPACE_RULE: &str = r#"space ::= """#;
 
 /// How to load a model.
 pub struct LlamaOptions {
@@ -112,28 +109,6 @@ impl std::fmt::Debug for LlamaOptions {
             .field("jump_forward", &self.jump_forward)
             .finish()
     }
-}
-
-/// The cores this process may use (at least 1).
-pub fn available_cores() -> u32 {
-    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
-}
-
-/// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
-/// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
-/// use this one.
-pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
-    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
-    BACKEND
-        .get_or_init(|| {
-            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
-            backend.void_logs();
-            Ok(backend)
-        })
-        .as_ref()
-        .map_err(|e| LlmError::Backend {
-            detail: format!("llama.cpp backend: {e}"),
-        })
 }
 
 /// A GGUF model loaded into llama.cpp, shared by every call (`Arc`).
@@ -618,17 +593,6 @@ impl LlamaEngine {
             detail: format!("llama.cpp decode: {e}"),
         })
     }
-
-    /// The grammar of `schema`, and whether it is compact (no optional whitespace).
-    fn grammar_sampler(&self, schema: &str) -> Result<(LlamaSampler, bool), LlmError> {
-        let (gbnf, compact) = compact_json_grammar(schema)?;
-        let sampler = LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(|e| {
-            LlmError::InvalidSchema {
-                detail: format!("grammar rejected by llama.cpp: {e}"),
-            }
-        })?;
-        Ok((sampler, compact))
-    }
 }
 
 impl LanguageModel for LlamaEngine {
@@ -649,432 +613,5 @@ impl LanguageModel for LlamaEngine {
         let started = Instant::now();
         self.run(&request, listener.as_deref(), &cancel, started)
             .map(|(result, _)| result)
-    }
-}
-
-/// The GBNF grammar llama.cpp's json-schema-to-grammar makes of the JSON Schema text `schema`,
-/// with its optional whitespace between JSON tokens removed (`space` matches only the empty
-/// string: compact JSON), and whether that rewrite was made (false if this llama.cpp emits a
-/// whitespace rule other than the one expected: the grammar is then returned as converted).
-pub fn compact_json_grammar(schema: &str) -> Result<(String, bool), LlmError> {
-    let invalid = |detail: String| LlmError::InvalidSchema { detail };
-    let value: serde_json::Value =
-        serde_json::from_str(schema).map_err(|e| invalid(format!("not JSON: {e}")))?;
-    if !(value.is_object() || value.is_boolean()) {
-        return Err(invalid("a JSON Schema is an object".into()));
-    }
-    let gbnf = llama_cpp_2::json_schema_to_grammar(schema)
-        .map_err(|e| invalid(format!("llama.cpp could not convert it to a grammar ({e})")))?;
-    let mut compact = false;
-    let lines: Vec<&str> = gbnf
-        .lines()
-        .map(|line| {
-            if line == GBNF_SPACE_RULE {
-                compact = true;
-                GBNF_COMPACT_SPACE_RULE
-            } else {
-                line
-            }
-        })
-        .collect();
-    if !compact {
-        return Ok((gbnf, false));
-    }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    Ok((out, true))
-}
-
-/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
-fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
-    let shown = path.display();
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("no file at {shown}"),
-            })
-        }
-        Err(e) => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("cannot open {shown}: {e}"),
-            })
-        }
-    };
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(LlmError::ModelNotFound {
-            detail: format!("{shown} is a directory"),
-        });
-    }
-    let mut magic = [0u8; 4];
-    match file.read_exact(&mut magic) {
-        Ok(()) if &magic == b"GGUF" => Ok(()),
-        Ok(()) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} does not start with the GGUF magic"),
-        }),
-        Err(_) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} is shorter than a GGUF header"),
-        }),
-    }
-}
-
-/// The GGUF's own chat template if llama.cpp can apply it, else [`FALLBACK_TEMPLATE`].
-fn chat_template(model: &LlamaModel) -> Result<(LlamaChatTemplate, bool), LlmError> {
-    let probe = [LlamaChatMessage::new("user".into(), "hi".into()).expect("no NUL")];
-    if let Ok(template) = model.chat_template(None) {
-        if model.apply_chat_template(&template, &probe, true).is_ok() {
-            return Ok((template, false));
-        }
-    }
-    let template = LlamaChatTemplate::new(FALLBACK_TEMPLATE).expect("no NUL");
-    model
-        .apply_chat_template(&template, &probe, true)
-        .map_err(|e| LlmError::UnsupportedModel {
-            detail: format!("no usable chat template: {e}"),
-        })?;
-    Ok((template, true))
-}
-
-fn role_name(role: ChatRole) -> &'static str {
-    match role {
-        ChatRole::System => "system",
-        ChatRole::User => "user",
-        ChatRole::Assistant => "assistant",
-    }
-}
-
-fn backend_err(e: impl std::fmt::Display) -> LlmError {
-    LlmError::Backend {
-        detail: format!("llama.cpp: {e}"),
-    }
-}
-
-/// How many leading tokens `a` and `b` share.
-fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn emit(piece: String, text: &mut String, listener: Option<&dyn TokenListener>) {
-    if piece.is_empty() {
-        return;
-    }
-    text.push_str(&piece);
-    if let Some(l) = listener {
-        l.on_token(piece);
-    }
-}
-
-struct Deadline {
-    started: Instant,
-    timeout_ms: Option<u64>,
-}
-
-fn check(cancel: &CancelToken, deadline: &Deadline) -> Result<(), LlmError> {
-    if cancel.is_cancelled() {
-        return Err(LlmError::Cancelled);
-    }
-    if let Some(ms) = deadline.timeout_ms {
-        if deadline.started.elapsed().as_millis() >= u128::from(ms) {
-            return Err(LlmError::TimedOut { after_ms: ms });
-        }
-    }
-    Ok(())
-}
-
-/// llama.cpp's seed is 32 bits and `u32::MAX` means "random": fold the 64-bit seed and keep away
-/// from that value.
-fn seed32(seed: u64) -> u32 {
-    let s = (seed as u32) ^ ((seed >> 32) as u32);
-    if s == u32::MAX {
-        0x9E37_79B9
-    } else {
-        s
-    }
-}
-
-/// The sampler chain of a request, plus its grammar if any.
-struct TokenSampler {
-    chain: LlamaSampler,
-    grammar: Option<LlamaSampler>,
-    candidates: LlamaTokenDataArray,
-}
-
-impl TokenSampler {
-    fn new(sampling: &Sampling, grammar: Option<LlamaSampler>) -> Self {
-        let chain = if sampling.temperature <= 0.0 {
-            LlamaSampler::greedy()
-        } else {
-            let mut stages = Vec::with_capacity(4);
-            if sampling.top_k > 0 {
-                stages.push(LlamaSampler::top_k(
-                    i32::try_from(sampling.top_k).unwrap_or(i32::MAX),
-                ));
-            }
-            if sampling.top_p > 0.0 && sampling.top_p < 1.0 {
-                stages.push(LlamaSampler::top_p(sampling.top_p, 1));
-            }
-            stages.push(LlamaSampler::temp(sampling.temperature));
-            stages.push(LlamaSampler::dist(seed32(sampling.seed)));
-            LlamaSampler::chain_simple(stages)
-        };
-        TokenSampler {
-            chain,
-            grammar,
-            candidates: LlamaTokenDataArray::new(Vec::new(), false),
-        }
-    }
-
-    /// The next token from the logits at batch index `at`, accepted by the chain and grammar.
-    fn sample(&mut self, ctx: &LlamaContext<'_>, at: i32) -> Result<LlamaToken, LlmError> {
-        let Some(grammar) = self.grammar.as_mut() else {
-            // llama_sampler_sample applies the chain and accepts the token.
-            return Ok(self.chain.sample(ctx, at));
-        };
-        // Sample freely first; most tokens of schema-shaped output are what the grammar allows.
-        fill(&mut self.candidates, ctx.get_logits_ith(at));
-        self.candidates.apply_sampler(&mut self.chain);
-        let mut token = selected(&self.candidates)?;
-        let mut single =
-            LlamaTokenDataArray::new(vec![LlamaTokenData::new(token, 1.0, 0.0)], false);
-        single.apply_sampler(grammar);
-        if single.data[0].logit() == f32::NEG_INFINITY {
-            // Rejected. The grammar-valid tokens among the most likely ones usually exist: sample
-            // among those (cheap); only when there are none filter the whole vocabulary.
-            let logits = ctx.get_logits_ith(at);
-            for n in RESCUE_CANDIDATES.into_iter().chain([usize::MAX]) {
-                fill(&mut self.candidates, logits);
-                keep_most_likely(&mut self.candidates, n);
-                self.candidates.apply_sampler(grammar);
-                if self
-                    .candidates
-                    .data
-                    .iter()
-                    .any(|d| d.logit() != f32::NEG_INFINITY)
-                {
-                    break;
-                }
-            }
-            self.candidates.apply_sampler(&mut self.chain);
-            token = selected(&self.candidates)?;
-        }
-        grammar.try_accept(token).map_err(|e| LlmError::Backend {
-            detail: format!("grammar refused token {}: {e}", token.0),
-        })?;
-        self.chain.accept(token);
-        Ok(token)
-    }
-
-    /// Appends a token chosen without sampling (forced by the grammar): true, accepted by the
-    /// grammar and the chain, when the grammar allows it; false, and nothing changed, otherwise.
-    fn force(&mut self, token: LlamaToken) -> bool {
-        let Some(grammar) = self.grammar.as_mut() else {
-            return false;
-        };
-        let mut single =
-            LlamaTokenDataArray::new(vec![LlamaTokenData::new(token, 1.0, 0.0)], false);
-        single.apply_sampler(grammar);
-        if single.data[0].logit() == f32::NEG_INFINITY || grammar.try_accept(token).is_err() {
-            return false;
-        }
-        self.chain.accept(token);
-        true
-    }
-}
-
-/// Keeps the `n` candidates with the highest logits (unordered).
-fn keep_most_likely(candidates: &mut LlamaTokenDataArray, n: usize) {
-    let data = &mut candidates.data;
-    if data.len() > n {
-        data.select_nth_unstable_by(n - 1, |a, b| b.logit().total_cmp(&a.logit()));
-        data.truncate(n);
-    }
-    candidates.selected = None;
-    candidates.sorted = false;
-}
-
-fn fill(candidates: &mut LlamaTokenDataArray, logits: &[f32]) {
-    candidates.data.clear();
-    candidates.data.extend(
-        logits
-            .iter()
-            .enumerate()
-            .map(|(i, &logit)| LlamaTokenData::new(LlamaToken(i as i32), logit, 0.0)),
-    );
-    candidates.selected = None;
-    candidates.sorted = false;
-}
-
-fn selected(candidates: &LlamaTokenDataArray) -> Result<LlamaToken, LlmError> {
-    candidates
-        .selected_token()
-        .ok_or_else(|| LlmError::Backend {
-            detail: "sampler selected no token".into(),
-        })
-}
-
-/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
-/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
-#[derive(Default)]
-struct Utf8Stream {
-    pending: Vec<u8>,
-}
-
-impl Utf8Stream {
-    /// True when no bytes of an unfinished character are waiting.
-    fn is_clean(&self) -> bool {
-        self.pending.is_empty()
-    }
-
-    fn push(&mut self, bytes: &[u8]) -> String {
-        self.pending.extend_from_slice(bytes);
-        let mut out = String::new();
-        let mut rest: &[u8] = &self.pending;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    out.push_str(s);
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    out.push_str(std::str::from_utf8(valid).expect("valid prefix"));
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            rest = &after[n..];
-                        }
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let keep = rest.len();
-        let drop_to = self.pending.len() - keep;
-        self.pending.drain(..drop_to);
-        out
-    }
-
-    fn finish(&mut self) -> String {
-        let out = String::from_utf8_lossy(&self.pending).into_owned();
-        self.pending.clear();
-        out
-    }
-}
-
-/// Lets decode steps of concurrent calls share the cores without oversubscribing them: a step
-/// with `n` threads holds `n` of the cores' units while it runs. With every call using all cores
-/// (the default) steps take turns; with fewer threads per call, several run side by side.
-struct ComputeGate {
-    free: Mutex<u32>,
-    freed: Condvar,
-    total: u32,
-}
-
-struct GateTurn<'a> {
-    gate: &'a ComputeGate,
-    units: u32,
-}
-
-impl ComputeGate {
-    /// One for the process: the cores are shared by every engine.
-    fn global() -> &'static ComputeGate {
-        static GATE: OnceLock<ComputeGate> = OnceLock::new();
-        GATE.get_or_init(|| ComputeGate::new(available_cores()))
-    }
-
-    fn new(total: u32) -> Self {
-        ComputeGate {
-            free: Mutex::new(total),
-            freed: Condvar::new(),
-            total,
-        }
-    }
-
-    fn acquire(&self, units: u32) -> GateTurn<'_> {
-        let units = units.clamp(1, self.total);
-        let mut free = lock(&self.free);
-        while *free < units {
-            free = self
-                .freed
-                .wait(free)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-        }
-        *free -= units;
-        GateTurn { gate: self, units }
-    }
-}
-
-impl Drop for GateTurn<'_> {
-    fn drop(&mut self) {
-        *lock(&self.gate.free) += self.units;
-        self.gate.freed.notify_all();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utf8_stream_holds_split_characters() {
-        let mut s = Utf8Stream::default();
-        let bytes = "aé€😀".as_bytes();
-        let mut out = String::new();
-        for b in bytes {
-            out.push_str(&s.push(std::slice::from_ref(b)));
-        }
-        out.push_str(&s.finish());
-        assert_eq!(out, "aé€😀");
-    }
-
-    #[test]
-    fn utf8_stream_replaces_invalid_bytes() {
-        let mut s = Utf8Stream::default();
-        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
-        assert_eq!(s.push(b"\xe2\x82"), "");
-        assert_eq!(s.finish(), "\u{fffd}");
-    }
-
-    #[test]
-    fn seeds_avoid_the_random_sentinel() {
-        assert_ne!(seed32(u64::from(u32::MAX)), u32::MAX);
-        assert_eq!(seed32(42), 42);
-    }
-
-    #[test]
-    fn grammars_are_compact_json() {
-        let schema = r#"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}"#;
-        let original = llama_cpp_2::json_schema_to_grammar(schema).unwrap();
-        eprintln!("{original}");
-        assert!(original.lines().any(|l| l == GBNF_SPACE_RULE), "{original}");
-        let (gbnf, compact) = compact_json_grammar(schema).unwrap();
-        assert!(compact);
-        assert!(gbnf.lines().any(|l| l == GBNF_COMPACT_SPACE_RULE), "{gbnf}");
-        assert!(!gbnf.contains(GBNF_SPACE_RULE));
-        // Only that rule changed.
-        assert_eq!(gbnf.lines().count(), original.lines().count());
-        assert!(matches!(
-            compact_json_grammar("[1]"),
-            Err(LlmError::InvalidSchema { .. })
-        ));
-    }
-
-    #[test]
-    fn gate_lets_small_steps_run_side_by_side() {
-        let gate = ComputeGate::new(2);
-        let a = gate.acquire(1);
-        let b = gate.acquire(1);
-        assert_eq!(*lock(&gate.free), 0);
-        drop((a, b));
-        let c = gate.acquire(5);
-        assert_eq!(c.units, 2);
     }
 }

@@ -1,0 +1,278 @@
+//! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
+//! ([`backend`], [`available_cores`], the compute gate that lets concurrent decode steps take
+//! turns), opening a GGUF (magic check, chat template), incremental UTF-8 decoding of token bytes,
+//! cancellation and timeout checks, and a few helpers.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::Instant;
+
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::token::LlamaToken;
+
+use super::FALLBACK_TEMPLATE;
+use crate::llm::model::{CancelToken, ChatRole, LlmError, TokenListener};
+
+/// The cores this process may use (at least 1).
+pub fn available_cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+}
+
+/// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
+/// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
+/// use this one.
+pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
+    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
+            backend.void_logs();
+            Ok(backend)
+        })
+        .as_ref()
+        .map_err(|e| LlmError::Backend {
+            detail: format!("llama.cpp backend: {e}"),
+        })
+}
+
+/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
+pub(super) fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
+    let shown = path.display();
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(LlmError::ModelNotFound {
+                detail: format!("no file at {shown}"),
+            })
+        }
+        Err(e) => {
+            return Err(LlmError::ModelNotFound {
+                detail: format!("cannot open {shown}: {e}"),
+            })
+        }
+    };
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(LlmError::ModelNotFound {
+            detail: format!("{shown} is a directory"),
+        });
+    }
+    let mut magic = [0u8; 4];
+    match file.read_exact(&mut magic) {
+        Ok(()) if &magic == b"GGUF" => Ok(()),
+        Ok(()) => Err(LlmError::NotAGguf {
+            detail: format!("{shown} does not start with the GGUF magic"),
+        }),
+        Err(_) => Err(LlmError::NotAGguf {
+            detail: format!("{shown} is shorter than a GGUF header"),
+        }),
+    }
+}
+
+/// The GGUF's own chat template if llama.cpp can apply it, else [`FALLBACK_TEMPLATE`].
+pub(super) fn chat_template(model: &LlamaModel) -> Result<(LlamaChatTemplate, bool), LlmError> {
+    let probe = [LlamaChatMessage::new("user".into(), "hi".into()).expect("no NUL")];
+    if let Ok(template) = model.chat_template(None) {
+        if model.apply_chat_template(&template, &probe, true).is_ok() {
+            return Ok((template, false));
+        }
+    }
+    let template = LlamaChatTemplate::new(FALLBACK_TEMPLATE).expect("no NUL");
+    model
+        .apply_chat_template(&template, &probe, true)
+        .map_err(|e| LlmError::UnsupportedModel {
+            detail: format!("no usable chat template: {e}"),
+        })?;
+    Ok((template, true))
+}
+
+pub(super) fn role_name(role: ChatRole) -> &'static str {
+    match role {
+        ChatRole::System => "system",
+        ChatRole::User => "user",
+        ChatRole::Assistant => "assistant",
+    }
+}
+
+pub(super) fn backend_err(e: impl std::fmt::Display) -> LlmError {
+    LlmError::Backend {
+        detail: format!("llama.cpp: {e}"),
+    }
+}
+
+/// How many leading tokens `a` and `b` share.
+pub(super) fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+pub(super) fn emit(piece: String, text: &mut String, listener: Option<&dyn TokenListener>) {
+    if piece.is_empty() {
+        return;
+    }
+    text.push_str(&piece);
+    if let Some(l) = listener {
+        l.on_token(piece);
+    }
+}
+
+pub(super) struct Deadline {
+    pub(super) started: Instant,
+    pub(super) timeout_ms: Option<u64>,
+}
+
+pub(super) fn check(cancel: &CancelToken, deadline: &Deadline) -> Result<(), LlmError> {
+    if cancel.is_cancelled() {
+        return Err(LlmError::Cancelled);
+    }
+    if let Some(ms) = deadline.timeout_ms {
+        if deadline.started.elapsed().as_millis() >= u128::from(ms) {
+            return Err(LlmError::TimedOut { after_ms: ms });
+        }
+    }
+    Ok(())
+}
+
+/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
+/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
+#[derive(Default)]
+pub(super) struct Utf8Stream {
+    pending: Vec<u8>,
+}
+
+impl Utf8Stream {
+    /// True when no bytes of an unfinished character are waiting.
+    pub(super) fn is_clean(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    pub(super) fn push(&mut self, bytes: &[u8]) -> String {
+        self.pending.extend_from_slice(bytes);
+        let mut out = String::new();
+        let mut rest: &[u8] = &self.pending;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(s);
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    out.push_str(std::str::from_utf8(valid).expect("valid prefix"));
+                    match e.error_len() {
+                        Some(n) => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            rest = &after[n..];
+                        }
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let keep = rest.len();
+        let drop_to = self.pending.len() - keep;
+        self.pending.drain(..drop_to);
+        out
+    }
+
+    pub(super) fn finish(&mut self) -> String {
+        let out = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending.clear();
+        out
+    }
+}
+
+/// Lets decode steps of concurrent calls share the cores without oversubscribing them: a step
+/// with `n` threads holds `n` of the cores' units while it runs. With every call using all cores
+/// (the default) steps take turns; with fewer threads per call, several run side by side.
+pub(super) struct ComputeGate {
+    free: Mutex<u32>,
+    freed: Condvar,
+    total: u32,
+}
+
+pub(super) struct GateTurn<'a> {
+    gate: &'a ComputeGate,
+    units: u32,
+}
+
+impl ComputeGate {
+    /// One for the process: the cores are shared by every engine.
+    pub(super) fn global() -> &'static ComputeGate {
+        static GATE: OnceLock<ComputeGate> = OnceLock::new();
+        GATE.get_or_init(|| ComputeGate::new(available_cores()))
+    }
+
+    fn new(total: u32) -> Self {
+        ComputeGate {
+            free: Mutex::new(total),
+            freed: Condvar::new(),
+            total,
+        }
+    }
+
+    pub(super) fn acquire(&self, units: u32) -> GateTurn<'_> {
+        let units = units.clamp(1, self.total);
+        let mut free = lock(&self.free);
+        while *free < units {
+            free = self
+                .freed
+                .wait(free)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *free -= units;
+        GateTurn { gate: self, units }
+    }
+}
+
+impl Drop for GateTurn<'_> {
+    fn drop(&mut self) {
+        *lock(&self.gate.free) += self.units;
+        self.gate.freed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_stream_holds_split_characters() {
+        let mut s = Utf8Stream::default();
+        let bytes = "aé€😀".as_bytes();
+        let mut out = String::new();
+        for b in bytes {
+            out.push_str(&s.push(std::slice::from_ref(b)));
+        }
+        out.push_str(&s.finish());
+        assert_eq!(out, "aé€😀");
+    }
+
+    #[test]
+    fn utf8_stream_replaces_invalid_bytes() {
+        let mut s = Utf8Stream::default();
+        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
+        assert_eq!(s.push(b"\xe2\x82"), "");
+        assert_eq!(s.finish(), "\u{fffd}");
+    }
+
+    #[test]
+    fn gate_lets_small_steps_run_side_by_side() {
+        let gate = ComputeGate::new(2);
+        let a = gate.acquire(1);
+        let b = gate.acquire(1);
+        assert_eq!(*lock(&gate.free), 0);
+        drop((a, b));
+        let c = gate.acquire(5);
+        assert_eq!(c.units, 2);
+    }
+}
