@@ -724,3 +724,48 @@ fn assistant_without_a_model_ends_with_done_and_the_error() {
     let o = coach(&["assistant", "--db", &db, "--script", &bad, "hi"], "");
     assert_eq!(o.status.code(), Some(64));
 }
+
+#[test]
+fn recipes_import_then_meals_plan_prints_progress_then_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("meals.db");
+    let db = db.to_str().unwrap();
+    let recipes = include_str!("../data/recipes/starter.json");
+    let o = coach(&["recipes", "import", "--db", db], recipes);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "{\"imported\":127}\n");
+
+    let request = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/meals/week.request.json"
+    );
+    let o = coach(&["meals", "plan", "--db", db, "--request", request], "");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (last, progress) = lines.split_last().unwrap();
+    assert!(!progress.is_empty());
+    assert!(progress.iter().all(|e| e["event"] == "progress"));
+    assert_eq!(last["event"], "completed");
+    assert_eq!(last["job"]["status"], "COMPLETE");
+    assert_eq!(
+        last["job"]["processedSlots"],
+        progress.last().unwrap()["processedSlots"]
+    );
+
+    // Refused input: the error JSON, exit 1; a malformed recipe list imports nothing.
+    let o = coach(&["recipes", "import", "--db", db], "[{\"SECRET\":1}]");
+    assert_eq!(o.status.code(), Some(1));
+    let e = stdout_json(&o);
+    assert_eq!(e["error"]["code"], "invalid_argument");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("SECRET"));
+    let o = coach(&["meals", "plan", "--db", db], "");
+    assert_eq!(o.status.code(), Some(64), "--request is required");
+}
