@@ -14,6 +14,10 @@ pub const ASSISTANT_ROUTER: &str = include_str!("../prompts/assistant.router.md"
 pub const ASSISTANT_PROPOSE: &str = include_str!("../prompts/assistant.propose.md");
 /// The assistant's repair request (`prompts/assistant.repair.md`): `{{invalid}}`, `{{count}}`.
 pub const ASSISTANT_REPAIR: &str = include_str!("../prompts/assistant.repair.md");
+/// The narrowed question's system prompt (`prompts/assistant.narrow.md`), fixed text (so its
+/// prompt prefix is cached); the options and the message go in the user turn
+/// (`assistant::narrow::Narrowed::user_turn`).
+pub const ASSISTANT_NARROW: &str = include_str!("../prompts/assistant.narrow.md");
 /// The summary's system prompt (`prompts/assistant.summary.md`); its sentences are also the
 /// instructions a summary must not repeat.
 pub const ASSISTANT_SUMMARY: &str = include_str!("../prompts/assistant.summary.md");
@@ -47,6 +51,7 @@ mod tests {
             ASSISTANT_ROUTER,
             ASSISTANT_PROPOSE,
             ASSISTANT_REPAIR,
+            ASSISTANT_NARROW,
             ASSISTANT_SUMMARY,
             ASSISTANT_CHAT,
             SUGGESTIONS_SYSTEM,

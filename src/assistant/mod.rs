@@ -31,6 +31,7 @@ pub mod clarify;
 pub mod date;
 pub mod grounding;
 pub mod model;
+pub mod narrow;
 pub mod prompt;
 pub mod reading;
 pub mod router;

@@ -148,6 +148,7 @@ impl Env {
 fn quiet() -> AssistantSettings {
     AssistantSettings {
         heartbeat_ms: 0,
+        narrow: false,
         ..AssistantSettings::default()
     }
 }
@@ -799,6 +800,7 @@ fn heartbeats_come_while_the_model_works_and_never_after_done() {
     };
     let settings = AssistantSettings {
         heartbeat_ms: 10,
+        narrow: false,
         ..AssistantSettings::default()
     };
     let (out, events) = env.run(
@@ -971,6 +973,7 @@ fn the_context_fits_a_small_model_window() {
     let settings = AssistantSettings {
         heartbeat_ms: 0,
         propose_max_tokens: 256,
+        narrow: false,
         ..AssistantSettings::default()
     };
     let (out, _) = env.run(

@@ -194,14 +194,15 @@ fn demo_runs_against_a_real_database_file() {
     for line in [
         "  event: stage proposing",
         "  event: ops: 3 valid, 0 invalid",
-        "  event: summary: Added a call to mom and a long run tomorrow, and a daily stretch.",
+        "  event: summary: Create todo “Call mom” on ",
         "  event: done",
         "applied 3 operations in one transaction",
     ] {
         assert!(out.contains(line), "{line}\n{out}");
     }
-    assert!(out.contains("event medium Long run"), "{out}");
-    assert!(out.contains("todo  high   Call mom"), "{out}");
+    assert!(out.contains("07:30 todo  medium Long run"), "{out}");
+    assert!(out.contains("todo  medium Call mom"), "{out}");
+    assert!(out.contains("habit medium Evening stretch"), "{out}");
     // The file holds the two generations the demo recorded and the three applied actions.
     let c = coachcore::Coach::open(db.display().to_string()).unwrap();
     assert_eq!(c.recent_generations(10).unwrap().len(), 2);
@@ -608,8 +609,8 @@ fn assistant_prints_the_events_as_json_lines() {
     let script = script_file(
         &dir,
         &[
-            r#"{"operations":[{"op":"create","kind":"todo","title":"Call mom","scheduledFor":"2026-11-24"}]}"#,
-            "I added a call to mom on **Tuesday**.",
+            // The narrowed question: code read the day; the model names the todo.
+            r#"{"title":"call mom"}"#,
         ],
     );
     let o = coach(
@@ -651,9 +652,9 @@ fn assistant_prints_the_events_as_json_lines() {
             r#"{{"event":"ops","version":1,"operations":[{op}],"validCount":1,"invalidCount":0}}"#
         ),
         r#"{"event":"stage","stage":"summarizing"}"#.to_string(),
-        r#"{"event":"summary","text":"I added a call to mom on Tuesday."}"#.to_string(),
+        r#"{"event":"summary","text":"Create todo “Call mom” on 2026-11-24."}"#.to_string(),
         format!(
-            r#"{{"event":"result","result":{{"requestId":"{request_id}","decision":"plan","route":null,"operations":[{op}],"invalid":[],"summary":"I added a call to mom on Tuesday.","summarySource":"model","clarification":null}}}}"#
+            r#"{{"event":"result","result":{{"requestId":"{request_id}","decision":"plan","route":null,"operations":[{op}],"invalid":[],"summary":"Create todo “Call mom” on 2026-11-24.","summarySource":"rules","clarification":null}}}}"#
         ),
         r#"{"event":"done"}"#.to_string(),
     ];
@@ -689,8 +690,44 @@ fn assistant_prints_the_events_as_json_lines() {
 #[test]
 fn assistant_without_a_model_ends_with_done_and_the_error() {
     let (dir, db) = temp_db();
-    for mode in ["plan", "chat", "auto"] {
-        let o = coach(&["assistant", "--db", &db, "--mode", mode, "hello"], "");
+    // What the reading understands is handled without a model, and the summary says so.
+    for mode in ["plan", "auto"] {
+        let o = coach(
+            &[
+                "assistant",
+                "--db",
+                &db,
+                "--mode",
+                mode,
+                "--today",
+                "2026-11-23",
+                "remind me to call mom on tuesday",
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{mode}");
+        let out = String::from_utf8(o.stdout).unwrap();
+        let result: Value = out
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|v| v["event"] == "result")
+            .unwrap();
+        assert_eq!(
+            result["result"]["operations"][0]["title"], "Call mom",
+            "{mode}"
+        );
+        assert_eq!(
+            result["result"]["operations"][0]["scheduledFor"],
+            "2026-11-24"
+        );
+        assert!(result["result"]["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("(Understood without the on-device model.)"));
+    }
+    // What needs the model (chat; a message the reading cannot build) is the typed error.
+    for (mode, message) in [("chat", "hello"), ("plan", "delete the sailing lesson")] {
+        let o = coach(&["assistant", "--db", &db, "--mode", mode, message], "");
         assert_eq!(o.status.code(), Some(1), "{mode}");
         assert_eq!(
             String::from_utf8(o.stdout).unwrap(),
@@ -701,7 +738,14 @@ fn assistant_without_a_model_ends_with_done_and_the_error() {
     // A script that runs out: the model's error after done.
     let script = script_file(&dir, &[]);
     let o = coach(
-        &["assistant", "--db", &db, "--script", &script, "plan my day"],
+        &[
+            "assistant",
+            "--db",
+            &db,
+            "--script",
+            &script,
+            "delete the sailing lesson",
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(1));

@@ -22,10 +22,12 @@ use crate::assistant::model::{
     ClarifySelection, ItemKind, OpCheck, OpIssue, PlannerItem, PlannerOperation, Route,
     RouteDecision, SummarySource, Validation,
 };
+use crate::assistant::narrow::{narrow, Narrowed};
 use crate::assistant::prompt::{
     answer_for_chat, chat_prompt, list_of, parse_proposal, propose_prompt, repair_message,
     summary_request,
 };
+use crate::assistant::reading::Intent;
 use crate::assistant::router::{self, RouterReply};
 use crate::assistant::shape::{self, ShapedOp};
 use crate::assistant::summary;
@@ -39,8 +41,9 @@ use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, repair_prompt};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, Sampling,
+    LanguageModel, LlmError, ModelInfo, Sampling,
 };
+use crate::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::store::Store;
 
@@ -50,6 +53,9 @@ pub const MAX_MESSAGE_CHARS: usize = 2_000;
 pub const MAX_CHAT_CHARS: usize = 800;
 /// Open items read as clarify candidates and for the goals of the context.
 const OPEN_ITEMS_LIMIT: u32 = 200;
+/// Tokens of the narrowed answer: its JSON frame, plus this many per name asked.
+const NARROW_BASE_TOKENS: u32 = 24;
+const NARROW_TOKENS_PER_NAME: u32 = 32;
 /// Selected ids looked up, at most.
 const MAX_SELECTED: usize = MAX_OPERATIONS;
 
@@ -85,6 +91,11 @@ pub struct AssistantSettings {
     /// The model's circuit breaker, shared with the other features (`Coach::use_language_model`
     /// sets it). Default none.
     pub breaker: Option<Arc<Breaker>>,
+    /// Whether a message the deterministic reading understands takes the narrowed path
+    /// (`assistant::narrow`: the model only names items and picks among options code built).
+    /// Default true; false sends every message to the model's full proposal, for a model large
+    /// enough to write the operations itself.
+    pub narrow: bool,
 }
 
 impl Default for AssistantSettings {
@@ -101,6 +112,7 @@ impl Default for AssistantSettings {
             backlog_limit: 20,
             max_context_chars: 6_000,
             breaker: None,
+            narrow: true,
         }
     }
 }
@@ -120,26 +132,21 @@ pub fn run_message(
 ) -> Result<AssistantResult> {
     let request_id = IdGenerator::from_entropy().next_id();
     let started = Instant::now();
-    let out = match model {
-        None => Err(Error::InvalidArgument(
-            "no language model configured".into(),
-        )),
-        Some(model) => {
-            let beat = || sink.on_event(AssistantEvent::Heartbeat);
-            let run = Run {
-                store,
-                model: Metered::new(model, "assistant")
-                    .with_request_id(request_id.as_str())
-                    .with_breaker(settings.breaker.as_deref())
-                    .with_heartbeat(&beat, settings.heartbeat_ms),
-                sink,
-                cancel,
-                settings,
-                request_id: &request_id,
-            };
-            run.run(clock, request)
-        }
+    let beat = || sink.on_event(AssistantEvent::Heartbeat);
+    let run = Run {
+        store,
+        model: model.map(|model| {
+            Metered::new(model, "assistant")
+                .with_request_id(request_id.as_str())
+                .with_breaker(settings.breaker.as_deref())
+                .with_heartbeat(&beat, settings.heartbeat_ms)
+        }),
+        sink,
+        cancel,
+        settings,
+        request_id: &request_id,
     };
+    let out = run.run(clock, request);
     let ms = started.elapsed().as_millis();
     match &out {
         Ok(r) => log::info!(target: "coachcore::assistant",
@@ -165,7 +172,8 @@ fn error_kind(e: &Error) -> String {
 /// One running message.
 struct Run<'a> {
     store: &'a Store,
-    model: Metered<'a>,
+    /// `None`: no model configured; only what the reading understands is handled.
+    model: Option<Metered<'a>>,
     sink: &'a dyn EventSink,
     cancel: &'a Arc<CancelToken>,
     settings: &'a AssistantSettings,
@@ -177,9 +185,18 @@ impl Run<'_> {
         self.sink.on_event(event);
     }
 
+    /// The model, or the error every model-only path gives without one.
+    fn model(&self) -> Result<&Metered<'_>> {
+        self.model
+            .as_ref()
+            .ok_or_else(|| Error::InvalidArgument("no language model configured".into()))
+    }
+
     fn stage(&self, stage: AssistantStage) -> Result<()> {
         self.check_cancel()?;
-        self.model.set_stage(stage.as_str());
+        if let Some(m) = &self.model {
+            m.set_stage(stage.as_str());
+        }
         log::info!(target: "coachcore::assistant", "request={} stage={stage:?}", self.request_id);
         self.emit(AssistantEvent::Stage { stage });
         Ok(())
@@ -207,7 +224,14 @@ impl Run<'_> {
         }
         let message = cut_chars(request.message.trim(), MAX_MESSAGE_CHARS);
         self.check_cancel()?;
-        let info = self.model.info();
+        let info = match &self.model {
+            Some(m) => m.info(),
+            None => ModelInfo {
+                name: "none".into(),
+                context_tokens: 2_048,
+                constrains_json_schema: false,
+            },
+        };
         let grounding = Grounding {
             week: apply::week(self.store, today)?,
             backlog: apply::backlog(self.store, self.settings.backlog_limit)?,
@@ -225,6 +249,18 @@ impl Run<'_> {
             "request={} mode={:?} selection={} week_entries={} backlog={} open={} context_tokens={}",
             self.request_id, request.mode, selection.is_some(), grounding.week.entries.len(),
             grounding.backlog.len(), grounding.open.len(), info.context_tokens);
+        let narrowed = narrow(&message, today, &grounding.open);
+        log::info!(target: "coachcore::assistant",
+            "request={} reading intent={:?} open={} options={} names={}",
+            self.request_id, narrowed.reading.intent, narrowed.open, narrowed.options.len(),
+            narrowed.names());
+        let narrowed_ok =
+            self.settings.narrow && request.mode != AssistantMode::Chat && selection.is_none();
+        if self.model.is_none() && (!narrowed_ok || narrowed.open) {
+            return Err(Error::InvalidArgument(
+                "no language model configured".into(),
+            ));
+        }
         match (request.mode, selection) {
             (AssistantMode::Chat, _) => self.chat(&ctx, &mut aliases, None),
             (_, Some(sel)) => {
@@ -232,7 +268,22 @@ impl Run<'_> {
                 let where_ = seeded_where(sel, &selected, &mut aliases);
                 self.plan(&ctx, &mut aliases, None, &where_)
             }
+            (AssistantMode::Plan, None) if narrowed_ok && !narrowed.open => {
+                self.narrowed(&ctx, &narrowed)
+            }
             (AssistantMode::Plan, None) => self.plan(&ctx, &mut aliases, None, ""),
+            // A question or a remark: chat when a model can answer it.
+            (AssistantMode::Auto, None)
+                if narrowed_ok
+                    && narrowed.reading.intent == Some(Intent::Nothing)
+                    && self.model.is_some() =>
+            {
+                self.chat(&ctx, &mut aliases, None)
+            }
+            // What the reading understands needs no router.
+            (AssistantMode::Auto, None) if narrowed_ok && !narrowed.open => {
+                self.narrowed(&ctx, &narrowed)
+            }
             (AssistantMode::Auto, None) => {
                 self.stage(AssistantStage::Routing)?;
                 let route = self.route(&ctx, &mut aliases)?;
@@ -319,7 +370,12 @@ impl Run<'_> {
     }
 
     fn generate(&self, request: GenerationRequest) -> Result<GenerationResult, LlmError> {
-        self.model.generate(request, None, Arc::clone(self.cancel))
+        match &self.model {
+            Some(m) => m.generate(request, None, Arc::clone(self.cancel)),
+            None => Err(LlmError::ModelNotFound {
+                detail: "no language model configured".into(),
+            }),
+        }
     }
 
     /// The router's decision; `None` when the router failed (then: plan).
@@ -339,7 +395,7 @@ impl Run<'_> {
             max_tokens,
         );
         let outcome = generate_validated::<RouterReply>(
-            &self.model,
+            self.model()?,
             request,
             self.settings.router_attempts,
             None,
@@ -374,7 +430,7 @@ impl Run<'_> {
         route: Option<Route>,
     ) -> Result<AssistantResult> {
         self.check_cancel()?;
-        self.model.set_stage("chat");
+        self.model()?.set_stage("chat");
         let max_tokens = self.settings.chat_max_tokens;
         let fixed = chat_prompt(&ctx.today_label(), "").len() + ctx.message.len();
         let context = self.context(ctx, aliases, max_tokens, fixed);
@@ -403,6 +459,91 @@ impl Run<'_> {
             summary_source: Some(SummarySource::Model),
             clarification: None,
         })
+    }
+
+    /// The narrowed path (`assistant::narrow`): operations built from the reading, the model
+    /// asked only for names and open choices under a grammar built for this message, then the
+    /// same validation as any proposal and a rule-based summary. Without a model (or when its
+    /// answer is unusable) the reading's defaults apply, and the summary says so.
+    fn narrowed(&self, ctx: &Ctx, n: &Narrowed) -> Result<AssistantResult> {
+        self.stage(AssistantStage::Proposing)?;
+        let mut answer: Option<Value> = None;
+        let mut model_used = false;
+        if let (Some(schema), Some(_)) = (n.question_schema(), &self.model) {
+            let names = n.names() as u32;
+            let request = self.request(
+                vec![
+                    ChatMessage::new(ChatRole::System, NARROW_PROMPT.trim_end()),
+                    ChatMessage::new(ChatRole::User, n.user_turn(ctx.message)),
+                ],
+                Some(&schema),
+                NARROW_BASE_TOKENS + NARROW_TOKENS_PER_NAME * names,
+            );
+            match self.generate(request) {
+                Ok(out) => {
+                    model_used = true;
+                    answer = parse_proposal(&out.text).ok().filter(Value::is_object);
+                    if answer.is_none() {
+                        log::info!(target: "coachcore::assistant",
+                            "request={} narrowed answer unreadable (finish={:?}), defaults used",
+                            self.request_id, out.finish);
+                    }
+                }
+                Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+                Err(e) => log::warn!(target: "coachcore::assistant",
+                    "request={} narrowed question failed, defaults used: {e}", self.request_id),
+            }
+        }
+        let resolved = n.resolve(answer.as_ref());
+        log::info!(target: "coachcore::assistant",
+            "request={} narrowed choice={:?} ops={} repairs={} model_answered={}",
+            self.request_id, resolved.choice, resolved.operations.len(), resolved.repairs.len(),
+            answer.is_some());
+        for r in &resolved.repairs {
+            log::info!(target: "coachcore::assistant", "request={} repair: {r}", self.request_id);
+        }
+
+        self.stage(AssistantStage::Validating)?;
+        let shaped = shape::shape_typed(resolved.operations);
+        let known = apply::known_items(self.store, &validate::referenced_items(&shaped))?;
+        let v: Validation = validate::validate(&shaped, &known, ctx.today);
+        let mut kept: Vec<PlannerOperation> = Vec::new();
+        let mut invalid: Vec<OpCheck> = Vec::new();
+        for c in v.checks {
+            match (&c.operation, c.valid) {
+                (Some(op), true) if kept.len() < MAX_OPERATIONS => kept.push(op.clone()),
+                _ => invalid.push(c),
+            }
+        }
+        self.emit(AssistantEvent::Ops {
+            version: OPS_VERSION,
+            operations: kept.clone(),
+            valid_count: kept.len() as u32,
+            invalid_count: invalid.len() as u32,
+        });
+
+        self.stage(AssistantStage::Summarizing)?;
+        let titles = self.titles(&kept, &Aliases::default())?;
+        let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
+        let mut text = summary::rule_summary(&kept, invalid.len(), &title_of);
+        if !model_used && n.asks_model() {
+            text = format!("{text} (Understood without the on-device model.)");
+        }
+        self.emit(AssistantEvent::Summary { text: text.clone() });
+        let result = AssistantResult {
+            request_id: self.request_id.to_string(),
+            decision: RouteDecision::Plan,
+            route: None,
+            operations: kept,
+            invalid,
+            summary: Some(text),
+            summary_source: Some(SummarySource::Rules),
+            clarification: None,
+        };
+        self.emit(AssistantEvent::Result {
+            result: result.clone(),
+        });
+        Ok(result)
     }
 
     fn plan(

@@ -234,21 +234,10 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
     Ok(())
 }
 
-/// What the demo's scripted model replies: a proposal (a one-off todo without the recurrence the
-/// rules require, an event, a daily habit), then a summary with markup to clean.
-fn demo_script(tomorrow: &str, today: &str) -> Vec<String> {
-    let proposal = serde_json::json!({"operations": [
-        {"op": "create", "kind": "todo", "title": "Call mom", "scheduledFor": tomorrow,
-         "priority": "High"},
-        {"op": "create", "kind": "event", "title": "Long run", "scheduledFor": tomorrow,
-         "timeOfDay": "07:30", "endTime": "08:30", "recurrence": {"type": "none"}},
-        {"op": "create", "kind": "habit", "title": "Stretch", "scheduledFor": today,
-         "timeOfDay": "21:00", "recurrence": {"type": "daily"}},
-    ]});
-    vec![
-        format!("```json\n{proposal}\n```"),
-        "**Added** a call to mom and a long run tomorrow, and a daily stretch.".to_string(),
-    ]
+/// What the demo's scripted model replies to the narrowed question: the library has read the
+/// three requests, their days, time and repeat; the model only names the three new items.
+fn demo_script() -> Vec<String> {
+    vec![r#"{"titles":["Call mom","Long run","Evening stretch"]}"#.to_string()]
 }
 
 /// A message to the assistant with a scripted model: events, proposal, apply, week view, audit.
@@ -260,8 +249,7 @@ fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
     let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \
                    stretch in the evening";
     out!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
-    let model: Arc<dyn LanguageModel> =
-        ScriptedModel::texts(demo_script(&tomorrow.to_string(), &today.to_string()));
+    let model: Arc<dyn LanguageModel> = ScriptedModel::texts(demo_script());
     struct Show;
     impl EventSink for Show {
         fn on_event(&self, event: AssistantEvent) {

@@ -1,0 +1,694 @@
+//! Narrowing a message to small choices (issue 10): code builds the operations the deterministic
+//! reading ([`super::reading`]) understands, and leaves the model only what needs judgement.
+//!
+//! Pure: a [`Reading`] (or several, one per clause), `today` and the user's items come in; a
+//! [`Narrowed`] comes out, with the question for the model ([`Narrowed::question_schema`]) and the
+//! way its answer becomes operations ([`Narrowed::resolve`]).
+//!
+//! ## What code settles, what the model is asked
+//! - **Dates, times, ranges, recurrence, priority and the target item** come from the reading,
+//!   always: calendar arithmetic and fuzzy title matching are code's job.
+//! - **The intent**, when the words say it (a cue such as "remind me to", "mark ... as done",
+//!   "move", "cancel", or a date implying a new item), is settled by code. When they do not
+//!   ("Make the expense report low priority"), the model chooses among at most three options
+//!   built by code: change the named item, add a new one, or change nothing. Deleting or
+//!   completing is never offered without a cue word: without one it would be a guess.
+//! - **The name** of a new item (and the new title of a rename) is the model's: it writes it
+//!   under a grammar whose only words are the message's own words outside its dates, times,
+//!   recurrence, priority and intent cues, so it cannot invent a title or put "tomorrow at 5"
+//!   in it. A name that shares no word with the reading's title guess is replaced by that guess
+//!   (code wins; the repair is reported).
+//! - **Nothing** is asked when nothing needs judgement (a completion of a clearly named item, a
+//!   move to a named day): those messages never reach the model.
+//! - Without a model, or when its answer is unusable, the defaults apply: the settled intent,
+//!   "change nothing" for an open one, and the reading's title guess.
+//!
+//! A message the reading cannot build (no intent cue and no known item named, an un-completion,
+//! a change or removal of no known item) is [`Narrowed::open`]: the model proposes the
+//! operations itself, as before.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use super::date::Date;
+use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
+use super::reading::{read_message, DateRole, Intent, ItemMatch, Reading, Span};
+
+/// The most words of a name the model may write.
+pub const MAX_NAME_WORDS: usize = 10;
+/// The most distinct words offered to the name grammar.
+const MAX_VOCABULARY: usize = 40;
+/// The most clauses one message is split into (each becomes at most one operation).
+const MAX_CLAUSES: usize = 4;
+/// A second match this close to the first makes the target ambiguous: code does not pick.
+const AMBIGUOUS_GAP: f64 = 0.05;
+/// A match at least this good lets a message without an intent cue be about that item (more
+/// than half of the item's title words are in the message).
+const STRONG_MATCH: f64 = 0.6;
+
+/// What the model's answer chooses: one option's operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// Change the named existing item.
+    Update,
+    /// Add a new item.
+    Create,
+    /// Change nothing.
+    Nothing,
+    /// The intent the words settled (the only option).
+    Settled,
+}
+
+impl Choice {
+    /// The word the answer uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Choice::Update => "change",
+            Choice::Create => "add",
+            Choice::Nothing => "nothing",
+            Choice::Settled => "do",
+        }
+    }
+}
+
+/// One operation built by code, and whether the model names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// The operation, complete: the title is the reading's guess until the model names it.
+    pub op: PlannerOperation,
+    /// Whether the model is asked for the title (a new item, a rename).
+    pub named: bool,
+    /// The reading's title guess (the default name).
+    pub guess: Option<String>,
+    /// The title of the existing item it changes, for the prompt.
+    pub target: Option<String>,
+}
+
+/// One option the model may choose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Option_ {
+    /// What it is.
+    pub choice: Choice,
+    /// Its operations (none for [`Choice::Nothing`]).
+    pub drafts: Vec<Draft>,
+    /// A short description for the prompt ("change t1: priority low").
+    pub describe: String,
+}
+
+/// A message narrowed to small choices. See the module docs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowed {
+    /// The options, the default first. One option: code settled it (the model may still name).
+    pub options: Vec<Option_>,
+    /// The words a name may use (the message's words outside dates, times, cues ...).
+    pub vocabulary: Vec<String>,
+    /// The reading could not build the request: the model proposes operations itself.
+    pub open: bool,
+    /// The reading of the (whole) message.
+    pub reading: Reading,
+}
+
+/// What resolving an answer gave.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Resolved {
+    /// The operations, to be validated like any proposal.
+    pub operations: Vec<PlannerOperation>,
+    /// What code changed in the model's answer (for the log; no user text).
+    pub repairs: Vec<String>,
+    /// The option taken.
+    pub choice: Option<&'static str>,
+}
+
+/// Narrows `message` as of `today` against the user's open `items`.
+pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
+    let reading = read_message(message, today, items);
+    let vocabulary = vocabulary(message, &reading);
+    let mut out = Narrowed {
+        options: Vec::new(),
+        vocabulary,
+        open: false,
+        reading: reading.clone(),
+    };
+    if let Some(drafts) = clauses(message, today, items) {
+        out.options.push(Option_ {
+            choice: Choice::Settled,
+            describe: describe_all(&drafts),
+            drafts,
+        });
+        return out;
+    }
+    let implied_create = reading.intent == Some(Intent::Create)
+        && reading
+            .cues
+            .iter()
+            .all(|c| c.intent != Intent::Create || c.span.is_none());
+    if implied_create {
+        // "Make the expense report low priority": no cue word, a priority or date, and the
+        // words name an existing item. Changing it is the likelier reading (and not
+        // destructive); adding a new item or changing nothing are offered too.
+        let strong = unique_match(&reading).filter(|m| m.score >= STRONG_MATCH);
+        if let Some(op) = strong.and_then(|t| update_of(t, &reading, message)) {
+            let change = draft(op, &reading);
+            out.options.push(Option_ {
+                choice: Choice::Update,
+                describe: describe(&change),
+                drafts: vec![change],
+            });
+            if let Some(op) = create_of(&reading) {
+                let add = draft(op, &reading);
+                out.options.push(Option_ {
+                    choice: Choice::Create,
+                    describe: describe(&add),
+                    drafts: vec![add],
+                });
+            }
+            out.options.push(nothing());
+            return out;
+        }
+    }
+    match reading.intent {
+        Some(Intent::Nothing) => out.options.push(nothing()),
+        Some(intent) => match settled(intent, &reading, today, message) {
+            Some(draft) => out.options.push(Option_ {
+                choice: Choice::Settled,
+                describe: describe(&draft),
+                drafts: vec![draft],
+            }),
+            None => out.open = true,
+        },
+        None => {
+            // No intent cue: change a clearly named item, or change nothing.
+            let top = unique_match(&reading);
+            if let Some(target) = top {
+                if let Some(op) = update_of(target, &reading, message) {
+                    let draft = draft(op, &reading);
+                    out.options.push(Option_ {
+                        choice: Choice::Update,
+                        describe: describe(&draft),
+                        drafts: vec![draft],
+                    });
+                }
+            }
+            if out.options.is_empty() && top.is_some() {
+                // A remark about an existing item that names no change ("I haven't returned
+                // the library books yet"): nothing to do.
+                out.options.push(nothing());
+            } else if out.options.is_empty() {
+                out.open = true;
+            } else {
+                // An open intent defaults to changing nothing: the safe reading.
+                out.options.insert(0, nothing());
+            }
+        }
+    }
+    out
+}
+
+fn nothing() -> Option_ {
+    Option_ {
+        choice: Choice::Nothing,
+        drafts: Vec::new(),
+        describe: "change nothing".into(),
+    }
+}
+
+impl Narrowed {
+    /// Whether the model has anything to decide: a choice among options, or a name.
+    pub fn asks_model(&self) -> bool {
+        !self.open && (self.options.len() > 1 || self.names() > 0)
+    }
+
+    /// How many names the model is asked for (the most over the options).
+    pub fn names(&self) -> usize {
+        self.options
+            .iter()
+            .map(|o| o.drafts.iter().filter(|d| d.named).count())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The JSON Schema of the model's answer, built for this message: `choice` (an enum of the
+    /// options' words, present only when there is a choice) and `title` or `titles` (each a
+    /// string of at most [`MAX_NAME_WORDS`] of the message's own words). `None` when nothing is
+    /// asked.
+    pub fn question_schema(&self) -> Option<String> {
+        if !self.asks_model() {
+            return None;
+        }
+        let mut props = serde_json::Map::new();
+        let mut required = Vec::new();
+        if self.options.len() > 1 {
+            let words: Vec<&str> = self.options.iter().map(|o| o.choice.as_str()).collect();
+            props.insert("choice".into(), json!({"type": "string", "enum": words}));
+            required.push("choice");
+        }
+        let names = self.names();
+        if names > 0 {
+            let name = self.name_schema();
+            if names == 1 {
+                props.insert("title".into(), name);
+                required.push("title");
+            } else {
+                props.insert(
+                    "titles".into(),
+                    json!({"type": "array", "items": name, "minItems": names, "maxItems": names}),
+                );
+                required.push("titles");
+            }
+        }
+        let schema = json!({
+            "type": "object",
+            "properties": props,
+            "required": required,
+            "additionalProperties": false,
+        });
+        Some(schema.to_string())
+    }
+
+    /// A name: the message's words, separated by single spaces.
+    fn name_schema(&self) -> Value {
+        let alternatives: Vec<String> = self
+            .vocabulary
+            .iter()
+            .flat_map(|w| {
+                let cap = capitalized(w);
+                if cap == *w {
+                    vec![regex_escape(w)]
+                } else {
+                    vec![regex_escape(w), regex_escape(&cap)]
+                }
+            })
+            .collect();
+        let word = format!("({})", alternatives.join("|"));
+        json!({
+            "type": "string",
+            "pattern": format!("^{word}( {word}){{0,{}}}$", MAX_NAME_WORDS - 1),
+        })
+    }
+
+    /// The user turn of the question: the options (one line each, `word: description`) and
+    /// the message. The system prompt is fixed text (`prompts/assistant.narrow.md`).
+    pub fn user_turn(&self, message: &str) -> String {
+        let mut s = String::from("Options:\n");
+        for o in &self.options {
+            let word = match (self.options.len(), o.choice) {
+                (1, _) if o.drafts.iter().all(|d| d.op.id.is_none()) => Choice::Create.as_str(),
+                (1, _) => Choice::Update.as_str(),
+                (_, c) => c.as_str(),
+            };
+            s.push_str(&format!("{word}: {}\n", o.describe));
+        }
+        s.push_str("Message: ");
+        s.push_str(message);
+        s
+    }
+
+    /// The operations of the model's `answer` (`None`: no model, or its answer was unusable):
+    /// the chosen option (the default when absent or unknown) with its names applied where they
+    /// pass the checks (see the module docs), else the reading's guesses.
+    pub fn resolve(&self, answer: Option<&Value>) -> Resolved {
+        let mut out = Resolved::default();
+        if self.open || self.options.is_empty() {
+            return out;
+        }
+        let chosen = answer
+            .and_then(|a| a["choice"].as_str())
+            .and_then(|w| self.options.iter().find(|o| o.choice.as_str() == w));
+        if self.options.len() > 1 && answer.is_some() && chosen.is_none() {
+            out.repairs
+                .push("no usable choice: the default option".into());
+        }
+        let option = chosen.unwrap_or(&self.options[0]);
+        out.choice = Some(option.choice.as_str());
+        let names: Vec<Option<&str>> = match answer {
+            Some(a) if a["title"].is_string() => vec![a["title"].as_str()],
+            Some(a) => a["titles"]
+                .as_array()
+                .map(|v| v.iter().map(Value::as_str).collect())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let mut next = 0;
+        for d in &option.drafts {
+            let mut op = d.op.clone();
+            if d.named {
+                let name = names.get(next).copied().flatten();
+                next += 1;
+                match (name, d.guess.as_deref()) {
+                    (Some(n), guess) if self.acceptable_name(n, guess) => {
+                        op.title = Some(tidy_name(n));
+                    }
+                    (Some(_), _) => out.repairs.push(
+                        "the model's title shared no word with the message's: kept the reading's"
+                            .into(),
+                    ),
+                    (None, _) if answer.is_some() => out
+                        .repairs
+                        .push("no title in the answer: kept the reading's".into()),
+                    (None, _) => {}
+                }
+            }
+            if op.title.is_some() || !matches!(op.op, OpType::Create | OpType::GoalCreate) {
+                out.operations.push(op);
+            }
+        }
+        out
+    }
+
+    /// A name passes when all its words are the message's and, when the reading guessed a
+    /// title, it shares a word of three or more letters with that guess.
+    fn acceptable_name(&self, name: &str, guess: Option<&str>) -> bool {
+        let words: Vec<String> = words_of(name).into_iter().map(|(w, _)| w).collect();
+        if words.is_empty() || words.len() > MAX_NAME_WORDS {
+            return false;
+        }
+        let vocab: BTreeSet<String> = self.vocabulary.iter().map(|w| w.to_lowercase()).collect();
+        if !words.iter().all(|w| vocab.contains(&w.to_lowercase())) {
+            return false;
+        }
+        match guess {
+            None => true,
+            Some(g) => {
+                let g: BTreeSet<String> = words_of(g)
+                    .into_iter()
+                    .map(|(w, _)| w.to_lowercase())
+                    .filter(|w| w.chars().count() >= 3)
+                    .collect();
+                g.is_empty() || words.iter().any(|w| g.contains(&w.to_lowercase()))
+            }
+        }
+    }
+}
+
+/// A name as the app shows it: single spaces, first letter capital.
+fn tidy_name(name: &str) -> String {
+    let joined = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    capitalized(&joined)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        if "\\^$.|?*+()[]{}/".contains(ch) {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The words of `text` (letters, digits, inner apostrophes), with their byte ranges.
+fn words_of(text: &str) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let inner_apostrophe = (c == '\'' || c == '’')
+            && k > 0
+            && chars[k - 1].1.is_alphanumeric()
+            && chars.get(k + 1).is_some_and(|n| n.1.is_alphanumeric());
+        if c.is_alphanumeric() || (inner_apostrophe && start.is_some()) {
+            start.get_or_insert(i);
+        } else if let Some(s) = start.take() {
+            out.push((text[s..i].replace('’', "'"), Span { start: s, end: i }));
+        }
+    }
+    if let Some(s) = start {
+        out.push((
+            text[s..].replace('’', "'"),
+            Span {
+                start: s,
+                end: text.len(),
+            },
+        ));
+    }
+    out
+}
+
+/// The message's words outside the spans of dates, times, recurrence, priority and cues.
+fn vocabulary(message: &str, r: &Reading) -> Vec<String> {
+    let mut spans: Vec<Span> = r.dates.iter().map(|d| d.span).collect();
+    spans.extend(r.time.as_ref().map(|t| t.span));
+    spans.extend(r.recurrence.as_ref().map(|t| t.span));
+    spans.extend(r.priority.as_ref().map(|t| t.span));
+    spans.extend(r.cues.iter().filter_map(|c| c.span));
+    let inside = |s: &Span| spans.iter().any(|x| s.start >= x.start && s.end <= x.end);
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let cut = message
+        .char_indices()
+        .nth(super::reading::MAX_INPUT_CHARS)
+        .map_or(message.len(), |(i, _)| i);
+    for (w, span) in words_of(&message[..cut]) {
+        if inside(&span) || !seen.insert(w.to_lowercase()) {
+            continue;
+        }
+        out.push(w);
+        if out.len() == MAX_VOCABULARY {
+            break;
+        }
+    }
+    out
+}
+
+/// A message of several requests joined by "and", commas or semicolons ("Buy eggs tomorrow and
+/// call the vet on Wednesday"): one create per clause, when every clause reads as a new item
+/// with a title of its own and a date, time or repeat of its own. Otherwise `None` (the message
+/// is read whole: "every Monday and Thursday" leaves a clause with no title).
+fn clauses(message: &str, today: Date, items: &[PlannerItem]) -> Option<Vec<Draft>> {
+    let lower = message.to_lowercase();
+    let mut parts: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < lower.len() {
+        let rest = &lower[i..];
+        let sep = [", and ", " and ", ", ", "; "]
+            .iter()
+            .find(|s| rest.starts_with(**s))
+            .map(|s| s.len());
+        match sep {
+            Some(n) => {
+                parts.push(&message[start..i]);
+                i += n;
+                start = i;
+            }
+            None => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    parts.push(&message[start..]);
+    if parts.len() < 2 || parts.len() > MAX_CLAUSES {
+        return None;
+    }
+    let mut drafts = Vec::new();
+    for part in parts {
+        let r = read_message(part, today, items);
+        let dated = !r.dates.is_empty() || r.time.is_some() || r.recurrence.is_some();
+        if r.intent != Some(Intent::Create) || r.title.is_none() || !dated {
+            return None;
+        }
+        let op = create_of(&r)?;
+        drafts.push(draft(op, &r));
+    }
+    Some(drafts)
+}
+
+fn draft(op: PlannerOperation, r: &Reading) -> Draft {
+    let named = matches!(op.op, OpType::Create | OpType::GoalCreate)
+        || (op.title.is_some() && matches!(op.op, OpType::Update | OpType::GoalUpdate));
+    let target = op.id.as_ref().and_then(|id| {
+        r.matches
+            .iter()
+            .find(|m| &m.id == id && m.kind == op.kind)
+            .map(|m| m.title.clone())
+    });
+    Draft {
+        guess: r.title.clone(),
+        op,
+        named,
+        target,
+    }
+}
+
+/// The best match when it is clearly the one meant.
+fn unique_match(r: &Reading) -> Option<&ItemMatch> {
+    let first = r.matches.first()?;
+    match r.matches.get(1) {
+        Some(second) if first.score - second.score < AMBIGUOUS_GAP => None,
+        _ => Some(first),
+    }
+}
+
+/// The operation of a settled intent, or `None` when the reading cannot build it.
+fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Draft> {
+    let op = match intent {
+        Intent::Create => create_of(r)?,
+        Intent::Goal => goal_of(r, message)?,
+        Intent::Complete => {
+            let t = unique_match(r)?;
+            match t.kind {
+                ItemKind::Habit => {
+                    let mut op = target_op(OpType::CompleteOccurrence, t);
+                    let day = r
+                        .dates
+                        .iter()
+                        .find(|d| d.role == DateRole::On)
+                        .map(|d| d.date.clone());
+                    op.occurrence_date = Some(day.unwrap_or_else(|| today.to_string()));
+                    op
+                }
+                ItemKind::Goal => return None,
+                _ => target_op(OpType::Complete, t),
+            }
+        }
+        Intent::Delete => {
+            let t = unique_match(r)?;
+            let op = if t.kind == ItemKind::Goal {
+                OpType::GoalDelete
+            } else {
+                OpType::Delete
+            };
+            target_op(op, t)
+        }
+        Intent::Update => update_of(unique_match(r)?, r, message)?,
+        Intent::Uncomplete | Intent::Nothing => return None,
+    };
+    Some(draft(op, r))
+}
+
+fn target_op(op: OpType, t: &ItemMatch) -> PlannerOperation {
+    let mut o = PlannerOperation::new(op, t.kind);
+    o.id = Some(t.id.clone());
+    o
+}
+
+/// A new item from the reading: its kind, title, day, time, range, priority and recurrence.
+fn create_of(r: &Reading) -> Option<PlannerOperation> {
+    let title = r.title.clone()?;
+    if r.kind.kind == ItemKind::Goal {
+        let mut op = PlannerOperation::new(OpType::GoalCreate, ItemKind::Goal);
+        op.title = Some(title);
+        op.priority = r.priority.as_ref().map(|p| p.priority);
+        return Some(op);
+    }
+    let mut op = PlannerOperation::new(OpType::Create, r.kind.kind);
+    op.title = Some(title);
+    op.scheduled_for = r.scheduled_for().map(str::to_string);
+    op.time_of_day = r.time_of_day().map(str::to_string);
+    if r.kind.kind == ItemKind::Event {
+        op.end_time = r.end_time().map(str::to_string);
+    }
+    op.priority = r.priority.as_ref().map(|p| p.priority);
+    op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
+    Some(op)
+}
+
+/// A goal: linking a named item to a named goal, else a new goal.
+fn goal_of(r: &Reading, message: &str) -> Option<PlannerOperation> {
+    let lower = message.to_lowercase();
+    let links = ["link", "add", "attach", "connect", "put"]
+        .iter()
+        .any(|w| words_of(&lower).iter().any(|(x, _)| x == w));
+    let goal = r.matches.iter().find(|m| m.kind == ItemKind::Goal);
+    let other = r.matches.iter().find(|m| m.kind != ItemKind::Goal);
+    if let (true, Some(g), Some(o)) = (links, goal, other) {
+        let mut op = target_op(OpType::GoalAddItems, g);
+        op.items = vec![ItemRef {
+            kind: o.kind,
+            id: o.id.clone(),
+        }];
+        return Some(op);
+    }
+    let mut r = r.clone();
+    r.kind.kind = ItemKind::Goal;
+    create_of(&r)
+}
+
+/// The change the reading names for an existing item: a day, a time or range, a priority, a
+/// repeat rule, a new title ("rename ... to ..."). `None` when it names no change.
+fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperation> {
+    let rename = words_of(&message.to_lowercase())
+        .iter()
+        .any(|(w, _)| w == "rename");
+    if t.kind == ItemKind::Goal {
+        let mut op = target_op(OpType::GoalUpdate, t);
+        if rename {
+            op.title = r.title.clone();
+        }
+        op.priority = r.priority.as_ref().map(|p| p.priority);
+        return (op.title.is_some() || op.priority.is_some()).then_some(op);
+    }
+    let mut op = target_op(OpType::Update, t);
+    if rename {
+        op.title = r.title.clone();
+    }
+    if r.recurrence.is_some() && t.kind == ItemKind::Habit {
+        op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
+    } else {
+        op.scheduled_for = r
+            .dates
+            .iter()
+            .find(|d| d.role != DateRole::Until)
+            .map(|d| d.date.clone());
+        op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
+    }
+    op.time_of_day = r.time_of_day().map(str::to_string);
+    if t.kind == ItemKind::Event {
+        op.end_time = r.end_time().map(str::to_string);
+    }
+    op.priority = r.priority.as_ref().map(|p| p.priority);
+    let changes = op.title.is_some()
+        || op.scheduled_for.is_some()
+        || op.time_of_day.is_some()
+        || op.priority.is_some()
+        || op.recurrence.is_some();
+    changes.then_some(op)
+}
+
+fn describe_all(drafts: &[Draft]) -> String {
+    drafts.iter().map(describe).collect::<Vec<_>>().join("; ")
+}
+
+/// A short, model-facing description of a draft (no ids: the target's title).
+fn describe(d: &Draft) -> String {
+    let op = &d.op;
+    let mut s = match (op.op, &d.target) {
+        (OpType::Create | OpType::GoalCreate, _) => format!("add a {}", op.kind.as_str()),
+        (other, Some(t)) => format!(
+            "{} the {} \"{t}\"",
+            other.as_str().replace('_', " "),
+            op.kind.as_str()
+        ),
+        (other, None) => format!(
+            "{} the {}",
+            other.as_str().replace('_', " "),
+            op.kind.as_str()
+        ),
+    };
+    if let Some(d) = &op.scheduled_for {
+        s.push_str(&format!(" on {d}"));
+    }
+    if let Some(t) = &op.time_of_day {
+        s.push_str(&format!(" at {t}"));
+    }
+    if let Some(p) = op.priority {
+        let p = match p {
+            Priority::Low => "low",
+            Priority::Medium => "medium",
+            Priority::High => "high",
+        };
+        s.push_str(&format!(", priority {p}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
