@@ -493,6 +493,9 @@ fn settle_intent(
     if has_when && !asks {
         return Some(Intent::Create);
     }
+    if !has_when && past_report(p) {
+        return Some(Intent::Complete);
+    }
     let chat = p.len() > 0
         && p.t
             .iter()
@@ -501,6 +504,24 @@ fn settle_intent(
         return Some(Intent::Nothing);
     }
     None
+}
+
+/// "I paid the car insurance", "I meditated this morning": a first-person report of something
+/// done (a past-tense verb right after "I", "I just" or "I already"), with no negation and no
+/// date or time (those announce a new item: "I booked a table for Friday").
+fn past_report(p: &Lexed) -> bool {
+    if p.len() < 3 || p.w(0) != "i" {
+        return false;
+    }
+    let k = if matches!(p.w(1), "just" | "already" | "finally") {
+        2
+    } else {
+        1
+    };
+    let verb = p.w(k);
+    let past = PAST_IRREGULAR.contains(&verb)
+        || (verb.len() > 4 && verb.ends_with("ed") && !matches!(verb, "need" | "needed"));
+    past && p.has_any(NEGATIONS).is_none()
 }
 
 fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue {

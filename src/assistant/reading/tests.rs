@@ -642,3 +642,24 @@ fn evaluation_set_ids_are_unique_and_items_parse() {
         .count();
     assert!(none >= 6);
 }
+
+#[test]
+fn a_first_person_report_of_something_done_reads_as_a_completion() {
+    for msg in [
+        "I paid the car insurance",
+        "I meditated this morning",
+        "I just called the plumber",
+    ] {
+        assert_eq!(r(msg).intent, Some(Intent::Complete), "{msg}");
+    }
+    // A negation, a date (a new item announced) or a present tense: not a completion.
+    assert_ne!(
+        r("I haven't paid the car insurance").intent,
+        Some(Intent::Complete)
+    );
+    assert_eq!(
+        r("I booked a table for Friday at 8").intent,
+        Some(Intent::Create)
+    );
+    assert_eq!(r("I need the car insurance papers").intent, None);
+}

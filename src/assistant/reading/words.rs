@@ -118,6 +118,15 @@ pub(super) const CUES: &[(Intent, &[&str])] = &[
     ),
 ];
 
+/// Irregular past tenses of everyday activities, for first-person reports ("I paid ...").
+pub(super) const PAST_IRREGULAR: &[&str] = &[
+    "paid", "did", "went", "ran", "read", "bought", "sent", "made", "took", "wrote", "swam",
+    "rode", "ate", "drank", "gave", "got", "brought", "spoke", "met", "fed", "hung", "threw",
+];
+/// Words that turn a report into its opposite ("I haven't paid ...").
+pub(super) const NEGATIONS: &[&str] = &[
+    "not", "never", "haven't", "havent", "didn't", "didnt", "hasn't", "wasn't", "no", "yet",
+];
 pub(super) const QUESTION_OPENERS: &[&str] = &[
     "what", "what's", "whats", "when", "when's", "where", "which", "who", "why", "how", "how's",
     "is", "are", "am", "was", "were", "have", "has", "any", "anything", "should", "shall",
