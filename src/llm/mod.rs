@@ -1,7 +1,8 @@
 //! Everything about language models: the [`LanguageModel`] trait and its implementations, finding
 //! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
 //! loop ([`structured`]), the one metered wrapper every feature calls a model through
-//! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), and the forced-text predictor behind
+//! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), the loop detector that
+//! stops a runaway decoding ([`runaway`]), and the forced-text predictor behind
 //! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]).
 
 pub mod breaker;
@@ -11,6 +12,7 @@ pub mod jump;
 pub mod llama;
 pub mod metered;
 pub mod model;
+pub mod runaway;
 pub mod scripted;
 pub mod structured;
 

@@ -47,6 +47,7 @@ use super::model::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling, TokenListener,
 };
+use super::runaway;
 
 mod grammar;
 mod sampler;
@@ -63,6 +64,9 @@ use support::{
 
 /// The template used when a GGUF has no chat template llama.cpp can apply.
 pub const FALLBACK_TEMPLATE: &str = "chatml";
+
+/// Sampled tokens between two checks for a looping output ([`runaway`]).
+const LOOP_CHECK_EVERY: u32 = 8;
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
 /// chunks, so this bounds how long a long prompt can ignore them.
@@ -143,6 +147,9 @@ pub struct GenerationStats {
     /// Prompt tokens whose KV entries were reused from an earlier call with the same prefix
     /// (not decoded again).
     pub cached_prompt_tokens: u32,
+    /// Whether decoding was stopped early because the output looped ([`crate::llm::runaway`]);
+    /// the result then ends with finish `Length`, like a truncated answer.
+    pub stopped_looping: bool,
 }
 
 /// A llama.cpp context whose borrow of the engine's model is erased (see `LlamaEngine::pool`),
@@ -500,6 +507,12 @@ impl LlamaEngine {
             step.clear();
             step.push(token);
             if completion_tokens == request.max_tokens {
+                break;
+            }
+            if completion_tokens % LOOP_CHECK_EVERY == 0 && runaway::is_looping(&text) {
+                log::warn!(target: "coachcore::llm",
+                    "decoding stopped: the output repeats itself (after {completion_tokens} tokens)");
+                stats.stopped_looping = true;
                 break;
             }
             check(cancel, deadline)?;
