@@ -49,9 +49,7 @@ struct SelectRequest {
 }
 
 fn invalid(detail: impl Into<String>) -> CoachError {
-    CoachError::InvalidArgument {
-        detail: detail.into(),
-    }
+    Error::InvalidArgument(detail.into()).into()
 }
 
 fn into_c_string(json: String) -> *mut c_char {

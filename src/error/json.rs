@@ -134,7 +134,10 @@ mod tests {
                 r#"{"n":1,"kind":"plain","list":"SECRET"}"#,
                 "wrong type: expected an array",
             ),
-            (r#"{"n":1,"kind":"SEC"#, "the JSON ends early at line 1 column 18"),
+            (
+                r#"{"n":1,"kind":"SEC"#,
+                "the JSON ends early at line 1 column 18",
+            ),
             (r#"{"n":SECRET}"#, "malformed JSON at line 1 column 6"),
         ];
         for (input, want) in cases {

@@ -101,9 +101,8 @@ impl AssistantTask {
 }
 
 fn date_arg(what: &str, s: &str) -> Result<Date, CoachError> {
-    Date::parse(s).ok_or_else(|| CoachError::InvalidArgument {
-        detail: format!("{what} must be a date YYYY-MM-DD"),
-    })
+    Date::parse(s)
+        .ok_or_else(|| Error::InvalidArgument(format!("{what} must be a date YYYY-MM-DD")).into())
 }
 
 #[uniffi::export]

@@ -39,7 +39,7 @@ use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
 use crate::clock::Clock;
-use crate::error::{Error, ModelStep, Result};
+use crate::error::{json, Error, ModelStep, Result};
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -290,7 +290,7 @@ fn model_analyzer(
                 Ok(plan) => check::analyzer_issues(&plan, request, pre, inv),
                 Err(e) => vec![Issue {
                     path: String::new(),
-                    message: crate::error::json::describe(&e),
+                    message: json::describe(&e),
                 }],
             }
         })?;
@@ -500,7 +500,7 @@ pub fn render_plan_json(text: &str) -> Result<String> {
         return Err(bad(i.path, i.message));
     }
     let plan: AnalyzerPlan =
-        serde_json::from_value(value).map_err(|e| bad(String::new(), e.to_string()))?;
+        serde_json::from_value(value).map_err(|e| bad(String::new(), json::describe(&e)))?;
     let keys: Vec<String> = plan
         .exercise_plan
         .iter()
