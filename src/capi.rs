@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{CoachError, ErrorJson, RequestError};
+use crate::error::{CoachError, Error, ErrorJson, RequestError};
 use crate::ffi::requests::EvaluateRequest;
 use crate::plan::{SchemaSelection, SchemaVersion, SelectionReason};
 use crate::Coach;
@@ -49,9 +49,7 @@ struct SelectRequest {
 }
 
 fn invalid(detail: impl Into<String>) -> CoachError {
-    CoachError::InvalidArgument {
-        detail: detail.into(),
-    }
+    Error::InvalidArgument(detail.into()).into()
 }
 
 fn into_c_string(json: String) -> *mut c_char {
@@ -100,14 +98,14 @@ struct Success<T> {
 fn respond<T: Serialize, E: Into<ApiError>>(f: impl FnOnce() -> Result<T, E>) -> *mut c_char {
     let text = match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => serde_json::to_string(&Success { ok: v }).unwrap_or_else(|_| {
-            error_json(&CoachError::Internal {
-                detail: "encoding the result failed".into(),
-            })
+            error_json(&CoachError::from(Error::Internal(
+                "encoding the result failed".into(),
+            )))
         }),
         Ok(Err(e)) => e.into().to_json().to_response(),
-        Err(_) => error_json(&CoachError::Internal {
-            detail: "the call panicked".into(),
-        }),
+        Err(_) => error_json(&CoachError::from(Error::Internal(
+            "the call panicked".into(),
+        ))),
     };
     into_c_string(text)
 }
@@ -155,9 +153,9 @@ pub unsafe extern "C" fn coach_open(
         }
     }))
     .unwrap_or_else(|_| {
-        Err(CoachError::Internal {
-            detail: "coach_open panicked".into(),
-        })
+        Err(CoachError::from(Error::Internal(
+            "coach_open panicked".into(),
+        )))
     });
     match opened {
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
@@ -383,9 +381,9 @@ const MAX_METHOD_ECHO: usize = 64;
 fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, ApiError> {
     fn out<T: Serialize>(v: T) -> Result<RawJson, ApiError> {
         serde_json::value::to_raw_value(&v).map_err(|_| {
-            ApiError::Coach(CoachError::Internal {
-                detail: "encoding the result failed".into(),
-            })
+            ApiError::Coach(CoachError::from(Error::Internal(
+                "encoding the result failed".into(),
+            )))
         })
     }
     let id = || parse_request::<IdRequest>(request).map(|r| r.id);

@@ -77,3 +77,53 @@ pub(crate) fn install(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
         LogLevel::Debug => log::LevelFilter::Debug,
     });
 }
+
+/// Test support: what the code under test logs. The listener is process-wide and tests run in
+/// parallel, so every test that looks at the log goes through [`capture::logged`], which keeps
+/// each thread's records apart.
+#[cfg(test)]
+pub(crate) mod capture {
+    use std::cell::RefCell;
+    use std::sync::{Arc, Once};
+
+    use super::{LogLevel, LogListener};
+
+    /// A record as the app's listener receives it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub(crate) struct Record {
+        pub level: LogLevel,
+        pub target: String,
+        pub message: String,
+    }
+
+    thread_local! {
+        static RECORDS: RefCell<Option<Vec<Record>>> = const { RefCell::new(None) };
+    }
+
+    /// Keeps the records of the threads that are inside [`logged`].
+    struct ToThread;
+
+    impl LogListener for ToThread {
+        fn on_log(&self, level: LogLevel, target: String, message: String) {
+            RECORDS.with(|r| {
+                if let Some(records) = r.borrow_mut().as_mut() {
+                    records.push(Record {
+                        level,
+                        target,
+                        message,
+                    });
+                }
+            });
+        }
+    }
+
+    /// Runs `f` and returns what it logged on this thread, at every level.
+    pub(crate) fn logged<R>(f: impl FnOnce() -> R) -> (R, Vec<Record>) {
+        static INSTALL: Once = Once::new();
+        INSTALL.call_once(|| super::install(Some(Arc::new(ToThread)), LogLevel::Debug));
+        RECORDS.with(|r| *r.borrow_mut() = Some(Vec::new()));
+        let out = f();
+        let records = RECORDS.with(|r| r.borrow_mut().take()).unwrap_or_default();
+        (out, records)
+    }
+}

@@ -20,7 +20,7 @@ const MAX_DETAIL_ISSUES: usize = 5;
 /// the text is not JSON or holds no operation list.
 pub(crate) fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-        let why = crate::error::describe_json_error(&e);
+        let why = crate::error::json::describe(&e);
         Error::InvalidArgument(format!("operations are not valid JSON: {why}"))
     })?;
     shape_operations(&value).map_err(|issue| Error::InvalidArgument(issue.message))

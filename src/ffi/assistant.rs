@@ -14,7 +14,7 @@ use crate::assistant::model::{
 };
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
-use crate::error::CoachError;
+use crate::error::{CoachError, Error};
 use crate::ffi::task::TaskCell;
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
@@ -101,9 +101,8 @@ impl AssistantTask {
 }
 
 fn date_arg(what: &str, s: &str) -> Result<Date, CoachError> {
-    Date::parse(s).ok_or_else(|| CoachError::InvalidArgument {
-        detail: format!("{what} must be a date YYYY-MM-DD"),
-    })
+    Date::parse(s)
+        .ok_or_else(|| Error::InvalidArgument(format!("{what} must be a date YYYY-MM-DD")).into())
 }
 
 #[uniffi::export]
@@ -142,9 +141,9 @@ impl Coach {
             if let Some(l) = listener {
                 l.on_event(AssistantEvent::Done);
             }
-            task.finish(Err(CoachError::Internal {
-                detail: "could not start the assistant thread".into(),
-            }));
+            task.finish(Err(CoachError::from(Error::Internal(
+                "could not start the assistant thread".into(),
+            ))));
         }
         task
     }
@@ -282,9 +281,9 @@ impl Coach {
                 if !done_sent.load(Ordering::SeqCst) {
                     sink.on_event(AssistantEvent::Done);
                 }
-                Err(CoachError::Internal {
-                    detail: "the assistant pipeline panicked".into(),
-                })
+                Err(CoachError::from(Error::Internal(
+                    "the assistant pipeline panicked".into(),
+                )))
             }
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::ffi::task::TaskCell;
 
-use crate::error::CoachError;
+use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
 use crate::llm::{CancelToken, LanguageModel};
 use crate::workout::catalog::WorkoutExercise;
@@ -127,9 +127,9 @@ impl Coach {
                     attempt: 0,
                 });
             }
-            task.finish(Err(CoachError::Internal {
-                detail: "could not start the workout thread".into(),
-            }));
+            task.finish(Err(CoachError::from(Error::Internal(
+                "could not start the workout thread".into(),
+            ))));
         }
         task
     }
@@ -201,9 +201,9 @@ impl Coach {
         }));
         match run {
             Ok(outcome) => Ok(outcome?),
-            Err(_) => Err(CoachError::Internal {
-                detail: "the workout flow panicked".into(),
-            }),
+            Err(_) => Err(CoachError::from(Error::Internal(
+                "the workout flow panicked".into(),
+            ))),
         }
     }
 

@@ -23,7 +23,7 @@
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::error::{OutputError, OutputErrorCode};
+use crate::error::{json, OutputError, OutputErrorCode};
 
 /// Parses the JSON object in model text into `T`.
 ///
@@ -57,16 +57,13 @@ pub fn parse_model_json_with<T: DeserializeOwned, U>(
     }
     let describe = |f: Failure<'_>| match f {
         Failure::Syntax(e) => {
-            let what = if e.is_eof() {
-                "the JSON ends early (truncated output)"
+            // Model output that ends early was cut off, most often by the token limit.
+            let detail = if e.is_eof() {
+                format!("{} (truncated output)", json::describe(&e))
             } else {
-                "malformed JSON"
+                json::describe(&e)
             };
-            OutputError::new(
-                OutputErrorCode::InvalidJson,
-                None,
-                format!("{what} at line {} column {}", e.line(), e.column()),
-            )
+            OutputError::new(OutputErrorCode::InvalidJson, None, detail)
         }
         Failure::Data(candidate) => data_error::<T>(candidate),
         Failure::Check(e) => e,
@@ -149,34 +146,9 @@ fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
             OutputError::new(
                 OutputErrorCode::SchemaViolation,
                 path,
-                describe_data_error(e.inner()),
+                json::describe_data(e.inner()),
             )
         }
-    }
-}
-
-/// Rewrites serde's message (which quotes the offending value) into one that names only the
-/// expected type.
-pub(crate) fn describe_data_error(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-    // The expected part comes last and is the library's (the value may contain ", expected ").
-    let expected = msg
-        .rfind(", expected ")
-        .map(|i| crate::error::expected_kind(&msg[i + ", expected ".len()..]));
-    if msg.starts_with("invalid type") {
-        format!(
-            "wrong type: expected {}",
-            expected.unwrap_or("another type")
-        )
-    } else if msg.starts_with("invalid value") {
-        "number out of range".into()
-    } else if msg.starts_with("unknown field") {
-        "unknown field: the schema allows no other fields here".into()
-    } else if msg.starts_with("duplicate field") {
-        "field given twice".into()
-    } else {
-        "does not match the schema".into()
     }
 }
 

@@ -18,5 +18,5 @@ pub mod structured;
 
 pub use model::{
     CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, ModelInfo, Sampling, TokenListener,
+    LanguageModel, LlmError, ModelInfo, OutputStage, Sampling, TokenListener,
 };

@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::error::OutputStage;
+
 pub use crate::ffi::language_model::{CancelToken, LanguageModel, TokenListener};
 
 /// Who wrote a chat message.
@@ -181,8 +183,9 @@ pub enum LlmError {
     /// failed: `extract`, `parse`, `schema` or `domain`.
     #[error("invalid output after {attempts} attempts ({stage}): {detail}")]
     InvalidOutput {
-        /// Where validation failed.
-        stage: String,
+        /// Where validation failed (a string across the FFI: `extract`, `parse`, `schema` or
+        /// `domain`; a model implemented by the app that reports another word fails as `Backend`).
+        stage: OutputStage,
         /// How many generations were tried.
         attempts: u32,
         /// The last validation error.

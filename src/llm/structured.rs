@@ -17,7 +17,7 @@ use super::model::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, TokenListener,
 };
-use crate::error::OutputErrorCode;
+use crate::error::{OutputErrorCode, OutputStage};
 
 static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
 
@@ -39,7 +39,7 @@ pub struct GenerationReport {
     /// Generations made (1 = valid at once).
     pub attempts: u32,
     /// The stage each failed attempt stopped at.
-    pub failures: Vec<String>,
+    pub failures: Vec<OutputStage>,
     /// Tokens over all attempts.
     pub prompt_tokens: u32,
     /// Tokens over all attempts.
@@ -77,15 +77,15 @@ pub fn generate_validated<T: DeserializeOwned>(
             out.completion_tokens,
             out.prompt_ms,
             out.generation_ms,
-            checked.as_ref().map_or_else(|(stage, _)| *stage, |_| "valid"));
+            checked.as_ref().map_or_else(|(stage, _)| stage.as_str(), |_| "valid"));
         let (stage, lines) = match checked {
             Ok(value) => return Ok((value, report)),
             Err(failure) => failure,
         };
-        report.failures.push(stage.to_string());
+        report.failures.push(stage);
         if report.attempts >= max_attempts {
             return Err(LlmError::InvalidOutput {
-                stage: stage.to_string(),
+                stage,
                 attempts: report.attempts,
                 detail: lines.join("; "),
             });
@@ -103,15 +103,18 @@ pub fn generate_validated<T: DeserializeOwned>(
 fn check<T: DeserializeOwned>(
     text: &str,
     validate: &impl Fn(&T) -> Vec<Issue>,
-) -> Result<T, (&'static str, Vec<String>)> {
+) -> Result<T, (OutputStage, Vec<String>)> {
     if extract_json(text).is_none() {
-        return Err(("extract", vec!["the answer holds no JSON object".into()]));
+        return Err((
+            OutputStage::Extract,
+            vec!["the answer holds no JSON object".into()],
+        ));
     }
     let value: T = parse_model_json(text).map_err(|e| {
         let stage = if e.code == OutputErrorCode::InvalidJson {
-            "parse"
+            OutputStage::Parse
         } else {
-            "schema"
+            OutputStage::Schema
         };
         let at = e.path.map(|p| format!("{p}: ")).unwrap_or_default();
         (stage, vec![format!("{at}{}", e.detail)])
@@ -121,7 +124,7 @@ fn check<T: DeserializeOwned>(
         Ok(value)
     } else {
         Err((
-            "domain",
+            OutputStage::Domain,
             issues
                 .into_iter()
                 .map(|i| format!("{}: {}", i.path, i.message))
@@ -229,7 +232,7 @@ mod tests {
         assert_eq!(
             err,
             LlmError::InvalidOutput {
-                stage: "domain".into(),
+                stage: OutputStage::Domain,
                 attempts: 2,
                 detail: "count: must be at most 5".into()
             }
@@ -252,16 +255,6 @@ mod tests {
 
     #[test]
     fn each_attempt_is_logged_without_user_content() {
-        struct Capture(std::sync::Mutex<Vec<String>>);
-        impl crate::logging::LogListener for Capture {
-            fn on_log(&self, _level: crate::logging::LogLevel, target: String, message: String) {
-                if target == "coachcore::llm" {
-                    self.0.lock().unwrap().push(message);
-                }
-            }
-        }
-        let capture = Arc::new(Capture(Default::default()));
-        crate::logging::set_log_listener(Some(capture.clone()), crate::logging::LogLevel::Info);
         /// The scripted model under its own name, to pick this test's lines out of the global log.
         struct Named(Arc<ScriptedModel>);
         impl LanguageModel for Named {
@@ -284,23 +277,22 @@ mod tests {
             "{\"count\": 9} SECRET",
             "{\"count\": 2}",
         ]));
-        generate_validated::<Answer>(
-            &model,
-            request(),
-            3,
-            None,
-            &CancelToken::new(),
-            at_most_five,
-        )
-        .unwrap();
-        crate::logging::set_log_listener(None, crate::logging::LogLevel::Info);
-        let lines: Vec<String> = capture
-            .0
-            .lock()
+        let (_, records) = crate::logging::capture::logged(|| {
+            generate_validated::<Answer>(
+                &model,
+                request(),
+                3,
+                None,
+                &CancelToken::new(),
+                at_most_five,
+            )
             .unwrap()
-            .iter()
+        });
+        let lines: Vec<String> = records
+            .into_iter()
+            .filter(|r| r.target == "coachcore::llm")
+            .map(|r| r.message)
             .filter(|l| l.contains("model=log-test"))
-            .cloned()
             .collect();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(

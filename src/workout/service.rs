@@ -6,7 +6,7 @@
 //! - Analyzer: a per-request JSON Schema (today's allowed exercises as an enum) constrains the
 //!   model; each answer is validated with `jsonschema`, then by the pre-analysis rules
 //!   ([`check::analyzer_issues`]); up to 3 generations with the validator's lines. After that the
-//!   call fails with `ModelOutputRejected` at stage `analyzer:<stage>`, or, with
+//!   call fails with `ModelOutputRejected` at stage `analyzer:<stage>` ([`Error::ModelStep`]), or, with
 //!   `analyzer_fallback`, the deterministic plan is used.
 //! - Generator: the model writes the document as JSON under the workout schema's grammar; the
 //!   library writes YAML, reads it back, validates it (schema, ids, tiers) and checks it against
@@ -39,7 +39,7 @@ use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
 use crate::clock::Clock;
-use crate::error::{Error, Result};
+use crate::error::{json, Error, ModelStep, Result};
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -200,22 +200,6 @@ impl LanguageModel for Staged<'_> {
     }
 }
 
-/// `InvalidOutput` of a stage, its stage prefixed (`analyzer:domain`).
-fn staged_error(e: LlmError, stage: &str) -> LlmError {
-    match e {
-        LlmError::InvalidOutput {
-            stage: s,
-            attempts,
-            detail,
-        } => LlmError::InvalidOutput {
-            stage: format!("{stage}:{s}"),
-            attempts,
-            detail,
-        },
-        other => other,
-    }
-}
-
 fn request_of(system: &str, user: String, schema: &Value, max_tokens: u32) -> GenerationRequest {
     GenerationRequest {
         messages: vec![
@@ -306,11 +290,10 @@ fn model_analyzer(
                 Ok(plan) => check::analyzer_issues(&plan, request, pre, inv),
                 Err(e) => vec![Issue {
                     path: String::new(),
-                    message: e.to_string(),
+                    message: json::describe(&e),
                 }],
             }
-        })
-        .map_err(|e| staged_error(e, "analyzer"))?;
+        })?;
     log::info!(target: "coachcore::workout", "stage=analyzer outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
     serde_json::from_value(value).map_err(|e| LlmError::Backend {
         detail: format!("analyzer plan: {e}"),
@@ -369,8 +352,7 @@ fn model_generator(
                     message: e.detail,
                 }],
             }
-        })
-        .map_err(|e| staged_error(e, "generator"))?;
+        })?;
     log::info!(target: "coachcore::workout", "stage=generator outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
     document::check_workout_value(&value).map_err(|e| LlmError::Backend { detail: e.detail })
 }
@@ -426,7 +408,12 @@ pub fn generate(
                 log::warn!(target: "coachcore::workout", "stage=analyzer outcome={stage} fallback=deterministic");
                 planner::plan(request, &pre, &catalog)
             }
-            Err(e) => return Err(e.into()),
+            Err(source) => {
+                return Err(Error::ModelStep {
+                    step: ModelStep::Analyzer,
+                    source,
+                })
+            }
         },
     };
     cancelled(cancel)?;
@@ -453,7 +440,12 @@ pub fn generate(
                         WorkoutSource::Deterministic,
                     )
                 }
-                Err(e) => return Err(e.into()),
+                Err(source) => {
+                    return Err(Error::ModelStep {
+                        step: ModelStep::Generator,
+                        source,
+                    })
+                }
             }
         }
     };
@@ -508,7 +500,7 @@ pub fn render_plan_json(text: &str) -> Result<String> {
         return Err(bad(i.path, i.message));
     }
     let plan: AnalyzerPlan =
-        serde_json::from_value(value).map_err(|e| bad(String::new(), e.to_string()))?;
+        serde_json::from_value(value).map_err(|e| bad(String::new(), json::describe(&e)))?;
     let keys: Vec<String> = plan
         .exercise_plan
         .iter()

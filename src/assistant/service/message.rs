@@ -34,7 +34,7 @@ use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
 use crate::clock::Clock;
-use crate::error::{Error, Result};
+use crate::error::{Error, OutputStage, Result};
 use crate::ids::IdGenerator;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
@@ -444,7 +444,7 @@ impl Run<'_> {
         );
         let out = self.generate(request)?;
         let text = summary::clean(&out.text, MAX_CHAT_CHARS).ok_or(LlmError::InvalidOutput {
-            stage: "extract".into(),
+            stage: OutputStage::Extract,
             attempts: 1,
             detail: "no text left after removing markup".into(),
         })?;

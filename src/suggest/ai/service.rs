@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::checks::{interpret, Interpretation, RawStep, Seen, Step};
 use super::prompt::{history_result, recent_result, step_schema, tool_message, user_prompt, Offer};
 use super::{AiRun, AiRunReport, AiSuggestionSettings, HISTORY_TOOL, RECENT_TOOL};
-use crate::error::Result;
+use crate::error::{OutputStage, Result};
 use crate::ids::IdGenerator;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
@@ -151,8 +151,8 @@ impl LlmSuggestionSource {
                     attempts,
                     detail,
                 }) => {
-                    let salvaged = match (stage.as_str(), last.into_inner()) {
-                        ("domain", Some(raw)) => interpret(&raw, offer, ctx),
+                    let salvaged = match (stage, last.into_inner()) {
+                        (OutputStage::Domain, Some(raw)) => interpret(&raw, offer, ctx),
                         _ => Interpretation::default(),
                     };
                     if salvaged.step.is_none() {
