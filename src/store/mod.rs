@@ -13,9 +13,29 @@
 //!   `user_version` in `1..=SCHEMA_VERSION`, and every table the migrations up to that version
 //!   create is present with all its columns. It gets the id stamped in the migration transaction.
 //!
-//! A non-empty file with a rollback journal (`-journal`) beside it is refused before SQLite opens
-//! it: the library's databases use a write-ahead log, and SQLite's first read would roll another
-//! application's journal back into its file.
+//! A non-empty file with a rollback journal (`-journal`) beside it that SQLite would roll back
+//! into it (a hot journal recording a non-empty original) is refused before SQLite opens it: the
+//! library's databases use a write-ahead log, and SQLite's first read would roll another
+//! application's journal back into its file. The journal a first open killed during the switch to
+//! WAL leaves (empty, not synced, or recording an empty original) changes nothing that was ever
+//! committed, and the file beside it (one page, no schema) is initialised as a new one.
+//!
+//! First opens are safe to race and to kill: the busy timeout is set before the first read, the
+//! three reads that decide whose file it is run in one read transaction, the migrations re-read
+//! `user_version` inside their IMMEDIATE transaction (a second opener finds nothing to do), and
+//! when SQLite reports the file busy without waiting (it does where waiting could deadlock) the
+//! whole sequence is tried again until the busy timeout.
+//!
+//! Damage: every open runs `PRAGMA quick_check` before migrating. A damaged file is not migrated
+//! (one that needs a migration is refused with [`Error::DatabaseCorrupt`]); with a current schema
+//! it opens and every [`Store::write`] is refused with [`Error::DatabaseCorrupt`], as are writes
+//! after [`Store::check_integrity`] or a read finds damage. Reads work where SQLite can read.
+//!
+//! Read-only: a file without write permission bits (or one SQLite opens read-only by itself), or
+//! [`Store::open_read_only`], gets a read-only connection: no WAL switch, no migration (a file
+//! that needs one is refused with [`Error::ReadOnly`]), and every [`Store::write`] fails with
+//! [`Error::ReadOnly`]. In a write-protected folder without SQLite's `-shm` index, the file is
+//! opened `immutable` (a WAL database otherwise needs to create the index).
 //!
 //! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
 //! that a write-ahead log another application left un-checkpointed stays as it was, next to a
