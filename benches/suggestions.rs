@@ -79,7 +79,7 @@ struct Sim {
     tally: Tally,
     /// `created_at_ms` of every stored change, for counting the cooldown window.
     created: Vec<i64>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Sim {
@@ -155,7 +155,7 @@ impl Sim {
             sessions: 0,
             tally: Tally::default(),
             created: Vec::new(),
-            _dir: dir,
+            dir,
         }
     }
 
@@ -499,5 +499,39 @@ fn main() {
         log[0],
         log[1],
         log[1] / log[0]
+    );
+    for run in &runs {
+        open_cost(run.history, &run.sim.dir.path().join("bench.db"));
+    }
+}
+
+/// What opening the file costs, and how much of it is `PRAGMA quick_check` (run by every open,
+/// issue 14): p50 of `Store::open` and of the check alone on the bench's database.
+fn open_cost(history: usize, path: &std::path::Path) {
+    const N: usize = 21;
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut open_ms = Vec::new();
+    let mut check_ms = Vec::new();
+    for _ in 0..N {
+        let t = Instant::now();
+        let store = Store::open(path).unwrap();
+        open_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        drop(store);
+        let conn = rusqlite::Connection::open(path).unwrap();
+        let t = Instant::now();
+        let ok: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .unwrap();
+        check_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(ok, "ok");
+    }
+    open_ms.sort_by(f64::total_cmp);
+    check_ms.sort_by(f64::total_cmp);
+    println!(
+        "(open of the {history}-session database, {:.1} MB: Store::open p50 {:.2} ms, of which \
+         PRAGMA quick_check p50 {:.2} ms)",
+        size as f64 / 1e6,
+        percentile(&open_ms, 0.5),
+        percentile(&check_ms, 0.5)
     );
 }

@@ -429,6 +429,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
+        "db.check" => out(coach.check_integrity()?),
         "audit.log" => {
             let r: LimitRequest = parse_request(request)?;
             out(coach.audit_log(r.limit, r.before_seq)?)
@@ -469,6 +470,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `recipe.get` | `{"id": recipeId}` | `Recipe` or `null` |
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
 /// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
+/// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
 ///
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
 /// take the operations loosely shaped as the model writes them (they are normalised first); a

@@ -43,4 +43,4 @@ pub use plan::{
     Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
     SelectionReason, TodayPlan,
 };
-pub use store::GenerationRecord;
+pub use store::{GenerationRecord, IntegrityReport};

@@ -452,6 +452,30 @@ class CoachTest(unittest.TestCase):
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), bytes(data), "garbage file was modified")
 
+    def test_check_integrity_and_read_only_file(self):
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            path = os.path.join(d, "coach.sqlite3")
+            coach = Coach.open(path)
+            coach.transform_plan(WORKED_EXAMPLE, V2, 1)
+            report = coach.check_integrity()
+            self.assertTrue(report.ok)
+            self.assertEqual(report.problems, [])
+            del coach, report  # closes the database
+            with open(path, "rb") as f:
+                before = f.read()
+            os.chmod(path, 0o444)
+            try:
+                coach = Coach.open(path)
+                self.assertEqual(len(coach.recent_generations(10)), 1)
+                # Recording a transform writes: refused with the typed error.
+                with self.assertRaises(CoachError.ReadOnly):
+                    coach.transform_plan(WORKED_EXAMPLE, V2, 2)
+                del coach
+            finally:
+                os.chmod(path, 0o644)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), before, "the read-only file was modified")
+
 
     # ---- suggestions (spec 004) ----
 

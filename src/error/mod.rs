@@ -219,6 +219,14 @@ pub enum Error {
         #[source]
         source: rusqlite::Error,
     },
+    /// The database file is damaged (`PRAGMA quick_check` at open, `checkIntegrity` or a read found
+    /// a bad page); writes are refused. The text is a short description written by the library.
+    #[error("the database file is damaged: {0}")]
+    DatabaseCorrupt(String),
+    /// The database is read-only (the file or its folder is write-protected, or it was opened
+    /// read-only) and the call needs to write. The text says what was refused.
+    #[error("the database is read-only: {0}")]
+    ReadOnly(String),
     /// Any other SQLite failure.
     #[error("storage failure: {}", sqlite_message(.0))]
     Sqlite(#[source] rusqlite::Error),
@@ -305,10 +313,27 @@ pub enum CoachError {
         /// What was found.
         detail: String,
     },
-    /// Reading or writing the database failed (disk full, read-only file, locked for too long).
+    /// Reading or writing the database failed (disk full, locked for too long).
     #[error("storage failure: {detail}")]
     Storage {
         /// SQLite's description of the failure.
+        detail: String,
+    },
+    /// The database file is damaged (a bad page found when it was opened, by `checkIntegrity`, or
+    /// by a read). Writes are refused so the damage does not spread; reads may still work where
+    /// the damaged pages are not needed. Call `checkIntegrity` for the problems, then restore a
+    /// backup or export what can still be read.
+    #[error("database corrupt: {detail}")]
+    DatabaseCorrupt {
+        /// What was found, in the library's words.
+        detail: String,
+    },
+    /// The call needs to write, but the database is read-only: the file or its folder is
+    /// write-protected (reads, dry runs and assistant messages still work), or the file needs an
+    /// upgrade that a read-only file cannot take.
+    #[error("read-only database: {detail}")]
+    ReadOnly {
+        /// What was refused.
         detail: String,
     },
     /// A record the call names (a plan, session, exercise or change id) does not exist.
@@ -403,6 +428,8 @@ impl CoachError {
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::NotADatabase { .. } => "not_a_database",
             Self::Storage { .. } => "storage",
+            Self::DatabaseCorrupt { .. } => "database_corrupt",
+            Self::ReadOnly { .. } => "read_only",
             Self::NotFound { .. } => "not_found",
             Self::ModelUnusable { .. } => "model_unusable",
             Self::ContextOverflow { .. } => "context_overflow",
@@ -432,6 +459,8 @@ impl CoachError {
             Self::InvalidModelOutput { detail, .. }
             | Self::NotADatabase { detail }
             | Self::Storage { detail }
+            | Self::DatabaseCorrupt { detail }
+            | Self::ReadOnly { detail }
             | Self::NotFound { detail }
             | Self::ModelUnusable { detail }
             | Self::ModelOutputRejected { detail, .. }

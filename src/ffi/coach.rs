@@ -8,7 +8,7 @@ use crate::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::LanguageModel;
 use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
-use crate::store::{GenerationRecord, Store};
+use crate::store::{GenerationRecord, IntegrityReport, Store};
 use crate::suggest::service::AiSuggestionSource;
 
 /// The library's entry object: one per database file, shared freely between threads.
@@ -41,7 +41,10 @@ impl Coach {
     ///
     /// Throws `NotADatabase` if the file is not a SQLite database or belongs to another
     /// application, and `DatabaseTooNew` if a newer library version wrote it; in both cases the
-    /// file is left exactly as it was. Throws `Storage` if the file cannot be opened (e.g. its
+    /// file is left exactly as it was. A write-protected file (or folder) opens read-only: reads,
+    /// dry runs and assistant messages work, writes throw `ReadOnly` (as does opening one that
+    /// needs an upgrade). A damaged file opens for reading and refuses writes with
+    /// `DatabaseCorrupt` (see [`Coach::check_integrity`]). Throws `Storage` if the file cannot be opened (e.g. its
     /// folder does not exist; the message never contains the path) and `InvalidArgument` for an
     /// empty path.
     #[uniffi::constructor]
@@ -101,6 +104,17 @@ impl Coach {
     /// The last `limit` generations recorded in this database, newest first.
     pub fn recent_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>, CoachError> {
         Ok(self.store.recent_generations(limit)?)
+    }
+
+    /// Checks the whole database file for damage (SQLite's `integrity_check`: it reads every page,
+    /// so it takes about a second per 100 MB; call it from a background thread). Returns `ok` and
+    /// up to 20 short problem lines (tables, indexes and pages, never stored values).
+    ///
+    /// Opening already runs a quicker check; a file that fails either one refuses writes with
+    /// `DatabaseCorrupt` (reads keep working where SQLite can read), and a file that passes this
+    /// check accepts them again.
+    pub fn check_integrity(&self) -> Result<IntegrityReport, CoachError> {
+        Ok(self.store.check_integrity()?)
     }
 }
 

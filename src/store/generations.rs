@@ -88,36 +88,40 @@ fn record(row: &Row<'_>) -> rusqlite::Result<GenerationRecord> {
 impl Store {
     /// Records one generation; returns its row id.
     pub fn insert_generation(&self, g: &NewGeneration) -> Result<i64> {
-        let conn = self.lock();
-        conn.prepare_cached(
-            "INSERT INTO generation_metadata (feature, schema_version, selection_reason, ruleset_version,
-                 succeeded, error_code, error_path, created_at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )?
-        .execute(params![
-            g.feature,
-            g.schema_version.as_str(),
-            g.selection_reason.as_str(),
-            g.ruleset_version,
-            g.error_code.is_none(),
-            g.error_code.map(OutputErrorCode::as_str),
-            g.error_path,
-            g.created_at_ms,
-        ])?;
-        Ok(conn.last_insert_rowid())
+        // Through `write`: a read-only or damaged database refuses it with a typed error.
+        self.write(|db| {
+            db.conn
+                .prepare_cached(
+                    "INSERT INTO generation_metadata (feature, schema_version, selection_reason,
+                         ruleset_version, succeeded, error_code, error_path, created_at_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )?
+                .execute(params![
+                    g.feature,
+                    g.schema_version.as_str(),
+                    g.selection_reason.as_str(),
+                    g.ruleset_version,
+                    g.error_code.is_none(),
+                    g.error_code.map(OutputErrorCode::as_str),
+                    g.error_path,
+                    g.created_at_ms,
+                ])?;
+            Ok(db.conn.last_insert_rowid())
+        })
     }
 
     /// The most recent `limit` generations, newest first.
     pub fn recent_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>> {
-        let conn = self.lock();
-        let mut st = conn.prepare_cached(
-            "SELECT id, feature, schema_version, selection_reason, ruleset_version, succeeded,
-                    error_code, error_path, created_at_ms
-             FROM generation_metadata ORDER BY created_at_ms DESC, id DESC LIMIT ?1",
-        )?;
-        let rows = st
-            .query_map([limit], record)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|db| {
+            let mut st = db.conn.prepare_cached(
+                "SELECT id, feature, schema_version, selection_reason, ruleset_version, succeeded,
+                        error_code, error_path, created_at_ms
+                 FROM generation_metadata ORDER BY created_at_ms DESC, id DESC LIMIT ?1",
+            )?;
+            let rows = st
+                .query_map([limit], record)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows)
+        })
     }
 }

@@ -13,9 +13,29 @@
 //!   `user_version` in `1..=SCHEMA_VERSION`, and every table the migrations up to that version
 //!   create is present with all its columns. It gets the id stamped in the migration transaction.
 //!
-//! A non-empty file with a rollback journal (`-journal`) beside it is refused before SQLite opens
-//! it: the library's databases use a write-ahead log, and SQLite's first read would roll another
-//! application's journal back into its file.
+//! A non-empty file with a rollback journal (`-journal`) beside it that SQLite would roll back
+//! into it (a hot journal recording a non-empty original) is refused before SQLite opens it: the
+//! library's databases use a write-ahead log, and SQLite's first read would roll another
+//! application's journal back into its file. The journal a first open killed during the switch to
+//! WAL leaves (empty, not synced, or recording an empty original) changes nothing that was ever
+//! committed, and the file beside it (one page, no schema) is initialised as a new one.
+//!
+//! First opens are safe to race and to kill: the busy timeout is set before the first read, the
+//! three reads that decide whose file it is run in one read transaction, the migrations re-read
+//! `user_version` inside their IMMEDIATE transaction (a second opener finds nothing to do), and
+//! when SQLite reports the file busy without waiting (it does where waiting could deadlock) the
+//! whole sequence is tried again until the busy timeout.
+//!
+//! Damage: every open runs `PRAGMA quick_check` before migrating. A damaged file is not migrated
+//! (one that needs a migration is refused with [`Error::DatabaseCorrupt`]); with a current schema
+//! it opens and every [`Store::write`] is refused with [`Error::DatabaseCorrupt`], as are writes
+//! after [`Store::check_integrity`] or a read finds damage. Reads work where SQLite can read.
+//!
+//! Read-only: a file without write permission bits (or one SQLite opens read-only by itself), or
+//! [`Store::open_read_only`], gets a read-only connection: no WAL switch, no migration (a file
+//! that needs one is refused with [`Error::ReadOnly`]), and every [`Store::write`] fails with
+//! [`Error::ReadOnly`]. In a write-protected folder without SQLite's `-shm` index, the file is
+//! opened `immutable` (a WAL database otherwise needs to create the index).
 //!
 //! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
 //! that a write-ahead log another application left un-checkpointed stays as it was, next to a
@@ -41,24 +61,28 @@ mod meals;
 mod training;
 mod workout;
 
+use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use crate::error::{Error, Result};
 
 pub use generations::{GenerationRecord, NewGeneration};
 
-/// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`]; the rest are
-/// storage failures.
+/// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`] (when opening a
+/// file; [`Store::read`] and [`Store::write`] turn "corrupt" into [`Error::DatabaseCorrupt`]), a
+/// write refused because the file is read-only [`Error::ReadOnly`]; the rest are storage failures.
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Self {
-        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase};
+        use rusqlite::ErrorCode::{DatabaseCorrupt, NotADatabase, ReadOnly};
         match e.sqlite_error_code() {
             Some(NotADatabase | DatabaseCorrupt) => Error::NotADatabase(e),
+            Some(ReadOnly) => Error::ReadOnly("the database file cannot be written".into()),
             _ => Error::Sqlite(e),
         }
     }
@@ -81,6 +105,33 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 /// A database with another non-zero id belongs to another application and is never opened.
 pub const APPLICATION_ID: i32 = 0x436F_436F;
 
+/// How long a call waits for another connection (another process, an app extension) that holds
+/// the database: SQLite's busy timeout, and the time [`Store::open`] keeps retrying its whole
+/// sequence when SQLite reports the file busy without waiting (as it does to avoid a deadlock).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// At most this many problems are listed by [`Store::check_integrity`], each cut to
+/// [`MAX_PROBLEM_CHARS`].
+pub const MAX_INTEGRITY_PROBLEMS: u32 = 20;
+const MAX_PROBLEM_CHARS: usize = 200;
+
+/// The first 8 bytes of a rollback journal's header once SQLite has synced it (before that they
+/// are zero, and the journal is not "hot").
+const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+/// What [`Store::check_integrity`] found: `ok`, or the first problems SQLite's
+/// `PRAGMA integrity_check` reported (at most 20, each a short line naming a table, an index or a
+/// page, never a stored value).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrityReport {
+    /// Whether the database passed the check.
+    pub ok: bool,
+    /// The first problems found (empty when `ok`), e.g.
+    /// `Tree 7 page 12 cell 3: invalid page number 4096`.
+    pub problems: Vec<String>,
+}
+
 /// The database inside [`Store::read`] or [`Store::write`]: the DAO methods of every domain live on
 /// it, so a service can compose several of them in one transaction without writing SQL.
 pub struct Db<'a> {
@@ -90,66 +141,145 @@ pub struct Db<'a> {
 /// A handle on the library's database. Thread-safe; calls are serialized on one connection.
 pub struct Store {
     conn: Mutex<Connection>,
+    /// The file is opened read-only: [`Store::write`] refuses with [`Error::ReadOnly`].
+    read_only: bool,
+    /// A check found the file damaged: [`Store::write`] refuses with [`Error::DatabaseCorrupt`].
+    corrupt: AtomicBool,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").finish_non_exhaustive()
+        f.debug_struct("Store")
+            .field("read_only", &self.read_only)
+            .finish_non_exhaustive()
     }
+}
+
+/// How [`Store::open`] may use the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Read-write when the file can be written, else read-only.
+    Auto,
+    /// Read-only whatever the file's permissions.
+    ReadOnly,
 }
 
 impl Store {
     /// Opens (creating if absent) the database file at `path` and migrates it to
     /// [`SCHEMA_VERSION`].
+    ///
+    /// A write-protected file (no write permission bit, or one SQLite cannot write), or a file in
+    /// a write-protected folder, is opened read-only as [`Store::open_read_only`] does. A file that
+    /// fails `PRAGMA quick_check` opens for reading only when its schema is current (writes are
+    /// refused with [`Error::DatabaseCorrupt`]); one that would need a migration is refused.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let path = path.as_ref();
+        Self::open_with(path.as_ref(), Access::Auto)
+    }
+
+    /// Opens the database at `path` for reading only: nothing is written to the file, and every
+    /// [`Store::write`] fails with [`Error::ReadOnly`]. The file must exist with the current
+    /// schema (a file that needs a migration is refused with [`Error::ReadOnly`]). When the folder
+    /// is write-protected and SQLite's `-shm` index is absent, the file is read as immutable (no
+    /// other process may write it meanwhile).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
+        Self::open_with(path.as_ref(), Access::ReadOnly)
+    }
+
+    /// A private in-memory database, for tests and for callers that keep nothing.
+    pub fn open_in_memory() -> Result<Store> {
+        Self::init(Connection::open_in_memory()?, false, false)
+    }
+
+    fn open_with(path: &Path, access: Access) -> Result<Store> {
         if path.as_os_str().is_empty() {
             // SQLite would open a private temporary database: nothing would be kept.
             return Err(Error::InvalidArgument(
                 "the database path is empty (use an in-memory store to keep nothing)".into(),
             ));
         }
-        let beside = |suffix: &str| {
-            let mut p = path.as_os_str().to_owned();
-            p.push(suffix);
-            std::fs::metadata(p).is_ok_and(|m| m.len() > 0)
-        };
-        // A rollback journal left beside a non-empty file: the library's databases use a
-        // write-ahead log, so the file is another application's, and SQLite's first read would
-        // roll the journal back into it. Refused before SQLite touches it.
-        if beside("-journal") && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+        // Two processes opening one new file at once (an app and its extension at first launch)
+        // contend for it: SQLite waits for the other one with the busy timeout, except where
+        // waiting could deadlock, where it reports "busy" at once. The whole sequence is then
+        // tried again (nothing is left half done: each step is one transaction) until the timeout.
+        let deadline = Instant::now() + BUSY_TIMEOUT;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match Self::open_once(path, access) {
+                Err(e) if is_busy(&e) && Instant::now() + pause < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_once(path: &Path, access: Access) -> Result<Store> {
+        let file = std::fs::metadata(path).ok();
+        let non_empty = file.as_ref().is_some_and(|m| m.len() > 0);
+        // A rollback journal that would change the file when SQLite reads it: the library's
+        // databases use a write-ahead log, so it is another application's, and SQLite's first
+        // read would roll its journal back into its file. Refused before SQLite touches it. (The
+        // journal a killed first open leaves, empty or recording an empty file, changes nothing
+        // that was ever committed: that file is opened, and initialised, as a new one.)
+        if non_empty && journal_restores_content(&sibling(path, "-journal")) {
             return Err(Error::ForeignDatabase);
         }
         // A write-ahead log left by whoever wrote the file last, not folded into it yet.
-        let pending_log = beside("-wal");
-        let conn = Connection::open_with_flags(path, flags).map_err(open_error)?;
-        Self::init(conn, pending_log)
+        let pending_log = std::fs::metadata(sibling(path, "-wal")).is_ok_and(|m| m.len() > 0);
+        let write_protected = file.as_ref().is_some_and(|m| m.permissions().readonly());
+        let conn = if access == Access::ReadOnly || write_protected {
+            open_read_only_connection(path, pending_log)?
+        } else {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            Connection::open_with_flags(path, flags).map_err(open_error)?
+        };
+        // SQLite opens a file it may not write (another user's) read-only by itself.
+        let read_only = conn.is_readonly(MAIN_DB)?;
+        Self::init(conn, pending_log, read_only)
     }
 
-    /// A private in-memory database, for tests and for callers that keep nothing.
-    pub fn open_in_memory() -> Result<Store> {
-        Self::init(Connection::open_in_memory()?, false)
-    }
-
-    fn init(mut conn: Connection, pending_log: bool) -> Result<Store> {
+    fn init(mut conn: Connection, pending_log: bool, read_only: bool) -> Result<Store> {
         // Until the file is known to be ours, closing must not checkpoint a write-ahead log that
         // another application left behind (that would write its pages into the main file).
         if pending_log {
             conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         }
-        prepare(&conn)?;
+        let version = prepare(&conn, read_only)?;
         // Every DAO statement is cached; rusqlite keeps 16 by default, fewer than one workout's
         // generation uses, so statements would be parsed again on every call.
         conn.set_prepared_statement_cache_capacity(128);
+        // A damaged file is not migrated (a migration would spread the damage); with a current
+        // schema it is opened for reading.
+        let damage = quick_check(&conn)?;
         if pending_log {
             conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, false)?;
         }
-        migrate(&mut conn, SCHEMA_VERSION)?;
+        if version != SCHEMA_VERSION {
+            if let Some(problem) = &damage {
+                return Err(Error::DatabaseCorrupt(format!(
+                    "{problem}; it needs an upgrade, which a damaged file cannot take"
+                )));
+            }
+            if read_only {
+                return Err(Error::ReadOnly(format!(
+                    "the file has schema version {version} and needs an upgrade to \
+                     {SCHEMA_VERSION}, which a read-only file cannot take"
+                )));
+            }
+        }
+        if !read_only && damage.is_none() {
+            migrate(&mut conn, SCHEMA_VERSION)?;
+        }
+        if let Some(problem) = &damage {
+            log::error!("the database file is damaged ({problem}): writes are refused");
+        }
         Ok(Store {
             conn: Mutex::new(conn),
+            read_only,
+            corrupt: AtomicBool::new(damage.is_some()),
         })
     }
 
@@ -158,25 +288,81 @@ impl Store {
         user_version(&self.lock())
     }
 
+    /// Whether the database was opened read-only (every [`Store::write`] fails).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// Runs SQLite's full `PRAGMA integrity_check` (it reads every page: seconds on a large file)
+    /// and reports the first [`MAX_INTEGRITY_PROBLEMS`] problems. A failed check makes later
+    /// writes fail with [`Error::DatabaseCorrupt`]; a passed one allows them again.
+    pub fn check_integrity(&self) -> Result<IntegrityReport> {
+        let conn = self.lock();
+        let problems = match pragma_check(&conn, "integrity_check", MAX_INTEGRITY_PROBLEMS) {
+            Ok(problems) => problems,
+            // A schema too damaged to read fails the check itself.
+            Err(Error::NotADatabase(e) | Error::Sqlite(e)) if is_corrupt(&e) => {
+                vec!["the database schema cannot be read".into()]
+            }
+            Err(e) => return Err(e),
+        };
+        self.corrupt.store(!problems.is_empty(), Ordering::SeqCst);
+        Ok(IntegrityReport {
+            ok: problems.is_empty(),
+            problems,
+        })
+    }
+
     /// Runs `f` in one read (deferred) transaction: a consistent snapshot for reads.
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         let mut conn = self.lock();
-        // One read transaction: every query of `f` sees the same snapshot, and SQLite takes its
-        // read lock once instead of once per statement.
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
-        let out = f(&Db { conn: &tx })?;
-        tx.finish()?;
-        Ok(out)
+        let run = |conn: &mut Connection| {
+            // One read transaction: every query of `f` sees the same snapshot, and SQLite takes
+            // its read lock once instead of once per statement.
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+            let out = f(&Db { conn: &tx })?;
+            tx.finish()?;
+            Ok(out)
+        };
+        run(&mut conn).map_err(|e| self.damage_found(e))
     }
 
     /// Runs `f` in one IMMEDIATE transaction: everything it writes commits together, or nothing
-    /// does if it returns an error.
+    /// does if it returns an error. Refused with [`Error::ReadOnly`] on a read-only database and
+    /// with [`Error::DatabaseCorrupt`] on a damaged one.
     pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        if self.read_only {
+            return Err(Error::ReadOnly(
+                "the database was opened read-only (the file or its folder is write-protected)"
+                    .into(),
+            ));
+        }
+        if self.corrupt.load(Ordering::SeqCst) {
+            return Err(Error::DatabaseCorrupt(
+                "a check found damaged pages; writes are refused".into(),
+            ));
+        }
         let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&Db { conn: &tx })?;
-        tx.commit()?;
-        Ok(out)
+        let run = |conn: &mut Connection| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let out = f(&Db { conn: &tx })?;
+            tx.commit()?;
+            Ok(out)
+        };
+        run(&mut conn).map_err(|e| self.damage_found(e))
+    }
+
+    /// A "corrupt" result from SQLite once the file is open: the file is damaged, so later writes
+    /// are refused.
+    fn damage_found(&self, e: Error) -> Error {
+        match e {
+            Error::NotADatabase(e) | Error::Sqlite(e) if is_corrupt(&e) => {
+                self.corrupt.store(true, Ordering::SeqCst);
+                log::error!("the database file is damaged: {e}");
+                Error::DatabaseCorrupt("SQLite found a damaged page; writes are refused".into())
+            }
+            other => other,
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
@@ -186,31 +372,142 @@ impl Store {
     }
 }
 
-/// Decides whether the file is ours (see the module docs), reading only; then sets the connection
-/// pragmas. Nothing is written before the file is known to be ours or empty.
-fn prepare(conn: &Connection) -> Result<()> {
-    conn.busy_timeout(Duration::from_secs(5))?;
+/// `path` with `suffix` appended (`-journal`, `-wal`, `-shm`).
+fn sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    p.into()
+}
+
+/// Whether SQLite would roll the rollback journal at `journal` back into a file that was not
+/// empty: the journal is hot (its header synced: non-empty, first byte not zero) and records an
+/// original file of one page or more. A journal that is absent, empty, zeroed, or records an empty
+/// original (what a first open killed during the switch to WAL leaves) restores nothing: SQLite
+/// deletes it, or truncates the file back to empty. A hot journal too short to read is counted as
+/// one that restores content.
+fn journal_restores_content(journal: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(journal) else {
+        return false;
+    };
+    let mut header = Vec::with_capacity(20);
+    if file.take(20).read_to_end(&mut header).is_err() {
+        return true;
+    }
+    match header.first() {
+        None | Some(0) => false,
+        Some(_) if header.len() < 20 || header[..8] != JOURNAL_MAGIC => true,
+        Some(_) => header[16..20] != [0, 0, 0, 0],
+    }
+}
+
+/// A read-only connection on `path`. When the folder is write-protected, SQLite cannot create the
+/// `-shm` index a write-ahead-log database needs; without one (and without a log to read) the file
+/// is opened `immutable`, which needs neither.
+fn open_read_only_connection(path: &Path, pending_log: bool) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let folder_protected = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::metadata(dir),
+        _ => std::fs::metadata("."),
+    }
+    .is_ok_and(|m| m.permissions().readonly());
+    let no_index = !sibling(path, "-shm").exists();
+    let uri = match path.to_str() {
+        Some(p) if folder_protected && no_index && !pending_log => {
+            // A file URI: `%`, `?` and `#` in the path are escaped.
+            let escaped = p
+                .replace('%', "%25")
+                .replace('?', "%3f")
+                .replace('#', "%23");
+            format!("file:{escaped}?immutable=1")
+        }
+        _ => {
+            return Connection::open_with_flags(path, flags - OpenFlags::SQLITE_OPEN_URI)
+                .map_err(open_error)
+        }
+    };
+    Connection::open_with_flags(uri, flags).map_err(open_error)
+}
+
+/// Whether `e` is SQLite's "busy" or "locked": another connection holds the file.
+fn is_busy(e: &Error) -> bool {
+    use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
+    let code = match e {
+        Error::Sqlite(e) | Error::NotADatabase(e) | Error::Migration { source: e, .. } => {
+            e.sqlite_error_code()
+        }
+        _ => None,
+    };
+    matches!(code, Some(DatabaseBusy | DatabaseLocked))
+}
+
+fn is_corrupt(e: &rusqlite::Error) -> bool {
+    e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseCorrupt)
+}
+
+/// Decides whether the file is ours (see the module docs), reading only, and returns its schema
+/// version; then sets the connection pragmas (and, unless `read_only`, switches the file to WAL).
+/// Nothing is written before the file is known to be ours or empty.
+fn prepare(conn: &Connection, read_only: bool) -> Result<u32> {
+    // First, so that every step below waits for a concurrent opener instead of failing.
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // One read transaction: the three reads see the same state of the file even while another
+    // process initialises it.
+    let tx = conn.unchecked_transaction()?;
     // The first read of the header: a file that is not a database fails here.
-    let objects: i64 = conn.query_row(
+    let objects: i64 = tx.query_row(
         "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
         [],
         |r| r.get(0),
     )?;
     // A negative or oversized user_version is no version of ours.
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let Ok(version) = u32::try_from(version) else {
         return Err(Error::ForeignDatabase);
     };
-    match application_id(conn)? {
+    match application_id(&tx)? {
         APPLICATION_ID => refuse_newer(version)?,
+        // A new file, an empty one, or one a killed first open left with a header and nothing
+        // else: initialised as new.
         0 if objects == 0 && version == 0 => {}
-        0 if (1..=SCHEMA_VERSION).contains(&version) && has_tables_of(conn, version)? => {}
+        0 if (1..=SCHEMA_VERSION).contains(&version) && has_tables_of(&tx, version)? => {}
         _ => return Err(Error::ForeignDatabase),
     }
-    conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    tx.finish()?;
+    if !read_only {
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+    }
     conn.pragma_update(None, "foreign_keys", true)?;
-    Ok(())
+    Ok(version)
+}
+
+/// `PRAGMA quick_check` (every page's structure, without comparing indexes to their tables): the
+/// first problem found, or `None` for a sound file.
+fn quick_check(conn: &Connection) -> Result<Option<String>> {
+    match pragma_check(conn, "quick_check", 1) {
+        Ok(problems) => Ok(problems.into_iter().next()),
+        Err(Error::NotADatabase(e) | Error::Sqlite(e)) if is_corrupt(&e) => {
+            Ok(Some("the database schema cannot be read".into()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs `PRAGMA <pragma>(<max>)` (`quick_check` or `integrity_check`) and returns its problems
+/// (none when SQLite answers `ok`), each cut to [`MAX_PROBLEM_CHARS`].
+fn pragma_check(conn: &Connection, pragma: &str, max: u32) -> Result<Vec<String>> {
+    let mut st = conn.prepare(&format!("PRAGMA {pragma}({max})"))?;
+    let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+    let mut problems = Vec::new();
+    for row in rows {
+        let line = row?;
+        if line != "ok" {
+            problems.push(line.chars().take(MAX_PROBLEM_CHARS).collect());
+        }
+    }
+    Ok(problems)
 }
 
 /// An error opening the file, without the path: SQLite's message for a file it cannot open ends

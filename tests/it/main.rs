@@ -16,7 +16,9 @@ mod assistant_pipeline;
 mod assistant_validate;
 mod cli;
 mod coach;
+mod damaged_and_read_only;
 mod demo;
+mod first_open;
 #[cfg(feature = "llama")]
 mod llama;
 #[cfg(feature = "llama")]
