@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{CoachError, ErrorJson, RequestError};
 use crate::ffi::requests::EvaluateRequest;
+use crate::limits::{check_json, Caps};
 use crate::plan::{SchemaSelection, SchemaVersion, SelectionReason};
 use crate::Coach;
 
@@ -63,6 +64,14 @@ fn into_c_string(json: String) -> *mut c_char {
 enum ApiError {
     Coach(CoachError),
     Request(RequestError),
+    /// An error already in its JSON form (with a path the `CoachError` has no room for).
+    Json(ErrorJson),
+}
+
+impl From<ErrorJson> for ApiError {
+    fn from(e: ErrorJson) -> Self {
+        ApiError::Json(e)
+    }
 }
 
 impl From<CoachError> for ApiError {
@@ -82,6 +91,7 @@ impl ApiError {
         match self {
             ApiError::Coach(e) => e.to_json(),
             ApiError::Request(e) => e.to_json(),
+            ApiError::Json(e) => e.clone(),
         }
     }
 }
@@ -196,7 +206,9 @@ pub unsafe extern "C" fn coach_plan_transform(
 ) -> *mut c_char {
     respond(|| -> Result<_, ApiError> {
         let coach = handle_arg(handle)?;
-        let req: TransformRequest = parse_request(text_arg(request_json, "request_json")?)?;
+        let request = text_arg(request_json, "request_json")?;
+        check_json(request, &Caps::REQUEST)?;
+        let req: TransformRequest = parse_request(request)?;
         let selection = SchemaSelection {
             schema_version: req.schema_version,
             reason: req.reason.unwrap_or(SelectionReason::Override),
@@ -218,7 +230,9 @@ pub unsafe extern "C" fn coach_plan_select_schema(
 ) -> *mut c_char {
     respond(|| -> Result<_, ApiError> {
         let coach = handle_arg(handle)?;
-        let req: SelectRequest = parse_request(text_arg(request_json, "request_json")?)?;
+        let request = text_arg(request_json, "request_json")?;
+        check_json(request, &Caps::REQUEST)?;
+        let req: SelectRequest = parse_request(request)?;
         Ok(coach.select_plan_schema(req.supported, req.override_version))
     })
 }
@@ -229,27 +243,35 @@ struct IdRequest {
     id: String,
 }
 
+/// The request of `ops.*`: the operations stay text (they are counted, then shaped, by the
+/// library); other keys are ignored.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OpsRequest<'a> {
+    #[serde(default, borrow)]
+    operations: Option<&'a serde_json::value::RawValue>,
+    #[serde(default)]
+    today: Option<String>,
+    #[serde(default)]
+    idempotency_key: Option<String>,
+}
+
 /// `{"operations": [...], "today": "YYYY-MM-DD", "idempotencyKey": "k"}` split into the
 /// operations JSON and the options (`today` and the key optional).
 fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>), ApiError> {
-    let mut v: serde_json::Value = parse_request(request)?;
-    let obj = v.as_object_mut().ok_or_else(|| RequestError {
-        path: None,
-        detail: "expected an object with \"operations\"".into(),
-    })?;
-    let mut text = |key: &str| -> Result<Option<String>, RequestError> {
-        match obj.remove(key) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(serde_json::Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(RequestError {
-                path: Some(key.into()),
-                detail: "wrong type: expected a string".into(),
-            }),
+    if !request.trim_start().starts_with('{') {
+        return Err(RequestError {
+            path: None,
+            detail: "expected an object with \"operations\"".into(),
         }
+        .into());
+    }
+    let r: OpsRequest<'_> = parse_request(request)?;
+    let ops = match r.operations {
+        Some(raw) => format!("{{\"operations\":{}}}", raw.get()),
+        None => "{}".to_string(),
     };
-    let today = text("today")?;
-    let key = text("idempotencyKey")?;
-    Ok((v.to_string(), today, key))
+    Ok((ops, r.today, r.idempotency_key))
 }
 
 /// The request of `assistant.message`: an `AssistantRequest` plus an optional script.
@@ -388,6 +410,16 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             })
         })
     }
+    let caps = match method {
+        "ops.dryrun" | "ops.apply" => Caps {
+            // Room for `today` and the key around the operations.
+            bytes: Caps::OPERATIONS.bytes + 1024,
+            ..Caps::OPERATIONS
+        },
+        "recipes.import" => Caps::RECIPES,
+        _ => Caps::REQUEST,
+    };
+    check_json(request, &caps)?;
     let id = || parse_request::<IdRequest>(request).map(|r| r.id);
     match method {
         "exercise.save" => out(coach.save_exercise(parse_request(request)?)?),
@@ -410,7 +442,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "suggest.evaluate" => {
             let r: EvaluateRequest = parse_request(request)?;
-            out(r.evaluate()?)
+            out(r.evaluate_or_error_json()?)
         }
         "ops.dryrun" => {
             let (ops, today, _) = ops_request(request)?;

@@ -21,6 +21,8 @@ pub fn transform_and_record(
     selection: SchemaSelection,
     ids: &mut IdGenerator,
 ) -> Result<PlanTransform> {
+    crate::limits::check_size(text, &crate::limits::Caps::REQUEST)
+        .map_err(|e| Error::InvalidArgument(format!("plan text: {}", e.detail)))?;
     let result = transform(text, selection.schema_version, ruleset, ids);
     let recorded = store.map(|s| {
         let (error_code, error_path) = match &result {

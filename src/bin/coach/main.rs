@@ -52,6 +52,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
+use coachcore::error::ErrorJson;
 use coachcore::{Coach, CoachError, SchemaVersion};
 
 const USAGE: &str = "usage:
@@ -215,10 +216,26 @@ fn print_ops_error(e: &CoachError) -> ExitCode {
     }
 }
 
-fn read_stdin() -> Result<String, Usage> {
-    let mut input = String::new();
+/// Reads stdin, at most `cap` bytes (it stops reading there): `None` when the input is larger.
+fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|_| Usage("cannot read stdin as UTF-8".into()))?;
-    Ok(input)
+        .lock()
+        .take(cap as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| Usage("cannot read stdin".into()))?;
+    Ok((bytes.len() <= cap).then_some(bytes))
+}
+
+/// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error
+/// JSON to print (`invalid_argument`); a usage error only when stdin cannot be read at all.
+fn read_stdin(cap: usize) -> Result<Result<String, ErrorJson>, Usage> {
+    let invalid = |detail: String| CoachError::InvalidArgument { detail }.to_json();
+    Ok(match read_stdin_bytes(cap)? {
+        None => Err(invalid(format!(
+            "the input is larger than {cap} bytes"
+        ))),
+        Some(bytes) => String::from_utf8(bytes)
+            .map_err(|_| invalid("the input is not UTF-8 text".into())),
+    })
 }

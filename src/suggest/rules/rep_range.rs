@@ -145,7 +145,7 @@ fn infer(ctx: &ExerciseContext) -> Option<Inferred> {
                 format!("You typically do {lo} reps on this exercise. Set a target of {lo} reps.");
             (target_mode(lo), reasoning)
         } else {
-            let (lower, upper) = clamp_width(lo, hi, (lo + hi) / 2);
+            let (lower, upper) = clamp_width(lo, hi, lo + (hi - lo) / 2);
             figures.push(("lower", lower as f64));
             figures.push(("upper", upper as f64));
             let reasoning = format!(

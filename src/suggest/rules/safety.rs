@@ -24,7 +24,7 @@
 //!    (newest vs third newest strictly within ±2%) and the user is struggling (in 2 of the last 3
 //!    sessions a progression set fell below the floor or all were at most floor + 1). Then add
 //!    15 s of rest: once for the exercise in all-same rest mode, else on each current progression
-//!    set's own rest.
+//!    set's own rest, except a set followed by a drop set (its rest is 0 on purpose).
 //!
 //! Decisions where the spec and the issue are silent:
 //! - Rule 1 needs 2 qualifying sessions, so it can fire with only 2 sessions available (both
@@ -346,6 +346,11 @@ pub(super) fn stagnation_increase_rest(ctx: &ExerciseContext, out: &mut Vec<Sugg
                 let Some(rx) = ctx.set_prescription(index) else {
                     continue;
                 };
+                // The rest before a drop set is 0 on purpose: the drop follows at once.
+                let next = index.checked_add(1).and_then(|i| ctx.set_prescription(i));
+                if next.is_some_and(|n| n.set_type == SetType::Drop) {
+                    continue;
+                }
                 let old = rx.rest_seconds;
                 out.push(draft(
                     STAGNATION_INCREASE_REST,
