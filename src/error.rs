@@ -504,7 +504,6 @@ pub(crate) fn describe_json_error(e: &serde_json::Error) -> String {
             e.line(),
             e.column()
         ),
-        Category::Syntax if crate::limits::is_too_deep(e) => crate::limits::TOO_DEEP.into(),
         Category::Syntax | Category::Io => {
             format!("malformed JSON at line {} column {}", e.line(), e.column())
         }

@@ -231,8 +231,11 @@ impl Shaper {
         let s = self.string(obj, names)?;
         match normalize_time(&s) {
             Some(t) => {
-                self.repairs
-                    .push(format!("{} \"{s}\" read as \"{t}\"", names[0], s = excerpt(&s)));
+                self.repairs.push(format!(
+                    "{} \"{s}\" read as \"{t}\"",
+                    names[0],
+                    s = excerpt(&s)
+                ));
                 Some(t)
             }
             None => Some(s),
@@ -261,13 +264,20 @@ impl Shaper {
             Some((name, Value::String(s))) => match parse_op(s) {
                 Some(op) => {
                     if op.as_str() != s.as_str() {
-                        self.repairs
-                            .push(format!("{name} \"{s}\" read as \"{}\"", op.as_str(), s = excerpt(s)));
+                        self.repairs.push(format!(
+                            "{name} \"{s}\" read as \"{}\"",
+                            op.as_str(),
+                            s = excerpt(s)
+                        ));
                     }
                     Some(op)
                 }
                 None => {
-                    self.issue("unknown_op", Some("op"), format!("unknown op \"{}\"", excerpt(s)));
+                    self.issue(
+                        "unknown_op",
+                        Some("op"),
+                        format!("unknown op \"{}\"", excerpt(s)),
+                    );
                     if is_bulk_op(s) {
                         self.issues.push(bulk_issue("op", &excerpt(s.trim())));
                     }
@@ -288,8 +298,11 @@ impl Shaper {
             Some((_, Value::String(s))) if !s.trim().is_empty() => match parse_kind(s) {
                 Some(k) => {
                     if k.as_str() != s.as_str() {
-                        self.repairs
-                            .push(format!("kind \"{s}\" read as \"{}\"", k.as_str(), s = excerpt(s)));
+                        self.repairs.push(format!(
+                            "kind \"{s}\" read as \"{}\"",
+                            k.as_str(),
+                            s = excerpt(s)
+                        ));
                     }
                     k
                 }
@@ -297,7 +310,10 @@ impl Shaper {
                     self.issue(
                         "unknown_kind",
                         Some("kind"),
-                        format!("unknown kind \"{}\" (todo, event, habit or goal)", excerpt(s)),
+                        format!(
+                            "unknown kind \"{}\" (todo, event, habit or goal)",
+                            excerpt(s)
+                        ),
                     );
                     return None;
                 }
@@ -339,7 +355,10 @@ impl Shaper {
         o.title = self.string(obj, &["title"]);
         o.notes = self.string(obj, &["notes"]);
         o.scheduled_for = self.string(obj, &["scheduledFor", "scheduled_for"]);
-        o.time_of_day = self.time(obj, &["timeOfDay", "time_of_day", "startTime", "start_time"]);
+        o.time_of_day = self.time(
+            obj,
+            &["timeOfDay", "time_of_day", "startTime", "start_time"],
+        );
         self.split_date_time(&mut o);
         o.end_time = self.time(obj, &["endTime", "end_time"]);
         o.occurrence_date = self.string(obj, &["occurrenceDate", "occurrence_date"]);
@@ -382,9 +401,15 @@ impl Shaper {
             return;
         }
         let repair = if o.time_of_day.is_none() {
-            format!("scheduledFor \"{s}\" split into scheduledFor {date} and timeOfDay {time}", s = excerpt(s))
+            format!(
+                "scheduledFor \"{s}\" split into scheduledFor {date} and timeOfDay {time}",
+                s = excerpt(s)
+            )
         } else {
-            format!("scheduledFor \"{s}\" read as {date} (timeOfDay given)", s = excerpt(s))
+            format!(
+                "scheduledFor \"{s}\" read as {date} (timeOfDay given)",
+                s = excerpt(s)
+            )
         };
         if o.time_of_day.is_none() {
             o.time_of_day = Some(time);
@@ -452,10 +477,7 @@ impl Shaper {
                 self.issue(
                     "invalid_completed",
                     Some("completed"),
-                    format!(
-                        "completed must be true or false, not {}",
-                        json_type(other)
-                    ),
+                    format!("completed must be true or false, not {}", json_type(other)),
                 );
                 None
             }
@@ -490,8 +512,10 @@ impl Shaper {
                         Priority::High => "high",
                     };
                     if canon != s {
-                        self.repairs
-                            .push(format!("priority \"{s}\" read as \"{canon}\"", s = excerpt(s)));
+                        self.repairs.push(format!(
+                            "priority \"{s}\" read as \"{canon}\"",
+                            s = excerpt(s)
+                        ));
                     }
                     Some(p)
                 }
@@ -531,7 +555,11 @@ impl Shaper {
                     self.repairs.push(format!(
                         "recurrence \"{s}\" read as {{type:'{}'{}}}",
                         type_str(rec.kind),
-                        if rec.weekdays.is_empty() { "" } else { ", weekdays mon to fri" },
+                        if rec.weekdays.is_empty() {
+                            ""
+                        } else {
+                            ", weekdays mon to fri"
+                        },
                         s = excerpt(s)
                     ));
                     Some(rec)
@@ -539,7 +567,10 @@ impl Shaper {
                 None => bad(
                     self,
                     "recurrence",
-                    format!("unknown recurrence \"{}\" (none, daily, weekly, monthly or yearly)", excerpt(s)),
+                    format!(
+                        "unknown recurrence \"{}\" (none, daily, weekly, monthly or yearly)",
+                        excerpt(s)
+                    ),
                 ),
             },
             Value::Object(r) if r.values().all(Value::is_null) => {

@@ -340,7 +340,11 @@ impl Checker<'_> {
                     None => self.err(
                         "unknown_id",
                         Some("id"),
-                        format!("there is no {} with id \"{}\"", o.kind.as_str(), excerpt(id)),
+                        format!(
+                            "there is no {} with id \"{}\"",
+                            o.kind.as_str(),
+                            excerpt(id)
+                        ),
                     ),
                 },
             }
@@ -435,7 +439,11 @@ impl Checker<'_> {
                         self.err(
                             "unknown_id",
                             Some("item"),
-                            format!("there is no {} with id \"{}\"", r.kind.as_str(), excerpt(&r.id)),
+                            format!(
+                                "there is no {} with id \"{}\"",
+                                r.kind.as_str(),
+                                excerpt(&r.id)
+                            ),
                         );
                     }
                 }
@@ -589,7 +597,10 @@ impl Checker<'_> {
                 }
             }
         }
-        if o.notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS) {
+        if o.notes
+            .as_deref()
+            .is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS)
+        {
             self.err(
                 "invalid_notes",
                 Some("notes"),
@@ -611,7 +622,11 @@ impl Checker<'_> {
                 self.errors.push(OpIssue {
                     code: "unknown_id".into(),
                     field: Some(format!("items[{i}]")),
-                    message: format!("there is no {} with id \"{}\"", r.kind.as_str(), excerpt(&r.id)),
+                    message: format!(
+                        "there is no {} with id \"{}\"",
+                        r.kind.as_str(),
+                        excerpt(&r.id)
+                    ),
                 });
             }
         }

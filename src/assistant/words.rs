@@ -202,7 +202,13 @@ mod tests {
 
     #[test]
     fn bulk_op_names_and_recurrence_aliases() {
-        for s in ["bulk_delete", "BulkComplete", "delete_all", "complete-all", "removeMany"] {
+        for s in [
+            "bulk_delete",
+            "BulkComplete",
+            "delete_all",
+            "complete-all",
+            "removeMany",
+        ] {
             assert!(is_bulk_op(s), "{s}");
         }
         for s in ["delete", "archive", "all", "call"] {
@@ -212,7 +218,13 @@ mod tests {
         assert_eq!(wk.kind, RecurrenceType::Weekly);
         assert_eq!(
             wk.weekdays,
-            [Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu, Weekday::Fri]
+            [
+                Weekday::Mon,
+                Weekday::Tue,
+                Weekday::Wed,
+                Weekday::Thu,
+                Weekday::Fri
+            ]
         );
         let n = parse_recurrence_alias("every_n_days").unwrap();
         assert_eq!((n.kind, n.interval), (RecurrenceType::Daily, None));

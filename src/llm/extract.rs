@@ -56,11 +56,6 @@ pub fn parse_model_json_with<T: DeserializeOwned, U>(
         Check(OutputError),
     }
     let describe = |f: Failure<'_>| match f {
-        Failure::Syntax(e) if crate::limits::is_too_deep(&e) => OutputError::new(
-            OutputErrorCode::InvalidJson,
-            None,
-            crate::limits::TOO_DEEP,
-        ),
         Failure::Syntax(e) => {
             let what = if e.is_eof() {
                 "the JSON ends early (truncated output)"

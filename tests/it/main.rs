@@ -17,6 +17,7 @@ mod assistant_validate;
 mod cli;
 mod coach;
 mod demo;
+mod limits;
 #[cfg(feature = "llama")]
 mod llama;
 #[cfg(feature = "llama")]

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::error::ErrorJson;
 use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
-use coachcore::error::ErrorJson;
-use coachcore::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
 use crate::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};

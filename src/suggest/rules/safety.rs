@@ -1065,4 +1065,31 @@ mod tests {
         assert!((figure("plateauChangePct") - 1.9).abs() < 1e-9);
         assert!(d.reasoning.contains("105 s"), "{}", d.reasoning);
     }
+
+    #[test]
+    fn stagnation_leaves_the_rest_before_a_drop_set_alone() {
+        // Two working sets, then a drop set right after the second: that set's rest is 0 on
+        // purpose, and stays so.
+        let s = |w: f64| {
+            vec![
+                done(0, Regular, w, 7),
+                done(1, Regular, w, 7),
+                done(2, Drop, w * 0.7, 7),
+            ]
+        };
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| {
+                rx.rest_mode = RestMode::PerSet;
+                rx.sets[1].rest_seconds = 0;
+                rx.sets[2].set_type = Drop;
+                rx.sets[2].target_weight = 70.0;
+            })
+            .performed(vec![s(101.9), s(101.0), s(100.0), s(90.0)])
+            .build();
+        let drafts = run(stagnation_increase_rest, &ctx);
+        assert_eq!(
+            fired(&drafts, STAGNATION_INCREASE_REST),
+            vec![(IncreaseRest, Some(0), Some(105.0))]
+        );
+    }
 }
