@@ -78,6 +78,8 @@ fn run_measured(
 /// The intermediary of [`run_measured`].
 #[test]
 #[ignore = "run as a child process by run_measured"]
+// The child is reaped by `wait4`, which `Child::wait` cannot replace (it gives no usage).
+#[allow(clippy::zombie_processes)]
 fn measure_child() {
     let argv: Vec<String> =
         serde_json::from_str(&std::env::var("COACH_MEASURE_ARGV").unwrap()).unwrap();
