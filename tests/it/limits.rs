@@ -243,8 +243,8 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
     );
 }
 
-/// Every method of `coach_call`.
-const C_METHODS: [&str; 25] = [
+/// Every method of `coach_call`, and the two plan calls.
+const C_METHODS: [&str; 26] = [
     "exercise.save",
     "plan.save",
     "plan.get",
@@ -270,6 +270,7 @@ const C_METHODS: [&str; 25] = [
     "planner.backlog",
     "audit.log",
     "plan.transform",
+    "plan.selectSchema",
 ];
 
 /// The child side of [`c_api_peak_memory_stays_within_ten_times_the_input`]: one C call with the
@@ -283,7 +284,8 @@ fn c_child() {
     print!("{}", out.chars().take(300).collect::<String>());
 }
 
-/// One C call on a new in-memory handle (`plan.transform` is `coach_plan_transform`); the result.
+/// One C call on a new in-memory handle (`plan.transform` is `coach_plan_transform`,
+/// `plan.selectSchema` `coach_plan_select_schema`); the result.
 fn c_call(method: &str, request: Vec<u8>) -> String {
     let request = CString::new(request).unwrap();
     // SAFETY: NULL path (in-memory), NULL error out-pointer, NUL-terminated strings, a live
@@ -292,6 +294,8 @@ fn c_call(method: &str, request: Vec<u8>) -> String {
         let h = coachcore::capi::coach_open(std::ptr::null(), std::ptr::null_mut());
         let out = if method == "plan.transform" {
             coachcore::capi::coach_plan_transform(h, request.as_ptr())
+        } else if method == "plan.selectSchema" {
+            coachcore::capi::coach_plan_select_schema(h, request.as_ptr())
         } else {
             let m = CString::new(method).unwrap();
             coachcore::capi::coach_call(h, m.as_ptr(), request.as_ptr())
