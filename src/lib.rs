@@ -25,6 +25,7 @@ pub mod clock;
 pub mod error;
 pub mod ffi;
 pub mod ids;
+pub mod limits;
 pub mod llm;
 pub mod logging;
 pub mod meals;

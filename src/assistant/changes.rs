@@ -17,8 +17,19 @@ use crate::error::{Error, Result};
 const MAX_DETAIL_ISSUES: usize = 5;
 
 /// Operations as JSON text (`{"operations":[...]}` or an array), shaped; `InvalidArgument` when
-/// the text is not JSON or holds no operation list.
+/// the text is too large or too deep (see [`crate::limits`]), is not JSON or holds no operation
+/// list; `OperationsRejected` (`too_many_operations`) when it holds more than [`MAX_OPERATIONS`],
+/// counted before any is built.
 pub(crate) fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
+    use crate::limits::{check_json, check_size, count_operations, Caps};
+    let capped = |e: crate::error::RequestError| {
+        Error::InvalidArgument(format!("operations JSON: {}", e.detail))
+    };
+    check_size(json, &Caps::OPERATIONS).map_err(capped)?;
+    if let Some(n) = count_operations(json).filter(|n| *n > MAX_OPERATIONS) {
+        return Err(too_many(n));
+    }
+    check_json(json, &Caps::OPERATIONS).map_err(capped)?;
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
         let why = crate::error::json::describe(&e);
         Error::InvalidArgument(format!("operations are not valid JSON: {why}"))

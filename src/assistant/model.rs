@@ -217,6 +217,7 @@ pub struct ItemRef {
 /// - `update`: `id` plus the fields to change; for todos, events and habits `recurrence` too.
 /// - `delete`, `complete`: `id`. `complete` is for non-repeating items only.
 /// - `complete_occurrence`: `id` of a repeating item and `occurrenceDate`.
+/// - `complete` and `complete_occurrence` with `completed: false` un-complete (a toggle).
 /// - `goal_create`: `title`, optional `items`, `children`; `goal_update`: `id` and fields;
 ///   `goal_delete`: `id`; `goal_add_items`: `id`, `items`; `goal_remove_item`: `id`, `item`;
 ///   `goal_add_child` / `goal_remove_child`: `id`, `childId`.
@@ -281,6 +282,11 @@ pub struct PlannerOperation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[uniffi(default = None)]
     pub child_id: Option<String>,
+    /// `complete`, `complete_occurrence`: `false` un-completes (the item, or that occurrence);
+    /// absent or `true` completes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub completed: Option<bool>,
 }
 
 impl PlannerOperation {
@@ -302,6 +308,7 @@ impl PlannerOperation {
             children: Vec::new(),
             item: None,
             child_id: None,
+            completed: None,
         }
     }
 }

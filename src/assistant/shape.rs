@@ -14,7 +14,8 @@
 //!   (`goal_create` for goals); `id` and `occurrenceDate` → `complete_occurrence`; `id` and only
 //!   `completed: true` → `complete`; a goal `id` with only `items` → `goal_add_items`; a goal `id`
 //!   with `item` or `childId` is ambiguous (`missing_op`); any other `id` → `update`
-//!   (`goal_update` for goals).
+//!   (`goal_update` for goals). `completed: false` instead of `true` infers `complete` too: it
+//!   un-completes.
 //! - Field names are camelCase; the snake_case spellings (`scheduled_for`, `time_of_day`,
 //!   `end_time`, `occurrence_date`, `child_id`) are accepted too (camelCase wins when both are
 //!   set). Unknown fields are ignored.
@@ -22,16 +23,22 @@
 //!   field (`id`, `title`, `notes`, `scheduledFor`, `timeOfDay`, `endTime`, `occurrenceDate`,
 //!   `childId`, `priority`, `recurrence`). A wrong JSON type (e.g. a number as `title`) is
 //!   `invalid_field` with the field's name, and the field is left out.
+//! - `startTime` (or `start_time`) is read as `timeOfDay`. `completed` must be a boolean
+//!   (`invalid_completed` otherwise).
 //! - Times written `9:05` or `09:05:00` are rewritten `09:05`; a `scheduledFor` with a time
 //!   (`2026-11-21T09:00`) keeps its date and gives its time to `timeOfDay` when that is absent.
 //! - `priority`: `low`, `medium`, `high`, any case; `med` and `normal` read as `medium`
 //!   (`invalid_priority` otherwise).
 //! - `recurrence`: an object `{type, interval, weekdays, until}` (`type` any case; `end` is read as
 //!   `until`), or a string shorthand for the type (`"daily"`, `"none"`; `"once"` reads as `none`).
-//!   `{}` reads as absent. Weekdays: `mon`, `monday`, `Mon`, `MO`... (`invalid_recurrence` with
+//!   `{}` reads as absent. Two more words are read for the type: `weekdays` (weekly, Monday to
+//!   Friday, unless `weekdays` lists the days) and `every_n_days` (daily; the interval from
+//!   `interval`, `n` or `every`). Weekdays: `mon`, `monday`, `Mon`, `MO`... (`invalid_recurrence` with
 //!   the field, e.g. `recurrence.weekdays`, for anything unreadable).
 //! - Bulk markers are `bulk_not_supported`: a `where`, `filter` or `query` field, an `ids` field,
-//!   `all: true`, or an `id` of `*` or `all`.
+//!   `all: true`, an `id` of `*` or `all`, or an op that names a bulk operation (`bulk_delete`,
+//!   `delete_all`: also `unknown_op`).
+//! - Messages and repair notes quote a caller's value by at most 40 characters.
 //!
 //! An element whose kind or op cannot be read has `operation: None` (and at least one issue).
 
@@ -39,9 +46,11 @@ use serde_json::{Map, Value};
 
 use super::model::{ItemKind, ItemRef, OpIssue, OpType, PlannerOperation, Priority, Recurrence};
 use super::words::normalize_time;
+use crate::limits::excerpt;
 
 pub use super::words::{
-    parse_kind, parse_op, parse_priority, parse_recurrence_type, parse_weekday, type_str,
+    is_bulk_op, parse_kind, parse_op, parse_priority, parse_recurrence_alias,
+    parse_recurrence_type, parse_weekday, type_str,
 };
 
 /// One operation after shaping: the typed operation if it could be read, and the problems found.
@@ -125,6 +134,16 @@ pub fn shape_one(index: u32, value: &Value) -> ShapedOp {
     }
 }
 
+/// A recurrence type (`daily`), or one of the words of [`parse_recurrence_alias`].
+fn word(s: &str) -> Option<Recurrence> {
+    parse_recurrence_type(s)
+        .map(|kind| Recurrence {
+            kind,
+            ..Recurrence::none()
+        })
+        .or_else(|| parse_recurrence_alias(s))
+}
+
 fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -143,13 +162,15 @@ struct Shaper {
 }
 
 /// Content fields: any of them present makes an `id`-only operation an update.
-const CONTENT: [&str; 13] = [
+const CONTENT: [&str; 15] = [
     "title",
     "notes",
     "scheduledFor",
     "scheduled_for",
     "timeOfDay",
     "time_of_day",
+    "startTime",
+    "start_time",
     "endTime",
     "end_time",
     "priority",
@@ -210,8 +231,11 @@ impl Shaper {
         let s = self.string(obj, names)?;
         match normalize_time(&s) {
             Some(t) => {
-                self.repairs
-                    .push(format!("{} \"{s}\" read as \"{t}\"", names[0]));
+                self.repairs.push(format!(
+                    "{} \"{s}\" read as \"{t}\"",
+                    names[0],
+                    s = excerpt(&s)
+                ));
                 Some(t)
             }
             None => Some(s),
@@ -240,13 +264,23 @@ impl Shaper {
             Some((name, Value::String(s))) => match parse_op(s) {
                 Some(op) => {
                     if op.as_str() != s.as_str() {
-                        self.repairs
-                            .push(format!("{name} \"{s}\" read as \"{}\"", op.as_str()));
+                        self.repairs.push(format!(
+                            "{name} \"{s}\" read as \"{}\"",
+                            op.as_str(),
+                            s = excerpt(s)
+                        ));
                     }
                     Some(op)
                 }
                 None => {
-                    self.issue("unknown_op", Some("op"), format!("unknown op \"{s}\""));
+                    self.issue(
+                        "unknown_op",
+                        Some("op"),
+                        format!("unknown op \"{}\"", excerpt(s)),
+                    );
+                    if is_bulk_op(s) {
+                        self.issues.push(bulk_issue("op", &excerpt(s.trim())));
+                    }
                     return None;
                 }
             },
@@ -264,8 +298,11 @@ impl Shaper {
             Some((_, Value::String(s))) if !s.trim().is_empty() => match parse_kind(s) {
                 Some(k) => {
                     if k.as_str() != s.as_str() {
-                        self.repairs
-                            .push(format!("kind \"{s}\" read as \"{}\"", k.as_str()));
+                        self.repairs.push(format!(
+                            "kind \"{s}\" read as \"{}\"",
+                            k.as_str(),
+                            s = excerpt(s)
+                        ));
                     }
                     k
                 }
@@ -273,7 +310,10 @@ impl Shaper {
                     self.issue(
                         "unknown_kind",
                         Some("kind"),
-                        format!("unknown kind \"{s}\" (todo, event, habit or goal)"),
+                        format!(
+                            "unknown kind \"{}\" (todo, event, habit or goal)",
+                            excerpt(s)
+                        ),
                     );
                     return None;
                 }
@@ -315,7 +355,10 @@ impl Shaper {
         o.title = self.string(obj, &["title"]);
         o.notes = self.string(obj, &["notes"]);
         o.scheduled_for = self.string(obj, &["scheduledFor", "scheduled_for"]);
-        o.time_of_day = self.time(obj, &["timeOfDay", "time_of_day"]);
+        o.time_of_day = self.time(
+            obj,
+            &["timeOfDay", "time_of_day", "startTime", "start_time"],
+        );
         self.split_date_time(&mut o);
         o.end_time = self.time(obj, &["endTime", "end_time"]);
         o.occurrence_date = self.string(obj, &["occurrenceDate", "occurrence_date"]);
@@ -331,6 +374,7 @@ impl Shaper {
         if let Some((_, v)) = Self::get(obj, &["children"]) {
             o.children = self.children(v);
         }
+        o.completed = self.completed(obj);
         Some(o)
     }
 
@@ -357,9 +401,15 @@ impl Shaper {
             return;
         }
         let repair = if o.time_of_day.is_none() {
-            format!("scheduledFor \"{s}\" split into scheduledFor {date} and timeOfDay {time}")
+            format!(
+                "scheduledFor \"{s}\" split into scheduledFor {date} and timeOfDay {time}",
+                s = excerpt(s)
+            )
         } else {
-            format!("scheduledFor \"{s}\" read as {date} (timeOfDay given)")
+            format!(
+                "scheduledFor \"{s}\" read as {date} (timeOfDay given)",
+                s = excerpt(s)
+            )
         };
         if o.time_of_day.is_none() {
             o.time_of_day = Some(time);
@@ -402,22 +452,36 @@ impl Shaper {
             }
         } else if present("occurrenceDate") || present("occurrence_date") {
             OpType::CompleteOccurrence
-        } else if obj.get("completed") == Some(&Value::Bool(true))
+        } else if matches!(obj.get("completed"), Some(Value::Bool(_)))
             && !CONTENT.iter().any(|n| present(n))
         {
             OpType::Complete
         } else {
-            if obj.get("completed") == Some(&Value::Bool(true)) {
-                self.repairs.push(
-                    "completed:true ignored on an update (completing is its own operation)"
-                        .to_string(),
-                );
+            if let Some(Value::Bool(b)) = obj.get("completed") {
+                self.repairs.push(format!(
+                    "completed:{b} ignored on an update (completing is its own operation)"
+                ));
             }
             OpType::Update
         };
         self.repairs
             .push(format!("op inferred as \"{}\"", op.as_str()));
         Some(op)
+    }
+
+    /// `completed`: a boolean (`false` un-completes); anything else is `invalid_completed`.
+    fn completed(&mut self, obj: &Map<String, Value>) -> Option<bool> {
+        match Self::get(obj, &["completed"])? {
+            (_, Value::Bool(b)) => Some(*b),
+            (_, other) => {
+                self.issue(
+                    "invalid_completed",
+                    Some("completed"),
+                    format!("completed must be true or false, not {}", json_type(other)),
+                );
+                None
+            }
+        }
     }
 
     fn bulk_markers(&mut self, obj: &Map<String, Value>) {
@@ -431,7 +495,7 @@ impl Shaper {
         }
         if let Some(Value::String(id)) = obj.get("id") {
             if is_bulk_id(id) {
-                self.issues.push(bulk_issue("id", id.trim()));
+                self.issues.push(bulk_issue("id", &excerpt(id.trim())));
             }
         }
     }
@@ -448,8 +512,10 @@ impl Shaper {
                         Priority::High => "high",
                     };
                     if canon != s {
-                        self.repairs
-                            .push(format!("priority \"{s}\" read as \"{canon}\""));
+                        self.repairs.push(format!(
+                            "priority \"{s}\" read as \"{canon}\"",
+                            s = excerpt(s)
+                        ));
                     }
                     Some(p)
                 }
@@ -457,7 +523,7 @@ impl Shaper {
                     self.issue(
                         "invalid_priority",
                         Some("priority"),
-                        format!("unknown priority \"{s}\" (low, medium or high)"),
+                        format!("unknown priority \"{}\" (low, medium or high)", excerpt(s)),
                     );
                     None
                 }
@@ -484,21 +550,27 @@ impl Shaper {
         };
         match v {
             Value::String(s) if s.trim().is_empty() => None,
-            Value::String(s) => match parse_recurrence_type(s) {
-                Some(kind) => {
+            Value::String(s) => match word(s) {
+                Some(rec) => {
                     self.repairs.push(format!(
-                        "recurrence \"{s}\" read as {{type:'{}'}}",
-                        type_str(kind)
+                        "recurrence \"{s}\" read as {{type:'{}'{}}}",
+                        type_str(rec.kind),
+                        if rec.weekdays.is_empty() {
+                            ""
+                        } else {
+                            ", weekdays mon to fri"
+                        },
+                        s = excerpt(s)
                     ));
-                    Some(Recurrence {
-                        kind,
-                        ..Recurrence::none()
-                    })
+                    Some(rec)
                 }
                 None => bad(
                     self,
                     "recurrence",
-                    format!("unknown recurrence \"{s}\" (none, daily, weekly, monthly or yearly)"),
+                    format!(
+                        "unknown recurrence \"{}\" (none, daily, weekly, monthly or yearly)",
+                        excerpt(s)
+                    ),
                 ),
             },
             Value::Object(r) if r.values().all(Value::is_null) => {
@@ -507,14 +579,14 @@ impl Shaper {
                 None
             }
             Value::Object(r) => {
-                let kind = match Self::get(r, &["type", "kind", "freq", "frequency"]) {
-                    Some((_, Value::String(s))) => match parse_recurrence_type(s) {
-                        Some(k) => k,
+                let mut rec = match Self::get(r, &["type", "kind", "freq", "frequency"]) {
+                    Some((_, Value::String(s))) => match word(s) {
+                        Some(rec) => rec,
                         None => {
                             return bad(
                                 self,
                                 "recurrence.type",
-                                format!("unknown recurrence type \"{s}\" (none, daily, weekly, monthly or yearly)"),
+                                format!("unknown recurrence type \"{}\" (none, daily, weekly, monthly or yearly)", excerpt(s)),
                             )
                         }
                     },
@@ -534,11 +606,7 @@ impl Shaper {
                         )
                     }
                 };
-                let mut rec = Recurrence {
-                    kind,
-                    ..Recurrence::none()
-                };
-                if let Some((_, v)) = Self::get(r, &["interval"]) {
+                if let Some((_, v)) = Self::get(r, &["interval", "n", "every"]) {
                     let n = v.as_u64().or_else(|| {
                         v.as_f64()
                             .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u32::MAX as f64)
@@ -566,6 +634,8 @@ impl Shaper {
                         _ => &[],
                     };
                     let mut good = matches!(v, Value::Array(_) | Value::String(_));
+                    // Days given replace those of the `weekdays` word.
+                    rec.weekdays.clear();
                     for d in list {
                         match d.as_str().and_then(parse_weekday) {
                             Some(w) => {

@@ -27,6 +27,12 @@
 //! - Fields the operation does not use (e.g. `items` on a todo `update`, `recurrence` on a goal,
 //!   `endTime` on a todo, `title` on a `delete`) are dropped.
 //!
+//! - `completed` is dropped from every op but `complete` and `complete_occurrence`, where `false`
+//!   un-completes (the item, or the occurrence).
+//!
+//! Messages and repair notes quote a caller's value (an unknown id, an unreadable date) by at most
+//! 40 characters ([`crate::limits::excerpt`]).
+//!
 //! A habit `create` without recurrence is NOT repaired (`missing_recurrence`: the model must say how
 //! it repeats). Goals cannot be completed by an operation (`op_not_allowed`).
 //!
@@ -39,8 +45,9 @@
 //! | `missing_op`, `unknown_op` | (shaping) op cannot be inferred, or is not one of the 12 |
 //! | `invalid_field` | (shaping) a field has the wrong JSON type or shape |
 //! | `invalid_priority` | (shaping) not low/medium/high |
-//! | `bulk_not_supported` | `where`/`filter`/`query`/`ids`, `all: true`, or id `*`/`all` |
-//! | `too_many_operations` | (list, in [`Validation::errors`]) more than 20 operations |
+//! | `invalid_completed` | (shaping) `completed` is not a boolean |
+//! | `bulk_not_supported` | `where`/`filter`/`query`/`ids`, `all: true`, id `*`/`all`, or a bulk op name (`bulk_delete`, `delete_all`; with `unknown_op`) |
+//! | `too_many_operations` | (list, in [`Validation::errors`]) more than 20 operations (a text of operations is counted before it is shaped: its validation then has no checks) |
 //! | `op_not_allowed` | the op does not apply to the kind (e.g. `goal_add_items` on a todo, `complete` on a goal) |
 //! | `missing_id` | the op needs `id` |
 //! | `unexpected_id` | `id` on a create naming a stored item (ids are assigned by the library; an id naming nothing is dropped, a deterministic repair) |
@@ -48,6 +55,7 @@
 //! | `unknown_id` | no stored item of that kind with that id (`id`, `items[i]`, `item`, `childId`, `children[i]`) |
 //! | `missing_title` | a create without a title |
 //! | `invalid_title` | a title longer than 200 characters, or blank |
+//! | `invalid_notes` | notes longer than 2000 characters ([`MAX_NOTES_CHARS`]) |
 //! | `missing_recurrence` | a habit create without recurrence |
 //! | `invalid_recurrence` | interval outside 1..=365, weekdays on a non-weekly rule, unreadable weekdays/type, `until` not a date or before the anchor |
 //! | `habit_must_repeat` | a habit with `{type:'none'}` |
@@ -72,6 +80,7 @@ use super::model::{
 };
 use super::shape::{bulk_issue, is_bulk_id, type_str, ShapedOp};
 use super::MAX_OPERATIONS;
+use crate::limits::{excerpt, MAX_NOTES_CHARS};
 
 /// The JSON Schema of a proposal (`{"operations":[...]}`), used for grammar-constrained decoding.
 pub const OPS_SCHEMA: &str = include_str!("../../schemas/assistant-ops.json");
@@ -120,20 +129,24 @@ pub fn validate(ops: &[ShapedOp], known: &KnownItems, today: Date) -> Validation
     let valid_count = checks.iter().filter(|c| c.valid).count() as u32;
     let mut errors = Vec::new();
     if ops.len() > MAX_OPERATIONS {
-        errors.push(OpIssue {
-            code: "too_many_operations".into(),
-            field: Some("operations".into()),
-            message: format!(
-                "{} operations: at most {MAX_OPERATIONS} may be proposed or applied at once",
-                ops.len()
-            ),
-        });
+        errors.push(too_many_issue(ops.len()));
     }
     Validation {
         invalid_count: checks.len() as u32 - valid_count,
         valid_count,
         checks,
         errors,
+    }
+}
+
+/// The list error of more than [`MAX_OPERATIONS`] operations (`too_many_operations`).
+pub fn too_many_issue(count: usize) -> OpIssue {
+    OpIssue {
+        code: "too_many_operations".into(),
+        field: Some("operations".into()),
+        message: format!(
+            "{count} operations: at most {MAX_OPERATIONS} may be proposed or applied at once"
+        ),
     }
 }
 
@@ -327,7 +340,11 @@ impl Checker<'_> {
                     None => self.err(
                         "unknown_id",
                         Some("id"),
-                        format!("there is no {} with id \"{id}\"", o.kind.as_str()),
+                        format!(
+                            "there is no {} with id \"{}\"",
+                            o.kind.as_str(),
+                            excerpt(id)
+                        ),
                     ),
                 },
             }
@@ -388,7 +405,7 @@ impl Checker<'_> {
                             self.errors.push(OpIssue {
                                 code: "unknown_id".into(),
                                 field: Some(format!("children[{i}]")),
-                                message: format!("there is no goal with id \"{c}\""),
+                                message: format!("there is no goal with id \"{}\"", excerpt(c)),
                             });
                         }
                     }
@@ -422,7 +439,11 @@ impl Checker<'_> {
                         self.err(
                             "unknown_id",
                             Some("item"),
-                            format!("there is no {} with id \"{}\"", r.kind.as_str(), r.id),
+                            format!(
+                                "there is no {} with id \"{}\"",
+                                r.kind.as_str(),
+                                excerpt(&r.id)
+                            ),
                         );
                     }
                 }
@@ -445,7 +466,7 @@ impl Checker<'_> {
                         self.err(
                             "unknown_id",
                             Some("childId"),
-                            format!("there is no goal with id \"{c}\""),
+                            format!("there is no goal with id \"{}\"", excerpt(c)),
                         );
                     }
                 }
@@ -488,7 +509,7 @@ impl Checker<'_> {
         use OpType::*;
         let item_fields = matches!(o.op, Create | Update);
         let goal_fields = matches!(o.op, GoalCreate | GoalUpdate);
-        let mut dropped: [&str; 13] = [""; 13];
+        let mut dropped: [&str; 14] = [""; 14];
         let mut n = 0;
         let mut drop = |cond: bool, name: &'static str| {
             if cond {
@@ -523,6 +544,10 @@ impl Checker<'_> {
             !matches!(o.op, GoalAddChild | GoalRemoveChild) && o.child_id.is_some(),
             "childId",
         );
+        drop(
+            !matches!(o.op, Complete | CompleteOccurrence) && o.completed.is_some(),
+            "completed",
+        );
         if n == 0 {
             return;
         }
@@ -539,6 +564,7 @@ impl Checker<'_> {
                 "items" => o.items.clear(),
                 "children" => o.children.clear(),
                 "item" => o.item = None,
+                "completed" => o.completed = None,
                 _ => o.child_id = None,
             }
         }
@@ -571,6 +597,16 @@ impl Checker<'_> {
                 }
             }
         }
+        if o.notes
+            .as_deref()
+            .is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS)
+        {
+            self.err(
+                "invalid_notes",
+                Some("notes"),
+                format!("the notes are longer than {MAX_NOTES_CHARS} characters"),
+            );
+        }
     }
 
     fn check_goal_items(&mut self, o: &PlannerOperation) {
@@ -586,7 +622,11 @@ impl Checker<'_> {
                 self.errors.push(OpIssue {
                     code: "unknown_id".into(),
                     field: Some(format!("items[{i}]")),
-                    message: format!("there is no {} with id \"{}\"", r.kind.as_str(), r.id),
+                    message: format!(
+                        "there is no {} with id \"{}\"",
+                        r.kind.as_str(),
+                        excerpt(&r.id)
+                    ),
                 });
             }
         }
@@ -652,7 +692,7 @@ impl Checker<'_> {
                     self.err(
                         "invalid_date",
                         Some("scheduledFor"),
-                        format!("\"{s}\" is not a date (YYYY-MM-DD)"),
+                        format!("\"{}\" is not a date (YYYY-MM-DD)", excerpt(s)),
                     );
                     None
                 }
@@ -711,7 +751,7 @@ impl Checker<'_> {
                     None => self.err(
                         "invalid_recurrence",
                         Some("recurrence.until"),
-                        format!("until \"{u}\" is not a date (YYYY-MM-DD)"),
+                        format!("until \"{}\" is not a date (YYYY-MM-DD)", excerpt(u)),
                     ),
                     Some(until) => {
                         if anchor.is_some_and(|a| until < a) {
@@ -734,7 +774,7 @@ impl Checker<'_> {
             self.err(
                 "invalid_time",
                 Some(field),
-                format!("\"{t}\" is not a time (HH:MM, 24 h)"),
+                format!("\"{}\" is not a time (HH:MM, 24 h)", excerpt(t)),
             );
         }
         m
@@ -770,14 +810,14 @@ impl Checker<'_> {
                 None => self.err(
                     "invalid_date",
                     Some("occurrenceDate"),
-                    format!("\"{s}\" is not a date (YYYY-MM-DD)"),
+                    format!("\"{}\" is not a date (YYYY-MM-DD)", excerpt(s)),
                 ),
                 Some(d) => {
                     if !anchor.is_some_and(|a| occurs_on(&k.recurrence, a, d)) {
                         self.err(
                             "not_an_occurrence",
                             Some("occurrenceDate"),
-                            format!("the {} does not occur on {s}", o.kind.as_str()),
+                            format!("the {} does not occur on {}", o.kind.as_str(), excerpt(s)),
                         );
                     }
                 }

@@ -2,7 +2,7 @@
 //! priorities, recurrence types, weekdays, `H:MM` times) and the recurrence type written back, as
 //! [`shape`](super::shape) and [`validate`](super::validate) use them. Pure.
 
-use super::model::{ItemKind, OpType, Priority, RecurrenceType, Weekday};
+use super::model::{ItemKind, OpType, Priority, Recurrence, RecurrenceType, Weekday};
 
 /// Reads an op name: case-insensitive, ignoring `_`, `-` and spaces; with the documented synonyms.
 pub fn parse_op(s: &str) -> Option<OpType> {
@@ -33,6 +33,58 @@ pub fn parse_op(s: &str) -> Option<OpType> {
         b"goalremovechild" => OpType::GoalRemoveChild,
         _ => return None,
     })
+}
+
+/// Lowercase ASCII letters and digits of `s` (no `_`, `-` or spaces), at most `N` of them; `None`
+/// when longer.
+fn squeezed<const N: usize>(s: &str) -> Option<([u8; N], usize)> {
+    let mut buf = [0u8; N];
+    let mut n = 0;
+    for b in s.trim().bytes() {
+        if b == b'_' || b == b'-' || b == b' ' {
+            continue;
+        }
+        if n == N {
+            return None;
+        }
+        buf[n] = b.to_ascii_lowercase();
+        n += 1;
+    }
+    Some((buf, n))
+}
+
+/// Whether an op name that is none of the 12 asks for a bulk operation: `bulk_delete`,
+/// `bulkComplete`, `delete_all`, `complete-all` (any case, ignoring `_`, `-` and spaces).
+pub fn is_bulk_op(s: &str) -> bool {
+    let op_then = |w: &[u8], tail: &[u8]| {
+        w.strip_suffix(tail)
+            .and_then(|head| std::str::from_utf8(head).ok())
+            .is_some_and(|head| parse_op(head).is_some())
+    };
+    parse_op(s).is_none()
+        && squeezed::<32>(s).is_some_and(|(buf, n)| {
+            let w = &buf[..n];
+            w.starts_with(b"bulk") || op_then(w, b"all") || op_then(w, b"many")
+        })
+}
+
+/// Reads the recurrence words beyond the five types: `weekdays` (weekly, Monday to Friday) and
+/// `every_n_days` (daily; the interval comes from the rule's `interval`). Any case, ignoring `_`,
+/// `-` and spaces.
+pub fn parse_recurrence_alias(s: &str) -> Option<Recurrence> {
+    let (buf, n) = squeezed::<16>(s)?;
+    match &buf[..n] {
+        b"weekdays" | b"everyweekday" => Some(Recurrence {
+            kind: RecurrenceType::Weekly,
+            weekdays: Weekday::ALL[..5].to_vec(),
+            ..Recurrence::none()
+        }),
+        b"everyndays" => Some(Recurrence {
+            kind: RecurrenceType::Daily,
+            ..Recurrence::none()
+        }),
+        _ => None,
+    }
 }
 
 /// Reads a kind, any case.
@@ -146,6 +198,37 @@ mod tests {
         for s in ["", "archive", "complete_occurrence_of_the_item_now", "goal"] {
             assert_eq!(parse_op(s), None, "{s}");
         }
+    }
+
+    #[test]
+    fn bulk_op_names_and_recurrence_aliases() {
+        for s in [
+            "bulk_delete",
+            "BulkComplete",
+            "delete_all",
+            "complete-all",
+            "removeMany",
+        ] {
+            assert!(is_bulk_op(s), "{s}");
+        }
+        for s in ["delete", "archive", "all", "call"] {
+            assert!(!is_bulk_op(s), "{s}");
+        }
+        let wk = parse_recurrence_alias("Weekdays").unwrap();
+        assert_eq!(wk.kind, RecurrenceType::Weekly);
+        assert_eq!(
+            wk.weekdays,
+            [
+                Weekday::Mon,
+                Weekday::Tue,
+                Weekday::Wed,
+                Weekday::Thu,
+                Weekday::Fri
+            ]
+        );
+        let n = parse_recurrence_alias("every_n_days").unwrap();
+        assert_eq!((n.kind, n.interval), (RecurrenceType::Daily, None));
+        assert_eq!(parse_recurrence_alias("fortnightly"), None);
     }
 
     #[test]

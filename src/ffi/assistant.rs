@@ -290,7 +290,10 @@ impl Coach {
 
     /// [`Coach::dry_run_operations`] for operations as JSON (`{"operations":[...]}` or a bare
     /// array, in the camelCase form of [`PlannerOperation`]; loosely shaped operations are normalised as
-    /// the model's are). Throws `InvalidArgument` when the text holds no operation list.
+    /// the model's are). Throws `InvalidArgument` when the text holds no operation list, is over
+    /// 512 KiB, nests deeper than 64 levels or has an array of more than 1000 elements. More than
+    /// 20 operations are counted, not shaped: the validation holds only the list error
+    /// `too_many_operations` (`applyOperationsJson` throws `OperationsRejected`).
     pub fn dry_run_operations_json(
         &self,
         json: &str,

@@ -280,6 +280,7 @@ impl Coach {
     /// Throws `InvalidArgument` with the JSON path of the first problem.
     pub fn meal_plan_request_from_json(json: &str) -> Result<MealPlanRequest, CoachError> {
         validate::json_size("request JSON", json, validate::MAX_REQUEST_BYTES)?;
+        crate::limits::check_json(json, &crate::limits::Caps::REQUEST)?;
         let request: MealPlanRequest = crate::error::parse_request(json)?;
         validate::request(&request)?;
         Ok(request)

@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::error::CoachError;
+use crate::error::{CoachError, Error, ErrorJson};
 use crate::suggest::model::{ExerciseContext, PrescriptionChange, SuggestionDraft};
 
 /// The input of [`crate::evaluate_exercise`] as one JSON object: the request of the C API's
@@ -32,5 +32,18 @@ impl EvaluateRequest {
     /// `InvalidArgument` for a context `savePlan` or `logSession` would refuse.
     pub fn evaluate(self) -> Result<Vec<SuggestionDraft>, CoachError> {
         crate::ffi::evaluate_exercise(self.context, self.existing, self.now_ms)
+    }
+
+    /// [`EvaluateRequest::evaluate`] with the error as the C API and the CLI print it: a refused
+    /// field of the context has its JSON path in `path` (`context.prescription.sets[1].targetWeight`)
+    /// as well as in `detail`.
+    pub fn evaluate_or_error_json(self) -> Result<Vec<SuggestionDraft>, ErrorJson> {
+        if let Err(field) = crate::suggest::validate::check_context_fields(&self.context) {
+            let path = field.path.clone();
+            let mut json = CoachError::from(Error::from(field)).to_json();
+            json.path = Some(path);
+            return Err(json);
+        }
+        self.evaluate().map_err(|e| e.to_json())
     }
 }

@@ -13,6 +13,8 @@ pub const PLAN_TRANSFORM_FEATURE: &str = "plan.transform";
 /// (success or failure) with the schema version, the selection reason and the ruleset version.
 ///
 /// When the transform fails, its error is returned even if recording the failure also failed.
+/// Text over 1 MiB ([`crate::limits::MAX_REQUEST_BYTES`]) is refused with `InvalidArgument`
+/// before anything is parsed or recorded.
 pub fn transform_and_record(
     store: Option<&Store>,
     clock: &dyn Clock,
@@ -21,6 +23,8 @@ pub fn transform_and_record(
     selection: SchemaSelection,
     ids: &mut IdGenerator,
 ) -> Result<PlanTransform> {
+    crate::limits::check_size(text, &crate::limits::Caps::REQUEST)
+        .map_err(|e| Error::InvalidArgument(format!("plan text: {}", e.detail)))?;
     let result = transform(text, selection.schema_version, ruleset, ids);
     let recorded = store.map(|s| {
         let (error_code, error_path) = match &result {

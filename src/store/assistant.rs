@@ -154,6 +154,17 @@ impl Db<'_> {
         Ok(n == 1)
     }
 
+    /// Removes a done occurrence of a repeating item. Returns false when it was not recorded.
+    pub fn delete_completion(&self, item_id: &str, date: &str) -> Result<bool> {
+        let n = self
+            .conn
+            .prepare_cached(
+                "DELETE FROM planner_completions WHERE item_id = ?1 AND occurrence_date = ?2",
+            )?
+            .execute(params![item_id, date])?;
+        Ok(n == 1)
+    }
+
     /// Links a todo, event or habit to a goal. Returns false when already linked; fails (foreign
     /// key) when the goal or an item of that kind does not exist.
     pub fn add_goal_item(&self, goal_id: &str, item: &ItemRef) -> Result<bool> {

@@ -18,13 +18,47 @@ pub(crate) fn invalid(detail: impl Into<String>) -> Error {
     Error::InvalidArgument(detail.into())
 }
 
+/// A refused field of an input: its JSON path (`context.prescription.sets[1].targetWeight`) and
+/// what is wrong with it, never its value. As an [`Error`] it is `InvalidArgument` with the detail
+/// `PATH WHAT`; the C API and the CLI also give the path on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// JSON path of the field.
+    pub path: String,
+    /// What is wrong, in the library's words.
+    pub what: String,
+}
+
+impl FieldError {
+    fn new(path: impl Into<String>, what: impl Into<String>) -> Self {
+        FieldError {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+}
+
+impl From<FieldError> for Error {
+    fn from(e: FieldError) -> Self {
+        invalid(format!("{} {}", e.path, e.what))
+    }
+}
+
 /// A weight from 0 to 5000; `what` names it in the error.
 pub(crate) fn check_weight(w: f64, what: impl FnOnce() -> String) -> Result<()> {
-    if w.is_finite() && (0.0..=5000.0).contains(&w) {
+    if weight_ok(w) {
         Ok(())
     } else {
-        Err(invalid(format!("{} must be 0 to 5000", what())))
+        Err(invalid(format!("{} {WEIGHT_RANGE}", what())))
     }
+}
+
+/// Heaviest weight anywhere (a planned, logged or suggested load), in the plan's unit.
+pub const MAX_WEIGHT: f64 = 5000.0;
+const WEIGHT_RANGE: &str = "must be 0 to 5000";
+
+fn weight_ok(w: f64) -> bool {
+    w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w)
 }
 
 /// Most target reps a planned set may have.
@@ -56,11 +90,12 @@ pub const MAX_WEIGHT_FACTOR: f64 = 3.0;
 /// [`MAX_PLATE_SIZES`] plates each above 0 and at most [`MAX_PLATE_WEIGHT`], at most
 /// [`MAX_DUMBBELL_SIZES`] dumbbells each above 0 and at most [`MAX_DUMBBELL_WEIGHT`], all
 /// finite. `at` names it in the error (`settings.load`).
-fn check_load(load: &LoadConfig, at: &str) -> Result<()> {
+fn check_load(load: &LoadConfig, at: &str) -> Result<(), FieldError> {
     if !(load.bar_weight.is_finite() && (0.0..=MAX_BAR_WEIGHT).contains(&load.bar_weight)) {
-        return Err(invalid(format!(
-            "{at}.barWeight must be 0 (the default bar) to {MAX_BAR_WEIGHT}"
-        )));
+        return Err(FieldError::new(
+            format!("{at}.barWeight"),
+            format!("must be 0 (the default bar) to {MAX_BAR_WEIGHT}"),
+        ));
     }
     check_sizes(
         &load.plates,
@@ -77,15 +112,24 @@ fn check_load(load: &LoadConfig, at: &str) -> Result<()> {
 }
 
 /// At most `max_count` sizes, each finite, above 0 and at most `max_weight`; `at` names the list.
-fn check_sizes(sizes: &[f64], max_count: usize, max_weight: f64, at: &str) -> Result<()> {
+fn check_sizes(
+    sizes: &[f64],
+    max_count: usize,
+    max_weight: f64,
+    at: &str,
+) -> Result<(), FieldError> {
     if sizes.len() > max_count {
-        return Err(invalid(format!("{at} lists more than {max_count} sizes")));
+        return Err(FieldError::new(
+            at,
+            format!("lists more than {max_count} sizes"),
+        ));
     }
     for (k, w) in sizes.iter().enumerate() {
         if !(w.is_finite() && *w > 0.0 && *w <= max_weight) {
-            return Err(invalid(format!(
-                "{at}[{k}] must be above 0 and at most {max_weight}"
-            )));
+            return Err(FieldError::new(
+                format!("{at}[{k}]"),
+                format!("must be above 0 and at most {max_weight}"),
+            ));
         }
     }
     Ok(())
@@ -119,41 +163,48 @@ pub(crate) fn check_plan(
 /// The checks of one exercise prescription that need no database: a consistent rep range, unique
 /// set indexes, possible weights (0 to 5000), target reps up to [`MAX_TARGET_REPS`], rest up to
 /// [`MAX_REST_SECONDS`]. `at` names it in the error (`exercises[2]`).
-pub(crate) fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<()> {
+pub(crate) fn check_prescription(e: &ExercisePrescription, at: &str) -> Result<(), FieldError> {
     let r = &e.rep_range;
     let consistent = match r.mode {
-        RepRangeMode::NotSet => true,
+        RepRangeMode::NotSet => r.lower <= r.upper,
         RepRangeMode::Range => 1 <= r.lower && r.lower <= r.upper && r.upper <= 100,
         RepRangeMode::Target => (1..=100).contains(&r.target),
     };
     if !consistent {
-        return Err(invalid(format!("{at}.repRange is inconsistent")));
+        return Err(FieldError::new(format!("{at}.repRange"), "is inconsistent"));
     }
     if e.rest_seconds > MAX_REST_SECONDS {
-        return Err(invalid(format!(
-            "{at}.restSeconds must be at most {MAX_REST_SECONDS}"
-        )));
+        return Err(FieldError::new(
+            format!("{at}.restSeconds"),
+            format!("must be at most {MAX_REST_SECONDS}"),
+        ));
     }
     let mut idx = HashSet::new();
     for (k, st) in e.sets.iter().enumerate() {
+        let field = |name: &str| format!("{at}.sets[{k}].{name}");
         if !idx.insert(st.index) {
-            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
+            return Err(FieldError::new(field("index"), "is repeated"));
         }
         if st.index > MAX_SET_INDEX {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
-            )));
+            return Err(FieldError::new(
+                field("index"),
+                format!("must be at most {MAX_SET_INDEX}"),
+            ));
         }
-        check_weight(st.target_weight, || format!("{at}.sets[{k}].targetWeight"))?;
+        if !weight_ok(st.target_weight) {
+            return Err(FieldError::new(field("targetWeight"), WEIGHT_RANGE));
+        }
         if st.target_reps > MAX_TARGET_REPS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].targetReps must be at most {MAX_TARGET_REPS}"
-            )));
+            return Err(FieldError::new(
+                field("targetReps"),
+                format!("must be at most {MAX_TARGET_REPS}"),
+            ));
         }
         if st.rest_seconds > MAX_REST_SECONDS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].restSeconds must be at most {MAX_REST_SECONDS}"
-            )));
+            return Err(FieldError::new(
+                field("restSeconds"),
+                format!("must be at most {MAX_REST_SECONDS}"),
+            ));
         }
     }
     Ok(())
@@ -202,28 +253,34 @@ pub(crate) fn check_log(
 
 /// The checks of logged sets that need no database: unique set indexes, possible weights. `at`
 /// names their owner in the error (`exercises[2]`).
-fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
+fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<(), FieldError> {
     let mut idx = HashSet::new();
     for (k, s) in sets.iter().enumerate() {
+        let field = |name: &str| format!("{at}.sets[{k}].{name}");
         if !idx.insert(s.index) {
-            return Err(invalid(format!("{at}.sets[{k}].index is repeated")));
+            return Err(FieldError::new(field("index"), "is repeated"));
         }
         if s.index > MAX_SET_INDEX {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].index must be at most {MAX_SET_INDEX}"
-            )));
+            return Err(FieldError::new(
+                field("index"),
+                format!("must be at most {MAX_SET_INDEX}"),
+            ));
         }
         if s.reps > MAX_LOGGED_REPS {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].reps must be at most {MAX_LOGGED_REPS}"
-            )));
+            return Err(FieldError::new(
+                field("reps"),
+                format!("must be at most {MAX_LOGGED_REPS}"),
+            ));
         }
         if s.rest_seconds.is_some_and(|r| r > MAX_LOGGED_REST_SECONDS) {
-            return Err(invalid(format!(
-                "{at}.sets[{k}].restSeconds must be at most {MAX_LOGGED_REST_SECONDS}"
-            )));
+            return Err(FieldError::new(
+                field("restSeconds"),
+                format!("must be at most {MAX_LOGGED_REST_SECONDS}"),
+            ));
         }
-        check_weight(s.weight, || format!("{at}.sets[{k}].weight"))?;
+        if !weight_ok(s.weight) {
+            return Err(FieldError::new(field("weight"), WEIGHT_RANGE));
+        }
     }
     Ok(())
 }
@@ -235,11 +292,30 @@ fn check_performed_sets(sets: &[PerformedSet], at: &str) -> Result<()> {
 /// performance. The error names the field by its path (`context.previous[1].sets[0].weight`),
 /// never its value.
 pub fn check_context(ctx: &ExerciseContext) -> Result<()> {
+    Ok(check_context_fields(ctx)?)
+}
+
+/// [`check_context`] with the refused field's path on its own; also bounds the cached history's
+/// typical reps (at most [`MAX_LOGGED_REPS`]).
+pub fn check_context_fields(ctx: &ExerciseContext) -> Result<(), FieldError> {
     check_load(&ctx.plan.load, "context.plan.load")?;
     check_prescription(&ctx.prescription, "context.prescription")?;
     check_performed_sets(&ctx.current.sets, "context.current")?;
     for (i, p) in ctx.previous.iter().enumerate() {
         check_performed_sets(&p.sets, &format!("context.previous[{i}]"))?;
+    }
+    if let Some(h) = &ctx.history {
+        for (name, reps) in [
+            ("typicalLowerReps", h.typical_lower_reps),
+            ("typicalUpperReps", h.typical_upper_reps),
+        ] {
+            if reps > MAX_LOGGED_REPS {
+                return Err(FieldError::new(
+                    format!("context.history.{name}"),
+                    format!("must be at most {MAX_LOGGED_REPS}"),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -491,8 +491,10 @@ pub fn render_plan_json(text: &str) -> Result<String> {
             }
         ))
     };
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| bad(String::new(), format!("not JSON ({e})")))?;
+    crate::limits::check_json(text, &crate::limits::Caps::REQUEST)
+        .map_err(|e| bad(String::new(), e.detail))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| bad(String::new(), crate::error::describe_json_error(&e)))?;
     if let Some(i) = document::schema_issues(document::analyzer_validator(), &value)
         .into_iter()
         .next()

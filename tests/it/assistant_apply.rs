@@ -404,7 +404,13 @@ fn dry_run_leaves_the_database_byte_identical() {
     ];
     for l in &lists {
         let v = dry_run_json(&env.store, &l.to_string(), today()).unwrap();
-        assert_eq!(v.checks.len(), l.as_array().map_or(6, Vec::len));
+        // More than 20 are counted, not shaped: no checks, the list error only.
+        let want = match l.as_array() {
+            Some(a) if a.len() > 20 => 0,
+            Some(a) => a.len(),
+            None => 6,
+        };
+        assert_eq!(v.checks.len(), want);
     }
     let v = dry_run_json(&env.store, &lists[0].to_string(), today()).unwrap();
     assert!(v.all_valid(), "{v:?}");

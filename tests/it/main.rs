@@ -19,6 +19,7 @@ mod coach;
 mod damaged_and_read_only;
 mod demo;
 mod first_open;
+mod limits;
 #[cfg(feature = "llama")]
 mod llama;
 #[cfg(feature = "llama")]

@@ -33,7 +33,7 @@ use crate::assistant::model::{
     PlannerOperation, Validation, WeekSnapshot,
 };
 use crate::assistant::shape::ShapedOp;
-use crate::assistant::validate::{referenced_items, validate};
+use crate::assistant::validate::{referenced_items, too_many_issue, validate};
 use crate::assistant::week::week_entries;
 use crate::assistant::MAX_OPERATIONS;
 use crate::clock::Clock;
@@ -55,9 +55,19 @@ pub fn dry_run(store: &Store, ops: Vec<ShapedOp>, today: Date) -> Result<Validat
 }
 
 /// `ops` as JSON (`{"operations":[...]}` or an array), shaped then dry-run. `InvalidArgument`
-/// when the text holds no operation list.
+/// when the text holds no operation list or breaks a cap of [`crate::limits`]. More than
+/// [`MAX_OPERATIONS`] are counted, not shaped: the validation has no checks, only the list error
+/// `too_many_operations`.
 pub fn dry_run_json(store: &Store, json: &str, today: Date) -> Result<Validation> {
-    dry_run(store, shape_json(json)?, today)
+    match shape_json(json) {
+        Err(Error::OperationsRejected { total, .. }) => Ok(Validation {
+            valid_count: 0,
+            invalid_count: total,
+            checks: Vec::new(),
+            errors: vec![too_many_issue(total as usize)],
+        }),
+        shaped => dry_run(store, shaped?, today),
+    }
 }
 
 /// Validates `ops` and, when all are valid, applies them in one transaction with one audit entry
@@ -182,7 +192,8 @@ fn execute_one(
             return Ok((kind, id, Some(before), None));
         }
         OpType::Complete => {
-            after.completed = true;
+            // `completed: false` un-completes.
+            after.completed = op.completed.unwrap_or(true);
             db.update_planner_item(&after)?;
         }
         OpType::CompleteOccurrence => {
@@ -190,11 +201,17 @@ fn execute_one(
                 .occurrence_date
                 .as_deref()
                 .ok_or_else(|| missing("occurrenceDate", op))?;
-            if db.insert_completion(&id, date, now)? {
-                let at = after
-                    .completed_occurrences
-                    .binary_search_by(|d| d.as_str().cmp(date))
-                    .unwrap_or_else(|i| i);
+            let found = after
+                .completed_occurrences
+                .binary_search_by(|d| d.as_str().cmp(date));
+            if op.completed == Some(false) {
+                if db.delete_completion(&id, date)? {
+                    if let Ok(at) = found {
+                        after.completed_occurrences.remove(at);
+                    }
+                }
+            } else if db.insert_completion(&id, date, now)? {
+                let at = found.unwrap_or_else(|i| i);
                 after.completed_occurrences.insert(at, date.to_string());
             }
             db.touch_planner_item(kind, &id, now)?;

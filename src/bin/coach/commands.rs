@@ -3,21 +3,33 @@
 //! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::error::ErrorJson;
 use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
-use crate::{open, print_error, print_ops_error, read_stdin, version, Usage};
+use crate::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
+
+/// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
+fn ops_input() -> Result<Result<String, ExitCode>, Usage> {
+    Ok(read_stdin(MAX_OPERATIONS_BYTES)?.map_err(|e| {
+        out!("{}", e.to_response());
+        ExitCode::from(2)
+    }))
+}
 
 pub(crate) fn ops_dryrun(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let input = read_stdin()?;
+    let input = match ops_input()? {
+        Ok(input) => input,
+        Err(code) => return Ok(code),
+    };
     let today = f.get("--today").copied();
     let result = open(f.get("--db")).and_then(|c| c.dry_run_operations_json(&input, today));
     Ok(match result {
@@ -37,7 +49,10 @@ pub(crate) fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
-    let input = read_stdin()?;
+    let input = match ops_input()? {
+        Ok(input) => input,
+        Err(code) => return Ok(code),
+    };
     let key = f.get("--idempotency-key").copied();
     let today = f.get("--today").copied();
     let result = open(Some(db)).and_then(|c| c.apply_operations_json(&input, key, today));
@@ -143,10 +158,12 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
         ),
         None => None,
     };
-    let mut input = Vec::new();
-    if std::io::stdin().read_to_end(&mut input).is_err() {
-        return Err(Usage("cannot read stdin".into()));
-    }
+    let Some(input) = read_stdin_bytes(MAX_REQUEST_BYTES)? else {
+        let e = CoachError::InvalidArgument {
+            detail: format!("the input is larger than {MAX_REQUEST_BYTES} bytes"),
+        };
+        return Ok(print_error(&e));
+    };
     let text = match String::from_utf8(input) {
         Ok(t) => t,
         Err(_) => {
@@ -174,16 +191,23 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
 
 /// `coach suggest evaluate`: an [`EvaluateRequest`] on stdin, the suggestions on stdout.
 pub(crate) fn suggest_evaluate() -> Result<ExitCode, Usage> {
-    let input = read_stdin()?;
-    let request = match coachcore::error::parse_request::<EvaluateRequest>(&input) {
-        Ok(request) => request,
-        Err(e) => {
-            out!("{}", e.to_json().to_response());
-            return Ok(ExitCode::from(1));
-        }
+    let refuse = |e: ErrorJson| {
+        out!("{}", e.to_response());
+        Ok(ExitCode::from(1))
     };
-    // Input savePlan / logSession would refuse is refused here too: invalid_argument, exit 1.
-    match request.evaluate() {
+    let input = match read_stdin(MAX_REQUEST_BYTES)? {
+        Ok(input) => input,
+        Err(e) => return refuse(e),
+    };
+    let parsed = check_json(&input, &Caps::REQUEST)
+        .and_then(|()| coachcore::error::parse_request::<EvaluateRequest>(&input));
+    let request = match parsed {
+        Ok(request) => request,
+        Err(e) => return refuse(e.to_json()),
+    };
+    // Input savePlan / logSession would refuse is refused here too: invalid_argument, exit 1,
+    // with the path of the refused field.
+    match request.evaluate_or_error_json() {
         Ok(suggestions) => {
             #[derive(serde::Serialize)]
             struct Output {
@@ -193,7 +217,7 @@ pub(crate) fn suggest_evaluate() -> Result<ExitCode, Usage> {
             out!("{}", serde_json::to_string(&out).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => Ok(print_error(&e)),
+        Err(e) => refuse(e),
     }
 }
 

@@ -34,6 +34,11 @@
 //!   the deterministic fallback.
 //! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
+//! Stdin is read up to the command's cap (`src/limits.rs`; 512 KiB for `ops`, 32 MiB for
+//! `recipes import`, 1 MiB otherwise): larger input, or input that is not UTF-8, prints the error
+//! JSON with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
+//! non-UTF-8 with `invalid_json`, exit 2).
+//!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
 //! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
 //! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
@@ -52,6 +57,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
+use coachcore::error::ErrorJson;
 use coachcore::{Coach, CoachError, SchemaVersion};
 
 const USAGE: &str = "usage:
@@ -215,10 +221,25 @@ fn print_ops_error(e: &CoachError) -> ExitCode {
     }
 }
 
-fn read_stdin() -> Result<String, Usage> {
-    let mut input = String::new();
+/// Reads stdin, at most `cap` bytes (it stops reading there): `None` when the input is larger.
+fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|_| Usage("cannot read stdin as UTF-8".into()))?;
-    Ok(input)
+        .lock()
+        .take(cap as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| Usage("cannot read stdin".into()))?;
+    Ok((bytes.len() <= cap).then_some(bytes))
+}
+
+/// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error
+/// JSON to print (`invalid_argument`); a usage error only when stdin cannot be read at all.
+fn read_stdin(cap: usize) -> Result<Result<String, ErrorJson>, Usage> {
+    let invalid = |detail: String| CoachError::InvalidArgument { detail }.to_json();
+    Ok(match read_stdin_bytes(cap)? {
+        None => Err(invalid(format!("the input is larger than {cap} bytes"))),
+        Some(bytes) => {
+            String::from_utf8(bytes).map_err(|_| invalid("the input is not UTF-8 text".into()))
+        }
+    })
 }

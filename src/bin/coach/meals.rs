@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use coachcore::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
@@ -18,7 +19,13 @@ pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
     let db = f
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
-    let input = read_stdin()?;
+    let input = match read_stdin(Caps::RECIPES.bytes)? {
+        Ok(input) => input,
+        Err(e) => {
+            out!("{}", e.to_response());
+            return Ok(ExitCode::from(1));
+        }
+    };
     Ok(match open(Some(db)).and_then(|c| c.import_recipes(input)) {
         Ok(n) => {
             out!("{{\"imported\":{n}}}");

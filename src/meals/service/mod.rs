@@ -29,6 +29,8 @@ pub const STAGE_TTL_MS: i64 = 72 * 3_600_000;
 /// how many were imported.
 pub fn import_recipes_json(store: &Store, clock: &dyn Clock, json: &str) -> Result<u32> {
     validate::json_size("recipes JSON", json, validate::MAX_IMPORT_BYTES)?;
+    crate::limits::check_json(json, &crate::limits::Caps::RECIPES)
+        .map_err(|e| Error::InvalidArgument(format!("recipes JSON: {}", e.detail)))?;
     let recipes: Vec<Recipe> =
         crate::error::parse_request(json).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     import_recipes(store, clock, recipes)

@@ -16,6 +16,7 @@ mod safety;
 #[cfg(test)]
 pub(crate) mod testkit;
 
+use super::apply::applied;
 use super::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, ExerciseContext,
     SuggestionDraft, SuggestionSource,
@@ -48,6 +49,9 @@ pub const RULE_IDS: [&str; 14] = [
 /// active mode; its comment "so other rules can rely on a defined mode" means the next time).
 /// Judging against a range the user never chose would tell them they "hit the top of their
 /// range" when they have none.
+///
+/// Only drafts that accepting could apply are returned: one whose result `savePlan` would refuse
+/// (a weight above 5000, a rep range or target above 100, rest above an hour) is left out.
 pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     let mut out = Vec::new();
     rep_range::inference(ctx, &mut out);
@@ -64,6 +68,9 @@ pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     hygiene::warmup_acting_as_working_set(ctx, &mut out);
     hygiene::regular_acting_as_warmup(ctx, &mut out);
     hygiene::set_type_mismatch(ctx, &mut out);
+    // A suggestion accept would refuse (a weight above 5000, a rep range above its limits, rest
+    // above an hour) could never be taken: it is not made.
+    out.retain(|d| applied(&ctx.prescription, d).is_ok());
     out
 }
 

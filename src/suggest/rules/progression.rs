@@ -1324,4 +1324,31 @@ mod tests {
             out[0].reasoning
         );
     }
+
+    #[test]
+    fn no_increase_beyond_the_weight_accept_allows() {
+        // At 5000 lb a large overshoot would suggest 5015, which accept refuses (5000 at most):
+        // the engine does not suggest it.
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets.iter_mut().for_each(|s| s.target_weight = 5000.0))
+            .sessions(&[&[16, 16, 16], &[16, 16, 16]])
+            .build();
+        let raw = run(&ctx);
+        assert!(
+            raw.iter()
+                .any(|d| d.new_value.number().is_some_and(|w| w > 5000.0)),
+            "the rule alone goes past the limit: {raw:?}"
+        );
+        let drafts = super::super::evaluate(&ctx);
+        assert!(
+            drafts.iter().all(|d| d.change_type != IncreaseWeight),
+            "{drafts:?}"
+        );
+        for d in &drafts {
+            assert!(
+                crate::suggest::apply::applied(&ctx.prescription, d).is_ok(),
+                "{d:?}"
+            );
+        }
+    }
 }

@@ -145,7 +145,7 @@ fn infer(ctx: &ExerciseContext) -> Option<Inferred> {
                 format!("You typically do {lo} reps on this exercise. Set a target of {lo} reps.");
             (target_mode(lo), reasoning)
         } else {
-            let (lower, upper) = clamp_width(lo, hi, (lo + hi) / 2);
+            let (lower, upper) = clamp_width(lo, hi, lo + (hi - lo) / 2);
             figures.push(("lower", lower as f64));
             figures.push(("upper", upper as f64));
             let reasoning = format!(
@@ -444,5 +444,31 @@ mod tests {
             .figures
             .iter()
             .any(|f| f.name == "typicalLowerReps" && f.value == 8.0));
+    }
+
+    #[test]
+    fn typical_reps_at_the_top_of_u32_neither_overflow_nor_reach_the_plan() {
+        // The midpoint of the typical bounds overflowed (`(lo + hi) / 2`, a panic in debug).
+        let huge = Ctx::not_set()
+            .with(|c| c.history = Some(history(u32::MAX - 8, u32::MAX)))
+            .build();
+        assert_eq!(inferred(&huge), r(u32::MAX - 7, u32::MAX - 1));
+        // A range accept would refuse (above 100 reps) is not suggested, however typical.
+        let high = Ctx::not_set()
+            .with(|c| c.history = Some(history(1000, 2000)))
+            .build();
+        for ctx in [&huge, &high] {
+            assert!(
+                super::super::evaluate(ctx)
+                    .iter()
+                    .all(|d| d.change_type != ChangeType::ChangeRepRange),
+                "{:?}",
+                ctx.history
+            );
+        }
+        // And an outside context with typical reps beyond any logged set is refused, by path.
+        let e = crate::suggest::validate::check_context_fields(&huge).unwrap_err();
+        assert_eq!(e.path, "context.history.typicalLowerReps");
+        assert!(crate::suggest::validate::check_context_fields(&high).is_ok());
     }
 }

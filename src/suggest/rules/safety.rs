@@ -24,7 +24,7 @@
 //!    (newest vs third newest strictly within ±2%) and the user is struggling (in 2 of the last 3
 //!    sessions a progression set fell below the floor or all were at most floor + 1). Then add
 //!    15 s of rest: once for the exercise in all-same rest mode, else on each current progression
-//!    set's own rest.
+//!    set's own rest, except a set followed by a drop set (its rest is 0 on purpose).
 //!
 //! Decisions where the spec and the issue are silent:
 //! - Rule 1 needs 2 qualifying sessions, so it can fire with only 2 sessions available (both
@@ -346,6 +346,11 @@ pub(super) fn stagnation_increase_rest(ctx: &ExerciseContext, out: &mut Vec<Sugg
                 let Some(rx) = ctx.set_prescription(index) else {
                     continue;
                 };
+                // The rest before a drop set is 0 on purpose: the drop follows at once.
+                let next = index.checked_add(1).and_then(|i| ctx.set_prescription(i));
+                if next.is_some_and(|n| n.set_type == SetType::Drop) {
+                    continue;
+                }
                 let old = rx.rest_seconds;
                 out.push(draft(
                     STAGNATION_INCREASE_REST,
@@ -1059,5 +1064,32 @@ mod tests {
         assert!((figure("e1rmThird") - e(100.0)).abs() < 1e-9);
         assert!((figure("plateauChangePct") - 1.9).abs() < 1e-9);
         assert!(d.reasoning.contains("105 s"), "{}", d.reasoning);
+    }
+
+    #[test]
+    fn stagnation_leaves_the_rest_before_a_drop_set_alone() {
+        // Two working sets, then a drop set right after the second: that set's rest is 0 on
+        // purpose, and stays so.
+        let s = |w: f64| {
+            vec![
+                done(0, Regular, w, 7),
+                done(1, Regular, w, 7),
+                done(2, Drop, w * 0.7, 7),
+            ]
+        };
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| {
+                rx.rest_mode = RestMode::PerSet;
+                rx.sets[1].rest_seconds = 0;
+                rx.sets[2].set_type = Drop;
+                rx.sets[2].target_weight = 70.0;
+            })
+            .performed(vec![s(101.9), s(101.0), s(100.0), s(90.0)])
+            .build();
+        let drafts = run(stagnation_increase_rest, &ctx);
+        assert_eq!(
+            fired(&drafts, STAGNATION_INCREASE_REST),
+            vec![(IncreaseRest, Some(0), Some(105.0))]
+        );
     }
 }
