@@ -108,7 +108,12 @@ fn run_task(
     let meal_type: MealType = serde_json::from_value(json!(meal)).expect("meal type");
 
     let metered = model.map(|m| Metered::new(m, "eval"));
-    let settings = PlanSettings::default();
+    // No time limit per call: what is measured is the picking (latency is reported, not
+    // enforced; on a busy machine a 30 s limit would only measure the fallback).
+    let settings = PlanSettings {
+        timeout_ms: None,
+        ..PlanSettings::default()
+    };
     let cancel = CancelToken::new();
     let env = PlanEnv {
         store: &store,
