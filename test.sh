@@ -30,10 +30,10 @@ cargo test --locked
 
 echo "== llama engine tests (feature llama, real model)"
 # The library's unit tests with the engine, then only the real-model modules of the integration
-# test crate (tests/it): a filter selects a test when its path contains it, and only these three
+# test crate (tests/it): a filter selects a test when its path contains it, and only these four
 # modules' paths contain these (the other modules already ran above, without the feature).
 cargo test --locked --features llama --lib
-cargo test --locked --features llama --test it -- llama:: llama_suggestions:: llama_assistant::
+cargo test --locked --features llama --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals::
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"

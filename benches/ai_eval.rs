@@ -28,6 +28,9 @@ mod score;
 
 use score::{paired, short, wrong_actions};
 
+#[path = "ai_eval/meals.rs"]
+mod meals;
+
 const QUICK_TASKS: usize = 12;
 
 fn main() {
@@ -59,6 +62,7 @@ fn main() {
         if quick { " (quick)" } else { "" }
     );
     assistant(&engine, quick);
+    meals::run(&engine, quick);
 }
 
 /// What one feature's run scored.

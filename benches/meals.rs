@@ -1,10 +1,15 @@
 //! Meal planning's deterministic hot paths (issue 12 goals):
 //! - candidate search for one slot over 10,000 recipes: p50 under 5 ms;
 //! - a 7-day plan of 3 meals a day with the deterministic fallback (search, scoring, staging,
-//!   variety), wall time per plan and per slot.
+//!   variety), wall time per plan and per slot;
+//! - with feature `llama`: the same plan reranked by SmolLM2-135M-Instruct (2 threads; env
+//!   `COACH_MODEL` names another GGUF), wall time per slot with the prompt-prefix cache off, then
+//!   on (the fixed system prompt prewarmed), with the prompt tokens per call and how many of them
+//!   came from the cache.
 //!
-//! Run: `cargo bench --bench meals` (`-- --quick` for fewer probes). Prints p50, p95 and the best
-//! of each, and whether the goal is met.
+//! Run: `cargo bench --bench meals` (`-- --quick` for fewer probes; the model plan then covers one
+//! day), `cargo bench --features llama --bench meals` for the model plan. Prints p50, p95 and the
+//! best of each, and whether the goal is met.
 //!
 //! The 10,000 recipes: the starter set (`tests/data/recipes/starter.json`) copied with varied
 //! titles, tags, times and servings (every copy keeps its meal types, ingredients and diets), in
@@ -230,4 +235,154 @@ fn main() {
         None,
     );
     report("  per slot", (p50 / 21.0, p95 / 21.0, best / 21.0), None);
+
+    #[cfg(feature = "llama")]
+    model_plan::run(&store, &clock, &req, quick);
+}
+
+/// The 7-day plan reranked by the real model, prompt cache off then on.
+#[cfg(feature = "llama")]
+mod model_plan {
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+
+    use coachcore::clock::FixedClock;
+    use coachcore::ids::IdGenerator;
+    use coachcore::llm::llama::{available_cores, GenerationStats, LlamaEngine, LlamaOptions};
+    use coachcore::llm::{
+        CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
+        LlmError, ModelInfo, TokenListener,
+    };
+    use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
+    use coachcore::meals::{MealPlanRequest, PickedBy};
+    use coachcore::store::Store;
+
+    use super::{report, stats};
+
+    /// The engine, adding up each call's prompt tokens and cached prompt tokens.
+    struct Counting {
+        engine: Arc<LlamaEngine>,
+        calls: Mutex<Vec<(u32, GenerationStats)>>,
+    }
+
+    impl LanguageModel for Counting {
+        fn info(&self) -> ModelInfo {
+            self.engine.info()
+        }
+
+        fn generate(
+            &self,
+            request: GenerationRequest,
+            listener: Option<Arc<dyn TokenListener>>,
+            cancel: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            let (result, stats) = self.engine.generate_with_stats(request, listener, cancel)?;
+            self.calls
+                .lock()
+                .unwrap()
+                .push((result.prompt_tokens, stats));
+            Ok(result)
+        }
+    }
+
+    pub fn run(store: &Store, clock: &FixedClock, req: &MealPlanRequest, quick: bool) {
+        let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+            )
+            .into()
+        });
+        if !std::path::Path::new(&path).exists() {
+            println!("model plan skipped: no model at {path} (models/fetch.sh or COACH_MODEL)");
+            return;
+        }
+        let engine = LlamaEngine::load(
+            &path,
+            LlamaOptions {
+                threads: Some(2.min(available_cores())),
+                ..LlamaOptions::default()
+            },
+        )
+        .expect("the model loads");
+        let mut req = req.clone();
+        if quick {
+            req.days.truncate(1);
+        }
+        let slots: usize = req.days.iter().map(|d| d.meals.slots().len()).sum();
+        println!(
+            "model plan: {} on {} threads, {} days x 3 meals ({slots} slots), 10,000 recipes",
+            engine.info().name,
+            engine.threads(),
+            req.days.len()
+        );
+        for cache in [false, true] {
+            engine.set_prompt_cache(cache);
+            let system = [ChatMessage::new(
+                ChatRole::System,
+                coachcore::prompts::MEALS_RERANK.trim_end(),
+            )];
+            let prewarmed = if cache {
+                engine.prewarm(&system).expect("prewarm")
+            } else {
+                0
+            };
+            let model = Counting {
+                engine: Arc::clone(&engine),
+                calls: Mutex::new(Vec::new()),
+            };
+            // No time limit per call: a busy machine would otherwise measure the fallback.
+            let settings = PlanSettings {
+                timeout_ms: None,
+                ..PlanSettings::default()
+            };
+            let cancel = CancelToken::new();
+            let env = PlanEnv {
+                store,
+                clock,
+                model: Some(&model),
+                settings: &settings,
+                cancel: &cancel,
+            };
+            let mut times = Vec::new();
+            let mut last = Instant::now();
+            let started = last;
+            let result = plan(&env, &mut IdGenerator::seeded(3), &req, &mut |_, _| {
+                times.push(last.elapsed().as_secs_f64() * 1e3);
+                last = Instant::now();
+            })
+            .expect("the plan runs");
+            let total = started.elapsed().as_secs_f64();
+            let by_model = result
+                .days
+                .iter()
+                .flat_map(|d| d.meals.slots())
+                .filter(|(_, s)| s.selection.as_ref().map(|x| x.picked_by) == Some(PickedBy::Model))
+                .count();
+            let calls = model.calls.into_inner().unwrap();
+            let n = calls.len().max(1) as f64;
+            let prompt: u32 = calls.iter().map(|(p, _)| p).sum();
+            let cached: u32 = calls.iter().map(|(_, s)| s.cached_prompt_tokens).sum();
+            let steps: u32 = calls.iter().map(|(_, s)| s.decode_steps).sum();
+            let label = if cache {
+                format!("prompt cache on ({prewarmed} system tokens prewarmed)")
+            } else {
+                "prompt cache off".to_string()
+            };
+            report(
+                &format!("model plan, {label}, per slot"),
+                stats(times),
+                None,
+            );
+            println!(
+                "  total {total:.1} s; {} calls ({by_model} of {slots} slots picked by the model, \
+                 {} failed); per call: {:.0} prompt tokens, {:.0} from the cache, {:.0} decode steps",
+                calls.len(),
+                result.slot_failures_count,
+                prompt as f64 / n,
+                cached as f64 / n,
+                steps as f64 / n,
+            );
+        }
+    }
 }

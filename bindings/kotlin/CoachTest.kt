@@ -285,6 +285,32 @@ fun dailyHabit(title: String, anchor: String) = PlannerOperation(OpType.CREATE, 
 
 fun planRequest(message: String) = AssistantRequest(message, AssistantMode.PLAN, today = TODAY)
 
+
+// ---- meal planning (spec 003): recipes, a plan job without a model, history, staging ----
+
+/** The starter recipes of the repository (test.sh passes the repository as -Dcoachcore.repo). */
+fun starterRecipesJson(): String =
+    File(System.getProperty("coachcore.repo") ?: ".", "tests/data/recipes/starter.json").readText()
+
+const val FALLBACK_WARNING = "Model unavailable: picked by the deterministic fallback"
+
+fun mealSlot(servings: UInt, tags: List<String> = emptyList(), note: String? = null) =
+    MealSlotRequest(servings, tags, note, false, null, null)
+
+fun dayMeals(breakfast: MealSlotRequest? = null, lunch: MealSlotRequest? = null, dinner: MealSlotRequest? = null) =
+    MealsRequest(breakfast, lunch, dinner, null, null)
+
+fun mealRequest(days: List<Pair<String, MealsRequest>>, excluded: List<String> = emptyList()) =
+    MealPlanRequest(days.map { DayRequest(it.first, it.second) }, MealPreferences(null, excluded, null, null), null)
+
+/** A MealPlanListener implemented in Kotlin: keeps every event. */
+class CollectingMealListener : MealPlanListener {
+    val events: MutableList<MealPlanEvent> = java.util.Collections.synchronizedList(mutableListOf())
+    override fun onEvent(event: MealPlanEvent) {
+        events.add(event)
+    }
+}
+
 val tests: List<Pair<String, () -> Unit>> = listOf(
     "libraryVersion" to {
         check(libraryVersion().isNotBlank()) { "libraryVersion() is blank" }
@@ -827,6 +853,98 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 eq(names.count { it == "done" }, 1, "done count")
                 check("result" !in names) { "result after cancel: $names" }
             }
+        }
+    },
+    "meals: import, a plan without a model, the job read back, confirm, log and history" to {
+        val dir = tempDir()
+        try {
+            val path = File(dir, "meals.sqlite3").path
+            val starter = starterRecipesJson()
+            val request = mealRequest(listOf(
+                "2026-11-24" to dayMeals(breakfast = mealSlot(2u, listOf("eggs")), dinner = mealSlot(4u, listOf("chicken"))),
+                "2026-11-23" to dayMeals(breakfast = mealSlot(1u), dinner = mealSlot(2u, note = "something with rice")),
+            ), excluded = listOf("peanut"))
+            val listener = CollectingMealListener()
+            val (taskId, job) = Coach.open(path).use { coach ->
+                eq(coach.importRecipes(starter), Regex("\"id\":").findAll(starter).count().toUInt(), "imported")
+                coach.startMealPlan(request, listener).use { task ->
+                    check(UUID_LIKE.matches(task.id())) { task.id() }
+                    val job = task.wait()
+                    check(task.isFinished()) { "not finished" }
+                    eq(task.wait(), job, "second wait")
+                    task.id() to job
+                }
+            }
+            eq(job.status to job.errorCode, JobStatus.COMPLETE to null, "status")
+            eq(job.processedSlots to job.totalSlots, 4u to 4u, "progress")
+            val result = job.result!!
+            eq(result.slotFailuresCount, 0u, "slotFailuresCount")
+            eq(result.days.map { it.date }, listOf("2026-11-23", "2026-11-24"), "days in date order")
+            val selections = result.days.flatMap { listOf(it.meals.breakfast!!.selection!!, it.meals.dinner!!.selection!!) }
+            for (sel in selections) {
+                eq(sel.pickedBy, PickedBy.FALLBACK, "pickedBy")
+                check(FALLBACK_WARNING in sel.warnings) { "warnings: ${sel.warnings}" }
+                eq(sel.source, RecipeSource.STAGE, "a core pick is staged")
+                check(sel.alternatives.size <= 2) { "alternatives: ${sel.alternatives}" }
+            }
+            eq(selections.map { it.recipeId }.toSet().size, 4, "no repeats")
+            eq(selections[3].matchedTags, listOf("chicken"), "matchedTags")
+            val events = listener.events.toList()
+            eq(events.size, 5, "events")
+            eq(events.take(4).map { (it as MealPlanEvent.Progress).processedSlots }, listOf(1u, 2u, 3u, 4u), "progress")
+            val done = events[4] as MealPlanEvent.Completed
+            eq(Triple(done.status, done.slotFailuresCount, done.result), Triple(PlanOutcome.COMPLETED, 0u, result), "completed")
+            Coach.open(path).use { coach ->
+                val back = coach.mealPlanJob(taskId)!!
+                eq(Triple(back.id, back.status, back.result), Triple(taskId, JobStatus.COMPLETE, result), "read back")
+                eq(coach.mealPlanJob("no-such-job"), null, "unknown job")
+                val staged = coach.recipe(selections[3].recipeId)!!
+                eq(staged.source, RecipeSource.STAGE, "staged source")
+                check(staged.expiresMs != null) { "a staged copy expires" }
+                eq(coach.confirmMealPlan(result), 4u, "confirmed")
+                eq(coach.recipe(staged.id)!!.expiresMs, null, "kept on confirm")
+                val history = coach.mealHistory("2026-11-23", "2026-11-24")
+                eq(history.map { it.date to it.mealType }, listOf("2026-11-23" to MealType.BREAKFAST,
+                    "2026-11-23" to MealType.DINNER, "2026-11-24" to MealType.BREAKFAST, "2026-11-24" to MealType.DINNER),
+                    "history")
+                eq(history[3].recipeId, staged.originId, "history names the core recipe")
+                val logged = coach.logMeal(MealLog("2026-11-25", MealType.LUNCH, "core-greek-salad"))
+                eq(logged.title, "Greek Village Salad", "logged")
+                eq(coach.mealHistory("2026-11-23", "2026-11-25").size, 5, "history after log")
+                expectThrows<CoachException.NotFound>("unknown recipe") {
+                    coach.logMeal(MealLog("2026-11-25", MealType.LUNCH, "core-nope"))
+                }
+            }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
+    "meals: stage, keep and cleanup" to {
+        Coach.openInMemory().use { coach ->
+            coach.importRecipes(starterRecipesJson())
+            val staged = coach.stageRecipe("core-shakshuka")
+            eq(Triple(staged.source, staged.originId, staged.title), Triple(RecipeSource.STAGE, "core-shakshuka", "Shakshuka"),
+                "staged")
+            check(staged.expiresMs != null) { "expires" }
+            eq(coach.recipe(staged.id), staged, "read back")
+            val other = coach.stageRecipe("core-menemen")
+            coach.keepStagedRecipe(staged.id)
+            eq(coach.recipe(staged.id)!!.expiresMs, null, "kept")
+            eq(coach.cleanupStagedRecipes(), 0u, "nothing is 72 h old yet")
+            check(coach.recipe(other.id) != null) { "the other copy stays" }
+            expectThrows<CoachException.NotFound>("stage unknown") { coach.stageRecipe("core-nope") }
+            expectThrows<CoachException.NotFound>("keep unknown") { coach.keepStagedRecipe("stage-nope") }
+        }
+    },
+    "meals: a bad request is a typed error naming the field" to {
+        Coach.openInMemory().use { coach ->
+            val e = expectThrows<CoachException.InvalidArgument>("no days") { coach.startMealPlan(mealRequest(emptyList()), null) }
+            check("days" in e.detail) { e.detail }
+            val s = expectThrows<CoachException.InvalidArgument>("servings 0") {
+                coach.startMealPlan(mealRequest(listOf("2026-11-23" to dayMeals(lunch = mealSlot(0u)))), null)
+            }
+            check("servings" in s.detail) { s.detail }
+            expectThrows<CoachException.InvalidArgument>("bad recipe JSON") { coach.importRecipes("""[{"title": 1}]""") }
         }
     },
 )

@@ -23,4 +23,4 @@ if [[ ! -f $JAR || $(cat "$OUT/stamp" 2>/dev/null) != "$stamp" ]]; then
   echo "$stamp" >"$OUT/stamp"
 fi
 
-java -Djna.library.path="$LIB_DIR" -cp "$JAR:$CP" CoachTestKt
+java -Djna.library.path="$LIB_DIR" -Dcoachcore.repo="$REPO" -cp "$JAR:$CP" CoachTestKt

@@ -4,6 +4,7 @@ Run by bindings/python/test.sh, which copies coachcore.py and libcoachcore.so in
 puts it in COACHCORE_PY_DIR. Stdlib only. Prints "N passed, M failed"; exit code 1 on any failure.
 """
 import io
+import json
 import os
 import re
 import sys
@@ -28,6 +29,7 @@ from coachcore import (  # noqa: E402
     ChatRole,
     Coach,
     CoachError,
+    DayRequest,
     Decision,
     Energy,
     Equipment,
@@ -38,9 +40,11 @@ from coachcore import (  # noqa: E402
     FinishReason,
     GenerationResult,
     ItemKind,
+    JobStatus,
     OpType,
     PlannerOperation,
     Priority,
+    RecipeSource,
     Recurrence,
     RecurrenceType,
     RouteDecision,
@@ -49,12 +53,21 @@ from coachcore import (  # noqa: E402
     LoadConfig,
     LogLevel,
     LogListener,
+    MealLog,
+    MealPlanListener,
+    MealPlanRequest,
+    MealPreferences,
+    MealSlotRequest,
+    MealType,
+    MealsRequest,
     ModelInfo,
     Muscle,
     Outcome,
     OutputErrorCode,
     PerformedSet,
+    PickedBy,
     PlanSettings,
+    PlanOutcome,
     PlanSource,
     RepRange,
     RepRangeMode,
@@ -293,6 +306,45 @@ def daily_habit(title, anchor):
 
 def plan_request(message):
     return AssistantRequest(message=message, mode=AssistantMode.PLAN, today=TODAY)
+
+
+
+# ---- meal planning ----
+
+STARTER_RECIPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data",
+                               "recipes", "starter.json")
+FALLBACK_WARNING = "Model unavailable: picked by the deterministic fallback"
+
+
+def starter_recipes_json():
+    with open(STARTER_RECIPES, encoding="utf-8") as f:
+        return f.read()
+
+
+def meal_slot(servings, tags=(), note=None):
+    return MealSlotRequest(servings=servings, tags=list(tags), note=note, is_meal_prep=False, repeat=None,
+                           pinned_recipe_id=None)
+
+
+def day_meals(breakfast=None, lunch=None, dinner=None):
+    return MealsRequest(breakfast=breakfast, lunch=lunch, dinner=dinner, snack=None, dessert=None)
+
+
+def meal_request(days, excluded=()):
+    prefs = MealPreferences(diet=None, excluded_ingredients=list(excluded), max_prep_minutes=None,
+                            max_cook_minutes=None)
+    return MealPlanRequest(days=[DayRequest(date=d, meals=m) for d, m in days], preferences=prefs,
+                           recent_days=None)
+
+
+class CollectingMealListener(MealPlanListener):
+    def __init__(self):
+        self.events = []
+        self.lock = threading.Lock()
+
+    def on_event(self, event):
+        with self.lock:
+            self.events.append(event)
 
 
 class CoachTest(unittest.TestCase):
@@ -903,6 +955,107 @@ class CoachTest(unittest.TestCase):
             task.wait()
         self.assertEqual([event_name(e) for e in listener.events], ["done"])
 
+
+    # ---- meal planning ----
+
+    def test_meals_plan_without_a_model_then_confirm_log_and_history(self):
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            coach = Coach.open(os.path.join(d, "meals.sqlite3"))
+            text = starter_recipes_json()
+            self.assertEqual(coach.import_recipes(text), len(json.loads(text)))
+            # Days out of order: the plan is in date order, meals breakfast first.
+            request = meal_request([
+                ("2026-11-24", day_meals(dinner=meal_slot(4, ["chicken"]), breakfast=meal_slot(2, ["eggs"]))),
+                ("2026-11-23", day_meals(dinner=meal_slot(2, note="something with rice"), breakfast=meal_slot(1))),
+            ], excluded=["peanut"])
+            listener = CollectingMealListener()
+            task = coach.start_meal_plan(request, listener)
+            self.assertRegex(task.id(), UUID_LIKE)
+            job = task.wait()
+            self.assertTrue(task.is_finished())
+            self.assertEqual(task.wait(), job, "wait returns the same envelope again")
+            self.assertEqual((job.status, job.error_code), (JobStatus.COMPLETE, None))
+            self.assertEqual((job.processed_slots, job.total_slots), (4, 4))
+            result = job.result
+            self.assertEqual(result.slot_failures_count, 0)
+            self.assertEqual([day.date for day in result.days], ["2026-11-23", "2026-11-24"])
+            selections = [s.selection for day in result.days for s in (day.meals.breakfast, day.meals.dinner)]
+            for sel in selections:
+                self.assertEqual(sel.picked_by, PickedBy.FALLBACK)
+                self.assertIn(FALLBACK_WARNING, sel.warnings)
+                self.assertEqual(sel.source, RecipeSource.STAGE, "a core pick is staged")
+                self.assertLessEqual(len(sel.alternatives), 2)
+            self.assertEqual(len({s.recipe_id for s in selections}), 4)
+            self.assertEqual(selections[3].matched_tags, ["chicken"])
+            staged = coach.recipe(selections[3].recipe_id)
+            self.assertEqual(staged.source, RecipeSource.STAGE)
+            self.assertIsNotNone(staged.expires_ms)
+            self.assertIn("chicken", coach.recipe(staged.origin_id).tags)
+            # Events: progress after each slot, completed last with the same plan.
+            events = listener.events
+            self.assertEqual([(e.processed_slots, e.total_slots) for e in events[:4]],
+                             [(1, 4), (2, 4), (3, 4), (4, 4)])
+            self.assertTrue(all(e.is_progress() for e in events[:4]))
+            self.assertEqual(len(events), 5)
+            done = events[4]
+            self.assertTrue(done.is_completed())
+            self.assertEqual((done.status, done.slot_failures_count, done.result),
+                             (PlanOutcome.COMPLETED, 0, result))
+            # Read back by id, also from a new Coach on the same file.
+            del coach
+            coach = Coach.open(os.path.join(d, "meals.sqlite3"))
+            back = coach.meal_plan_job(task.id())
+            self.assertEqual((back.id, back.status, back.result), (task.id(), JobStatus.COMPLETE, result))
+            self.assertIsNone(coach.meal_plan_job("no-such-job"))
+            # Confirming records the meals and keeps the staged copies.
+            self.assertEqual(coach.confirm_meal_plan(result), 4)
+            self.assertIsNone(coach.recipe(selections[3].recipe_id).expires_ms)
+            history = coach.meal_history("2026-11-23", "2026-11-24")
+            self.assertEqual([(h.date, h.meal_type) for h in history],
+                             [("2026-11-23", MealType.BREAKFAST), ("2026-11-23", MealType.DINNER),
+                              ("2026-11-24", MealType.BREAKFAST), ("2026-11-24", MealType.DINNER)])
+            self.assertEqual(history[3].recipe_id, staged.origin_id, "history names the core recipe")
+            logged = coach.log_meal(MealLog(date="2026-11-25", meal_type=MealType.LUNCH,
+                                            recipe_id="core-greek-salad"))
+            self.assertEqual((logged.title, logged.recipe_id), ("Greek Village Salad", "core-greek-salad"))
+            self.assertEqual(len(coach.meal_history("2026-11-23", "2026-11-25")), 5)
+            with self.assertRaises(CoachError.NotFound):
+                coach.log_meal(MealLog(date="2026-11-25", meal_type=MealType.LUNCH, recipe_id="core-nope"))
+            with self.assertRaises(CoachError.InvalidArgument):
+                coach.meal_history("2026-11-23", "yesterday")
+            del coach
+
+    def test_meals_stage_keep_and_cleanup(self):
+        self.coach.import_recipes(starter_recipes_json())
+        staged = self.coach.stage_recipe("core-shakshuka")
+        self.assertEqual((staged.source, staged.origin_id, staged.title),
+                         (RecipeSource.STAGE, "core-shakshuka", "Shakshuka"))
+        self.assertIsNotNone(staged.expires_ms)
+        self.assertEqual(self.coach.recipe(staged.id), staged)
+        other = self.coach.stage_recipe("core-menemen")
+        self.coach.keep_staged_recipe(staged.id)
+        self.assertIsNone(self.coach.recipe(staged.id).expires_ms)
+        self.assertEqual(self.coach.cleanup_staged_recipes(), 0, "nothing is 72 h old yet")
+        self.assertIsNotNone(self.coach.recipe(other.id))
+        self.assertIsNone(self.coach.recipe("core-nope"))
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.stage_recipe("core-nope")
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.keep_staged_recipe("stage-nope")
+
+    def test_meals_bad_requests_are_typed_errors(self):
+        self.coach.import_recipes(starter_recipes_json())
+        with self.assertRaises(CoachError.InvalidArgument) as cm:
+            self.coach.start_meal_plan(meal_request([]), None)
+        self.assertIn("days", cm.exception.detail)
+        with self.assertRaises(CoachError.InvalidArgument) as cm:
+            self.coach.start_meal_plan(meal_request([("2026-11-23", day_meals(lunch=meal_slot(0)))]), None)
+        self.assertIn("servings", cm.exception.detail)
+        with self.assertRaises(CoachError.InvalidArgument) as cm:
+            self.coach.start_meal_plan(meal_request([("2026-02-30", day_meals(lunch=meal_slot(1)))]), None)
+        self.assertIn("date", cm.exception.detail)
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.import_recipes("[{\"title\": 1}]")
 
 if __name__ == "__main__":
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(CoachTest)

@@ -21,6 +21,8 @@ find "$PKG" -mindepth 1 -maxdepth 1 ! -name '.build*' -exec rm -rf {} +
 mkdir -p "$PKG/Sources/coachcoreFFI" "$PKG/Sources/coachcore" "$PKG/lib-dynamic" "$PKG/lib-static"
 cp "$SRC/Package.swift" "$PKG/"
 cp -r "$SRC/Tests" "$PKG/"
+# The starter recipes the meal tests import (the repository is not visible inside the root).
+cp "$REPO/tests/data/recipes/starter.json" "$PKG/starter-recipes.json"
 cp "$G/coachcore.swift" "$PKG/Sources/coachcore/"
 cp "$G/coachcoreFFI.h" "$PKG/Sources/coachcoreFFI/"
 # SwiftPM wants the map named module.modulemap; `link` makes users of the module link the library.

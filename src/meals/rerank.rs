@@ -3,11 +3,14 @@
 //! Candidates are shown under short aliases (`r1`, `r2`, ... in search order) instead of their
 //! ids: fewer tokens for a small model, and the per-request JSON Schema makes `recipeId` an enum
 //! of exactly these aliases, so a constrained model cannot name any other recipe. The reply is
-//! validated anyway ([`check_reply`]): an alias not among the candidates, a repeated one, more
-//! than 3 picks or a confidence outside 0..1 goes back to the model for repair.
+//! validated anyway ([`check_reply`]): an alias not among the candidates, more than 3 picks or a
+//! confidence outside 0..1 goes back to the model for repair. A repeated alias (a small model
+//! often writes its first pick again) is dropped ([`distinct_picks`]): a deterministic repair.
 //!
 //! The input follows spec 003 (slot, preferences, recent meals, candidates with id, title, tags,
-//! prep and cook time and a short summary), as compact JSON, one candidate per line.
+//! prep and cook time and a short summary), as compact JSON, one candidate per line, in the order
+//! preferences, recent meals, slot, candidates: the parts a job's slots share come first, so the
+//! prompt cache of the engine reuses them (the system prompt is fixed).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,6 +30,21 @@ const PROMPT_TAGS: usize = 4;
 pub const PROMPT_RECENT: usize = 8;
 /// Characters of a reason or warning kept.
 pub const MAX_REASON_CHARS: usize = 100;
+/// Candidates shown to the model, at most: the best of the slot's candidates by the fallback
+/// scoring. Small choices for a small model, and a prompt that fits a 2,048-token context (25
+/// candidates take about 2,000 tokens).
+pub const MODEL_CANDIDATES: usize = 10;
+/// Characters per prompt token assumed when fitting a prompt to a model's context window (JSON
+/// lines with ids and numbers tokenize densely; measured about 2.5 on SmolLM2, so this is safe).
+pub const CHARS_PER_TOKEN: usize = 2;
+/// Prompt tokens a chat template adds around the messages, at most (assumed).
+pub const TEMPLATE_TOKENS: usize = 32;
+
+/// Whether a prompt of `chars` characters leaves `reply_tokens` for the reply in a window of
+/// `context_tokens` (estimated with [`CHARS_PER_TOKEN`]).
+pub fn fits(chars: usize, reply_tokens: u32, context_tokens: u32) -> bool {
+    chars / CHARS_PER_TOKEN + TEMPLATE_TOKENS + reply_tokens as usize <= context_tokens as usize
+}
 
 /// One pick of the model's reply.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -64,13 +82,17 @@ pub fn alias_index(alias: &str, count: usize) -> Option<usize> {
 }
 
 /// The reply schema for `count` candidates: `recipeId` an enum of their aliases.
+///
+/// The schema's text is kept as written (only its one empty `enum` is filled in): the grammar
+/// follows the order of `properties`, and `recipeId` must come first, so that the model names its
+/// pick before it writes a confidence or a reason (a `serde_json::Value` would sort the keys).
 pub fn reply_schema(count: usize) -> String {
-    let mut schema: Value = serde_json::from_str(RERANK_SCHEMA).unwrap_or(Value::Null);
     let aliases: Vec<Value> = (0..count).map(|i| Value::String(alias(i))).collect();
-    if let Some(e) = schema.pointer_mut("/properties/picks/items/properties/recipeId/enum") {
-        *e = Value::Array(aliases);
-    }
-    schema.to_string()
+    RERANK_SCHEMA.replacen(
+        r#""enum": []"#,
+        &format!(r#""enum": {}"#, Value::Array(aliases)),
+        1,
+    )
 }
 
 /// What is wrong with a reply for `count` candidates (empty when it is valid).
@@ -92,9 +114,8 @@ pub fn check_reply(reply: &RerankReply, count: usize) -> Vec<Issue> {
                 format!("picks[{i}].recipeId"),
                 &format!("must be one of the candidates r1 to r{count}"),
             ),
-            Some(k) if seen.contains(&k) => {
-                issue(format!("picks[{i}].recipeId"), "repeats an earlier pick")
-            }
+            // A repeat is dropped when the reply is read ([`distinct_picks`]), not repaired.
+            Some(k) if seen.contains(&k) => {}
             Some(k) => seen.push(k),
         }
         if !p.confidence.is_finite() || !(0.0..=1.0).contains(&p.confidence) {
@@ -105,6 +126,19 @@ pub fn check_reply(reply: &RerankReply, count: usize) -> Vec<Issue> {
         issue("warnings".into(), "must hold at most 3 warnings");
     }
     issues
+}
+
+/// The picks of a valid reply as candidate indexes, repeats dropped (the first one kept).
+pub fn distinct_picks(reply: &RerankReply, count: usize) -> Vec<(usize, &RawPick)> {
+    let mut out: Vec<(usize, &RawPick)> = Vec::new();
+    for p in &reply.picks {
+        if let Some(k) = alias_index(&p.recipe_id, count) {
+            if out.iter().all(|(seen, _)| *seen != k) {
+                out.push((k, p));
+            }
+        }
+    }
+    out
 }
 
 /// Text cut to `max` characters at a character boundary, trimmed, control characters removed.
@@ -165,7 +199,7 @@ fn line<T: Serialize>(label: &str, v: &T) -> String {
     format!("{label}{}", serde_json::to_string(v).unwrap_or_default())
 }
 
-/// The user turn: the slot, the preferences, the recent meals and the candidates (aliased), one
+/// The user turn: the preferences, the recent meals, the slot and its candidates (aliased), one
 /// JSON value per line.
 pub fn prompt_input(
     date: &str,
@@ -199,10 +233,14 @@ pub fn prompt_input(
             protein: m.protein.as_deref(),
         })
         .collect();
+    // What stays the same across a job's slots comes first (after the fixed system prompt), so
+    // that consecutive calls share a long prompt prefix the engine's prompt cache reuses: the
+    // preferences, then the recent meals (a job appends its picks to them), then the slot and its
+    // candidates.
     let mut out = vec![
-        line("slot: ", &slot),
         line("preferences: ", &prefs),
         line("recentMeals: ", &recent),
+        line("slot: ", &slot),
         "candidates:".to_string(),
     ];
     for (i, r) in candidates.iter().enumerate() {
@@ -228,7 +266,11 @@ mod tests {
 
     #[test]
     fn schema_enumerates_exactly_the_aliases() {
-        let s: Value = serde_json::from_str(&reply_schema(3)).unwrap();
+        let text = reply_schema(3);
+        // The pick is named first, then its confidence and reason (the grammar's order).
+        let at = |k: &str| text.find(&format!("\"{k}\":")).unwrap();
+        assert!(at("recipeId") < at("confidence") && at("confidence") < at("reason"));
+        let s: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             s.pointer("/properties/picks/items/properties/recipeId/enum")
                 .unwrap(),
@@ -238,6 +280,13 @@ mod tests {
         assert_eq!(alias_index("r4", 3), None);
         assert_eq!(alias_index("r0", 3), None);
         assert_eq!(alias_index("core-1", 3), None);
+    }
+
+    #[test]
+    fn prompts_are_fitted_to_the_window() {
+        assert!(fits(2 * (2048 - 32 - 200), 200, 2048));
+        assert!(!fits(2 * (2048 - 32 - 200) + 2, 200, 2048));
+        assert!(!fits(0, 4000, 2048));
     }
 
     #[test]
@@ -271,8 +320,34 @@ mod tests {
             vec![
                 "picks[1].recipeId: must be one of the candidates r1 to r2",
                 "picks[1].confidence: must be from 0 to 1",
-                "picks[2].recipeId: repeats an earlier pick",
             ]
         );
+        // A repeat is no issue: it is dropped when the picks are read.
+        let reply = RerankReply {
+            picks: vec![
+                RawPick {
+                    recipe_id: "r2".into(),
+                    confidence: 0.9,
+                    reason: "a".into(),
+                },
+                RawPick {
+                    recipe_id: "r2".into(),
+                    confidence: 0.8,
+                    reason: "b".into(),
+                },
+                RawPick {
+                    recipe_id: "r1".into(),
+                    confidence: 0.5,
+                    reason: "c".into(),
+                },
+            ],
+            warnings: vec![],
+        };
+        assert!(check_reply(&reply, 2).is_empty());
+        let picks: Vec<(usize, &str)> = distinct_picks(&reply, 2)
+            .into_iter()
+            .map(|(k, p)| (k, p.reason.as_str()))
+            .collect();
+        assert_eq!(picks, [(1, "a"), (0, "c")]);
     }
 }

@@ -162,3 +162,80 @@ pub fn variety_warnings(view: &SlotView<'_>, pick: &Recipe, others: &[&Recipe]) 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meals::model::Ingredient;
+
+    fn recipe(id: &str, protein: &str) -> Recipe {
+        Recipe {
+            id: id.into(),
+            source: RecipeSource::Core,
+            title: format!("{protein} dish"),
+            description: String::new(),
+            meal_types: vec![MealType::Dinner],
+            tags: vec![protein.into()],
+            ingredients: vec![Ingredient {
+                name: protein.into(),
+                quantity: None,
+                unit: None,
+            }],
+            prep_minutes: 10,
+            cook_minutes: 10,
+            servings: 2,
+            diets: vec![],
+            origin_id: None,
+            expires_ms: None,
+        }
+    }
+
+    fn eaten(date: &str, meal_type: MealType, id: &str, protein: &str) -> MealHistoryEntry {
+        MealHistoryEntry {
+            date: date.into(),
+            meal_type,
+            recipe_id: id.into(),
+            title: id.into(),
+            tags: vec![],
+            protein: Some(protein.into()),
+        }
+    }
+
+    #[test]
+    fn protein_warnings_need_an_alternative_and_yesterdays_same_meal() {
+        let prefs = MealPreferences::default();
+        let recent = [
+            eaten("2026-11-22", MealType::Dinner, "core-a", "chicken"),
+            eaten("2026-11-22", MealType::Lunch, "core-b", "beef"),
+            eaten("2026-11-20", MealType::Dinner, "core-c", "pork"),
+        ];
+        let view = SlotView {
+            date: Date::parse("2026-11-23").unwrap(),
+            meal_type: MealType::Dinner,
+            tags: &[],
+            note: None,
+            prefs: &prefs,
+            recent: &recent,
+        };
+        let chicken = recipe("core-x", "chicken");
+        let other_chicken = recipe("core-y", "chicken");
+        let beef = recipe("core-z", "beef");
+        // Yesterday's dinner was chicken and a beef candidate exists: a warning.
+        assert_eq!(
+            variety_warnings(&view, &chicken, &[&other_chicken, &beef]),
+            ["Same main protein (chicken) as yesterday's dinner"]
+        );
+        // Only chicken to choose from: no warning (variety is soft).
+        assert!(variety_warnings(&view, &chicken, &[&other_chicken]).is_empty());
+        // Beef was yesterday's lunch, not dinner: no warning.
+        assert!(variety_warnings(&view, &beef, &[&chicken]).is_empty());
+        // Pork two days ago is no back-to-back protein; a repeat of a recipe is, whatever the
+        // protein (a staged copy counts as the recipe it copies).
+        let mut staged = recipe("stage-1", "pork");
+        staged.origin_id = Some("core-c".into());
+        assert_eq!(
+            variety_warnings(&view, &staged, &[&beef]),
+            ["Repeats a recipe from 2026-11-20 (dinner)"]
+        );
+    }
+}

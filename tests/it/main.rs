@@ -2,9 +2,9 @@
 //! and each binary linked the whole library (with feature `llama`, llama.cpp too), so linking
 //! dominated the build. Run one module with `cargo test --test it -- transform::`.
 //!
-//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`) exist only with feature
-//! `llama`; test.sh runs just them with
-//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant::`
+//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`, `llama_meals`) exist
+//! only with feature `llama`; test.sh runs just them with
+//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals::`
 //! (a test runs when its path contains one of the filters; no other module's test path does).
 
 mod common;
@@ -24,6 +24,8 @@ mod limits;
 mod llama;
 #[cfg(feature = "llama")]
 mod llama_assistant;
+#[cfg(feature = "llama")]
+mod llama_meals;
 #[cfg(feature = "llama")]
 mod llama_suggestions;
 mod meals;

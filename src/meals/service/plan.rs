@@ -3,8 +3,9 @@
 //! - a pinned recipe skips search and model (a pinned id that does not exist fails the slot);
 //! - otherwise candidate search (`meals::search`), the hard rules checked again on every row;
 //!   no candidate fails the slot;
-//! - the model reranks them (`meals::rerank`, validated with bounded repair); no pick fails the
-//!   slot; when there is no model, it fails or its breaker is open, the fallback scoring
+//! - the model reranks the best of them by the fallback scoring (at most
+//!   `rerank::MODEL_CANDIDATES`, fewer when the prompt would not fit the model's window;
+//!   validated with bounded repair); no pick fails the slot; when there is no model, it fails or its breaker is open, the fallback scoring
 //!   (`meals::score`) picks, with a warning;
 //! - a core pick is staged (the selection names the staged copy); variety warnings are added.
 //!
@@ -52,7 +53,7 @@ pub struct PlanSettings {
     pub max_attempts: u32,
     /// Token choice (seeded: the same model and build give the same plan).
     pub sampling: Sampling,
-    /// Tokens per reply. Default 200 (3 picks with short reasons fit).
+    /// Tokens per reply. Default 150 (3 picks with reasons of at most 60 characters fit).
     pub max_tokens: u32,
     /// Limit per model call, in milliseconds. Default 30 s.
     pub timeout_ms: Option<u64>,
@@ -63,7 +64,7 @@ impl Default for PlanSettings {
         PlanSettings {
             max_attempts: DEFAULT_ATTEMPTS,
             sampling: Sampling::default(),
-            max_tokens: 200,
+            max_tokens: 150,
             timeout_ms: Some(30_000),
         }
     }
@@ -241,7 +242,9 @@ fn plan_slot(
         ));
     }
     let mut warnings = Vec::new();
+    let scored = score::fallback_rank(&view, &candidates);
     let ranked = match env.model {
+        // The model sees the best few by the fallback scoring, in that order.
         Some(model) => match rerank_with(
             env,
             model,
@@ -250,10 +253,21 @@ fn plan_slot(
             slot,
             request,
             recent,
-            &candidates,
+            &scored
+                .iter()
+                .take(rerank::MODEL_CANDIDATES)
+                .map(|s| candidates[s.index].clone())
+                .collect::<Vec<_>>(),
         ) {
             Ok((picks, model_warnings)) => {
                 warnings.extend(model_warnings);
+                let picks = picks
+                    .into_iter()
+                    .map(|p| Pick {
+                        index: scored[p.index].index,
+                        ..p
+                    })
+                    .collect::<Vec<_>>();
                 Some((picks, PickedBy::Model))
             }
             Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
@@ -266,13 +280,13 @@ fn plan_slot(
     };
     let (picks, by) = ranked.unwrap_or_else(|| {
         warnings.push(FALLBACK_WARNING.to_string());
-        let picks = score::fallback_rank(&view, &candidates)
-            .into_iter()
+        let picks = scored
+            .iter()
             .take(1 + MAX_ALTERNATIVES)
             .map(|s| Pick {
                 index: s.index,
                 confidence: s.confidence,
-                reason: Some(s.reason),
+                reason: Some(s.reason.clone()),
             })
             .collect();
         (picks, PickedBy::Fallback)
@@ -363,7 +377,9 @@ fn select(
     })
 }
 
-/// Asks the model to rank `candidates`: the picks (indexes into `candidates`) and its warnings.
+/// Asks the model to rank `candidates` (best first by the fallback scoring; the last ones are left
+/// out when the prompt would not fit the model's window): the picks (indexes into `candidates`)
+/// and its warnings.
 #[allow(clippy::too_many_arguments)]
 fn rerank_with(
     env: &PlanEnv<'_>,
@@ -376,17 +392,28 @@ fn rerank_with(
     candidates: &[Recipe],
 ) -> std::result::Result<(Vec<Pick>, Vec<String>), LlmError> {
     let s = env.settings;
-    let input = rerank::prompt_input(
-        &date.to_string(),
-        meal_type,
-        slot,
-        &request.preferences,
-        recent,
-        candidates,
-    );
+    let system = crate::prompts::MEALS_RERANK.trim_end();
+    let context = model.info().context_tokens;
+    // The fewest-points candidates give way until the prompt fits the model's window.
+    let mut shown = candidates.len();
+    let input = loop {
+        let input = rerank::prompt_input(
+            &date.to_string(),
+            meal_type,
+            slot,
+            &request.preferences,
+            recent,
+            &candidates[..shown],
+        );
+        if shown == 1 || rerank::fits(system.len() + input.len(), s.max_tokens, context) {
+            break input;
+        }
+        shown -= 1;
+    };
+    let candidates = &candidates[..shown];
     let gen = GenerationRequest {
         messages: vec![
-            ChatMessage::new(ChatRole::System, crate::prompts::MEALS_RERANK.trim_end()),
+            ChatMessage::new(ChatRole::System, system),
             ChatMessage::new(ChatRole::User, input),
         ],
         json_schema: Some(rerank::reply_schema(candidates.len())),
@@ -399,16 +426,13 @@ fn rerank_with(
         generate_validated::<RerankReply>(model, gen, s.max_attempts, None, env.cancel, |r| {
             rerank::check_reply(r, n)
         })?;
-    let picks = reply
-        .picks
-        .iter()
-        .filter_map(|p| {
-            Some(Pick {
-                index: rerank::alias_index(&p.recipe_id, n)?,
-                confidence: (p.confidence * 100.0).round() / 100.0,
-                reason: Some(rerank::cut(&p.reason, rerank::MAX_REASON_CHARS))
-                    .filter(|r| !r.is_empty()),
-            })
+    let picks = rerank::distinct_picks(&reply, n)
+        .into_iter()
+        .map(|(index, p)| Pick {
+            index,
+            confidence: (p.confidence * 100.0).round() / 100.0,
+            reason: Some(rerank::cut(&p.reason, rerank::MAX_REASON_CHARS))
+                .filter(|r| !r.is_empty()),
         })
         .collect();
     let warnings = reply

@@ -242,6 +242,44 @@ let proposal = #"{"operations":[{"op":"create","kind":"todo","title":"Call mom",
 let assistantSummary = "I added a call to mom on Saturday."
 
 /// An AssistantListener implemented in Swift: keeps every event but heartbeats.
+
+// ---- meal planning (spec 003) ----
+
+/// The starter recipes, copied by test.sh to the package's root (`starter-recipes.json`).
+func starterRecipesJson() throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    return try String(contentsOf: root.appendingPathComponent("starter-recipes.json"), encoding: .utf8)
+}
+
+let fallbackWarning = "Model unavailable: picked by the deterministic fallback"
+
+func mealSlot(_ servings: UInt32, _ tags: [String] = [], note: String? = nil) -> MealSlotRequest {
+    MealSlotRequest(servings: servings, tags: tags, note: note, isMealPrep: false, repeat: nil, pinnedRecipeId: nil)
+}
+
+func dayMeals(breakfast: MealSlotRequest? = nil, lunch: MealSlotRequest? = nil,
+              dinner: MealSlotRequest? = nil) -> MealsRequest {
+    MealsRequest(breakfast: breakfast, lunch: lunch, dinner: dinner, snack: nil, dessert: nil)
+}
+
+func mealRequest(_ days: [(String, MealsRequest)], excluded: [String] = []) -> MealPlanRequest {
+    MealPlanRequest(days: days.map { DayRequest(date: $0.0, meals: $0.1) },
+                    preferences: MealPreferences(diet: nil, excludedIngredients: excluded, maxPrepMinutes: nil,
+                                                 maxCookMinutes: nil),
+                    recentDays: nil)
+}
+
+final class CollectingMealListener: MealPlanListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [MealPlanEvent] = []
+    var events: [MealPlanEvent] { lock.lock(); defer { lock.unlock() }; return _events }
+    func onEvent(event: MealPlanEvent) {
+        lock.lock(); defer { lock.unlock() }
+        _events.append(event)
+    }
+}
+
 final class CollectingAssistantListener: AssistantListener, @unchecked Sendable {
     private let lock = NSLock()
     private var _events: [AssistantEvent] = []
@@ -942,5 +980,103 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(names.last, "done")
         XCTAssertEqual(names.filter { $0 == "done" }.count, 1)
         XCTAssertFalse(names.contains("result"), "\(names)")
+    }
+
+    // ---- meal planning ----
+
+    func testMealsPlanWithoutAModelThenConfirmLogAndHistory() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("meals.sqlite3").path
+        var coach: Coach? = try Coach.open(dbPath: path)
+        let starter = try starterRecipesJson()
+        XCTAssertEqual(try coach!.importRecipes(json: starter), UInt32(starter.components(separatedBy: "\"id\":").count - 1))
+        let request = mealRequest([
+            ("2026-11-24", dayMeals(breakfast: mealSlot(2, ["eggs"]), dinner: mealSlot(4, ["chicken"]))),
+            ("2026-11-23", dayMeals(breakfast: mealSlot(1), dinner: mealSlot(2, note: "something with rice"))),
+        ], excluded: ["peanut"])
+        let listener = CollectingMealListener()
+        let task = try coach!.startMealPlan(request: request, listener: listener)
+        XCTAssertTrue(isUuidLike(task.id()), task.id())
+        let job = task.wait()
+        XCTAssertTrue(task.isFinished())
+        XCTAssertEqual(task.wait(), job, "wait returns the same envelope again")
+        XCTAssertEqual(job.status, .complete)
+        XCTAssertNil(job.errorCode)
+        XCTAssertEqual(job.processedSlots, 4)
+        XCTAssertEqual(job.totalSlots, 4)
+        let result = try XCTUnwrap(job.result)
+        XCTAssertEqual(result.slotFailuresCount, 0)
+        XCTAssertEqual(result.days.map { $0.date }, ["2026-11-23", "2026-11-24"])
+        let selections = result.days.flatMap { [$0.meals.breakfast?.selection, $0.meals.dinner?.selection] }
+            .compactMap { $0 }
+        XCTAssertEqual(selections.count, 4)
+        for sel in selections {
+            XCTAssertEqual(sel.pickedBy, .fallback)
+            XCTAssertTrue(sel.warnings.contains(fallbackWarning), "\(sel.warnings)")
+            XCTAssertEqual(sel.source, .stage, "a core pick is staged")
+            XCTAssertLessThanOrEqual(sel.alternatives.count, 2)
+        }
+        XCTAssertEqual(Set(selections.map { $0.recipeId }).count, 4)
+        XCTAssertEqual(selections[3].matchedTags, ["chicken"])
+        let events = listener.events
+        XCTAssertEqual(events.count, 5)
+        XCTAssertEqual(events.prefix(4).map { e -> UInt32 in
+            if case .progress(let processed, let total) = e, total == 4 { return processed }
+            return 0
+        }, [1, 2, 3, 4])
+        XCTAssertEqual(events.last, .completed(status: .completed, slotFailuresCount: 0, result: result))
+        // Read back by id from a new Coach on the same file.
+        coach = nil
+        let again = try Coach.open(dbPath: path)
+        let back = try XCTUnwrap(try again.mealPlanJob(id: task.id()))
+        XCTAssertEqual(back.status, .complete)
+        XCTAssertEqual(back.result, result)
+        XCTAssertNil(try again.mealPlanJob(id: "no-such-job"))
+        let staged = try XCTUnwrap(try again.recipe(id: selections[3].recipeId))
+        XCTAssertEqual(staged.source, .stage)
+        XCTAssertNotNil(staged.expiresMs)
+        XCTAssertEqual(try again.confirmMealPlan(plan: result), 4)
+        XCTAssertNil(try again.recipe(id: staged.id)?.expiresMs, "kept on confirm")
+        let history = try again.mealHistory(from: "2026-11-23", to: "2026-11-24")
+        XCTAssertEqual(history.map { "\($0.date) \($0.mealType)" },
+                       ["2026-11-23 breakfast", "2026-11-23 dinner", "2026-11-24 breakfast", "2026-11-24 dinner"])
+        XCTAssertEqual(history[3].recipeId, staged.originId, "history names the core recipe")
+        let logged = try again.logMeal(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-greek-salad"))
+        XCTAssertEqual(logged.title, "Greek Village Salad")
+        XCTAssertEqual(try again.mealHistory(from: "2026-11-23", to: "2026-11-25").count, 5)
+        assertNotFound(try again.logMeal(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-nope")))
+    }
+
+    func testMealsStageKeepAndCleanup() throws {
+        let coach = try Coach.openInMemory()
+        _ = try coach.importRecipes(json: try starterRecipesJson())
+        let staged = try coach.stageRecipe(coreRecipeId: "core-shakshuka")
+        XCTAssertEqual(staged.source, .stage)
+        XCTAssertEqual(staged.originId, "core-shakshuka")
+        XCTAssertEqual(staged.title, "Shakshuka")
+        XCTAssertNotNil(staged.expiresMs)
+        XCTAssertEqual(try coach.recipe(id: staged.id), staged)
+        let other = try coach.stageRecipe(coreRecipeId: "core-menemen")
+        try coach.keepStagedRecipe(id: staged.id)
+        XCTAssertNil(try coach.recipe(id: staged.id)?.expiresMs)
+        XCTAssertEqual(try coach.cleanupStagedRecipes(), 0, "nothing is 72 h old yet")
+        XCTAssertNotNil(try coach.recipe(id: other.id))
+        assertNotFound(try coach.stageRecipe(coreRecipeId: "core-nope"))
+        assertNotFound(try coach.keepStagedRecipe(id: "stage-nope"))
+    }
+
+    func testMealsBadRequestsAreTypedErrors() throws {
+        let coach = try Coach.openInMemory()
+        XCTAssertThrowsError(try coach.startMealPlan(request: mealRequest([]), listener: nil)) { error in
+            guard case CoachError.InvalidArgument(let detail) = error else { return XCTFail("got \(error)") }
+            XCTAssertTrue(detail.contains("days"), detail)
+        }
+        XCTAssertThrowsError(try coach.startMealPlan(
+            request: mealRequest([("2026-11-23", dayMeals(lunch: mealSlot(0)))]), listener: nil)) { error in
+            guard case CoachError.InvalidArgument(let detail) = error else { return XCTFail("got \(error)") }
+            XCTAssertTrue(detail.contains("servings"), detail)
+        }
+        assertInvalidArgument(try coach.importRecipes(json: #"[{"title": 1}]"#))
     }
 }
