@@ -142,6 +142,19 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             Fault::Caller,
         ),
         Error::IdempotencyConflict => (CoachError::IdempotencyConflict, Fault::Caller),
+        // A damaged file is the device's (or the library's) fault: worth a bug report.
+        Error::DatabaseCorrupt(detail) => (
+            CoachError::DatabaseCorrupt {
+                detail: detail.clone(),
+            },
+            Fault::Library,
+        ),
+        Error::ReadOnly(detail) => (
+            CoachError::ReadOnly {
+                detail: detail.clone(),
+            },
+            Fault::Caller,
+        ),
     }
 }
 

@@ -494,7 +494,7 @@ pub fn render_plan_json(text: &str) -> Result<String> {
     crate::limits::check_json(text, &crate::limits::Caps::REQUEST)
         .map_err(|e| bad(String::new(), e.detail))?;
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| bad(String::new(), crate::error::describe_json_error(&e)))?;
+        .map_err(|e| bad(String::new(), crate::error::json::describe(&e)))?;
     if let Some(i) = document::schema_issues(document::analyzer_validator(), &value)
         .into_iter()
         .next()
