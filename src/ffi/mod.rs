@@ -9,7 +9,7 @@ pub mod logging;
 mod meals;
 pub mod requests;
 mod suggest;
-mod task;
+pub(crate) mod task;
 mod workout;
 
 pub use assistant::{AssistantListener, AssistantTask};

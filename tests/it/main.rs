@@ -25,6 +25,7 @@ mod llama_assistant;
 mod llama_suggestions;
 mod meals;
 mod migrations;
+mod model_lifecycle;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;
