@@ -6,11 +6,11 @@ use coachcore::ffi::ModelOptions;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::{Coach, CoachError};
 
-/// A GGUF header (no weights) declaring 100,000 layers 8192 wide: its KV cache at 2048 tokens
+/// A GGUF header (no weights; `.bin`: `*.gguf` is git-ignored) declaring 100,000 layers 8192 wide: its KV cache at 2048 tokens
 /// is terabytes, more than any device has.
 const HUGE_KV: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/models/huge-kv-header.gguf"
+    "/tests/data/models/huge-kv-header.bin"
 );
 
 fn options(context_tokens: u32) -> ModelOptions {
