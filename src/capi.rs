@@ -782,7 +782,11 @@ mod tests {
         assert_eq!(v["ok"]["result"]["decision"], "plan");
         assert_eq!(v["ok"]["result"]["summarySource"], "model");
         // The test hook is gone: `script` is an unknown field.
-        let out = call(&h, "assistant.message", r#"{"message":"hi","script":["x"]}"#);
+        let out = call(
+            &h,
+            "assistant.message",
+            r#"{"message":"hi","script":["x"]}"#,
+        );
         invalid_at(&out, None);
         // Without a model, plan mode cannot propose.
         assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":true}"#);
@@ -797,7 +801,10 @@ mod tests {
         assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":false}"#);
         let out = call(&h, "model.load", r#"{"path":"/no/such/model.gguf"}"#);
         assert!(out.contains(r#""code":"model_unusable""#), "{out}");
-        let huge = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/models/huge-kv-header.bin");
+        let huge = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/models/huge-kv-header.bin"
+        );
         let out = call(
             &h,
             "model.load",
@@ -810,8 +817,7 @@ mod tests {
         // SAFETY: a live handle from coach_open.
         let coach = unsafe { &(*h.0).coach };
         coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts(["x"])));
-        let info: serde_json::Value =
-            serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
+        let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
         assert_eq!(info["ok"]["embedded"], false, "{info}");
     }
 }

@@ -615,16 +615,28 @@ mod assistant {
         }
     }
 
-    #[test]
-    fn cancel_stops_a_running_message() {
-        let (_dir, coach) = file_coach();
+    /// A message sent to a [`Blocking`] model: its task, its listener, and the model's start signal.
+    fn blocked_message(
+        coach: &Arc<Coach>,
+    ) -> (
+        Arc<coachcore::ffi::AssistantTask>,
+        Arc<Collect>,
+        mpsc::Receiver<()>,
+    ) {
         let (tx, rx) = mpsc::channel();
         coach.set_assistant_model(Some(Arc::new(Blocking {
             started: Mutex::new(tx),
         })));
         let listener = Arc::new(Collect::default());
         let task =
-            Arc::clone(&coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+            Arc::clone(coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+        (task, listener, rx)
+    }
+
+    #[test]
+    fn cancel_stops_a_running_message() {
+        let (_dir, coach) = file_coach();
+        let (task, listener, rx) = blocked_message(&coach);
         // Wait for the model call to start (or for the task to fail before reaching it).
         while rx.try_recv().is_err() {
             assert!(
@@ -696,13 +708,7 @@ mod assistant {
     #[test]
     fn dropping_the_task_handle_cancels_the_message() {
         let (_dir, coach) = file_coach();
-        let (tx, rx) = mpsc::channel();
-        coach.set_assistant_model(Some(Arc::new(Blocking {
-            started: Mutex::new(tx),
-        })));
-        let listener = Arc::new(Collect::default());
-        let task =
-            Arc::clone(&coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+        let (task, listener, rx) = blocked_message(&coach);
         rx.recv().unwrap();
         drop(task);
         // The model call is cancelled: the listener hears `Done` (the Blocking model would
