@@ -106,8 +106,10 @@ const MAX_ENTRIES: u64 = 1 << 20;
 /// Most dimensions of one tensor (GGML has 4).
 const MAX_DIMS: u32 = 8;
 
+/// A GGUF (the magic matched) whose header cannot be read: truncated or corrupt, as llama.cpp
+/// would report it.
 fn bad(detail: impl Into<String>) -> LlmError {
-    LlmError::NotAGguf {
+    LlmError::UnsupportedModel {
         detail: detail.into(),
     }
 }
@@ -241,8 +243,8 @@ fn read_value(r: &mut Reader, kind: u32, keep_text: bool) -> Result<Value, LlmEr
 
 /// Reads the header facts of the GGUF file at `path`.
 ///
-/// Errors: no file there, `ModelNotFound`; not a GGUF (magic, version) or a header that is
-/// truncated or declares more than the file holds, `NotAGguf`.
+/// Errors: no file there, `ModelNotFound`; no GGUF magic, `NotAGguf`; an unsupported version or a
+/// header that is truncated or declares more than the file holds, `UnsupportedModel`.
 pub fn read_facts(path: &Path) -> Result<GgufFacts, LlmError> {
     let shown = path.display();
     let file = File::open(path).map_err(|e| LlmError::ModelNotFound {
@@ -265,7 +267,9 @@ pub fn read_facts(path: &Path) -> Result<GgufFacts, LlmError> {
         ..GgufFacts::default()
     };
     if r.bytes(4).ok().as_deref() != Some(b"GGUF") {
-        return Err(bad(format!("{shown} does not start with the GGUF magic")));
+        return Err(LlmError::NotAGguf {
+            detail: format!("{shown} does not start with the GGUF magic"),
+        });
     }
     let version = r.u32()?;
     if !(2..=3).contains(&version) {
@@ -406,10 +410,15 @@ mod tests {
     #[test]
     fn truncated_or_foreign_files_are_typed_errors() {
         let bytes = synthetic(&[("llama.block_count", 30)], &[], &[&[4, 4]]);
-        for cut in [3, 10, 30, bytes.len() - 1] {
+        let f = write(&bytes[..3]);
+        assert!(matches!(
+            read_facts(f.path()),
+            Err(LlmError::NotAGguf { .. })
+        ));
+        for cut in [10, 30, bytes.len() - 1] {
             let f = write(&bytes[..cut]);
             assert!(
-                matches!(read_facts(f.path()), Err(LlmError::NotAGguf { .. })),
+                matches!(read_facts(f.path()), Err(LlmError::UnsupportedModel { .. })),
                 "cut at {cut}"
             );
         }

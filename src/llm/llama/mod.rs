@@ -176,10 +176,10 @@ impl LlamaEngine {
     /// the model file plus the KV cache of one context of `context_tokens` (and compute buffers)
     /// with the memory the device has available ([`super::memory`]).
     ///
-    /// Errors: no file there, `ModelNotFound`; a file that does not start with the GGUF magic or
-    /// whose header is unreadable, `NotAGguf`; more memory needed than available,
-    /// `InsufficientMemory` (nothing was loaded); a GGUF llama.cpp cannot load (unknown
-    /// architecture, truncated, corrupt), `UnsupportedModel`.
+    /// Errors: no file there, `ModelNotFound`; a file that does not start with the GGUF magic,
+    /// `NotAGguf`; more memory needed than available, `InsufficientMemory` (nothing was loaded); a
+    /// GGUF whose header cannot be read or that llama.cpp cannot load (unknown architecture,
+    /// truncated, corrupt), `UnsupportedModel`.
     pub fn load(path: &str, options: LlamaOptions) -> Result<Arc<LlamaEngine>, LlmError> {
         let started = Instant::now();
         check_gguf_magic(Path::new(path))?;
