@@ -433,7 +433,7 @@ mod tests {
         let f = write(&huge);
         assert!(matches!(
             read_facts(f.path()),
-            Err(LlmError::NotAGguf { .. })
+            Err(LlmError::UnsupportedModel { .. })
         ));
         assert!(matches!(
             read_facts(Path::new("/no/such/model.gguf")),
