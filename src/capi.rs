@@ -273,7 +273,7 @@ fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>)
     Ok((ops, r.today, r.idempotency_key))
 }
 
-/// The request of `assistant.message`: an `AssistantRequest` plus an optional script.
+/// The request of `assistant.message`: an `AssistantRequest` with `mode` optional.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct MessageRequest {
@@ -284,9 +284,21 @@ struct MessageRequest {
     selection: Option<crate::assistant::ClarifySelection>,
     #[serde(default)]
     today: Option<String>,
-    /// Scripted model replies, in order (for tests and tools): used instead of the handle's model.
+}
+
+/// The request of `model.load`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LoadRequest {
+    path: String,
+    #[serde(default = "default_context_tokens")]
+    context_tokens: u32,
     #[serde(default)]
-    script: Option<Vec<String>>,
+    threads: Option<u32>,
+}
+
+fn default_context_tokens() -> u32 {
+    2048
 }
 
 /// The result of `assistant.message`: every event, in order, and the result.
@@ -376,12 +388,7 @@ struct LimitRequest {
 
 fn assistant_message(coach: &Coach, request: &str) -> Result<MessageResponse, ApiError> {
     let r: MessageRequest = parse_request(request)?;
-    let model =
-        match r.script {
-            Some(texts) => Some(crate::llm::scripted::ScriptedModel::texts(texts)
-                as Arc<dyn crate::llm::LanguageModel>),
-            None => coach.language_model(),
-        };
+    let model = coach.language_model();
     let request = crate::assistant::AssistantRequest {
         message: r.message,
         mode: r.mode.unwrap_or(crate::assistant::AssistantMode::Plan),
@@ -452,6 +459,16 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             out(coach.apply_operations_json(&ops, key.as_deref(), today.as_deref())?)
         }
         "assistant.message" => out(assistant_message(coach, request)?),
+        "model.load" => {
+            let r: LoadRequest = parse_request(request)?;
+            let options = crate::ffi::ModelOptions {
+                context_tokens: r.context_tokens,
+                threads: r.threads,
+            };
+            out(coach.load_model(r.path, options, None)?)
+        }
+        "model.unload" => out(coach.unload_model()),
+        "model.info" => out(coach.model_info()),
         "recipes.import" => out(coach.import_recipes(request.to_string())?),
         "recipe.get" => out(coach.recipe(id()?)?),
         "meals.plan" => out(meals_plan(coach, request)?),
@@ -476,7 +493,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
     }
 }
 
-/// Calls one of the suggestion or assistant methods with a JSON request; the JSON forms of the
+/// Calls one of the model, suggestion, assistant or meal methods with a JSON request; the JSON forms of the
 /// records are the camelCase ones of the Swift and Kotlin API.
 ///
 /// | method | request | result |
@@ -494,7 +511,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` (`invalid_argument` for a context `plan.save`/`session.log` would refuse) |
 /// | `ops.dryrun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
 /// | `ops.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
-/// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D, "script": [T]}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
+/// | `model.load` | `{"path": P, "contextTokens": N, "threads": N}` (`contextTokens` default 2048, `threads` default the cores) | `LoadedModelInfo`; errors `insufficient_memory` (the memory pre-flight: nothing loaded), `model_unusable` |
+/// | `model.unload` | `{}` | whether a model was loaded |
+/// | `model.info` | `{}` | `LoadedModelInfo` or `null` |
+/// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
 /// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
@@ -508,10 +528,14 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
 /// take the operations loosely shaped as the model writes them (they are normalised first); a
 /// rejected apply is the error `operations_rejected` (nothing applied; `ops.dryrun` says why) and
-/// a key reused with other operations `idempotency_conflict`. `assistant.message` runs
-/// synchronously (it blocks while the model works) with the model given by `script` (scripted
-/// replies in order, for tests and tools); without `script` it runs without a model (the C API
-/// cannot plug one in yet), which is what the pipeline does when no model is configured.
+/// a key reused with other operations `idempotency_conflict`.
+///
+/// The model: `model.load` loads a GGUF file (after the memory pre-flight) and makes it the
+/// model of every AI call on this handle (`assistant.message`, `meals.plan`,
+/// `session.suggestions`), replacing the one before; `model.unload` lets it go. Without one,
+/// `assistant.message` in plan mode fails with `invalid_argument` and `meals.plan` ranks
+/// deterministically. Model calls on one handle run one at a time, in arrival order.
+/// `assistant.message` and `meals.plan` run synchronously: they block while the model works.
 ///
 /// # Safety
 /// `handle` is a live handle; `method` and `request_json` are NUL-terminated strings. Free the
@@ -758,5 +782,84 @@ mod tests {
         assert_eq!(&again["ok"], job, "the job reads back as stored");
         let out = call(&h, "meals.plan", r#"{"days":[]}"#);
         assert!(out.contains("invalid_argument"), "{out}");
+    }
+
+    #[test]
+    fn assistant_message_uses_the_handles_model() {
+        let h = Handle::new();
+        // Tests plug a scripted model into the handle's Coach; the C API has no hook for it.
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        // The narrowed question: the library read the day; the model names the todo.
+        coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts([
+            r#"{"title":"Call mom"}"#,
+        ])));
+        let out = call(
+            &h,
+            "assistant.message",
+            r#"{"message":"remind me to call mom on saturday","mode":"plan","today":"2026-11-20"}"#,
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let events: Vec<&str> = v["ok"]["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{out}"))
+            .iter()
+            .map(|e| e["event"].as_str().unwrap())
+            .filter(|e| *e != "heartbeat")
+            .collect();
+        assert_eq!(
+            events,
+            ["stage", "stage", "ops", "stage", "summary", "result", "done"],
+            "{out}"
+        );
+        assert_eq!(v["ok"]["result"]["decision"], "plan");
+        assert_eq!(v["ok"]["result"]["operations"][0]["title"], "Call mom");
+        assert_eq!(
+            v["ok"]["result"]["operations"][0]["scheduledFor"],
+            "2026-11-21"
+        );
+        assert_eq!(v["ok"]["result"]["summarySource"], "rules");
+        // The test hook is gone: `script` is an unknown field.
+        let out = call(
+            &h,
+            "assistant.message",
+            r#"{"message":"hi","script":["x"]}"#,
+        );
+        invalid_at(&out, None);
+        // Without a model, a message the reading cannot build cannot be proposed.
+        assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":true}"#);
+        let out = call(
+            &h,
+            "assistant.message",
+            r#"{"message":"delete the sailing lesson"}"#,
+        );
+        assert!(out.contains(r#""code":"invalid_argument""#), "{out}");
+    }
+
+    #[test]
+    fn model_methods_report_typed_errors() {
+        let h = Handle::new();
+        assert_eq!(call(&h, "model.info", "{}"), r#"{"ok":null}"#);
+        assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":false}"#);
+        let out = call(&h, "model.load", r#"{"path":"/no/such/model.gguf"}"#);
+        assert!(out.contains(r#""code":"model_unusable""#), "{out}");
+        let huge = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/models/huge-kv-header.bin"
+        );
+        let out = call(
+            &h,
+            "model.load",
+            &format!(r#"{{"path":"{huge}","contextTokens":2048,"threads":2}}"#),
+        );
+        assert!(out.contains(r#""code":"insufficient_memory""#), "{out}");
+        let out = call(&h, "model.load", r#"{"path":"x","contextTokens":"SECRET"}"#);
+        invalid_at(&out, Some("contextTokens"));
+        // An app's model has info too.
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts(["x"])));
+        let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
+        assert_eq!(info["ok"]["embedded"], false, "{info}");
     }
 }

@@ -6,6 +6,7 @@
 use std::sync::{Arc, OnceLock, RwLock};
 
 pub use crate::ffi::logging::{set_log_listener, LogListener};
+use crate::ffi::task::Guarded;
 
 /// Severity of a log record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, uniffi::Enum)]
@@ -21,7 +22,9 @@ pub enum LogLevel {
 }
 
 struct Bridge {
-    listener: RwLock<Option<Arc<dyn LogListener>>>,
+    /// The app's listener behind the panic guard: one that throws is not called again until
+    /// `set_log_listener` installs one anew.
+    listener: RwLock<Option<Arc<Guarded<dyn LogListener>>>>,
 }
 
 impl log::Log for Bridge {
@@ -45,11 +48,13 @@ impl log::Log for Bridge {
             .unwrap_or_else(|p| p.into_inner())
             .clone();
         if let Some(l) = listener {
-            l.on_log(
-                level,
-                record.target().to_string(),
-                record.args().to_string(),
-            );
+            l.call(|l| {
+                l.on_log(
+                    level,
+                    record.target().to_string(),
+                    record.args().to_string(),
+                )
+            });
         }
     }
 
@@ -69,7 +74,8 @@ pub(crate) fn install(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
         let _ = log::set_logger(b);
         b
     });
-    *bridge.listener.write().unwrap_or_else(|p| p.into_inner()) = listener;
+    *bridge.listener.write().unwrap_or_else(|p| p.into_inner()) =
+        listener.map(|l| Arc::new(Guarded::new(Some(l), "log listener")));
     log::set_max_level(match level {
         LogLevel::Error => log::LevelFilter::Error,
         LogLevel::Warn => log::LevelFilter::Warn,

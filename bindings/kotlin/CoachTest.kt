@@ -754,7 +754,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             val fake = FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY))
             coach.useLanguageModel(fake)
             val listener = CollectingAssistantListener()
-            coach.sendMessage(planRequest("remind me to call mom on saturday"), listener).use { task ->
+            coach.sendMessage(planRequest("something about mom"), listener).use { task ->
                 val result = task.wait()
                 check(task.isFinished()) { "not finished after wait" }
                 eq(task.wait(), result, "second wait")
@@ -832,6 +832,42 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             }
             eq(e.invalidCount to e.totalCount, 1u to 2u, "rejected counts")
             eq(coach.backlog(10u), emptyList(), "all or nothing")
+        }
+    },
+    "assistant: a listener that always throws cannot hang wait()" to {
+        Coach.openInMemory().use { coach ->
+            coach.useLanguageModel(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY)))
+            var calls = 0
+            val throwing = object : AssistantListener {
+                override fun onEvent(event: AssistantEvent) {
+                    calls++
+                    throw IllegalStateException("listener bug")
+                }
+            }
+            coach.sendMessage(planRequest("something about mom"), throwing).use { task ->
+                val result = task.wait()
+                eq(result.summary, ASSISTANT_SUMMARY, "summary")
+                eq(result.operations.size, 1, "operations")
+                eq(calls, 1, "listener calls (ignored after it threw)")
+            }
+        }
+    },
+    "model: loadModel errors are typed; modelInfo and unloadModel" to {
+        Coach.openInMemory().use { coach ->
+            eq(coach.modelInfo(), null, "no model")
+            eq(coach.unloadModel(), false, "nothing to unload")
+            expectThrows<CoachException.ModelUnusable>("missing file") {
+                coach.loadModel("/no/such/model.gguf", ModelOptions(2048u, 2u))
+            }
+            val huge = File("tests/data/models/huge-kv-header.bin").absolutePath
+            val e = expectThrows<CoachException.InsufficientMemory>("pre-flight") {
+                coach.loadModel(huge, ModelOptions(2048u, 2u))
+            }
+            check(e.neededBytes > e.availableBytes) { "needed ${e.neededBytes} available ${e.availableBytes}" }
+            coach.useLanguageModel(FakeModel())
+            eq(coach.modelInfo()?.embedded, false, "an app model")
+            eq(coach.unloadModel(), true, "unloaded")
+            eq(coach.modelInfo(), null, "no model after unload")
         }
     },
     "assistant: cancel() stops a running message" to {

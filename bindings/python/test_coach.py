@@ -16,6 +16,8 @@ import unittest
 sys.path.insert(0, os.environ.get("COACHCORE_PY_DIR", os.path.dirname(os.path.abspath(__file__))))
 
 import coachcore  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from coachcore import (  # noqa: E402
     AssistantListener,
     AssistantMode,
@@ -61,6 +63,7 @@ from coachcore import (  # noqa: E402
     MealType,
     MealsRequest,
     ModelInfo,
+    ModelOptions,
     Muscle,
     Outcome,
     OutputErrorCode,
@@ -847,7 +850,7 @@ class CoachTest(unittest.TestCase):
         fake = FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY))
         self.coach.use_language_model(fake)
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("remind me to call mom on saturday"), listener)
+        task = self.coach.send_message(plan_request("something about mom"), listener)
         result = task.wait()
         self.assertTrue(task.is_finished())
         self.assertEqual(task.wait(), result, "wait returns the same result again")
@@ -869,6 +872,49 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(len(fake.requests), 2, "a proposal and a summary")
         self.assertIsNotNone(fake.requests[0].json_schema, "the proposal is schema-constrained")
         self.assertEqual(self.coach.audit_log(10, None), [], "a message applies nothing")
+
+    def test_assistant_listener_that_always_throws(self):
+        class Throwing(AssistantListener):
+            calls = 0
+
+            def on_event(self, event):
+                Throwing.calls += 1
+                raise RuntimeError("listener bug")
+
+        self.coach.use_language_model(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
+        task = self.coach.send_message(plan_request("something about mom"), Throwing())
+        result = task.wait()  # returns: the message goes on without its listener
+        self.assertEqual(result.summary, ASSISTANT_SUMMARY)
+        self.assertEqual(len(result.operations), 1)
+        self.assertEqual(Throwing.calls, 1, "called once, then ignored")
+        self.assertTrue(task.is_finished())
+
+    def test_assistant_dropping_the_task_cancels_it(self):
+        model = BlockingModel()
+        self.coach.use_language_model(model)
+        listener = CollectingAssistantListener()
+        task = self.coach.send_message(plan_request("plan my weekend"), listener)
+        self.assertTrue(model.started.wait(30), "the model never ran")
+        del task  # the last reference: the handle is dropped and the message cancelled
+        deadline = time.monotonic() + 30
+        while not listener.events or event_name(listener.events[-1]) != "done":
+            self.assertLess(time.monotonic(), deadline, "not cancelled")
+            time.sleep(0.005)
+
+    def test_model_lifecycle_errors(self):
+        self.assertIsNone(self.coach.model_info())
+        self.assertFalse(self.coach.unload_model())
+        with self.assertRaises(CoachError.ModelUnusable):
+            self.coach.load_model("/no/such/model.gguf", ModelOptions(context_tokens=2048, threads=2), None)
+        huge = os.path.join(REPO, "tests", "data", "models", "huge-kv-header.bin")
+        with self.assertRaises(CoachError.InsufficientMemory) as cm:
+            self.coach.load_model(huge, ModelOptions(context_tokens=2048, threads=2), None)
+        self.assertGreater(cm.exception.needed_bytes, cm.exception.available_bytes)
+        self.coach.use_language_model(FakeModel())
+        info = self.coach.model_info()
+        self.assertFalse(info.embedded)
+        self.assertTrue(self.coach.unload_model())
+        self.assertIsNone(self.coach.model_info())
 
     def test_assistant_dry_run(self):
         ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),
@@ -950,7 +996,7 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_without_a_model(self):
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("hello"), listener)
+        task = self.coach.send_message(plan_request("delete the sailing lesson"), listener)
         with self.assertRaises(CoachError.InvalidArgument):
             task.wait()
         self.assertEqual([event_name(e) for e in listener.events], ["done"])

@@ -178,6 +178,13 @@ fn model_error(e: &LlmError, step: Option<ModelStep>) -> (CoachError, Fault) {
             context_tokens: *context_tokens,
             over_by: *over_by,
         },
+        LlmError::InsufficientMemory {
+            needed_bytes,
+            available_bytes,
+        } => CoachError::InsufficientMemory {
+            needed_bytes: *needed_bytes,
+            available_bytes: *available_bytes,
+        },
         LlmError::Cancelled => CoachError::Cancelled,
         LlmError::TimedOut { after_ms } => CoachError::TimedOut {
             after_ms: *after_ms,

@@ -354,6 +354,17 @@ pub enum CoachError {
         /// What is wrong with it.
         detail: String,
     },
+    /// Loading the model was refused before it started: the model file plus the KV cache of the
+    /// chosen context needs `needed_bytes`, the device has `available_bytes` available now. Nothing
+    /// was loaded. Offer a smaller model or a smaller `contextTokens`, or try again after freeing
+    /// memory.
+    #[error("the model needs {needed_bytes} bytes of memory, {available_bytes} are available")]
+    InsufficientMemory {
+        /// Bytes the model would take (file, KV cache, compute buffers).
+        needed_bytes: u64,
+        /// Bytes the device had available.
+        available_bytes: u64,
+    },
     /// The prompt does not fit the model's context window.
     #[error("prompt exceeds the context window by {over_by} tokens")]
     ContextOverflow {
@@ -432,6 +443,7 @@ impl CoachError {
             Self::ReadOnly { .. } => "read_only",
             Self::NotFound { .. } => "not_found",
             Self::ModelUnusable { .. } => "model_unusable",
+            Self::InsufficientMemory { .. } => "insufficient_memory",
             Self::ContextOverflow { .. } => "context_overflow",
             Self::Cancelled => "cancelled",
             Self::TimedOut { .. } => "timed_out",
@@ -469,6 +481,7 @@ impl CoachError {
             | Self::OperationsRejected { detail, .. }
             | Self::Internal { detail } => detail.clone(),
             Self::DatabaseTooNew { .. }
+            | Self::InsufficientMemory { .. }
             | Self::ContextOverflow { .. }
             | Self::Cancelled
             | Self::TimedOut { .. }

@@ -15,7 +15,7 @@ use crate::assistant::model::{
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
 use crate::error::{CoachError, Error};
-use crate::ffi::task::TaskCell;
+use crate::ffi::task::{Finisher, Guarded, TaskCell};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
@@ -30,32 +30,43 @@ use crate::llm::{CancelToken, LanguageModel};
 ///
 /// Threading: `onEvent` is called on the library's background thread that runs the message, one
 /// event at a time, never concurrently for one message. Return quickly and hop to the main thread
-/// (`DispatchQueue.main.async`, `withContext(Dispatchers.Main)`) before touching the UI.
+/// (`DispatchQueue.main.async`, `withContext(Dispatchers.Main)`) before touching the UI. A listener
+/// that throws is not called again for that message (one warning is logged); the message goes on
+/// and `wait` returns its result.
 #[uniffi::export(with_foreign)]
 pub trait AssistantListener: Send + Sync {
     /// One event of the running message.
     fn on_event(&self, event: AssistantEvent);
 }
 
-/// The app's listener (if any) as the service's event sink.
-struct ListenerSink(Option<Arc<dyn AssistantListener>>);
+/// The app's listener (if any) as the service's event sink, behind the panic guard: a listener
+/// that throws is ignored for the rest of the message, which goes on.
+struct ListenerSink(Guarded<dyn AssistantListener>);
 
 impl EventSink for ListenerSink {
     fn on_event(&self, event: AssistantEvent) {
-        if let Some(l) = &self.0 {
-            l.on_event(event);
-        }
+        self.0.call(|l| l.on_event(event));
     }
 }
 
 /// A message running in the background, returned by [`Coach::send_message`].
 ///
+/// Keep the handle while the message runs: dropping it (Swift releasing it, Kotlin `close()` or
+/// `use {}`, Python losing the last reference) cancels the message.
+///
 /// Threading: every method may be called from any thread. `wait` blocks: never call it on the main
 /// thread (use a background thread, `Task.detached` or `withContext(Dispatchers.IO)`), or rely on
-/// the listener's `Result`/`Done` events instead.
+/// the listener's `Result`/`Done` events instead. `wait` always returns, even when the listener
+/// throws (a listener that throws is ignored for the rest of the message).
 #[derive(uniffi::Object)]
 pub struct AssistantTask {
-    cell: TaskCell<Result<AssistantResult, CoachError>>,
+    cell: Arc<TaskCell<Result<AssistantResult, CoachError>>>,
+}
+
+impl Drop for AssistantTask {
+    fn drop(&mut self) {
+        self.cell.cancel.cancel();
+    }
 }
 
 impl std::fmt::Debug for AssistantTask {
@@ -63,18 +74,6 @@ impl std::fmt::Debug for AssistantTask {
         f.debug_struct("AssistantTask")
             .field("finished", &self.is_finished())
             .finish_non_exhaustive()
-    }
-}
-
-impl AssistantTask {
-    fn new() -> Arc<Self> {
-        Arc::new(AssistantTask {
-            cell: TaskCell::new(),
-        })
-    }
-
-    fn finish(&self, outcome: Result<AssistantResult, CoachError>) {
-        self.cell.finish(outcome);
     }
 }
 
@@ -127,25 +126,27 @@ impl Coach {
         request: AssistantRequest,
         listener: Option<Arc<dyn AssistantListener>>,
     ) -> Arc<AssistantTask> {
-        let task = AssistantTask::new();
-        let background = Arc::clone(&task);
+        let cell = TaskCell::new();
         let model = self.language_model();
-        let sink = ListenerSink(listener.clone());
-        let spawned = std::thread::Builder::new()
+        let sink = Arc::new(ListenerSink(Guarded::new(listener, "assistant listener")));
+        let abandoned_sink = Arc::clone(&sink);
+        let guard = Finisher::new(
+            &cell,
+            Box::new(move || {
+                abandoned_sink.on_event(AssistantEvent::Done);
+                Err(CoachError::from(Error::Internal(
+                    "the assistant thread ended without a result".into(),
+                )))
+            }),
+        );
+        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
+        let _ = std::thread::Builder::new()
             .name("coachcore-assistant".into())
             .spawn(move || {
-                let outcome = self.run_message_with(request, model, &sink, &background.cell.cancel);
-                background.finish(outcome);
+                let outcome = self.run_message_with(request, model, &*sink, guard.cancel());
+                guard.finish(outcome);
             });
-        if spawned.is_err() {
-            if let Some(l) = listener {
-                l.on_event(AssistantEvent::Done);
-            }
-            task.finish(Err(CoachError::from(Error::Internal(
-                "could not start the assistant thread".into(),
-            ))));
-        }
-        task
+        Arc::new(AssistantTask { cell })
     }
 
     /// Validation results for `operations`, with the deterministic repairs (e.g. a missing
@@ -279,7 +280,8 @@ impl Coach {
             Ok(outcome) => Ok(outcome?),
             Err(_) => {
                 if !done_sent.load(Ordering::SeqCst) {
-                    sink.on_event(AssistantEvent::Done);
+                    // The sink may be what panicked: a second panic must not escape.
+                    let _ = catch_unwind(AssertUnwindSafe(|| sink.on_event(AssistantEvent::Done)));
                 }
                 Err(CoachError::from(Error::Internal(
                     "the assistant pipeline panicked".into(),

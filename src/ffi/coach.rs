@@ -136,12 +136,10 @@ impl Coach {
     }
 
     /// Sets (or with `None` removes) the model the assistant uses ([`Coach::send_message`]), as
-    /// given: no circuit breaker is added (`use_language_model` adds one).
+    /// given: no circuit breaker is added (`use_language_model` adds one). Like every model the
+    /// `Coach` holds, it runs one call at a time (see `use_language_model`).
     pub fn set_assistant_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        self.set_shared_model(model.map(|model| SharedModel {
-            model,
-            breaker: None,
-        }));
+        self.set_shared_model(model.map(|model| SharedModel::queued(model, None, None)));
     }
 
     pub(super) fn set_shared_model(&self, shared: Option<SharedModel>) {

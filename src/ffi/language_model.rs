@@ -6,13 +6,41 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+#[cfg(feature = "llama")]
+use crate::ffi::task::Guarded;
 use crate::llm::model::{GenerationRequest, GenerationResult, LlmError, ModelInfo};
 
 /// Receives generated text as it streams.
+///
+/// When the library's engine calls it (an app calling `generate` on a model from `loadModel`), a
+/// listener that throws is not called again for that call (one warning is logged); the
+/// generation goes on.
 #[uniffi::export(with_foreign)]
 pub trait TokenListener: Send + Sync {
     /// Called with each new piece of text, in order.
     fn on_token(&self, piece: String);
+}
+
+/// A token listener behind the panic guard (see `ffi::task::Guarded`).
+#[cfg(feature = "llama")]
+struct GuardedTokens(Guarded<dyn TokenListener>);
+
+#[cfg(feature = "llama")]
+impl TokenListener for GuardedTokens {
+    fn on_token(&self, piece: String) {
+        self.0.call(|l| l.on_token(piece));
+    }
+}
+
+/// `listener` behind the panic guard, for one generation: the engine calls this on the listener
+/// it is given, since an app may pass its own.
+#[cfg(feature = "llama")]
+pub(crate) fn guard_token_listener(
+    listener: Option<Arc<dyn TokenListener>>,
+) -> Option<Arc<dyn TokenListener>> {
+    listener.map(|l| {
+        Arc::new(GuardedTokens(Guarded::new(Some(l), "token listener"))) as Arc<dyn TokenListener>
+    })
 }
 
 /// Cancels a model call from another thread: the engine stops within a token or two and the call

@@ -1,12 +1,14 @@
-//! Plugging a language model into the library: the embedded llama.cpp engine (feature `llama`) or a
-//! model the app implements in Swift or Kotlin.
+//! Plugging a language model into the library: the embedded llama.cpp engine (feature `llama`:
+//! `Coach.loadModel`, `unloadModel`, `modelInfo`, or the free `loadModel`) or a model the app
+//! implements in Swift or Kotlin (`useLanguageModel`).
 
 use std::sync::Arc;
 
+use crate::error::CoachError;
 use crate::ffi::Coach;
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
-use crate::llm::LanguageModel;
+use crate::llm::{LanguageModel, LoadedModelInfo};
 use crate::suggest::ai::LlmSuggestionSource;
 use crate::suggest::service::AiSuggestionSource;
 
@@ -15,18 +17,82 @@ impl Coach {
     /// Uses `model` for the library's AI features, behind one circuit breaker (after 5 failures in
     /// a minute the model is left alone for 30 s and calls fail with `ModelUnavailable`):
     /// - the AI source of workout suggestions (after the rules, per exercise);
-    /// - the assistant ([`Coach::send_message`]): routing, proposals, repairs and summaries.
+    /// - the assistant ([`Coach::send_message`]): routing, proposals, repairs and summaries;
+    /// - meal planning (ranking each slot's candidates) and workout generation.
     ///
-    /// `None` turns both off (suggestions then come from the rules only; the assistant cannot
+    /// One model serves every feature, one call at a time: a call that arrives while the model is
+    /// busy waits for its turn, in arrival order (cancelling it ends the wait at once). The log
+    /// line of each model call reports the wait (`waited_ms`).
+    ///
+    /// `None` turns them off (suggestions then come from the rules only; the assistant cannot
     /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
-    /// (e.g. the platform's system model); it may be called from several library threads at once.
+    /// (e.g. the platform's system model). To load a GGUF file and use it in one step, call
+    /// [`Coach::load_model`].
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        let shared = model.map(|model| SharedModel {
-            model,
-            breaker: Some(Arc::new(Breaker::new(
-                Arc::clone(&self.clock),
-                BreakerConfig::default(),
-            ))),
+        self.install_model(model, None);
+    }
+
+    /// Loads the GGUF model file at `path` and makes it the model every feature uses (as
+    /// [`Coach::use_language_model`] does); returns what it is. The library never downloads: the
+    /// app ships or fetches the file and passes its path.
+    ///
+    /// The model in use before is let go first, so two models are never loaded at once (calls
+    /// still running on it finish first, then its memory is freed); if loading fails, no model is
+    /// in use.
+    ///
+    /// A memory pre-flight runs before anything is loaded: the file's size plus the KV cache of
+    /// `options.contextTokens` (from the GGUF header) against the memory the device has available
+    /// now. Throws `InsufficientMemory` (needed and available bytes) when it does not fit: offer a
+    /// smaller model or context. Throws `ModelUnusable` for a missing file, a file that is not
+    /// GGUF, a model this build cannot run, or a build without the embedded engine.
+    ///
+    /// Threading: blocks while the file is read (about a second for small models): call it off
+    /// the main thread. `progress` hears the fraction loaded, on the calling thread.
+    #[uniffi::method(default(progress = None))]
+    pub fn load_model(
+        &self,
+        path: String,
+        options: ModelOptions,
+        progress: Option<Arc<dyn LoadProgressListener>>,
+    ) -> Result<LoadedModelInfo, CoachError> {
+        self.install_model(None, None);
+        let (model, details) = load_engine(&path, &options, progress)?;
+        self.install_model(Some(model), Some(details.clone()));
+        Ok(details)
+    }
+
+    /// Lets go of the model: AI features stop using it (as `useLanguageModel(None)`), and its
+    /// memory is freed once the calls still running on it finish. Returns whether a model was in
+    /// use.
+    pub fn unload_model(&self) -> bool {
+        let had = self.shared_model().is_some();
+        self.install_model(None, None);
+        had
+    }
+
+    /// What the model in use is (name, parameters, context, quantization, chat template, memory),
+    /// or `None` without one. For a model the app implements only its `ModelInfo` is known.
+    pub fn model_info(&self) -> Option<LoadedModelInfo> {
+        self.shared_model().and_then(|s| s.details)
+    }
+}
+
+impl Coach {
+    /// Makes `model` (queued, with a new breaker) the one every feature shares, or removes it.
+    fn install_model(
+        &self,
+        model: Option<Arc<dyn LanguageModel>>,
+        details: Option<LoadedModelInfo>,
+    ) {
+        let shared = model.map(|model| {
+            SharedModel::queued(
+                model,
+                Some(Arc::new(Breaker::new(
+                    Arc::clone(&self.clock),
+                    BreakerConfig::default(),
+                ))),
+                details,
+            )
         });
         let source = shared.clone().map(|s| {
             Arc::new(LlmSuggestionSource::new(s.model).with_breaker(s.breaker))
@@ -40,40 +106,72 @@ impl Coach {
 /// How to load a GGUF model.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ModelOptions {
-    /// Context window in tokens (prompt plus answer), e.g. 2048.
+    /// Context window in tokens (prompt plus answer), e.g. 2048. The KV cache grows with it
+    /// (SmolLM2-135M: 45 MiB at 2048; a 1B model: about 10 times that).
     pub context_tokens: u32,
     /// CPU threads; `None` uses the device's cores. Never more than the cores: oversubscribing
     /// makes llama.cpp many times slower.
     pub threads: Option<u32>,
 }
 
-/// Receives model-loading progress.
+/// Receives model-loading progress. A listener that throws is not called again for that load.
 #[uniffi::export(with_foreign)]
 pub trait LoadProgressListener: Send + Sync {
     /// Progress from 0.0 to 1.0.
     fn on_progress(&self, fraction: f32);
 }
 
-/// Loads a GGUF model file for on-device generation. The library never downloads: the app ships
-/// or fetches the file and passes its path. Throws `ModelUnusable` for a missing file, a file that
-/// is not GGUF, or a model this build cannot run.
-///
-/// Threading: loading reads the file (memory-mapped, well under a second for small models): call it
-/// off the main thread. The returned model is shared and may generate from several threads.
+/// Loads the engine with the memory pre-flight; the model and its details.
 #[cfg(feature = "llama")]
-#[uniffi::export]
-pub fn load_model(
-    path: String,
-    options: ModelOptions,
+fn load_engine(
+    path: &str,
+    options: &ModelOptions,
     progress: Option<Arc<dyn LoadProgressListener>>,
-) -> Result<Arc<dyn LanguageModel>, crate::error::CoachError> {
+) -> Result<(Arc<dyn LanguageModel>, LoadedModelInfo), CoachError> {
     use crate::llm::llama::{LlamaEngine, LlamaOptions};
     let mut opts = LlamaOptions::default();
     opts.context_tokens = options.context_tokens;
     opts.threads = options.threads;
-    if let Some(p) = progress {
-        opts.progress = Some(Box::new(move |f| p.on_progress(f)));
+    if progress.is_some() {
+        let guarded = crate::ffi::task::Guarded::new(progress, "load progress listener");
+        opts.progress = Some(Box::new(move |f| guarded.call(|l| l.on_progress(f))));
     }
-    let engine: Arc<dyn LanguageModel> = LlamaEngine::load(&path, opts)?;
-    Ok(engine)
+    let engine = LlamaEngine::load(path, opts)?;
+    let details = engine.details();
+    Ok((engine, details))
+}
+
+/// Without the engine: the file and memory checks still run (their errors come first), then
+/// `ModelUnusable`.
+#[cfg(not(feature = "llama"))]
+fn load_engine(
+    path: &str,
+    options: &ModelOptions,
+    progress: Option<Arc<dyn LoadProgressListener>>,
+) -> Result<(Arc<dyn LanguageModel>, LoadedModelInfo), CoachError> {
+    drop(progress);
+    let facts = crate::llm::gguf::read_facts(std::path::Path::new(path))?;
+    crate::llm::memory::estimate(&facts, options.context_tokens.max(16)).check()?;
+    Err(CoachError::ModelUnusable {
+        detail: "this build of the library has no on-device engine (feature `llama`)".into(),
+    })
+}
+
+/// Loads a GGUF model file for on-device generation, without making it the `Coach`'s model (pass
+/// it to `useLanguageModel`, or call `generate` on it directly); most apps call
+/// [`Coach::load_model`] instead. The library never downloads: the app ships or fetches the file
+/// and passes its path. The memory pre-flight runs first, as for [`Coach::load_model`]. Throws
+/// `InsufficientMemory` or `ModelUnusable` as that does.
+///
+/// Threading: loading reads the file (memory-mapped, well under a second for small models): call it
+/// off the main thread. The returned model may generate from several threads (the `Coach` runs one
+/// call at a time on it).
+#[cfg(feature = "llama")]
+#[uniffi::export(default(progress = None))]
+pub fn load_model(
+    path: String,
+    options: ModelOptions,
+    progress: Option<Arc<dyn LoadProgressListener>>,
+) -> Result<Arc<dyn LanguageModel>, CoachError> {
+    Ok(load_engine(&path, &options, progress)?.0)
 }

@@ -16,7 +16,8 @@ pub trait LogListener: Send + Sync {
 /// the process already has another `log` logger (a Rust app), records go there instead.
 ///
 /// Threading: records are delivered on the thread that logs them (often a library worker
-/// thread); the listener must be quick and must not call back into the library.
+/// thread); the listener must be quick and must not call back into the library. A listener that
+/// throws is not called again until the next `setLogListener`.
 #[uniffi::export]
 pub fn set_log_listener(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
     crate::logging::install(listener, level);

@@ -2,10 +2,9 @@
 //! cleanup), plan jobs with a listener and a task handle, job reads, and the meal history (confirm
 //! a plan, log a meal). Each method delegates to `meals::service`.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::ffi::task::TaskCell;
+use crate::ffi::task::{Finisher, Guarded, TaskCell};
 
 use crate::error::CoachError;
 use crate::ffi::Coach;
@@ -24,35 +23,42 @@ use crate::meals::{service, validate};
 /// slot, then `Completed` or `Failed` last.
 ///
 /// Threading: `onEvent` is called on the library's background thread that runs the plan, one
-/// event at a time. Return quickly and hop to the main thread before touching the UI. A panic or
-/// exception in it is caught and ignored.
+/// event at a time. Return quickly and hop to the main thread before touching the UI. A listener
+/// that throws is not called again for that plan (one warning is logged); the plan goes on.
 #[uniffi::export(with_foreign)]
 pub trait MealPlanListener: Send + Sync {
     /// One event of the running plan.
     fn on_event(&self, event: MealPlanEvent);
 }
 
-/// The app's listener (if any) as the job's event sink; a panicking listener cannot stop the job.
-struct ListenerSink(Option<Arc<dyn MealPlanListener>>);
+/// The app's listener (if any) as the job's event sink, behind the panic guard: a listener that
+/// throws cannot stop the job.
+struct ListenerSink(Guarded<dyn MealPlanListener>);
 
 impl PlanSink for ListenerSink {
     fn on_event(&self, event: MealPlanEvent) {
-        if let Some(l) = &self.0 {
-            if catch_unwind(AssertUnwindSafe(|| l.on_event(event))).is_err() {
-                log::warn!(target: "coachcore::meals", "the meal plan listener panicked");
-            }
-        }
+        self.0.call(|l| l.on_event(event));
     }
 }
 
 /// A meal plan running in the background, returned by [`Coach::start_meal_plan`].
 ///
+/// Keep the handle while the plan runs: dropping it cancels the plan (the job then reads `FAILED`
+/// with error code `cancelled`).
+///
 /// Threading: every method may be called from any thread. `wait` blocks: never call it on the main
-/// thread; or rely on the listener's `Completed`/`Failed` event.
+/// thread; or rely on the listener's `Completed`/`Failed` event. `wait` always returns, even when
+/// the listener throws.
 #[derive(uniffi::Object)]
 pub struct MealPlanTask {
     id: String,
-    cell: TaskCell<MealPlanJob>,
+    cell: Arc<TaskCell<MealPlanJob>>,
+}
+
+impl Drop for MealPlanTask {
+    fn drop(&mut self) {
+        self.cell.cancel.cancel();
+    }
 }
 
 impl std::fmt::Debug for MealPlanTask {
@@ -61,12 +67,6 @@ impl std::fmt::Debug for MealPlanTask {
             .field("id", &self.id)
             .field("finished", &self.is_finished())
             .finish_non_exhaustive()
-    }
-}
-
-impl MealPlanTask {
-    fn finish(&self, job: MealPlanJob) {
-        self.cell.finish(job);
     }
 }
 
@@ -119,28 +119,29 @@ impl Coach {
     ) -> Result<Arc<MealPlanTask>, CoachError> {
         let mut ids = IdGenerator::from_entropy();
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
-        let task = Arc::new(MealPlanTask {
-            id: lease.id().to_string(),
-            cell: TaskCell::new(),
-        });
-        let background = Arc::clone(&task);
-        let mut failed = lease.pending();
+        let id = lease.id().to_string();
+        let cell = TaskCell::new();
+        let mut abandoned = lease.pending();
+        let guard = Finisher::new(
+            &cell,
+            Box::new(move || {
+                // The job's row reads `interrupted` once its lease is dropped.
+                abandoned.status = JobStatus::Failed;
+                abandoned.error_code = Some("internal".into());
+                abandoned.error_message = Some("the meal planning thread ended early".into());
+                abandoned
+            }),
+        );
         let model = self.meal_model();
-        let spawned = std::thread::Builder::new()
+        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
+        let _ = std::thread::Builder::new()
             .name("coachcore-meals".into())
             .spawn(move || {
-                let sink = ListenerSink(listener);
-                let job = self.run_job(lease, &request, model, &sink, &background.cell.cancel, ids);
-                background.finish(job);
+                let sink = ListenerSink(Guarded::new(listener, "meal plan listener"));
+                let job = self.run_job(lease, &request, model, &sink, guard.cancel(), ids);
+                guard.finish(job);
             });
-        if spawned.is_err() {
-            // The closure (and the lease) was dropped: the stored row reads `interrupted`.
-            failed.status = JobStatus::Failed;
-            failed.error_code = Some("internal".into());
-            failed.error_message = Some("could not start the meal planning thread".into());
-            task.finish(failed);
-        }
-        Ok(task)
+        Ok(Arc::new(MealPlanTask { id, cell }))
     }
 
     /// The meal-plan job with `id`, or `None`: `{id, status, result, errorCode, errorMessage}`
@@ -269,10 +270,7 @@ impl Coach {
     ) -> Result<MealPlanJob, CoachError> {
         let mut ids = IdGenerator::from_entropy();
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
-        let model = model.map(|model| SharedModel {
-            model,
-            breaker: None,
-        });
+        let model = model.map(SharedModel::plain);
         Ok(self.run_job(lease, &request, model, sink, cancel, ids))
     }
 

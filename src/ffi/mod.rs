@@ -10,7 +10,7 @@ mod meals;
 mod prewarm;
 pub mod requests;
 mod suggest;
-mod task;
+pub(crate) mod task;
 mod workout;
 
 pub use assistant::{AssistantListener, AssistantTask};

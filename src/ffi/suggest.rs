@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::error::CoachError;
+use crate::ffi::task::Guarded;
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::CancelToken;
@@ -14,12 +15,28 @@ use crate::suggest::service::{self, AiRunControl};
 
 /// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
 /// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
+///
+/// A listener that throws is not called again for that run (one warning is logged); the run goes
+/// on.
 #[uniffi::export(with_foreign)]
 pub trait SuggestionProgressListener: Send + Sync {
     /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
     fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
     /// A piece of the model's output, in order.
     fn on_token(&self, piece: String);
+}
+
+/// The app's progress listener behind the panic guard.
+struct GuardedProgress(Guarded<dyn SuggestionProgressListener>);
+
+impl SuggestionProgressListener for GuardedProgress {
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) {
+        self.0.call(|l| l.on_exercise(index, count, exercise_name));
+    }
+
+    fn on_token(&self, piece: String) {
+        self.0.call(|l| l.on_token(piece));
+    }
 }
 
 #[uniffi::export]
@@ -83,7 +100,12 @@ impl Coach {
         let mut ids = IdGenerator::from_entropy();
         let control = AiRunControl {
             cancel: cancel.unwrap_or_default(),
-            listener,
+            listener: listener.map(|l| {
+                Arc::new(GuardedProgress(Guarded::new(
+                    Some(l),
+                    "suggestion progress listener",
+                ))) as Arc<dyn SuggestionProgressListener>
+            }),
         };
         Ok(service::suggestions_for_session(
             &self.store,

@@ -1,7 +1,18 @@
-//! The state every background task handle shares (`AssistantTask`, `MealPlanTask`,
-//! `WorkoutTask`): its cancel token and its outcome, set once by the worker thread and read by
-//! any number of `wait` calls from any thread.
+//! What every background task handle shares (`AssistantTask`, `MealPlanTask`, `WorkoutTask`):
+//! - [`TaskCell`]: its cancel token and its outcome, set once by the worker thread and read by any
+//!   number of `wait` calls from any thread;
+//! - [`Finisher`]: the worker's drop guard, which finishes the task even when the worker never
+//!   returns an outcome (a panic, a thread that could not start), so `wait` cannot hang;
+//! - [`Guarded`]: the one `catch_unwind` adapter around every callback an app implements
+//!   (listeners in Swift, Kotlin or Python). UniFFI turns an exception thrown in a callback into a
+//!   Rust panic; the adapter catches it, logs it once, and ignores that callback for the rest of
+//!   the task.
+//!
+//! A handle cancels its work when the app drops it (as matrix-rust-sdk's `TaskHandle` does): the
+//! worker holds the cell, never the handle, so the handle's `Drop` runs when the app lets go.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::llm::CancelToken;
@@ -15,12 +26,12 @@ pub(crate) struct TaskCell<T> {
 
 impl<T: Clone> TaskCell<T> {
     /// An unfinished task.
-    pub(crate) fn new() -> Self {
-        TaskCell {
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(TaskCell {
             cancel: CancelToken::new(),
             outcome: Mutex::new(None),
             finished: Condvar::new(),
-        }
+        })
     }
 
     /// Sets the outcome (the first one wins) and wakes every waiter.
@@ -52,13 +63,105 @@ impl<T: Clone> TaskCell<T> {
     }
 }
 
+/// What a [`Finisher`] does when it is dropped without an outcome: tells the listener the task
+/// ended (if it has to) and returns the outcome to finish with.
+pub(crate) type Abandoned<T> = Box<dyn FnOnce() -> T + Send>;
+
+/// The worker's guard over its task: [`Finisher::finish`] sets the outcome; dropped without it
+/// (the worker panicked, or the closure holding it was never run because the thread could not
+/// start) it finishes the task with what its `abandoned` function returns. Either way `wait`
+/// returns.
+pub(crate) struct Finisher<T: Clone> {
+    cell: Arc<TaskCell<T>>,
+    abandoned: Option<Abandoned<T>>,
+}
+
+impl<T: Clone> Finisher<T> {
+    /// A guard over `cell` that finishes it with `abandoned()` unless [`Finisher::finish`] runs.
+    pub(crate) fn new(cell: &Arc<TaskCell<T>>, abandoned: Abandoned<T>) -> Self {
+        Finisher {
+            cell: Arc::clone(cell),
+            abandoned: Some(abandoned),
+        }
+    }
+
+    /// The task's cancel token.
+    pub(crate) fn cancel(&self) -> &Arc<CancelToken> {
+        &self.cell.cancel
+    }
+
+    /// Finishes the task with `outcome`.
+    pub(crate) fn finish(mut self, outcome: T) {
+        self.abandoned = None;
+        self.cell.finish(outcome);
+    }
+}
+
+impl<T: Clone> Drop for Finisher<T> {
+    fn drop(&mut self) {
+        if let Some(abandoned) = self.abandoned.take() {
+            // The listener call inside is guarded; a panic here anyway must not skip `finish`.
+            let outcome = catch_unwind(AssertUnwindSafe(abandoned));
+            match outcome {
+                Ok(outcome) => self.cell.finish(outcome),
+                Err(_) => log::error!(target: "coachcore::ffi",
+                    "a task's fallback outcome panicked; the task stays unfinished"),
+            }
+        }
+    }
+}
+
+/// An app callback behind the one `catch_unwind` adapter: [`Guarded::call`] runs it and catches a
+/// panic (a Swift, Kotlin or Python exception becomes one in UniFFI). After the first panic the
+/// callback is not called again, and one warning is logged (target `coachcore::ffi`).
+pub(crate) struct Guarded<L: ?Sized> {
+    inner: Option<Arc<L>>,
+    what: &'static str,
+    failed: AtomicBool,
+}
+
+impl<L: ?Sized> Guarded<L> {
+    /// Guards `inner` (`None`: every call does nothing); `what` names it in the log
+    /// (`"assistant listener"`).
+    pub(crate) fn new(inner: Option<Arc<L>>, what: &'static str) -> Self {
+        Guarded {
+            inner,
+            what,
+            failed: AtomicBool::new(false),
+        }
+    }
+
+    /// Calls `f` with the callback unless there is none or it already failed once.
+    pub(crate) fn call(&self, f: impl FnOnce(&L)) {
+        let Some(inner) = self.inner.as_deref() else {
+            return;
+        };
+        if self.failed.load(Ordering::Acquire) {
+            return;
+        }
+        if catch_unwind(AssertUnwindSafe(|| f(inner))).is_err()
+            && !self.failed.swap(true, Ordering::AcqRel)
+        {
+            log::warn!(target: "coachcore::ffi",
+                "the {} panicked or threw; it is not called again for this task", self.what);
+        }
+    }
+
+    /// Whether the callback failed (and is now ignored).
+    #[cfg(test)]
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicU32;
 
     #[test]
     fn every_waiter_gets_the_first_outcome() {
-        let cell = Arc::new(TaskCell::<u32>::new());
+        let cell = TaskCell::<u32>::new();
         let waiters: Vec<_> = (0..3)
             .map(|_| {
                 let c = Arc::clone(&cell);
@@ -73,5 +176,59 @@ mod tests {
         }
         assert!(cell.is_finished());
         assert_eq!(cell.wait(), 7);
+    }
+
+    #[test]
+    fn a_worker_that_panics_still_finishes_its_task() {
+        let cell = TaskCell::<Result<u32, String>>::new();
+        let guard = Finisher::new(&cell, Box::new(|| Err("abandoned".to_string())));
+        let worker = std::thread::spawn(move || {
+            let _guard = guard;
+            panic!("worker bug");
+        });
+        assert!(worker.join().is_err());
+        assert_eq!(cell.wait(), Err("abandoned".to_string()));
+        // Finished normally, the fallback is not used.
+        let cell = TaskCell::<Result<u32, String>>::new();
+        Finisher::new(&cell, Box::new(|| Err("abandoned".into()))).finish(Ok(3));
+        assert_eq!(cell.wait(), Ok(3));
+        // A closure that never runs (a thread that could not start) drops its guard too.
+        let cell = TaskCell::<Result<u32, String>>::new();
+        let guard = Finisher::new(&cell, Box::new(|| Err("not started".into())));
+        let never = move || guard.finish(Ok(1));
+        drop(never);
+        assert_eq!(cell.wait(), Err("not started".to_string()));
+    }
+
+    trait Listener: Send + Sync {
+        fn on(&self, n: u32);
+    }
+
+    struct Throws(AtomicU32);
+
+    impl Listener for Throws {
+        fn on(&self, _: u32) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            panic!("listener bug");
+        }
+    }
+
+    #[test]
+    fn a_panicking_callback_is_called_once_then_ignored() {
+        let l = Arc::new(Throws(AtomicU32::new(0)));
+        let g: Guarded<dyn Listener> = Guarded::new(Some(l.clone() as Arc<dyn Listener>), "test");
+        assert!(!g.has_failed());
+        for n in 0..3 {
+            g.call(|l| l.on(n));
+        }
+        assert_eq!(
+            l.0.load(Ordering::SeqCst),
+            1,
+            "ignored after the first panic"
+        );
+        assert!(g.has_failed());
+        let none: Guarded<dyn Listener> = Guarded::new(None, "none");
+        none.call(|l| l.on(0));
+        assert!(!none.has_failed());
     }
 }

@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::ffi::task::TaskCell;
+use crate::ffi::task::{Finisher, Guarded, TaskCell};
 
 use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
@@ -22,41 +22,43 @@ use crate::workout::service::{self, WorkoutSettings, WorkoutSink};
 /// last (also after an error or a cancellation).
 ///
 /// Threading: called on the library's background thread, one event at a time; hop to the main
-/// thread before touching the UI.
+/// thread before touching the UI. A listener that throws is not called again for that generation
+/// (one warning is logged); the generation goes on.
 #[uniffi::export(with_foreign)]
 pub trait WorkoutListener: Send + Sync {
     /// One event.
     fn on_event(&self, event: WorkoutEvent);
 }
 
-struct ListenerSink(Option<Arc<dyn WorkoutListener>>);
+/// The app's listener (if any) as the flow's event sink, behind the panic guard.
+struct ListenerSink(Guarded<dyn WorkoutListener>);
 
 impl WorkoutSink for ListenerSink {
     fn on_event(&self, event: WorkoutEvent) {
-        if let Some(l) = &self.0 {
-            l.on_event(event);
-        }
+        self.0.call(|l| l.on_event(event));
     }
 }
 
 /// A workout generation running in the background, returned by [`Coach::generate_workout`].
 ///
+/// Keep the handle while the generation runs: dropping it cancels the generation.
+///
 /// Threading: every method may be called from any thread; `wait` blocks (never on the main
-/// thread).
+/// thread). `wait` always returns, even when the listener throws.
 #[derive(uniffi::Object)]
 pub struct WorkoutTask {
-    cell: TaskCell<Result<WorkoutResult, CoachError>>,
+    cell: Arc<TaskCell<Result<WorkoutResult, CoachError>>>,
+}
+
+impl Drop for WorkoutTask {
+    fn drop(&mut self) {
+        self.cell.cancel.cancel();
+    }
 }
 
 impl std::fmt::Debug for WorkoutTask {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorkoutTask").finish_non_exhaustive()
-    }
-}
-
-impl WorkoutTask {
-    fn finish(&self, outcome: Result<WorkoutResult, CoachError>) {
-        self.cell.finish(outcome);
     }
 }
 
@@ -102,36 +104,36 @@ impl Coach {
         request: WorkoutRequest,
         listener: Option<Arc<dyn WorkoutListener>>,
     ) -> Arc<WorkoutTask> {
-        let task = Arc::new(WorkoutTask {
-            cell: TaskCell::new(),
-        });
-        let background = Arc::clone(&task);
+        let cell = TaskCell::new();
         let model = self.language_model();
-        let sink = ListenerSink(listener.clone());
-        let spawned = std::thread::Builder::new()
+        let sink = Arc::new(ListenerSink(Guarded::new(listener, "workout listener")));
+        let abandoned_sink = Arc::clone(&sink);
+        let guard = Finisher::new(
+            &cell,
+            Box::new(move || {
+                abandoned_sink.on_event(WorkoutEvent {
+                    stage: WorkoutStage::Done,
+                    attempt: 0,
+                });
+                Err(CoachError::from(Error::Internal(
+                    "the workout thread ended without a result".into(),
+                )))
+            }),
+        );
+        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
+        let _ = std::thread::Builder::new()
             .name("coachcore-workout".into())
             .spawn(move || {
                 let outcome = self.generate_workout_with(
                     &request,
                     model,
-                    &sink,
-                    &background.cell.cancel,
+                    &*sink,
+                    guard.cancel(),
                     &WorkoutSettings::default(),
                 );
-                background.finish(outcome);
+                guard.finish(outcome);
             });
-        if spawned.is_err() {
-            if let Some(l) = listener {
-                l.on_event(WorkoutEvent {
-                    stage: WorkoutStage::Done,
-                    attempt: 0,
-                });
-            }
-            task.finish(Err(CoachError::from(Error::Internal(
-                "could not start the workout thread".into(),
-            ))));
-        }
-        task
+        Arc::new(WorkoutTask { cell })
     }
 
     /// Up to `limit` saved workouts, newest first.

@@ -3,34 +3,73 @@
 //! - sends heartbeats while the call blocks, when the feature asks for them;
 //! - counts calls and tokens for the feature's report ([`Usage`]);
 //! - writes exactly one log line (target `coachcore::llm`): request id, feature, stage, model,
-//!   call number, token counts and durations, or the error; never user text.
+//!   call number, token counts and durations (`waited_ms`: the time spent waiting for the shared
+//!   model, see below), or the error; never user text.
+//!
+//! The `Coach`'s model is a [`SharedModel`]: one model for every feature, behind a fair queue
+//! ([`QueuedModel`]). One call runs at a time; a call that arrives while the model is busy waits
+//! for its turn in arrival order (a cancelled waiter leaves the queue at once with `Cancelled`).
+//! The wait is reported as `waited_ms` in the call's log line.
 //!
 //! A feature creates one [`Metered`] per run (a message, an exercise, a workout) around the model
 //! it was given, and passes it wherever a `&dyn LanguageModel` goes (e.g.
 //! [`generate_validated`](super::structured::generate_validated)).
 
+use std::cell::Cell;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::breaker::Breaker;
 use super::model::{
-    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
-    TokenListener,
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, LoadedModelInfo,
+    ModelInfo, TokenListener,
 };
 
-/// A model as the `Coach` holds it: one model shared by every feature, with its circuit breaker
-/// (none when the app installed the model without one).
+/// A model as the `Coach` holds it: one model shared by every feature, behind its queue
+/// ([`QueuedModel`]), with its circuit breaker (none when the app installed the model without
+/// one) and what is known about it.
 #[derive(Clone)]
 pub struct SharedModel {
-    /// The model.
+    /// The model (queued when made with [`SharedModel::queued`]).
     pub model: Arc<dyn LanguageModel>,
     /// Its breaker, shared by every feature that calls it.
     pub breaker: Option<Arc<Breaker>>,
+    /// What the model is, for `modelInfo`.
+    pub details: Option<LoadedModelInfo>,
 }
 
 impl SharedModel {
+    /// `model` behind a new queue, with `breaker`; `details` default to what `model.info()` says.
+    pub fn queued(
+        model: Arc<dyn LanguageModel>,
+        breaker: Option<Arc<Breaker>>,
+        details: Option<LoadedModelInfo>,
+    ) -> Self {
+        // An app's `info` that throws (a panic through UniFFI) leaves the details unknown.
+        let details = details.or_else(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model.info()))
+                .ok()
+                .map(LoadedModelInfo::from_info)
+        });
+        SharedModel {
+            model: Arc::new(QueuedModel::new(model)),
+            breaker,
+            details,
+        }
+    }
+
+    /// `model` as given: no queue, no breaker (a model a Rust caller passes for one run).
+    pub fn plain(model: Arc<dyn LanguageModel>) -> Self {
+        SharedModel {
+            model,
+            breaker: None,
+            details: None,
+        }
+    }
+
     /// The wrapper for one run of `feature`.
     pub fn metered(&self, feature: &'static str) -> Metered<'_> {
         Metered::new(&*self.model, feature).with_breaker(self.breaker.as_deref())
@@ -43,6 +82,106 @@ impl std::fmt::Debug for SharedModel {
             .field("model", &self.model.info().name)
             .field("breaker", &self.breaker)
             .finish()
+    }
+}
+
+thread_local! {
+    /// How long the last call on this thread waited in a [`QueuedModel`]'s queue, until
+    /// [`Metered`] takes it for the call's log line. A thread-local because the queue sits inside
+    /// the model (every path to the shared model passes it) while the log line is written by the
+    /// wrapper around it, on the same thread.
+    static QUEUE_WAIT_MS: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Takes (and clears) the queue wait recorded on this thread.
+fn take_queue_wait_ms() -> Option<u64> {
+    QUEUE_WAIT_MS.with(Cell::take)
+}
+
+/// A model that runs one call at a time, in arrival order: the contract of the `Coach`'s shared
+/// model (see the module documentation).
+pub struct QueuedModel {
+    inner: Arc<dyn LanguageModel>,
+    state: Mutex<QueueState>,
+    turn: Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    next_ticket: u64,
+    waiting: VecDeque<u64>,
+    busy: bool,
+}
+
+/// How often a waiting call checks its cancel token.
+const QUEUE_POLL: Duration = Duration::from_millis(20);
+
+impl QueuedModel {
+    /// `inner` behind an empty queue.
+    pub fn new(inner: Arc<dyn LanguageModel>) -> Self {
+        QueuedModel {
+            inner,
+            state: Mutex::new(QueueState::default()),
+            turn: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits for this call's turn (or its cancellation) and marks the model busy.
+    fn enter(&self, cancel: &CancelToken) -> Result<QueueTurn<'_>, LlmError> {
+        let mut state = self.lock();
+        let ticket = state.next_ticket;
+        state.next_ticket += 1;
+        state.waiting.push_back(ticket);
+        loop {
+            if !state.busy && state.waiting.front() == Some(&ticket) {
+                state.waiting.pop_front();
+                state.busy = true;
+                return Ok(QueueTurn(self));
+            }
+            if cancel.is_cancelled() {
+                state.waiting.retain(|t| *t != ticket);
+                self.turn.notify_all();
+                return Err(LlmError::Cancelled);
+            }
+            state = self
+                .turn
+                .wait_timeout(state, QUEUE_POLL)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+}
+
+/// The running call's hold on the model; released when dropped (also by a panic).
+struct QueueTurn<'a>(&'a QueuedModel);
+
+impl Drop for QueueTurn<'_> {
+    fn drop(&mut self) {
+        self.0.lock().busy = false;
+        self.0.turn.notify_all();
+    }
+}
+
+impl LanguageModel for QueuedModel {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        let started = Instant::now();
+        let turn = self.enter(&cancel);
+        QUEUE_WAIT_MS.with(|w| w.set(Some(started.elapsed().as_millis() as u64)));
+        let _turn = turn?;
+        self.inner.generate(request, listener, cancel)
     }
 }
 
@@ -173,8 +312,10 @@ impl LanguageModel for Metered<'_> {
         let stage = *self.stage.lock().unwrap_or_else(|p| p.into_inner());
         let model = self.model_name.get_or_init(|| self.inner.info().name);
         let started = Instant::now();
+        take_queue_wait_ms();
         let out = self.call(request, listener, cancel);
         let ms = started.elapsed().as_millis();
+        let waited_ms = take_queue_wait_ms().unwrap_or(0);
         let (request_id, feature) = (&self.request_id, self.feature);
         match &out {
             Ok(r) => {
@@ -184,13 +325,13 @@ impl LanguageModel for Metered<'_> {
                     .fetch_add(r.completion_tokens, Ordering::Relaxed);
                 log::info!(target: "coachcore::llm",
                     "request={request_id} feature={feature} stage={stage} model={model} \
-                     call={call} prompt_tokens={} completion_tokens={} prompt_ms={} \
-                     generation_ms={} finish={:?} ms={ms}",
+                     call={call} waited_ms={waited_ms} prompt_tokens={} completion_tokens={} \
+                     prompt_ms={} generation_ms={} finish={:?} ms={ms}",
                     r.prompt_tokens, r.completion_tokens, r.prompt_ms, r.generation_ms, r.finish);
             }
             Err(e) => log::warn!(target: "coachcore::llm",
                 "request={request_id} feature={feature} stage={stage} model={model} call={call} \
-                 error={e} ms={ms}"),
+                 waited_ms={waited_ms} error={e} ms={ms}"),
         }
         out
     }
@@ -286,5 +427,122 @@ mod tests {
         let m = Metered::new(&*model, "test").with_heartbeat(&beat, 0);
         m.generate(req(), None, CancelToken::new()).unwrap();
         assert_eq!(quiet.load(Ordering::SeqCst), 0);
+    }
+}
+
+#[cfg(test)]
+mod queue_tests {
+    use super::*;
+    use crate::llm::{ChatMessage, ChatRole, FinishReason, Sampling};
+    use std::sync::mpsc;
+
+    /// A model whose calls block until released, reporting when each starts.
+    struct Gate {
+        started: Mutex<mpsc::Sender<u32>>,
+        release: Mutex<mpsc::Receiver<()>>,
+    }
+
+    impl LanguageModel for Gate {
+        fn info(&self) -> ModelInfo {
+            ModelInfo {
+                name: "gate".into(),
+                context_tokens: 64,
+                constrains_json_schema: false,
+            }
+        }
+
+        fn generate(
+            &self,
+            request: GenerationRequest,
+            _: Option<Arc<dyn TokenListener>>,
+            _: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            let _ = self.started.lock().unwrap().send(request.max_tokens);
+            let _ = self.release.lock().unwrap().recv();
+            Ok(GenerationResult {
+                text: String::new(),
+                finish: FinishReason::Stop,
+                prompt_tokens: 1,
+                completion_tokens: 0,
+                prompt_ms: 0,
+                generation_ms: 0,
+            })
+        }
+    }
+
+    fn req(id: u32) -> GenerationRequest {
+        GenerationRequest {
+            messages: vec![ChatMessage::new(ChatRole::User, "hi")],
+            json_schema: None,
+            sampling: Sampling::default(),
+            max_tokens: id,
+            timeout_ms: None,
+        }
+    }
+
+    /// Blocks until `n` callers wait in the queue.
+    fn wait_for_waiters(q: &QueuedModel, n: usize) {
+        while q.lock().waiting.len() < n {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn one_call_at_a_time_in_arrival_order_and_the_wait_is_measured() {
+        let (started_tx, started) = mpsc::channel();
+        let (release, release_rx) = mpsc::channel();
+        let q = Arc::new(QueuedModel::new(Arc::new(Gate {
+            started: Mutex::new(started_tx),
+            release: Mutex::new(release_rx),
+        })));
+        let call = |id: u32| {
+            let q = Arc::clone(&q);
+            std::thread::spawn(move || {
+                let shared = SharedModel::plain(q as Arc<dyn LanguageModel>);
+                let m = shared.metered("test");
+                m.generate(req(id), None, CancelToken::new()).unwrap();
+                assert_eq!(m.usage().calls, 1);
+            })
+        };
+        let first = call(1);
+        assert_eq!(started.recv().unwrap(), 1);
+        let second = call(2);
+        wait_for_waiters(&q, 1);
+        let third = call(3);
+        wait_for_waiters(&q, 2);
+        // A cancelled waiter leaves the queue at once without running.
+        let cancel = CancelToken::new();
+        cancel.cancel();
+        let q2 = Arc::clone(&q);
+        let out = std::thread::spawn(move || q2.generate(req(9), None, cancel))
+            .join()
+            .unwrap();
+        assert_eq!(out.unwrap_err(), LlmError::Cancelled);
+        assert_eq!(q.lock().waiting.len(), 2);
+        // Only the running call has started; the others run in arrival order.
+        assert!(started.try_recv().is_err());
+        release.send(()).unwrap();
+        assert_eq!(started.recv().unwrap(), 2);
+        assert!(started.try_recv().is_err(), "one call at a time");
+        release.send(()).unwrap();
+        assert_eq!(started.recv().unwrap(), 3);
+        release.send(()).unwrap();
+        for t in [first, second, third] {
+            t.join().unwrap();
+        }
+        assert!(!q.lock().busy);
+    }
+
+    #[test]
+    fn the_wait_is_recorded_for_the_calling_thread() {
+        let model = crate::llm::scripted::ScriptedModel::texts(["a"]);
+        let q = QueuedModel::new(model);
+        take_queue_wait_ms();
+        q.generate(req(1), None, CancelToken::new()).unwrap();
+        assert!(
+            take_queue_wait_ms().is_some_and(|ms| ms < 1000),
+            "an idle model: no real wait"
+        );
+        assert_eq!(take_queue_wait_ms(), None, "taken once");
     }
 }

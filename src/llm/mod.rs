@@ -7,9 +7,11 @@
 
 pub mod breaker;
 pub mod extract;
+pub mod gguf;
 pub mod jump;
 #[cfg(feature = "llama")]
 pub mod llama;
+pub mod memory;
 pub mod metered;
 pub mod model;
 pub mod runaway;
@@ -18,5 +20,5 @@ pub mod structured;
 
 pub use model::{
     CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, ModelInfo, OutputStage, Sampling, TokenListener,
+    LanguageModel, LlmError, LoadedModelInfo, ModelInfo, OutputStage, Sampling, TokenListener,
 };

@@ -127,6 +127,54 @@ pub struct ModelInfo {
     pub constrains_json_schema: bool,
 }
 
+/// What the `Coach`'s model is, from `Coach.modelInfo()` and `Coach.loadModel`. For a model
+/// the app implements only `name`, `contextTokens` and `constrainsJsonSchema` are known; the rest
+/// is `None`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadedModelInfo {
+    /// The GGUF's `general.name` (or the file name), or the app model's name.
+    pub name: String,
+    /// Parameters (weights) of the model, from the GGUF tensor shapes.
+    pub parameter_count: Option<u64>,
+    /// Context window of every call, in tokens (prompt plus answer).
+    pub context_tokens: u32,
+    /// The context length the model was trained for (`<arch>.context_length`).
+    pub trained_context_tokens: Option<u64>,
+    /// The weights' quantization as llama.cpp names it (`Q4_K_M`, `Q4_1`, `F16`, ...).
+    pub quantization: Option<String>,
+    /// Whether the GGUF carries a chat template llama.cpp can apply (`false`: the library uses
+    /// ChatML, which suits few models: prefer a model with its own template).
+    pub has_chat_template: Option<bool>,
+    /// Bytes of the model file.
+    pub file_bytes: Option<u64>,
+    /// What the model takes in memory, as the pre-flight estimated it (file, KV cache of one
+    /// context, compute buffers).
+    pub estimated_memory_bytes: Option<u64>,
+    /// Whether a JSON Schema constrains decoding (the embedded engine: yes).
+    pub constrains_json_schema: bool,
+    /// Whether this is the library's embedded engine (`loadModel`) rather than an app's model.
+    pub embedded: bool,
+}
+
+impl LoadedModelInfo {
+    /// What is known of a model from its [`ModelInfo`] alone (an app's model).
+    pub fn from_info(info: ModelInfo) -> Self {
+        LoadedModelInfo {
+            name: info.name,
+            parameter_count: None,
+            context_tokens: info.context_tokens,
+            trained_context_tokens: None,
+            quantization: None,
+            has_chat_template: None,
+            file_bytes: None,
+            estimated_memory_bytes: None,
+            constrains_json_schema: info.constrains_json_schema,
+            embedded: false,
+        }
+    }
+}
+
 /// Failures of a model call. In Kotlin `LlmException`, in Swift `LlmError`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
 pub enum LlmError {
@@ -190,6 +238,15 @@ pub enum LlmError {
         attempts: u32,
         /// The last validation error.
         detail: String,
+    },
+    /// The memory pre-flight refused to load the model: the model file plus the KV cache of the
+    /// chosen context (plus compute buffers) needs more than the device has available now.
+    #[error("the model needs {needed_bytes} bytes, {available_bytes} are available")]
+    InsufficientMemory {
+        /// Bytes the model would take.
+        needed_bytes: u64,
+        /// Bytes the device had available.
+        available_bytes: u64,
     },
     /// Any other failure of the engine (or of an app-provided model).
     #[error("model failure: {detail}")]

@@ -616,16 +616,28 @@ mod assistant {
         }
     }
 
-    #[test]
-    fn cancel_stops_a_running_message() {
-        let (_dir, coach) = file_coach();
+    /// A message sent to a [`Blocking`] model: its task, its listener, and the model's start signal.
+    fn blocked_message(
+        coach: &Arc<Coach>,
+    ) -> (
+        Arc<coachcore::ffi::AssistantTask>,
+        Arc<Collect>,
+        mpsc::Receiver<()>,
+    ) {
         let (tx, rx) = mpsc::channel();
         coach.set_assistant_model(Some(Arc::new(Blocking {
             started: Mutex::new(tx),
         })));
         let listener = Arc::new(Collect::default());
         let task =
-            Arc::clone(&coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+            Arc::clone(coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+        (task, listener, rx)
+    }
+
+    #[test]
+    fn cancel_stops_a_running_message() {
+        let (_dir, coach) = file_coach();
+        let (task, listener, rx) = blocked_message(&coach);
         // Wait for the model call to start (or for the task to fail before reaching it).
         while rx.try_recv().is_err() {
             assert!(
@@ -654,6 +666,60 @@ mod assistant {
             .iter()
             .any(|e| matches!(e, AssistantEvent::Result { .. })));
         assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+    }
+
+    /// A listener that panics on every event (a Swift or Kotlin listener that throws reaches the
+    /// library as a panic).
+    struct Panicking(std::sync::atomic::AtomicU32);
+
+    impl AssistantListener for Panicking {
+        fn on_event(&self, _: AssistantEvent) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            panic!("listener bug");
+        }
+    }
+
+    #[test]
+    fn a_listener_that_always_panics_cannot_hang_wait() {
+        let (_dir, coach) = file_coach();
+        coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "Added."])));
+        let listener = Arc::new(Panicking(Default::default()));
+        let task = Arc::clone(&coach)
+            .send_message(plan_request("something about mom"), Some(listener.clone()));
+        let result = task
+            .wait()
+            .expect("the message goes on without its listener");
+        assert_eq!(result.operations.len(), 1);
+        assert_eq!(result.summary.as_deref(), Some("Added."));
+        assert_eq!(
+            listener.0.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "called once, then ignored"
+        );
+        // Also when the message fails (no model): wait returns the error.
+        coach.use_language_model(None);
+        let listener = Arc::new(Panicking(Default::default()));
+        let task = Arc::clone(&coach).send_message(
+            plan_request("delete the sailing lesson"),
+            Some(listener.clone()),
+        );
+        assert!(task.wait().is_err());
+        assert_eq!(listener.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn dropping_the_task_handle_cancels_the_message() {
+        let (_dir, coach) = file_coach();
+        let (task, listener, rx) = blocked_message(&coach);
+        rx.recv().unwrap();
+        drop(task);
+        // The model call is cancelled: the listener hears `Done` (the Blocking model would
+        // otherwise never return).
+        let started = std::time::Instant::now();
+        while listener.events().last() != Some(&AssistantEvent::Done) {
+            assert!(started.elapsed().as_secs() < 30, "not cancelled");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod llama_meals;
 mod llama_suggestions;
 mod meals;
 mod migrations;
+mod model_lifecycle;
 mod narrow_eval;
 mod suggestion_outcomes;
 mod suggestions;

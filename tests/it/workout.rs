@@ -771,3 +771,29 @@ fn model_errors_cancellation_and_bad_requests_are_typed() {
         );
     }
 }
+
+/// A listener that panics on every event (a Kotlin or Python listener that throws).
+struct PanickingListener(std::sync::atomic::AtomicU32);
+
+impl coachcore::ffi::WorkoutListener for PanickingListener {
+    fn on_event(&self, _: WorkoutEvent) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        panic!("listener bug");
+    }
+}
+
+#[test]
+fn a_listener_that_always_panics_cannot_hang_wait() {
+    let c = Arc::new(coach());
+    let listener = Arc::new(PanickingListener(Default::default()));
+    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()));
+    let result = task
+        .wait()
+        .expect("the generation goes on without its listener");
+    assert!(!result.workout.sets.is_empty(), "{result:?}");
+    assert_eq!(
+        listener.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "called once, then ignored"
+    );
+}

@@ -42,12 +42,15 @@ use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::token::LlamaToken;
 
+use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
+use super::memory::{self, MemoryEstimate};
 use super::model::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
-    LlmError, ModelInfo, Sampling, TokenListener,
+    LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
 };
 use super::runaway;
+use crate::ffi::language_model::guard_token_listener;
 
 mod grammar;
 mod sampler;
@@ -131,6 +134,10 @@ pub struct LlamaEngine {
     jump_forward: bool,
     /// Prompt caching, see [`LlamaEngine::set_prompt_cache`].
     prompt_cache: AtomicBool,
+    /// What the file's header says (sizes, parameters, quantization).
+    facts: GgufFacts,
+    /// The memory pre-flight's estimate for this model at `context_tokens`.
+    memory: MemoryEstimate,
 }
 
 /// What a generation cost in model steps, from [`LlamaEngine::generate_with_stats`].
@@ -172,14 +179,26 @@ impl std::fmt::Debug for LlamaEngine {
 impl LlamaEngine {
     /// Loads the GGUF model at `path` (memory-mapped).
     ///
+    /// Before llama.cpp maps anything, the memory pre-flight reads the GGUF header and compares
+    /// the model file plus the KV cache of one context of `context_tokens` (and compute buffers)
+    /// with the memory the device has available ([`super::memory`]).
+    ///
     /// Errors: no file there, `ModelNotFound`; a file that does not start with the GGUF magic,
-    /// `NotAGguf`; a GGUF llama.cpp cannot load (unknown architecture, truncated, corrupt),
-    /// `UnsupportedModel`.
+    /// `NotAGguf`; more memory needed than available, `InsufficientMemory` (nothing was loaded); a
+    /// GGUF whose header cannot be read or that llama.cpp cannot load (unknown architecture,
+    /// truncated, corrupt), `UnsupportedModel`.
     pub fn load(path: &str, options: LlamaOptions) -> Result<Arc<LlamaEngine>, LlmError> {
         let started = Instant::now();
         check_gguf_magic(Path::new(path))?;
-        let backend = backend()?;
         let context_tokens = options.context_tokens.max(16);
+        let facts = read_facts(Path::new(path))?;
+        let memory = memory::estimate(&facts, context_tokens);
+        log::info!(target: "coachcore::llm",
+            "memory pre-flight: needed={} (file={} kv_cache={} compute={}) available={}",
+            memory.needed_bytes(), memory.file_bytes, memory.kv_cache_bytes, memory.compute_bytes,
+            memory.available_bytes.map_or_else(|| "unknown".to_string(), |b| b.to_string()));
+        memory.check()?;
+        let backend = backend()?;
         let cores = available_cores();
         let threads = options.threads.unwrap_or(cores).clamp(1, cores);
 
@@ -220,7 +239,25 @@ impl LlamaEngine {
             load_ms,
             jump_forward: options.jump_forward,
             prompt_cache: AtomicBool::new(true),
+            facts,
+            memory,
         }))
+    }
+
+    /// What the model is: name, parameters, context, quantization, chat template, sizes.
+    pub fn details(&self) -> LoadedModelInfo {
+        LoadedModelInfo {
+            name: self.name.clone(),
+            parameter_count: Some(self.facts.parameter_count),
+            context_tokens: self.context_tokens,
+            trained_context_tokens: self.facts.trained_context,
+            quantization: self.facts.quantization.clone(),
+            has_chat_template: Some(!self.template_fallback),
+            file_bytes: Some(self.facts.file_bytes),
+            estimated_memory_bytes: Some(self.memory.needed_bytes()),
+            constrains_json_schema: true,
+            embedded: true,
+        }
     }
 
     /// True when the GGUF had no chat template llama.cpp can apply and [`FALLBACK_TEMPLATE`] is
@@ -252,6 +289,7 @@ impl LlamaEngine {
         cancel: Arc<CancelToken>,
     ) -> Result<(GenerationResult, GenerationStats), LlmError> {
         let started = Instant::now();
+        let listener = guard_token_listener(listener);
         self.run(&request, listener.as_deref(), &cancel, started)
     }
 
@@ -624,6 +662,7 @@ impl LanguageModel for LlamaEngine {
         cancel: Arc<CancelToken>,
     ) -> Result<GenerationResult, LlmError> {
         let started = Instant::now();
+        let listener = guard_token_listener(listener);
         self.run(&request, listener.as_deref(), &cancel, started)
             .map(|(result, _)| result)
     }

@@ -864,7 +864,7 @@ final class CoachCoreTests: XCTestCase {
         let fake = FakeModel(replies: [proposal, assistantSummary])
         coach.useLanguageModel(model: fake)
         let listener = CollectingAssistantListener()
-        let task = coach.sendMessage(request: planRequest("remind me to call mom on saturday"), listener: listener)
+        let task = coach.sendMessage(request: planRequest("something about mom"), listener: listener)
         let result = try task.wait()
         XCTAssertTrue(task.isFinished())
         XCTAssertEqual(try task.wait(), result, "wait returns the same result again")
@@ -1078,5 +1078,48 @@ final class CoachCoreTests: XCTestCase {
             XCTAssertTrue(detail.contains("servings"), detail)
         }
         assertInvalidArgument(try coach.importRecipes(json: #"[{"title": 1}]"#))
+
+    // ---- the model's lifecycle ----
+    // (A Swift listener cannot throw: its protocol methods are not `throws`. The Kotlin and Python
+    // tests cover listeners that throw.)
+
+    func testAssistantDroppingTheTaskCancelsIt() throws {
+        let coach = try Coach.openInMemory()
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let listener = CollectingAssistantListener()
+        var task: AssistantTask? = coach.sendMessage(request: planRequest("plan my weekend"), listener: listener)
+        XCTAssertEqual(model.started.wait(timeout: .now() + 30), .success, "the model never ran")
+        XCTAssertNotNil(task)
+        task = nil  // released: the message is cancelled
+        let deadline = Date().addingTimeInterval(30)
+        while listener.events.last.map(eventName) != "done" {
+            XCTAssertLessThan(Date(), deadline, "not cancelled")
+            if Date() >= deadline { return }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    func testModelLifecycleErrors() throws {
+        let coach = try Coach.openInMemory()
+        XCTAssertNil(coach.modelInfo())
+        XCTAssertFalse(coach.unloadModel())
+        let options = ModelOptions(contextTokens: 2048, threads: 2)
+        XCTAssertThrowsError(try coach.loadModel(path: "/no/such/model.gguf", options: options)) { error in
+            guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
+        }
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let huge = repo.appendingPathComponent("tests/data/models/huge-kv-header.bin").path
+        XCTAssertThrowsError(try coach.loadModel(path: huge, options: options)) { error in
+            guard case CoachError.InsufficientMemory(let needed, let available) = error else {
+                return XCTFail("got \(error)")
+            }
+            XCTAssertGreaterThan(needed, available)
+        }
+        coach.useLanguageModel(model: FakeModel())
+        XCTAssertEqual(coach.modelInfo()?.embedded, false)
+        XCTAssertTrue(coach.unloadModel())
+        XCTAssertNil(coach.modelInfo())
     }
 }
