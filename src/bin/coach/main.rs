@@ -32,6 +32,19 @@
 //!   event with the job envelope under `"job"`; exit 0 when completed, 1 when failed or the
 //!   request is refused (the error JSON). Without `--script` or `--model` every slot is chosen by
 //!   the deterministic fallback.
+//! - `coach workout validate`: a Workout v1.2 YAML document on stdin. Prints `{"ok": WORKOUT}`
+//!   (the document as JSON) and exits 0, or prints
+//!   `{"error":{"code":"invalid_yaml"|"schema_violation","path":P,"detail":D}}` (`path` such as
+//!   `sets[3].id`, or `null`) and exits 1.
+//! - `coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]`: a workout
+//!   (spec 001) for the `WorkoutRequest` JSON in FILE. Prints each stage event as one JSON line
+//!   (`{"event":"pre_analysis","attempt":0}`, ..., `done` last), then
+//!   `{"event":"result","result":{"source":"model"|"deterministic","analyzer":{...},
+//!   "workout":{...},"yaml":"..."}}` and exits 0; on failure the error JSON instead of the result
+//!   line and exit 1 (2 for rejected model output). Without `--script` or `--model` the
+//!   deterministic planner and generator make the workout. The workout is saved in the database.
+//! - `coach workout render`: an analyzer plan JSON (`schemas/analyzer-v1.json`) on stdin; prints
+//!   the deterministic workout YAML and exits 0, or the error JSON and exits 1.
 //! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
@@ -44,7 +57,7 @@
 //! reported on stderr and exits 74. Error details never quote the input.
 //!
 //! This file owns the contract, usage, dispatch, flags and stdout/exit handling; the commands are
-//! in `commands.rs`, the demo in `demo.rs`.
+//! in `commands.rs`, `meals.rs` and `workout.rs`, the demo in `demo.rs`.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -63,6 +76,9 @@ const USAGE: &str = "usage:
   coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach workout validate   (a workout YAML on stdin)
+  coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach workout render   (an analyzer plan JSON on stdin)
   coach demo [--db PATH]";
 
 struct Usage(String);
@@ -89,6 +105,7 @@ macro_rules! err_out {
 mod commands;
 mod demo;
 mod meals;
+mod workout;
 
 fn emit(line: std::fmt::Arguments<'_>) {
     if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
@@ -152,6 +169,11 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["recipes", "import", rest @ ..] => meals::recipes_import(&flags(rest, &["--db"])?),
         ["meals", "plan", rest @ ..] => {
             meals::meals_plan(&flags(rest, &["--db", "--request", "--script", "--model"])?)
+        }
+        ["workout", "validate"] => workout::validate(),
+        ["workout", "render"] => workout::render(),
+        ["workout", "generate", rest @ ..] => {
+            workout::generate(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
