@@ -325,12 +325,21 @@ fn with_script(
     let script = match v.as_object_mut().and_then(|o| o.remove("script")) {
         None => None,
         Some(s) => Some(
-            crate::error::parse_request::<Vec<String>>(&s.to_string()).map_err(|e| RequestError {
-                path: Some(match e.path {
-                    Some(p) => format!("script{}", if p.starts_with('[') { p } else { format!(".{p}") }),
-                    None => "script".into(),
-                }),
-                detail: e.detail,
+            crate::error::parse_request::<Vec<String>>(&s.to_string()).map_err(|e| {
+                RequestError {
+                    path: Some(match e.path {
+                        Some(p) => format!(
+                            "script{}",
+                            if p.starts_with('[') {
+                                p
+                            } else {
+                                format!(".{p}")
+                            }
+                        ),
+                        None => "script".into(),
+                    }),
+                    detail: e.detail,
+                }
             })?,
         ),
     };
@@ -849,8 +858,7 @@ mod tests {
         assert_eq!(list["ok"][0]["workoutId"], id, "{list}");
         assert_eq!(list["ok"][0]["logged"], false);
         let got: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.get", &format!(r#"{{"id":"{id}"}}"#)))
-                .unwrap();
+            serde_json::from_str(&call(&h, "workout.get", &format!(r#"{{"id":"{id}"}}"#))).unwrap();
         assert_eq!(&got["ok"], result, "the workout reads back as generated");
 
         let set = result["workout"]["sets"][0]["id"].as_str().unwrap();
@@ -888,7 +896,10 @@ mod tests {
         // A bad request names its path.
         let mut bad: serde_json::Value = serde_json::from_str(request).unwrap();
         bad["meta"]["units"] = SECRET.into();
-        invalid_at(&call(&h, "workout.generate", &bad.to_string()), Some("meta.units"));
+        invalid_at(
+            &call(&h, "workout.generate", &bad.to_string()),
+            Some("meta.units"),
+        );
     }
 
     #[test]
@@ -912,13 +923,20 @@ mod tests {
         assert_eq!(out["error"]["code"], "model_output_rejected", "{out}");
         assert_eq!(model.remaining(), 0);
         req["script"] = serde_json::json!([1]);
-        invalid_at(&call(&h, "workout.generate", &req.to_string()), Some("script[0]"));
+        invalid_at(
+            &call(&h, "workout.generate", &req.to_string()),
+            Some("script[0]"),
+        );
     }
 
     #[test]
     fn plan_generate_needs_a_model_and_returns_the_transform() {
         let h = Handle::new();
-        let out = call(&h, "plan.generate", r#"{"date":"2025-08-18","notes":"legs"}"#);
+        let out = call(
+            &h,
+            "plan.generate",
+            r#"{"date":"2025-08-18","notes":"legs"}"#,
+        );
         assert!(out.contains("model_unusable"), "{out}");
         let plan = include_str!("../tests/data/plans/worked-example.v2.json");
         let req = serde_json::json!({
@@ -930,7 +948,11 @@ mod tests {
         assert_eq!(out["ok"]["schemaVersion"], "v2-flat", "{out}");
         assert!(out["ok"]["generationId"].as_i64().is_some());
         assert!(!out["ok"]["plan"]["blocks"].as_array().unwrap().is_empty());
-        let out = call(&h, "plan.generate", r#"{"date":"SECRET","notes":"x","script":[]}"#);
+        let out = call(
+            &h,
+            "plan.generate",
+            r#"{"date":"SECRET","notes":"x","script":[]}"#,
+        );
         invalid_at(&out, None);
     }
 }

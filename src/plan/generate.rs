@@ -94,7 +94,10 @@ fn bound(node: &mut Value, name: &str) {
     };
     let types: Vec<String> = match obj.get("type") {
         Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(String::from))
+            .collect(),
         _ => Vec::new(),
     };
     let is = |t: &str| types.iter().any(|x| x == t);
@@ -213,7 +216,10 @@ mod tests {
     fn the_user_turn_holds_the_day_the_notes_and_the_schema() {
         let s = generation_schema(SchemaVersion::V2Flat);
         let p = user_prompt(&request(), &s);
-        assert!(p.starts_with("Date: 2025-08-18 (Monday)\nTime zone: not given\n"), "{p}");
+        assert!(
+            p.starts_with("Date: 2025-08-18 (Monday)\nTime zone: not given\n"),
+            "{p}"
+        );
         assert!(p.contains("30 minutes, legs"));
         assert!(p.contains("\"maxItems\":6"));
     }

@@ -21,12 +21,12 @@ mod service;
 mod transform;
 
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
+pub use generate::{generation_schema, TodayPlanRequest};
 pub use model::{Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, TodayPlan};
 pub use schema::{
     estimate_json_size, schema_depth, select_schema, SchemaSelection, SchemaVersion,
     SelectionReason, TODAY_PLAN_SCHEMA,
 };
-pub use generate::{generation_schema, TodayPlanRequest};
 pub use service::{
     generate_and_record, transform_and_record, PlanGenerateSettings, PLAN_GENERATE_FEATURE,
     PLAN_TRANSFORM_FEATURE,

@@ -140,7 +140,12 @@ pub fn generate_and_record(
         None,
         cancel,
         |v| {
-            let checked = transform(&v.to_string(), version, ruleset, &mut IdGenerator::new(Some(0)));
+            let checked = transform(
+                &v.to_string(),
+                version,
+                ruleset,
+                &mut IdGenerator::new(Some(0)),
+            );
             let issues = match &checked {
                 Ok(_) => Vec::new(),
                 Err(e) => vec![Issue {
@@ -162,7 +167,14 @@ pub fn generate_and_record(
                 path: None,
                 detail: "no JSON object".into(),
             });
-            record(store, clock, ruleset, PLAN_GENERATE_FEATURE, selection, Some(&last))?;
+            record(
+                store,
+                clock,
+                ruleset,
+                PLAN_GENERATE_FEATURE,
+                selection,
+                Some(&last),
+            )?;
             log::warn!(target: "coachcore::plan", "stage=generate outcome=rejected schema={}", version.as_str());
             return Err(e.into());
         }
@@ -172,7 +184,14 @@ pub fn generate_and_record(
         version.as_str(), report.attempts, report.prompt_tokens, report.completion_tokens);
     let mut ids = IdGenerator::new(request.seed);
     let plan = transform(&value.to_string(), version, ruleset, &mut ids).map_err(Error::Output)?;
-    let generation_id = record(store, clock, ruleset, PLAN_GENERATE_FEATURE, selection, None)?;
+    let generation_id = record(
+        store,
+        clock,
+        ruleset,
+        PLAN_GENERATE_FEATURE,
+        selection,
+        None,
+    )?;
     Ok(PlanTransform {
         plan,
         schema_version: version,

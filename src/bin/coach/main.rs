@@ -4,6 +4,11 @@
 //! - `coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]`: model text on
 //!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
+//! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
+//!   [--timezone TZ] [--seed N] (--script FILE | --model GGUF)`: the user's goal and notes on
+//!   stdin. The model writes today's plan (spec 000, `generateTodayPlan`); prints the
+//!   `PlanTransform` JSON (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..}`)
+//!   and exits 0, or the error JSON and exits 2 for rejected model output, 1 otherwise.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
 //!   `{"schemaVersion":V,"reason":R}`.
 //! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
@@ -69,6 +74,7 @@ use coachcore::{Coach, CoachError, SchemaVersion};
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
+  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] --script FILE|--model GGUF   (goal and notes on stdin)
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
@@ -148,6 +154,18 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["plan", "transform", rest @ ..] => {
             commands::plan_transform(&flags(rest, &["--schema", "--seed", "--db"])?)
         }
+        ["plan", "generate", rest @ ..] => commands::plan_generate(&flags(
+            rest,
+            &[
+                "--db",
+                "--date",
+                "--schema",
+                "--timezone",
+                "--seed",
+                "--script",
+                "--model",
+            ],
+        )?),
         ["plan", "select-schema", rest @ ..] => {
             commands::select(&flags(rest, &["--supported", "--override"])?)
         }

@@ -37,11 +37,17 @@ pub(crate) fn validate() -> Result<ExitCode, Usage> {
     };
     Ok(match (v.workout, v.error) {
         (Some(w), _) => {
-            out!("{}", serde_json::to_string(&Valid { ok: &w }).unwrap_or_default());
+            out!(
+                "{}",
+                serde_json::to_string(&Valid { ok: &w }).unwrap_or_default()
+            );
             ExitCode::SUCCESS
         }
         (None, Some(e)) => {
-            out!("{}", serde_json::to_string(&Invalid { error: &e }).unwrap_or_default());
+            out!(
+                "{}",
+                serde_json::to_string(&Invalid { error: &e }).unwrap_or_default()
+            );
             ExitCode::from(1)
         }
         (None, None) => ExitCode::from(1),
