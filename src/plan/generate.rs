@@ -35,7 +35,7 @@ pub struct TodayPlanRequest {
     /// "45 minutes, upper body, dumbbells only, easy on the knees".
     pub notes: String,
     /// The LLM schema to ask for; `None` chooses as [`selectPlanSchema`] does with no
-    /// preference (the smallest estimate, `v2-flat`).
+    /// preference (the version with the smallest estimated JSON size).
     ///
     /// [`selectPlanSchema`]: crate::Coach::select_plan_schema
     #[serde(default)]

@@ -25,6 +25,7 @@ mod llama_assistant;
 mod llama_suggestions;
 mod meals;
 mod migrations;
+mod plan_generate;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;
