@@ -25,6 +25,9 @@ use coachcore::llm::CancelToken;
 use coachcore::store::Store;
 use serde_json::Value;
 
+#[path = "ai_eval/workout.rs"]
+mod workout;
+
 const QUICK_TASKS: usize = 12;
 
 fn main() {
@@ -56,6 +59,7 @@ fn main() {
         if quick { " (quick)" } else { "" }
     );
     assistant(&engine, quick);
+    workout::run(&engine, quick);
 }
 
 /// What one feature's run scored.

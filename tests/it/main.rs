@@ -2,9 +2,10 @@
 //! and each binary linked the whole library (with feature `llama`, llama.cpp too), so linking
 //! dominated the build. Run one module with `cargo test --test it -- transform::`.
 //!
-//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`) exist only with feature
+//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`, `llama_workout`) exist only with feature
 //! `llama`; test.sh runs just them with
-//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant::`
+//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant::
+//! llama_workout::`
 //! (a test runs when its path contains one of the filters; no other module's test path does).
 
 mod common;
@@ -23,6 +24,8 @@ mod llama;
 mod llama_assistant;
 #[cfg(feature = "llama")]
 mod llama_suggestions;
+#[cfg(feature = "llama")]
+mod llama_workout;
 mod meals;
 mod migrations;
 mod plan_generate;
