@@ -140,7 +140,10 @@ fn violations(task: &Task, r: &WorkoutResult) -> Vec<String> {
         working.iter().map(|s| s.exercise.as_str()).collect();
     if let Some(n) = c["minExercises"].as_u64() {
         if (exercises.len() as u64) < n {
-            out.push(format!("{} exercises, at least {n} expected", exercises.len()));
+            out.push(format!(
+                "{} exercises, at least {n} expected",
+                exercises.len()
+            ));
         }
     }
     let policy = &r.analyzer.fatigue_policy;
@@ -165,7 +168,12 @@ fn violations(task: &Task, r: &WorkoutResult) -> Vec<String> {
         }
     }
     if let Some(u) = c["units"].as_str() {
-        if serde_json::to_value(w.units).ok().as_ref().and_then(Value::as_str) != Some(u) {
+        if serde_json::to_value(w.units)
+            .ok()
+            .as_ref()
+            .and_then(Value::as_str)
+            != Some(u)
+        {
             out.push(format!("units not {u}"));
         }
     }
@@ -193,7 +201,10 @@ fn setup(task: &Task) -> (Store, FixedClock) {
     )
 }
 
-fn generate(task: &Task, model: Option<&dyn LanguageModel>) -> coachcore::error::Result<WorkoutResult> {
+fn generate(
+    task: &Task,
+    model: Option<&dyn LanguageModel>,
+) -> coachcore::error::Result<WorkoutResult> {
     let (store, clock) = setup(task);
     let settings = WorkoutSettings {
         analyzer_max_tokens: 768,
@@ -231,7 +242,11 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         "workout (deterministic reference): constraints met in {}/{} tasks{}",
         take - reference.len(),
         take,
-        if reference.is_empty() { String::new() } else { format!(" ({})", reference.join("; ")) }
+        if reference.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reference.join("; "))
+        }
     );
     let mut score = Score::default();
     let mut from_model = 0;

@@ -1,11 +1,12 @@
 //! The workout flow (spec 001) and today-plan generation (spec 000) on the real model
-//! (SmolLM2-135M-Instruct Q4_1 on 2 threads, tokens bounded to keep the run short): whatever the
-//! small model writes, the app gets a valid document or a typed error, never an invalid document.
+//! (SmolLM2-135M-Instruct Q4_1 on 2 threads, one test at a time, tokens and attempts bounded to
+//! keep the run short, so answers are often cut off): whatever the small model writes, the app
+//! gets a valid document or a typed error, never an invalid document.
 //!
 //! Model path: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`; without it the
 //! tests print a note and pass, except under CI.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use coachcore::clock::FixedClock;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
@@ -37,6 +38,9 @@ fn engine() -> Option<Arc<LlamaEngine>> {
     )
 }
 
+/// The tests share the engine; one at a time keeps llama.cpp at 2 threads.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 fn coach() -> Coach {
     Coach::with_store(
         Store::open_in_memory().unwrap(),
@@ -46,16 +50,22 @@ fn coach() -> Coach {
 
 #[test]
 fn a_workout_from_the_model_is_valid_or_the_typed_error() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(engine) = engine() else { return };
     let request: WorkoutRequest =
         serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
+    // The deterministic plan after failed analyzer answers, so the generator runs too.
     let settings = WorkoutSettings {
-        analyzer_max_tokens: 512,
-        generator_max_tokens: 1024,
-        ..WorkoutSettings::default()
+        analyzer_max_tokens: 192,
+        generator_max_tokens: 384,
+        max_attempts: 2,
+        analyzer_fallback: true,
+        analyzer_timeout_ms: 60_000,
+        generator_timeout_ms: 60_000,
     };
     let c = coach();
     let model: Arc<dyn LanguageModel> = engine;
+    let started = std::time::Instant::now();
     let out = c.generate_workout_with(
         &request,
         Some(model),
@@ -63,6 +73,7 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
         &CancelToken::new(),
         &settings,
     );
+    eprintln!("workout flow: {:.1} s", started.elapsed().as_secs_f64());
     match out {
         Ok(r) => {
             // The document the app gets is the one its YAML says, valid by the schema.
@@ -79,7 +90,10 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
                 .iter()
                 .all(|s| planned.contains(&s.exercise.as_str())));
             assert!(
-                r.workout.sets.iter().all(|s| s.equipment != "eq_smith_machine"),
+                r.workout
+                    .sets
+                    .iter()
+                    .all(|s| s.equipment != "eq_smith_machine"),
                 "a banned key"
             );
             assert!(r.workout.sets.iter().all(|s| s.exercise != "bb-deadlift"));
@@ -95,10 +109,8 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
                 WorkoutSource::Model | WorkoutSource::Deterministic
             ));
         }
-        Err(CoachError::ModelOutputRejected { stage, attempts, .. }) => {
-            assert!(stage.starts_with("analyzer"), "{stage}");
-            assert!(attempts <= settings.max_attempts);
-            assert!(c.workouts(10).unwrap().is_empty(), "nothing saved");
+        Err(e @ CoachError::ModelOutputRejected { .. }) => {
+            panic!("the fallbacks give a document after invalid answers: {e:?}")
         }
         Err(e @ CoachError::TimedOut { .. }) => eprintln!("typed: {e}"),
         Err(e) => panic!("not a typed model outcome: {e:?}"),
@@ -107,6 +119,7 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
 
 #[test]
 fn a_today_plan_from_the_model_is_valid_or_the_typed_error() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let Some(engine) = engine() else { return };
     let c = coach();
     let request = TodayPlanRequest {
@@ -117,14 +130,20 @@ fn a_today_plan_from_the_model_is_valid_or_the_typed_error() {
         seed: Some(1),
     };
     let settings = PlanGenerateSettings {
-        max_tokens: 512,
-        ..PlanGenerateSettings::default()
+        max_tokens: 256,
+        max_attempts: 2,
+        timeout_ms: Some(60_000),
     };
     let model = SharedModel {
         model: engine,
         breaker: None,
     };
+    let started = std::time::Instant::now();
     let out = c.generate_today_plan_with(&request, model, &CancelToken::new(), &settings);
+    eprintln!(
+        "today plan: {:.1} s, {out:?}",
+        started.elapsed().as_secs_f64()
+    );
     let rows = c.recent_generations(5).unwrap();
     match out {
         Ok(t) => {
