@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::SchemaVersion;
 use crate::assistant::date::Date;
-use crate::assistant::model::Weekday;
+use crate::assistant::grounding::today_label;
 use crate::error::{Error, Result};
 
 /// Most characters of [`TodayPlanRequest::notes`].
@@ -137,21 +137,9 @@ fn bound(node: &mut Value, name: &str) {
 
 /// The user turn: the day, the time zone, the user's notes and the schema.
 pub fn user_prompt(r: &TodayPlanRequest, schema: &Value) -> String {
-    let weekday = Date::parse(&r.date).map_or(String::new(), |d| {
-        let name = match d.weekday() {
-            Weekday::Mon => "Monday",
-            Weekday::Tue => "Tuesday",
-            Weekday::Wed => "Wednesday",
-            Weekday::Thu => "Thursday",
-            Weekday::Fri => "Friday",
-            Weekday::Sat => "Saturday",
-            Weekday::Sun => "Sunday",
-        };
-        format!(" ({name})")
-    });
+    let day = Date::parse(&r.date).map_or_else(|| r.date.clone(), today_label);
     format!(
-        "Date: {}{weekday}\nTime zone: {}\nThe user's goal and notes:\n{}\n\nJSON Schema of the answer:\n{schema}",
-        r.date,
+        "Date: {day}\nTime zone: {}\nThe user's goal and notes:\n{}\n\nJSON Schema of the answer:\n{schema}",
         r.timezone.as_deref().unwrap_or("not given"),
         if r.notes.trim().is_empty() {
             "(none: plan a balanced full-body session of about 45 minutes)"

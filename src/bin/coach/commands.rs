@@ -87,6 +87,14 @@ fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     })
 }
 
+/// The text of the `--request FILE` flag's file (required).
+pub(crate) fn request_file(f: &HashMap<String, &str>) -> Result<String, Usage> {
+    let path = f
+        .get("--request")
+        .ok_or_else(|| Usage("--request is required".into()))?;
+    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read the --request file: {e}")))
+}
+
 /// The model `--script FILE` or `--model GGUF` names (neither: none); a usage error for both, a
 /// `CoachError` for a model file that cannot be loaded.
 pub(crate) fn model_flags(

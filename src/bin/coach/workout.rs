@@ -11,7 +11,7 @@ use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
 use coachcore::Coach;
 use serde::Serialize;
 
-use crate::commands::model_flags;
+use crate::commands::{model_flags, request_file};
 use crate::{open, print_error, read_stdin, Usage};
 
 /// `{"ok": WORKOUT}`.
@@ -86,11 +86,7 @@ pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
-    let path = f
-        .get("--request")
-        .ok_or_else(|| Usage("--request is required".into()))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Usage(format!("cannot read the --request file: {e}")))?;
+    let text = request_file(f)?;
     let model = match model_flags(f)? {
         Ok(m) => m,
         Err(e) => return Ok(print_error(&e)),
