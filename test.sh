@@ -33,7 +33,7 @@ echo "== llama engine tests (feature llama, real model)"
 # test crate (tests/it): a filter selects a test when its path contains it, and only these four
 # modules' paths contain these (the other modules already ran above, without the feature).
 cargo test --locked --features llama --lib
-cargo test --locked --features llama --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals::
+cargo test --locked --features llama --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout::
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"

@@ -30,6 +30,8 @@ use score::{paired, short, wrong_actions};
 
 #[path = "ai_eval/meals.rs"]
 mod meals;
+#[path = "ai_eval/workout.rs"]
+mod workout;
 
 const QUICK_TASKS: usize = 12;
 
@@ -63,6 +65,7 @@ fn main() {
     );
     assistant(&engine, quick);
     meals::run(&engine, quick);
+    workout::run(&engine, quick);
 }
 
 /// What one feature's run scored.

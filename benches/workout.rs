@@ -4,6 +4,9 @@
 //! - the deterministic render of an analyzer plan (document, YAML out, YAML read back and
 //!   validated against the schema): under 1 ms.
 //!
+//! - the whole flow on a real model (`--features llama`, env `COACH_MODEL`): wall time, source,
+//!   model calls and tokens.
+//!
 //! Run: `cargo bench --bench workout` (`-- --quick` for fewer probes). Prints the median and the
 //! best of each, and whether the goal is met.
 //!
@@ -151,4 +154,61 @@ fn main() {
         stats(times),
         1.0,
     );
+    model_flow();
+}
+
+/// The whole flow on the real model (feature `llama`, env `COACH_MODEL` naming a GGUF such as
+/// SmolLM2-135M-Instruct): pre-analysis, analyzer, generator with their repairs, on 2 threads;
+/// prints the wall time, the source of the document (or the typed error), model calls and tokens.
+#[cfg(feature = "llama")]
+fn model_flow() {
+    use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
+    use coachcore::llm::metered::Metered;
+    let Ok(path) = std::env::var("COACH_MODEL") else {
+        println!("whole flow on a model: skipped (set COACH_MODEL to a GGUF)");
+        return;
+    };
+    let options = LlamaOptions {
+        context_tokens: 4096,
+        threads: Some(2),
+        ..LlamaOptions::default()
+    };
+    let engine = LlamaEngine::load(&path, options).expect("the model loads");
+    let store = Store::open_in_memory().unwrap();
+    let clock = FixedClock::new(NOW_MS);
+    let request: WorkoutRequest = serde_json::from_str(REQUEST).unwrap();
+    let settings = WorkoutSettings {
+        analyzer_max_tokens: 768,
+        generator_max_tokens: 1536,
+        ..WorkoutSettings::default()
+    };
+    let metered = Metered::new(&*engine, "bench");
+    let started = Instant::now();
+    let out = service::generate(
+        &store,
+        &clock,
+        Some(&metered),
+        &request,
+        &NoEvents,
+        &CancelToken::new(),
+        &settings,
+    );
+    let wall = started.elapsed().as_secs_f64();
+    let usage = metered.usage();
+    let outcome = match out {
+        Ok(r) => format!("{:?} document, {} sets", r.source, r.workout.sets.len()),
+        Err(e) => format!("typed error: {e}"),
+    };
+    println!(
+        "whole flow on {}: {wall:.1} s, {outcome}; {} model calls, {} prompt and {} generated tokens",
+        coachcore::llm::LanguageModel::info(&*engine).name,
+        usage.calls,
+        usage.prompt_tokens,
+        usage.completion_tokens
+    );
+}
+
+#[cfg(not(feature = "llama"))]
+fn model_flow() {
+    println!("whole flow on a model: needs --features llama and COACH_MODEL");
 }

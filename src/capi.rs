@@ -348,6 +348,61 @@ fn meals_plan(coach: &Coach, request: &str) -> Result<MealsResponse, ApiError> {
     Ok(MealsResponse { events, job })
 }
 
+/// The events of a workout generation, collected for the response.
+#[derive(Default)]
+struct CollectWorkout(std::sync::Mutex<Vec<crate::workout::WorkoutEvent>>);
+
+impl crate::workout::service::WorkoutSink for CollectWorkout {
+    fn on_event(&self, event: crate::workout::WorkoutEvent) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+}
+
+/// The response of `workout.generate`.
+#[derive(Serialize)]
+struct WorkoutResponse {
+    events: Vec<crate::workout::WorkoutEvent>,
+    result: crate::workout::WorkoutResult,
+}
+
+fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, ApiError> {
+    let model = coach.shared_model();
+    // Parsed here, not by `workout_request_from_json`, to keep the path of a bad value.
+    let request: crate::workout::WorkoutRequest = parse_request(request)?;
+    crate::workout::preanalysis::validate_request(&request).map_err(CoachError::from)?;
+    let events = CollectWorkout::default();
+    let result = coach.generate_workout_with(
+        &request,
+        model.map(|m| m.model),
+        &events,
+        &crate::llm::CancelToken::new(),
+        &crate::workout::service::WorkoutSettings::default(),
+    )?;
+    let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(WorkoutResponse { events, result })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct YamlRequest {
+    yaml: String,
+}
+
+fn plan_generate(coach: &Coach, request: &str) -> Result<crate::plan::PlanTransform, ApiError> {
+    let request: crate::plan::TodayPlanRequest = parse_request(request)?;
+    let model = coach
+        .shared_model()
+        .ok_or_else(|| CoachError::ModelUnusable {
+            detail: "no model is configured".into(),
+        })?;
+    Ok(coach.generate_today_plan_with(
+        &request,
+        model,
+        &crate::llm::CancelToken::new(),
+        &crate::plan::PlanGenerateSettings::default(),
+    )?)
+}
+
 /// The request of `change.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -473,6 +528,15 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "recipe.get" => out(coach.recipe(id()?)?),
         "meals.plan" => out(meals_plan(coach, request)?),
         "meals.job" => out(coach.meal_plan_job(id()?)?),
+        "workout.generate" => out(workout_generate(coach, request)?),
+        "workout.list" => out(coach.workouts(parse_request::<LimitRequest>(request)?.limit)?),
+        "workout.get" => out(coach.workout(id()?)?),
+        "workout.log" => out(coach.log_workout(parse_request(request)?)?),
+        "workout.validate" => {
+            out(coach.validate_workout_yaml(parse_request::<YamlRequest>(request)?.yaml))
+        }
+        "workout.render" => out(coach.render_workout_plan(request)?),
+        "plan.generate" => out(plan_generate(coach, request)?),
         "planner.item" => {
             let r: ItemRequest = parse_request(request)?;
             out(coach.planner_item(r.kind, r.id)?)
@@ -524,6 +588,13 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
 /// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
+/// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
+/// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
+/// | `workout.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
+/// | `workout.log` | `WorkoutLog` | `null` |
+/// | `workout.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
+/// | `workout.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
+/// | `plan.generate` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `coach_plan_transform` returns it |
 ///
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
 /// take the operations loosely shaped as the model writes them (they are normalised first); a
@@ -535,7 +606,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// `session.suggestions`), replacing the one before; `model.unload` lets it go. Without one,
 /// `assistant.message` in plan mode fails with `invalid_argument` and `meals.plan` ranks
 /// deterministically. Model calls on one handle run one at a time, in arrival order.
-/// `assistant.message` and `meals.plan` run synchronously: they block while the model works.
+/// `workout.generate` uses it when loaded, else the deterministic planner and generator;
+/// `plan.generate` needs it (without one: `model_unusable`). `assistant.message`,
+/// `meals.plan`, `workout.generate` and `plan.generate` run synchronously: they block while the
+/// model works.
 ///
 /// # Safety
 /// `handle` is a live handle; `method` and `request_json` are NUL-terminated strings. Free the
@@ -861,5 +935,115 @@ mod tests {
         coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts(["x"])));
         let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
         assert_eq!(info["ok"]["embedded"], false, "{info}");
+    }
+
+    #[test]
+    fn workouts_through_coach_call() {
+        let h = Handle::new();
+        let request = include_str!("../tests/data/workout/request.json");
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+        let result = &out["ok"]["result"];
+        assert_eq!(result["source"], "deterministic", "{out}");
+        let events = out["ok"]["events"].as_array().unwrap();
+        assert_eq!(events[0]["stage"], "pre_analysis");
+        assert_eq!(events.last().unwrap()["stage"], "done");
+        let id = result["workout"]["workout_id"].as_str().unwrap();
+        assert_eq!(id, "2025-08-17-gym-downtown-01");
+
+        let list: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.list", r#"{"limit":10}"#)).unwrap();
+        assert_eq!(list["ok"][0]["workoutId"], id, "{list}");
+        assert_eq!(list["ok"][0]["logged"], false);
+        let got: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.get", &format!(r#"{{"id":"{id}"}}"#))).unwrap();
+        assert_eq!(&got["ok"], result, "the workout reads back as generated");
+
+        let set = result["workout"]["sets"][0]["id"].as_str().unwrap();
+        let log = format!(
+            r#"{{"workoutId":"{id}","performedAtMs":1755432000000,"sets":[{{"setId":"{set}","actualWeight":95,"actualReps":8}}]}}"#
+        );
+        assert_eq!(call(&h, "workout.log", &log), r#"{"ok":null}"#);
+        let list: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.list", r#"{"limit":10}"#)).unwrap();
+        assert_eq!(list["ok"][0]["logged"], true);
+        invalid_at(&call(&h, "workout.log", &log), None);
+
+        // Validation: the saved YAML is valid; a broken set id is refused with its path.
+        let yaml = result["yaml"].as_str().unwrap();
+        let req = serde_json::json!({ "yaml": yaml }).to_string();
+        let v: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.validate", &req)).unwrap();
+        assert_eq!(v["ok"]["workout"]["workout_id"], id);
+        assert!(v["ok"]["error"].is_null());
+        let bad = yaml.replacen(&format!("id: {set}"), "id: SECRET", 1);
+        assert_ne!(bad, yaml);
+        let req = serde_json::json!({ "yaml": bad }).to_string();
+        let v: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.validate", &req)).unwrap();
+        assert!(v["ok"]["workout"].is_null());
+        assert_eq!(v["ok"]["error"]["code"], "schema_violation", "{v}");
+        assert_eq!(v["ok"]["error"]["path"], "sets[0].id", "{v}");
+
+        // Render: the analyzer plan back to the same YAML (one workout per date and place).
+        let plan = result["analyzer"].to_string();
+        let rendered: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.render", &plan)).unwrap();
+        assert_eq!(rendered["ok"].as_str().unwrap(), yaml);
+        invalid_at(&call(&h, "workout.render", r#"{"meta":{}}"#), None);
+        // A bad request names its path.
+        let mut bad: serde_json::Value = serde_json::from_str(request).unwrap();
+        bad["meta"]["units"] = SECRET.into();
+        invalid_at(
+            &call(&h, "workout.generate", &bad.to_string()),
+            Some("meta.units"),
+        );
+    }
+
+    #[test]
+    fn workout_generate_uses_the_handles_model() {
+        let h = Handle::new();
+        let request = include_str!("../tests/data/workout/request.json");
+        // Tests plug a scripted model into the handle's Coach (three invalid analyzer answers:
+        // the typed error); the C API has no hook for it.
+        let model = crate::llm::scripted::ScriptedModel::texts(["no"; 3]);
+        // SAFETY: a live handle.
+        unsafe { &*h.0 }
+            .coach
+            .use_language_model(Some(model.clone()));
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+        assert_eq!(out["error"]["code"], "model_output_rejected", "{out}");
+        assert_eq!(model.remaining(), 0);
+        // `script` is not part of the API.
+        let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
+        req["script"] = serde_json::json!(["no"]);
+        assert!(call(&h, "workout.generate", &req.to_string()).contains("invalid_argument"));
+    }
+
+    #[test]
+    fn plan_generate_needs_a_model_and_returns_the_transform() {
+        let h = Handle::new();
+        let out = call(
+            &h,
+            "plan.generate",
+            r#"{"date":"2025-08-18","notes":"legs"}"#,
+        );
+        assert!(out.contains("model_unusable"), "{out}");
+        let plan = include_str!("../tests/data/plans/worked-example.v2.json");
+        // SAFETY: a live handle.
+        unsafe { &*h.0 }.coach.use_language_model(Some(
+            crate::llm::scripted::ScriptedModel::texts(["{\"focus\": 1}", plan]),
+        ));
+        let req = serde_json::json!({
+            "date": "2025-08-18", "notes": "legs", "schemaVersion": "v2-flat", "seed": 7,
+        });
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "plan.generate", &req.to_string())).unwrap();
+        assert_eq!(out["ok"]["schemaVersion"], "v2-flat", "{out}");
+        assert!(out["ok"]["generationId"].as_i64().is_some());
+        assert!(!out["ok"]["plan"]["blocks"].as_array().unwrap().is_empty());
+        let out = call(&h, "plan.generate", r#"{"date":"SECRET","notes":"x"}"#);
+        invalid_at(&out, None);
     }
 }

@@ -42,6 +42,6 @@ pub use error::{CoachError, OutputErrorCode};
 pub use ffi::{evaluate_exercise, library_version, Coach};
 pub use plan::{
     Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
-    SelectionReason, TodayPlan,
+    SelectionReason, TodayPlan, TodayPlanRequest,
 };
 pub use store::{GenerationRecord, IntegrityReport};

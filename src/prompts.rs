@@ -40,6 +40,9 @@ pub const WORKOUT_ANALYZER: &str = include_str!("../prompts/workout.analyzer.md"
 /// The workout generator's system prompt (`prompts/workout.generator.md`); the user turn holds the
 /// analyzer plan, the workout id and the schema.
 pub const WORKOUT_GENERATOR: &str = include_str!("../prompts/workout.generator.md");
+/// Today-plan generation's system prompt (`prompts/plan.generate.md`); the date, time zone, the
+/// user's notes and the schema go in the user turn (`plan::generate::user_prompt`).
+pub const PLAN_GENERATE: &str = include_str!("../prompts/plan.generate.md");
 
 #[cfg(test)]
 mod tests {
@@ -60,6 +63,7 @@ mod tests {
             REPAIR,
             WORKOUT_ANALYZER,
             WORKOUT_GENERATOR,
+            PLAN_GENERATE,
         ] {
             assert!(p.trim().len() > 20, "{p:?}");
         }

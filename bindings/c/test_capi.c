@@ -1006,6 +1006,73 @@ static void test_model_real(void) {
               "a build without the engine says so: %s", loaded);
     }
     coach_string_free(loaded); coach_string_free(chat); coach_string_free(info); coach_string_free(unload);
+/* tests/data/workout/request.json, compact. */
+static const char *WORKOUT_REQUEST =
+    "{\"meta\":{\"date\":\"2025-08-17\",\"location\":\"gym:downtown\",\"units\":\"lbs\",\"durationMinutes\":60,"
+    "\"goal\":\"hypertrophy\"},\"instructions\":\"Upper/lower split.\\n- no bb-deadlift\",\"bans\":[\"eq_smith_machine\"],"
+    "\"equipment\":[\"eq_barbell_olympic\",\"eq_squat_rack\",\"eq_bench_adjustable\",\"eq_dumbbells_set_5-50\","
+    "\"eq_cable_machine_dual_stack\",\"eq_pullup_bar\"],\"recentCardio\":[{\"date\":\"2025-08-16\",\"type\":\"run\","
+    "\"durationMinutes\":45,\"relativeEffort\":62}],\"upcomingCardio\":\"Long run on 2025-08-19.\","
+    "\"recovery\":{\"sleepScore\":72,\"bodyBattery\":58}}";
+
+static void test_call_workout(void) {
+    CoachHandle *h = open_memory();
+    char *gen = coach_call(h, "workout.generate", WORKOUT_REQUEST);
+    char *list = coach_call(h, "workout.list", "{\"limit\":10}");
+    char *got = coach_call(h, "workout.get", "{\"id\":\"2025-08-17-gym-downtown-01\"}");
+    char *missing = coach_call(h, "workout.get", "{\"id\":\"nope\"}");
+    /* The first set's id and the YAML, from the generated result. */
+    const char *sets = find_value(gen, "sets");
+    char *set_id = sets ? string_value(sets, "id") : NULL;
+    char *yaml_raw = NULL;
+    const char *yv = find_value(gen, "yaml");
+    if (yv && *yv == '"') {
+        const char *e = yv + 1;
+        while (*e && !(*e == '"' && e[-1] != '\\')) e++;
+        yaml_raw = slice(yv, e); /* the JSON string literal, quotes included */
+    }
+    char *logged = set_id ? callf(h, "workout.log",
+                                  "{\"workoutId\":\"2025-08-17-gym-downtown-01\",\"performedAtMs\":1755432000000,"
+                                  "\"sets\":[{\"setId\":\"%s\",\"actualWeight\":95,\"actualReps\":8}]}", set_id)
+                          : NULL;
+    char *list2 = coach_call(h, "workout.list", "{\"limit\":10}");
+    char *valid = yaml_raw ? callf(h, "workout.validate", "{\"yaml\":%s}", yaml_raw) : NULL;
+    char *invalid = coach_call(h, "workout.validate",
+                               "{\"yaml\":\"version: '1.2'\\nworkout_id: x\\n\"}");
+    char *broken = coach_call(h, "workout.validate", "{\"yaml\":\"sets: [\"}");
+    char *bad = coach_call(h, "workout.generate", "{\"meta\":{\"units\":\"stones\"}}");
+    char *plan_no_model = coach_call(h, "plan.generate", "{\"date\":\"2025-08-18\",\"notes\":\"legs\"}");
+    char *quoted = json_quote(V1_EXAMPLE);
+    /* There is no test hook: a script of model replies is an unknown field. */
+    char *plan = callf(h, "plan.generate", "{\"date\":\"2025-08-18\",\"notes\":\"legs\",\"seed\":7,\"script\":[%s]}",
+                       quoted);
+    coach_close(h);
+    CHECK(is_ok(gen) && has_kv(gen, "source", "\"deterministic\"") &&
+          has_kv(gen, "workout_id", "\"2025-08-17-gym-downtown-01\"") &&
+          pos(gen, "{\"stage\":\"pre_analysis\",\"attempt\":0}") > 0 &&
+          pos(gen, "{\"stage\":\"done\",\"attempt\":0}]") > 0 && pos(gen, "eq_smith_machine") < 0,
+          "workout.generate: %.300s", gen);
+    CHECK(is_ok(list) && array_count(find_value(list, "ok")) == 1 && has_kv(list, "logged", "false"),
+          "workout.list: %s", list);
+    CHECK(is_ok(got) && has_kv(got, "workout_id", "\"2025-08-17-gym-downtown-01\""), "workout.get: %.200s", got);
+    CHECK(is_ok(missing) && has_kv(missing, "ok", "null"), "workout.get missing: %s", missing);
+    CHECK(set_id && logged && is_ok(logged) && has_kv(logged, "ok", "null"), "workout.log: %s",
+          logged ? logged : "(null)");
+    CHECK(is_ok(list2) && has_kv(list2, "logged", "true"), "workout.list after log: %s", list2);
+    /* A validation result holds "error" (null when valid): its "ok" is checked by prefix. */
+#define VALIDATION(r) ((r) && strncmp((r), "{\"ok\":{\"workout\":", strlen("{\"ok\":{\"workout\":")) == 0)
+    CHECK(VALIDATION(valid) && has_kv(valid, "error", "null") &&
+          has_kv(valid, "workout_id", "\"2025-08-17-gym-downtown-01\""), "workout.validate: %.200s",
+          valid ? valid : "(null)");
+    CHECK(VALIDATION(invalid) && has_kv(invalid, "workout", "null") && has_kv(invalid, "code", "\"schema_violation\""),
+          "workout.validate invalid: %s", invalid);
+    CHECK(VALIDATION(broken) && has_kv(broken, "code", "\"invalid_yaml\""), "workout.validate broken: %s", broken);
+    CHECK(is_error(bad, "invalid_argument") && pos(bad, "stones") < 0, "bad request: %s", bad);
+    CHECK(is_error(plan_no_model, "model_unusable"), "plan.generate without a model: %s", plan_no_model);
+    CHECK(is_error(plan, "invalid_argument"), "plan.generate with a script: %s", plan);
+    char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    free(set_id); free(yaml_raw); free(quoted);
 }
 
 int main(void) {
@@ -1030,6 +1097,7 @@ int main(void) {
         {"coach_call assistant.message", test_call_assistant},
         {"coach_call model errors", test_model_errors},
         {"coach_call model.load with the test model", test_model_real},
+        {"coach_call workout.* and plan.generate", test_call_workout},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

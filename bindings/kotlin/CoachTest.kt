@@ -311,7 +311,90 @@ class CollectingMealListener : MealPlanListener {
     }
 }
 
+
+// ---- workouts (spec 001) and today-plan generation (spec 000) ----
+
+class CollectingWorkoutListener : WorkoutListener {
+    val stages: MutableList<WorkoutStage> = java.util.Collections.synchronizedList(mutableListOf())
+    override fun onEvent(event: WorkoutEvent) {
+        stages.add(event.stage)
+    }
+}
+
+/** `tests/data/workout/request.json` as records. */
+fun workoutRequest() = WorkoutRequest(
+    meta = WorkoutMeta(date = "2025-08-17", location = "gym:downtown", units = WeightUnit.LBS,
+        durationMinutes = 60u, goal = Goal.HYPERTROPHY),
+    instructions = "Upper/lower split, 3 days a week.\n- no bb-deadlift",
+    bans = listOf("eq_smith_machine"),
+    equipment = listOf("eq_barbell_olympic", "eq_squat_rack", "eq_bench_adjustable", "eq_dumbbells_set_5-50",
+        "eq_cable_machine_dual_stack", "eq_pullup_bar"),
+    recentCardio = listOf(CardioActivity(date = "2025-08-16", activityType = "run", durationMinutes = 45u,
+        relativeEffort = 62u)),
+    upcomingCardio = "Long run (90 min) on 2025-08-19.",
+    recovery = Recovery(sleepScore = 72u, bodyBattery = 58u),
+    historyText = null,
+)
+
+fun todayPlanRequest() = TodayPlanRequest(date = "2025-08-18", notes = "30 minutes, upper body",
+    schemaVersion = null, timezone = "Europe/Berlin", seed = 7uL)
+
 val tests: List<Pair<String, () -> Unit>> = listOf(
+    "workout: generate (no model), list, get, log back, validate" to {
+        Coach.openInMemory().use { coach ->
+            val listener = CollectingWorkoutListener()
+            val result = coach.generateWorkout(workoutRequest(), listener).use { task ->
+                val r = task.wait()
+                check(task.isFinished()) { "not finished" }
+                r
+            }
+            eq(result.source, WorkoutSource.DETERMINISTIC, "source")
+            val workout = result.workout
+            eq(workout.workoutId, "2025-08-17-gym-downtown-01", "workout id")
+            eq(workout.version, "1.2", "version")
+            check(workout.sets.none { it.equipment == "eq_smith_machine" }) { "a banned key" }
+            eq(listener.stages.toList(), listOf(WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE), "stages")
+            val listed = coach.workouts(10u)
+            eq(listed.map { it.workoutId }, listOf(workout.workoutId), "listed")
+            eq(listed[0].logged, false, "logged before")
+            eq(coach.workout(workout.workoutId), result, "read back")
+            eq(coach.workout("no-such-workout"), null, "unknown id")
+            val first = workout.sets[0]
+            coach.logWorkout(WorkoutLog(workout.workoutId, 1_755_432_000_000L,
+                listOf(SetActual(first.id, 95.0, 8u)), null))
+            eq(coach.workouts(10u)[0].logged, true, "logged after")
+            val logged = coach.workout(workout.workoutId)!!.workout.sets[0]
+            eq(Pair(logged.actualWeight, logged.actualReps), Pair(95.0, 8u), "actual values")
+            expectThrows<CoachException.NotFound>("unknown workout") {
+                coach.logWorkout(WorkoutLog("nope", 0L, listOf(), null))
+            }
+            val ok = coach.validateWorkoutYaml(result.yaml)
+            eq(ok.workout, workout, "valid yaml")
+            eq(ok.error, null, "no error")
+            val bad = coach.validateWorkoutYaml(result.yaml.replaceFirst("id: ${first.id}", "id: bad"))
+            eq(bad.workout, null, "invalid yaml")
+            eq(bad.error?.code, "schema_violation", "code")
+            eq(bad.error?.path, "sets[0].id", "path")
+            eq(coach.validateWorkoutYaml("sets: [").error?.code, "invalid_yaml", "broken yaml")
+        }
+    },
+    "plan: generateTodayPlan with an app model, repaired; typed errors" to {
+        Coach.openInMemory().use { coach ->
+            expectThrows<CoachException.ModelUnusable>("no model") { coach.generateTodayPlan(todayPlanRequest()) }
+            val model = FakeModel(replies = listOf("""{"focus": 1}""", V1_EXAMPLE))
+            coach.useLanguageModel(model)
+            val t = coach.generateTodayPlan(todayPlanRequest())
+            eq(t.schemaVersion, SchemaVersion.V1_CURRENT, "schema version")
+            checkWorkedExample(t.plan)
+            eq(model.requests.size, 2, "one repair")
+            check(model.requests[0].jsonSchema != null) { "grammar schema" }
+            eq(coach.recentGenerations(1u)[0].feature, "plan.generate", "recorded")
+            coach.useLanguageModel(FakeModel(replies = listOf("no json")))
+            expectThrows<CoachException.ModelOutputRejected>("invalid answers") {
+                coach.generateTodayPlan(todayPlanRequest())
+            }
+        }
+    },
     "libraryVersion" to {
         check(libraryVersion().isNotBlank()) { "libraryVersion() is blank" }
     },

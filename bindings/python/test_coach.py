@@ -85,6 +85,17 @@ from coachcore import (  # noqa: E402
     TrainingStyle,
     WeightUnit,
     WorkoutPlan,
+    CardioActivity,
+    Goal,
+    Recovery,
+    SetActual,
+    TodayPlanRequest,
+    WorkoutListener,
+    WorkoutLog,
+    WorkoutMeta,
+    WorkoutRequest,
+    WorkoutSource,
+    WorkoutStage,
 )
 
 WORKED_EXAMPLE = (
@@ -1102,6 +1113,91 @@ class CoachTest(unittest.TestCase):
         self.assertIn("date", cm.exception.detail)
         with self.assertRaises(CoachError.InvalidArgument):
             self.coach.import_recipes("[{\"title\": 1}]")
+
+    # ---- workouts (spec 001) and today-plan generation (spec 000) ----
+
+    def test_workout_generate_list_get_log_and_validate(self):
+        listener = CollectingWorkoutListener()
+        task = self.coach.generate_workout(workout_request(), listener)
+        result = task.wait()
+        self.assertTrue(task.is_finished())
+        self.assertEqual(result.source, WorkoutSource.DETERMINISTIC)
+        workout = result.workout
+        self.assertEqual(workout.workout_id, "2025-08-17-gym-downtown-01")
+        self.assertEqual(workout.version, "1.2")
+        self.assertTrue(all(s.equipment != "eq_smith_machine" for s in workout.sets))
+        self.assertEqual(listener.stages, [WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE])
+        listed = self.coach.workouts(10)
+        self.assertEqual([w.workout_id for w in listed], [workout.workout_id])
+        self.assertFalse(listed[0].logged)
+        self.assertEqual(self.coach.workout(workout.workout_id), result)
+        self.assertIsNone(self.coach.workout("no-such-workout"))
+        first = workout.sets[0]
+        self.coach.log_workout(WorkoutLog(workout_id=workout.workout_id, performed_at_ms=1755432000000,
+                                          sets=[SetActual(set_id=first.id, actual_weight=95.0, actual_reps=8)],
+                                          post_workout=None))
+        self.assertTrue(self.coach.workouts(10)[0].logged)
+        logged = self.coach.workout(workout.workout_id).workout.sets[0]
+        self.assertEqual((logged.actual_weight, logged.actual_reps), (95.0, 8))
+        with self.assertRaises(CoachError.NotFound):
+            self.coach.log_workout(WorkoutLog(workout_id="nope", performed_at_ms=0, sets=[], post_workout=None))
+        # The saved YAML validates; a broken set id is the error with its path.
+        ok = self.coach.validate_workout_yaml(result.yaml)
+        self.assertEqual(ok.workout, workout)
+        self.assertIsNone(ok.error)
+        bad = self.coach.validate_workout_yaml(result.yaml.replace("id: " + first.id, "id: bad", 1))
+        self.assertIsNone(bad.workout)
+        self.assertEqual(bad.error.code, "schema_violation")
+        self.assertEqual(bad.error.path, "sets[0].id")
+        self.assertEqual(self.coach.validate_workout_yaml("sets: [").error.code, "invalid_yaml")
+
+    def test_generate_today_plan_with_an_app_model(self):
+        with self.assertRaises(CoachError.ModelUnusable):
+            self.coach.generate_today_plan(today_plan_request())
+        model = FakeModel(replies=['{"focus": 1}', V1_EXAMPLE])
+        self.coach.use_language_model(model)
+        t = self.coach.generate_today_plan(today_plan_request())
+        self.assertEqual(t.schema_version, SchemaVersion.V1_CURRENT)
+        self.assertEqual(t.plan.focus, "Upper Body Strength")
+        self.assertEqual(len(model.requests), 2, "one repair")
+        self.assertIsNotNone(model.requests[0].json_schema)
+        self.assertEqual(self.coach.recent_generations(1)[0].feature, "plan.generate")
+        self.coach.use_language_model(FakeModel(replies=["no json"]))
+        with self.assertRaises(CoachError.ModelOutputRejected):
+            self.coach.generate_today_plan(today_plan_request())
+
+
+class CollectingWorkoutListener(WorkoutListener):
+    """A WorkoutListener implemented in Python: keeps every stage."""
+
+    def __init__(self):
+        self.stages = []
+
+    def on_event(self, event):
+        self.stages.append(event.stage)
+
+
+def workout_request():
+    """`tests/data/workout/request.json` as records."""
+    return WorkoutRequest(
+        meta=WorkoutMeta(date="2025-08-17", location="gym:downtown", units=WeightUnit.LBS, duration_minutes=60,
+                         goal=Goal.HYPERTROPHY),
+        instructions="Upper/lower split, 3 days a week.\n- no bb-deadlift",
+        bans=["eq_smith_machine"],
+        equipment=["eq_barbell_olympic", "eq_squat_rack", "eq_bench_adjustable", "eq_dumbbells_set_5-50",
+                   "eq_cable_machine_dual_stack", "eq_pullup_bar"],
+        recent_cardio=[CardioActivity(date="2025-08-16", activity_type="run", duration_minutes=45,
+                                      relative_effort=62)],
+        upcoming_cardio="Long run (90 min) on 2025-08-19.",
+        recovery=Recovery(sleep_score=72, body_battery=58),
+        history_text=None,
+    )
+
+
+def today_plan_request():
+    return TodayPlanRequest(date="2025-08-18", notes="30 minutes, upper body", schema_version=None,
+                            timezone="Europe/Berlin", seed=7)
+
 
 if __name__ == "__main__":
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(CoachTest)

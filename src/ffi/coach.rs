@@ -6,8 +6,11 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::CoachError;
 use crate::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
-use crate::llm::LanguageModel;
-use crate::plan::{self, PlanTransform, Ruleset, SchemaSelection, SchemaVersion};
+use crate::llm::{CancelToken, LanguageModel};
+use crate::plan::{
+    self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, SchemaVersion,
+    TodayPlanRequest,
+};
 use crate::store::{GenerationRecord, IntegrityReport, Store};
 use crate::suggest::service::AiSuggestionSource;
 
@@ -101,6 +104,34 @@ impl Coach {
         )?)
     }
 
+    /// Generates today's plan with the model given to `useLanguageModel` (spec 000, the provider
+    /// side): the model writes the plan in the request's schema version (or the one
+    /// [`Coach::select_plan_schema`] picks) under that schema's grammar, the transformer checks
+    /// each answer (up to 3 generations, the repairs quoting its error), and the plan comes back
+    /// as [`Coach::transform_plan`] returns it, recorded in the generation metadata (feature
+    /// `plan.generate`, also when every answer was invalid).
+    ///
+    /// Blocks while the model works (seconds): call it from a background thread. Throws
+    /// `InvalidArgument` for a bad request (date, notes over 4000 characters),
+    /// `ModelUnusable` when no model is configured, `ModelOutputRejected` when the answers stayed
+    /// invalid, and the model's errors (`TimedOut`, `ModelUnavailable`, ...).
+    pub fn generate_today_plan(
+        &self,
+        request: TodayPlanRequest,
+    ) -> Result<PlanTransform, CoachError> {
+        let Some(model) = self.shared_model() else {
+            return Err(CoachError::ModelUnusable {
+                detail: "no model is configured: call useLanguageModel first".into(),
+            });
+        };
+        self.generate_today_plan_with(
+            &request,
+            model,
+            &CancelToken::new(),
+            &PlanGenerateSettings::default(),
+        )
+    }
+
     /// The last `limit` generations recorded in this database, newest first.
     pub fn recent_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>, CoachError> {
         Ok(self.store.recent_generations(limit)?)
@@ -126,6 +157,36 @@ impl Coach {
             clock,
             ai: RwLock::new(None),
             model: RwLock::new(None),
+        }
+    }
+
+    /// [`Coach::generate_today_plan`] with `model` (its breaker, if any, is used), a cancel token
+    /// and settings: for the CLI, the C API and Rust callers. A panic becomes `Internal`.
+    pub fn generate_today_plan_with(
+        &self,
+        request: &TodayPlanRequest,
+        model: SharedModel,
+        cancel: &Arc<CancelToken>,
+        settings: &PlanGenerateSettings,
+    ) -> Result<PlanTransform, CoachError> {
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // One metered wrapper per generation: breaker, one log line per call.
+            let metered = model.metered("plan");
+            plan::generate_and_record(
+                &self.store,
+                &*self.clock,
+                Ruleset::embedded(),
+                &metered,
+                request,
+                cancel,
+                settings,
+            )
+        }));
+        match run {
+            Ok(outcome) => Ok(outcome?),
+            Err(_) => Err(CoachError::Internal {
+                detail: "plan generation panicked".into(),
+            }),
         }
     }
 

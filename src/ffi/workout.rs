@@ -17,6 +17,9 @@ use crate::workout::model::{
 };
 use crate::workout::service::{self, WorkoutSettings, WorkoutSink};
 
+/// Largest workout request read from JSON (bytes).
+const MAX_REQUEST_BYTES: usize = 256 * 1024;
+
 /// Receives the events of [`Coach::generate_workout`]: `preAnalysis`, then `analyzer` (and
 /// `analyzerRepair`) and `generator` (and `generatorRepair`) per model call, and always `done`
 /// last (also after an error or a cancellation).
@@ -84,7 +87,7 @@ impl WorkoutTask {
 }
 
 /// The outcome of [`Coach::validate_workout_yaml`]: the workout, or the error.
-#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, uniffi::Record)]
 pub struct WorkoutValidation {
     /// The workout when valid.
     pub workout: Option<Workout>,
@@ -207,6 +210,20 @@ impl Coach {
                 "the workout flow panicked".into(),
             ))),
         }
+    }
+
+    /// A workout request read from JSON (at most 256 KiB; camelCase, as in
+    /// `tests/data/workout/request.json`), for the CLI and the C API. Throws `InvalidArgument`
+    /// with the JSON path of the first problem, or for values out of bounds.
+    pub fn workout_request_from_json(json: &str) -> Result<WorkoutRequest, CoachError> {
+        if json.len() > MAX_REQUEST_BYTES {
+            return Err(CoachError::InvalidArgument {
+                detail: format!("request JSON: at most {MAX_REQUEST_BYTES} bytes"),
+            });
+        }
+        let request: WorkoutRequest = crate::error::parse_request(json)?;
+        crate::workout::preanalysis::validate_request(&request)?;
+        Ok(request)
     }
 
     /// The deterministic workout YAML of an analyzer plan JSON (`coach workout render`).

@@ -9,9 +9,11 @@
 //! | `transform.rs` | extract, parse, validate, expand, join, order, assign ids (pure) |
 //! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
-//! | `service.rs` | transform plus generation metadata in the store |
+//! | `generate.rs` | today-plan generation: the request, its bounds, the bounded schema, the prompt (pure) |
+//! | `service.rs` | transform plus generation metadata in the store; generation with the model |
 
 mod expansion;
+mod generate;
 mod model;
 mod raw;
 mod schema;
@@ -19,10 +21,14 @@ mod service;
 mod transform;
 
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
+pub use generate::{generation_schema, TodayPlanRequest};
 pub use model::{Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, TodayPlan};
 pub use schema::{
     estimate_json_size, schema_depth, select_schema, SchemaSelection, SchemaVersion,
     SelectionReason, TODAY_PLAN_SCHEMA,
 };
-pub use service::{transform_and_record, PLAN_TRANSFORM_FEATURE};
+pub use service::{
+    generate_and_record, transform_and_record, PlanGenerateSettings, PLAN_GENERATE_FEATURE,
+    PLAN_TRANSFORM_FEATURE,
+};
 pub use transform::transform;

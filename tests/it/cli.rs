@@ -813,3 +813,160 @@ fn recipes_import_then_meals_plan_prints_progress_then_the_job() {
     let o = coach(&["meals", "plan", "--db", db], "");
     assert_eq!(o.status.code(), Some(64), "--request is required");
 }
+
+#[test]
+fn workout_generate_then_validate_and_render() {
+    let (dir, db) = temp_db();
+    let request = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/workout/request.json"
+    );
+    let o = coach(
+        &["workout", "generate", "--db", &db, "--request", request],
+        "",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let events: Vec<&Value> = lines.iter().map(|l| &l["event"]).collect();
+    assert_eq!(
+        events,
+        [&json!("pre_analysis"), &json!("done"), &json!("result")]
+    );
+    let result = &lines[2]["result"];
+    assert_eq!(result["source"], "deterministic");
+    assert_eq!(
+        result["workout"]["workout_id"],
+        "2025-08-17-gym-downtown-01"
+    );
+    assert_eq!(result["analyzer"]["meta"]["date"], "2025-08-17");
+    let yaml = result["yaml"].as_str().unwrap();
+
+    // validate: the document as JSON, exit 0; a broken id is exit 1 with its path.
+    let o = coach(&["workout", "validate"], yaml);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout_json(&o), json!({ "ok": result["workout"] }));
+    let first = result["workout"]["sets"][0]["id"].as_str().unwrap();
+    let broken = yaml.replacen(&format!("id: {first}"), "id: not-an-id", 1);
+    let o = coach(&["workout", "validate"], &broken);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stdout_json(&o);
+    assert_eq!(e["error"]["code"], "schema_violation");
+    assert_eq!(e["error"]["path"], "sets[0].id");
+    let o = coach(&["workout", "validate"], "sets: [");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_yaml");
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .starts_with(r#"{"error":{"code":"invalid_yaml","path":"#),
+        "keys in contract order"
+    );
+
+    // render: the analyzer plan gives the same document (the first of its date and place).
+    let o = coach(&["workout", "render"], &result["analyzer"].to_string());
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim_end(),
+        yaml.trim_end()
+    );
+    let o = coach(&["workout", "render"], "{\"SECRET\": 1}");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_argument");
+
+    // A second generation is saved next to the first; scripted invalid answers end typed.
+    let script = script_file(&dir, &["no json", "still none", "{}"]);
+    let o = coach(
+        &[
+            "workout",
+            "generate",
+            "--db",
+            &db,
+            "--request",
+            request,
+            "--script",
+            &script,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "rejected model output");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stages: Vec<&str> = lines.iter().filter_map(|l| l["event"].as_str()).collect();
+    assert_eq!(
+        stages,
+        [
+            "pre_analysis",
+            "analyzer",
+            "analyzer_repair",
+            "analyzer_repair",
+            "done"
+        ]
+    );
+    assert_eq!(
+        lines.last().unwrap()["error"]["code"],
+        "model_output_rejected"
+    );
+    let o = coach(&["workout", "generate", "--db", &db], "");
+    assert_eq!(o.status.code(), Some(64), "--request is required");
+}
+
+#[test]
+fn plan_generate_prints_the_transform_from_the_models_answer() {
+    let (dir, db) = temp_db();
+    let script = script_file(&dir, &["{\"focus\": 3}", PLAN]);
+    let args = [
+        "plan",
+        "generate",
+        "--db",
+        &db,
+        "--date",
+        "2025-08-18",
+        "--schema",
+        "v2-flat",
+        "--seed",
+        "7",
+        "--script",
+        &script,
+    ];
+    let o = coach(&args, "30 minutes, upper body");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let t = stdout_json(&o);
+    assert_eq!(t["schemaVersion"], "v2-flat");
+    assert_eq!(t["plan"]["focus"], "Upper Body Strength");
+    assert!(t["generationId"].as_i64().is_some());
+    // Three invalid answers: exit 2 with the typed error.
+    let script = script_file(&dir, &["{}", "{}", "{}"]);
+    let args = [
+        "plan",
+        "generate",
+        "--db",
+        &db,
+        "--date",
+        "2025-08-18",
+        "--script",
+        &script,
+    ];
+    let o = coach(&args, "legs");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout_json(&o)["error"]["code"], "model_output_rejected");
+    let o = coach(
+        &["plan", "generate", "--db", &db, "--date", "2025-08-18"],
+        "legs",
+    );
+    assert_eq!(o.status.code(), Some(64), "a model is needed");
+}

@@ -2,9 +2,10 @@
 //! and each binary linked the whole library (with feature `llama`, llama.cpp too), so linking
 //! dominated the build. Run one module with `cargo test --test it -- transform::`.
 //!
-//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`, `llama_meals`) exist
-//! only with feature `llama`; test.sh runs just them with
-//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals::`
+//! The real-model modules (`llama`, `llama_suggestions`, `llama_assistant`, `llama_meals`,
+//! `llama_workout`) exist only with feature `llama`; test.sh runs just them with
+//! `cargo test --features llama --test it -- llama:: llama_suggestions:: llama_assistant::
+//! llama_meals:: llama_workout::`
 //! (a test runs when its path contains one of the filters; no other module's test path does).
 
 mod common;
@@ -28,10 +29,13 @@ mod llama_assistant;
 mod llama_meals;
 #[cfg(feature = "llama")]
 mod llama_suggestions;
+#[cfg(feature = "llama")]
+mod llama_workout;
 mod meals;
 mod migrations;
 mod model_lifecycle;
 mod narrow_eval;
+mod plan_generate;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;

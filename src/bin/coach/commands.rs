@@ -1,4 +1,5 @@
-//! The commands of `coach` that do one job each: `plan transform`, `plan select-schema`,
+//! The commands of `coach` that do one job each: `plan transform`, `plan generate`,
+//! `plan select-schema`,
 //! `suggest evaluate`, `ops dryrun`, `ops apply` and `assistant`. Each reads its flags and input,
 //! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
 
@@ -101,6 +102,14 @@ fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     })
 }
 
+/// The text of the `--request FILE` flag's file (required).
+pub(crate) fn request_file(f: &HashMap<String, &str>) -> Result<String, Usage> {
+    let path = f
+        .get("--request")
+        .ok_or_else(|| Usage("--request is required".into()))?;
+    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read the --request file: {e}")))
+}
+
 /// The model `--script FILE` or `--model GGUF` names (neither: none); a usage error for both, a
 /// `CoachError` for a model file that cannot be loaded.
 pub(crate) fn model_flags(
@@ -183,6 +192,62 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
     Ok(match result {
         Ok(t) => {
             out!("{}", serde_json::to_string(&t.plan).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
+}
+
+/// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N] (--script FILE |
+/// --model GGUF)`: the user's goal and notes on stdin; prints the `PlanTransform` JSON and exits
+/// 0, or the error JSON (exit 2 for rejected model output, 1 otherwise).
+pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let date = f
+        .get("--date")
+        .ok_or_else(|| Usage("--date is required".into()))?;
+    let schema_version = f.get("--schema").map(|v| version(v)).transpose()?;
+    let seed = f
+        .get("--seed")
+        .map(|s| {
+            s.parse::<u64>()
+                .map_err(|_| Usage("--seed must be a non-negative integer".into()))
+        })
+        .transpose()?;
+    let model = match model_flags(f)? {
+        Ok(Some(m)) => m,
+        Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),
+        Err(e) => return Ok(print_error(&e)),
+    };
+    let notes = match crate::stdin_or_refuse(MAX_REQUEST_BYTES)? {
+        Ok(text) => text,
+        Err(code) => return Ok(code),
+    };
+    let request = coachcore::TodayPlanRequest {
+        date: date.to_string(),
+        notes,
+        schema_version,
+        timezone: f.get("--timezone").map(|s| s.to_string()),
+        seed,
+    };
+    let model = coachcore::llm::metered::SharedModel {
+        model,
+        breaker: None,
+        details: None,
+    };
+    let result = open(Some(db)).and_then(|c| {
+        c.generate_today_plan_with(
+            &request,
+            model,
+            &CancelToken::new(),
+            &coachcore::plan::PlanGenerateSettings::default(),
+        )
+    });
+    Ok(match result {
+        Ok(t) => {
+            out!("{}", serde_json::to_string(&t).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => print_error(&e),

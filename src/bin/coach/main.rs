@@ -4,6 +4,11 @@
 //! - `coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]`: model text on
 //!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
+//! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
+//!   [--timezone TZ] [--seed N] (--script FILE | --model GGUF)`: the user's goal and notes on
+//!   stdin. The model writes today's plan (spec 000, `generateTodayPlan`); prints the
+//!   `PlanTransform` JSON (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..}`)
+//!   and exits 0, or the error JSON and exits 2 for rejected model output, 1 otherwise.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
 //!   `{"schemaVersion":V,"reason":R}`.
 //! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
@@ -32,6 +37,19 @@
 //!   event with the job envelope under `"job"`; exit 0 when completed, 1 when failed or the
 //!   request is refused (the error JSON). Without `--script` or `--model` every slot is chosen by
 //!   the deterministic fallback.
+//! - `coach workout validate`: a Workout v1.2 YAML document on stdin. Prints `{"ok": WORKOUT}`
+//!   (the document as JSON) and exits 0, or prints
+//!   `{"error":{"code":"invalid_yaml"|"schema_violation","path":P,"detail":D}}` (`path` such as
+//!   `sets[3].id`, or `null`) and exits 1.
+//! - `coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]`: a workout
+//!   (spec 001) for the `WorkoutRequest` JSON in FILE. Prints each stage event as one JSON line
+//!   (`{"event":"pre_analysis","attempt":0}`, ..., `done` last), then
+//!   `{"event":"result","result":{"source":"model"|"deterministic","analyzer":{...},
+//!   "workout":{...},"yaml":"..."}}` and exits 0; on failure the error JSON instead of the result
+//!   line and exit 1 (2 for rejected model output). Without `--script` or `--model` the
+//!   deterministic planner and generator make the workout. The workout is saved in the database.
+//! - `coach workout render`: an analyzer plan JSON (`schemas/analyzer-v1.json`) on stdin; prints
+//!   the deterministic workout YAML and exits 0, or the error JSON and exits 1.
 //! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
 //!
 //! Stdin is read up to the command's cap (`src/limits.rs`; 512 KiB for `ops`, 32 MiB for
@@ -49,7 +67,7 @@
 //! reported on stderr and exits 74. Error details never quote the input.
 //!
 //! This file owns the contract, usage, dispatch, flags and stdout/exit handling; the commands are
-//! in `commands.rs`, the demo in `demo.rs`.
+//! in `commands.rs`, `meals.rs` and `workout.rs`, the demo in `demo.rs`.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -62,6 +80,7 @@ use coachcore::{Coach, CoachError, SchemaVersion};
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
+  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] --script FILE|--model GGUF   (goal and notes on stdin)
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
@@ -69,6 +88,9 @@ const USAGE: &str = "usage:
   coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach workout validate   (a workout YAML on stdin)
+  coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach workout render   (an analyzer plan JSON on stdin)
   coach demo [--db PATH]";
 
 struct Usage(String);
@@ -95,6 +117,7 @@ macro_rules! err_out {
 mod commands;
 mod demo;
 mod meals;
+mod workout;
 
 fn emit(line: std::fmt::Arguments<'_>) {
     if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
@@ -137,6 +160,18 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["plan", "transform", rest @ ..] => {
             commands::plan_transform(&flags(rest, &["--schema", "--seed", "--db"])?)
         }
+        ["plan", "generate", rest @ ..] => commands::plan_generate(&flags(
+            rest,
+            &[
+                "--db",
+                "--date",
+                "--schema",
+                "--timezone",
+                "--seed",
+                "--script",
+                "--model",
+            ],
+        )?),
         ["plan", "select-schema", rest @ ..] => {
             commands::select(&flags(rest, &["--supported", "--override"])?)
         }
@@ -158,6 +193,11 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["recipes", "import", rest @ ..] => meals::recipes_import(&flags(rest, &["--db"])?),
         ["meals", "plan", rest @ ..] => {
             meals::meals_plan(&flags(rest, &["--db", "--request", "--script", "--model"])?)
+        }
+        ["workout", "validate"] => workout::validate(),
+        ["workout", "render"] => workout::render(),
+        ["workout", "generate", rest @ ..] => {
+            workout::generate(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
@@ -230,6 +270,15 @@ fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
         .read_to_end(&mut bytes)
         .map_err(|_| Usage("cannot read stdin".into()))?;
     Ok((bytes.len() <= cap).then_some(bytes))
+}
+
+/// Reads stdin as text of at most `cap` bytes; input that is larger or not UTF-8 prints the
+/// `invalid_argument` error JSON and gives exit 1 (the inner `Err`).
+fn stdin_or_refuse(cap: usize) -> Result<Result<String, ExitCode>, Usage> {
+    Ok(read_stdin(cap)?.map_err(|e| {
+        out!("{}", e.to_response());
+        ExitCode::from(1)
+    }))
 }
 
 /// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error

@@ -11,7 +11,7 @@ use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
 use coachcore::Coach;
 
-use crate::commands::model_flags;
+use crate::commands::{model_flags, request_file};
 use crate::{open, print_error, read_stdin, Usage};
 
 /// `coach recipes import --db PATH`: a JSON array of recipes on stdin; prints `{"imported":N}`.
@@ -56,11 +56,7 @@ pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
-    let path = f
-        .get("--request")
-        .ok_or_else(|| Usage("--request is required".into()))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Usage(format!("cannot read the --request file: {e}")))?;
+    let text = request_file(f)?;
     let model = match model_flags(f)? {
         Ok(m) => m,
         Err(e) => return Ok(print_error(&e)),

@@ -1122,4 +1122,100 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertTrue(coach.unloadModel())
         XCTAssertNil(coach.modelInfo())
     }
+
+    // ---- workouts (spec 001) and today-plan generation (spec 000) ----
+
+    func testWorkoutGenerateListGetLogAndValidate() throws {
+        let coach = try Coach.openInMemory()
+        let listener = CollectingWorkoutListener()
+        let task = coach.generateWorkout(request: workoutRequest(), listener: listener)
+        let result = try task.wait()
+        XCTAssertTrue(task.isFinished())
+        XCTAssertEqual(result.source, .deterministic)
+        let workout = result.workout
+        XCTAssertEqual(workout.workoutId, "2025-08-17-gym-downtown-01")
+        XCTAssertEqual(workout.version, "1.2")
+        XCTAssertFalse(workout.sets.contains { $0.equipment == "eq_smith_machine" }, "a banned key")
+        XCTAssertEqual(listener.stages, [.preAnalysis, .done])
+        let listed = try coach.workouts(limit: 10)
+        XCTAssertEqual(listed.map { $0.workoutId }, [workout.workoutId])
+        XCTAssertFalse(listed[0].logged)
+        XCTAssertEqual(try coach.workout(workoutId: workout.workoutId), result)
+        XCTAssertNil(try coach.workout(workoutId: "no-such-workout"))
+        let first = workout.sets[0]
+        try coach.logWorkout(log: WorkoutLog(workoutId: workout.workoutId, performedAtMs: 1_755_432_000_000,
+                                             sets: [SetActual(setId: first.id, actualWeight: 95, actualReps: 8)],
+                                             postWorkout: nil))
+        XCTAssertTrue(try coach.workouts(limit: 10)[0].logged)
+        let logged = try XCTUnwrap(try coach.workout(workoutId: workout.workoutId)).workout.sets[0]
+        XCTAssertEqual(logged.actualWeight, 95)
+        XCTAssertEqual(logged.actualReps, 8)
+        assertNotFound(try coach.logWorkout(log: WorkoutLog(workoutId: "nope", performedAtMs: 0, sets: [],
+                                                            postWorkout: nil)))
+        let ok = coach.validateWorkoutYaml(yaml: result.yaml)
+        XCTAssertEqual(ok.workout, workout)
+        XCTAssertNil(ok.error)
+        let broken = result.yaml.replacingOccurrences(of: "id: \(first.id)\n", with: "id: bad\n")
+        let bad = coach.validateWorkoutYaml(yaml: broken)
+        XCTAssertNil(bad.workout)
+        XCTAssertEqual(bad.error?.code, "schema_violation")
+        XCTAssertEqual(bad.error?.path, "sets[0].id")
+        XCTAssertEqual(coach.validateWorkoutYaml(yaml: "sets: [").error?.code, "invalid_yaml")
+    }
+
+    func testGenerateTodayPlanWithAnAppModel() throws {
+        let coach = try Coach.openInMemory()
+        XCTAssertThrowsError(try coach.generateTodayPlan(request: todayPlanRequest())) { error in
+            guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
+        }
+        let model = FakeModel(replies: [#"{"focus": 1}"#, v1Example])
+        coach.useLanguageModel(model: model)
+        let t = try coach.generateTodayPlan(request: todayPlanRequest())
+        XCTAssertEqual(t.schemaVersion, .v1Current)
+        XCTAssertEqual(t.plan.focus, "Upper Body Strength")
+        XCTAssertEqual(model.requests.count, 2, "one repair")
+        XCTAssertNotNil(model.requests[0].jsonSchema)
+        XCTAssertEqual(try coach.recentGenerations(limit: 1)[0].feature, "plan.generate")
+        coach.useLanguageModel(model: FakeModel(replies: ["no json"]))
+        XCTAssertThrowsError(try coach.generateTodayPlan(request: todayPlanRequest())) { error in
+            guard case CoachError.ModelOutputRejected = error else { return XCTFail("got \(error)") }
+        }
+    }
+}
+
+final class CollectingWorkoutListener: WorkoutListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _stages: [WorkoutStage] = []
+    var stages: [WorkoutStage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _stages
+    }
+
+    func onEvent(event: WorkoutEvent) {
+        lock.lock()
+        _stages.append(event.stage)
+        lock.unlock()
+    }
+}
+
+/// `tests/data/workout/request.json` as records.
+func workoutRequest() -> WorkoutRequest {
+    WorkoutRequest(
+        meta: WorkoutMeta(date: "2025-08-17", location: "gym:downtown", units: .lbs, durationMinutes: 60,
+                          goal: .hypertrophy),
+        instructions: "Upper/lower split, 3 days a week.\n- no bb-deadlift",
+        bans: ["eq_smith_machine"],
+        equipment: ["eq_barbell_olympic", "eq_squat_rack", "eq_bench_adjustable", "eq_dumbbells_set_5-50",
+                    "eq_cable_machine_dual_stack", "eq_pullup_bar"],
+        recentCardio: [CardioActivity(date: "2025-08-16", activityType: "run", durationMinutes: 45,
+                                      relativeEffort: 62)],
+        upcomingCardio: "Long run (90 min) on 2025-08-19.",
+        recovery: Recovery(sleepScore: 72, bodyBattery: 58),
+        historyText: nil)
+}
+
+func todayPlanRequest() -> TodayPlanRequest {
+    TodayPlanRequest(date: "2025-08-18", notes: "30 minutes, upper body", schemaVersion: nil,
+                     timezone: "Europe/Berlin", seed: 7)
 }

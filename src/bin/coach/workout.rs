@@ -1,0 +1,139 @@
+//! `coach workout validate`, `coach workout generate` and `coach workout render`: the workout
+//! flow of spec 001 over the public API.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+
+use coachcore::llm::CancelToken;
+use coachcore::workout::document::DocumentError;
+use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
+use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
+use coachcore::Coach;
+use serde::Serialize;
+
+use crate::commands::{model_flags, request_file};
+use crate::{open, print_error, stdin_or_refuse, Usage};
+use coachcore::limits::MAX_REQUEST_BYTES;
+
+/// `{"ok": WORKOUT}`.
+#[derive(Serialize)]
+struct Valid<'a> {
+    ok: &'a Workout,
+}
+
+/// `{"error": {"code", "path", "detail"}}`, keys in contract order.
+#[derive(Serialize)]
+struct Invalid<'a> {
+    error: &'a DocumentError,
+}
+
+/// `coach workout validate`: a workout YAML on stdin; `{"ok": WORKOUT}` and exit 0, or the
+/// document error and exit 1.
+pub(crate) fn validate() -> Result<ExitCode, Usage> {
+    let yaml = match stdin_or_refuse(MAX_REQUEST_BYTES)? {
+        Ok(text) => text,
+        Err(code) => return Ok(code),
+    };
+    let checked = Coach::open_in_memory().map(|c| c.validate_workout_yaml(yaml));
+    let v = match checked {
+        Ok(v) => v,
+        Err(e) => return Ok(print_error(&e)),
+    };
+    Ok(match (v.workout, v.error) {
+        (Some(w), _) => {
+            out!(
+                "{}",
+                serde_json::to_string(&Valid { ok: &w }).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        (None, Some(e)) => {
+            out!(
+                "{}",
+                serde_json::to_string(&Invalid { error: &e }).unwrap_or_default()
+            );
+            ExitCode::from(1)
+        }
+        (None, None) => ExitCode::from(1),
+    })
+}
+
+/// Prints each event as one JSON line: `{"event": STAGE, "attempt": N}`.
+struct PrintEvents;
+
+impl WorkoutSink for PrintEvents {
+    fn on_event(&self, event: WorkoutEvent) {
+        #[derive(Serialize)]
+        struct Line {
+            event: coachcore::workout::WorkoutStage,
+            attempt: u32,
+        }
+        let line = Line {
+            event: event.stage,
+            attempt: event.attempt,
+        };
+        out!("{}", serde_json::to_string(&line).unwrap_or_default());
+    }
+}
+
+/// The last line of `coach workout generate`.
+#[derive(Serialize)]
+struct ResultLine<'a> {
+    event: &'static str,
+    result: &'a WorkoutResult,
+}
+
+/// `coach workout generate --db PATH --request FILE [--model GGUF | --script FILE]`: the stage
+/// events as JSON lines, then `{"event": "result", "result": WorkoutResult}`; on failure the
+/// error JSON as the last line and exit 1 (2 for rejected model output).
+pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let text = request_file(f)?;
+    let model = match model_flags(f)? {
+        Ok(m) => m,
+        Err(e) => return Ok(print_error(&e)),
+    };
+    let request = match Coach::workout_request_from_json(&text) {
+        Ok(r) => r,
+        Err(e) => return Ok(print_error(&e)),
+    };
+    let run = open(Some(db)).and_then(|c| {
+        c.generate_workout_with(
+            &request,
+            model,
+            &PrintEvents,
+            &CancelToken::new(),
+            &WorkoutSettings::default(),
+        )
+    });
+    Ok(match run {
+        Ok(result) => {
+            let line = ResultLine {
+                event: "result",
+                result: &result,
+            };
+            out!("{}", serde_json::to_string(&line).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
+}
+
+/// `coach workout render`: an analyzer plan JSON on stdin, the deterministic workout YAML out.
+pub(crate) fn render() -> Result<ExitCode, Usage> {
+    let input = match stdin_or_refuse(MAX_REQUEST_BYTES)? {
+        Ok(text) => text,
+        Err(code) => return Ok(code),
+    };
+    Ok(
+        match Coach::open_in_memory().and_then(|c| c.render_workout_plan(&input)) {
+            Ok(yaml) => {
+                out!("{}", yaml.trim_end());
+                ExitCode::SUCCESS
+            }
+            Err(e) => print_error(&e),
+        },
+    )
+}

@@ -1,0 +1,165 @@
+//! The workout flow (spec 001) and today-plan generation (spec 000) on the real model
+//! (SmolLM2-135M-Instruct Q4_1 on 2 threads, one test at a time, tokens and attempts bounded to
+//! keep the run short, so answers are often cut off): whatever the small model writes, the app
+//! gets a valid document or a typed error, never an invalid document.
+//!
+//! Model path: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`; without it the
+//! tests print a note and pass, except under CI.
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use coachcore::clock::FixedClock;
+use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
+use coachcore::llm::metered::SharedModel;
+use coachcore::llm::{CancelToken, LanguageModel};
+use coachcore::plan::PlanGenerateSettings;
+use coachcore::store::Store;
+use coachcore::workout::service::{NoEvents, WorkoutSettings};
+use coachcore::workout::{validate_workout_yaml, WorkoutRequest, WorkoutSource};
+use coachcore::{Coach, CoachError, TodayPlanRequest};
+
+use crate::common::model_path;
+
+/// One engine for these tests, 2 threads, room for the analyzer's prompt.
+fn engine() -> Option<Arc<LlamaEngine>> {
+    static ENGINE: OnceLock<Arc<LlamaEngine>> = OnceLock::new();
+    let path = model_path()?;
+    Some(
+        ENGINE
+            .get_or_init(|| {
+                let options = LlamaOptions {
+                    context_tokens: 4096,
+                    threads: Some(2),
+                    ..LlamaOptions::default()
+                };
+                LlamaEngine::load(&path, options).expect("load model")
+            })
+            .clone(),
+    )
+}
+
+/// The tests share the engine; one at a time keeps llama.cpp at 2 threads.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn coach() -> Coach {
+    Coach::with_store(
+        Store::open_in_memory().unwrap(),
+        Arc::new(FixedClock::new(1_755_432_000_000)),
+    )
+}
+
+#[test]
+fn a_workout_from_the_model_is_valid_or_the_typed_error() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(engine) = engine() else { return };
+    let request: WorkoutRequest =
+        serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
+    // The deterministic plan after failed analyzer answers, so the generator runs too.
+    let settings = WorkoutSettings {
+        analyzer_max_tokens: 192,
+        generator_max_tokens: 384,
+        max_attempts: 2,
+        analyzer_fallback: true,
+        analyzer_timeout_ms: 60_000,
+        generator_timeout_ms: 60_000,
+    };
+    let c = coach();
+    let model: Arc<dyn LanguageModel> = engine;
+    let started = std::time::Instant::now();
+    let out = c.generate_workout_with(
+        &request,
+        Some(model),
+        &NoEvents,
+        &CancelToken::new(),
+        &settings,
+    );
+    eprintln!("workout flow: {:.1} s", started.elapsed().as_secs_f64());
+    match out {
+        Ok(r) => {
+            // The document the app gets is the one its YAML says, valid by the schema.
+            assert_eq!(validate_workout_yaml(&r.yaml).unwrap(), r.workout);
+            let planned: Vec<&str> = r
+                .analyzer
+                .exercise_plan
+                .iter()
+                .map(|p| p.exercise.as_str())
+                .collect();
+            assert!(r
+                .workout
+                .sets
+                .iter()
+                .all(|s| planned.contains(&s.exercise.as_str())));
+            assert!(
+                r.workout
+                    .sets
+                    .iter()
+                    .all(|s| s.equipment != "eq_smith_machine"),
+                "a banned key"
+            );
+            assert!(r.workout.sets.iter().all(|s| s.exercise != "bb-deadlift"));
+            let saved = c.workout(r.workout.workout_id.clone()).unwrap().unwrap();
+            assert_eq!(saved, r);
+            eprintln!(
+                "workout from the model: source {:?}, {} sets",
+                r.source,
+                r.workout.sets.len()
+            );
+            assert!(matches!(
+                r.source,
+                WorkoutSource::Model | WorkoutSource::Deterministic
+            ));
+        }
+        Err(e @ CoachError::ModelOutputRejected { .. }) => {
+            panic!("the fallbacks give a document after invalid answers: {e:?}")
+        }
+        Err(e @ CoachError::TimedOut { .. }) => eprintln!("typed: {e}"),
+        Err(e) => panic!("not a typed model outcome: {e:?}"),
+    }
+}
+
+#[test]
+fn a_today_plan_from_the_model_is_valid_or_the_typed_error() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(engine) = engine() else { return };
+    let c = coach();
+    let request = TodayPlanRequest {
+        date: "2025-08-18".into(),
+        notes: "30 minutes, upper body with dumbbells, easy on the shoulders".into(),
+        schema_version: None,
+        timezone: Some("Europe/Berlin".into()),
+        seed: Some(1),
+    };
+    let settings = PlanGenerateSettings {
+        max_tokens: 256,
+        max_attempts: 2,
+        timeout_ms: Some(60_000),
+    };
+    let model = SharedModel {
+        model: engine,
+        breaker: None,
+    };
+    let started = std::time::Instant::now();
+    let out = c.generate_today_plan_with(&request, model, &CancelToken::new(), &settings);
+    eprintln!(
+        "today plan: {:.1} s, {out:?}",
+        started.elapsed().as_secs_f64()
+    );
+    let rows = c.recent_generations(5).unwrap();
+    match out {
+        Ok(t) => {
+            assert!(!t.plan.blocks.is_empty());
+            assert!(t.plan.blocks.iter().any(|b| !b.exercises.is_empty()));
+            assert_eq!(rows.len(), 1);
+            assert!(rows[0].succeeded && rows[0].feature == "plan.generate");
+            assert_eq!(Some(rows[0].id), t.generation_id);
+            eprintln!("today plan from the model: {} blocks", t.plan.blocks.len());
+        }
+        Err(CoachError::ModelOutputRejected { attempts, .. }) => {
+            assert_eq!(attempts, settings.max_attempts);
+            assert_eq!(rows.len(), 1);
+            assert!(!rows[0].succeeded && rows[0].error_code.is_some());
+        }
+        Err(e @ CoachError::TimedOut { .. }) => eprintln!("typed: {e}"),
+        Err(e) => panic!("not a typed model outcome: {e:?}"),
+    }
+}
