@@ -356,30 +356,41 @@ impl Narrowed {
         out
     }
 
-    /// A name passes when all its words are the message's and, when the reading guessed a
-    /// title, it shares a word of three or more letters with that guess.
+    /// A name passes when all its words are the message's, no word comes twice in a row, and,
+    /// when the reading guessed a title, it keeps every content word of that guess (three or
+    /// more letters, not a filler word): the model may reorder, trim filler and add the
+    /// message's words, not drop what the item is about ("Gym" for "Gym membership").
     fn acceptable_name(&self, name: &str, guess: Option<&str>) -> bool {
-        let words: Vec<String> = words_of(name).into_iter().map(|(w, _)| w).collect();
+        let words: Vec<String> = words_of(name)
+            .into_iter()
+            .map(|(w, _)| w.to_lowercase())
+            .collect();
         if words.is_empty() || words.len() > MAX_NAME_WORDS {
             return false;
         }
+        if words.windows(2).any(|p| p[0] == p[1]) {
+            return false;
+        }
         let vocab: BTreeSet<String> = self.vocabulary.iter().map(|w| w.to_lowercase()).collect();
-        if !words.iter().all(|w| vocab.contains(&w.to_lowercase())) {
+        if !words.iter().all(|w| vocab.contains(w)) {
             return false;
         }
         match guess {
             None => true,
-            Some(g) => {
-                let g: BTreeSet<String> = words_of(g)
-                    .into_iter()
-                    .map(|(w, _)| w.to_lowercase())
-                    .filter(|w| w.chars().count() >= 3)
-                    .collect();
-                g.is_empty() || words.iter().any(|w| g.contains(&w.to_lowercase()))
-            }
+            Some(g) => words_of(g)
+                .into_iter()
+                .map(|(w, _)| w.to_lowercase())
+                .filter(|w| w.chars().count() >= 3 && !FILLER.contains(&w.as_str()))
+                .all(|w| words.contains(&w)),
         }
     }
 }
+
+/// Words a name may leave out of the reading's guess.
+const FILLER: &[&str] = &[
+    "the", "for", "with", "and", "about", "from", "into", "this", "that", "some", "our", "your",
+    "their", "all", "any",
+];
 
 /// A name as the app shows it: single spaces, first letter capital.
 fn tidy_name(name: &str) -> String {

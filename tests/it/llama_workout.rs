@@ -137,6 +137,7 @@ fn a_today_plan_from_the_model_is_valid_or_the_typed_error() {
     let model = SharedModel {
         model: engine,
         breaker: None,
+        details: None,
     };
     let started = std::time::Instant::now();
     let out = c.generate_today_plan_with(&request, model, &CancelToken::new(), &settings);

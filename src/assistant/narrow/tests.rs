@@ -47,6 +47,9 @@ fn a_create_is_settled_by_code_and_only_its_name_is_asked() {
         "{pattern}"
     );
     let r = n.resolve(Some(&serde_json::json!({"title": "call Mom"})));
+    // Kept: every content word of the guess, in any order, with more of the message's words.
+    let r2 = n.resolve(Some(&serde_json::json!({"title": "mom call"})));
+    assert_eq!(r2.operations[0].title.as_deref(), Some("Mom call"));
     assert_eq!(r.operations.len(), 1);
     let op = &r.operations[0];
     assert_eq!(op.op, OpType::Create);
@@ -60,7 +63,7 @@ fn a_create_is_settled_by_code_and_only_its_name_is_asked() {
 fn a_name_with_words_the_message_lacks_or_unrelated_to_it_is_replaced_by_the_guess() {
     let n = narrow("Remind me to call mom tomorrow at 5", monday(), &items());
     let guess = n.options[0].drafts[0].guess.clone().unwrap();
-    for bad in ["Buy a pony", "tomorrow", ""] {
+    for bad in ["Buy a pony", "tomorrow", "", "Call call mom", "Mom"] {
         let r = n.resolve(Some(&serde_json::json!({"title": bad})));
         assert_eq!(
             r.operations[0].title.as_deref(),
