@@ -62,6 +62,7 @@
 //! | `prompt.rs` | what the model reads: the user prompt, tool results, the step schemas |
 
 mod checks;
+pub mod choices;
 mod prompt;
 mod service;
 
@@ -95,16 +96,35 @@ pub const HISTORY_TOOL: &str = "getExerciseHistoryContext";
 /// Name of the recent-performances tool.
 pub const RECENT_TOOL: &str = "getRecentExercisePerformances";
 
+/// Tokens of a choice reply, at most: the pick and a reason of up to 140 characters.
+pub const CHOICE_MAX_TOKENS: u32 = 80;
+
+/// How the AI source asks its model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AiSuggestionMode {
+    /// One call, no tools: the model picks one of the candidate changes code computed (or none)
+    /// and writes the reason; no call at all when no candidate has evidence. The default: it
+    /// helps even the smallest model (see the module documentation).
+    #[default]
+    Choices,
+    /// The tool loop: the model writes up to 5 free numeric suggestions, calling the history
+    /// tools first if it wants. For large models.
+    ToolLoop,
+}
+
 /// How the AI source talks to its model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AiSuggestionSettings {
+    /// Choices (the default) or the tool loop.
+    pub mode: AiSuggestionMode,
     /// Tool calls answered before the model is asked for the final answer only. Default 4.
     pub max_steps: u32,
     /// Generations per step, the first plus repairs (see [`crate::llm::structured`]). Default 3.
     pub max_attempts: u32,
     /// Token choice (seeded: the same model and build give the same suggestions).
     pub sampling: Sampling,
-    /// Tokens per reply. Default 512 (5 suggestions with full reasoning fit).
+    /// Tokens per reply. Default 512 (5 suggestions with full reasoning fit); choices use at
+    /// most [`CHOICE_MAX_TOKENS`].
     pub max_tokens: u32,
     /// Budget of one exercise's whole run, in milliseconds (`None`: no limit). Default 60 s.
     pub timeout_ms: Option<u64>,
@@ -113,6 +133,7 @@ pub struct AiSuggestionSettings {
 impl Default for AiSuggestionSettings {
     fn default() -> Self {
         AiSuggestionSettings {
+            mode: AiSuggestionMode::default(),
             max_steps: 4,
             max_attempts: DEFAULT_ATTEMPTS,
             sampling: Sampling::default(),
@@ -141,6 +162,10 @@ pub struct AiRunReport {
     pub completion_tokens: u32,
     /// Wall time of the run, in milliseconds.
     pub elapsed_ms: u64,
+    /// Choices mode: the candidates offered (0: the model was not called).
+    pub candidates: u32,
+    /// Choices mode: what the model picked (`none`, `c1`...), when it was called.
+    pub pick: Option<String>,
 }
 
 /// The drafts of one run and its report.
