@@ -25,6 +25,8 @@ use serde_json::Value;
 
 #[path = "ai_eval/score.rs"]
 mod score;
+#[path = "ai_eval/suggestions.rs"]
+mod suggestions;
 
 use score::{paired, short, wrong_actions};
 
@@ -59,6 +61,7 @@ fn main() {
         if quick { " (quick)" } else { "" }
     );
     assistant(&engine, quick);
+    suggestions::run(&engine, quick);
 }
 
 /// What one feature's run scored.

@@ -26,6 +26,7 @@ mod llama_suggestions;
 mod meals;
 mod migrations;
 mod narrow_eval;
+mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;

@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | `decreaseWeight` | a working set was left not done or fell below the floor at the load (floor: the lower bound, the target, or without a rep goal the set's target reps - 2) | one load step down |
 //! | `increaseRest` | reps fell by more than 30% from the first working set to the weakest, with less than 90 s of rest prescribed (and taken, when logged) | rest + 30 s |
-//! | `decreaseReps` | a set did fewer reps than its target but at least the floor, at least the load (range mode; without a rep goal, 1 or 2 short) | the reps done, within target - 2 to target - 1 |
+//! | `decreaseReps` | every working set did fewer reps than its target, none below the floor, at least at the load (range mode; without a rep goal, 1 or 2 short); the set furthest short | the reps done, within target - 2 to target - 1 |
 //! | `increaseWeight` | every working set reached the goal (the upper bound, target + 1, or without a rep goal the set's target reps) at least at the load: range and target mode in 2 of the last 3 sessions, this one included; without a rep goal in each of the last 3 | one load step up |
 //! | `increaseReps` | range mode: a set did more reps than its target but fewer than the upper bound, at least the load | the fewest reps done, at most target + 2 |
 //! | `decreaseRest` | every working set held the first set's reps, at least the load, with 150 s or more of rest prescribed, on a non-barbell exercise | rest - 30 s |
@@ -21,7 +21,7 @@
 //! Decisions:
 //! - **Contradictions.** Evidence of struggling (`decreaseWeight`, `increaseRest`,
 //!   `decreaseReps`) removes the progressions (`increaseWeight`, `increaseReps`, `decreaseRest`);
-//!   a drop explained by short rest (`increaseRest`) removes `decreaseWeight`.
+//!   a drop explained by short rest (`increaseRest`) removes `decreaseWeight` and `decreaseReps`.
 //! - **The rules first.** A candidate is left out when a rule draft already writes the same
 //!   property (any set): the rules cover it, and the deduplicator would let the rule win anyway.
 //! - **Load steps** start from [`metrics::weight_increment`] and walk in 2.5 lb (1.25 kg) steps
@@ -115,8 +115,10 @@ pub fn candidates(ctx: &ExerciseContext, rule_drafts: &[SuggestionDraft]) -> Vec
     if ir.is_none() {
         out.extend(dw);
     }
-    out.extend(ir);
-    out.extend(dr);
+    out.extend(ir.clone());
+    if ir.is_none() {
+        out.extend(dr);
+    }
     if !struggling {
         out.extend(increase_weight(ctx, &last));
         out.extend(increase_reps(ctx, &last));
@@ -277,16 +279,26 @@ fn decrease_weight(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Opti
     let f = floor(ctx, rx)?;
     let (a, b) = (missed(now, rx)?, missed(before, rx)?);
     let unit = ctx.plan.unit.symbol();
+    let done = |n: u32| match n {
+        0 => "not done".to_string(),
+        n => format!("{n} reps"),
+    };
     weight_candidate(
         ctx,
         rx,
         false,
         format!(
-            "set {} missed its reps at {} {unit} 2 sessions running ({a} and {b} reps, floor {f}; 0 = not done)",
+            "set {} missed its reps at {} {unit} 2 sessions running ({} and {}, floor {f})",
             rx.index,
-            fmt(rx.target_weight)
+            fmt(rx.target_weight),
+            done(a),
+            done(b)
         ),
-        vec![("reps", f64::from(a)), ("previousReps", f64::from(b)), ("floor", f64::from(f))],
+        vec![
+            ("reps", f64::from(a)),
+            ("previousReps", f64::from(b)),
+            ("floor", f64::from(f)),
+        ],
     )
 }
 
@@ -383,49 +395,56 @@ fn increase_rest(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
     )
 }
 
-/// A set short of its target reps but at or above the floor, at least at the load, in both of the
-/// last 2 sessions (range mode, or no rep goal).
+/// Every working set short of its target reps but at or above the floor, at least at the load, in
+/// both of the last 2 sessions (range mode, or no rep goal): the set furthest short.
 fn decrease_reps(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option<Candidate> {
-    let mode = ctx.prescription.rep_range.mode;
-    if mode == RepRangeMode::Target {
+    if ctx.prescription.rep_range.mode == RepRangeMode::Target {
         return None;
     }
     let [now, before] = last.get(..2)? else {
         return None;
     };
-    let short = |perf: &ExercisePerformance, rx: &SetPrescription| -> Option<u32> {
-        let f = floor(ctx, rx)?;
-        let s = working(ctx, perf)
-            .into_iter()
-            .find(|(r, _)| r.index == rx.index)?
-            .1;
-        (at_least_load(ctx, rx, s) && s.reps < rx.target_reps && s.reps >= f).then_some(s.reps)
-    };
-    let mut best: Option<(u32, &SetPrescription, u32, u32)> = None;
-    for rx in &ctx.prescription.sets {
-        if let (Some(a), Some(b)) = (short(now, rx), short(before, rx)) {
-            let gap = rx.target_reps - a.max(b);
-            if best.map_or(true, |(g, r, _, _)| {
-                gap > g || (gap == g && rx.index < r.index)
-            }) {
-                best = Some((gap, rx, a, b));
-            }
+    let regular = ctx
+        .prescription
+        .sets
+        .iter()
+        .filter(|rx| rx.set_type == SetType::Regular)
+        .count();
+    let short = |perf: &'_ ExercisePerformance| -> Option<Vec<(u32, u32)>> {
+        let sets = working(ctx, perf);
+        if sets.is_empty() || sets.len() != regular {
+            return None;
         }
-    }
-    let (_, rx, a, b) = best?;
+        sets.iter()
+            .map(|(rx, s)| {
+                let f = floor(ctx, rx)?;
+                (at_least_load(ctx, rx, s) && s.reps < rx.target_reps && s.reps >= f)
+                    .then_some((rx.index, s.reps))
+            })
+            .collect()
+    };
+    let (a_sets, b_sets) = (short(now)?, short(before)?);
+    let (gap, rx, a, b) = a_sets
+        .iter()
+        .filter_map(|(i, a)| {
+            let b = b_sets.iter().find(|(j, _)| j == i)?.1;
+            let rx = ctx.set_prescription(*i)?;
+            Some((rx.target_reps - (*a).max(b), rx, *a, b))
+        })
+        .max_by_key(|(gap, rx, _, _)| (*gap, std::cmp::Reverse(rx.index)))?;
+    debug_assert!(gap > 0);
     let t = rx.target_reps;
     let lower = floor(ctx, rx)?.max(1);
-    let new = a.max(b).clamp(t.saturating_sub(2).max(lower), t - 1);
-    if new >= t {
-        return None;
-    }
-    Some(Candidate {
+    let new = a
+        .max(b)
+        .clamp(t.saturating_sub(2).max(lower).min(t - 1), t - 1);
+    (new < t).then(|| Candidate {
         change_type: ChangeType::DecreaseReps,
         target_set_index: Some(rx.index),
         old_value: f64::from(t),
         new_value: f64::from(new),
         evidence: format!(
-            "set {} did {a} and {b} reps against a target of {t} in the last 2 sessions",
+            "every set fell short of its target reps in the last 2 sessions; set {} did {a} and {b} against {t}",
             rx.index
         ),
         figures: vec![("reps", f64::from(a)), ("previousReps", f64::from(b))],
