@@ -174,6 +174,28 @@ fn working<'a>(
     v
 }
 
+/// [`working`] sets when every prescribed regular set was done as one (and there is one).
+fn all_working<'a>(
+    ctx: &'a ExerciseContext,
+    perf: &'a ExercisePerformance,
+) -> Option<Vec<(&'a SetPrescription, &'a PerformedSet)>> {
+    let sets = working(ctx, perf);
+    (!sets.is_empty() && sets.len() == regular_sets(ctx, false).len()).then_some(sets)
+}
+
+/// The prescribed regular sets, by index; only those with a load (target weight above 0) when
+/// `loaded`.
+fn regular_sets(ctx: &ExerciseContext, loaded: bool) -> Vec<&SetPrescription> {
+    let mut v: Vec<&SetPrescription> = ctx
+        .prescription
+        .sets
+        .iter()
+        .filter(|rx| rx.set_type == SetType::Regular && (!loaded || rx.target_weight > 0.0))
+        .collect();
+    v.sort_by_key(|rx| rx.index);
+    v
+}
+
 /// The load tolerance of the plan's unit (2.5 lb, 1.25 kg).
 fn tolerance(ctx: &ExerciseContext) -> f64 {
     metrics::step(2.5, ctx.plan.unit) + EPS
@@ -266,14 +288,7 @@ fn decrease_weight(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Opti
         }
         (s.reps < f).then_some(s.reps)
     };
-    let mut regular: Vec<&SetPrescription> = ctx
-        .prescription
-        .sets
-        .iter()
-        .filter(|rx| rx.set_type == SetType::Regular && rx.target_weight > 0.0)
-        .collect();
-    regular.sort_by_key(|rx| rx.index);
-    let rx = regular
+    let rx = regular_sets(ctx, true)
         .into_iter()
         .find(|rx| missed(now, rx).is_some() && missed(before, rx).is_some())?;
     let f = floor(ctx, rx)?;
@@ -404,18 +419,9 @@ fn decrease_reps(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
     let [now, before] = last.get(..2)? else {
         return None;
     };
-    let regular = ctx
-        .prescription
-        .sets
-        .iter()
-        .filter(|rx| rx.set_type == SetType::Regular)
-        .count();
     let short = |perf: &'_ ExercisePerformance| -> Option<Vec<(u32, u32)>> {
-        let sets = working(ctx, perf);
-        if sets.is_empty() || sets.len() != regular {
-            return None;
-        }
-        sets.iter()
+        all_working(ctx, perf)?
+            .iter()
             .map(|(rx, s)| {
                 let f = floor(ctx, rx)?;
                 (at_least_load(ctx, rx, s) && s.reps < rx.target_reps && s.reps >= f)
@@ -453,18 +459,10 @@ fn decrease_reps(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
 
 /// Whether every prescribed regular set of `perf` reached its goal at least at the load.
 fn all_reached(ctx: &ExerciseContext, perf: &ExercisePerformance) -> bool {
-    let regular = ctx
-        .prescription
-        .sets
-        .iter()
-        .filter(|rx| rx.set_type == SetType::Regular)
-        .count();
-    let sets = working(ctx, perf);
-    regular > 0
-        && sets.len() == regular
-        && sets
-            .iter()
+    all_working(ctx, perf).is_some_and(|sets| {
+        sets.iter()
             .all(|(rx, s)| goal(ctx, rx).is_some_and(|g| s.reps >= g) && at_least_load(ctx, rx, s))
+    })
 }
 
 /// Every working set reached its goal: 2 of the last 3 sessions with this one (rep goal), each of
@@ -479,12 +477,7 @@ fn increase_weight(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Opti
     if !all_reached(ctx, three[0]) || reached < need {
         return None;
     }
-    let mut regular: Vec<&SetPrescription> = ctx
-        .prescription
-        .sets
-        .iter()
-        .filter(|rx| rx.set_type == SetType::Regular && rx.target_weight > 0.0)
-        .collect();
+    let mut regular = regular_sets(ctx, true);
     regular.sort_by(|a, b| {
         b.target_weight
             .total_cmp(&a.target_weight)
@@ -555,16 +548,7 @@ fn decrease_rest(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
         return None;
     };
     let held = |perf: &ExercisePerformance| -> Option<(u32, u32)> {
-        let sets = working(ctx, perf);
-        let regular = ctx
-            .prescription
-            .sets
-            .iter()
-            .filter(|rx| rx.set_type == SetType::Regular)
-            .count();
-        if sets.len() < 2 || sets.len() != regular {
-            return None;
-        }
+        let sets = all_working(ctx, perf).filter(|s| s.len() >= 2)?;
         let first = sets[0].1.reps;
         let ok = sets.iter().all(|(rx, s)| {
             s.reps >= first && at_least_load(ctx, rx, s) && s.reps >= rx.target_reps
@@ -653,5 +637,87 @@ pub(super) fn reason_text(reason: &str, c: &Candidate) -> String {
             e = first.to_uppercase() + &e[1..];
         }
         format!("{e}.")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suggest::model::{Equipment, LoadConfig};
+    use crate::suggest::rules::testkit::Ctx;
+
+    fn with_load(equipment: Equipment, load: LoadConfig) -> ExerciseContext {
+        Ctx::range(8, 12)
+            .with(|c| {
+                c.exercise.equipment = equipment;
+                c.plan.load = load;
+            })
+            .build()
+    }
+
+    #[test]
+    fn load_steps_are_the_next_loads_the_user_can_make() {
+        let dumbbells = with_load(
+            Equipment::Dumbbell,
+            LoadConfig {
+                dumbbells: vec![20.0, 25.0, 35.0],
+                ..LoadConfig::default()
+            },
+        );
+        // 25 -> 30 rounds back to 25 or up to 35: the next owned pair is 35; down, 20.
+        assert_eq!(load_step(&dumbbells, 25.0, true), Some(35.0));
+        assert_eq!(load_step(&dumbbells, 25.0, false), Some(20.0));
+        assert_eq!(
+            load_step(&dumbbells, 35.0, true),
+            None,
+            "none heavier owned"
+        );
+        let bar = with_load(
+            Equipment::Barbell,
+            LoadConfig {
+                plates: vec![45.0, 25.0],
+                bar_weight: 45.0,
+                ..LoadConfig::default()
+            },
+        );
+        // With 45s and 25s only: 95 -> 135 (105..125 cannot be built), and nothing below the bar.
+        assert_eq!(load_step(&bar, 95.0, true), Some(135.0));
+        assert_eq!(load_step(&bar, 95.0, false), Some(45.0));
+        assert_eq!(load_step(&bar, 45.0, false), None);
+        assert_eq!(load_step(&bar, 0.0, true), None, "body weight");
+    }
+
+    #[test]
+    fn picks_read_back_strictly() {
+        assert_eq!(read_pick("none", 2), Ok(None));
+        assert_eq!(read_pick(" c2 ", 2), Ok(Some(1)));
+        assert!(read_pick("c3", 2).unwrap_err().contains("\"c1\", \"c2\""));
+        assert!(read_pick("c0", 2).is_err());
+        assert!(read_pick("increaseRest", 2).is_err());
+    }
+
+    #[test]
+    fn a_reason_that_is_not_a_sentence_falls_back_on_the_evidence() {
+        let c = Candidate {
+            change_type: ChangeType::IncreaseRest,
+            target_set_index: None,
+            old_value: 60.0,
+            new_value: 90.0,
+            evidence: "reps fell from 12 to 7".into(),
+            figures: vec![],
+        };
+        assert_eq!(reason_text("  ", &c), "Reps fell from 12 to 7.");
+        assert_eq!(reason_text("12 7 !!", &c), "Reps fell from 12 to 7.");
+        assert_eq!(
+            reason_text("More rest  keeps your reps up.", &c),
+            "More rest keeps your reps up."
+        );
+        assert_eq!(c.summary("lb"), "increase rest from 60 to 90 s");
+    }
+
+    #[test]
+    fn no_candidate_without_a_previous_session() {
+        let ctx = Ctx::range(8, 12).sessions(&[&[12, 7, 5]]).build();
+        assert!(candidates(&ctx, &[]).is_empty());
     }
 }

@@ -1,7 +1,32 @@
-//! The AI suggestion source (spec 004 "AI Suggestion Integration"): a [`LanguageModel`](crate::llm::LanguageModel) proposes
-//! up to 5 quantifiable changes per exercise, after the rules, through a small tool loop.
+//! The AI suggestion source (spec 004 "AI Suggestion Integration"): after the rules, a
+//! [`LanguageModel`](crate::llm::LanguageModel) adds quantifiable changes (weight, reps, rest) to
+//! an exercise's suggestions, in one of two modes ([`AiSuggestionSettings::mode`]).
 //!
-//! ## The tool loop
+//! ## Choices (the default)
+//! Made so that even the smallest model helps (issue 10; SmolLM2-135M kept no draft in the tool
+//! loop). Code computes a short list of candidate changes ([`choices::candidates`]): load steps the
+//! user's plates or dumbbells can make, rep changes of 1 or 2 within the rep range, rest changes of
+//! 30 s within 0..900 s in the exercise's rest mode, each one only with the evidence code sees for
+//! it (e.g. "reps fell from 12 to 7 (42%) across sets with 60 s rest; last time 11 to 7"), and none
+//! that a rule already proposes for the same property. Set types, rep ranges and set counts are
+//! not offered (the spec gives the AI quantifiable changes; the hygiene rules own set types).
+//! - **No evidence, no call.** Without candidates the model is not called and the exercise gets
+//!   no AI draft.
+//! - **One call, no tools.** Otherwise the model reads `prompts/suggestions.choices.md` (fixed
+//!   text with few-shot examples first, so the engine's prompt-prefix cache reuses it) and the
+//!   candidates in the user turn, and answers under a per-request JSON Schema
+//!   ([`choices::pick_schema`]): `{"pick": "none" | "c1" | ..., "reason": text of at most 140
+//!   characters}`, at most [`CHOICE_MAX_TOKENS`] tokens, repaired like a tool-loop step.
+//! - **The pick becomes a draft** exactly like a tool-loop one (source `Ai`, no rule id, the
+//!   performance ids of the recent sessions, the target set, `oldValue`, `newValue` and the
+//!   evidence's figures), through the same normalisation and checks below; its reasoning is the
+//!   model's reason, or the evidence when the reason is empty or not a sentence. `none` gives no
+//!   draft. Every candidate is built so that `acceptChange` can apply it.
+//! - One log line per exercise: the candidates' kinds, the pick, tokens and time, never the
+//!   user's data.
+//!
+//! ## The tool loop ([`AiSuggestionMode::ToolLoop`], for large models)
+//! The model proposes up to 5 free numeric changes per exercise.
 //! Every model reply is one JSON object matching `schemas/ai-suggestion-step.json`: a tool call
 //! (`{"tool":"getExerciseHistoryContext"}`, `{"tool":"getRecentExercisePerformances","limit":N}`)
 //! or the final answer (`{"suggestions":[...]}`). The schema goes with each request, so the llama
@@ -57,7 +82,8 @@
 //! | file | concern |
 //! |---|---|
 //! | `mod.rs` | the limits, settings and report types |
-//! | `service.rs` | the tool loop: [`LlmSuggestionSource`], the part that calls the model |
+//! | `service.rs` | [`LlmSuggestionSource`], the part that calls the model: choices or the tool loop |
+//! | `choices.rs` | the candidates, their evidence, the pick's schema and prompt, reading the pick |
 //! | `checks.rs` | reading a reply: tool call or final answer, normalising and checking each suggestion |
 //! | `prompt.rs` | what the model reads: the user prompt, tool results, the step schemas |
 
