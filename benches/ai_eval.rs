@@ -25,6 +25,8 @@ use serde_json::Value;
 
 #[path = "ai_eval/score.rs"]
 mod score;
+#[path = "ai_eval/suggestions.rs"]
+mod suggestions;
 
 use score::{paired, short, wrong_actions};
 
@@ -66,6 +68,7 @@ fn main() {
     assistant(&engine, quick);
     meals::run(&engine, quick);
     workout::run(&engine, quick);
+    suggestions::run(&engine, quick);
 }
 
 /// What one feature's run scored.

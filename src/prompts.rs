@@ -28,6 +28,10 @@ pub const SUGGESTIONS_SYSTEM: &str = include_str!("../prompts/suggestions.system
 /// The AI suggestions' user prompt (`prompts/suggestions.user.md`): `{{exercise}}`, `{{unit}}`,
 /// `{{prescription}}`, `{{current}}`, `{{previous}}`, `{{rules}}`.
 pub const SUGGESTIONS_USER: &str = include_str!("../prompts/suggestions.user.md");
+/// The AI suggestions' choices prompt (`prompts/suggestions.choices.md`), fixed text with
+/// few-shot examples (so its prompt prefix is cached); the exercise and its candidates go in the
+/// user turn (`suggest::ai::choices::choices_prompt`).
+pub const SUGGESTIONS_CHOICES: &str = include_str!("../prompts/suggestions.choices.md");
 /// The meal slot reranking's system prompt (`prompts/meals.rerank.md`); the slot, preferences,
 /// recent meals and candidates go in the user turn (`meals::rerank::prompt_input`).
 pub const MEALS_RERANK: &str = include_str!("../prompts/meals.rerank.md");
@@ -59,6 +63,7 @@ mod tests {
             ASSISTANT_CHAT,
             SUGGESTIONS_SYSTEM,
             SUGGESTIONS_USER,
+            SUGGESTIONS_CHOICES,
             MEALS_RERANK,
             REPAIR,
             WORKOUT_ANALYZER,

@@ -1,5 +1,5 @@
-//! The AI suggestion source (spec 004 "AI Suggestion Integration") with the scripted model:
-//! the tool loop, the repair loop with the domain validator's lines, normalisation, the step limit,
+//! The AI suggestion source (spec 004 "AI Suggestion Integration") with the scripted model, in
+//! its tool-loop mode (choices mode: `suggestion_choices.rs`): the tool loop, the repair loop with the domain validator's lines, normalisation, the step limit,
 //! model errors, and the merge with the rules through `Coach`. Deterministic: no real model.
 
 use std::sync::{Arc, Mutex};
@@ -10,7 +10,8 @@ use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, ChatRole, LlmError};
 use coachcore::store::Store;
 use coachcore::suggest::ai::{
-    AiRun, AiSuggestionSettings, LlmSuggestionSource, AI_CHANGE_TYPES, STEP_SCHEMA,
+    AiRun, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource, AI_CHANGE_TYPES,
+    STEP_SCHEMA,
 };
 use coachcore::suggest::model::*;
 use coachcore::suggest::service::{
@@ -161,8 +162,16 @@ impl SuggestionTools for FakeTools {
     }
 }
 
+/// The default settings in tool-loop mode.
+fn tool_loop() -> AiSuggestionSettings {
+    AiSuggestionSettings {
+        mode: AiSuggestionMode::ToolLoop,
+        ..AiSuggestionSettings::default()
+    }
+}
+
 fn source(model: &Arc<ScriptedModel>) -> LlmSuggestionSource {
-    LlmSuggestionSource::new(model.clone())
+    LlmSuggestionSource::with_settings(model.clone(), tool_loop())
 }
 
 fn source_with(model: &Arc<ScriptedModel>, settings: AiSuggestionSettings) -> LlmSuggestionSource {
@@ -429,7 +438,7 @@ fn the_step_limit_forces_the_final_answer() {
     ]);
     let settings = AiSuggestionSettings {
         max_steps: 1,
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     let tools = FakeTools::with_data();
     let out = run(&source_with(&model, settings.clone()), &ctx(), &tools);
@@ -575,7 +584,7 @@ fn every_kind_of_domain_error_is_reported() {
         let model = ScriptedModel::texts([answer(&[(t, i, v)])]);
         let settings = AiSuggestionSettings {
             max_attempts: 1,
-            ..AiSuggestionSettings::default()
+            ..tool_loop()
         };
         let out = run(
             &source_with(&model, settings),
@@ -640,7 +649,7 @@ fn values_are_normalised() {
     ])]);
     let settings = AiSuggestionSettings {
         max_attempts: 1,
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     let out = run(
         &source_with(&model, settings),
@@ -719,7 +728,7 @@ fn kg_plans_bodyweight_sets_and_long_answers() {
     ])]);
     let settings = AiSuggestionSettings {
         max_attempts: 1,
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     let out = run(
         &source_with(&model, settings.clone()),
@@ -780,7 +789,7 @@ fn model_errors_are_llm_errors_and_the_budget_is_enforced() {
     let model = ScriptedModel::texts([r#"{"suggestions":[]}"#]);
     let settings = AiSuggestionSettings {
         timeout_ms: Some(5_000),
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     run(
         &source_with(&model, settings),
@@ -792,7 +801,7 @@ fn model_errors_are_llm_errors_and_the_budget_is_enforced() {
     let model = ScriptedModel::texts([r#"{"suggestions":[]}"#]);
     let settings = AiSuggestionSettings {
         timeout_ms: Some(0),
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     let err = run_err(&source_with(&model, settings), &ctx());
     assert!(
@@ -823,7 +832,7 @@ fn settings_reach_the_requests() {
             seed: 7,
         },
         timeout_ms: None,
-        ..AiSuggestionSettings::default()
+        ..tool_loop()
     };
     let src = source_with(&model, settings.clone());
     assert_eq!(src.settings(), &settings);
@@ -837,7 +846,10 @@ fn settings_reach_the_requests() {
         (300, 7, None)
     );
     let d = AiSuggestionSettings::default();
-    assert_eq!((d.max_steps, d.max_attempts), (4, 3));
+    assert_eq!(
+        (d.mode, d.max_steps, d.max_attempts),
+        (AiSuggestionMode::Choices, 4, 3)
+    );
 }
 
 #[test]
@@ -1000,7 +1012,10 @@ fn ai_and_rule_suggestions_merge_with_rules_winning_ties() {
         answer(&[("increaseRest", -1, 210.0)]),
     ]);
     w.coach
-        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
+            model.clone(),
+            tool_loop(),
+        ))));
     let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
     assert_eq!(model.remaining(), 0);
 
@@ -1083,7 +1098,10 @@ fn a_failing_model_leaves_the_rule_suggestions() {
         ScriptedReply::Text("nope".into()),
     ]);
     w.coach
-        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
+            model.clone(),
+            tool_loop(),
+        ))));
     let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
     assert!(!changes.is_empty());
     assert!(
@@ -1144,7 +1162,10 @@ fn a_run_streams_its_progress_and_text() {
     let squat = answer(&[("increaseRest", -1, 210.0)]);
     let model = ScriptedModel::texts([bench.clone(), squat.clone()]);
     w.coach
-        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
+            model.clone(),
+            tool_loop(),
+        ))));
     let progress = Arc::new(Progress::default());
     let changes = w
         .coach
@@ -1175,7 +1196,10 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     let squat = r#"{"suggestions": [{"changeType": "increaseRest", "targetSetIndex": -1, "newValue": 210, "reasoning": "rest"}]}"#;
     let model = ScriptedModel::texts([answer(&[("increaseWeight", 2, 140.0)]), squat.to_string()]);
     w.coach
-        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
+            model.clone(),
+            tool_loop(),
+        ))));
     let cancel = CancelToken::new();
     let progress = Arc::new(Progress {
         cancel_on: Some(("\"increaseRest\"".into(), cancel.clone())),
@@ -1207,7 +1231,10 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
         .unwrap();
     let model = ScriptedModel::texts([answer(&[])]);
     w.coach
-        .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+        .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
+            model.clone(),
+            tool_loop(),
+        ))));
     let cancel = CancelToken::new();
     cancel.cancel();
     assert_eq!(

@@ -1,5 +1,5 @@
 //! The AI suggestion source on the real model (SmolLM2-135M-Instruct Q4_1, `models/fetch.sh`),
-//! through `Coach` on a seeded series of sessions: whatever the model proposes, only valid,
+//! in both modes (choices, the tool loop), through `Coach` on a seeded series of sessions: whatever the model proposes, only valid,
 //! normalised suggestions come out (possibly none), and every stored AI change passes the domain
 //! checks. Prints the wall time of AI suggestions per exercise.
 //!
@@ -16,7 +16,9 @@ use coachcore::llm::{
     TokenListener,
 };
 use coachcore::store::Store;
-use coachcore::suggest::ai::{AiRunReport, AiSuggestionSettings, LlmSuggestionSource};
+use coachcore::suggest::ai::{
+    AiRunReport, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource,
+};
 use coachcore::suggest::apply::apply_change;
 use coachcore::suggest::metrics::round_to_achievable;
 use coachcore::suggest::model::*;
@@ -266,6 +268,16 @@ fn session(day: i64, rng: &mut Lcg) -> SessionLog {
 
 #[test]
 fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() {
+    seeded_session(AiSuggestionMode::Choices);
+}
+
+#[test]
+fn the_tool_loop_on_a_seeded_session_yields_only_valid_normalised_suggestions() {
+    seeded_session(AiSuggestionMode::ToolLoop);
+}
+
+/// The AI source in `mode` on a seeded session through `Coach`.
+fn seeded_session(mode: AiSuggestionMode) {
     let Some(path) = model_path() else { return };
     let load = Instant::now();
     let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
@@ -311,6 +323,7 @@ fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
             // No time budget here: on a shared machine (another llama.cpp process on the same
             // cores) generation can be many times slower, and this test is about validity.
             AiSuggestionSettings {
+                mode,
                 timeout_ms: None,
                 ..AiSuggestionSettings::default()
             },
@@ -330,11 +343,14 @@ fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
         match &o.result {
             Ok((drafts, report)) => {
                 eprintln!(
-                    "AI suggestions for {}: {} ms wall, {} drafts, steps {}, tools {:?}, \
-                     generations {}, dropped {}, forced final {}, tokens {} prompt / {} generated",
+                    "AI suggestions ({mode:?}) for {}: {} ms wall, {} drafts, candidates {}, \
+                     pick {:?}, steps {}, tools {:?}, generations {}, dropped {}, forced final {}, \
+                     tokens {} prompt / {} generated",
                     o.ctx.exercise.name,
                     o.wall_ms,
                     drafts.len(),
+                    report.candidates,
+                    report.pick,
                     report.steps,
                     report.tool_calls,
                     report.generations,
@@ -365,7 +381,7 @@ fn the_ai_source_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
         }
     }
     let ok_runs = seen.iter().filter(|o| o.result.is_ok()).count();
-    assert!(ok_runs >= 1, "the grammar-constrained loop completes");
+    assert!(ok_runs >= 1, "the grammar-constrained run completes");
 
     for c in changes
         .iter()

@@ -36,6 +36,7 @@ mod migrations;
 mod model_lifecycle;
 mod narrow_eval;
 mod plan_generate;
+mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;

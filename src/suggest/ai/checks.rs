@@ -186,8 +186,19 @@ pub(super) struct AiChange {
 }
 
 impl AiChange {
+    /// The normalised new value.
+    pub(super) fn new_value(&self) -> f64 {
+        self.new_value
+    }
+
     /// The draft of this change, with `seen`'s performances as evidence.
     pub(super) fn into_draft(self, seen: &Seen) -> SuggestionDraft {
+        self.into_draft_with(seen, &[])
+    }
+
+    /// [`into_draft`](Self::into_draft) with `extra` figures after the values (a choice's
+    /// evidence).
+    pub(super) fn into_draft_with(self, seen: &Seen, extra: &[(&str, f64)]) -> SuggestionDraft {
         let mut figures = vec![
             EvidenceFigure {
                 name: "oldValue".into(),
@@ -204,6 +215,10 @@ impl AiChange {
                 value: self.proposed,
             });
         }
+        figures.extend(extra.iter().map(|(name, value)| EvidenceFigure {
+            name: (*name).to_string(),
+            value: *value,
+        }));
         SuggestionDraft {
             source: SuggestionSource::Ai,
             rule_id: None,
@@ -237,6 +252,24 @@ pub(super) fn change_type(name: &str) -> Option<ChangeType> {
         "decreaseRest" => ChangeType::DecreaseRest,
         _ => return None,
     })
+}
+
+/// Normalises and checks one suggestion given by its parts (a choice's candidate), as
+/// [`interpret`] checks each suggestion of a final answer.
+pub(super) fn normalise_one(
+    ctx: &ExerciseContext,
+    change_type: &str,
+    target_set_index: i64,
+    new_value: f64,
+    reasoning: &str,
+) -> std::result::Result<AiChange, Vec<Issue>> {
+    let raw = RawSuggestion {
+        change_type: change_type.to_string(),
+        target_set_index,
+        new_value,
+        reasoning: reasoning.to_string(),
+    };
+    normalise(ctx, 0, &raw)
 }
 
 /// Normalises and checks suggestion `i`; the issues when it is not acceptable.

@@ -1,7 +1,32 @@
-//! The AI suggestion source (spec 004 "AI Suggestion Integration"): a [`LanguageModel`](crate::llm::LanguageModel) proposes
-//! up to 5 quantifiable changes per exercise, after the rules, through a small tool loop.
+//! The AI suggestion source (spec 004 "AI Suggestion Integration"): after the rules, a
+//! [`LanguageModel`](crate::llm::LanguageModel) adds quantifiable changes (weight, reps, rest) to
+//! an exercise's suggestions, in one of two modes ([`AiSuggestionSettings::mode`]).
 //!
-//! ## The tool loop
+//! ## Choices (the default)
+//! Made so that even the smallest model helps (issue 10; SmolLM2-135M kept no draft in the tool
+//! loop). Code computes a short list of candidate changes ([`choices::candidates`]): load steps the
+//! user's plates or dumbbells can make, rep changes of 1 or 2 within the rep range, rest changes of
+//! 30 s within 0..900 s in the exercise's rest mode, each one only with the evidence code sees for
+//! it (e.g. "reps fell from 12 to 7 (42%) across sets with 60 s rest; last time 11 to 7"), and none
+//! that a rule already proposes for the same property. Set types, rep ranges and set counts are
+//! not offered (the spec gives the AI quantifiable changes; the hygiene rules own set types).
+//! - **No evidence, no call.** Without candidates the model is not called and the exercise gets
+//!   no AI draft.
+//! - **One call, no tools.** Otherwise the model reads `prompts/suggestions.choices.md` (fixed
+//!   text with few-shot examples first, so the engine's prompt-prefix cache reuses it) and the
+//!   candidates in the user turn, and answers under a per-request JSON Schema
+//!   ([`choices::pick_schema`]): `{"pick": "none" | "c1" | ..., "reason": text of at most 140
+//!   characters}`, at most [`CHOICE_MAX_TOKENS`] tokens, repaired like a tool-loop step.
+//! - **The pick becomes a draft** exactly like a tool-loop one (source `Ai`, no rule id, the
+//!   performance ids of the recent sessions, the target set, `oldValue`, `newValue` and the
+//!   evidence's figures), through the same normalisation and checks below; its reasoning is the
+//!   model's reason, or the evidence when the reason is empty or not a sentence. `none` gives no
+//!   draft. Every candidate is built so that `acceptChange` can apply it.
+//! - One log line per exercise: the candidates' kinds, the pick, tokens and time, never the
+//!   user's data.
+//!
+//! ## The tool loop ([`AiSuggestionMode::ToolLoop`], for large models)
+//! The model proposes up to 5 free numeric changes per exercise.
 //! Every model reply is one JSON object matching `schemas/ai-suggestion-step.json`: a tool call
 //! (`{"tool":"getExerciseHistoryContext"}`, `{"tool":"getRecentExercisePerformances","limit":N}`)
 //! or the final answer (`{"suggestions":[...]}`). The schema goes with each request, so the llama
@@ -57,11 +82,13 @@
 //! | file | concern |
 //! |---|---|
 //! | `mod.rs` | the limits, settings and report types |
-//! | `service.rs` | the tool loop: [`LlmSuggestionSource`], the part that calls the model |
+//! | `service.rs` | [`LlmSuggestionSource`], the part that calls the model: choices or the tool loop |
+//! | `choices.rs` | the candidates, their evidence, the pick's schema and prompt, reading the pick |
 //! | `checks.rs` | reading a reply: tool call or final answer, normalising and checking each suggestion |
 //! | `prompt.rs` | what the model reads: the user prompt, tool results, the step schemas |
 
 mod checks;
+pub mod choices;
 mod prompt;
 mod service;
 
@@ -95,16 +122,35 @@ pub const HISTORY_TOOL: &str = "getExerciseHistoryContext";
 /// Name of the recent-performances tool.
 pub const RECENT_TOOL: &str = "getRecentExercisePerformances";
 
+/// Tokens of a choice reply, at most: the pick and a reason of up to 140 characters.
+pub const CHOICE_MAX_TOKENS: u32 = 80;
+
+/// How the AI source asks its model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AiSuggestionMode {
+    /// One call, no tools: the model picks one of the candidate changes code computed (or none)
+    /// and writes the reason; no call at all when no candidate has evidence. The default: it
+    /// helps even the smallest model (see the module documentation).
+    #[default]
+    Choices,
+    /// The tool loop: the model writes up to 5 free numeric suggestions, calling the history
+    /// tools first if it wants. For large models.
+    ToolLoop,
+}
+
 /// How the AI source talks to its model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AiSuggestionSettings {
+    /// Choices (the default) or the tool loop.
+    pub mode: AiSuggestionMode,
     /// Tool calls answered before the model is asked for the final answer only. Default 4.
     pub max_steps: u32,
     /// Generations per step, the first plus repairs (see [`crate::llm::structured`]). Default 3.
     pub max_attempts: u32,
     /// Token choice (seeded: the same model and build give the same suggestions).
     pub sampling: Sampling,
-    /// Tokens per reply. Default 512 (5 suggestions with full reasoning fit).
+    /// Tokens per reply. Default 512 (5 suggestions with full reasoning fit); choices use at
+    /// most [`CHOICE_MAX_TOKENS`].
     pub max_tokens: u32,
     /// Budget of one exercise's whole run, in milliseconds (`None`: no limit). Default 60 s.
     pub timeout_ms: Option<u64>,
@@ -113,6 +159,7 @@ pub struct AiSuggestionSettings {
 impl Default for AiSuggestionSettings {
     fn default() -> Self {
         AiSuggestionSettings {
+            mode: AiSuggestionMode::default(),
             max_steps: 4,
             max_attempts: DEFAULT_ATTEMPTS,
             sampling: Sampling::default(),
@@ -141,6 +188,10 @@ pub struct AiRunReport {
     pub completion_tokens: u32,
     /// Wall time of the run, in milliseconds.
     pub elapsed_ms: u64,
+    /// Choices mode: the candidates offered (0: the model was not called).
+    pub candidates: u32,
+    /// Choices mode: what the model picked (`none`, `c1`...), when it was called.
+    pub pick: Option<String>,
 }
 
 /// The drafts of one run and its report.

@@ -1,4 +1,5 @@
-//! The tool loop of the AI suggestion source (the part that calls the model): each step is one
+//! The AI suggestion source's model calls: choices (the default, one call picking among
+//! [`candidates`](super::choices::candidates)) or the tool loop. In the tool loop each step is one
 //! [`generate_validated`] call whose reply is read by [`interpret`](super::checks); tool calls are
 //! answered through [`SuggestionTools`] and handed back as a message, until the final answer.
 //! See the [module documentation](super) for the loop's decisions (each tool once, step limit,
@@ -9,16 +10,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::checks::{interpret, Interpretation, RawStep, Seen, Step};
+use super::choices::{self, candidates, choices_prompt, pick_schema, read_pick, RawPick};
 use super::prompt::{history_result, recent_result, step_schema, tool_message, user_prompt, Offer};
-use super::{AiRun, AiRunReport, AiSuggestionSettings, HISTORY_TOOL, RECENT_TOOL};
+use super::{
+    AiRun, AiRunReport, AiSuggestionMode, AiSuggestionSettings, CHOICE_MAX_TOKENS, HISTORY_TOOL,
+    RECENT_TOOL,
+};
 use crate::error::{OutputStage, Result};
 use crate::ids::IdGenerator;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
-use crate::llm::structured::generate_validated;
+use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, TokenListener,
 };
+use crate::prompts::SUGGESTIONS_CHOICES as CHOICES_PROMPT;
 use crate::prompts::SUGGESTIONS_SYSTEM as SYSTEM_PROMPT;
 use crate::suggest::model::{ExerciseContext, SuggestionDraft};
 use crate::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
@@ -67,8 +73,9 @@ impl LlmSuggestionSource {
         &self.settings
     }
 
-    /// Runs the tool loop for one exercise: the drafts and what the run cost. `cancel` stops the
-    /// model call in progress (the run then fails with `Cancelled`).
+    /// Runs the AI for one exercise (choices or the tool loop, as the settings say): the drafts
+    /// and what the run cost. `cancel` stops the model call in progress (the run then fails with
+    /// `Cancelled`).
     pub fn run(
         &self,
         ctx: &ExerciseContext,
@@ -81,6 +88,124 @@ impl LlmSuggestionSource {
 
     /// [`run`](Self::run), streaming every generation's text to `listener`.
     pub fn run_streaming(
+        &self,
+        ctx: &ExerciseContext,
+        rule_drafts: &[SuggestionDraft],
+        tools: &dyn SuggestionTools,
+        cancel: &Arc<CancelToken>,
+        listener: Option<Arc<dyn TokenListener>>,
+    ) -> Result<AiRun> {
+        match self.settings.mode {
+            AiSuggestionMode::Choices => self.run_choices(ctx, rule_drafts, cancel, listener),
+            AiSuggestionMode::ToolLoop => {
+                self.run_tool_loop(ctx, rule_drafts, tools, cancel, listener)
+            }
+        }
+    }
+
+    /// Choices: the candidates code computes, then (when there are any) one model call that picks
+    /// one or none.
+    fn run_choices(
+        &self,
+        ctx: &ExerciseContext,
+        rule_drafts: &[SuggestionDraft],
+        cancel: &Arc<CancelToken>,
+        listener: Option<Arc<dyn TokenListener>>,
+    ) -> Result<AiRun> {
+        let started = Instant::now();
+        let s = &self.settings;
+        let offered = candidates(ctx, rule_drafts);
+        let kinds: Vec<String> = offered
+            .iter()
+            .map(|c| {
+                super::prompt::spelled(&c.change_type)
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        let mut report = AiRunReport {
+            candidates: offered.len() as u32,
+            ..AiRunReport::default()
+        };
+        if offered.is_empty() {
+            report.elapsed_ms = started.elapsed().as_millis() as u64;
+            log::info!(target: "coachcore::suggest",
+                "ai choices candidates=[] pick=- (no model call) ms={}", report.elapsed_ms);
+            return Ok(AiRun {
+                drafts: Vec::new(),
+                report,
+            });
+        }
+        let model = Metered::new(&*self.model, "suggestions")
+            .with_request_id(IdGenerator::from_entropy().next_id())
+            .with_breaker(self.breaker.as_deref());
+        let request = GenerationRequest {
+            messages: vec![
+                ChatMessage::new(ChatRole::System, CHOICES_PROMPT.trim_end()),
+                ChatMessage::new(ChatRole::User, choices_prompt(ctx, &offered)),
+            ],
+            json_schema: Some(pick_schema(offered.len())),
+            sampling: s.sampling.clone(),
+            max_tokens: s.max_tokens.min(CHOICE_MAX_TOKENS),
+            timeout_ms: s.timeout_ms,
+        };
+        report.steps = 1;
+        let outcome = generate_validated::<RawPick>(
+            &model,
+            request,
+            s.max_attempts,
+            listener,
+            cancel,
+            |raw| match read_pick(&raw.pick, offered.len()) {
+                Ok(_) => Vec::new(),
+                Err(message) => vec![Issue {
+                    path: "pick".into(),
+                    message,
+                }],
+            },
+        );
+        let usage = model.usage();
+        report.generations = usage.calls;
+        report.prompt_tokens = usage.prompt_tokens;
+        report.completion_tokens = usage.completion_tokens;
+        report.elapsed_ms = started.elapsed().as_millis() as u64;
+        let raw = match outcome {
+            Ok((raw, _)) => raw,
+            Err(e) => {
+                log::warn!(target: "coachcore::suggest",
+                    "ai choices candidates=[{}] pick=- error={e} prompt_tokens={} \
+                     completion_tokens={} ms={}",
+                    kinds.join(","), report.prompt_tokens, report.completion_tokens,
+                    report.elapsed_ms);
+                return Err(e.into());
+            }
+        };
+        let picked = read_pick(&raw.pick, offered.len()).ok().flatten();
+        report.pick = Some(picked.map_or_else(|| "none".to_string(), |i| format!("c{}", i + 1)));
+        let mut seen = Seen::default();
+        for p in ctx.recent() {
+            seen.add(p);
+        }
+        let drafts: Vec<SuggestionDraft> = picked
+            .and_then(|i| {
+                let c = &offered[i];
+                let reason = choices::reason_text(&raw.reason, c);
+                choices::checked(ctx, c, &reason)
+                    .map(|change| change.into_draft_with(&seen, &c.figures))
+            })
+            .into_iter()
+            .collect();
+        log::info!(target: "coachcore::suggest",
+            "ai choices candidates=[{}] pick={} drafts={} generations={} prompt_tokens={} \
+             completion_tokens={} ms={}",
+            kinds.join(","), report.pick.as_deref().unwrap_or("-"), drafts.len(),
+            report.generations, report.prompt_tokens, report.completion_tokens, report.elapsed_ms);
+        Ok(AiRun { drafts, report })
+    }
+
+    /// The tool loop (see the module documentation).
+    fn run_tool_loop(
         &self,
         ctx: &ExerciseContext,
         rule_drafts: &[SuggestionDraft],
