@@ -1078,6 +1078,7 @@ final class CoachCoreTests: XCTestCase {
             XCTAssertTrue(detail.contains("servings"), detail)
         }
         assertInvalidArgument(try coach.importRecipes(json: #"[{"title": 1}]"#))
+    }
 
     // ---- the model's lifecycle ----
     // (A Swift listener cannot throw: its protocol methods are not `throws`. The Kotlin and Python
