@@ -9,7 +9,7 @@ use crate::ffi::Coach;
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
 use crate::llm::{LanguageModel, LoadedModelInfo};
-use crate::suggest::ai::LlmSuggestionSource;
+use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;
 
 #[uniffi::export]
@@ -28,6 +28,11 @@ impl Coach {
     /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
     /// (e.g. the platform's system model). To load a GGUF file and use it in one step, call
     /// [`Coach::load_model`].
+    ///
+    /// AI suggestions: the embedded engine loaded with [`Coach::load_model`] picks among candidate
+    /// changes the library computes (one short call, none when no candidate has evidence); a model
+    /// passed here writes its own suggestions through the history tools (the tool loop), which a
+    /// larger model does well.
     pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
         self.install_model(model, None);
     }
@@ -94,8 +99,19 @@ impl Coach {
                 details,
             )
         });
+        // The embedded engine (a small model) picks among candidate changes code computed; a
+        // model the app brings (often a larger system model) gets the tool loop.
+        let mode = if shared.as_ref().is_some_and(|s| s.details.is_some()) {
+            AiSuggestionMode::Choices
+        } else {
+            AiSuggestionMode::ToolLoop
+        };
         let source = shared.clone().map(|s| {
-            Arc::new(LlmSuggestionSource::new(s.model).with_breaker(s.breaker))
+            let settings = AiSuggestionSettings {
+                mode,
+                ..AiSuggestionSettings::default()
+            };
+            Arc::new(LlmSuggestionSource::with_settings(s.model, settings).with_breaker(s.breaker))
                 as Arc<dyn AiSuggestionSource>
         });
         self.set_ai_source(source);
