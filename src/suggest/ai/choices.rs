@@ -388,7 +388,7 @@ fn increase_rest(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
     let short = |perf: &ExercisePerformance| {
         let (first, weakest, idx, taken) = reps_fall(ctx, perf)?;
         let rest = prescribed_rest(ctx, idx)?;
-        (rest < SHORT_REST_SECONDS && taken.map_or(true, |t| t < SHORT_REST_SECONDS))
+        (rest < SHORT_REST_SECONDS && taken.is_none_or(|t| t < SHORT_REST_SECONDS))
             .then_some((first, weakest, idx, rest))
     };
     let (first, weakest, idx, rest) = short(now)?;
