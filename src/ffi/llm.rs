@@ -89,6 +89,13 @@ impl Coach {
         model: Option<Arc<dyn LanguageModel>>,
         details: Option<LoadedModelInfo>,
     ) {
+        // The embedded engine (a small model) picks among candidate changes code computed; a
+        // model the app brings (often a larger system model) gets the tool loop.
+        let mode = if details.is_some() {
+            AiSuggestionMode::Choices
+        } else {
+            AiSuggestionMode::ToolLoop
+        };
         let shared = model.map(|model| {
             SharedModel::queued(
                 model,
@@ -99,13 +106,6 @@ impl Coach {
                 details,
             )
         });
-        // The embedded engine (a small model) picks among candidate changes code computed; a
-        // model the app brings (often a larger system model) gets the tool loop.
-        let mode = if shared.as_ref().is_some_and(|s| s.details.is_some()) {
-            AiSuggestionMode::Choices
-        } else {
-            AiSuggestionMode::ToolLoop
-        };
         let source = shared.clone().map(|s| {
             let settings = AiSuggestionSettings {
                 mode,
