@@ -23,6 +23,8 @@ cp "$SRC/Package.swift" "$PKG/"
 cp -r "$SRC/Tests" "$PKG/"
 # The starter recipes the meal tests import (the repository is not visible inside the root).
 cp "$REPO/tests/data/recipes/starter.json" "$PKG/starter-recipes.json"
+# The GGUF header whose KV cache cannot fit, for the memory pre-flight test.
+cp "$REPO/tests/data/models/huge-kv-header.bin" "$PKG/huge-kv-header.bin"
 cp "$G/coachcore.swift" "$PKG/Sources/coachcore/"
 cp "$G/coachcoreFFI.h" "$PKG/Sources/coachcoreFFI/"
 # SwiftPM wants the map named module.modulemap; `link` makes users of the module link the library.

@@ -1109,9 +1109,10 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertThrowsError(try coach.loadModel(path: "/no/such/model.gguf", options: options)) { error in
             guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
         }
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let huge = repo.appendingPathComponent("tests/data/models/huge-kv-header.bin").path
+        // test.sh copies the fixture into the package (the repository is not visible in the root).
+        let pkg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let huge = pkg.appendingPathComponent("huge-kv-header.bin").path
         XCTAssertThrowsError(try coach.loadModel(path: huge, options: options)) { error in
             guard case CoachError.InsufficientMemory(let needed, let available) = error else {
                 return XCTFail("got \(error)")
