@@ -1006,6 +1006,8 @@ static void test_model_real(void) {
               "a build without the engine says so: %s", loaded);
     }
     coach_string_free(loaded); coach_string_free(chat); coach_string_free(info); coach_string_free(unload);
+}
+
 /* tests/data/workout/request.json, compact. */
 static const char *WORKOUT_REQUEST =
     "{\"meta\":{\"date\":\"2025-08-17\",\"location\":\"gym:downtown\",\"units\":\"lbs\",\"durationMinutes\":60,"
