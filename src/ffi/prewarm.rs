@@ -19,6 +19,16 @@ pub enum AiFeature {
     Workout,
 }
 
+/// The feature's name in the model call's log line.
+fn log_name(feature: AiFeature) -> &'static str {
+    match feature {
+        AiFeature::Assistant => "assistant",
+        AiFeature::Suggestions => "suggestions",
+        AiFeature::Meals => "meals",
+        AiFeature::Workout => "workout",
+    }
+}
+
 /// The system message `feature` sends first, exactly as sent.
 fn system_message(feature: AiFeature) -> &'static str {
     match feature {
@@ -54,12 +64,7 @@ impl Coach {
         // Through the metered wrapper: the breaker, and the call's log line (stage "prewarm").
         let metered =
             Metered::new(&*shared.model, "prewarm").with_breaker(shared.breaker.as_deref());
-        metered.set_stage(match feature {
-            AiFeature::Assistant => "assistant",
-            AiFeature::Suggestions => "suggestions",
-            AiFeature::Meals => "meals",
-            AiFeature::Workout => "workout",
-        });
+        metered.set_stage(log_name(feature));
         let out = metered
             .generate(request, None, CancelToken::new())
             .map_err(crate::error::Error::from)?;
