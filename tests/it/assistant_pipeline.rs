@@ -764,6 +764,8 @@ struct Slow {
     inner: Arc<ScriptedModel>,
     delay: Duration,
     block: bool,
+    /// Set when a call has started: a test cancels only once the model is working.
+    entered: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl LanguageModel for Slow {
@@ -777,6 +779,8 @@ impl LanguageModel for Slow {
         listener: Option<Arc<dyn TokenListener>>,
         cancel: Arc<CancelToken>,
     ) -> Result<GenerationResult, LlmError> {
+        self.entered
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         if self.block {
             while !cancel.is_cancelled() {
                 std::thread::sleep(Duration::from_millis(2));
@@ -797,6 +801,7 @@ fn heartbeats_come_while_the_model_works_and_never_after_done() {
         // hold the heartbeat thread back for most of a second.
         delay: Duration::from_millis(1000),
         block: false,
+        entered: Arc::default(),
     };
     let settings = AssistantSettings {
         heartbeat_ms: 10,
@@ -840,12 +845,20 @@ fn cancellation_mid_call_returns_cancelled_and_ends_with_done() {
         inner: ScriptedModel::texts([BREAD]),
         delay: Duration::ZERO,
         block: true,
+        entered: Arc::default(),
     };
     let cancel = CancelToken::new();
     let canceller = {
         let cancel = Arc::clone(&cancel);
+        let entered = Arc::clone(&model.entered);
+        // Cancels once the router's model call is under way (however busy the machine is).
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(50));
+            let give_up = std::time::Instant::now() + Duration::from_secs(30);
+            while !entered.load(std::sync::atomic::Ordering::SeqCst)
+                && std::time::Instant::now() < give_up
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
             cancel.cancel();
         })
     };
