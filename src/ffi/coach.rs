@@ -3,7 +3,7 @@
 use std::sync::{Arc, RwLock};
 
 use crate::clock::{Clock, SystemClock};
-use crate::error::CoachError;
+use crate::error::{CoachError, Error};
 use crate::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
@@ -184,9 +184,10 @@ impl Coach {
         }));
         match run {
             Ok(outcome) => Ok(outcome?),
-            Err(_) => Err(CoachError::Internal {
-                detail: "plan generation panicked".into(),
-            }),
+            // Through the one boundary, which logs internal errors.
+            Err(_) => Err(CoachError::from(Error::Internal(
+                "plan generation panicked".into(),
+            ))),
         }
     }
 

@@ -342,10 +342,11 @@ impl LanguageModel for Metered<'_> {
 fn with_heartbeat<T>(beat: &(dyn Fn() + Sync), every_ms: u64, f: impl FnOnce() -> T) -> T {
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        scope.spawn(move || loop {
-            match stopped.recv_timeout(Duration::from_millis(every_ms)) {
-                Err(RecvTimeoutError::Timeout) => beat(),
-                _ => break,
+        scope.spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(Duration::from_millis(every_ms))
+            {
+                beat();
             }
         });
         let out = f();

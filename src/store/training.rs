@@ -1,6 +1,6 @@
 //! Catalog, plans, logged sessions and the cached exercise history (spec 004 data).
 
-use rusqlite::{params, OptionalExtension, Row};
+use rusqlite::{params, OptionalExtension, Row, Rows};
 
 use super::codec::{from_json, from_text, json, text};
 use super::Db;
@@ -9,6 +9,42 @@ use crate::suggest::model::{
     CatalogExercise, ExerciseHistory, ExerciseLog, ExercisePerformance, ExercisePrescription,
     PerformedSet, PlanSettings, RepRange, SessionLog, SetPrescription, WeightUnit, WorkoutPlan,
 };
+
+/// The performances of rows of `p.id, p.session_id, p.catalog_id, p.performed_at_ms, p.unit,
+/// s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed` (a performance's rows
+/// together, its sets in order), appended to `out`, weights converted to `unit` from the unit each
+/// performance was logged in.
+pub(super) fn performances_of(
+    mut rows: Rows<'_>,
+    unit: WeightUnit,
+    mut out: Vec<ExercisePerformance>,
+) -> Result<Vec<ExercisePerformance>> {
+    while let Some(r) = rows.next()? {
+        let id: String = r.get(0)?;
+        if out.last().is_none_or(|p| p.id != id) {
+            out.push(ExercisePerformance {
+                id,
+                session_id: r.get(1)?,
+                catalog_id: r.get(2)?,
+                performed_at_ms: r.get(3)?,
+                sets: Vec::new(),
+            });
+        }
+        let logged: WeightUnit = from_text(&r.get::<_, String>(4)?, 4)?;
+        let set = PerformedSet {
+            index: r.get(5)?,
+            set_type: from_text(&r.get::<_, String>(6)?, 6)?,
+            weight: logged.convert(r.get(7)?, unit),
+            reps: r.get(8)?,
+            rest_seconds: r.get(9)?,
+            completed: r.get(10)?,
+        };
+        if let Some(p) = out.last_mut() {
+            p.sets.push(set);
+        }
+    }
+    Ok(out)
+}
 
 fn catalog_row(r: &Row<'_>) -> rusqlite::Result<CatalogExercise> {
     Ok(CatalogExercise {
@@ -396,41 +432,17 @@ impl Db<'_> {
         unit: WeightUnit,
     ) -> Result<Vec<ExercisePerformance>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT p.id, p.session_id, p.performed_at_ms, p.unit,
+            "SELECT p.id, p.session_id, p.catalog_id, p.performed_at_ms, p.unit,
                     s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed
-             FROM (SELECT id, session_id, performed_at_ms, unit FROM exercise_performances
+             FROM (SELECT id, session_id, catalog_id, performed_at_ms, unit
+                   FROM exercise_performances
                    WHERE catalog_id = ?1 AND completed = 1 AND performed_at_ms < ?2
                    ORDER BY performed_at_ms DESC LIMIT ?3) AS p
              JOIN performed_sets AS s ON s.performance_id = p.id
              ORDER BY p.performed_at_ms DESC, p.id, s.set_index",
         )?;
-        let mut rows = st.query(params![catalog_id, before_ms, limit])?;
-        let mut out: Vec<ExercisePerformance> = Vec::with_capacity(limit as usize);
-        while let Some(r) = rows.next()? {
-            let id: String = r.get(0)?;
-            if out.last().is_none_or(|p| p.id != id) {
-                out.push(ExercisePerformance {
-                    id,
-                    session_id: r.get(1)?,
-                    catalog_id: catalog_id.to_string(),
-                    performed_at_ms: r.get(2)?,
-                    sets: Vec::new(),
-                });
-            }
-            let logged: WeightUnit = from_text(&r.get::<_, String>(3)?, 3)?;
-            let set = PerformedSet {
-                index: r.get(4)?,
-                set_type: from_text(&r.get::<_, String>(5)?, 5)?,
-                weight: logged.convert(r.get(6)?, unit),
-                reps: r.get(7)?,
-                rest_seconds: r.get(8)?,
-                completed: r.get(9)?,
-            };
-            if let Some(p) = out.last_mut() {
-                p.sets.push(set);
-            }
-        }
-        Ok(out)
+        let rows = st.query(params![catalog_id, before_ms, limit])?;
+        performances_of(rows, unit, Vec::with_capacity(limit as usize))
     }
 
     /// In how many stored sessions an exercise was completed (at least one set done): the

@@ -4,9 +4,10 @@
 use rusqlite::{params, OptionalExtension, Row};
 
 use super::codec::{from_json, from_text, json, text};
+use super::training::performances_of;
 use super::Db;
 use crate::error::Result;
-use crate::suggest::model::{ExercisePerformance, PerformedSet, WeightUnit};
+use crate::suggest::model::{ExercisePerformance, WeightUnit};
 use crate::workout::catalog::WorkoutExercise;
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 
@@ -155,32 +156,7 @@ impl Db<'_> {
              WHERE p.completed = 1 AND p.performed_at_ms >= ?1
              ORDER BY p.performed_at_ms, p.id, s.set_index",
         )?;
-        let mut rows = st.query([since_ms])?;
-        let mut out: Vec<ExercisePerformance> = Vec::new();
-        while let Some(r) = rows.next()? {
-            let id: String = r.get(0)?;
-            if out.last().is_none_or(|p| p.id != id) {
-                out.push(ExercisePerformance {
-                    id,
-                    session_id: r.get(1)?,
-                    catalog_id: r.get(2)?,
-                    performed_at_ms: r.get(3)?,
-                    sets: Vec::new(),
-                });
-            }
-            let logged: WeightUnit = from_text(&r.get::<_, String>(4)?, 4)?;
-            let set = PerformedSet {
-                index: r.get(5)?,
-                set_type: from_text(&r.get::<_, String>(6)?, 6)?,
-                weight: logged.convert(r.get(7)?, unit),
-                reps: r.get(8)?,
-                rest_seconds: r.get(9)?,
-                completed: r.get(10)?,
-            };
-            if let Some(p) = out.last_mut() {
-                p.sets.push(set);
-            }
-        }
-        Ok(out)
+        let rows = st.query([since_ms])?;
+        performances_of(rows, unit, Vec::new())
     }
 }

@@ -1,3 +1,6 @@
+//! Unit tests of the narrowed path: which operations code settles from the reading, which names
+//! and open choices are left for the model, and how an answer (or none) resolves them.
+
 use super::*;
 use crate::assistant::model::{Priority, Recurrence, RecurrenceType};
 

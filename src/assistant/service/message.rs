@@ -5,6 +5,8 @@
 //! events. The pure parts it uses are [`grounding`](crate::assistant::grounding) (aliases,
 //! context, budget) and [`prompt`](crate::assistant::prompt) (prompt builders, proposal reading).
 
+mod plan;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,17 +21,14 @@ use crate::assistant::grounding::{
 };
 use crate::assistant::model::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
-    ClarifySelection, ItemKind, OpCheck, OpIssue, PlannerItem, PlannerOperation, Route,
-    RouteDecision, SummarySource, Validation,
+    ClarifySelection, ItemKind, OpCheck, PlannerItem, PlannerOperation, Route, RouteDecision,
+    SummarySource, Validation,
 };
 use crate::assistant::narrow::{narrow, Narrowed};
-use crate::assistant::prompt::{
-    answer_for_chat, chat_prompt, list_of, parse_proposal, propose_prompt, repair_message,
-    summary_request,
-};
+use crate::assistant::prompt::{chat_prompt, parse_proposal};
 use crate::assistant::reading::Intent;
 use crate::assistant::router::{self, RouterReply};
-use crate::assistant::shape::{self, ShapedOp};
+use crate::assistant::shape;
 use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
@@ -38,13 +37,12 @@ use crate::error::{Error, OutputStage, Result};
 use crate::ids::IdGenerator;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
-use crate::llm::structured::{generate_validated, repair_prompt};
+use crate::llm::structured::generate_validated;
 use crate::llm::{
-    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, ModelInfo, Sampling,
+    CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
+    LlmError, ModelInfo, Sampling,
 };
 use crate::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
-use crate::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::store::Store;
 
 /// The longest user message sent to the model, in characters (longer ones are cut).
@@ -304,10 +302,7 @@ impl Run<'_> {
                             summary_source: None,
                             clarification: Some(clarification),
                         };
-                        self.emit(AssistantEvent::Result {
-                            result: result.clone(),
-                        });
-                        Ok(result)
+                        self.send_result(result)
                     }
                     Some(route) if route.decision == RouteDecision::Chat => {
                         self.chat(&ctx, &mut aliases, Some(route))
@@ -515,15 +510,7 @@ impl Run<'_> {
                 _ => invalid.push(c),
             }
         }
-        self.emit(AssistantEvent::Ops {
-            version: OPS_VERSION,
-            operations: kept.clone(),
-            valid_count: kept.len() as u32,
-            invalid_count: invalid.len() as u32,
-        });
-
-        self.stage(AssistantStage::Summarizing)?;
-        let titles = self.titles(&kept, &Aliases::default())?;
+        let titles = self.ops_then_titles(&kept, invalid.len(), &Aliases::default())?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
         let mut text = summary::rule_summary(&kept, invalid.len(), &title_of);
         if !model_used && n.asks_model() {
@@ -540,189 +527,33 @@ impl Run<'_> {
             summary_source: Some(SummarySource::Rules),
             clarification: None,
         };
-        self.emit(AssistantEvent::Result {
-            result: result.clone(),
-        });
-        Ok(result)
+        self.send_result(result)
     }
 
-    fn plan(
+    /// Sends the `ops` event of the operations kept (and the count of invalid ones), enters the
+    /// summarizing stage and looks up the titles of the items the kept operations name.
+    fn ops_then_titles(
         &self,
-        ctx: &Ctx,
-        aliases: &mut Aliases,
-        route: Option<Route>,
-        where_: &str,
-    ) -> Result<AssistantResult> {
-        self.stage(AssistantStage::Proposing)?;
-        let max_tokens = self.settings.propose_max_tokens;
-        let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
-        let context = self.context(ctx, aliases, max_tokens, fixed);
-        let messages = vec![
-            ChatMessage::new(
-                ChatRole::System,
-                propose_prompt(&ctx.today_label(), &context, where_),
-            ),
-            ChatMessage::new(ChatRole::User, ctx.message),
-        ];
-        let first =
-            self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))?;
-
-        self.stage(AssistantStage::Validating)?;
-        let first_pass = self.check(&first.text, aliases, ctx.today)?;
-        let first_invalid: Vec<OpCheck> = first_pass.invalid_checks();
-        let mut kept: Vec<PlannerOperation> = first_pass.valid_ops();
-        let mut invalid: Vec<OpCheck> = Vec::new();
-        log::info!(target: "coachcore::assistant",
-            "request={} proposal ops={} valid={} invalid={} readable={}",
-            self.request_id, first_pass.len(), kept.len(), first_invalid.len(),
-            first_pass.list_error.is_none());
-
-        let needs_repair = first_pass.list_error.is_some() || !first_invalid.is_empty();
-        if needs_repair {
-            self.stage(AssistantStage::Repairing)?;
-            let repair_text = match &first_pass.list_error {
-                Some(issue) => repair_prompt(&[issue.message.clone()]),
-                None => repair_message(&first_invalid, &first_pass.raw, aliases),
-            };
-            let answer = answer_for_chat(&first.text);
-            // The repair chat holds the first answer and the request too: the context shrinks.
-            let fixed = fixed + answer.len() + repair_text.len();
-            let context = self.context(ctx, aliases, max_tokens, fixed);
-            let messages = vec![
-                ChatMessage::new(
-                    ChatRole::System,
-                    propose_prompt(&ctx.today_label(), &context, where_),
-                ),
-                ChatMessage::new(ChatRole::User, ctx.message),
-                ChatMessage::new(ChatRole::Assistant, answer),
-                ChatMessage::new(ChatRole::User, repair_text),
-            ];
-            let repaired =
-                match self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))
-                {
-                    Ok(out) => Some(self.check(&out.text, aliases, ctx.today)?),
-                    Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-                    Err(e) => {
-                        log::warn!(target: "coachcore::assistant",
-                        "request={} repair call failed: {e}", self.request_id);
-                        None
-                    }
-                };
-            let repaired = repaired.filter(|r| r.list_error.is_none());
-            if repaired.is_none() {
-                // Neither answer could be read: say so, so the app can tell "nothing to change"
-                // from "the model's answer was unusable".
-                if let Some(issue) = first_pass.list_error.clone() {
-                    invalid.push(OpCheck {
-                        index: 0,
-                        operation: None,
-                        valid: false,
-                        errors: vec![issue],
-                        repairs: Vec::new(),
-                    });
-                }
-            }
-            let repaired_checks = repaired.map(|r| r.checks).unwrap_or_default();
-            let first_len = first_pass.len() as u32;
-            let n = first_invalid.len();
-            for (i, original) in first_invalid.into_iter().enumerate() {
-                match repaired_checks.get(i) {
-                    Some(c) if c.valid => {}
-                    Some(c) => invalid.push(OpCheck {
-                        index: original.index,
-                        ..c.clone()
-                    }),
-                    None => invalid.push(original),
-                }
-            }
-            for (i, c) in repaired_checks.iter().enumerate() {
-                if c.valid {
-                    if let Some(op) = &c.operation {
-                        if !kept.contains(op) {
-                            kept.push(op.clone());
-                        }
-                    }
-                } else if i >= n {
-                    invalid.push(OpCheck {
-                        index: first_len + (i - n) as u32,
-                        ..c.clone()
-                    });
-                }
-            }
-            log::info!(target: "coachcore::assistant",
-                "request={} repaired returned={} valid_now={} still_invalid={}",
-                self.request_id, repaired_checks.len(), kept.len(), invalid.len());
-        }
-        if kept.len() > MAX_OPERATIONS {
-            for (i, op) in kept.split_off(MAX_OPERATIONS).into_iter().enumerate() {
-                invalid.push(OpCheck {
-                    index: (MAX_OPERATIONS + i) as u32,
-                    operation: Some(op),
-                    valid: false,
-                    errors: vec![OpIssue {
-                        code: "too_many_operations".into(),
-                        field: None,
-                        message: format!(
-                            "at most {MAX_OPERATIONS} operations may be proposed at once"
-                        ),
-                    }],
-                    repairs: Vec::new(),
-                });
-            }
-        }
+        kept: &[PlannerOperation],
+        invalid: usize,
+        aliases: &Aliases,
+    ) -> Result<HashMap<(ItemKind, String), String>> {
         self.emit(AssistantEvent::Ops {
             version: OPS_VERSION,
-            operations: kept.clone(),
+            operations: kept.to_vec(),
             valid_count: kept.len() as u32,
-            invalid_count: invalid.len() as u32,
+            invalid_count: invalid as u32,
         });
-
         self.stage(AssistantStage::Summarizing)?;
-        let titles = self.titles(&kept, aliases)?;
-        let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
-        let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
-        self.emit(AssistantEvent::Summary { text: text.clone() });
-        let result = AssistantResult {
-            request_id: self.request_id.to_string(),
-            decision: RouteDecision::Plan,
-            route,
-            operations: kept,
-            invalid,
-            summary: Some(text),
-            summary_source: Some(source),
-            clarification: None,
-        };
+        self.titles(kept, aliases)
+    }
+
+    /// Sends the `result` event and returns the result.
+    fn send_result(&self, result: AssistantResult) -> Result<AssistantResult> {
         self.emit(AssistantEvent::Result {
             result: result.clone(),
         });
         Ok(result)
-    }
-
-    /// Parses, maps aliases, shapes and validates one proposal answer.
-    fn check(&self, text: &str, aliases: &Aliases, today: Date) -> Result<Checked> {
-        let mut value = match parse_proposal(text) {
-            Ok(v) => v,
-            Err(message) => {
-                return Ok(Checked::unreadable(OpIssue {
-                    code: "invalid_json".into(),
-                    field: None,
-                    message,
-                }))
-            }
-        };
-        let raw = value.clone();
-        aliases.resolve_in(&mut value);
-        let shaped: Vec<ShapedOp> = match shape::shape_operations(&value) {
-            Ok(s) => s,
-            Err(issue) => return Ok(Checked::unreadable(issue)),
-        };
-        let known = apply::known_items(self.store, &validate::referenced_items(&shaped))?;
-        let v: Validation = validate::validate(&shaped, &known, today);
-        Ok(Checked {
-            checks: v.checks,
-            raw: list_of(&raw),
-            list_error: None,
-        })
     }
 
     /// Titles of every item the operations name, from the context or the store.
@@ -742,87 +573,5 @@ impl Run<'_> {
             }
         }
         Ok(titles)
-    }
-
-    fn summarize(
-        &self,
-        message: &str,
-        ops: &[PlannerOperation],
-        invalid: usize,
-        title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
-    ) -> Result<(String, SummarySource)> {
-        if ops.is_empty() {
-            // Nothing to describe: the rules say so exactly, and no model can do better.
-            return Ok((
-                summary::rule_summary(ops, invalid, title_of),
-                SummarySource::Rules,
-            ));
-        }
-        let request = self.request(
-            vec![
-                ChatMessage::new(ChatRole::System, SUMMARY_PROMPT.trim_end()),
-                ChatMessage::new(
-                    ChatRole::User,
-                    summary_request(message, ops, invalid, title_of),
-                ),
-            ],
-            None,
-            self.settings.summary_max_tokens,
-        );
-        match self.generate(request) {
-            Ok(out) => {
-                let truncated = out.finish == FinishReason::Length;
-                let text =
-                    summary::from_model(&out.text, truncated, message, summary::MAX_SUMMARY_CHARS);
-                if let Some(text) = text {
-                    return Ok((text, SummarySource::Model));
-                }
-                log::info!(target: "coachcore::assistant",
-                    "request={} summary empty after cleaning, using rules", self.request_id);
-            }
-            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-            Err(e) => log::warn!(target: "coachcore::assistant",
-                "request={} summary failed, using rules: {e}", self.request_id),
-        }
-        Ok((
-            summary::rule_summary(ops, invalid, title_of),
-            SummarySource::Rules,
-        ))
-    }
-}
-
-/// One proposal answer, checked.
-struct Checked {
-    /// One check per operation.
-    checks: Vec<OpCheck>,
-    /// The operations as the model wrote them (aliases and all), for the repair prompt.
-    raw: Vec<Value>,
-    /// Set when the answer held no operation list.
-    list_error: Option<OpIssue>,
-}
-
-impl Checked {
-    fn unreadable(issue: OpIssue) -> Self {
-        Checked {
-            checks: Vec::new(),
-            raw: Vec::new(),
-            list_error: Some(issue),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.checks.len()
-    }
-
-    fn valid_ops(&self) -> Vec<PlannerOperation> {
-        self.checks
-            .iter()
-            .filter(|c| c.valid)
-            .filter_map(|c| c.operation.clone())
-            .collect()
-    }
-
-    fn invalid_checks(&self) -> Vec<OpCheck> {
-        self.checks.iter().filter(|c| !c.valid).cloned().collect()
     }
 }

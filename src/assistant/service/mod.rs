@@ -97,6 +97,7 @@
 //! | file | concern |
 //! |---|---|
 //! | `message.rs` | the message pipeline: stages, events, model calls, cancellation |
+//! | `message/plan.rs` | the plan path: proposal, checks, the one repair pass and its merge, summary |
 //! | `apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
 //!
 //! The pure parts live beside this folder: [`grounding`](super::grounding) (aliases, context,

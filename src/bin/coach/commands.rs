@@ -123,6 +123,37 @@ pub(crate) fn model_flags(
     })
 }
 
+/// The inputs of a model-backed job command (`meals plan`, `workout generate`).
+pub(crate) struct JobInputs<'a, R> {
+    /// `--db`.
+    pub db: &'a str,
+    /// The `--request` file, parsed.
+    pub request: R,
+    /// The model `--script` or `--model` names, if any.
+    pub model: Option<Arc<dyn LanguageModel>>,
+}
+
+/// Reads a model-backed job command's flags, in this order: `--db` (required), the `--request`
+/// file, the model ([`model_flags`]), then the request read by `parse`. A usage error is `Err`;
+/// `Ok(Err(exit))` when the model or the request is refused (the error is printed).
+pub(crate) fn job_inputs<'a, R>(
+    f: &HashMap<String, &'a str>,
+    parse: impl FnOnce(&str) -> Result<R, CoachError>,
+) -> Result<Result<JobInputs<'a, R>, ExitCode>, Usage> {
+    let db = *f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let text = request_file(f)?;
+    let model = match model_flags(f)? {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(print_error(&e))),
+    };
+    Ok(match parse(&text) {
+        Ok(request) => Ok(JobInputs { db, request, model }),
+        Err(e) => Err(print_error(&e)),
+    })
+}
+
 pub(crate) fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<ExitCode, Usage> {
     let db = f
         .get("--db")

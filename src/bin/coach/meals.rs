@@ -11,7 +11,7 @@ use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
 use coachcore::Coach;
 
-use crate::commands::{model_flags, request_file};
+use crate::commands::{job_inputs, JobInputs};
 use crate::{open, print_error, read_stdin, Usage};
 
 /// `coach recipes import --db PATH`: a JSON array of recipes on stdin; prints `{"imported":N}`.
@@ -53,20 +53,13 @@ impl PlanSink for PrintProgress {
 /// `coach meals plan --db PATH --request FILE [--model GGUF | --script FILE]`: events as JSON
 /// lines; the last is the `completed` or `failed` event with the job envelope under `"job"`.
 pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let text = request_file(f)?;
-    let model = match model_flags(f)? {
-        Ok(m) => m,
-        Err(e) => return Ok(print_error(&e)),
-    };
-    let request = match Coach::meal_plan_request_from_json(&text) {
-        Ok(r) => r,
-        Err(e) => return Ok(print_error(&e)),
+    let JobInputs { db, request, model } = match job_inputs(f, Coach::meal_plan_request_from_json)?
+    {
+        Ok(inputs) => inputs,
+        Err(code) => return Ok(code),
     };
     let sink = PrintProgress::default();
-    let job = match open(Some(db))
+    let job = match open(Some(&db))
         .and_then(|c| c.run_meal_plan_with(request, model, &sink, &CancelToken::new()))
     {
         Ok(job) => job,

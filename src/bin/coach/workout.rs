@@ -11,7 +11,7 @@ use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
 use coachcore::Coach;
 use serde::Serialize;
 
-use crate::commands::{model_flags, request_file};
+use crate::commands::{job_inputs, JobInputs};
 use crate::{open, print_error, stdin_or_refuse, Usage};
 use coachcore::limits::MAX_REQUEST_BYTES;
 
@@ -87,19 +87,11 @@ struct ResultLine<'a> {
 /// events as JSON lines, then `{"event": "result", "result": WorkoutResult}`; on failure the
 /// error JSON as the last line and exit 1 (2 for rejected model output).
 pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let text = request_file(f)?;
-    let model = match model_flags(f)? {
-        Ok(m) => m,
-        Err(e) => return Ok(print_error(&e)),
+    let JobInputs { db, request, model } = match job_inputs(f, Coach::workout_request_from_json)? {
+        Ok(inputs) => inputs,
+        Err(code) => return Ok(code),
     };
-    let request = match Coach::workout_request_from_json(&text) {
-        Ok(r) => r,
-        Err(e) => return Ok(print_error(&e)),
-    };
-    let run = open(Some(db)).and_then(|c| {
+    let run = open(Some(&db)).and_then(|c| {
         c.generate_workout_with(
             &request,
             model,
