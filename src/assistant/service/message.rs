@@ -22,12 +22,12 @@ use crate::assistant::model::{
     ClarifySelection, ItemKind, OpCheck, OpIssue, PlannerItem, PlannerOperation, Route,
     RouteDecision, SummarySource, Validation,
 };
-use crate::assistant::narrow::{narrow, Narrowed};
+use crate::assistant::narrow::{code_wins, narrow, Narrowed};
 use crate::assistant::prompt::{
     answer_for_chat, chat_prompt, list_of, parse_proposal, propose_prompt, repair_message,
     summary_request,
 };
-use crate::assistant::reading::Intent;
+use crate::assistant::reading::{read_message, Intent};
 use crate::assistant::router::{self, RouterReply};
 use crate::assistant::shape::{self, ShapedOp};
 use crate::assistant::summary;
@@ -529,6 +529,7 @@ impl Run<'_> {
         if !model_used && n.asks_model() {
             text = format!("{text} (Understood without the on-device model.)");
         }
+        let text = code_wins::summary_with_repairs(text, &resolved.repairs);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),
@@ -670,6 +671,22 @@ impl Run<'_> {
                 });
             }
         }
+        // Code wins over the model's calendar: the dates and times the reading is sure of.
+        let reading = read_message(ctx.message, ctx.today, &ctx.grounding.open);
+        let repairs = code_wins::check_dates_and_times(&mut kept, &reading, ctx.message);
+        if !repairs.is_empty() {
+            log::info!(target: "coachcore::assistant",
+                "request={} dates or times repaired from the reading: {}", self.request_id,
+                repairs.len());
+            let shaped = shape::shape_typed(std::mem::take(&mut kept));
+            let known = apply::known_items(self.store, &validate::referenced_items(&shaped))?;
+            for c in validate::validate(&shaped, &known, ctx.today).checks {
+                match (&c.operation, c.valid) {
+                    (Some(op), true) => kept.push(op.clone()),
+                    _ => invalid.push(c),
+                }
+            }
+        }
         self.emit(AssistantEvent::Ops {
             version: OPS_VERSION,
             operations: kept.clone(),
@@ -681,6 +698,7 @@ impl Run<'_> {
         let titles = self.titles(&kept, aliases)?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
         let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
+        let text = code_wins::summary_with_repairs(text, &repairs);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),
