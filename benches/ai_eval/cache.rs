@@ -141,8 +141,8 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             median(calls.iter().map(|c| u64::from(c.cached)).collect()),
         )
     };
-    let (cp, cf, ct, _) = figures(&cold);
-    let (wp, wf, wt, wc) = figures(&warm);
+    let (cp, cf, ct, _) = figures(&cold[..]);
+    let (wp, wf, wt, wc) = figures(&warm[..]);
     let pct = |w: u64, c: u64| 100.0 * w as f64 / c.max(1) as f64;
     println!(
         "assistant time to first token over {} messages on {} threads (medians): cold (cache \

@@ -1030,12 +1030,15 @@ fn a_looping_output_is_stopped_early_between_forced_tokens() {
         "{}",
         out.text
     );
-    // Stopped within one check period (8 sampled steps) of the loop becoming long enough:
-    // 48 repeats of the 5-byte `"ab",`.
+    // Stopped within one check period (8 sampled steps, one per item) of the loop becoming
+    // long enough to count as one.
+    let enough = (1..200)
+        .find(|&k| coachcore::llm::runaway::is_looping(&format!("[{}", "\"ab\",".repeat(k))))
+        .unwrap();
     let repeats = out.text.matches("\"ab\"").count();
     assert!(
-        (48..48 + 9).contains(&repeats),
-        "{repeats} repeats, {} tokens",
+        (enough - 1..enough + 9).contains(&repeats),
+        "{repeats} repeats (a loop from {enough}), {} tokens",
         out.completion_tokens
     );
     assert!(out.completion_tokens < max / 2, "{}", out.completion_tokens);
