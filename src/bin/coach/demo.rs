@@ -389,6 +389,12 @@ fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
         today: Some(today.to_string()),
     };
     let result: AssistantResult = if real {
+        // As an app does when the assistant's screen opens: its fixed prompt beginning is read
+        // into the model's cache, so the message reads only what follows.
+        let warmed = coach.prewarm(coachcore::ffi::AiFeature::Assistant)?;
+        out!(
+            "  (prewarm: the assistant's fixed prompt beginning, {warmed} tokens, is in the cache)"
+        );
         // As an app sends it: in the background, events to a listener, then the result.
         let task = Arc::clone(coach).send_message(request, Some(Arc::new(Show)));
         task.wait()?
