@@ -403,6 +403,13 @@ fn plan_generate(coach: &Coach, request: &str) -> Result<crate::plan::PlanTransf
     )?)
 }
 
+/// The request of `model.prewarm`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PrewarmRequest {
+    feature: crate::ffi::AiFeature,
+}
+
 /// The request of `change.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -524,6 +531,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "model.unload" => out(coach.unload_model()),
         "model.info" => out(coach.model_info()),
+        "model.prewarm" => out(coach.prewarm(parse_request::<PrewarmRequest>(request)?.feature)?),
         "recipes.import" => out(coach.import_recipes(request.to_string())?),
         "recipe.get" => out(coach.recipe(id()?)?),
         "meals.plan" => out(meals_plan(coach, request)?),
@@ -578,6 +586,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `model.load` | `{"path": P, "contextTokens": N, "threads": N}` (`contextTokens` default 2048, `threads` default the cores) | `LoadedModelInfo`; errors `insufficient_memory` (the memory pre-flight: nothing loaded), `model_unusable` |
 /// | `model.unload` | `{}` | whether a model was loaded |
 /// | `model.info` | `{}` | `LoadedModelInfo` or `null` |
+/// | `model.prewarm` | `{"feature": "assistant"\|"suggestions"\|"meals"\|"workout"}` | prompt tokens read into the model's cache (0 without a model) |
 /// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
@@ -915,6 +924,14 @@ mod tests {
         let h = Handle::new();
         assert_eq!(call(&h, "model.info", "{}"), r#"{"ok":null}"#);
         assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":false}"#);
+        // Without a model there is nothing to warm; the feature is checked all the same.
+        assert_eq!(
+            call(&h, "model.prewarm", r#"{"feature":"suggestions"}"#),
+            r#"{"ok":0}"#
+        );
+        let out = call(&h, "model.prewarm", r#"{"feature":"SECRET"}"#);
+        invalid_at(&out, Some("feature"));
+        assert!(!out.contains("SECRET"), "{out}");
         let out = call(&h, "model.load", r#"{"path":"/no/such/model.gguf"}"#);
         assert!(out.contains(r#""code":"model_unusable""#), "{out}");
         let huge = concat!(

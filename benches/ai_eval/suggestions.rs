@@ -122,15 +122,15 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             session_ms += ms;
         }
         score.tasks += 1;
-        let drafts = match out {
+        let (drafts, failed) = match out {
             Ok(run) => {
                 score.prompt_tokens += u64::from(run.report.prompt_tokens);
                 score.completion_tokens += u64::from(run.report.completion_tokens);
-                run.drafts
+                (run.drafts, false)
             }
             Err(e) => {
                 score.failures.push(format!("{id}: error {e}"));
-                Vec::new()
+                (Vec::new(), true)
             }
         };
         score.invalid += drafts.iter().filter(|d| !acceptable(&ctx, d)).count();
@@ -139,10 +139,12 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             .filter(|d| Some(d.change_type) != expected)
             .count();
         score.wrong += wrong;
-        let ok = match expected {
-            None => drafts.is_empty(),
-            Some(k) => drafts.iter().any(|d| d.change_type == k),
-        };
+        // An error is a failed scenario, also where none was warranted.
+        let ok = !failed
+            && match expected {
+                None => drafts.is_empty(),
+                Some(k) => drafts.iter().any(|d| d.change_type == k),
+            };
         match expected {
             None => {
                 nones += 1;
@@ -155,7 +157,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         }
         if ok {
             score.success += 1;
-        } else {
+        } else if !failed {
             let got: Vec<String> = drafts.iter().map(kind).collect();
             score
                 .failures

@@ -29,6 +29,8 @@
 
 use std::collections::BTreeSet;
 
+pub mod code_wins;
+
 use serde_json::{json, Value};
 
 use super::date::Date;
@@ -114,7 +116,8 @@ pub struct Narrowed {
 pub struct Resolved {
     /// The operations, to be validated like any proposal.
     pub operations: Vec<PlannerOperation>,
-    /// What code changed in the model's answer (for the log; no user text).
+    /// What code changed in the model's answer (no user text): logged, and reported at the end
+    /// of the summary ([`code_wins::summary_with_repairs`]).
     pub repairs: Vec<String>,
     /// The option taken.
     pub choice: Option<&'static str>,

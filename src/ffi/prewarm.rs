@@ -7,7 +7,8 @@ use crate::llm::metered::Metered;
 use crate::llm::{CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, Sampling};
 
 /// An AI feature whose prompts begin with the same fixed text every time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum AiFeature {
     /// The assistant's messages (`sendMessage`).
     Assistant,
@@ -29,10 +30,13 @@ fn log_name(feature: AiFeature) -> &'static str {
     }
 }
 
-/// The system message `feature` sends first, exactly as sent.
-fn system_message(feature: AiFeature) -> &'static str {
+/// The system message `feature` sends first, exactly as sent. `embedded`: the model is the
+/// engine `loadModel` loaded, so AI suggestions run in choices mode, as
+/// `Coach::install_model` decides; a model the app brings gets the tool loop.
+fn system_message(feature: AiFeature, embedded: bool) -> &'static str {
     match feature {
         AiFeature::Assistant => crate::prompts::ASSISTANT_NARROW.trim_end(),
+        AiFeature::Suggestions if embedded => crate::prompts::SUGGESTIONS_CHOICES.trim_end(),
         AiFeature::Suggestions => crate::prompts::SUGGESTIONS_SYSTEM.trim_end(),
         AiFeature::Meals => crate::prompts::MEALS_RERANK.trim_end(),
         AiFeature::Workout => crate::prompts::WORKOUT_ANALYZER,
@@ -46,6 +50,8 @@ impl Coach {
     /// a different prompt needs the room). Call it when the screen that uses the feature opens,
     /// from a background thread: it takes about as long as reading that text once (a fraction
     /// of a second for a small model). Returns the prompt tokens read; 0 when no model is set.
+    /// For `Suggestions` it warms the prompt of the mode in use: the candidate choices for a
+    /// model from `loadModel`, the tool loop for one given to `useLanguageModel`.
     ///
     /// A model the app implements receives a request with `maxTokens` 0 and may simply return an
     /// empty text at once. Errors are the model's (`ModelUnavailable` while its breaker is open,
@@ -55,7 +61,10 @@ impl Coach {
             return Ok(0);
         };
         let request = GenerationRequest {
-            messages: vec![ChatMessage::new(ChatRole::System, system_message(feature))],
+            messages: vec![ChatMessage::new(
+                ChatRole::System,
+                system_message(feature, shared.details.as_ref().is_some_and(|d| d.embedded)),
+            )],
             json_schema: None,
             sampling: Sampling::default(),
             max_tokens: 0,

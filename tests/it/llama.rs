@@ -1003,3 +1003,43 @@ fn a_repeated_prompt_prefix_is_read_from_the_cache() {
         .unwrap();
     assert_eq!(stats.cached_prompt_tokens, 0);
 }
+
+/// A looping output is stopped early, also when jump-forward forces tokens between the sampled
+/// ones (each step here: the model samples `,` and the grammar forces `"ab"`, so the token count
+/// after a sampled token never lands on a fixed multiple). The call ends as a truncated answer
+/// (finish `Length`), far below its token limit.
+#[test]
+fn a_looping_output_is_stopped_early_between_forced_tokens() {
+    let Some(engine) = engine() else { return };
+    let schema = r#"{"type":"array","items":{"type":"string","enum":["ab"]},"minItems":1}"#;
+    let max = 1500;
+    let req = request(
+        "Answer in JSON.",
+        "Write the list [\"ab\", \"ab\", \"ab\", ...] with \"ab\" repeated as often as you can.",
+        Some(schema),
+        seeded(3, 0.0),
+        max,
+    );
+    let (out, stats) = generate_stats(&engine, req);
+    eprintln!("{} tokens, {stats:?}: {}", out.completion_tokens, out.text);
+    assert!(stats.forced_tokens > 0 && stats.jumps > 0, "{stats:?}");
+    assert!(stats.stopped_looping, "{stats:?}: {}", out.text);
+    assert_eq!(out.finish, FinishReason::Length);
+    assert!(
+        coachcore::llm::runaway::is_looping(&out.text),
+        "{}",
+        out.text
+    );
+    // Stopped within one check period (8 sampled steps, one per item) of the loop becoming
+    // long enough to count as one.
+    let enough = (1..200)
+        .find(|&k| coachcore::llm::runaway::is_looping(&format!("[{}", "\"ab\",".repeat(k))))
+        .unwrap();
+    let repeats = out.text.matches("\"ab\"").count();
+    assert!(
+        (enough - 1..enough + 9).contains(&repeats),
+        "{repeats} repeats (a loop from {enough}), {} tokens",
+        out.completion_tokens
+    );
+    assert!(out.completion_tokens < max / 2, "{}", out.completion_tokens);
+}

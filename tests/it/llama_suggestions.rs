@@ -276,19 +276,9 @@ fn the_tool_loop_on_a_seeded_session_yields_only_valid_normalised_suggestions() 
     seeded_session(AiSuggestionMode::ToolLoop);
 }
 
-/// The AI source in `mode` on a seeded session through `Coach`.
-fn seeded_session(mode: AiSuggestionMode) {
-    let Some(path) = model_path() else { return };
-    let load = Instant::now();
-    let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
-    eprintln!(
-        "model {} loaded in {} ms ({} threads)",
-        engine.info().name,
-        load.elapsed().as_millis(),
-        engine.threads()
-    );
-
-    let dir = tempfile::tempdir().unwrap();
+/// A Coach on a file database with the two-exercise plan and four seeded sessions; the clock an
+/// hour after the last. Returns it and the last session's id.
+fn seeded_coach(dir: &tempfile::TempDir) -> (Coach, String) {
     let clock = Arc::new(FixedClock::new(T0));
     let coach = Coach::with_store(
         Store::open(dir.path().join("coach.db")).unwrap(),
@@ -316,6 +306,23 @@ fn seeded_session(mode: AiSuggestionMode) {
         coach.log_session(s).unwrap();
     }
     clock.advance_ms(9 * DAY + 3_600_000);
+    (coach, last)
+}
+
+/// The AI source in `mode` on a seeded session through `Coach`.
+fn seeded_session(mode: AiSuggestionMode) {
+    let Some(path) = model_path() else { return };
+    let load = Instant::now();
+    let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
+    eprintln!(
+        "model {} loaded in {} ms ({} threads)",
+        engine.info().name,
+        load.elapsed().as_millis(),
+        engine.threads()
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (coach, last) = seeded_coach(&dir);
 
     let ai = Arc::new(Recording {
         inner: LlmSuggestionSource::with_settings(
@@ -412,4 +419,77 @@ fn seeded_session(mode: AiSuggestionMode) {
     // Stored once: asking again does not run the model.
     assert_eq!(coach.suggestions_for_session(last).unwrap(), changes);
     assert_eq!(ai.seen.lock().unwrap().len(), 2);
+}
+
+/// What the engine's debug line says each call on this thread read from its prompt cache.
+struct CachedTokens {
+    thread: std::thread::ThreadId,
+    seen: Mutex<Vec<u32>>,
+}
+
+impl coachcore::logging::LogListener for CachedTokens {
+    fn on_log(&self, _level: coachcore::logging::LogLevel, target: String, message: String) {
+        if target != "coachcore::llm::llama" || std::thread::current().id() != self.thread {
+            return;
+        }
+        let cached = message
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("cached_prompt_tokens="))
+            .and_then(|n| n.parse().ok());
+        if let Some(n) = cached {
+            self.seen.lock().unwrap().push(n);
+        }
+    }
+}
+
+/// `Coach.prewarm(Suggestions)` with a model from `loadModel` reads the prompt beginning of the
+/// mode that model runs (choices), so the next AI suggestion call finds all of it in the cache.
+#[test]
+fn prewarm_reads_the_prefix_the_next_suggestion_call_reuses() {
+    use coachcore::ffi::{AiFeature, ModelOptions};
+    use coachcore::logging::{set_log_listener, LogLevel};
+    let Some(path) = model_path() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (coach, last) = seeded_coach(&dir);
+    assert_eq!(
+        coach.prewarm(AiFeature::Suggestions).unwrap(),
+        0,
+        "no model yet"
+    );
+    let info = coach
+        .load_model(
+            path,
+            ModelOptions {
+                context_tokens: 2048,
+                threads: Some(2),
+            },
+            None,
+        )
+        .unwrap();
+    assert!(info.embedded);
+    let log = Arc::new(CachedTokens {
+        thread: std::thread::current().id(),
+        seen: Mutex::default(),
+    });
+    set_log_listener(Some(log.clone()), LogLevel::Debug);
+    let warmed = coach.prewarm(AiFeature::Suggestions).unwrap();
+    let changes = coach.suggestions_for_session(last);
+    set_log_listener(None, LogLevel::Warn);
+    changes.unwrap();
+    let seen = log.seen.lock().unwrap().clone();
+    eprintln!("prewarm read {warmed} tokens; the calls after it reused {seen:?}");
+    assert!(warmed > 50, "{warmed}");
+    assert_eq!(
+        seen.first(),
+        Some(&0),
+        "the prewarm itself starts cold: {seen:?}"
+    );
+    assert!(
+        seen.len() >= 2,
+        "no suggestion call after the prewarm: {seen:?}"
+    );
+    assert_eq!(
+        seen[1], warmed,
+        "the first suggestion call reads the whole prewarmed prefix from the cache"
+    );
 }

@@ -24,7 +24,7 @@ use crate::assistant::model::{
     ClarifySelection, ItemKind, OpCheck, PlannerItem, PlannerOperation, Route, RouteDecision,
     SummarySource, Validation,
 };
-use crate::assistant::narrow::{narrow, Narrowed};
+use crate::assistant::narrow::{code_wins, narrow, Narrowed};
 use crate::assistant::prompt::{chat_prompt, parse_proposal};
 use crate::assistant::reading::Intent;
 use crate::assistant::router::{self, RouterReply};
@@ -516,6 +516,7 @@ impl Run<'_> {
         if !model_used && n.asks_model() {
             text = format!("{text} (Understood without the on-device model.)");
         }
+        let text = code_wins::summary_with_repairs(text, &resolved.repairs);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),

@@ -1,15 +1,23 @@
 //! `coach demo`: a readable walk through the library's main jobs (schema selection, a plan
-//! transform, workout suggestions, an assistant exchange with a scripted model, the generation
-//! and audit records). Its text is for people and may change.
+//! transform, workout suggestions, an assistant exchange, the generation and audit records). Its
+//! text is for people and may change.
+//!
+//! With `--model GGUF` (a build with the feature `llama`; `./demo.sh` fetches SmolLM2 and builds
+//! it) the AI parts run on that model, loaded as an app loads it (`Coach.loadModel`): the
+//! assistant's message, the AI suggestions after the rules, and a plan written by the model;
+//! each model call prints a line (tokens, time). Without it they replay a scripted model's
+//! answers, and the output says so.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
-use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest, AssistantResult};
+use coachcore::ffi::{AssistantListener, ModelOptions};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
+use coachcore::logging::{LogLevel, LogListener};
 use coachcore::{Coach, CoachError, SchemaVersion, TodayPlan};
 
 use crate::{print_error, Usage};
@@ -23,7 +31,7 @@ pub(crate) fn demo(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let path = f
         .get("--db")
         .map_or_else(|| temp.display().to_string(), |p| p.to_string());
-    let result = demo_run(&path);
+    let result = demo_run(&path, f.get("--model").copied());
     if f.get("--db").is_none() {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", temp.display()));
@@ -35,10 +43,63 @@ pub(crate) fn demo(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     })
 }
 
-fn demo_run(path: &str) -> Result<(), CoachError> {
+/// Prints the library's log lines that say what the model did: one per model call (tokens,
+/// time), the AI suggestion source's pick, the assistant's narrowed question.
+struct ModelLines;
+
+impl LogListener for ModelLines {
+    fn on_log(&self, _level: LogLevel, target: String, message: String) {
+        let shown = match target.as_str() {
+            "coachcore::llm" => message.contains(" feature="),
+            "coachcore::suggest" => message.starts_with("ai "),
+            "coachcore::assistant" => message.contains(" narrowed "),
+            _ => false,
+        };
+        if shown {
+            // The request id is for matching log lines; the demo leaves it out.
+            let text = message
+                .split_once(' ')
+                .filter(|(first, _)| first.starts_with("request="))
+                .map_or(message.as_str(), |(_, rest)| rest);
+            out!("    [model log] {text}");
+        }
+    }
+}
+
+/// Loads `path` as an app does (`Coach.loadModel`) and prints what it is.
+fn load(coach: &Coach, path: &str) -> Result<(), CoachError> {
+    let started = std::time::Instant::now();
+    let info = coach.load_model(
+        path.to_string(),
+        ModelOptions {
+            context_tokens: 4096,
+            threads: None,
+        },
+        None,
+    )?;
+    out!(
+        "AI parts: on the model {} ({} parameters, {}), loaded in {} ms from {path}",
+        info.name,
+        info.parameter_count
+            .map_or("?".into(), |n| format!("{:.0}M", n as f64 / 1e6)),
+        info.quantization.as_deref().unwrap_or("?"),
+        started.elapsed().as_millis()
+    );
+    coachcore::logging::set_log_listener(Some(Arc::new(ModelLines)), LogLevel::Info);
+    Ok(())
+}
+
+fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     out!("coachcore {} demo", coachcore::library_version());
     let coach = Coach::open(path.to_string())?;
     out!("database: {path}");
+    match model {
+        Some(m) => load(&coach, m)?,
+        None => out!(
+            "AI parts: scripted (replayed model answers, no model loaded; ./demo.sh runs them on \
+             SmolLM2-135M-Instruct)"
+        ),
+    }
 
     for supported in [
         vec![SchemaVersion::V2Flat],
@@ -73,8 +134,12 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
         Ok(_) => out!("\nunexpected: the broken output was accepted"),
     }
 
+    if model.is_some() {
+        demo_generated_plan(&coach);
+    }
     demo_suggestions(&coach)?;
-    demo_assistant(&coach)?;
+    demo_assistant(&coach, model.is_some())?;
+    coachcore::logging::set_log_listener(None, LogLevel::Warn);
 
     out!("\ngeneration metadata in the database:");
     for g in coach.recent_generations(10)? {
@@ -97,6 +162,30 @@ fn demo_run(path: &str) -> Result<(), CoachError> {
         );
     }
     Ok(())
+}
+
+/// Today's plan written by the loaded model (`generateTodayPlan`): the plan, or why its answers
+/// were rejected (the demo goes on either way; both are recorded in the generation metadata).
+fn demo_generated_plan(coach: &Coach) {
+    use coachcore::clock::{Clock, SystemClock};
+    let today = coachcore::assistant::date::Date::from_unix_ms(SystemClock.now_ms(), 0);
+    let notes = "30 minutes, upper body, dumbbells only";
+    out!("\ntoday's plan written by the model (notes: \"{notes}\"):");
+    let request = coachcore::TodayPlanRequest {
+        date: today.to_string(),
+        notes: notes.into(),
+        schema_version: None,
+        timezone: None,
+        seed: Some(7),
+    };
+    match coach.generate_today_plan(request) {
+        Ok(t) => print_plan(&t.plan),
+        Err(e) => out!(
+            "  the model's answers were rejected: {} at {} (nothing is shown to the user)",
+            e.code(),
+            e.path().unwrap_or("-")
+        ),
+    }
 }
 
 /// Logs three workouts of a small plan and shows the suggestions the third one produces.
@@ -240,44 +329,79 @@ fn demo_script() -> Vec<String> {
     vec![r#"{"titles":["Call mom","Long run","Evening stretch"]}"#.to_string()]
 }
 
-/// A message to the assistant with a scripted model: events, proposal, apply, week view, audit.
-fn demo_assistant(coach: &Coach) -> Result<(), CoachError> {
+/// Prints each assistant event as one line.
+struct Show;
+
+impl Show {
+    fn line(event: &AssistantEvent) -> String {
+        match event {
+            AssistantEvent::Stage { stage } => format!("stage {stage:?}").to_lowercase(),
+            AssistantEvent::Ops {
+                valid_count,
+                invalid_count,
+                ..
+            } => format!("ops: {valid_count} valid, {invalid_count} invalid"),
+            AssistantEvent::Summary { text } => format!("summary: {text}"),
+            AssistantEvent::Clarify { clarification } => {
+                format!("clarify: {}", clarification.question)
+            }
+            AssistantEvent::Result { .. } => "result".into(),
+            AssistantEvent::Heartbeat => "heartbeat".into(),
+            AssistantEvent::Done => "done".into(),
+        }
+    }
+}
+
+impl EventSink for Show {
+    fn on_event(&self, event: AssistantEvent) {
+        out!("  event: {}", Show::line(&event));
+    }
+}
+
+impl AssistantListener for Show {
+    fn on_event(&self, event: AssistantEvent) {
+        // Heartbeats every few hundred ms while the model works: left out of the printout.
+        if event != AssistantEvent::Heartbeat {
+            out!("  event: {}", Show::line(&event));
+        }
+    }
+}
+
+/// A message to the assistant (on the loaded model when `real`, else a scripted one): events,
+/// proposal, apply, week view, audit.
+fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
     use coachcore::assistant::date::Date;
     use coachcore::clock::{Clock, SystemClock};
     let today = Date::from_unix_ms(SystemClock.now_ms(), 0);
     let tomorrow = today.add_days(1);
     let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \
                    stretch in the evening";
-    out!("\nassistant (plan mode, a scripted model; today is {today}):\n  user: {message}");
-    let model: Arc<dyn LanguageModel> = ScriptedModel::texts(demo_script());
-    struct Show;
-    impl EventSink for Show {
-        fn on_event(&self, event: AssistantEvent) {
-            let line = match &event {
-                AssistantEvent::Stage { stage } => format!("stage {stage:?}").to_lowercase(),
-                AssistantEvent::Ops {
-                    valid_count,
-                    invalid_count,
-                    ..
-                } => format!("ops: {valid_count} valid, {invalid_count} invalid"),
-                AssistantEvent::Summary { text } => format!("summary: {text}"),
-                AssistantEvent::Clarify { clarification } => {
-                    format!("clarify: {}", clarification.question)
-                }
-                AssistantEvent::Result { .. } => "result".into(),
-                AssistantEvent::Heartbeat => "heartbeat".into(),
-                AssistantEvent::Done => "done".into(),
-            };
-            out!("  event: {line}");
-        }
-    }
+    let who = if real {
+        "the model"
+    } else {
+        "a scripted model"
+    };
+    out!("\nassistant (plan mode, {who}; today is {today}):\n  user: {message}");
     let request = AssistantRequest {
         message: message.into(),
         mode: AssistantMode::Plan,
         selection: None,
         today: Some(today.to_string()),
     };
-    let result = coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?;
+    let result: AssistantResult = if real {
+        // As an app does when the assistant's screen opens: its fixed prompt beginning is read
+        // into the model's cache, so the message reads only what follows.
+        let warmed = coach.prewarm(coachcore::ffi::AiFeature::Assistant)?;
+        out!(
+            "  (prewarm: the assistant's fixed prompt beginning, {warmed} tokens, is in the cache)"
+        );
+        // As an app sends it: in the background, events to a listener, then the result.
+        let task = Arc::clone(coach).send_message(request, Some(Arc::new(Show)));
+        task.wait()?
+    } else {
+        let model: Arc<dyn LanguageModel> = ScriptedModel::texts(demo_script());
+        coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?
+    };
     out!("proposed operations (nothing applied yet):");
     for op in &result.operations {
         out!("  {}", serde_json::to_string(op).unwrap_or_default());

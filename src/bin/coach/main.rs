@@ -50,7 +50,9 @@
 //!   deterministic planner and generator make the workout. The workout is saved in the database.
 //! - `coach workout render`: an analyzer plan JSON (`schemas/analyzer-v1.json`) on stdin; prints
 //!   the deterministic workout YAML and exits 0, or the error JSON and exits 1.
-//! - `coach demo [--db PATH]`: a readable walk through the library's main jobs.
+//! - `coach demo [--db PATH] [--model GGUF]`: a readable walk through the library's main jobs;
+//!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
+//!   scripted one (`./demo.sh` chooses).
 //!
 //! Stdin is read up to the command's cap (`src/limits.rs`; 512 KiB for `ops`, 32 MiB for
 //! `recipes import`, 1 MiB otherwise): larger input, or input that is not UTF-8, prints the error
@@ -91,7 +93,7 @@ const USAGE: &str = "usage:
   coach workout validate   (a workout YAML on stdin)
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]
   coach workout render   (an analyzer plan JSON on stdin)
-  coach demo [--db PATH]";
+  coach demo [--db PATH] [--model GGUF]";
 
 struct Usage(String);
 
@@ -199,7 +201,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["workout", "generate", rest @ ..] => {
             workout::generate(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
-        ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
+        ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db", "--model"])?),
         ["--help" | "-h" | "help"] => {
             out!("{USAGE}");
             Ok(ExitCode::SUCCESS)

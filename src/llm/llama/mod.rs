@@ -68,9 +68,6 @@ use support::{
 /// The template used when a GGUF has no chat template llama.cpp can apply.
 pub const FALLBACK_TEMPLATE: &str = "chatml";
 
-/// Sampled tokens between two checks for a looping output ([`runaway`]).
-const LOOP_CHECK_EVERY: u32 = 8;
-
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
 /// chunks, so this bounds how long a long prompt can ignore them.
 const PROMPT_CHUNK: usize = 256;
@@ -473,6 +470,14 @@ impl LlamaEngine {
             cancel,
             &deadline,
         );
+        if let Ok((r, stats)) = &result {
+            log::debug!(target: "coachcore::llm::llama",
+                "prompt_tokens={} cached_prompt_tokens={} completion_tokens={} sampled={} \
+                 forced={} decode_steps={} stopped_looping={}",
+                r.prompt_tokens, stats.cached_prompt_tokens, r.completion_tokens,
+                stats.sampled_tokens, stats.forced_tokens, stats.decode_steps,
+                stats.stopped_looping);
+        }
         if result.is_ok() || matches!(result, Err(LlmError::Cancelled | LlmError::TimedOut { .. }))
         {
             self.return_context(ctx);
@@ -524,6 +529,8 @@ impl LlamaEngine {
             cached_prompt_tokens: cached as u32,
             ..GenerationStats::default()
         };
+        // Sampled tokens since the output was last looked at for a loop (forced ones not counted).
+        let mut loop_check = runaway::LoopCheck::default();
         // The tokens of the next model step: the sampled one, then any forced ones.
         let mut step: Vec<LlamaToken> = Vec::with_capacity(PROMPT_CHUNK);
         while completion_tokens < request.max_tokens {
@@ -547,7 +554,7 @@ impl LlamaEngine {
             if completion_tokens == request.max_tokens {
                 break;
             }
-            if completion_tokens % LOOP_CHECK_EVERY == 0 && runaway::is_looping(&text) {
+            if loop_check.after_sampled(&text) {
                 log::warn!(target: "coachcore::llm",
                     "decoding stopped: the output repeats itself (after {completion_tokens} tokens)");
                 stats.stopped_looping = true;

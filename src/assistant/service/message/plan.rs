@@ -11,9 +11,11 @@ use crate::assistant::model::{
     AssistantEvent, AssistantResult, AssistantStage, ItemKind, OpCheck, OpIssue, PlannerOperation,
     Route, RouteDecision, SummarySource, Validation,
 };
+use crate::assistant::narrow::code_wins;
 use crate::assistant::prompt::{
     answer_for_chat, list_of, parse_proposal, propose_prompt, repair_message, summary_request,
 };
+use crate::assistant::reading::read_message;
 use crate::assistant::service::apply;
 use crate::assistant::shape::{self, ShapedOp};
 use crate::assistant::summary;
@@ -139,9 +141,26 @@ impl Run<'_> {
                 });
             }
         }
+        // Code wins over the model's calendar: the dates and times the reading is sure of.
+        let reading = read_message(ctx.message, ctx.today, &ctx.grounding.open);
+        let repairs = code_wins::check_dates_and_times(&mut kept, &reading, ctx.message);
+        if !repairs.is_empty() {
+            log::info!(target: "coachcore::assistant",
+                "request={} dates or times repaired from the reading: {}", self.request_id,
+                repairs.len());
+            let shaped = shape::shape_typed(std::mem::take(&mut kept));
+            let known = apply::known_items(self.store, &validate::referenced_items(&shaped))?;
+            for c in validate::validate(&shaped, &known, ctx.today).checks {
+                match (&c.operation, c.valid) {
+                    (Some(op), true) => kept.push(op.clone()),
+                    _ => invalid.push(c),
+                }
+            }
+        }
         let titles = self.ops_then_titles(&kept, invalid.len(), aliases)?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
         let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
+        let text = code_wins::summary_with_repairs(text, &repairs);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),

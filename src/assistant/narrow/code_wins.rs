@@ -1,0 +1,172 @@
+//! Code wins over the model's calendar (issue 10). On the full-proposal path (a message the
+//! reading cannot build, a clarify selection) the model writes every field itself; the dates and
+//! times it wrote are checked against the deterministic reading of the message, and where the two
+//! disagree the reading's value is kept and the repair is reported. The narrowed path reports the
+//! repairs it made to the model's answer the same way ([`summary_with_repairs`]).
+//!
+//! Pure. Only what the reading is sure of is enforced: one date (no range, no recurrence) and the
+//! one operation that carries a date; one time and the one operation that carries a time. A
+//! message naming several dates or times ("call mom at 5 and run at 7") is left to the model.
+
+use crate::assistant::model::{OpType, PlannerOperation};
+use crate::assistant::reading::{Reading, Span};
+
+/// Puts the reading's date and time on the model's operations where they disagree (see the
+/// module docs); returns one sentence per repair, for the summary (quoting the message's own
+/// words for the date or time, never the model's text beyond the value it wrote).
+pub fn check_dates_and_times(
+    ops: &mut [PlannerOperation],
+    reading: &Reading,
+    message: &str,
+) -> Vec<String> {
+    let mut repairs = Vec::new();
+    let scheduling = |op: &PlannerOperation| matches!(op.op, OpType::Create | OpType::Update);
+    let words = |span: Span| message.get(span.start..span.end).unwrap_or("").to_string();
+
+    let one_date = match reading.dates.as_slice() {
+        [d] if d.through.is_none() && reading.recurrence.is_none() => Some(d),
+        _ => None,
+    };
+    if let Some(d) = one_date {
+        let dated: Vec<usize> = (0..ops.len())
+            .filter(|&i| scheduling(&ops[i]) && ops[i].scheduled_for.is_some())
+            .collect();
+        if let [i] = dated[..] {
+            let op = &mut ops[i];
+            if op.scheduled_for.as_deref() != Some(d.date.as_str()) {
+                repairs.push(format!(
+                    "the date is {} (\"{}\"), not the model's {}",
+                    d.date,
+                    words(d.span),
+                    op.scheduled_for.as_deref().unwrap_or("")
+                ));
+                op.scheduled_for = Some(d.date.clone());
+            }
+        }
+    }
+
+    if let Some(t) = reading.time.as_ref().filter(|t| t.time.is_some()) {
+        let timed: Vec<usize> = (0..ops.len())
+            .filter(|&i| scheduling(&ops[i]) && ops[i].time_of_day.is_some())
+            .collect();
+        if let [i] = timed[..] {
+            let op = &mut ops[i];
+            let said = words(t.span);
+            if op.time_of_day != t.time {
+                repairs.push(format!(
+                    "the time is {} (\"{said}\"), not the model's {}",
+                    t.time.as_deref().unwrap_or(""),
+                    op.time_of_day.as_deref().unwrap_or("")
+                ));
+                op.time_of_day = t.time.clone();
+            }
+            match (&t.end_time, &op.end_time) {
+                (Some(end), Some(model)) if end != model => {
+                    repairs.push(format!(
+                        "the end time is {end} (\"{said}\"), not the model's {model}"
+                    ));
+                    op.end_time = Some(end.clone());
+                }
+                // The model's end no longer follows the start the message names: left out.
+                (None, Some(model)) if op.time_of_day.as_ref().is_some_and(|s| s >= model) => {
+                    repairs.push(format!(
+                        "the model's end time {model} was before the start: left out"
+                    ));
+                    op.end_time = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    repairs
+}
+
+/// `summary` with the repairs code made to the model's answer appended in one sentence, so the
+/// app (and the user) see that the library corrected the model; unchanged without repairs.
+pub fn summary_with_repairs(summary: String, repairs: &[String]) -> String {
+    if repairs.is_empty() {
+        return summary;
+    }
+    format!(
+        "{summary} (Corrected by the library: {}.)",
+        repairs.join("; ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assistant::date::Date;
+    use crate::assistant::model::ItemKind;
+    use crate::assistant::reading::read_message;
+
+    fn today() -> Date {
+        Date::parse("2026-11-23").unwrap() // a Monday
+    }
+
+    fn create(date: Option<&str>, time: Option<&str>, end: Option<&str>) -> PlannerOperation {
+        let mut op: PlannerOperation = serde_json::from_value(serde_json::json!({
+            "op": "create", "kind": "event", "title": "Dentist"
+        }))
+        .unwrap();
+        op.scheduled_for = date.map(String::from);
+        op.time_of_day = time.map(String::from);
+        op.end_time = end.map(String::from);
+        op
+    }
+
+    fn check(message: &str, ops: &mut [PlannerOperation]) -> Vec<String> {
+        let reading = read_message(message, today(), &[]);
+        check_dates_and_times(ops, &reading, message)
+    }
+
+    #[test]
+    fn the_readings_date_and_time_win_and_each_repair_is_reported() {
+        let message = "Dentist appointment tomorrow from 3pm to 4pm";
+        let mut ops = [create(Some("2026-11-25"), Some("15:30"), Some("17:00"))];
+        let repairs = check(message, &mut ops);
+        assert_eq!(ops[0].scheduled_for.as_deref(), Some("2026-11-24"));
+        assert_eq!(ops[0].time_of_day.as_deref(), Some("15:00"));
+        assert_eq!(ops[0].end_time.as_deref(), Some("16:00"));
+        assert_eq!(repairs.len(), 3, "{repairs:?}");
+        assert!(
+            repairs[0].contains("2026-11-24 (\"tomorrow\")") && repairs[0].contains("2026-11-25"),
+            "{repairs:?}"
+        );
+        let summary = summary_with_repairs("Added Dentist.".into(), &repairs);
+        assert!(summary.starts_with("Added Dentist. (Corrected by the library: the date is"));
+        assert!(summary.ends_with(".)"), "{summary}");
+    }
+
+    #[test]
+    fn agreeing_or_unsure_readings_change_nothing() {
+        // The model agrees: nothing to repair.
+        let mut ops = [create(Some("2026-11-24"), Some("15:00"), None)];
+        assert!(check("Dentist tomorrow at 3pm", &mut ops).is_empty());
+        // Two operations carry dates: which is which is the model's call.
+        let mut two = [
+            create(Some("2026-11-25"), None, None),
+            create(Some("2026-11-27"), None, None),
+        ];
+        let before = two.clone();
+        assert!(check("Dentist tomorrow and a haircut", &mut two).is_empty());
+        assert_eq!(two, before);
+        // A recurrence anchors its own date.
+        let mut habit = [create(Some("2026-11-26"), None, None)];
+        habit[0].kind = ItemKind::Habit;
+        assert!(check("Run every Thursday", &mut habit).is_empty());
+        // The message names no date or time: the model's stand.
+        let mut free = [create(Some("2026-11-26"), Some("09:00"), None)];
+        assert!(check("Add a dentist appointment", &mut free).is_empty());
+        assert_eq!(summary_with_repairs("Done.".into(), &[]), "Done.");
+    }
+
+    #[test]
+    fn an_end_time_before_the_corrected_start_is_left_out() {
+        let mut ops = [create(Some("2026-11-24"), Some("09:00"), Some("10:00"))];
+        let repairs = check("Dentist tomorrow at 3pm", &mut ops);
+        assert_eq!(ops[0].time_of_day.as_deref(), Some("15:00"));
+        assert_eq!(ops[0].end_time, None);
+        assert_eq!(repairs.len(), 2, "{repairs:?}");
+    }
+}
