@@ -5,6 +5,8 @@
 //!
 //!     cargo bench --features llama --bench ai_eval            # every task
 //!     cargo bench --features llama --bench ai_eval -- --quick # the first 12 tasks (CI)
+//!     cargo bench --features llama --bench ai_eval -- --only workout  # one feature (assistant,
+//!                                                                     # meals, workout, suggestions)
 //!
 //! Scoring is described in `tests/data/eval/README.md`. Figures only: goals are read by people.
 
@@ -39,6 +41,13 @@ const QUICK_TASKS: usize = 12;
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    // `--only NAME`: run one feature's tasks.
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1).cloned());
+    let runs = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -65,10 +74,18 @@ fn main() {
         engine.threads(),
         if quick { " (quick)" } else { "" }
     );
-    assistant(&engine, quick);
-    meals::run(&engine, quick);
-    workout::run(&engine, quick);
-    suggestions::run(&engine, quick);
+    if runs("assistant") {
+        assistant(&engine, quick);
+    }
+    if runs("meals") {
+        meals::run(&engine, quick);
+    }
+    if runs("workout") {
+        workout::run(&engine, quick);
+    }
+    if runs("suggestions") {
+        suggestions::run(&engine, quick);
+    }
 }
 
 /// What one feature's run scored.

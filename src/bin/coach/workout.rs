@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use coachcore::llm::CancelToken;
 use coachcore::workout::document::DocumentError;
+use coachcore::llm::metered::SharedModel;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
 use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
 use coachcore::Coach;
@@ -83,8 +84,8 @@ struct ResultLine<'a> {
     result: &'a WorkoutResult,
 }
 
-/// `coach workout generate --db PATH --request FILE [--model GGUF | --script FILE]`: the stage
-/// events as JSON lines, then `{"event": "result", "result": WorkoutResult}`; on failure the
+/// `coach workout generate --db PATH --request FILE [--model GGUF | --script FILE]
+/// [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]`: the stage events as JSON lines, then `{"event": "result", "result": WorkoutResult}`; on failure the
 /// error JSON as the last line and exit 1 (2 for rejected model output).
 pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
@@ -99,13 +100,24 @@ pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
         Ok(r) => r,
         Err(e) => return Ok(print_error(&e)),
     };
+    let mut settings = WorkoutSettings::default();
+    for (flag, field) in [
+        ("--analyzer-timeout-ms", &mut settings.analyzer_timeout_ms),
+        ("--generator-timeout-ms", &mut settings.generator_timeout_ms),
+    ] {
+        if let Some(v) = f.get(flag) {
+            *field = v
+                .parse()
+                .map_err(|_| Usage(format!("{flag}: a number of milliseconds")))?;
+        }
+    }
     let run = open(Some(db)).and_then(|c| {
         c.generate_workout_with(
             &request,
-            model,
+            model.map(SharedModel::plain),
             &PrintEvents,
             &CancelToken::new(),
-            &WorkoutSettings::default(),
+            &settings,
         )
     });
     Ok(match run {
