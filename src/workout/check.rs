@@ -317,7 +317,7 @@ mod tests {
             bans: vec![],
             equipment: vec![
                 "eq_barbell_olympic".into(),
-                "eq_rack".into(),
+                "eq_squat_rack".into(),
                 "eq_bench_flat".into(),
                 "eq_dumbbells_set_5-50".into(),
                 "eq_pullup_bar".into(),

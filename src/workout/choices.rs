@@ -54,13 +54,32 @@ pub struct ExerciseChoice {
     pub reps: String,
 }
 
-/// The exercises shown to the model: the allowed ones, those with history first, then
-/// compounds, in catalog order, at most [`MAX_CANDIDATES`].
-pub fn candidates<'a>(pre: &PreAnalysis, catalog: &'a [WorkoutExercise]) -> Vec<&'a WorkoutExercise> {
-    let mut out: Vec<&WorkoutExercise> = catalog.iter().filter(|e| pre.is_allowed(&e.id)).collect();
-    out.sort_by_key(|e| (pre.facts(&e.id).is_none(), !e.compound));
-    out.truncate(MAX_CANDIDATES);
-    out
+/// The exercises shown to the model, at most [`MAX_CANDIDATES`] of the allowed ones: `preferred`
+/// first (the deterministic planner's picks, so a sensible plan is always possible), then those
+/// with history, then one of each movement pattern before a second of any, compounds first.
+pub fn candidates<'a>(
+    pre: &PreAnalysis,
+    catalog: &'a [WorkoutExercise],
+    preferred: &[&str],
+) -> Vec<&'a WorkoutExercise> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut out: Vec<(bool, bool, usize, bool, &WorkoutExercise)> = catalog
+        .iter()
+        .filter(|e| pre.is_allowed(&e.id))
+        .map(|e| {
+            let rank = seen.entry(e.pattern.as_str()).or_default();
+            *rank += 1;
+            (
+                !preferred.contains(&e.id.as_str()),
+                pre.facts(&e.id).is_none(),
+                *rank,
+                !e.compound,
+                e,
+            )
+        })
+        .collect();
+    out.sort_by_key(|(a, b, c, d, _)| (*a, *b, *c, *d));
+    out.into_iter().take(MAX_CANDIDATES).map(|t| t.4).collect()
 }
 
 /// The goal's rep ranges (Tier A, B and C of the deterministic planner's prescription).

@@ -225,7 +225,13 @@ fn model_analyzer(
     cancel: &Arc<CancelToken>,
     settings: &WorkoutSettings,
 ) -> std::result::Result<AnalyzerPlan, LlmError> {
-    let shown = choices::candidates(pre, catalog);
+    let default_plan = planner::plan(request, pre, catalog);
+    let preferred: Vec<&str> = default_plan
+        .exercise_plan
+        .iter()
+        .map(|p| p.exercise.as_str())
+        .collect();
+    let shown = choices::candidates(pre, catalog, &preferred);
     let schema = choices::analyzer_schema(request, pre, &shown);
     let validator = document::validator(&schema);
     let full = document::analyzer_schema_for(&pre.allowed);

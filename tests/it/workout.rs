@@ -702,7 +702,10 @@ fn analyzer_and_generator_repair_once_then_pass() {
     let repair = &reqs[1].messages.last().unwrap().content;
     assert!(repair.contains("exercises[0].exercise"), "{repair}");
     let schema = reqs[0].json_schema.as_deref().unwrap();
-    assert!(schema.contains("\"enum\":[\"bb-back-squat\""), "candidate ids as an enum: {schema}");
+    assert!(
+        schema.contains("\"exercise\":{\"enum\":[") && schema.contains("\"bb-back-squat\""),
+        "candidate ids as an enum: {schema}"
+    );
     assert!(!schema.contains("bb-deadlift"), "banned: not a candidate");
     let repair = &reqs[3].messages.last().unwrap().content;
     assert!(repair.contains(&first) && repair.contains("reps"), "{repair}");
