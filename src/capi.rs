@@ -370,21 +370,22 @@ fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, Api
     let model = coach.shared_model();
     // An optional top-level `settings` (`WorkoutSettings`, camelCase) beside the request's fields.
     let mut value: serde_json::Value = parse_request(request)?;
-    let settings: crate::workout::WorkoutSettings = match value
-        .as_object_mut()
-        .and_then(|o| o.remove("settings"))
-    {
-        Some(s) => {
-            let settings: crate::workout::WorkoutSettings =
-                parse_request(&s.to_string()).map_err(|mut e: crate::error::RequestError| {
-                    e.path = Some(e.path.map_or("settings".into(), |p| format!("settings.{p}")));
-                    e
-                })?;
-            settings.check().map_err(CoachError::from)?;
-            settings
-        }
-        None => Default::default(),
-    };
+    let settings: crate::workout::WorkoutSettings =
+        match value.as_object_mut().and_then(|o| o.remove("settings")) {
+            Some(s) => {
+                let settings: crate::workout::WorkoutSettings = parse_request(&s.to_string())
+                    .map_err(|mut e: crate::error::RequestError| {
+                        e.path = Some(
+                            e.path
+                                .map_or("settings".into(), |p| format!("settings.{p}")),
+                        );
+                        e
+                    })?;
+                settings.check().map_err(CoachError::from)?;
+                settings
+            }
+            None => Default::default(),
+        };
     // Parsed here, not by `workout_request_from_json`, to keep the path of a bad value.
     let request: crate::workout::WorkoutRequest = parse_request(&value.to_string())?;
     crate::workout::preanalysis::validate_request(&request).map_err(CoachError::from)?;
@@ -1059,21 +1060,34 @@ mod tests {
         }
         let out: serde_json::Value =
             serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
-        assert_eq!(out["error"]["code"], "model_unavailable", "breaker open: {out}");
+        assert_eq!(
+            out["error"]["code"], "model_unavailable",
+            "breaker open: {out}"
+        );
         assert_eq!(model.requests().len(), 5, "not called while open");
         // Settings beside the request: bounds and unknown fields are refused with their path.
         let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
         req["settings"] = serde_json::json!({"analyzerTimeoutMs": 0});
         let out = call(&h, "workout.generate", &req.to_string());
-        assert!(out.contains("invalid_argument") && out.contains("analyzerTimeoutMs"), "{out}");
+        assert!(
+            out.contains("invalid_argument") && out.contains("analyzerTimeoutMs"),
+            "{out}"
+        );
         req["settings"] = serde_json::json!({"timeout": 5});
         let out: serde_json::Value =
             serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
         assert_eq!(out["error"]["code"], "invalid_argument", "{out}");
-        assert!(out["error"]["path"].as_str().unwrap_or("").starts_with("settings"), "{out}");
+        assert!(
+            out["error"]["path"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("settings"),
+            "{out}"
+        );
         // Valid settings without a model: the deterministic workout.
         unsafe { &*h.0 }.coach.use_language_model(None);
-        req["settings"] = serde_json::json!({"analyzerTimeoutMs": 1000, "generatorTimeoutMs": 1000});
+        req["settings"] =
+            serde_json::json!({"analyzerTimeoutMs": 1000, "generatorTimeoutMs": 1000});
         let out: serde_json::Value =
             serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
         assert_eq!(out["ok"]["result"]["source"], "deterministic", "{out}");

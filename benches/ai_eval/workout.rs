@@ -187,8 +187,14 @@ fn invalid(r: &WorkoutResult, request: &WorkoutRequest) -> bool {
     match validate_workout_yaml(&r.yaml) {
         Ok(w) if w == r.workout => {
             let inv = Inventory::new(&request.equipment, r.workout.units);
-            !check::workout_issues(&r.workout, &r.analyzer, builtin(), &inv, &r.workout.workout_id)
-                .is_empty()
+            !check::workout_issues(
+                &r.workout,
+                &r.analyzer,
+                builtin(),
+                &inv,
+                &r.workout.workout_id,
+            )
+            .is_empty()
         }
         _ => true,
     }

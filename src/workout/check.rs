@@ -225,7 +225,11 @@ pub fn workout_issues(
                 "the first Tier A compound needs its warm-up ramp: {} sets ({})",
                 ramp.len(),
                 ramp.iter()
-                    .map(|(wt, r)| format!("{} x {}", wt.map_or("light".into(), |x| x.to_string()), serde_json::to_string(r).unwrap_or_default()))
+                    .map(|(wt, r)| format!(
+                        "{} x {}",
+                        wt.map_or("light".into(), |x| x.to_string()),
+                        serde_json::to_string(r).unwrap_or_default()
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -349,7 +353,9 @@ mod tests {
     }
 
     /// The pre-analysis over `history`, the deterministic plan, and the inventory.
-    fn setup(history: &[ExercisePerformance]) -> (WorkoutRequest, PreAnalysis, AnalyzerPlan, Inventory) {
+    fn setup(
+        history: &[ExercisePerformance],
+    ) -> (WorkoutRequest, PreAnalysis, AnalyzerPlan, Inventory) {
         let r = request();
         let date = preanalysis::validate_request(&r).unwrap();
         let pre = preanalysis::analyze(&r, date, builtin(), history);
@@ -365,7 +371,10 @@ mod tests {
     #[test]
     fn loads_above_the_cap_are_domain_errors_with_their_path() {
         // Squatted 200 x 5 twice (not thin): the cap is 200 x load_cap_pct (1.0 when rested).
-        let history = [done("bb-back-squat", 200.0, 20), done("bb-back-squat", 200.0, 25)];
+        let history = [
+            done("bb-back-squat", 200.0, 20),
+            done("bb-back-squat", 200.0, 25),
+        ];
         let (r, pre, mut plan, inv) = setup(&history);
         let i = plan
             .exercise_plan
@@ -376,11 +385,18 @@ mod tests {
         assert!(analyzer_issues(&plan, &r, &pre, &inv).is_empty());
         plan.exercise_plan[i].targets.load_cap = Some(cap + 20.0);
         let issues = analyzer_issues(&plan, &r, &pre, &inv);
-        assert!(paths(&issues).contains(&format!("exercise_plan[{i}].targets.load_cap").as_str()), "{issues:?}");
+        assert!(
+            paths(&issues).contains(&format!("exercise_plan[{i}].targets.load_cap").as_str()),
+            "{issues:?}"
+        );
         plan.exercise_plan[i].targets.load_cap = Some(cap);
         plan.exercise_plan[i].targets.target_load = Some(cap + 10.0);
         let issues = analyzer_issues(&plan, &r, &pre, &inv);
-        assert_eq!(paths(&issues), vec![format!("exercise_plan[{i}].targets.target_load")], "{issues:?}");
+        assert_eq!(
+            paths(&issues),
+            vec![format!("exercise_plan[{i}].targets.target_load")],
+            "{issues:?}"
+        );
         assert!(issues[0].message.contains(&cap.to_string()));
     }
 
@@ -395,7 +411,11 @@ mod tests {
         plan.exercise_plan[i].targets.target_load = Some(500.0);
         plan.exercise_plan[i].targets.load_cap = Some(600.0);
         let issues = analyzer_issues(&plan, &r, &pre, &inv);
-        assert_eq!(paths(&issues), vec![format!("exercise_plan[{i}].targets.target_load")], "{issues:?}");
+        assert_eq!(
+            paths(&issues),
+            vec![format!("exercise_plan[{i}].targets.target_load")],
+            "{issues:?}"
+        );
         assert!(issues[0].message.contains("must be null"));
     }
 
@@ -409,7 +429,10 @@ mod tests {
         plan.exercise_plan[0].targets.target_load = None;
         plan.exercise_plan[0].targets.load_cap = None;
         let issues = analyzer_issues(&plan, &r, &pre, &inv);
-        let at = issues.iter().find(|i| i.path == "exercise_plan[0].exercise").expect("{issues:?}");
+        let at = issues
+            .iter()
+            .find(|i| i.path == "exercise_plan[0].exercise")
+            .expect("{issues:?}");
         assert!(at.message.starts_with("anti-repeat"), "{at:?}");
         // Eight days later the last strength day is 7+ days ago: the same plan passes that rule.
         let history = [done("bb-back-squat", 200.0, 8)];

@@ -95,10 +95,18 @@ pub fn rep_ranges(request: &WorkoutRequest) -> Vec<&'static str> {
 }
 
 /// The analyzer's per-request schema: only the model's choices.
-pub fn analyzer_schema(request: &WorkoutRequest, pre: &PreAnalysis, candidates: &[&WorkoutExercise]) -> Value {
+pub fn analyzer_schema(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    candidates: &[&WorkoutExercise],
+) -> Value {
     let ids: Vec<&str> = candidates.iter().map(|e| e.id.as_str()).collect();
-    let max_sets = MAX_SETS_PER_EXERCISE.min(pre.budget.max_working_sets).max(1);
-    let max_items = MAX_EXERCISES.min(pre.budget.max_working_sets as usize).max(1);
+    let max_sets = MAX_SETS_PER_EXERCISE
+        .min(pre.budget.max_working_sets)
+        .max(1);
+    let max_items = MAX_EXERCISES
+        .min(pre.budget.max_working_sets as usize)
+        .max(1);
     json!({
         "type": "object",
         "additionalProperties": false,
@@ -136,7 +144,11 @@ fn quoted(text: &str, n: usize) -> String {
 }
 
 /// The analyzer's user turn: the request's frame and the facts code computed, one line each.
-pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, candidates: &[&WorkoutExercise]) -> String {
+pub fn analyzer_prompt(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    candidates: &[&WorkoutExercise],
+) -> String {
     let m = &request.meta;
     let policy = pre.policy();
     let mut lines = vec![
@@ -144,16 +156,33 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, candidates: 
             "Today: {}, {} minutes, goal {}, weights in {}.",
             m.date,
             m.duration_minutes,
-            serde_json::to_string(&m.goal).unwrap_or_default().trim_matches('"'),
-            serde_json::to_string(&m.units).unwrap_or_default().trim_matches('"'),
+            serde_json::to_string(&m.goal)
+                .unwrap_or_default()
+                .trim_matches('"'),
+            serde_json::to_string(&m.units)
+                .unwrap_or_default()
+                .trim_matches('"'),
         ),
-        format!("User notes: {}", quoted(&request.instructions, MAX_QUOTED_CHARS)),
+        format!(
+            "User notes: {}",
+            quoted(&request.instructions, MAX_QUOTED_CHARS)
+        ),
     ];
-    if let Some(h) = request.history_text.as_deref().filter(|h| !h.trim().is_empty()) {
-        lines.push(format!("User's history notes: {}", quoted(h, MAX_QUOTED_CHARS)));
+    if let Some(h) = request
+        .history_text
+        .as_deref()
+        .filter(|h| !h.trim().is_empty())
+    {
+        lines.push(format!(
+            "User's history notes: {}",
+            quoted(h, MAX_QUOTED_CHARS)
+        ));
     }
     if !request.upcoming_cardio.trim().is_empty() {
-        lines.push(format!("Upcoming cardio: {}", quoted(&request.upcoming_cardio, 120)));
+        lines.push(format!(
+            "Upcoming cardio: {}",
+            quoted(&request.upcoming_cardio, 120)
+        ));
     }
     lines.push(format!(
         "Fatigue: RIR +{}, loads at most {:.0}% of last (code applies both).",
@@ -168,7 +197,10 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, candidates: 
     for e in candidates {
         let history = match pre.facts(&e.id) {
             Some(f) if f.last_load > 0.0 => {
-                format!("last {}x{} {} days ago", f.last_load, f.last_reps, f.days_ago)
+                format!(
+                    "last {}x{} {} days ago",
+                    f.last_load, f.last_reps, f.days_ago
+                )
             }
             Some(f) => format!("done {} days ago", f.days_ago),
             None => "new".into(),
@@ -204,9 +236,17 @@ pub fn plan_of(
             return Err((format!("exercises[{i}].exercise"), "not a candidate".into()));
         };
         let rir = planner::prescription(goal, c.tier).2;
-        planned.push(planner::planned(e, c.tier, c.sets, &c.reps, rir, goal, pre, inv));
+        planned.push(planner::planned(
+            e, c.tier, c.sets, &c.reps, rir, goal, pre, inv,
+        ));
     }
-    Ok(planner::frame(request, pre, choice.session_type, planned, String::new()))
+    Ok(planner::frame(
+        request,
+        pre,
+        choice.session_type,
+        planned,
+        String::new(),
+    ))
 }
 
 /// A path of the plan as a path of the answer (`exercise_plan[2].targets.rep_range` ->
@@ -266,23 +306,33 @@ pub fn rep_bounds(range: &str) -> (u32, u32) {
 }
 
 /// The generator's user turn: the plan as code made it, one line per exercise.
-pub fn generator_prompt(plan: &AnalyzerPlan, catalog: &[WorkoutExercise], inv: &Inventory) -> String {
+pub fn generator_prompt(
+    plan: &AnalyzerPlan,
+    catalog: &[WorkoutExercise],
+    inv: &Inventory,
+) -> String {
     let m = &plan.meta;
     let units = serde_json::to_string(&m.units).unwrap_or_default();
     let mut lines = vec![format!(
         "Workout {}, {} minutes, goal {}.",
         m.date,
         m.duration_minutes,
-        serde_json::to_string(&m.goal).unwrap_or_default().trim_matches('"')
+        serde_json::to_string(&m.goal)
+            .unwrap_or_default()
+            .trim_matches('"')
     )];
     for p in &plan.exercise_plan {
         let def = render::find(catalog, &p.exercise);
-        let load = render::working_load(p, def, inv, m.units)
-            .map_or_else(|| "load by feel".to_string(), |w| format!("{w} {}", units.trim_matches('"')));
+        let load = render::working_load(p, def, inv, m.units).map_or_else(
+            || "load by feel".to_string(),
+            |w| format!("{w} {}", units.trim_matches('"')),
+        );
         lines.push(format!(
             "- {}: tier {}, {} sets x {} reps, {load}, RIR {}",
             p.exercise,
-            serde_json::to_string(&p.tier).unwrap_or_default().trim_matches('"'),
+            serde_json::to_string(&p.tier)
+                .unwrap_or_default()
+                .trim_matches('"'),
             p.working_sets,
             p.targets.rep_range,
             (p.targets.rir + plan.fatigue_policy.rir_shift).min(4)
@@ -303,7 +353,12 @@ pub fn apply_generator(base: Workout, plan: &AnalyzerPlan, answer: &Value) -> Wo
         };
         let reps: Vec<u32> = choice["reps"]
             .as_array()
-            .map(|a| a.iter().filter_map(|r| r.as_u64()).map(|r| r as u32).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|r| r.as_u64())
+                    .map(|r| r as u32)
+                    .collect()
+            })
             .unwrap_or_default();
         let cue = choice["cue"].as_str().unwrap_or("").trim();
         let per_side = p.targets.rep_range.ends_with("/side");
@@ -314,17 +369,30 @@ pub fn apply_generator(base: Workout, plan: &AnalyzerPlan, answer: &Value) -> Wo
         for (k, s) in working.enumerate() {
             if let Some(r) = reps.get(k) {
                 s.target_reps = if per_side {
-                    TargetReps::Text { value: format!("{r}/side") }
+                    TargetReps::Text {
+                        value: format!("{r}/side"),
+                    }
                 } else {
                     TargetReps::Count { value: *r }
                 };
             }
             if k == 0 && !cue.is_empty() {
-                s.notes = cut(&if s.notes.is_empty() { cue.to_string() } else { format!("{} {cue}", s.notes) }, 300);
+                s.notes = cut(
+                    &if s.notes.is_empty() {
+                        cue.to_string()
+                    } else {
+                        format!("{} {cue}", s.notes)
+                    },
+                    300,
+                );
             }
         }
     }
-    if let Some(note) = answer["notes_to_user"].as_str().map(str::trim).filter(|n| !n.is_empty()) {
+    if let Some(note) = answer["notes_to_user"]
+        .as_str()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
         let text = match w.notes_to_user.take() {
             Some(before) => format!("{before} {note}"),
             None => note.to_string(),

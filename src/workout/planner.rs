@@ -179,5 +179,11 @@ pub fn plan(
             p.working_sets -= 1;
         }
     }
-    frame(request, pre, SessionType::FullBody, exercise_plan, String::new())
+    frame(
+        request,
+        pre,
+        SessionType::FullBody,
+        exercise_plan,
+        String::new(),
+    )
 }

@@ -98,7 +98,12 @@ pub fn working_load(
 }
 
 /// Whether the plan gives `p` a load that nothing loadable fits under its cap.
-fn below_lightest(p: &PlannedExercise, def: &WorkoutExercise, inv: &Inventory, unit: WeightUnit) -> bool {
+fn below_lightest(
+    p: &PlannedExercise,
+    def: &WorkoutExercise,
+    inv: &Inventory,
+    unit: WeightUnit,
+) -> bool {
     !matches!(def.load, LoadKind::Bodyweight | LoadKind::Other)
         && p.targets.target_load.is_some()
         && working_load(p, Some(def), inv, unit).is_none()

@@ -41,8 +41,8 @@ use super::preanalysis::{self, PreAnalysis};
 use super::render;
 use crate::clock::Clock;
 use crate::error::{json, Error, ModelStep, Result};
-use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::metered::Metered;
+use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling, TokenListener,
@@ -518,8 +518,12 @@ pub fn render_plan_json(text: &str) -> Result<String> {
     let inv = Inventory::new(&keys, plan.meta.units);
     let yaml = document::to_yaml(&render::render(&plan, catalog::builtin(), &inv, 1));
     // What is printed is a valid document, or the reason it cannot be.
-    document::validate_workout_yaml(&yaml)
-        .map_err(|e| bad(e.path.unwrap_or_default(), format!("renders an invalid workout: {}", e.detail)))?;
+    document::validate_workout_yaml(&yaml).map_err(|e| {
+        bad(
+            e.path.unwrap_or_default(),
+            format!("renders an invalid workout: {}", e.detail),
+        )
+    })?;
     Ok(yaml)
 }
 

@@ -655,7 +655,11 @@ fn reference_answers() -> (String, String, WorkoutResult) {
         );
     }
     generator.insert("notes_to_user".into(), json!("Good luck."));
-    (analyzer.to_string(), Value::Object(generator).to_string(), r)
+    (
+        analyzer.to_string(),
+        Value::Object(generator).to_string(),
+        r,
+    )
 }
 
 #[test]
@@ -675,16 +679,32 @@ fn analyzer_and_generator_repair_once_then_pass() {
     let events = Events::default();
     let r = generate(&coach(), &request(), Some(model.clone()), &events).unwrap();
     assert_eq!(r.source, WorkoutSource::Model);
-    assert_eq!(r.analyzer, reference.analyzer, "code completes the choices as the planner does");
+    assert_eq!(
+        r.analyzer, reference.analyzer,
+        "code completes the choices as the planner does"
+    );
     // The model's reps and cue in the rendered document; the rest is the renderer's.
-    let a = r.workout.sets.iter().find(|s| s.tier == SetTier::A).unwrap();
+    let a = r
+        .workout
+        .sets
+        .iter()
+        .find(|s| s.tier == SetTier::A)
+        .unwrap();
     let (lo, _) = choices::rep_bounds(&reference.analyzer.exercise_plan[0].targets.rep_range);
     assert_eq!(a.target_reps, TargetReps::Count { value: lo });
     assert!(a.notes.ends_with("brace"), "{a:?}");
-    assert!(r.workout.notes_to_user.as_deref().unwrap().ends_with("Good luck."));
+    assert!(r
+        .workout
+        .notes_to_user
+        .as_deref()
+        .unwrap()
+        .ends_with("Good luck."));
     assert_eq!(r.workout.sets.len(), reference.workout.sets.len());
     for (m, d) in r.workout.sets.iter().zip(&reference.workout.sets) {
-        assert_eq!((&m.id, m.target_weight, m.rir), (&d.id, d.target_weight, d.rir));
+        assert_eq!(
+            (&m.id, m.target_weight, m.rir),
+            (&d.id, d.target_weight, d.rir)
+        );
     }
     use WorkoutStage::*;
     assert_eq!(
@@ -708,7 +728,10 @@ fn analyzer_and_generator_repair_once_then_pass() {
     );
     assert!(!schema.contains("bb-deadlift"), "banned: not a candidate");
     let repair = &reqs[3].messages.last().unwrap().content;
-    assert!(repair.contains(&first) && repair.contains("reps"), "{repair}");
+    assert!(
+        repair.contains(&first) && repair.contains("reps"),
+        "{repair}"
+    );
 }
 
 /// The prompt and the answer of each stage fit a 2048-token context with room: the prompt in
@@ -717,9 +740,19 @@ fn analyzer_and_generator_repair_once_then_pass() {
 fn prompts_and_answers_fit_a_small_context() {
     let (plan, workout, _) = reference_answers();
     let model = scripted(vec![plan, workout]);
-    generate(&coach(), &request(), Some(model.clone()), &Events::default()).unwrap();
+    generate(
+        &coach(),
+        &request(),
+        Some(model.clone()),
+        &Events::default(),
+    )
+    .unwrap();
     let settings = WorkoutSettings::default();
-    for (req, max) in model.requests().iter().zip([settings.analyzer_max_tokens, settings.generator_max_tokens]) {
+    for (req, max) in model
+        .requests()
+        .iter()
+        .zip([settings.analyzer_max_tokens, settings.generator_max_tokens])
+    {
         let chars: usize = req.messages.iter().map(|m| m.content.len()).sum();
         let tokens = chars * 2 / 7;
         eprintln!("prompt {chars} chars (~{tokens} tokens) + answer {max}");
@@ -768,7 +801,12 @@ fn three_invalid_generator_answers_fall_back_to_the_deterministic_generator() {
     let mut short: Value = serde_json::from_str(&workout).unwrap();
     let first = reference.analyzer.exercise_plan[0].exercise.clone();
     short[&first]["reps"].as_array_mut().unwrap().pop();
-    let model = scripted(vec![plan, "sets: []".into(), short.to_string(), "{}".into()]);
+    let model = scripted(vec![
+        plan,
+        "sets: []".into(),
+        short.to_string(),
+        "{}".into(),
+    ]);
     let r = generate(&coach(), &request(), Some(model), &Events::default()).unwrap();
     assert_eq!(r.source, WorkoutSource::Deterministic);
     assert_eq!(r.workout, reference.workout);
@@ -926,7 +964,13 @@ fn each_stage_keeps_its_budget_and_the_timeout_names_the_stage() {
         ..WorkoutSettings::default()
     };
     let e = coach()
-        .generate_workout_with(&request(), None, &Events::default(), &CancelToken::new(), &bad)
+        .generate_workout_with(
+            &request(),
+            None,
+            &Events::default(),
+            &CancelToken::new(),
+            &bad,
+        )
         .unwrap_err();
     assert!(
         matches!(&e, CoachError::InvalidArgument { detail } if detail.contains("maxAttempts")),
@@ -957,7 +1001,10 @@ impl LanguageModel for UntilCancelled {
 }
 
 /// Cancels `task` when the analyzer's call starts.
-struct CancelOnAnalyzer(Mutex<Option<Arc<coachcore::ffi::WorkoutTask>>>, Mutex<Vec<WorkoutStage>>);
+struct CancelOnAnalyzer(
+    Mutex<Option<Arc<coachcore::ffi::WorkoutTask>>>,
+    Mutex<Vec<WorkoutStage>>,
+);
 
 impl coachcore::ffi::WorkoutListener for CancelOnAnalyzer {
     fn on_event(&self, e: WorkoutEvent) {
@@ -989,9 +1036,20 @@ fn a_cancel_during_a_model_call_stops_the_generation() {
     let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()), None);
     *listener.0.lock().unwrap() = Some(Arc::clone(&task));
     assert_eq!(task.wait().unwrap_err(), CoachError::Cancelled);
-    assert_eq!(model.0.load(std::sync::atomic::Ordering::SeqCst), 1, "one call, cancelled");
+    assert_eq!(
+        model.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "one call, cancelled"
+    );
     let stages = listener.1.lock().unwrap().clone();
-    assert_eq!(stages, vec![WorkoutStage::PreAnalysis, WorkoutStage::Analyzer, WorkoutStage::Done]);
+    assert_eq!(
+        stages,
+        vec![
+            WorkoutStage::PreAnalysis,
+            WorkoutStage::Analyzer,
+            WorkoutStage::Done
+        ]
+    );
     assert!(c.workouts(10).unwrap().is_empty(), "nothing saved");
 }
 
@@ -1009,17 +1067,30 @@ fn the_coachs_model_is_called_through_its_circuit_breaker() {
     model.push(ScriptedReply::Text(workout));
     c.use_language_model(Some(model.clone()));
     for _ in 0..5 {
-        let e = Arc::clone(&c).generate_workout(request(), None, None).wait().unwrap_err();
+        let e = Arc::clone(&c)
+            .generate_workout(request(), None, None)
+            .wait()
+            .unwrap_err();
         assert!(matches!(e, CoachError::ModelFailure { .. }), "{e:?}");
     }
     // Five failures open the breaker: the model is not called, the error is typed.
-    let e = Arc::clone(&c).generate_workout(request(), None, None).wait().unwrap_err();
+    let e = Arc::clone(&c)
+        .generate_workout(request(), None, None)
+        .wait()
+        .unwrap_err();
     assert!(matches!(e, CoachError::ModelUnavailable { .. }), "{e:?}");
-    assert_eq!(model.requests().len(), 5, "no call while the breaker is open");
+    assert_eq!(
+        model.requests().len(),
+        5,
+        "no call while the breaker is open"
+    );
     assert_eq!(model.remaining(), 2);
     // Without the model the deterministic flow still works.
     c.use_language_model(None);
-    let r = Arc::clone(&c).generate_workout(request(), None, None).wait().unwrap();
+    let r = Arc::clone(&c)
+        .generate_workout(request(), None, None)
+        .wait()
+        .unwrap();
     assert_eq!(r.source, WorkoutSource::Deterministic);
 }
 
@@ -1027,8 +1098,17 @@ fn the_coachs_model_is_called_through_its_circuit_breaker() {
 fn every_valid_plan_renders_a_valid_workout_or_a_clear_error() {
     // "8-12/side" is not a target_reps shape: the analyzer schema refuses it.
     let v = validator(ANALYZER_SCHEMA);
-    for (range, ok) in [("8-12", true), ("10/side", true), ("5", true), ("8-12/side", false)] {
-        let plan = with(&valid_analyzer(), "/exercise_plan/0/targets/rep_range", Some(json!(range)));
+    for (range, ok) in [
+        ("8-12", true),
+        ("10/side", true),
+        ("5", true),
+        ("8-12/side", false),
+    ] {
+        let plan = with(
+            &valid_analyzer(),
+            "/exercise_plan/0/targets/rep_range",
+            Some(json!(range)),
+        );
         assert_eq!(v.is_valid(&plan), ok, "{range}");
         if ok {
             let yaml = coach().render_workout_plan(&plan.to_string()).unwrap();
@@ -1078,7 +1158,12 @@ fn model_written_documents_need_the_ramp_and_loadable_weights() {
     let mut bare = w.clone();
     bare.sets.retain(|s| s.tier != SetTier::W);
     let issues = check::workout_issues(&bare, &p, builtin(), &inv, &id);
-    assert!(issues.iter().any(|i| i.path == "sets" && i.message.contains("ramp")), "{issues:?}");
+    assert!(
+        issues
+            .iter()
+            .any(|i| i.path == "sets" && i.message.contains("ramp")),
+        "{issues:?}"
+    );
     // A weight no plates make (the cap is 235).
     let mut odd = w.clone();
     let i = odd.sets.iter().position(|s| s.tier == SetTier::A).unwrap();

@@ -197,19 +197,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         }
         ["workout", "validate"] => workout::validate(),
         ["workout", "render"] => workout::render(),
-        ["workout", "generate", rest @ ..] => {
-            workout::generate(&flags(
-                rest,
-                &[
-                    "--db",
-                    "--request",
-                    "--script",
-                    "--model",
-                    "--analyzer-timeout-ms",
-                    "--generator-timeout-ms",
-                ],
-            )?)
-        }
+        ["workout", "generate", rest @ ..] => workout::generate(&flags(
+            rest,
+            &[
+                "--db",
+                "--request",
+                "--script",
+                "--model",
+                "--analyzer-timeout-ms",
+                "--generator-timeout-ms",
+            ],
+        )?),
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db"])?),
         ["--help" | "-h" | "help"] => {
             out!("{USAGE}");

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
+use coachcore::llm::metered::SharedModel;
 use coachcore::llm::CancelToken;
 use coachcore::workout::document::DocumentError;
-use coachcore::llm::metered::SharedModel;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
 use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
 use coachcore::Coach;
