@@ -158,54 +158,90 @@ fn main() {
 }
 
 /// The whole flow on the real model (feature `llama`, env `COACH_MODEL` naming a GGUF such as
-/// SmolLM2-135M-Instruct): pre-analysis, analyzer, generator with their repairs, on 2 threads;
-/// prints the wall time, the source of the document (or the typed error), model calls and tokens.
+/// SmolLM2-135M-Instruct): pre-analysis, analyzer, generator with their repairs, on 2 threads in
+/// the default 2048-token context with the default settings; prints the wall time, the source of
+/// the document (or the typed error), model calls, tokens and llama.cpp decode steps.
 #[cfg(feature = "llama")]
 fn model_flow() {
-    use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
+    use coachcore::llm::llama::{GenerationStats, LlamaEngine, LlamaOptions};
     use coachcore::llm::metered::Metered;
+    use coachcore::llm::{GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo};
+    use std::sync::Mutex;
+
+    /// The engine, adding up each call's decode statistics.
+    struct Counted {
+        engine: Arc<LlamaEngine>,
+        stats: Mutex<GenerationStats>,
+    }
+    impl LanguageModel for Counted {
+        fn info(&self) -> ModelInfo {
+            self.engine.info()
+        }
+        fn generate(
+            &self,
+            request: GenerationRequest,
+            listener: Option<Arc<dyn coachcore::llm::TokenListener>>,
+            cancel: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            let (r, s) = self.engine.generate_with_stats(request, listener, cancel)?;
+            let mut all = self.stats.lock().unwrap();
+            all.decode_steps += s.decode_steps;
+            all.sampled_tokens += s.sampled_tokens;
+            all.forced_tokens += s.forced_tokens;
+            Ok(r)
+        }
+    }
+
     let Ok(path) = std::env::var("COACH_MODEL") else {
         println!("whole flow on a model: skipped (set COACH_MODEL to a GGUF)");
         return;
     };
     let options = LlamaOptions {
-        context_tokens: 4096,
+        context_tokens: 2048,
         threads: Some(2),
         ..LlamaOptions::default()
     };
     let engine = LlamaEngine::load(&path, options).expect("the model loads");
-    let store = Store::open_in_memory().unwrap();
-    let clock = FixedClock::new(NOW_MS);
     let request: WorkoutRequest = serde_json::from_str(REQUEST).unwrap();
-    let settings = WorkoutSettings {
-        analyzer_max_tokens: 768,
-        generator_max_tokens: 1536,
-        ..WorkoutSettings::default()
-    };
-    let metered = Metered::new(&*engine, "bench");
-    let started = Instant::now();
-    let out = service::generate(
-        &store,
-        &clock,
-        Some(&metered),
-        &request,
-        &NoEvents,
-        &CancelToken::new(),
-        &settings,
-    );
-    let wall = started.elapsed().as_secs_f64();
-    let usage = metered.usage();
-    let outcome = match out {
-        Ok(r) => format!("{:?} document, {} sets", r.source, r.workout.sets.len()),
-        Err(e) => format!("typed error: {e}"),
-    };
-    println!(
-        "whole flow on {}: {wall:.1} s, {outcome}; {} model calls, {} prompt and {} generated tokens",
-        coachcore::llm::LanguageModel::info(&*engine).name,
-        usage.calls,
-        usage.prompt_tokens,
-        usage.completion_tokens
-    );
+    let settings = WorkoutSettings::default();
+    let rounds = 3;
+    for round in 1..=rounds {
+        let store = Store::open_in_memory().unwrap();
+        let clock = FixedClock::new(NOW_MS);
+        let counted = Counted {
+            engine: Arc::clone(&engine),
+            stats: Mutex::default(),
+        };
+        let metered = Metered::new(&counted, "bench");
+        let started = Instant::now();
+        let out = service::generate(
+            &store,
+            &clock,
+            Some(&metered),
+            &request,
+            &NoEvents,
+            &CancelToken::new(),
+            &settings,
+        );
+        let wall = started.elapsed().as_secs_f64();
+        let usage = metered.usage();
+        let stats = *counted.stats.lock().unwrap();
+        let outcome = match out {
+            Ok(r) => format!("{:?} document, {} sets", r.source, r.workout.sets.len()),
+            Err(e) => format!("typed error: {e}"),
+        };
+        println!(
+            "whole flow on {} ({round}/{rounds}): {wall:.1} s, {outcome}; {} model calls, {} prompt \
+             and {} generated tokens ({} sampled, {} forced by the grammar) in {} decode steps",
+            engine.info().name,
+            usage.calls,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            stats.sampled_tokens,
+            stats.forced_tokens,
+            stats.decode_steps
+        );
+    }
 }
 
 #[cfg(not(feature = "llama"))]

@@ -366,17 +366,36 @@ struct WorkoutResponse {
 }
 
 fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, ApiError> {
+    // The handle's model with its breaker (or none: deterministic).
     let model = coach.shared_model();
+    // An optional top-level `settings` (`WorkoutSettings`, camelCase) beside the request's fields.
+    let mut value: serde_json::Value = parse_request(request)?;
+    let settings: crate::workout::WorkoutSettings =
+        match value.as_object_mut().and_then(|o| o.remove("settings")) {
+            Some(s) => {
+                let settings: crate::workout::WorkoutSettings = parse_request(&s.to_string())
+                    .map_err(|mut e: crate::error::RequestError| {
+                        e.path = Some(
+                            e.path
+                                .map_or("settings".into(), |p| format!("settings.{p}")),
+                        );
+                        e
+                    })?;
+                settings.check().map_err(CoachError::from)?;
+                settings
+            }
+            None => Default::default(),
+        };
     // Parsed here, not by `workout_request_from_json`, to keep the path of a bad value.
-    let request: crate::workout::WorkoutRequest = parse_request(request)?;
+    let request: crate::workout::WorkoutRequest = parse_request(&value.to_string())?;
     crate::workout::preanalysis::validate_request(&request).map_err(CoachError::from)?;
     let events = CollectWorkout::default();
     let result = coach.generate_workout_with(
         &request,
-        model.map(|m| m.model),
+        model,
         &events,
         &crate::llm::CancelToken::new(),
-        &crate::workout::service::WorkoutSettings::default(),
+        &settings,
     )?;
     let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok(WorkoutResponse { events, result })
@@ -597,7 +616,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
 /// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
-/// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
+/// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
 /// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
 /// | `workout.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
 /// | `workout.log` | `WorkoutLog` | `null` |
@@ -1036,6 +1055,59 @@ mod tests {
         let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
         req["script"] = serde_json::json!(["no"]);
         assert!(call(&h, "workout.generate", &req.to_string()).contains("invalid_argument"));
+    }
+
+    #[test]
+    fn workout_generate_calls_the_model_through_its_breaker_and_takes_settings() {
+        let h = Handle::new();
+        let request = include_str!("../tests/data/workout/request.json");
+        let model = crate::llm::scripted::ScriptedModel::new((0..5).map(|_| {
+            crate::llm::scripted::ScriptedReply::Fail(crate::llm::LlmError::Backend {
+                detail: "engine fault".into(),
+            })
+        }));
+        // SAFETY: a live handle.
+        unsafe { &*h.0 }
+            .coach
+            .use_language_model(Some(model.clone()));
+        for _ in 0..5 {
+            let out: serde_json::Value =
+                serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+            assert_eq!(out["error"]["code"], "model_failure", "{out}");
+        }
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+        assert_eq!(
+            out["error"]["code"], "model_unavailable",
+            "breaker open: {out}"
+        );
+        assert_eq!(model.requests().len(), 5, "not called while open");
+        // Settings beside the request: bounds and unknown fields are refused with their path.
+        let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
+        req["settings"] = serde_json::json!({"analyzerTimeoutMs": 0});
+        let out = call(&h, "workout.generate", &req.to_string());
+        assert!(
+            out.contains("invalid_argument") && out.contains("analyzerTimeoutMs"),
+            "{out}"
+        );
+        req["settings"] = serde_json::json!({"timeout": 5});
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
+        assert_eq!(out["error"]["code"], "invalid_argument", "{out}");
+        assert!(
+            out["error"]["path"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("settings"),
+            "{out}"
+        );
+        // Valid settings without a model: the deterministic workout.
+        unsafe { &*h.0 }.coach.use_language_model(None);
+        req["settings"] =
+            serde_json::json!({"analyzerTimeoutMs": 1000, "generatorTimeoutMs": 1000});
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
+        assert_eq!(out["ok"]["result"]["source"], "deterministic", "{out}");
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //!   against its analyzer plan (must be 0).
 //!
 //! First a reference pass with the deterministic planner and generator (no model) proves that
-//! every task's constraints can be met. Tokens are bounded (analyzer 768, generator 1536) to keep
-//! a run within minutes; `--quick` runs the first 2 tasks.
+//! every task's constraints can be met. The model runs with the library's default settings (the
+//! model's small choices: analyzer answers up to 384 tokens, generator answers up to 512), in the
+//! 2048-token context `ai_eval` loads; `--quick` runs the first 2 tasks.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,9 +20,9 @@ use coachcore::assistant::date::Date;
 use coachcore::clock::FixedClock;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
-use coachcore::llm::{CancelToken, LanguageModel};
+use coachcore::llm::CancelToken;
 use coachcore::store::Store;
-use coachcore::workout::catalog::builtin;
+use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
 use coachcore::workout::timebox::{SESSION_OVERHEAD_S, WORK_S};
 use coachcore::workout::{
@@ -182,11 +183,18 @@ fn violations(task: &Task, r: &WorkoutResult) -> Vec<String> {
 
 /// Whether a document reaching the app is invalid: its YAML fails the schema, differs from the
 /// workout, or the workout fails the checks against its analyzer plan.
-fn invalid(r: &WorkoutResult) -> bool {
+fn invalid(r: &WorkoutResult, request: &WorkoutRequest) -> bool {
     match validate_workout_yaml(&r.yaml) {
         Ok(w) if w == r.workout => {
-            !check::workout_issues(&r.workout, &r.analyzer, builtin(), &r.workout.workout_id)
-                .is_empty()
+            let inv = Inventory::new(&request.equipment, r.workout.units);
+            !check::workout_issues(
+                &r.workout,
+                &r.analyzer,
+                builtin(),
+                &inv,
+                &r.workout.workout_id,
+            )
+            .is_empty()
         }
         _ => true,
     }
@@ -201,16 +209,9 @@ fn setup(task: &Task) -> (Store, FixedClock) {
     )
 }
 
-fn generate(
-    task: &Task,
-    model: Option<&dyn LanguageModel>,
-) -> coachcore::error::Result<WorkoutResult> {
+fn generate(task: &Task, model: Option<&Metered<'_>>) -> coachcore::error::Result<WorkoutResult> {
     let (store, clock) = setup(task);
-    let settings = WorkoutSettings {
-        analyzer_max_tokens: 768,
-        generator_max_tokens: 1536,
-        ..WorkoutSettings::default()
-    };
+    let settings = WorkoutSettings::default();
     service::generate(
         &store,
         &clock,
@@ -271,7 +272,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         if r.source == WorkoutSource::Model {
             from_model += 1;
         }
-        if invalid(&r) {
+        if invalid(&r, &t.request) {
             score.invalid += 1;
         }
         let v = violations(t, &r);

@@ -188,6 +188,7 @@ fn model_error(e: &LlmError, step: Option<ModelStep>) -> (CoachError, Fault) {
         LlmError::Cancelled => CoachError::Cancelled,
         LlmError::TimedOut { after_ms } => CoachError::TimedOut {
             after_ms: *after_ms,
+            stage: step.map(|s| s.as_str().to_string()),
         },
         LlmError::Unavailable { retry_after_ms } => CoachError::ModelUnavailable {
             retry_after_ms: *retry_after_ms,
@@ -214,7 +215,10 @@ fn model_error(e: &LlmError, step: Option<ModelStep>) -> (CoachError, Fault) {
             )
         }
         LlmError::Backend { detail } => CoachError::ModelFailure {
-            detail: detail.clone(),
+            detail: match step {
+                Some(step) => format!("{}: {detail}", step.as_str()),
+                None => detail.clone(),
+            },
         },
     };
     (public, Fault::Model)

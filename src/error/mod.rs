@@ -379,10 +379,13 @@ pub enum CoachError {
     #[error("cancelled")]
     Cancelled,
     /// The call ran past its time limit.
-    #[error("timed out after {after_ms} ms")]
+    #[error("timed out after {after_ms} ms{}", stage.as_ref().map_or_else(String::new, |s| format!(" (stage {s})")))]
     TimedOut {
         /// The limit.
         after_ms: u64,
+        /// In a flow of several model calls, the call that ran out of time (`analyzer` or
+        /// `generator` in the workout flow); none otherwise.
+        stage: Option<String>,
     },
     /// The model failed repeatedly; try again after `retry_after_ms`.
     #[error("model unavailable, retry after {retry_after_ms} ms")]

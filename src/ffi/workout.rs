@@ -9,13 +9,15 @@ use crate::ffi::task::{Finisher, Guarded, TaskCell};
 
 use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
-use crate::llm::{CancelToken, LanguageModel};
+use crate::llm::metered::SharedModel;
+use crate::llm::CancelToken;
 use crate::workout::catalog::WorkoutExercise;
 use crate::workout::document::{self, DocumentError};
 use crate::workout::model::{
-    Workout, WorkoutEvent, WorkoutLog, WorkoutRequest, WorkoutResult, WorkoutStage, WorkoutSummary,
+    Workout, WorkoutEvent, WorkoutLog, WorkoutRequest, WorkoutResult, WorkoutSettings,
+    WorkoutStage, WorkoutSummary,
 };
-use crate::workout::service::{self, WorkoutSettings, WorkoutSink};
+use crate::workout::service::{self, WorkoutSink};
 
 /// Largest workout request read from JSON (bytes).
 const MAX_REQUEST_BYTES: usize = 256 * 1024;
@@ -102,13 +104,20 @@ impl Coach {
     /// analyzer and the generator are model calls (validated, repaired up to 3 times each; the
     /// deterministic generator takes over when the generator's answers stay invalid); without one
     /// the deterministic planner and generator make the workout. The workout is saved.
+    ///
+    /// The model is called through its circuit breaker: while the breaker is open the generation
+    /// throws `ModelUnavailable` without calling it. `settings` (default: `WorkoutSettings`'s
+    /// defaults) sets each stage's time budget (`TimedOut` names the stage), the repairs and the
+    /// answer sizes.
+    #[uniffi::method(default(settings = None))]
     pub fn generate_workout(
         self: Arc<Self>,
         request: WorkoutRequest,
         listener: Option<Arc<dyn WorkoutListener>>,
+        settings: Option<WorkoutSettings>,
     ) -> Arc<WorkoutTask> {
         let cell = TaskCell::new();
-        let model = self.language_model();
+        let model = self.shared_model();
         let sink = Arc::new(ListenerSink(Guarded::new(listener, "workout listener")));
         let abandoned_sink = Arc::clone(&sink);
         let guard = Finisher::new(
@@ -132,7 +141,7 @@ impl Coach {
                     model,
                     &*sink,
                     guard.cancel(),
-                    &WorkoutSettings::default(),
+                    &settings.unwrap_or_default(),
                 );
                 guard.finish(outcome);
             });
@@ -183,21 +192,24 @@ impl Coach {
 
 impl Coach {
     /// Runs a generation synchronously on the calling thread with `model` (instead of the one
-    /// given to `use_language_model`; `None`: deterministic), events to `sink`. For the CLI, the C
-    /// API and Rust callers. A panic becomes `Internal`.
+    /// given to `use_language_model`; `None`: deterministic), events to `sink`. The model is
+    /// called through one metered wrapper with its breaker, if it has one (`SharedModel::plain`
+    /// has none). For the CLI, the C API and Rust callers. A panic becomes `Internal`.
     pub fn generate_workout_with(
         &self,
         request: &WorkoutRequest,
-        model: Option<Arc<dyn LanguageModel>>,
+        model: Option<SharedModel>,
         sink: &dyn WorkoutSink,
         cancel: &Arc<CancelToken>,
         settings: &WorkoutSettings,
     ) -> Result<WorkoutResult, CoachError> {
         let run = catch_unwind(AssertUnwindSafe(|| {
+            // One metered wrapper per generation: breaker, one log line per call.
+            let metered = model.as_ref().map(|m| m.metered("workout"));
             service::generate(
                 &self.store,
                 &*self.clock,
-                model.as_deref(),
+                metered.as_ref(),
                 request,
                 sink,
                 cancel,

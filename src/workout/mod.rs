@@ -15,11 +15,13 @@
 //! | `planner.rs` | the deterministic analyzer plan |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
 //! | `document.rs` | schema validation, YAML out and back, consistency rules |
+//! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
 //! | `check.rs` | domain checks of model output against the pre-analysis and the plan |
 //! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging |
 
 pub mod catalog;
 pub mod check;
+pub mod choices;
 pub mod document;
 pub mod fatigue;
 pub mod ids;

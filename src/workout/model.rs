@@ -503,3 +503,71 @@ pub struct WorkoutEvent {
     /// The model call within the stage, from 1 (repairs count on); 0 for stages without one.
     pub attempt: u32,
 }
+
+/// Limits of the model stages of a workout generation. Every field has a default; out of bounds
+/// the generation fails with `InvalidArgument` naming the field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct WorkoutSettings {
+    /// Wall-clock budget of the analyzer stage, repairs included, in ms (1 to 600000; default
+    /// 90000). Past it the generation throws `TimedOut` with stage `analyzer`.
+    #[uniffi(default = 90000)]
+    pub analyzer_timeout_ms: u64,
+    /// Wall-clock budget of the generator stage, repairs included, in ms (1 to 600000; default
+    /// 60000). Past it the generation throws `TimedOut` with stage `generator`.
+    #[uniffi(default = 60000)]
+    pub generator_timeout_ms: u64,
+    /// Model calls per stage, the first and its repairs (1 to 5; default 3).
+    #[uniffi(default = 3)]
+    pub max_attempts: u32,
+    /// Use the deterministic plan when the analyzer's answers stay invalid (default: fail with
+    /// `ModelOutputRejected`).
+    #[uniffi(default = false)]
+    pub analyzer_fallback: bool,
+    /// Token limit of an analyzer answer (64 to 4096; default 384).
+    #[uniffi(default = 384)]
+    pub analyzer_max_tokens: u32,
+    /// Token limit of a generator answer (64 to 4096; default 512).
+    #[uniffi(default = 512)]
+    pub generator_max_tokens: u32,
+}
+
+impl Default for WorkoutSettings {
+    fn default() -> Self {
+        WorkoutSettings {
+            analyzer_timeout_ms: 90_000,
+            generator_timeout_ms: 60_000,
+            max_attempts: 3,
+            analyzer_fallback: false,
+            analyzer_max_tokens: 384,
+            generator_max_tokens: 512,
+        }
+    }
+}
+
+impl WorkoutSettings {
+    /// The bounds of every field (see the fields).
+    pub fn check(&self) -> crate::error::Result<()> {
+        let bad = |field: &str, range: &str| {
+            Err(crate::error::Error::InvalidArgument(format!(
+                "settings.{field}: {range}"
+            )))
+        };
+        if !(1..=600_000).contains(&self.analyzer_timeout_ms) {
+            return bad("analyzerTimeoutMs", "1 to 600000");
+        }
+        if !(1..=600_000).contains(&self.generator_timeout_ms) {
+            return bad("generatorTimeoutMs", "1 to 600000");
+        }
+        if !(1..=5).contains(&self.max_attempts) {
+            return bad("maxAttempts", "1 to 5");
+        }
+        if !(64..=4096).contains(&self.analyzer_max_tokens) {
+            return bad("analyzerMaxTokens", "64 to 4096");
+        }
+        if !(64..=4096).contains(&self.generator_max_tokens) {
+            return bad("generatorMaxTokens", "64 to 4096");
+        }
+        Ok(())
+    }
+}

@@ -45,6 +45,88 @@ pub fn prescription(goal: Goal, tier: PlanTier) -> (u32, &'static str, u32) {
     }
 }
 
+/// `e` planned at `tier` with `sets` x `reps` at `rir`: the equipment key of the inventory, the
+/// tier's rest, and the loads code computes (the last working load within today's cap; none
+/// without loaded history). A per-side exercise gets `N/side` with the range's low end.
+#[allow(clippy::too_many_arguments)]
+pub fn planned(
+    e: &WorkoutExercise,
+    tier: PlanTier,
+    sets: u32,
+    reps: &str,
+    rir: u32,
+    goal: Goal,
+    pre: &PreAnalysis,
+    inv: &Inventory,
+) -> PlannedExercise {
+    let facts = pre.facts(&e.id);
+    let loaded = !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other);
+    let cap = facts.and_then(|f| f.load_cap).filter(|_| loaded);
+    let target = facts
+        .filter(|f| f.last_load > 0.0 && loaded)
+        .map(|f| cap.map_or(f.last_load, |c| f.last_load.min(c)));
+    let rep_range = if e.per_side {
+        format!("{}/side", reps.split('-').next().unwrap_or(reps))
+    } else {
+        reps.to_string()
+    };
+    PlannedExercise {
+        tier,
+        exercise: e.id.clone(),
+        equipment: inv.equipment_for(e),
+        superset: None,
+        warmups: 0,
+        working_sets: sets,
+        rest_s: match tier {
+            PlanTier::A => timebox::default_rest(goal),
+            _ => timebox::accessory_rest(goal),
+        },
+        targets: PlanTargets {
+            rep_range,
+            rir,
+            target_load: target,
+            load_cap: cap,
+        },
+        notes: if facts.is_none() && loaded {
+            "no recent history: pick a load at the target RIR".into()
+        } else {
+            String::new()
+        },
+    }
+}
+
+/// The frame of every plan of `request`: meta, the warm-up policy (a 3-set ramp), the fatigue
+/// policy and the time budget of the pre-analysis, with `exercise_plan`.
+pub fn frame(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    session_type: SessionType,
+    exercise_plan: Vec<PlannedExercise>,
+    notes: String,
+) -> AnalyzerPlan {
+    let meta = &request.meta;
+    AnalyzerPlan {
+        meta: PlanMeta {
+            date: meta.date.clone(),
+            location: meta.location.clone(),
+            units: meta.units,
+            duration_minutes: meta.duration_minutes,
+            goal: meta.goal,
+        },
+        session_type,
+        tiers: PlanTiers {
+            warmup_policy: WarmupPolicy {
+                ramp_sets: 3,
+                applies_to: "first_tier_a_compound".into(),
+            },
+        },
+        fatigue_policy: pre.policy(),
+        time_budget: pre.budget,
+        exercise_plan,
+        notes,
+    }
+}
+
 /// The plan for `request` from its pre-analysis over `catalog`.
 pub fn plan(
     request: &WorkoutRequest,
@@ -79,40 +161,7 @@ pub fn plan(
         .iter()
         .map(|(tier, e)| {
             let (sets, reps, rir) = prescription(meta.goal, *tier);
-            let facts = pre.facts(&e.id);
-            let loaded = !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other);
-            let cap = facts.and_then(|f| f.load_cap).filter(|_| loaded);
-            let target = facts
-                .filter(|f| f.last_load > 0.0 && loaded)
-                .map(|f| cap.map_or(f.last_load, |c| f.last_load.min(c)));
-            let rep_range = if e.per_side {
-                format!("{}/side", reps.split('-').next().unwrap_or(reps))
-            } else {
-                reps.to_string()
-            };
-            PlannedExercise {
-                tier: *tier,
-                exercise: e.id.clone(),
-                equipment: inv.equipment_for(e),
-                superset: None,
-                warmups: 0,
-                working_sets: sets,
-                rest_s: match tier {
-                    PlanTier::A => timebox::default_rest(meta.goal),
-                    _ => timebox::accessory_rest(meta.goal),
-                },
-                targets: PlanTargets {
-                    rep_range,
-                    rir,
-                    target_load: target,
-                    load_cap: cap,
-                },
-                notes: if facts.is_none() && loaded {
-                    "no recent history: pick a load at the target RIR".into()
-                } else {
-                    String::new()
-                },
-            }
+            planned(e, *tier, sets, reps, rir, meta.goal, pre, &inv)
         })
         .collect();
     // Trim to the budget: C first, then B, never below one set per exercise.
@@ -130,24 +179,11 @@ pub fn plan(
             p.working_sets -= 1;
         }
     }
-    AnalyzerPlan {
-        meta: PlanMeta {
-            date: meta.date.clone(),
-            location: meta.location.clone(),
-            units: meta.units,
-            duration_minutes: meta.duration_minutes,
-            goal: meta.goal,
-        },
-        session_type: SessionType::FullBody,
-        tiers: PlanTiers {
-            warmup_policy: WarmupPolicy {
-                ramp_sets: 3,
-                applies_to: "first_tier_a_compound".into(),
-            },
-        },
-        fatigue_policy: pre.policy(),
-        time_budget: pre.budget,
+    frame(
+        request,
+        pre,
+        SessionType::FullBody,
         exercise_plan,
-        notes: String::new(),
-    }
+        String::new(),
+    )
 }

@@ -43,14 +43,15 @@ pub fn target_reps(rep_range: &str) -> TargetReps {
     }
 }
 
-/// The loadable weight nearest `weight` that is not above `cap` (when given).
+/// The loadable weight nearest `weight` that is not above `cap` (when given); `None` when even
+/// the lightest loadable weight (the empty bar of a barbell) is above the cap.
 pub fn loadable_at_most(
     weight: f64,
     cap: Option<f64>,
     kind: LoadKind,
     inv: &Inventory,
     unit: WeightUnit,
-) -> f64 {
+) -> Option<f64> {
     let load = inv.load_config(kind, unit);
     let eq = rounding_equipment(kind);
     let cap = cap.unwrap_or(f64::INFINITY);
@@ -58,13 +59,28 @@ pub fn loadable_at_most(
     let mut r = round_to_achievable(x, eq, &load, unit);
     for _ in 0..40 {
         if r <= cap + 1e-9 {
-            break;
+            return Some(r);
         }
         x -= step(2.5, unit);
         r = round_to_achievable(x, eq, &load, unit);
     }
-    r
+    (r <= cap + 1e-9).then_some(r)
 }
+
+/// The loadable weight nearest `weight` (no cap).
+fn loadable(weight: f64, kind: LoadKind, inv: &Inventory, unit: WeightUnit) -> f64 {
+    let load = inv.load_config(kind, unit);
+    round_to_achievable(weight, rounding_equipment(kind), &load, unit)
+}
+
+/// Whether `weight` is a loadable weight of `kind` (what the plate math would round it to).
+pub fn is_loadable(weight: f64, kind: LoadKind, inv: &Inventory, unit: WeightUnit) -> bool {
+    (loadable(weight, kind, inv, unit) - weight).abs() < 1e-6
+}
+
+/// The note of an exercise whose load cap is below the lightest loadable weight.
+pub const BELOW_BAR_NOTE: &str =
+    "load cap below the lightest loadable weight: use a lighter implement";
 
 /// The working load of a planned exercise (`None`: body weight, bands, or chosen by feel).
 pub fn working_load(
@@ -78,13 +94,19 @@ pub fn working_load(
         return None;
     }
     let target = p.targets.target_load?;
-    Some(loadable_at_most(
-        target,
-        p.targets.load_cap,
-        kind,
-        inv,
-        unit,
-    ))
+    loadable_at_most(target, p.targets.load_cap, kind, inv, unit)
+}
+
+/// Whether the plan gives `p` a load that nothing loadable fits under its cap.
+fn below_lightest(
+    p: &PlannedExercise,
+    def: &WorkoutExercise,
+    inv: &Inventory,
+    unit: WeightUnit,
+) -> bool {
+    !matches!(def.load, LoadKind::Bodyweight | LoadKind::Other)
+        && p.targets.target_load.is_some()
+        && working_load(p, Some(def), inv, unit).is_none()
 }
 
 /// Index of the exercise that gets the warm-up ramp: the first Tier A compound.
@@ -157,7 +179,7 @@ fn warmups(
         Some(w) if n > 0 => {
             let mut last = None;
             for (pct, reps) in ramp(n) {
-                let x = loadable_at_most(w * pct, None, def.load, inv, unit);
+                let x = loadable(w * pct, def.load, inv, unit);
                 if x >= w || last == Some(x) {
                     continue;
                 }
@@ -167,12 +189,31 @@ fn warmups(
         }
         None if n > 0 => {
             let bar = (def.load == LoadKind::Barbell)
-                .then(|| loadable_at_most(0.0, None, def.load, inv, unit));
+                .then(|| loadable(0.0, def.load, inv, unit))
+                .filter(|b| p.targets.load_cap.is_none_or(|c| *b <= c + 1e-9));
             push(bar, 8, "warm-up: light".into());
         }
         _ => {}
     }
     out
+}
+
+/// The warm-up sets the renderer writes for `plan` (the ramp of its first Tier A compound; none
+/// without one).
+pub fn planned_warmups(
+    plan: &AnalyzerPlan,
+    catalog: &[WorkoutExercise],
+    inv: &Inventory,
+) -> Vec<WorkoutSet> {
+    let unit = plan.meta.units;
+    let Some(p) = ramp_exercise(plan, catalog).map(|i| &plan.exercise_plan[i]) else {
+        return Vec::new();
+    };
+    let Some(def) = find(catalog, &p.exercise) else {
+        return Vec::new();
+    };
+    let n = plan.tiers.warmup_policy.ramp_sets.max(p.warmups);
+    warmups(p, def, n, working_load(p, Some(def), inv, unit), inv, unit)
 }
 
 /// Renders `plan` into the Workout v1.2 document; `seq` is the workout's number on its date and
@@ -236,7 +277,11 @@ pub fn render(
                     work,
                     rir,
                     p.rest_s,
-                    p.notes.clone(),
+                    if below_lightest(p, def, inv, unit) {
+                        BELOW_BAR_NOTE.to_string()
+                    } else {
+                        p.notes.clone()
+                    },
                 ),
                 secs,
                 first,

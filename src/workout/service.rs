@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use super::catalog::{self, Inventory, WorkoutExercise};
 use super::check;
+use super::choices;
 use super::document;
 use super::ids;
 use super::model::{
@@ -40,6 +41,7 @@ use super::preanalysis::{self, PreAnalysis};
 use super::render;
 use crate::clock::Clock;
 use crate::error::{json, Error, ModelStep, Result};
+use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -61,35 +63,7 @@ impl WorkoutSink for NoEvents {
     fn on_event(&self, _: WorkoutEvent) {}
 }
 
-/// Limits of the model stages.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WorkoutSettings {
-    /// Wall-clock budget of the analyzer stage, repairs included (ms).
-    pub analyzer_timeout_ms: u64,
-    /// Wall-clock budget of the generator stage, repairs included (ms).
-    pub generator_timeout_ms: u64,
-    /// Generations per stage (the first plus repairs).
-    pub max_attempts: u32,
-    /// Use the deterministic plan when the analyzer's answers stay invalid (default: fail).
-    pub analyzer_fallback: bool,
-    /// Token limit of an analyzer answer.
-    pub analyzer_max_tokens: u32,
-    /// Token limit of a generator answer.
-    pub generator_max_tokens: u32,
-}
-
-impl Default for WorkoutSettings {
-    fn default() -> Self {
-        WorkoutSettings {
-            analyzer_timeout_ms: 90_000,
-            generator_timeout_ms: 60_000,
-            max_attempts: 3,
-            analyzer_fallback: false,
-            analyzer_max_tokens: 1536,
-            generator_max_tokens: 4096,
-        }
-    }
-}
+pub use super::model::WorkoutSettings;
 
 /// The built-in catalog with the app's own exercises (which replace built-ins of the same id).
 pub fn exercises(store: &Store) -> Result<Vec<WorkoutExercise>> {
@@ -143,7 +117,7 @@ pub fn pre_analysis(
 
 /// A model that reports each call as an event and keeps the stage's wall-clock budget.
 struct Staged<'a> {
-    inner: &'a dyn LanguageModel,
+    inner: &'a Metered<'a>,
     sink: &'a dyn WorkoutSink,
     first: WorkoutStage,
     repair: WorkoutStage,
@@ -156,12 +130,16 @@ impl<'a> Staged<'a> {
     /// `inner` for one stage: `first` on the first call, `repair` on the others, `budget_ms` for
     /// all of them from now.
     fn new(
-        inner: &'a dyn LanguageModel,
+        inner: &'a Metered<'a>,
         sink: &'a dyn WorkoutSink,
         first: WorkoutStage,
         repair: WorkoutStage,
         budget_ms: u64,
     ) -> Self {
+        inner.set_stage(match first {
+            WorkoutStage::Analyzer => "analyzer",
+            _ => "generator",
+        });
         Staged {
             inner,
             sink,
@@ -196,11 +174,29 @@ impl LanguageModel for Staged<'_> {
         }
         let left = self.budget_ms - spent;
         request.timeout_ms = Some(request.timeout_ms.map_or(left, |t| t.min(left)));
-        self.inner.generate(request, listener, cancel)
+        let out = self.inner.generate(request, listener, cancel)?;
+        // A model that does not keep `timeout_ms` (an app's own) still ends the stage on time.
+        if self.started.elapsed().as_millis() as u64 > self.budget_ms {
+            return Err(LlmError::TimedOut {
+                after_ms: self.budget_ms,
+            });
+        }
+        Ok(out)
     }
 }
 
-fn request_of(system: &str, user: String, schema: &Value, max_tokens: u32) -> GenerationRequest {
+/// Sampling of the analyzer: low temperature, as the spec's JSON mode.
+const ANALYZER_TEMPERATURE: f32 = 0.1;
+/// Sampling of the generator: the spec's 0.3 to 0.5 (the grammar keeps the answer's shape).
+const GENERATOR_TEMPERATURE: f32 = 0.4;
+
+fn request_of(
+    system: &str,
+    user: String,
+    schema: &Value,
+    max_tokens: u32,
+    temperature: f32,
+) -> GenerationRequest {
     GenerationRequest {
         messages: vec![
             ChatMessage::new(ChatRole::System, system),
@@ -208,7 +204,7 @@ fn request_of(system: &str, user: String, schema: &Value, max_tokens: u32) -> Ge
         ],
         json_schema: Some(schema.to_string()),
         sampling: Sampling {
-            temperature: 0.1,
+            temperature,
             ..Sampling::default()
         },
         max_tokens,
@@ -216,57 +212,30 @@ fn request_of(system: &str, user: String, schema: &Value, max_tokens: u32) -> Ge
     }
 }
 
-/// The analyzer's user turn: the inputs, the facts and the schema.
-fn analyzer_user(r: &WorkoutRequest, pre: &PreAnalysis, schema: &Value) -> String {
-    let meta = serde_json::json!({
-        "date": r.meta.date, "location": r.meta.location, "units": r.meta.units,
-        "duration_minutes": r.meta.duration_minutes, "goal": r.meta.goal,
-    });
-    let j = |v: &dyn erased::Json| v.json();
-    format!(
-        "Inputs:\n- instructions_text: {}\n- history_json_or_markdown: {}\n- strava_recent: {}\n- upcoming_cardio_text: {}\n- recovery_signals: {}\n- equipment_inventory: {}\n- meta: {}\n\nPre-analysis (facts; the plan must respect them):\n- fatigue_policy: {}\n- time_budget: {}\n- anti_repeat_active: {} (recent: {})\n- history (90 days, per exercise): {}\n- allowed_exercises: {}\n\nSchema (for validation):\n{}",
-        r.instructions,
-        r.history_text.as_deref().unwrap_or(""),
-        j(&r.recent_cardio),
-        r.upcoming_cardio,
-        j(&r.recovery),
-        j(&r.equipment),
-        meta,
-        j(&pre.fatigue.policy),
-        j(&pre.budget),
-        pre.anti_repeat_active,
-        j(&pre.recent),
-        j(&pre.history),
-        j(&pre.allowed),
-        schema,
-    )
-}
-
-/// Compact JSON of anything serializable, for prompts.
-mod erased {
-    pub trait Json {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_default()
-        }
-    }
-}
-
-/// The analyzer with the model.
+/// The analyzer with the model: the model's choices ([`choices::analyzer_schema`]) made into the
+/// plan, validated against the analyzer schema and the pre-analysis rules.
 #[allow(clippy::too_many_arguments)]
 fn model_analyzer(
-    model: &dyn LanguageModel,
+    model: &Metered<'_>,
     request: &WorkoutRequest,
     pre: &PreAnalysis,
+    catalog: &[WorkoutExercise],
     inv: &Inventory,
     sink: &dyn WorkoutSink,
     cancel: &Arc<CancelToken>,
     settings: &WorkoutSettings,
 ) -> std::result::Result<AnalyzerPlan, LlmError> {
-    let schema = document::analyzer_schema_for(&pre.allowed);
+    let default_plan = planner::plan(request, pre, catalog);
+    let preferred: Vec<&str> = default_plan
+        .exercise_plan
+        .iter()
+        .map(|p| p.exercise.as_str())
+        .collect();
+    let shown = choices::candidates(pre, catalog, &preferred);
+    let schema = choices::analyzer_schema(request, pre, &shown);
     let validator = document::validator(&schema);
+    let full = document::analyzer_schema_for(&pre.allowed);
+    let full_validator = document::validator(&full);
     let staged = Staged::new(
         model,
         sink,
@@ -276,57 +245,66 @@ fn model_analyzer(
     );
     let req = request_of(
         crate::prompts::WORKOUT_ANALYZER,
-        analyzer_user(request, pre, &schema),
+        choices::analyzer_prompt(request, pre, &shown),
         &schema,
         settings.analyzer_max_tokens,
+        ANALYZER_TEMPERATURE,
     );
+    let plan_of = |v: &Value| -> std::result::Result<AnalyzerPlan, Vec<Issue>> {
+        let one = |path: String, message: String| vec![Issue { path, message }];
+        let issues = document::schema_issues(&validator, v);
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        let choice: choices::AnalyzerChoice = serde_json::from_value(v.clone())
+            .map_err(|e| one(String::new(), json::describe(&e)))?;
+        let plan = choices::plan_of(&choice, request, pre, catalog, inv)
+            .map_err(|(path, message)| one(path, message))?;
+        let value = serde_json::to_value(&plan).unwrap_or(Value::Null);
+        let mut issues = document::schema_issues(&full_validator, &value);
+        if issues.is_empty() {
+            issues = check::analyzer_issues(&plan, request, pre, inv);
+        }
+        if issues.is_empty() {
+            Ok(plan)
+        } else {
+            Err(issues
+                .into_iter()
+                .map(|i| Issue {
+                    path: choices::answer_path(&i.path),
+                    message: i.message,
+                })
+                .collect())
+        }
+    };
     let (value, report) =
         generate_validated::<Value>(&staged, req, settings.max_attempts, None, cancel, |v| {
-            let issues = document::schema_issues(&validator, v);
-            if !issues.is_empty() {
-                return issues;
-            }
-            match serde_json::from_value::<AnalyzerPlan>(v.clone()) {
-                Ok(plan) => check::analyzer_issues(&plan, request, pre, inv),
-                Err(e) => vec![Issue {
-                    path: String::new(),
-                    message: json::describe(&e),
-                }],
-            }
+            plan_of(v).err().unwrap_or_default()
         })?;
     log::info!(target: "coachcore::workout", "stage=analyzer outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
-    serde_json::from_value(value).map_err(|e| LlmError::Backend {
-        detail: format!("analyzer plan: {e}"),
+    plan_of(&value).map_err(|_| LlmError::Backend {
+        detail: "analyzer plan changed after validation".into(),
     })
 }
 
-/// The generator with the model: the document and its YAML.
+/// The generator with the model: the model's choices ([`choices::generator_schema`]) applied to
+/// the rendered document, which is written as YAML, read back, validated and checked against
+/// the plan.
 #[allow(clippy::too_many_arguments)]
 fn model_generator(
-    model: &dyn LanguageModel,
+    model: &Metered<'_>,
     plan: &AnalyzerPlan,
     catalog: &[WorkoutExercise],
+    inv: &Inventory,
+    seq: u32,
     expected_id: &str,
     sink: &dyn WorkoutSink,
     cancel: &Arc<CancelToken>,
     settings: &WorkoutSettings,
 ) -> std::result::Result<Workout, LlmError> {
-    let mut schema: Value = serde_json::from_str(document::WORKOUT_SCHEMA).unwrap_or(Value::Null);
-    let planned: Vec<&str> = plan
-        .exercise_plan
-        .iter()
-        .map(|p| p.exercise.as_str())
-        .collect();
-    if let Some(ex) = schema.pointer_mut("/properties/sets/items/properties/exercise") {
-        *ex = serde_json::json!({ "enum": planned });
-    }
-    if let Some(id) = schema.pointer_mut("/properties/workout_id") {
-        *id = serde_json::json!({ "const": expected_id });
-    }
-    let user = format!(
-        "Analyzer JSON:\n{}\n\nworkout_id: {expected_id}\n\nWorkout Schema (for validation):\n{schema}",
-        serde_json::to_string(plan).unwrap_or_default()
-    );
+    let schema = choices::generator_schema(plan);
+    let validator = document::validator(&schema);
+    let base = render::render(plan, catalog, inv, seq);
     let staged = Staged::new(
         model,
         sink,
@@ -336,25 +314,39 @@ fn model_generator(
     );
     let req = request_of(
         crate::prompts::WORKOUT_GENERATOR,
-        user,
+        choices::generator_prompt(plan, catalog, inv),
         &schema,
         settings.generator_max_tokens,
+        GENERATOR_TEMPERATURE,
     );
+    let document_of = |v: &Value| -> std::result::Result<Workout, Vec<Issue>> {
+        let issues = document::schema_issues(&validator, v);
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        let w = choices::apply_generator(base.clone(), plan, v);
+        // The document as the library will keep it: YAML out and back, then checked.
+        let w = document::validate_workout_yaml(&document::to_yaml(&w)).map_err(|e| {
+            vec![Issue {
+                path: e.path.unwrap_or_default(),
+                message: e.detail,
+            }]
+        })?;
+        let issues = check::workout_issues(&w, plan, catalog, inv, expected_id);
+        if issues.is_empty() {
+            Ok(w)
+        } else {
+            Err(issues)
+        }
+    };
     let (value, report) =
         generate_validated::<Value>(&staged, req, settings.max_attempts, None, cancel, |v| {
-            // The document as the library will keep it: JSON -> YAML -> JSON, then checked.
-            let checked = document::check_workout_value(v)
-                .and_then(|w| document::validate_workout_yaml(&document::to_yaml(&w)));
-            match checked {
-                Ok(w) => check::workout_issues(&w, plan, catalog, expected_id),
-                Err(e) => vec![Issue {
-                    path: e.path.unwrap_or_default(),
-                    message: e.detail,
-                }],
-            }
+            document_of(v).err().unwrap_or_default()
         })?;
     log::info!(target: "coachcore::workout", "stage=generator outcome=valid attempts={} prompt_tokens={} completion_tokens={}", report.attempts, report.prompt_tokens, report.completion_tokens);
-    document::check_workout_value(&value).map_err(|e| LlmError::Backend { detail: e.detail })
+    document_of(&value).map_err(|_| LlmError::Backend {
+        detail: "workout changed after validation".into(),
+    })
 }
 
 fn cancelled(cancel: &CancelToken) -> Result<()> {
@@ -376,12 +368,13 @@ impl Drop for DoneOnDrop<'_> {
     }
 }
 
-/// Generates, validates and saves a workout. `model` `None`: the deterministic planner and
-/// renderer. `done` is always the last event.
+/// Generates, validates and saves a workout. `model` (the metered wrapper of one run: the
+/// breaker, one log line per call) `None`: the deterministic planner and renderer. `done` is
+/// always the last event. Settings out of bounds are `InvalidArgument`.
 pub fn generate(
     store: &Store,
     clock: &dyn Clock,
-    model: Option<&dyn LanguageModel>,
+    model: Option<&Metered<'_>>,
     request: &WorkoutRequest,
     sink: &dyn WorkoutSink,
     cancel: &Arc<CancelToken>,
@@ -392,6 +385,7 @@ pub fn generate(
         stage: WorkoutStage::PreAnalysis,
         attempt: 0,
     });
+    settings.check()?;
     let (pre, catalog) = pre_analysis(store, request)?;
     if pre.allowed.is_empty() {
         return Err(Error::InvalidArgument(
@@ -402,7 +396,7 @@ pub fn generate(
     cancelled(cancel)?;
     let plan = match model {
         None => planner::plan(request, &pre, &catalog),
-        Some(m) => match model_analyzer(m, request, &pre, &inv, sink, cancel, settings) {
+        Some(m) => match model_analyzer(m, request, &pre, &catalog, &inv, sink, cancel, settings) {
             Ok(p) => p,
             Err(LlmError::InvalidOutput { stage, .. }) if settings.analyzer_fallback => {
                 log::warn!(target: "coachcore::workout", "stage=analyzer outcome={stage} fallback=deterministic");
@@ -431,7 +425,17 @@ pub fn generate(
             WorkoutSource::Deterministic,
         ),
         Some(m) => {
-            match model_generator(m, &plan, &catalog, &expected_id, sink, cancel, settings) {
+            match model_generator(
+                m,
+                &plan,
+                &catalog,
+                &inv,
+                seq,
+                &expected_id,
+                sink,
+                cancel,
+                settings,
+            ) {
                 Ok(w) => (w, WorkoutSource::Model),
                 Err(LlmError::InvalidOutput { stage, .. }) => {
                     log::warn!(target: "coachcore::workout", "stage=generator outcome={stage} fallback=deterministic");
@@ -503,18 +507,24 @@ pub fn render_plan_json(text: &str) -> Result<String> {
     }
     let plan: AnalyzerPlan =
         serde_json::from_value(value).map_err(|e| bad(String::new(), json::describe(&e)))?;
+    if let Some(i) = check::plan_issues(&plan).into_iter().next() {
+        return Err(bad(i.path, i.message));
+    }
     let keys: Vec<String> = plan
         .exercise_plan
         .iter()
         .map(|p| p.equipment.clone())
         .collect();
     let inv = Inventory::new(&keys, plan.meta.units);
-    Ok(document::to_yaml(&render::render(
-        &plan,
-        catalog::builtin(),
-        &inv,
-        1,
-    )))
+    let yaml = document::to_yaml(&render::render(&plan, catalog::builtin(), &inv, 1));
+    // What is printed is a valid document, or the reason it cannot be.
+    document::validate_workout_yaml(&yaml).map_err(|e| {
+        bad(
+            e.path.unwrap_or_default(),
+            format!("renders an invalid workout: {}", e.detail),
+        )
+    })?;
+    Ok(yaml)
 }
 
 /// Records what the user did in a saved workout: its sets' actual values and feedback, and a

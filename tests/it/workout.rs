@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use coachcore::clock::FixedClock;
+use coachcore::llm::metered::SharedModel;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LanguageModel, LlmError};
 use coachcore::store::Store;
@@ -60,7 +61,7 @@ fn generate(
 ) -> Result<WorkoutResult, CoachError> {
     c.generate_workout_with(
         r,
-        model,
+        model.map(SharedModel::plain),
         events,
         &CancelToken::new(),
         &WorkoutSettings::default(),
@@ -628,22 +629,47 @@ fn scripted(texts: Vec<String>) -> Arc<ScriptedModel> {
     ScriptedModel::texts(texts)
 }
 
-/// The deterministic plan and workout of the request, as JSON answers a model could give.
-fn reference_answers() -> (String, String) {
+/// The deterministic plan as the analyzer's choices, and the generator's choices (every set at
+/// the low end of its range), as JSON answers a model could give; and the deterministic result.
+fn reference_answers() -> (String, String, WorkoutResult) {
     let r = generate(&coach(), &request(), None, &Events::default()).unwrap();
+    let goal = r.analyzer.meta.goal;
+    let exercises: Vec<Value> = r
+        .analyzer
+        .exercise_plan
+        .iter()
+        .map(|p| {
+            json!({
+                "exercise": p.exercise, "tier": p.tier, "sets": p.working_sets,
+                "reps": planner::prescription(goal, p.tier).1,
+            })
+        })
+        .collect();
+    let analyzer = json!({"session_type": "full_body", "exercises": exercises});
+    let mut generator = serde_json::Map::new();
+    for p in &r.analyzer.exercise_plan {
+        let (lo, _) = choices::rep_bounds(&p.targets.rep_range);
+        generator.insert(
+            p.exercise.clone(),
+            json!({"cue": "brace", "reps": vec![lo; p.working_sets as usize]}),
+        );
+    }
+    generator.insert("notes_to_user".into(), json!("Good luck."));
     (
-        serde_json::to_string(&r.analyzer).unwrap(),
-        serde_json::to_string(&r.workout).unwrap(),
+        analyzer.to_string(),
+        Value::Object(generator).to_string(),
+        r,
     )
 }
 
 #[test]
 fn analyzer_and_generator_repair_once_then_pass() {
-    let (plan, workout) = reference_answers();
+    let (plan, workout, reference) = reference_answers();
     let mut bad_plan: Value = serde_json::from_str(&plan).unwrap();
-    bad_plan["exercise_plan"][0]["exercise"] = json!("bb-deadlift"); // banned in the request
+    bad_plan["exercises"][0]["exercise"] = json!("bb-deadlift"); // banned in the request
     let mut bad_workout: Value = serde_json::from_str(&workout).unwrap();
-    bad_workout["sets"][0]["rir"] = json!(7);
+    let first = reference.analyzer.exercise_plan[0].exercise.clone();
+    bad_workout[&first]["reps"][0] = json!(99);
     let model = scripted(vec![
         bad_plan.to_string(),
         plan.clone(),
@@ -653,7 +679,33 @@ fn analyzer_and_generator_repair_once_then_pass() {
     let events = Events::default();
     let r = generate(&coach(), &request(), Some(model.clone()), &events).unwrap();
     assert_eq!(r.source, WorkoutSource::Model);
-    assert_eq!(serde_json::to_string(&r.workout).unwrap(), workout);
+    assert_eq!(
+        r.analyzer, reference.analyzer,
+        "code completes the choices as the planner does"
+    );
+    // The model's reps and cue in the rendered document; the rest is the renderer's.
+    let a = r
+        .workout
+        .sets
+        .iter()
+        .find(|s| s.tier == SetTier::A)
+        .unwrap();
+    let (lo, _) = choices::rep_bounds(&reference.analyzer.exercise_plan[0].targets.rep_range);
+    assert_eq!(a.target_reps, TargetReps::Count { value: lo });
+    assert!(a.notes.ends_with("brace"), "{a:?}");
+    assert!(r
+        .workout
+        .notes_to_user
+        .as_deref()
+        .unwrap()
+        .ends_with("Good luck."));
+    assert_eq!(r.workout.sets.len(), reference.workout.sets.len());
+    for (m, d) in r.workout.sets.iter().zip(&reference.workout.sets) {
+        assert_eq!(
+            (&m.id, m.target_weight, m.rir),
+            (&d.id, d.target_weight, d.rir)
+        );
+    }
     use WorkoutStage::*;
     assert_eq!(
         events.stages(),
@@ -668,21 +720,44 @@ fn analyzer_and_generator_repair_once_then_pass() {
     );
     let reqs = model.requests();
     let repair = &reqs[1].messages.last().unwrap().content;
-    assert!(repair.contains("exercise_plan[0].exercise"), "{repair}");
+    assert!(repair.contains("exercises[0].exercise"), "{repair}");
+    let schema = reqs[0].json_schema.as_deref().unwrap();
     assert!(
-        reqs[0]
-            .json_schema
-            .as_deref()
-            .unwrap()
-            .contains("\"enum\":[\"bb-back-squat\""),
-        "allowed ids as an enum"
+        schema.contains("\"exercise\":{\"enum\":[") && schema.contains("\"bb-back-squat\""),
+        "candidate ids as an enum: {schema}"
     );
-    assert!(reqs[3]
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .contains("sets[0].rir"));
+    assert!(!schema.contains("bb-deadlift"), "banned: not a candidate");
+    let repair = &reqs[3].messages.last().unwrap().content;
+    assert!(
+        repair.contains(&first) && repair.contains("reps"),
+        "{repair}"
+    );
+}
+
+/// The prompt and the answer of each stage fit a 2048-token context with room: the prompt in
+/// characters (about 3.5 per token for this text) with the answer's token limit.
+#[test]
+fn prompts_and_answers_fit_a_small_context() {
+    let (plan, workout, _) = reference_answers();
+    let model = scripted(vec![plan, workout]);
+    generate(
+        &coach(),
+        &request(),
+        Some(model.clone()),
+        &Events::default(),
+    )
+    .unwrap();
+    let settings = WorkoutSettings::default();
+    for (req, max) in model
+        .requests()
+        .iter()
+        .zip([settings.analyzer_max_tokens, settings.generator_max_tokens])
+    {
+        let chars: usize = req.messages.iter().map(|m| m.content.len()).sum();
+        let tokens = chars * 2 / 7;
+        eprintln!("prompt {chars} chars (~{tokens} tokens) + answer {max}");
+        assert!(tokens + max as usize <= 1600, "{tokens} + {max}");
+    }
 }
 
 #[test]
@@ -701,7 +776,7 @@ fn three_invalid_analyzer_answers_give_the_typed_error_with_its_stage() {
     }
     assert_eq!(events.stages().last(), Some(&(WorkoutStage::Done, 0)));
     // With the fallback, the deterministic plan is used instead.
-    let (_, workout) = reference_answers();
+    let (_, workout, _) = reference_answers();
     let model = scripted(vec!["{}".into(), "{}".into(), "{}".into(), workout]);
     let settings = WorkoutSettings {
         analyzer_fallback: true,
@@ -710,7 +785,7 @@ fn three_invalid_analyzer_answers_give_the_typed_error_with_its_stage() {
     let r = coach()
         .generate_workout_with(
             &request(),
-            Some(model),
+            Some(SharedModel::plain(model)),
             &Events::default(),
             &CancelToken::new(),
             &settings,
@@ -721,26 +796,43 @@ fn three_invalid_analyzer_answers_give_the_typed_error_with_its_stage() {
 
 #[test]
 fn three_invalid_generator_answers_fall_back_to_the_deterministic_generator() {
-    let (plan, workout) = reference_answers();
-    // Well-formed but not this workout's id (the second of the day would be -02).
-    let mut wrong_id: Value = serde_json::from_str(&workout).unwrap();
-    wrong_id["workout_id"] = json!("2025-08-17-gym-downtown-07");
+    let (plan, workout, reference) = reference_answers();
+    // Well-formed but one set short.
+    let mut short: Value = serde_json::from_str(&workout).unwrap();
+    let first = reference.analyzer.exercise_plan[0].exercise.clone();
+    short[&first]["reps"].as_array_mut().unwrap().pop();
     let model = scripted(vec![
         plan,
         "sets: []".into(),
-        wrong_id.to_string(),
+        short.to_string(),
         "{}".into(),
     ]);
     let r = generate(&coach(), &request(), Some(model), &Events::default()).unwrap();
     assert_eq!(r.source, WorkoutSource::Deterministic);
-    assert_eq!(serde_json::to_string(&r.workout).unwrap(), workout);
+    assert_eq!(r.workout, reference.workout);
 }
 
 #[test]
 fn model_errors_cancellation_and_bad_requests_are_typed() {
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::TimedOut { after_ms: 5 })]);
     let e = generate(&coach(), &request(), Some(model), &Events::default()).unwrap_err();
-    assert!(matches!(e, CoachError::TimedOut { .. }), "{e:?}");
+    assert_eq!(
+        e,
+        CoachError::TimedOut {
+            after_ms: 5,
+            stage: Some("analyzer".into())
+        }
+    );
+    let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Backend {
+        detail: "boom".into(),
+    })]);
+    let e = generate(&coach(), &request(), Some(model), &Events::default()).unwrap_err();
+    assert_eq!(
+        e,
+        CoachError::ModelFailure {
+            detail: "analyzer: boom".into()
+        }
+    );
     let cancel = CancelToken::new();
     cancel.cancel();
     let events = Events::default();
@@ -786,7 +878,7 @@ impl coachcore::ffi::WorkoutListener for PanickingListener {
 fn a_listener_that_always_panics_cannot_hang_wait() {
     let c = Arc::new(coach());
     let listener = Arc::new(PanickingListener(Default::default()));
-    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()));
+    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()), None);
     let result = task
         .wait()
         .expect("the generation goes on without its listener");
@@ -796,4 +888,288 @@ fn a_listener_that_always_panics_cannot_hang_wait() {
         1,
         "called once, then ignored"
     );
+}
+
+/// A model that answers like `inner` after `delay_ms`, ignoring the request's time limit (an
+/// app's model that does not keep it).
+struct Slow {
+    inner: Arc<ScriptedModel>,
+    delay_ms: u64,
+}
+
+impl LanguageModel for Slow {
+    fn info(&self) -> coachcore::llm::ModelInfo {
+        self.inner.info()
+    }
+
+    fn generate(
+        &self,
+        request: coachcore::llm::GenerationRequest,
+        listener: Option<Arc<dyn coachcore::llm::TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<coachcore::llm::GenerationResult, LlmError> {
+        std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
+        self.inner.generate(request, listener, cancel)
+    }
+}
+
+#[test]
+fn each_stage_keeps_its_budget_and_the_timeout_names_the_stage() {
+    let (plan, workout, _) = reference_answers();
+    let run = |analyzer_ms: u64, generator_ms: u64, delay_ms: u64| {
+        let inner = scripted(vec![plan.clone(), workout.clone()]);
+        let slow: Arc<dyn LanguageModel> = Arc::new(Slow {
+            inner: inner.clone(),
+            delay_ms,
+        });
+        let settings = WorkoutSettings {
+            analyzer_timeout_ms: analyzer_ms,
+            generator_timeout_ms: generator_ms,
+            ..WorkoutSettings::default()
+        };
+        let out = coach().generate_workout_with(
+            &request(),
+            Some(SharedModel::plain(slow)),
+            &Events::default(),
+            &CancelToken::new(),
+            &settings,
+        );
+        (out, inner.remaining())
+    };
+    // Each answer takes 300 ms: an analyzer budget of 100 ms ends the run at the analyzer.
+    let (out, _) = run(100, 60_000, 300);
+    assert_eq!(
+        out.unwrap_err(),
+        CoachError::TimedOut {
+            after_ms: 100,
+            stage: Some("analyzer".into())
+        }
+    );
+    // The analyzer within its budget, the generator over its own.
+    let (out, left) = run(60_000, 100, 300);
+    assert_eq!(
+        out.unwrap_err(),
+        CoachError::TimedOut {
+            after_ms: 100,
+            stage: Some("generator".into())
+        }
+    );
+    assert_eq!(left, 0, "both stages called the model");
+    // Both within budget: the workout.
+    let (out, _) = run(60_000, 60_000, 50);
+    assert_eq!(out.unwrap().source, WorkoutSource::Model);
+    // Settings out of bounds are refused before anything runs.
+    let bad = WorkoutSettings {
+        max_attempts: 0,
+        ..WorkoutSettings::default()
+    };
+    let e = coach()
+        .generate_workout_with(
+            &request(),
+            None,
+            &Events::default(),
+            &CancelToken::new(),
+            &bad,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&e, CoachError::InvalidArgument { detail } if detail.contains("maxAttempts")),
+        "{e:?}"
+    );
+}
+
+/// A model that blocks until its call is cancelled (as the engine stops within a token or two).
+struct UntilCancelled(std::sync::atomic::AtomicU32);
+
+impl LanguageModel for UntilCancelled {
+    fn info(&self) -> coachcore::llm::ModelInfo {
+        ScriptedModel::texts(Vec::<String>::new()).info()
+    }
+
+    fn generate(
+        &self,
+        _: coachcore::llm::GenerationRequest,
+        _: Option<Arc<dyn coachcore::llm::TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<coachcore::llm::GenerationResult, LlmError> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        while !cancel.is_cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        Err(LlmError::Cancelled)
+    }
+}
+
+/// Cancels `task` when the analyzer's call starts.
+struct CancelOnAnalyzer(
+    Mutex<Option<Arc<coachcore::ffi::WorkoutTask>>>,
+    Mutex<Vec<WorkoutStage>>,
+);
+
+impl coachcore::ffi::WorkoutListener for CancelOnAnalyzer {
+    fn on_event(&self, e: WorkoutEvent) {
+        self.1.lock().unwrap().push(e.stage);
+        if e.stage == WorkoutStage::Analyzer {
+            // The task may not be stored yet: wait for it (the call is blocked meanwhile).
+            for _ in 0..1000 {
+                if let Some(t) = self.0.lock().unwrap().as_ref() {
+                    // Cancel from another thread while the model call is running.
+                    let t = Arc::clone(t);
+                    std::thread::spawn(move || {
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                        t.cancel();
+                    });
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cancel_during_a_model_call_stops_the_generation() {
+    let c = Arc::new(coach());
+    let model = Arc::new(UntilCancelled(Default::default()));
+    c.use_language_model(Some(model.clone()));
+    let listener = Arc::new(CancelOnAnalyzer(Mutex::default(), Mutex::default()));
+    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()), None);
+    *listener.0.lock().unwrap() = Some(Arc::clone(&task));
+    assert_eq!(task.wait().unwrap_err(), CoachError::Cancelled);
+    assert_eq!(
+        model.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "one call, cancelled"
+    );
+    let stages = listener.1.lock().unwrap().clone();
+    assert_eq!(
+        stages,
+        vec![
+            WorkoutStage::PreAnalysis,
+            WorkoutStage::Analyzer,
+            WorkoutStage::Done
+        ]
+    );
+    assert!(c.workouts(10).unwrap().is_empty(), "nothing saved");
+}
+
+#[test]
+fn the_coachs_model_is_called_through_its_circuit_breaker() {
+    let c = Arc::new(coach());
+    let failures = (0..5).map(|_| {
+        ScriptedReply::Fail(LlmError::Backend {
+            detail: "engine fault".into(),
+        })
+    });
+    let model = ScriptedModel::new(failures);
+    let (plan, workout, _) = reference_answers();
+    model.push(ScriptedReply::Text(plan));
+    model.push(ScriptedReply::Text(workout));
+    c.use_language_model(Some(model.clone()));
+    for _ in 0..5 {
+        let e = Arc::clone(&c)
+            .generate_workout(request(), None, None)
+            .wait()
+            .unwrap_err();
+        assert!(matches!(e, CoachError::ModelFailure { .. }), "{e:?}");
+    }
+    // Five failures open the breaker: the model is not called, the error is typed.
+    let e = Arc::clone(&c)
+        .generate_workout(request(), None, None)
+        .wait()
+        .unwrap_err();
+    assert!(matches!(e, CoachError::ModelUnavailable { .. }), "{e:?}");
+    assert_eq!(
+        model.requests().len(),
+        5,
+        "no call while the breaker is open"
+    );
+    assert_eq!(model.remaining(), 2);
+    // Without the model the deterministic flow still works.
+    c.use_language_model(None);
+    let r = Arc::clone(&c)
+        .generate_workout(request(), None, None)
+        .wait()
+        .unwrap();
+    assert_eq!(r.source, WorkoutSource::Deterministic);
+}
+
+#[test]
+fn every_valid_plan_renders_a_valid_workout_or_a_clear_error() {
+    // "8-12/side" is not a target_reps shape: the analyzer schema refuses it.
+    let v = validator(ANALYZER_SCHEMA);
+    for (range, ok) in [
+        ("8-12", true),
+        ("10/side", true),
+        ("5", true),
+        ("8-12/side", false),
+    ] {
+        let plan = with(
+            &valid_analyzer(),
+            "/exercise_plan/0/targets/rep_range",
+            Some(json!(range)),
+        );
+        assert_eq!(v.is_valid(&plan), ok, "{range}");
+        if ok {
+            let yaml = coach().render_workout_plan(&plan.to_string()).unwrap();
+            validate_workout_yaml(&yaml).unwrap();
+        }
+    }
+    // 12 exercises x 8 sets is schema-valid but no workout holds 96 sets: a clear error, not an
+    // invalid document.
+    let mut plan = valid_analyzer();
+    let first = plan["exercise_plan"][0].clone();
+    plan["exercise_plan"] = json!((0..12).map(|_| first.clone()).collect::<Vec<_>>());
+    for p in plan["exercise_plan"].as_array_mut().unwrap() {
+        p["working_sets"] = json!(8);
+    }
+    assert!(v.is_valid(&plan));
+    let e = coach().render_workout_plan(&plan.to_string()).unwrap_err();
+    assert!(
+        matches!(&e, CoachError::InvalidArgument { detail } if detail.contains("at most 76")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_load_cap_below_the_empty_bar_never_gives_a_heavier_load() {
+    // 40 lb capped at 40 lb on a 45 lb bar: no barbell load fits.
+    let mut p = plan_with(40.0, 3, 60);
+    p.exercise_plan[0].targets.load_cap = Some(40.0);
+    let w = render::render(&p, builtin(), &inventory(), 1);
+    for s in w.sets.iter().filter(|s| s.exercise == "bb-back-squat") {
+        assert!(s.target_weight.is_none_or(|x| x <= 40.0), "{s:?}");
+    }
+    let a = w.sets.iter().find(|s| s.tier == SetTier::A).unwrap();
+    assert_eq!(a.target_weight, None);
+    assert_eq!(a.notes, render::BELOW_BAR_NOTE);
+    let yaml = document::to_yaml(&w);
+    validate_workout_yaml(&yaml).unwrap();
+}
+
+#[test]
+fn model_written_documents_need_the_ramp_and_loadable_weights() {
+    let p = plan_with(225.0, 3, 60);
+    let inv = inventory();
+    let w = render::render(&p, builtin(), &inv, 1);
+    let id = w.workout_id.clone();
+    assert!(check::workout_issues(&w, &p, builtin(), &inv, &id).is_empty());
+    // No warm-ups.
+    let mut bare = w.clone();
+    bare.sets.retain(|s| s.tier != SetTier::W);
+    let issues = check::workout_issues(&bare, &p, builtin(), &inv, &id);
+    assert!(
+        issues
+            .iter()
+            .any(|i| i.path == "sets" && i.message.contains("ramp")),
+        "{issues:?}"
+    );
+    // A weight no plates make (the cap is 235).
+    let mut odd = w.clone();
+    let i = odd.sets.iter().position(|s| s.tier == SetTier::A).unwrap();
+    odd.sets[i].target_weight = Some(226.0);
+    let issues = check::workout_issues(&odd, &p, builtin(), &inv, &id);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].path, format!("sets[{i}].target_weight"));
+    assert!(issues[0].message.contains("loadable"));
 }

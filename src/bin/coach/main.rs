@@ -41,8 +41,9 @@
 //!   (the document as JSON) and exits 0, or prints
 //!   `{"error":{"code":"invalid_yaml"|"schema_violation","path":P,"detail":D}}` (`path` such as
 //!   `sets[3].id`, or `null`) and exits 1.
-//! - `coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]`: a workout
-//!   (spec 001) for the `WorkoutRequest` JSON in FILE. Prints each stage event as one JSON line
+//! - `coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]
+//!   [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]`: a workout
+//!   (spec 001) for the `WorkoutRequest` JSON in FILE (stage budgets 90000 and 60000 ms by default). Prints each stage event as one JSON line
 //!   (`{"event":"pre_analysis","attempt":0}`, ..., `done` last), then
 //!   `{"event":"result","result":{"source":"model"|"deterministic","analyzer":{...},
 //!   "workout":{...},"yaml":"..."}}` and exits 0; on failure the error JSON instead of the result
@@ -91,7 +92,7 @@ const USAGE: &str = "usage:
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
   coach workout validate   (a workout YAML on stdin)
-  coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
   coach demo [--db PATH] [--model GGUF]";
 
@@ -198,9 +199,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         }
         ["workout", "validate"] => workout::validate(),
         ["workout", "render"] => workout::render(),
-        ["workout", "generate", rest @ ..] => {
-            workout::generate(&flags(rest, &["--db", "--request", "--script", "--model"])?)
-        }
+        ["workout", "generate", rest @ ..] => workout::generate(&flags(
+            rest,
+            &[
+                "--db",
+                "--request",
+                "--script",
+                "--model",
+                "--analyzer-timeout-ms",
+                "--generator-timeout-ms",
+            ],
+        )?),
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db", "--model"])?),
         ["--help" | "-h" | "help"] => {
             out!("{USAGE}");

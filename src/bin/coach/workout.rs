@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
+use coachcore::llm::metered::SharedModel;
 use coachcore::llm::CancelToken;
 use coachcore::workout::document::DocumentError;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
@@ -83,21 +84,33 @@ struct ResultLine<'a> {
     result: &'a WorkoutResult,
 }
 
-/// `coach workout generate --db PATH --request FILE [--model GGUF | --script FILE]`: the stage
-/// events as JSON lines, then `{"event": "result", "result": WorkoutResult}`; on failure the
-/// error JSON as the last line and exit 1 (2 for rejected model output).
+/// `coach workout generate --db PATH --request FILE [--model GGUF | --script FILE]
+/// [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]`: the stage events as JSON lines, then
+/// `{"event": "result", "result": WorkoutResult}`; on failure the error JSON as the last line and
+/// exit 1 (2 for rejected model output).
 pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let JobInputs { db, request, model } = match job_inputs(f, Coach::workout_request_from_json)? {
         Ok(inputs) => inputs,
         Err(code) => return Ok(code),
     };
+    let mut settings = WorkoutSettings::default();
+    for (flag, field) in [
+        ("--analyzer-timeout-ms", &mut settings.analyzer_timeout_ms),
+        ("--generator-timeout-ms", &mut settings.generator_timeout_ms),
+    ] {
+        if let Some(v) = f.get(flag) {
+            *field = v
+                .parse()
+                .map_err(|_| Usage(format!("{flag}: a number of milliseconds")))?;
+        }
+    }
     let run = open(Some(&db)).and_then(|c| {
         c.generate_workout_with(
             &request,
-            model,
+            model.map(SharedModel::plain),
             &PrintEvents,
             &CancelToken::new(),
-            &WorkoutSettings::default(),
+            &settings,
         )
     });
     Ok(match run {
