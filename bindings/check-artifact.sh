@@ -8,20 +8,29 @@
 #                                              symbols).
 #   check-artifact.sh exports LIB.so           fail if the shared library exports anything but the
 #                                              library's own API: uniffi_coachcore_*, ffi_coachcore_*
-#                                              (UniFFI) and coach_* (the C API). Nothing of llama.cpp,
-#                                              ggml, SQLite or the Rust standard library.
+#                                              (UniFFI's functions), coach_* (the C API) and
+#                                              UNIFFI_META_*COACHCORE* (UniFFI's read-only API
+#                                              description). Nothing of llama.cpp, ggml, SQLite or the
+#                                              Rust standard library.
 #   check-artifact.sh release LIB.so           both checks, then a stripped copy next to LIB
 #                                              (LIB.stripped), the size before and after stripping
 #                                              and the number of exported symbols.
 #
 # Env: NM (default `nm`; the NDK's llvm-nm for Android libraries, Xcode's nm for Apple ones),
 # STRIP (default `strip`). Symbols may carry Mach-O's leading underscore.
+#
+# What keeps the exports this small is rustc itself: it links every cdylib with a version script of
+# its own, `{ global: <the #[no_mangle] items of the crate graph>; local: *; }`, which hides the
+# static llama.cpp, ggml and SQLite archives and the Rust standard library. (A second version
+# script could not hide UniFFI's #[no_mangle] metadata statics: the linker lets rustc's exact names
+# win over any pattern.) This check keeps it that way: a dependency with #[no_mangle] items,
+# `-rdynamic`-style link flags or llama-cpp-sys-2's `dynamic-link` feature would show here.
 set -euo pipefail
 
 NM=${NM:-nm}
 STRIP=${STRIP:-strip}
 # The symbols an app may see: UniFFI's scaffolding, the C API. Anything else is a leak.
-ALLOWED='^(uniffi_coachcore_|ffi_coachcore_|coach_)'
+ALLOWED='^(uniffi_coachcore_|ffi_coachcore_|coach_|UNIFFI_META_COACHCORE_|UNIFFI_META_NAMESPACE_COACHCORE$)'
 # The engine must be linked in: the decoder and ggml's CPU backend.
 ENGINE_SYMBOLS=(llama_decode llama_model_load_from_file ggml_backend_cpu_reg)
 
@@ -64,9 +73,9 @@ exports() {
     head -n 30 <<<"$bad" >&2
     exit 1
   fi
-  echo "exports: $n symbols, all uniffi_coachcore_* / ffi_coachcore_* / coach_*" \
-    "($(grep -c '^uniffi_coachcore_' <<<"$all") uniffi, $(grep -c '^ffi_coachcore_' <<<"$all") ffi," \
-    "$(grep -c '^coach_' <<<"$all") C API)"
+  echo "exports: $n symbols, all the library's own: $(grep -c '^uniffi_coachcore_' <<<"$all") uniffi_coachcore_*," \
+    "$(grep -c '^ffi_coachcore_' <<<"$all") ffi_coachcore_*, $(grep -c '^coach_' <<<"$all") coach_* (C API)," \
+    "$(grep -c '^UNIFFI_META_' <<<"$all") UNIFFI_META_* (API description data)"
 }
 
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1048576 }'; }
