@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# android-demo/build-aar.sh: build coachcore for Android, with the llama.cpp engine, and put what an
-# app needs where Gradle looks for it: in the library module android/coachcore (which builds the
-# AAR) and in the demo app module.
+# android-demo/build-aar.sh: build coachcore for Android, with the llama.cpp engine, and put what the
+# AAR carries where Gradle looks for it, in the library module android/coachcore (which the demo app
+# depends on):
 #   android/coachcore/src/main/jniLibs/{arm64-v8a,x86_64}/libcoachcore.so   the Rust library
 #   android/coachcore/src/main/kotlin-generated/uniffi/coachcore/coachcore.kt the Kotlin bindings
-#   app/src/main/jniLibs/..., app/src/main/uniffi/...                     the same, for the demo app
-# All build outputs (see the .gitignore files). Rerun after every Rust change: the generated Kotlin
+# Both build outputs (see android/.gitignore). Rerun after every Rust change: the generated Kotlin
 # checks the library's API checksums when it loads.
 #
 # The engine: `--features android` builds llama.cpp for the CPU into libcoachcore.so, with the C++
@@ -60,11 +59,12 @@ done
 MODULE=$REPO/android/coachcore/src/main
 JNI=$MODULE/jniLibs
 KOTLIN_OUT=$MODULE/kotlin-generated
-APP=$HERE/app/src/main
 
 # 1. The shared library for a 64-bit ARM device and the x86_64 emulator, with the engine.
 rustup target add aarch64-linux-android x86_64-linux-android
 rm -rf "$JNI"
+# Copies earlier versions of this script left in the app module would clash with the module's.
+rm -rf "$HERE/app/src/main/jniLibs" "$HERE/app/src/main/uniffi"
 cargo ndk --platform "$ANDROID_API" -t arm64-v8a -t x86_64 -o "$JNI" \
   build --locked --lib --features "$FEATURES" ${PROFILE_FLAG[@]+"${PROFILE_FLAG[@]}"}
 
@@ -90,12 +90,5 @@ cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-
   generate "$REPO/target/aarch64-linux-android/$PROFILE/libcoachcore.so" \
   --language kotlin --no-format --config "$HERE/uniffi-android.toml" --out-dir "$KOTLIN_OUT"
 
-# 4. The demo app takes the same files (it could depend on the :coachcore module instead; copies
-# keep the demo one Gradle module).
-rm -rf "$APP/jniLibs" "$APP/uniffi"
-mkdir -p "$APP"
-cp -R "$JNI" "$APP/jniLibs"
-cp -R "$KOTLIN_OUT" "$APP/uniffi"
-
 echo "built: $(cd "$REPO" && find android/coachcore/src/main/jniLibs android/coachcore/src/main/kotlin-generated -type f | sort | tr '\n' ' ')"
-echo "next: gradle -p android :coachcore:assembleRelease (the AAR), or open android-demo in Android Studio; see docs/packages.md"
+echo "next: gradle -p android :coachcore:assembleRelease (the AAR; docs/packages.md), or open android-demo in Android Studio"
