@@ -91,4 +91,4 @@ cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-
   --language kotlin --no-format --config "$HERE/uniffi-android.toml" --out-dir "$KOTLIN_OUT"
 
 echo "built: $(cd "$REPO" && find android/coachcore/src/main/jniLibs android/coachcore/src/main/kotlin-generated -type f | sort | tr '\n' ' ')"
-echo "next: gradle -p android :coachcore:assembleRelease (the AAR; docs/packages.md), or open android-demo in Android Studio"
+echo "next: gradle -p android :coachcore:assembleRelease (the AAR; docs/packages.md) or :demo:installDebug (the demo app)"

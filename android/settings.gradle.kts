@@ -1,6 +1,8 @@
-// The coachcore Android library: one module, :coachcore, which builds the AAR
-// (coachcore/build/outputs/aar/coachcore-release.aar). Fill it first with
-// ../android-demo/build-aar.sh (the .so files and the generated Kotlin); see docs/packages.md.
+// The coachcore Android build: the library module :coachcore, which builds the AAR
+// (coachcore/build/outputs/aar/coachcore-release.aar), and the demo app :demo
+// (../android-demo/app), which depends on it as an app depends on the AAR. Fill the library module
+// first with ../android-demo/build-aar.sh (the .so files and the generated Kotlin); see
+// docs/packages.md.
 pluginManagement {
     repositories {
         google()
@@ -9,6 +11,7 @@ pluginManagement {
     }
     plugins {
         id("com.android.library") version "8.7.3"
+        id("com.android.application") version "8.7.3"
         id("org.jetbrains.kotlin.android") version "2.0.21"
     }
 }
@@ -23,3 +26,5 @@ dependencyResolutionManagement {
 
 rootProject.name = "coachcore-android"
 include(":coachcore")
+include(":demo")
+project(":demo").projectDir = file("../android-demo/app")

@@ -1,5 +1,6 @@
-// The demo app. The library, with its native code and bindings, is the :coachcore module
-// (../android/coachcore, filled by ../build-aar.sh): the same module that builds the AAR.
+// The demo app, module :demo of the Gradle project ../../android. The library, with its native
+// code and bindings, is the :coachcore module there (filled by ../build-aar.sh): the same module
+// that builds the AAR.
 import org.jetbrains.kotlin.gradle.dsl.JvmTarget
 
 plugins {
