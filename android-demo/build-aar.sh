@@ -4,6 +4,8 @@
 # depends on):
 #   android/coachcore/src/main/jniLibs/{arm64-v8a,x86_64}/libcoachcore.so   the Rust library
 #   android/coachcore/src/main/kotlin-generated/uniffi/coachcore/coachcore.kt the Kotlin bindings
+#   android/coachcore/src/main/kotlin-generated/*.kt   the Kotlin shipped with them (bindings/kotlin,
+#                                                      all but the *Test.kt files)
 # Both build outputs (see android/.gitignore). Rerun after every Rust change: the generated Kotlin
 # checks the library's API checksums when it loads.
 #
@@ -89,6 +91,9 @@ rm -rf "$KOTLIN_OUT"
 cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-bindgen" -- \
   generate "$REPO/target/aarch64-linux-android/$PROFILE/libcoachcore.so" \
   --language kotlin --no-format --config "$HERE/uniffi-android.toml" --out-dir "$KOTLIN_OUT"
+for f in "$REPO"/bindings/kotlin/*.kt; do
+  [[ $f == *Test.kt ]] || cp "$f" "$KOTLIN_OUT/"
+done
 
 echo "built: $(cd "$REPO" && find android/coachcore/src/main/jniLibs android/coachcore/src/main/kotlin-generated -type f | sort | tr '\n' ' ')"
 echo "next: gradle -p android :coachcore:assembleRelease (the AAR; docs/packages.md) or :demo:installDebug (the demo app)"

@@ -3,10 +3,11 @@
 # Kotlin binding tests on a desktop JVM against it. No Android SDK or Gradle here, so:
 #   - the Android flavour of the bindings (uniffi-android.toml, what build-aar.sh puts in the
 #     module) is generated from target/debug/libcoachcore.so into target/android-package-check/;
-#   - it is compiled with the module's own Kotlin (src/main/kotlin, if any), JNA,
-#     kotlinx-coroutines and stubs of the three Android APIs it uses (check/*.kt, never shipped);
-#   - bindings/kotlin/CoachTest.kt runs against it twice: as on API 34+ (android.system
-#     SystemCleaner frees native objects) and below (JNA's cleaner).
+#   - it is compiled with the Kotlin shipped beside it and the Kotlin binding tests (all of
+#     bindings/kotlin/*.kt), JNA, kotlinx-coroutines and stubs of the three Android APIs it uses
+#     (check/*.kt, never shipped);
+#   - the tests run against it twice: as on API 34+ (android.system.SystemCleaner frees native
+#     objects) and below (JNA's cleaner).
 # Needs bindings/generate.sh first (target/debug/libcoachcore.so, the uniffi-bindgen build).
 # Prints the tests' "N passed, M failed" lines; exits non-zero on failure.
 set -euo pipefail
@@ -26,12 +27,10 @@ grep -q 'android.system.SystemCleaner' "$GEN/uniffi/coachcore/coachcore.kt" ||
 
 CP=$JNA_JAR:$KOTLIN_HOME/lib/kotlin-stdlib.jar
 [[ -f $KOTLIN_HOME/lib/kotlinx-coroutines-core-jvm.jar ]] && CP=$CP:$KOTLIN_HOME/lib/kotlinx-coroutines-core-jvm.jar
-sources=("$GEN/uniffi/coachcore/coachcore.kt" "$REPO"/android/check/*.kt)
-[[ -d $REPO/android/coachcore/src/main/kotlin ]] &&
-  while IFS= read -r f; do sources+=("$f"); done < <(find "$REPO/android/coachcore/src/main/kotlin" -name '*.kt')
 JAR=$OUT/aar-kotlin-check.jar
 rm -f "$JAR"
-quiet "$OUT/kotlinc.log" "$KOTLINC" -nowarn "${sources[@]}" "$REPO/bindings/kotlin/CoachTest.kt" -cp "$CP" -d "$JAR"
+quiet "$OUT/kotlinc.log" "$KOTLINC" -nowarn "$GEN/uniffi/coachcore/coachcore.kt" \
+  "$REPO"/android/check/*.kt "$REPO"/bindings/kotlin/*.kt -cp "$CP" -d "$JAR"
 
 for sdk in 34 24; do
   log=$OUT/test-api$sdk.log rc=0
