@@ -11,7 +11,6 @@
 // On Linux (this repository's checks) the same manifest takes libcoachcore.so through a system
 // library module in place of the XCFramework: bindings/swift/test.sh fills Sources/coachcoreFFI
 // and runs the binding tests (Tests/CoachCoreTests) against this package.
-import Foundation
 import PackageDescription
 
 #if os(Linux)
@@ -37,11 +36,12 @@ var targets: [Target] = [
             .linkedLibrary("c++", .when(platforms: apple)),
         ]),
 ]
-// The binding tests, present where the repository's checks copy them in (not in an app's copy).
-if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/CoachCoreTests") {
-    targets.append(.testTarget(name: "CoachCoreTests", dependencies: ["coachcore"],
-                               path: "Tests/CoachCoreTests"))
-}
+#if os(Linux)
+// The binding tests, which bindings/swift/test.sh copies in (an app's copy on an Apple platform has
+// no Tests folder and no test target).
+targets.append(.testTarget(name: "CoachCoreTests", dependencies: ["coachcore"],
+                           path: "Tests/CoachCoreTests"))
+#endif
 
 let package = Package(
     name: "CoachCore",
