@@ -1,38 +1,99 @@
 #!/usr/bin/env bash
-# android-demo/build-aar.sh: build coachcore for Android and put the two things the app module
-# needs where Gradle looks for them (what an AAR of the library would carry):
-#   app/src/main/jniLibs/{arm64-v8a,x86_64}/libcoachcore.so   the Rust library (cargo-ndk)
-#   app/src/main/uniffi/uniffi/coachcore/coachcore.kt          the UniFFI Kotlin bindings
-# Both are build outputs (see .gitignore). Rerun after every Rust change: the generated Kotlin
+# android-demo/build-aar.sh: build coachcore for Android, with the llama.cpp engine, and put what the
+# AAR carries where Gradle looks for it, in the library module android/coachcore (which the demo app
+# depends on):
+#   android/coachcore/src/main/jniLibs/{arm64-v8a,x86_64}/libcoachcore.so   the Rust library
+#   android/coachcore/src/main/kotlin-generated/uniffi/coachcore/coachcore.kt the Kotlin bindings
+#   android/coachcore/src/main/kotlin-generated/*.kt   the Kotlin shipped with them (bindings/kotlin,
+#                                                      all but the *Test.kt files)
+# Both build outputs (see android/.gitignore). Rerun after every Rust change: the generated Kotlin
 # checks the library's API checksums when it loads.
 #
-# Needs: the Android NDK (found by cargo-ndk in the SDK, or ANDROID_NDK_HOME), cargo-ndk
-# (`cargo install cargo-ndk`), and the Rust targets (added below). Runs on Linux or macOS.
-# Env: PROFILE=release (default) or debug.
+# The engine: `--features android` builds llama.cpp for the CPU into libcoachcore.so, with the C++
+# runtime linked in statically (one .so per ABI, no libc++_shared.so to ship). arm64-v8a gets
+# llama-cpp-sys-2's `-march=armv8-a` baseline (NEON; runs on every arm64 device); set
+# GGML_CPU_ARM_ARCH=armv8.2-a+dotprod to compile the int8 dot-product kernels in (several times
+# faster on quantized models, but SIGILL on Cortex-A53/A73-class phones: only for an app whose
+# devices all have them). x86_64 (emulators, Chromebooks) gets the Android x86_64 ABI's SSE4.2 and
+# POPCNT (Rust's target features, which llama-cpp-sys-2 passes on to ggml). OpenMP: llama-cpp-sys-2
+# turns it off for Android, whatever the features; ggml's own thread pool runs the CPU work.
+# The build fails if llama.cpp is missing from a library, if a library exports anything but the
+# API, or if its segments are not 16 KB aligned (Google Play, Android 15+)
+# (bindings/check-artifact.sh, llvm-readelf). The app ships or downloads the GGUF file itself and
+# passes its path to `Coach.loadModel`.
+#
+# Needs: the Android NDK r26 or newer (ANDROID_NDK_HOME, or the newest under
+# $ANDROID_HOME/ndk), cargo-ndk (`cargo install cargo-ndk`), cmake (the SDK's or the system's:
+# llama.cpp is built with it), and the Rust targets (added below). Runs on Linux or macOS.
+# Env: PROFILE=release (default) or debug; ANDROID_API (default 24, the AAR's minSdk);
+# FEATURES (default `android`).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 cd "$REPO"
 
-command -v cargo-ndk >/dev/null || { echo "error: cargo-ndk not found: cargo install cargo-ndk" >&2; exit 1; }
+die() { echo "error: $*" >&2; exit 1; }
+command -v cargo-ndk >/dev/null || die "cargo-ndk not found: cargo install cargo-ndk"
+command -v cmake >/dev/null || die "cmake not found (llama.cpp is built with it): install it, or put the SDK's cmake/<version>/bin on PATH"
 PROFILE=${PROFILE:-release}
+FEATURES=${FEATURES:-android}
+ANDROID_API=${ANDROID_API:-24}
 PROFILE_FLAG=()
 [[ $PROFILE == release ]] && PROFILE_FLAG=(--release)
-JNI=$HERE/app/src/main/jniLibs
-KOTLIN_OUT=$HERE/app/src/main/uniffi
 
-# 1. The shared library for a 64-bit ARM device and the x86_64 emulator.
+# The NDK: cargo-ndk and llama-cpp-sys-2's build script must use the same one.
+if [[ -z ${ANDROID_NDK_HOME:-} ]]; then
+  sdk=${ANDROID_HOME:-${ANDROID_SDK_ROOT:-$HOME/Android/Sdk}}
+  [[ -d $sdk/ndk ]] && ANDROID_NDK_HOME=$(find "$sdk/ndk" -mindepth 1 -maxdepth 1 -type d | sort -V | tail -n 1)
+fi
+[[ -n ${ANDROID_NDK_HOME:-} && -f $ANDROID_NDK_HOME/build/cmake/android.toolchain.cmake ]] ||
+  die "no Android NDK found: set ANDROID_NDK_HOME (SDK Manager -> SDK Tools -> NDK)"
+export ANDROID_NDK_HOME ANDROID_NDK=$ANDROID_NDK_HOME ANDROID_API_LEVEL=$ANDROID_API
+LLVM_BIN=$(find "$ANDROID_NDK_HOME/toolchains/llvm/prebuilt" -mindepth 2 -maxdepth 2 -type d -name bin | head -n 1)
+[[ -x $LLVM_BIN/llvm-nm && -x $LLVM_BIN/llvm-readelf ]] || die "llvm-nm/llvm-readelf not found under $ANDROID_NDK_HOME/toolchains/llvm/prebuilt"
+
+# 16 KB pages (Google Play, Android 15+): NDK r28 and newer align so by default; older ones are
+# told here (for the final link of libcoachcore.so, the only place it matters).
+for triple in AARCH64_LINUX_ANDROID X86_64_LINUX_ANDROID; do
+  export "CARGO_TARGET_${triple}_RUSTFLAGS=-C link-arg=-Wl,-z,max-page-size=16384"
+done
+
+MODULE=$REPO/android/coachcore/src/main
+JNI=$MODULE/jniLibs
+KOTLIN_OUT=$MODULE/kotlin-generated
+
+# 1. The shared library for a 64-bit ARM device and the x86_64 emulator, with the engine.
 rustup target add aarch64-linux-android x86_64-linux-android
 rm -rf "$JNI"
-cargo ndk -t arm64-v8a -t x86_64 -o "$JNI" build --lib "${PROFILE_FLAG[@]}"
+# Copies earlier versions of this script left in the app module would clash with the module's.
+rm -rf "$HERE/app/src/main/jniLibs" "$HERE/app/src/main/uniffi"
+cargo ndk --platform "$ANDROID_API" -t arm64-v8a -t x86_64 -o "$JNI" \
+  build --locked --lib --features "$FEATURES" ${PROFILE_FLAG[@]+"${PROFILE_FLAG[@]}"}
 
-# 2. The Kotlin bindings, generated from the built arm64 library (library mode reads the UniFFI
+# 2. The checks, on each ABI's library: the engine is in it (the unstripped build output: the
+# checked symbols are local), only the API is exported, and every LOAD segment is 16 KB aligned.
+for pair in aarch64-linux-android:arm64-v8a x86_64-linux-android:x86_64; do
+  triple=${pair%%:*} abi=${pair#*:}
+  NM=$LLVM_BIN/llvm-nm bash "$REPO/bindings/check-artifact.sh" engine "$REPO/target/$triple/$PROFILE/libcoachcore.so"
+  NM=$LLVM_BIN/llvm-nm bash "$REPO/bindings/check-artifact.sh" exports "$JNI/$abi/libcoachcore.so"
+  aligns=$("$LLVM_BIN/llvm-readelf" -lW "$JNI/$abi/libcoachcore.so" | awk '$1 == "LOAD" { print $NF }')
+  [[ -n $aligns ]] || die "llvm-readelf shows no LOAD segment in $JNI/$abi/libcoachcore.so"
+  for a in $aligns; do
+    (( a >= 16384 )) || die "$JNI/$abi/libcoachcore.so has a LOAD segment aligned to $a (< 16 KB): use NDK r28+"
+  done
+  echo "$abi: $(wc -c <"$JNI/$abi/libcoachcore.so" | tr -d ' ') bytes, engine in, API-only exports, 16 KB aligned"
+done
+
+# 3. The Kotlin bindings, generated from the built arm64 library (library mode reads the UniFFI
 # metadata from it) with the Android settings of uniffi-android.toml. The generator runs on this
 # machine, built in its own target dir.
 rm -rf "$KOTLIN_OUT"
 cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-bindgen" -- \
   generate "$REPO/target/aarch64-linux-android/$PROFILE/libcoachcore.so" \
   --language kotlin --no-format --config "$HERE/uniffi-android.toml" --out-dir "$KOTLIN_OUT"
+for f in "$REPO"/bindings/kotlin/*.kt; do
+  [[ $f == *Test.kt ]] || cp "$f" "$KOTLIN_OUT/"
+done
 
-echo "built: $(cd "$HERE" && find app/src/main/jniLibs app/src/main/uniffi -type f | sort | tr '\n' ' ')"
-echo "next: open android-demo in Android Studio (or run gradle :app:installDebug); see README.md"
+echo "built: $(cd "$REPO" && find android/coachcore/src/main/jniLibs android/coachcore/src/main/kotlin-generated -type f | sort | tr '\n' ' ')"
+echo "next: gradle -p android :coachcore:assembleRelease (the AAR; docs/packages.md) or :demo:installDebug (the demo app)"

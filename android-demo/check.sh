@@ -2,7 +2,7 @@
 # android-demo/check.sh: compile and run the Android demo's non-UI logic on a desktop JVM.
 #
 # Compiles the generated bindings (target/bindings/kotlin/uniffi/coachcore/coachcore.kt),
-# app/src/main/java/com/coachcore/demo/PlanDemoModel.kt and check/DemoCheck.kt with kotlinc, then
+# app/src/main/java/com/coachcore/demo/{PlanDemoModel,ModelDemoModel}.kt and check/DemoCheck.kt with kotlinc, then
 # runs them with JNA loading target/debug/libcoachcore.so. Prints "N passed, M failed"; exits
 # non-zero on failure. MainActivity.kt is NOT compiled: it needs the Android SDK.
 #
@@ -39,10 +39,12 @@ JAR=$OUT/demo-check.jar
 rm -f "$JAR"
 log=$OUT/kotlinc.log
 if ! "$KOTLINC" -nowarn "$GEN" "$HERE/app/src/main/java/com/coachcore/demo/PlanDemoModel.kt" \
+    "$HERE/app/src/main/java/com/coachcore/demo/ModelDemoModel.kt" \
     "$HERE/check/DemoCheck.kt" -cp "$CP" -d "$JAR" >"$log" 2>&1; then
   echo "error: kotlinc failed; $log:" >&2
   tail -n 40 "$log" >&2
   exit 1
 fi
 
-java -Djna.library.path="$LIB_DIR" -cp "$JAR:$CP" com.coachcore.demo.DemoCheckKt
+java -Djna.library.path="$LIB_DIR" -cp "$JAR:$CP" com.coachcore.demo.DemoCheckKt \
+  "$REPO/tests/data/models/huge-kv-header.bin"

@@ -2,8 +2,8 @@
 # ios-demo/check.sh: compile and run the iOS demo's non-UI logic on Linux.
 #
 # Compiles, in one Swift module, the generated bindings (target/bindings/swift/coachcore.swift),
-# CoachDemo/PlanDemoModel.swift and CoachDemoCheck/main.swift against target/debug/libcoachcore.so,
-# then runs the result. Prints "N passed, M failed"; exits non-zero on failure.
+# CoachDemo/PlanDemoModel.swift, CoachDemo/ModelDemoModel.swift and CoachDemoCheck/main.swift against
+# target/debug/libcoachcore.so, then runs the result. Prints "N passed, M failed"; exits non-zero on failure.
 # The SwiftUI files (ContentView.swift, CoachDemoApp.swift) are only parsed (`swiftc -parse`, syntax
 # only): there is no SwiftUI on Linux, so they are not type-checked here.
 #
@@ -23,9 +23,11 @@ for f in "$LIB" "$GEN/coachcore.swift" "$GEN/coachcoreFFI.h" "$GEN/coachcoreFFI.
 done
 
 # Everything swiftc needs goes into OUT, which is bound at /src inside the Swift root.
-rm -rf "$OUT/src" "$OUT/ui" "$OUT/ffi" "$OUT/lib" "$OUT/bin"
+rm -rf "${OUT:?}/src" "${OUT:?}/ui" "${OUT:?}/ffi" "${OUT:?}/lib" "${OUT:?}/bin"
 mkdir -p "$OUT/src" "$OUT/ui" "$OUT/ffi" "$OUT/lib" "$OUT/bin"
-cp "$GEN/coachcore.swift" "$HERE/CoachDemo/PlanDemoModel.swift" "$OUT/src/"
+cp "$GEN/coachcore.swift" "$HERE/CoachDemo/PlanDemoModel.swift" "$HERE/CoachDemo/ModelDemoModel.swift" "$OUT/src/"
+# The GGUF header whose KV cache cannot fit (the repository is not visible inside the Swift root).
+cp "$REPO/tests/data/models/huge-kv-header.bin" "$OUT/src/"
 cp "$HERE/CoachDemoCheck/main.swift" "$OUT/src/"
 cp "$GEN/coachcoreFFI.h" "$GEN/coachcoreFFI.modulemap" "$OUT/ffi/"
 cp "$LIB" "$OUT/lib/"
@@ -40,7 +42,7 @@ bash "$SWIFT_ROOT_SH" run "$OUT" swiftc -parse /src/ui/ContentView.swift /src/ui
 log=$OUT/swiftc.log
 if ! bash "$SWIFT_ROOT_SH" run "$OUT" swiftc -swift-version 6 -module-name CoachDemoCheck \
     -Xcc -fmodule-map-file=/src/ffi/coachcoreFFI.modulemap -I /src/ffi \
-    /src/src/coachcore.swift /src/src/PlanDemoModel.swift /src/src/main.swift \
+    /src/src/coachcore.swift /src/src/PlanDemoModel.swift /src/src/ModelDemoModel.swift /src/src/main.swift \
     -L /src/lib -lcoachcore -Xlinker -rpath -Xlinker /src/lib \
     -o /src/bin/CoachDemoCheck >"$log" 2>&1; then
   echo "error: swiftc failed; $log:" >&2
@@ -49,4 +51,4 @@ if ! bash "$SWIFT_ROOT_SH" run "$OUT" swiftc -swift-version 6 -module-name Coach
 fi
 grep -E 'warning:' "$log" | grep -v '/src/src/coachcore.swift' >&2 || true
 
-bash "$SWIFT_ROOT_SH" run "$OUT" /src/bin/CoachDemoCheck
+bash "$SWIFT_ROOT_SH" run "$OUT" /src/bin/CoachDemoCheck /src/src/huge-kv-header.bin

@@ -1,6 +1,7 @@
-// DemoCheck.kt: runs PlanDemoModel (the demo app's non-UI logic) on a desktop JVM against the real
-// library through JNA. Built and run by android-demo/check.sh, compiled together with the
-// generated uniffi/coachcore/coachcore.kt and app/src/main/java/com/coachcore/demo/PlanDemoModel.kt.
+// DemoCheck.kt: runs PlanDemoModel and ModelDemoModel (the demo app's non-UI logic) on a desktop JVM
+// against the real library through JNA. Built and run by android-demo/check.sh, compiled together
+// with the generated uniffi/coachcore/coachcore.kt and app/src/main/java/com/coachcore/demo/*Model.kt.
+// Argument 1: a GGUF header whose KV cache cannot fit in memory (tests/data/models).
 // Prints "N passed, M failed" and exits 1 on any failure.
 package com.coachcore.demo
 
@@ -28,7 +29,7 @@ private fun check(name: String, body: () -> List<String>) {
     }
 }
 
-fun main() {
+fun main(args: Array<String>) {
     val dir = Files.createTempDirectory("coachdemo-check").toFile()
     val dbPath = File(dir, "coach.sqlite").path
     try {
@@ -54,6 +55,35 @@ fun main() {
                     add("errorMessage does not contain \"blockIndex\": ${result.errorMessage}")
                 }
                 if (result.lines.isNotEmpty()) add("lines should be empty, got ${result.lines}")
+            }
+        }
+
+        check("without a model file the app is told where to put one") {
+            val result = ModelDemoModel(dbPath, null).run("2026-01-05")
+            println("     | error: ${result.errorMessage}")
+            if ("model.gguf" in (result.errorMessage ?: "")) emptyList() else listOf("no hint naming model.gguf")
+        }
+
+        check("a model that does not fit is refused before loading, in MB") {
+            val result = ModelDemoModel(dbPath, args[0]).run("2026-01-05")
+            println("     | error: ${result.errorMessage}")
+            if ("MB free" in (result.errorMessage ?: "")) emptyList() else listOf("not the InsufficientMemory message")
+        }
+
+        check("a file that is not GGUF is reported as unusable") {
+            val notGguf = File(dir, "notes.gguf").apply { writeText("not a model") }
+            val result = ModelDemoModel(dbPath, notGguf.path).run("2026-01-05")
+            println("     | error: ${result.errorMessage}")
+            if (result.errorMessage?.startsWith("The model cannot be used") == true) emptyList()
+            else listOf("not the ModelUnusable message")
+        }
+
+        check("findModel finds <filesDir>/model.gguf, and nothing in an empty folder") {
+            val files = File(dir, "files").apply { mkdirs() }
+            buildList {
+                if (ModelDemoModel.findModel(files) != null) add("found a model in an empty folder")
+                val downloaded = File(files, ModelDemoModel.FILE_NAME).apply { writeText("GGUF") }
+                if (ModelDemoModel.findModel(files) != downloaded.path) add("did not find ${downloaded.path}")
             }
         }
     } finally {

@@ -1,10 +1,13 @@
-// ContentView.swift: shows the plan PlanDemoModel builds from the bundled sample output.
-// (SwiftUI: not compiled on the Linux check machine; see ../README.md.)
+// ContentView.swift: shows the plan PlanDemoModel builds from the bundled sample output, and, on
+// "Plan with the model", the plan the on-device model writes (ModelDemoModel: the GGUF file the
+// app ships or downloads). (SwiftUI: not compiled on the Linux check machine; see ../README.md.)
 import SwiftUI
 
 struct ContentView: View {
     @State private var result: PlanDemoResult?
     @State private var useBrokenSample = false
+    @State private var modelResult: PlanDemoResult?
+    @State private var modelRunning = false
 
     var body: some View {
         NavigationStack {
@@ -18,6 +21,19 @@ struct ContentView: View {
                     }
                 } else {
                     ProgressView()
+                }
+                Section("On-device model") {
+                    Button("Plan with the model") { Task { await runModel() } }
+                        .disabled(modelRunning)
+                    if modelRunning { ProgressView() }
+                    if let modelResult {
+                        if let error = modelResult.errorMessage {
+                            Text(error).foregroundStyle(.red)
+                        }
+                        ForEach(Array(modelResult.lines.enumerated()), id: \.offset) { _, line in
+                            Text(line)
+                        }
+                    }
                 }
             }
             .navigationTitle("coachcore demo")
@@ -38,6 +54,19 @@ struct ContentView: View {
                 : PlanDemoModel.sampleModelOutput)
         // run() opens SQLite and writes to it: keep it off the main actor.
         result = await Task.detached(priority: .userInitiated) { model.run() }.value
+    }
+
+    @MainActor private func runModel() async {
+        modelRunning = true
+        defer { modelRunning = false }
+        let model = ModelDemoModel(
+            dbPath: Self.databasePath(),
+            modelPath: ModelDemoModel.findModel(documents: URL.documentsDirectory))
+        // The user's local date, YYYY-MM-DD.
+        let today = Date.now.formatted(
+            Date.ISO8601FormatStyle(timeZone: .current).year().month().day())
+        // Loading reads the file and generation takes seconds: off the main actor.
+        modelResult = await Task.detached(priority: .userInitiated) { model.run(today: today) }.value
     }
 
     /// `<app Documents>/coach.sqlite`; the library creates the file on first open.

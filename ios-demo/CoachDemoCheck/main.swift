@@ -1,6 +1,7 @@
-// CoachDemoCheck: runs PlanDemoModel (the demo app's non-UI logic) against the real library,
-// without SwiftUI, so it runs on Linux too. Built and run by ios-demo/check.sh, compiled in one
-// module with the generated coachcore.swift and CoachDemo/PlanDemoModel.swift.
+// CoachDemoCheck: runs PlanDemoModel and ModelDemoModel (the demo app's non-UI logic) against the
+// real library, without SwiftUI, so it runs on Linux too. Built and run by ios-demo/check.sh,
+// compiled in one module with the generated coachcore.swift and CoachDemo/*Model.swift.
+// Argument 1: a GGUF header whose KV cache cannot fit in memory (tests/data/models).
 // Prints "N passed, M failed" and exits 1 on any failure.
 import Foundation
 
@@ -48,6 +49,38 @@ check("blockIndex 9 gives an error message naming blockIndex") {
         problems.append("errorMessage does not contain \"blockIndex\": \(result.errorMessage ?? "nil")")
     }
     if !result.lines.isEmpty { problems.append("lines should be empty, got \(result.lines)") }
+    return problems
+}
+
+check("without a model file the app is told where to put one") {
+    let result = ModelDemoModel(dbPath: dbPath, modelPath: nil).run(today: "2026-01-05")
+    print("     | error: \(result.errorMessage ?? "nil")")
+    return (result.errorMessage ?? "").contains("model.gguf") ? [] : ["no hint naming model.gguf"]
+}
+
+check("a model that does not fit is refused before loading, in MB") {
+    let header = CommandLine.arguments[1]
+    let result = ModelDemoModel(dbPath: dbPath, modelPath: header).run(today: "2026-01-05")
+    print("     | error: \(result.errorMessage ?? "nil")")
+    return (result.errorMessage ?? "").contains("MB free") ? [] : ["not the InsufficientMemory message"]
+}
+
+check("a file that is not GGUF is reported as unusable") {
+    let notGguf = dir.appendingPathComponent("notes.gguf")
+    try! "not a model".write(to: notGguf, atomically: true, encoding: .utf8)
+    let result = ModelDemoModel(dbPath: dbPath, modelPath: notGguf.path).run(today: "2026-01-05")
+    print("     | error: \(result.errorMessage ?? "nil")")
+    return (result.errorMessage ?? "").hasPrefix("The model cannot be used") ? [] : ["not the ModelUnusable message"]
+}
+
+check("findModel falls back to Documents/model.gguf, and to nil") {
+    var problems: [String] = []
+    if ModelDemoModel.findModel(documents: dir) != nil { problems.append("found a model in an empty folder") }
+    let downloaded = dir.appendingPathComponent(ModelDemoModel.fileName)
+    FileManager.default.createFile(atPath: downloaded.path, contents: Data("GGUF".utf8))
+    if ModelDemoModel.findModel(documents: dir) != downloaded.path {
+        problems.append("did not find \(downloaded.path)")
+    }
     return problems
 }
 
