@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# run.sh [SECONDS]: builds every fuzz target (cargo-fuzz, nightly, AddressSanitizer) and runs each
+# for SECONDS (default 60) on its corpus (seeded from tests/data by seed.sh). Fails when a
+# target crashes (a panic, a failed check, a sanitizer report, a timeout or running out of
+# memory); the input that did it is in fuzz/artifacts/<target>/. Prints executions per target.
+#
+#   fuzz/run.sh 20                  the CI run
+#   fuzz/run.sh 3600                the long run (README, "Fuzzing")
+#   FUZZ_TARGETS="ops_dryrun" fuzz/run.sh 600     some targets only
+#
+# cargo-fuzz is installed (once) under target/tools/cargo if it is not on PATH. The build goes to
+# target/fuzz (the repository's own target folder).
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+repo=$(cd .. && pwd)
+targets=${FUZZ_TARGETS:-"plan_transform ops_dryrun suggest_evaluate capi_call workout_yaml meal_rerank"}
+t0=$SECONDS
+
+root=$repo/target/tools/cargo
+export PATH=$root/bin:$PATH
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  echo "== installing cargo-fuzz into $root"
+  cargo install cargo-fuzz --locked --root "$root" --quiet
+fi
+fuzz=(cargo +nightly fuzz)
+./seed.sh
+build=(--target-dir "$repo/target/fuzz")
+echo "== build"
+"${fuzz[@]}" build "${build[@]}" $targets
+echo "build: $((SECONDS - t0)) s"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=()
+summary=()
+for t in $targets; do
+  echo "== $t ($seconds s)"
+  log=$tmp/$t.log
+  # -timeout: one input taking longer is a failure (the shared CI machine is slow; 30 s is far
+  # above any input's real cost). -rss_limit_mb: libFuzzer's default, stated.
+  if COACH_FUZZ_DIR=$tmp/db "${fuzz[@]}" run "${build[@]}" "$t" "corpus/$t" -- \
+      -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -dict=json.dict \
+      -print_final_stats=1 >"$log" 2>&1; then
+    result=ok
+  else
+    result=CRASH
+    failed+=("$t")
+    grep -E "panicked at|ERROR: |SUMMARY|Test unit written" "$log" | head -20 || true
+  fi
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  summary+=("$(printf '%-18s %-6s %12s execs %8s/s' "$t" "$result" "${execs:-?}" "${rate:-?}")")
+done
+echo "== fuzz summary ($seconds s per target, total $((SECONDS - t0)) s)"
+printf '%s\n' "${summary[@]}"
+if ((${#failed[@]})); then
+  echo "fuzz: crashes in ${failed[*]} (inputs in fuzz/artifacts/)" >&2
+  exit 1
+fi

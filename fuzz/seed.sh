@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# seed.sh: fills fuzz/corpus/<target>/ with seed inputs from tests/data (and the few small
+# hand-written ones in fuzz/seeds/). Idempotent; the corpora are git-ignored (a run adds the
+# inputs it finds interesting to them).
+set -euo pipefail
+cd "$(dirname "$0")"
+data=../tests/data
+python3 - "$data" <<'PY'
+import json, pathlib, sys
+
+data = pathlib.Path(sys.argv[1])
+out = pathlib.Path("corpus")
+
+def put(target, name, body):
+    d = out / target
+    d.mkdir(parents=True, exist_ok=True)
+    if isinstance(body, str):
+        body = body.encode()
+    (d / name).write_bytes(body)
+
+# Hand-written seeds.
+for t in pathlib.Path("seeds").iterdir():
+    for f in t.iterdir():
+        put(t.name, f.name, f.read_bytes())
+
+# Plan transform: the model outputs of both schema versions, and the demo's raw model text.
+for f in sorted((data / "plans").glob("*.json")):
+    put("plan_transform", f.name, f.read_bytes())
+    put("plan_transform", "fenced-" + f.name, "Sure! Here is the plan:\n```json\n" + f.read_text() + "\n```\n")
+put("plan_transform", "demo-model-output.txt", (data / "demo-model-output.txt").read_bytes())
+
+# suggest evaluate: the CLI's example inputs.
+for f in sorted((data / "suggest").glob("*.json")):
+    put("suggest_evaluate", f.name, f.read_bytes())
+
+# Operations: the expected operations of the assistant's evaluation set, written as operations
+# (`titleContains` words become the title).
+tasks = json.loads((data / "eval" / "assistant.json").read_text())["tasks"]
+ops_seeds = []
+for t in tasks:
+    ops = []
+    expected = t.get("expected")
+    for op in (expected.get("ops") or [] if isinstance(expected, dict) else []):
+        if not isinstance(op, dict):
+            continue
+        op = dict(op)
+        words = op.pop("titleContains", None)
+        if words:
+            op["title"] = " ".join(words)
+        ops.append(op)
+    if ops:
+        body = json.dumps({"operations": ops, "today": t.get("today")})
+        ops_seeds.append(body)
+        put("ops_dryrun", t["id"] + ".json", json.dumps({"operations": ops}))
+
+# Workout YAML: the hand-written document also as JSON (YAML reads JSON).
+yaml_text = (pathlib.Path("seeds") / "workout_yaml" / "valid.yaml").read_text()
+
+# C API: each method with a plausible request.
+def call(name, method, request):
+    put("capi_call", name, method + "\n" + (request if isinstance(request, str) else json.dumps(request)))
+
+for f in sorted((data / "suggest").glob("*.json")):
+    call("suggest.evaluate-" + f.stem, "suggest.evaluate", f.read_text())
+for i, body in enumerate(ops_seeds[:20]):
+    call(f"ops.dryrun-{i}", "ops.dryrun", body)
+    call(f"ops.apply-{i}", "ops.apply", json.loads(body) | {"idempotencyKey": f"k{i % 3}"})
+call("workout.generate", "workout.generate", (data / "workout" / "request.json").read_text())
+call("workout.validate", "workout.validate", {"yaml": yaml_text})
+for f in sorted((data / "meals").glob("*.request.json")):
+    call("meals.plan-" + f.stem, "meals.plan", f.read_text())
+recipes = json.loads((data / "recipes" / "starter.json").read_text())
+recipes = recipes if isinstance(recipes, list) else recipes.get("recipes", [])
+call("recipes.import", "recipes.import", recipes[:3])
+evaluate = json.loads((data / "suggest" / "evaluate-input.json").read_text())
+ctx = evaluate["context"]
+if "plan" in ctx:
+    call("plan.save", "plan.save", ctx["plan"])
+for m, r in [
+    ("plan.get", {"id": "p1"}), ("plan.deferred", {"id": "p1"}), ("session.suggestions", {"id": "s1"}),
+    ("session.deferPending", {"id": "s1"}), ("change.accept", {"id": "c1"}), ("change.reject", {"id": "c1"}),
+    ("change.defer", {"id": "c1"}), ("change.acceptEdited", {"id": "c1", "newValue": {"type": "weight", "value": 100}}),
+    ("exercise.history", {"id": "bb-back-squat", "unit": "kg"}), ("model.unload", {}), ("model.info", {}),
+    ("recipe.get", {"id": "core-beef-stew"}), ("meals.job", {"id": "j1"}), ("workout.list", {"limit": 5}),
+    ("workout.get", {"id": "w1"}), ("planner.item", {"kind": "todo", "id": "t1"}),
+    ("planner.week", {"date": "2026-11-23"}), ("planner.backlog", {"limit": 10}), ("db.check", {}),
+    ("audit.log", {"limit": 5, "beforeSeq": 9}), ("plan.generate", {"date": "2026-11-23", "notes": "legs"}),
+    ("assistant.message", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
+    ("workout.log", {"workoutId": "w1", "sets": []}), ("exercise.save", {"id": "bb-back-squat", "name": "Back squat"}),
+    ("session.log", {"id": "s1"}), ("workout.render", {}), ("unknown.method", {}),
+]:
+    call(m, m, r)
+counts = {d.name: len(list(d.iterdir())) for d in sorted(out.iterdir())}
+print("seed.sh: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+PY
