@@ -5,6 +5,7 @@
 //!
 //!     cargo bench --features llama --bench ai_eval            # every task
 //!     cargo bench --features llama --bench ai_eval -- --quick # the first 12 tasks (CI)
+//!     cargo bench --features llama --bench ai_eval -- meals   # one feature's set only
 //!
 //! Scoring is described in `tests/data/eval/README.md`. Figures only: goals are read by people.
 
@@ -65,10 +66,24 @@ fn main() {
         engine.threads(),
         if quick { " (quick)" } else { "" }
     );
-    assistant(&engine, quick);
-    meals::run(&engine, quick);
-    workout::run(&engine, quick);
-    suggestions::run(&engine, quick);
+    // `-- meals` (or another feature's name) runs only those sets; none named runs all.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wants = |f: &str| named.is_empty() || named.iter().any(|n| n == f);
+    if wants("assistant") {
+        assistant(&engine, quick);
+    }
+    if wants("meals") {
+        meals::run(&engine, quick);
+    }
+    if wants("workout") {
+        workout::run(&engine, quick);
+    }
+    if wants("suggestions") {
+        suggestions::run(&engine, quick);
+    }
 }
 
 /// What one feature's run scored.
