@@ -338,12 +338,8 @@ struct MealsResponse {
 fn meals_plan(coach: &Coach, request: &str) -> Result<MealsResponse, ApiError> {
     let request = Coach::meal_plan_request_from_json(request)?;
     let events = CollectMeals::default();
-    let job = coach.run_meal_plan_with(
-        request,
-        coach.language_model(),
-        &events,
-        &crate::llm::CancelToken::new(),
-    )?;
+    // The handle's model behind its breaker (as `startMealPlan`), or the fallback.
+    let job = coach.run_meal_plan_here(request, &events, &crate::llm::CancelToken::new())?;
     let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok(MealsResponse { events, job })
 }
@@ -459,6 +455,14 @@ struct DateRequest {
     date: String,
 }
 
+/// The request of `meals.history`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RangeRequest {
+    from: String,
+    to: String,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct LimitRequest {
@@ -553,8 +557,18 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "model.prewarm" => out(coach.prewarm(parse_request::<PrewarmRequest>(request)?.feature)?),
         "recipes.import" => out(coach.import_recipes(request.to_string())?),
         "recipe.get" => out(coach.recipe(id()?)?),
+        "recipe.save" => out(coach.save_recipe(parse_request(request)?)?),
+        "recipe.stage" => out(coach.stage_recipe(id()?)?),
+        "recipe.keep" => out(coach.keep_staged_recipe(id()?)?),
+        "recipes.cleanup" => out(coach.cleanup_staged_recipes()?),
         "meals.plan" => out(meals_plan(coach, request)?),
         "meals.job" => out(coach.meal_plan_job(id()?)?),
+        "meals.confirm" => out(coach.confirm_meal_plan(parse_request(request)?)?),
+        "meals.log" => out(coach.log_meal(parse_request(request)?)?),
+        "meals.history" => {
+            let r: RangeRequest = parse_request(request)?;
+            out(coach.meal_history(r.from, r.to)?)
+        }
         "workout.generate" => out(workout_generate(coach, request)?),
         "workout.list" => out(coach.workouts(parse_request::<LimitRequest>(request)?.limit)?),
         "workout.get" => out(coach.workout(id()?)?),
@@ -613,8 +627,15 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `audit.log` | `{"limit": N, "beforeSeq": S}` | `[AuditEntry]`, newest first |
 /// | `recipes.import` | `[Recipe]` (the core registry, all or nothing) | count imported |
 /// | `recipe.get` | `{"id": recipeId}` | `Recipe` or `null` |
+/// | `recipe.save` | `Recipe` (to the user's book; an empty `id` gets a new one) | the stored `Recipe` |
+/// | `recipe.stage` | `{"id": coreRecipeId}` | the staged copy (`Recipe`, expires in 72 h unless kept); `not_found` for no such core recipe |
+/// | `recipe.keep` | `{"id": stagedId}` | `null`; `not_found` for no such staged copy |
+/// | `recipes.cleanup` | `{}` (ignored) | count of expired staged copies deleted |
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
 /// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
+/// | `meals.confirm` | `MealPlanResult` (a job's `result`, possibly edited) | count of meals recorded in the history |
+/// | `meals.log` | `MealLog` (`{"date": D, "mealType": M, "recipeId": I}`) | `MealHistoryEntry`; `not_found` for an unknown recipe |
+/// | `meals.history` | `{"from": D, "to": D}` (both included) | `[MealHistoryEntry]` by date and meal |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
 /// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
 /// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
@@ -884,6 +905,34 @@ mod tests {
         assert_eq!(&again["ok"], job, "the job reads back as stored");
         let out = call(&h, "meals.plan", r#"{"days":[]}"#);
         assert!(out.contains("invalid_argument"), "{out}");
+    }
+
+    #[test]
+    fn c_meals_plan_keeps_the_models_breaker() {
+        let h = Handle::new();
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        let recipes = include_str!("../tests/data/recipes/starter.json");
+        assert!(call(&h, "recipes.import", recipes).starts_with(r#"{"ok":"#));
+        use crate::llm::scripted::{ScriptedModel, ScriptedReply};
+        let failing = ScriptedModel::new((0..20).map(|_| {
+            ScriptedReply::Fail(crate::llm::LlmError::Backend {
+                detail: "boom".into(),
+            })
+        }));
+        coach.use_language_model(Some(failing.clone()));
+        // 6 slots; the breaker opens after 5 failures, so the sixth never reaches the model.
+        let request = include_str!("../tests/data/meals/vegan-quick.request.json");
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "meals.plan", request)).unwrap();
+        let job = &out["ok"]["job"];
+        assert_eq!(job["status"], "COMPLETE", "{out}");
+        for day in job["result"]["days"].as_array().unwrap() {
+            for (_, slot) in day["meals"].as_object().unwrap() {
+                assert_eq!(slot["selection"]["pickedBy"], "fallback", "{slot}");
+            }
+        }
+        assert_eq!(failing.requests().len(), 5, "the open breaker fails fast");
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn run_task(
         PickedBy::Fallback => "fallback",
         PickedBy::Pinned => "pinned",
     };
-    // The alias the model saw it under (the search order).
+    // Its place in the search order (the model saw a short list in fallback-score order).
     let asked = request.days[0].meals.get(meal_type).expect("the slot");
     let q = candidate_query(
         meal_type,
@@ -193,7 +193,7 @@ fn run_task(
     let alias = order
         .iter()
         .position(|r| r.id == picked)
-        .map_or("-".into(), |i| format!("r{}", i + 1));
+        .map_or("-".into(), |i| format!("search #{}", i + 1));
     match task["expected"]["pick"].as_str() {
         Some(want) if want == picked => score.success += 1,
         Some(want) => {

@@ -1077,6 +1077,114 @@ static void test_call_workout(void) {
     free(set_id); free(yaml_raw); free(quoted);
 }
 
+/* ---- meal planning through coach_call (spec 003), deterministic: no model is loaded ---- */
+
+/* The whole file at path (relative to the repo root, where test.sh runs), or NULL. Caller frees. */
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    fclose(f);
+    s[got] = 0;
+    return s;
+}
+
+/* Two vegetarian slots on one day; eggs excluded. */
+static const char *MEAL_REQUEST =
+    "{\"days\":[{\"date\":\"2026-12-01\",\"meals\":{\"dinner\":{\"servings\":2,\"tags\":[\"curry\"]},"
+    "\"breakfast\":{\"servings\":1,\"note\":\"oats\"}}}],"
+    "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
+
+static void test_call_meals(void) {
+    CoachHandle *h = open_memory();
+    char *starter = read_file("tests/data/recipes/starter.json");
+    char *imported = starter ? coach_call(h, "recipes.import", starter) : NULL;
+    char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
+    char *job = object_value(plan, "job");
+    char *job_id = job ? string_value(job, "id") : NULL;
+    char *read_back = job_id ? callf(h, "meals.job", "{\"id\":\"%s\"}", job_id) : NULL;
+    char *unknown_job = coach_call(h, "meals.job", "{\"id\":\"no-such-job\"}");
+    char *result = job ? object_value(job, "result") : NULL;
+    char *dinner = result ? object_value(result, "dinner") : NULL;
+    char *dinner_id = dinner ? string_value(find_value(dinner, "selection"), "recipeId") : NULL;
+    char *confirmed = result ? coach_call(h, "meals.confirm", result) : NULL;
+    char *history = coach_call(h, "meals.history", "{\"from\":\"2026-12-01\",\"to\":\"2026-12-02\"}");
+    char *logged = coach_call(h, "meals.log",
+                              "{\"date\":\"2026-12-02\",\"mealType\":\"lunch\",\"recipeId\":\"core-minestrone\"}");
+    char *history2 = coach_call(h, "meals.history", "{\"from\":\"2026-12-01\",\"to\":\"2026-12-02\"}");
+    char *staged = coach_call(h, "recipe.stage", "{\"id\":\"core-minestrone\"}");
+    char *stage_id = string_value(find_value(staged, "ok"), "id");
+    char *kept = stage_id ? callf(h, "recipe.keep", "{\"id\":\"%s\"}", stage_id) : NULL;
+    char *cleaned = coach_call(h, "recipes.cleanup", "{}");
+    char *saved = coach_call(h, "recipe.save",
+                             "{\"id\":\"\",\"title\":\"Grandma's lentil soup\",\"mealTypes\":[\"lunch\"],"
+                             "\"tags\":[\"soup\"],\"ingredients\":[{\"name\":\"red lentils\",\"quantity\":200,"
+                             "\"unit\":\"g\"}],\"prepMinutes\":10,\"cookMinutes\":30,\"servings\":4,"
+                             "\"diets\":[\"vegan\"]}");
+    char *saved_id = string_value(find_value(saved, "ok"), "id");
+    char *got = saved_id ? callf(h, "recipe.get", "{\"id\":\"%s\"}", saved_id) : NULL;
+    /* Error cases: the field named, nothing stored; unknown ids. */
+    char *bad = coach_call(h, "meals.plan",
+                           "{\"days\":[{\"date\":\"2026-12-03\",\"meals\":{\"dinner\":{\"servings\":0}}}]}");
+    char *bad_key = coach_call(h, "meals.plan",
+                               "{\"days\":[{\"date\":\"2026-12-03\",\"meals\":{\"brunch\":{\"servings\":1}}}]}");
+    char *bad_date = coach_call(h, "meals.history", "{\"from\":\"2026-13-01\",\"to\":\"2026-12-02\"}");
+    char *keep_missing = coach_call(h, "recipe.keep", "{\"id\":\"stage-nope\"}");
+    char *log_missing = coach_call(h, "meals.log",
+                                   "{\"date\":\"2026-12-02\",\"mealType\":\"lunch\",\"recipeId\":\"nope\"}");
+    char *stage_missing = coach_call(h, "recipe.stage", "{\"id\":\"nope\"}");
+    coach_close(h);
+
+    CHECK(starter, "tests/data/recipes/starter.json not readable from %s", getcwd(NULL, 0));
+    CHECK(is_ok(imported) && number_value(imported, "ok") >= 120, "recipes.import: %s", imported);
+    CHECK(is_ok(plan) && job && has_kv(job, "status", "\"COMPLETE\"") && has_kv(job, "slotFailuresCount", "0"),
+          "meals.plan: %.400s", plan);
+    /* Events: progress 1/2, 2/2, then completed. */
+    CHECK(array_count(find_value(plan, "events")) == 3 &&
+          has_kv(plan, "processedSlots", "2") && has_kv(plan, "totalSlots", "2") &&
+          has_kv(plan, "event", "\"completed\""), "meals.plan events: %.400s", plan);
+    /* The computed plan: breakfast before dinner, both picked by the fallback, staged copies. */
+    CHECK(result && pos(result, "\"breakfast\"") < pos(result, "\"dinner\"") &&
+          has_kv(result, "pickedBy", "\"fallback\"") && has_kv(result, "source", "\"stage\"") &&
+          pos(result, "\"curry\"") > 0, "meals.plan result: %.400s", result ? result : "(null)");
+    CHECK(read_back && is_ok(read_back) && strstr(read_back, job) != NULL,
+          "meals.job reads the stored job back: %.300s", read_back ? read_back : "(null)");
+    CHECK(is_ok(unknown_job) && has_kv(unknown_job, "ok", "null"), "meals.job unknown id: %s", unknown_job);
+    CHECK(dinner_id && strncmp(dinner_id, "stage-", 6) == 0, "dinner selection: %s",
+          dinner ? dinner : "(null)");
+    CHECK(confirmed && is_ok(confirmed) && has_kv(confirmed, "ok", "2"), "meals.confirm: %s",
+          confirmed ? confirmed : "(null)");
+    CHECK(is_ok(history) && array_count(find_value(history, "ok")) == 2 &&
+          has_kv(history, "mealType", "\"dinner\""), "meals.history: %s", history);
+    CHECK(is_ok(logged) && has_kv(logged, "recipeId", "\"core-minestrone\""), "meals.log: %s", logged);
+    CHECK(is_ok(history2) && array_count(find_value(history2, "ok")) == 3, "meals.history after log: %s", history2);
+    CHECK(is_ok(staged) && has_kv(staged, "source", "\"stage\"") && has_kv(staged, "originId", "\"core-minestrone\"") &&
+          find_value(staged, "expiresMs") != NULL, "recipe.stage: %.300s", staged);
+    CHECK(kept && is_ok(kept) && has_kv(kept, "ok", "null"), "recipe.keep: %s", kept ? kept : "(null)");
+    CHECK(is_ok(cleaned) && has_kv(cleaned, "ok", "0"), "recipes.cleanup (nothing expired): %s", cleaned);
+    CHECK(is_ok(saved) && has_kv(saved, "source", "\"user\"") && saved_id && strlen(saved_id) > 0,
+          "recipe.save: %s", saved);
+    CHECK(got && is_ok(got) && has_kv(got, "title", "\"Grandma's lentil soup\""), "recipe.get: %s",
+          got ? got : "(null)");
+    CHECK(is_error(bad, "invalid_argument") && pos(bad, "days[0].meals.dinner.servings") > 0,
+          "servings 0: %s", bad);
+    CHECK(is_error(bad_key, "invalid_argument") && pos(bad_key, "brunch") < 0 &&
+          pos(bad_key, "days[0].meals") > 0, "unknown meal key: %s", bad_key);
+    CHECK(is_error(bad_date, "invalid_argument") && pos(bad_date, "from") > 0, "bad date: %s", bad_date);
+    CHECK(is_error(keep_missing, "not_found"), "recipe.keep unknown: %s", keep_missing);
+    CHECK(is_error(log_missing, "not_found"), "meals.log unknown recipe: %s", log_missing);
+    CHECK(is_error(stage_missing, "not_found"), "recipe.stage unknown: %s", stage_missing);
+    char *all[] = {imported, plan, read_back, unknown_job, confirmed, history, logged, history2, staged, kept,
+                   cleaned, saved, got, bad, bad_key, bad_date, keep_missing, log_missing, stage_missing};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    free(starter); free(job); free(job_id); free(result); free(dinner); free(dinner_id); free(stage_id);
+    free(saved_id);
+}
+
 int main(void) {
     struct { const char *name; void (*fn)(void); } tests[] = {
         {"version", test_version},
@@ -1100,6 +1208,7 @@ int main(void) {
         {"coach_call model errors", test_model_errors},
         {"coach_call model.load with the test model", test_model_real},
         {"coach_call workout.* and plan.generate", test_call_workout},
+        {"coach_call recipes and meals", test_call_meals},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

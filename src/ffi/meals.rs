@@ -268,9 +268,30 @@ impl Coach {
         sink: &dyn PlanSink,
         cancel: &Arc<CancelToken>,
     ) -> Result<MealPlanJob, CoachError> {
+        self.run_meal_plan_sync(request, model.map(SharedModel::plain), sink, cancel)
+    }
+
+    /// Runs a meal plan synchronously with the model given to `use_language_model` (or loaded),
+    /// behind its breaker like [`Coach::start_meal_plan`]; without one, the deterministic
+    /// fallback. For the C API's `meals.plan`.
+    pub(crate) fn run_meal_plan_here(
+        &self,
+        request: MealPlanRequest,
+        sink: &dyn PlanSink,
+        cancel: &Arc<CancelToken>,
+    ) -> Result<MealPlanJob, CoachError> {
+        self.run_meal_plan_sync(request, self.meal_model(), sink, cancel)
+    }
+
+    fn run_meal_plan_sync(
+        &self,
+        request: MealPlanRequest,
+        model: Option<SharedModel>,
+        sink: &dyn PlanSink,
+        cancel: &Arc<CancelToken>,
+    ) -> Result<MealPlanJob, CoachError> {
         let mut ids = IdGenerator::from_entropy();
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
-        let model = model.map(SharedModel::plain);
         Ok(self.run_job(lease, &request, model, sink, cancel, ids))
     }
 

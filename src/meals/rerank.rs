@@ -30,10 +30,10 @@ const PROMPT_TAGS: usize = 4;
 pub const PROMPT_RECENT: usize = 8;
 /// Characters of a reason or warning kept.
 pub const MAX_REASON_CHARS: usize = 100;
-/// Candidates shown to the model, at most: the best of the slot's candidates by the fallback
-/// scoring. Small choices for a small model, and a prompt that fits a 2,048-token context (25
-/// candidates take about 2,000 tokens).
-pub const MODEL_CANDIDATES: usize = 10;
+/// Candidates shown to the model, at most: the short list of the slot's candidates by the
+/// fallback scoring (`score::shortlist`). Small choices for a small model (SmolLM2-135M chose
+/// worse than the scoring alone among 10) and a short prompt.
+pub const MODEL_CANDIDATES: usize = 4;
 /// Characters per prompt token assumed when fitting a prompt to a model's context window (JSON
 /// lines with ids and numbers tokenize densely; measured about 2.5 on SmolLM2, so this is safe).
 pub const CHARS_PER_TOKEN: usize = 2;

@@ -9,15 +9,15 @@
 //! - time: +2 when the preferences set a limit and it is within every limit; otherwise -1 for
 //!   every started 10 minutes over;
 //! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its
-//!   primary protein is that of a meal of the same type the day before;
+//!   primary protein is that of any meal the day before;
 //! - +1 for a user recipe.
 //!
 //! Highest points first; ties keep the search order. Confidence is `0.3 + 0.6 * points / best
 //! possible` (0.3 for no positive points), rounded to 2 decimals.
 //!
 //! Variety warnings ([`variety_warnings`]): the pick repeats a recipe of the recent meals; or its
-//! primary protein is that of a meal of the same type the day before while another candidate of
-//! the slot has a different one.
+//! primary protein is that of any meal the day before (breakfast to dessert, whatever the slot's
+//! meal) while another candidate of the slot has a different one.
 
 use std::collections::HashSet;
 
@@ -36,6 +36,8 @@ pub struct Scored {
     pub confidence: f64,
     /// What earned the points, in a few words.
     pub reason: String,
+    /// Avoid terms of the note (`no pork`) it holds.
+    pub avoid_hits: u32,
 }
 
 /// What a slot is scored against.
@@ -60,11 +62,22 @@ pub fn history_id(recipe: &Recipe) -> &str {
     recipe.origin_id.as_deref().unwrap_or(&recipe.id)
 }
 
-fn yesterday_proteins(view: &SlotView<'_>) -> HashSet<String> {
+/// The meals of the day before the slot that name a primary protein; the slot's own meal type
+/// first (so a warning names yesterday's dinner for a dinner when both apply).
+fn yesterdays_meals<'v>(view: &SlotView<'v>) -> Vec<&'v MealHistoryEntry> {
     let yesterday = view.date.add_days(-1).to_string();
-    view.recent
+    let mut meals: Vec<&MealHistoryEntry> = view
+        .recent
         .iter()
-        .filter(|m| m.date == yesterday && m.meal_type == view.meal_type)
+        .filter(|m| m.date == yesterday && m.protein.is_some())
+        .collect();
+    meals.sort_by_key(|m| m.meal_type != view.meal_type);
+    meals
+}
+
+fn yesterday_proteins(view: &SlotView<'_>) -> HashSet<String> {
+    yesterdays_meals(view)
+        .into_iter()
         .filter_map(|m| m.protein.clone())
         .collect()
 }
@@ -99,7 +112,8 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
                 points += 2 * hits;
                 why.push(format!("{hits} note word(s)"));
             }
-            points -= 3 * avoid.iter().filter(|w| found(w)).count() as i32;
+            let avoid_hits = avoid.iter().filter(|w| found(w)).count() as u32;
+            points -= 3 * avoid_hits as i32;
             let over = minutes_over(r, view.prefs);
             if has_limit && over == 0 {
                 points += 2;
@@ -131,6 +145,7 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
                 points,
                 confidence,
                 reason,
+                avoid_hits,
             }
         })
         .collect();
@@ -138,6 +153,27 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
     scored.sort_by_key(|s| std::cmp::Reverse(s.points));
     scored
 }
+
+/// The candidates the model is offered (see `docs/meals.md`, Reranking), from `ranked` (best
+/// first, as [`fallback_rank`] returns them): none the note rules out (an avoid term), none more
+/// than [`SHORTLIST_MARGIN`] points below the best of the others, at most `max`, best first.
+/// Empty when the note rules out every candidate.
+pub fn shortlist(ranked: &[Scored], max: usize) -> Vec<&Scored> {
+    let allowed: Vec<&Scored> = ranked.iter().filter(|s| s.avoid_hits == 0).collect();
+    let Some(best) = allowed.first().map(|s| s.points) else {
+        return Vec::new();
+    };
+    allowed
+        .into_iter()
+        .filter(|s| s.points >= best - SHORTLIST_MARGIN)
+        .take(max)
+        .collect()
+}
+
+/// Points below the best that a candidate may trail and still be offered to the model: less than
+/// one slot tag (3), so a clear tag winner is offered alone (the model then confirms it or says
+/// nothing fits), while a note word (2) or a time fit (2) leaves the choice to the model.
+pub const SHORTLIST_MARGIN: i32 = 2;
 
 /// The variety warnings of picking `pick` for the slot; `others` are the slot's other candidates
 /// (for "while an alternative exists").
@@ -153,10 +189,13 @@ pub fn variety_warnings(view: &SlotView<'_>, pick: &Recipe, others: &[&Recipe]) 
     }
     if let Some(p) = primary_protein(pick) {
         let alternative = others.iter().any(|o| primary_protein(o) != Some(p));
-        if alternative && yesterday_proteins(view).contains(p) {
+        let yesterday = yesterdays_meals(view)
+            .into_iter()
+            .find(|m| m.protein.as_deref() == Some(p));
+        if let (true, Some(m)) = (alternative, yesterday) {
             out.push(format!(
                 "Same main protein ({p}) as yesterday's {}",
-                view.meal_type.as_str()
+                m.meal_type.as_str()
             ));
         }
     }
@@ -202,11 +241,13 @@ mod tests {
     }
 
     #[test]
-    fn protein_warnings_need_an_alternative_and_yesterdays_same_meal() {
+    fn protein_warnings_need_an_alternative_and_any_meal_of_yesterday() {
         let prefs = MealPreferences::default();
         let recent = [
-            eaten("2026-11-22", MealType::Dinner, "core-a", "chicken"),
             eaten("2026-11-22", MealType::Lunch, "core-b", "beef"),
+            eaten("2026-11-22", MealType::Dinner, "core-a", "chicken"),
+            eaten("2026-11-22", MealType::Breakfast, "core-e", "chicken"),
+            eaten("2026-11-21", MealType::Dinner, "core-d", "fish"),
             eaten("2026-11-20", MealType::Dinner, "core-c", "pork"),
         ];
         let view = SlotView {
@@ -220,15 +261,35 @@ mod tests {
         let chicken = recipe("core-x", "chicken");
         let other_chicken = recipe("core-y", "chicken");
         let beef = recipe("core-z", "beef");
-        // Yesterday's dinner was chicken and a beef candidate exists: a warning.
+        let fish = recipe("core-f", "fish");
+        // Yesterday's dinner (and breakfast) was chicken and a beef candidate exists: a warning
+        // naming the same meal first.
         assert_eq!(
             variety_warnings(&view, &chicken, &[&other_chicken, &beef]),
             ["Same main protein (chicken) as yesterday's dinner"]
         );
         // Only chicken to choose from: no warning (variety is soft).
         assert!(variety_warnings(&view, &chicken, &[&other_chicken]).is_empty());
-        // Beef was yesterday's lunch, not dinner: no warning.
-        assert!(variety_warnings(&view, &beef, &[&chicken]).is_empty());
+        // Beef was yesterday's lunch, not dinner: still back-to-back beef, a warning.
+        assert_eq!(
+            variety_warnings(&view, &beef, &[&chicken]),
+            ["Same main protein (beef) as yesterday's lunch"]
+        );
+        // For a lunch slot, yesterday's chicken dinner counts just the same.
+        let lunch = SlotView {
+            meal_type: MealType::Lunch,
+            ..view
+        };
+        assert_eq!(
+            variety_warnings(&lunch, &chicken, &[&fish]),
+            ["Same main protein (chicken) as yesterday's dinner"]
+        );
+        // Fish two days ago is no back-to-back protein.
+        assert!(variety_warnings(&view, &fish, &[&beef]).is_empty());
+        // The fallback ranks yesterday's proteins (of any meal) below the fish.
+        let ranked = fallback_rank(&lunch, &[beef.clone(), chicken.clone(), fish.clone()]);
+        assert_eq!(ranked[0].index, 2, "{ranked:?}");
+        assert_eq!(ranked[1].points, ranked[0].points - 2);
         // Pork two days ago is no back-to-back protein; a repeat of a recipe is, whatever the
         // protein (a staged copy counts as the recipe it copies).
         let mut staged = recipe("stage-1", "pork");
@@ -237,5 +298,28 @@ mod tests {
             variety_warnings(&view, &staged, &[&beef]),
             ["Repeats a recipe from 2026-11-20 (dinner)"]
         );
+    }
+
+    #[test]
+    fn the_model_is_offered_the_close_candidates_the_note_allows() {
+        let s = |index: usize, points: i32, avoid_hits: u32| Scored {
+            index,
+            points,
+            confidence: 0.5,
+            reason: String::new(),
+            avoid_hits,
+        };
+        let ids = |v: Vec<&Scored>| v.into_iter().map(|s| s.index).collect::<Vec<_>>();
+        // Ranked best first: a ruled-out top candidate is skipped, the best of the rest sets the
+        // bar, one 3 points below it is left out.
+        let ranked = [s(4, 6, 1), s(0, 5, 0), s(2, 3, 0), s(1, 2, 0), s(3, 0, 0)];
+        assert_eq!(ids(shortlist(&ranked, 5)), [0, 2]);
+        assert_eq!(ids(shortlist(&ranked, 1)), [0]);
+        // Ties (no signal in the slot) are all offered, up to the cap.
+        let ranked = [s(0, 0, 0), s(1, 0, 0), s(2, 0, 0), s(3, 0, 0)];
+        assert_eq!(ids(shortlist(&ranked, 3)), [0, 1, 2]);
+        // The note rules out every candidate: nothing to offer.
+        let ranked = [s(0, -3, 1), s(1, -3, 1)];
+        assert!(shortlist(&ranked, 5).is_empty());
     }
 }

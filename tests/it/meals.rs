@@ -813,6 +813,66 @@ fn no_pick_is_a_null_selection_and_a_slot_failure() {
 }
 
 #[test]
+fn the_model_is_offered_only_what_the_note_allows() {
+    // A store of four pork dinners, then one chicken dinner more.
+    let store = Store::open_in_memory().unwrap();
+    let clock = FixedClock::new(T0);
+    let pick = |ids: &[&str]| -> Vec<Recipe> {
+        starter()
+            .into_iter()
+            .filter(|r| ids.contains(&r.id.as_str()))
+            .collect()
+    };
+    let pork = [
+        "core-pork-chops-apples",
+        "core-pork-stir-fry",
+        "core-pulled-pork",
+        "core-sheet-pan-sausage",
+    ];
+    meals::import_recipes(&store, &clock, pick(&pork)).unwrap();
+    let run = |model: &dyn LanguageModel| {
+        let settings = PlanSettings::default();
+        let cancel = CancelToken::new();
+        let env = PlanEnv {
+            store: &store,
+            clock: &clock,
+            model: Some(model),
+            settings: &settings,
+            cancel: &cancel,
+        };
+        let req = one_slot(
+            "2026-11-23",
+            "dinner",
+            json!({"servings": 2, "note": "no pork please"}),
+            json!({}),
+        );
+        plan(&env, &mut IdGenerator::seeded(1), &req, &mut |_, _| {}).unwrap()
+    };
+    // Every candidate holds pork: nothing fits, and the model is not asked.
+    let model = ScriptedModel::texts([reply(&[("r1", 0.9)], &[])]);
+    let result = run(&*model);
+    assert!(model.requests().is_empty());
+    let slot = only_slot(&result);
+    assert!(slot.selection.is_none());
+    assert_eq!(slot.failure.as_ref().unwrap().code, SlotFailureCode::NoFit);
+    assert_eq!(result.slot_failures_count, 1);
+    // One candidate without pork: it is the only one the model sees.
+    meals::import_recipes(&store, &clock, pick(&["core-honey-garlic-chicken"])).unwrap();
+    let model = ScriptedModel::texts([reply(&[("r1", 0.9)], &[])]);
+    let result = run(&*model);
+    let user = &model.requests()[0].messages[1].content;
+    let lines: Vec<&str> = user
+        .lines()
+        .filter(|l| l.starts_with("{\"recipeId\""))
+        .collect();
+    assert_eq!(lines.len(), 1, "{user}");
+    assert!(lines[0].contains("Honey Garlic Chicken"), "{user}");
+    let sel = only_slot(&result).selection.as_ref().unwrap();
+    assert_eq!(sel.picked_by, PickedBy::Model);
+    assert_eq!(sel.title, "Honey Garlic Chicken Thighs");
+}
+
+#[test]
 fn pinned_recipes_skip_search_and_model() {
     let env = Env::new();
     let req = request(json!({"days": [{"date": "2026-11-23", "meals": {

@@ -3,10 +3,11 @@
 //! - a pinned recipe skips search and model (a pinned id that does not exist fails the slot);
 //! - otherwise candidate search (`meals::search`), the hard rules checked again on every row;
 //!   no candidate fails the slot;
-//! - the model reranks the best of them by the fallback scoring (at most
-//!   `rerank::MODEL_CANDIDATES`, fewer when the prompt would not fit the model's window;
-//!   validated with bounded repair); no pick fails the slot; when there is no model, it fails or its breaker is open, the fallback scoring
-//!   (`meals::score`) picks, with a warning;
+//! - the model reranks a short list by the fallback scoring (`score::shortlist`: none the note
+//!   rules out, none far below the best, at most `rerank::MODEL_CANDIDATES`, fewer when the
+//!   prompt would not fit the model's window; validated with bounded repair); no pick, or a note
+//!   that rules out every candidate, fails the slot; when there is no model, it fails or its
+//!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
 //! - a core pick is staged (the selection names the staged copy); variety warnings are added.
 //!
 //! A failed slot never fails the plan: it is counted in `slotFailuresCount`.
@@ -243,8 +244,13 @@ fn plan_slot(
     }
     let mut warnings = Vec::new();
     let scored = score::fallback_rank(&view, &candidates);
+    // The model is offered a short list by the fallback scoring, best first: none the note rules
+    // out, none far below the best. When the note rules out every candidate, nothing fits.
+    let offered = score::shortlist(&scored, rerank::MODEL_CANDIDATES);
+    if env.model.is_some() && offered.is_empty() {
+        return Ok((failed(slot, SlotFailureCode::NoFit, NO_FIT_MESSAGE), None));
+    }
     let ranked = match env.model {
-        // The model sees the best few by the fallback scoring, in that order.
         Some(model) => match rerank_with(
             env,
             model,
@@ -253,9 +259,8 @@ fn plan_slot(
             slot,
             request,
             recent,
-            &scored
+            &offered
                 .iter()
-                .take(rerank::MODEL_CANDIDATES)
                 .map(|s| candidates[s.index].clone())
                 .collect::<Vec<_>>(),
         ) {
@@ -264,7 +269,7 @@ fn plan_slot(
                 let picks = picks
                     .into_iter()
                     .map(|p| Pick {
-                        index: scored[p.index].index,
+                        index: offered[p.index].index,
                         ..p
                     })
                     .collect::<Vec<_>>();
