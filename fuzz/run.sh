@@ -27,7 +27,9 @@ fuzz=(cargo +nightly fuzz)
 ./seed.sh
 build=(--target-dir "$repo/target/fuzz")
 echo "== build"
-"${fuzz[@]}" build "${build[@]}" $targets
+for t in $targets; do
+  "${fuzz[@]}" build "${build[@]}" "$t"
+done
 echo "build: $((SECONDS - t0)) s"
 
 tmp=$(mktemp -d)
