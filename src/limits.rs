@@ -67,7 +67,19 @@ impl Caps {
         top_items: crate::meals::validate::MAX_IMPORT_RECIPES,
         items: 100,
     };
+    /// An export document given to `importData`: up to [`MAX_EXPORT_BYTES`], nested at most 6
+    /// levels (document, tables, table, rows, row); the rows are streamed into the database as they
+    /// are read, so arrays may be long.
+    pub const EXPORT: Caps = Caps {
+        bytes: MAX_EXPORT_BYTES,
+        depth: 6,
+        top_items: usize::MAX,
+        items: usize::MAX,
+    };
 }
+
+/// The largest export document `importData` reads: 256 MiB.
+pub const MAX_EXPORT_BYTES: usize = 256 << 20;
 
 fn refused(detail: String) -> RequestError {
     RequestError { path: None, detail }
