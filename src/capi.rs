@@ -552,9 +552,13 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
         "db.check" => out(coach.check_integrity()?),
-        "data.export" => serde_json::value::RawValue::from_string(coach.export_data()?).map_err(
-            |_| ApiError::Coach(CoachError::from(Error::Internal("the export is not JSON".into()))),
-        ),
+        "data.export" => {
+            serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
+                ApiError::Coach(CoachError::from(Error::Internal(
+                    "the export is not JSON".into(),
+                )))
+            })
+        }
         "data.import" => out(coach.import_data(request)?),
         "data.erase" => out(coach.erase_all_data()?),
         "ops.undo" => out(coach.undo_applied(&parse_request::<UndoRequest>(request)?.request_id)?),

@@ -498,7 +498,12 @@ impl Db<'_> {
 
     /// Makes a goal's linked items and child goals exactly `items` and `children`, in that order.
     /// Fails (foreign key) when one of them does not exist.
-    pub fn set_goal_links(&self, goal_id: &str, items: &[ItemRef], children: &[String]) -> Result<()> {
+    pub fn set_goal_links(
+        &self,
+        goal_id: &str,
+        items: &[ItemRef],
+        children: &[String],
+    ) -> Result<()> {
         self.conn
             .prepare_cached("DELETE FROM goal_items WHERE goal_kind = 'goal' AND goal_id = ?1")?
             .execute([goal_id])?;

@@ -109,7 +109,9 @@ impl DataSummary {
 fn columns(db: &Db<'_>, table: &str) -> Result<Vec<String>> {
     Ok(db
         .conn
-        .prepare(&format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid"))?
+        .prepare(&format!(
+            "SELECT name FROM pragma_table_info('{table}') ORDER BY cid"
+        ))?
         .query_map([], |r| r.get::<_, String>(0))?
         .collect::<rusqlite::Result<_>>()?)
 }
@@ -117,7 +119,8 @@ fn columns(db: &Db<'_>, table: &str) -> Result<Vec<String>> {
 /// `s` as a JSON string.
 fn push_json_str(out: &mut String, s: &str) -> Result<()> {
     out.push_str(
-        &serde_json::to_string(s).map_err(|_| Error::Internal("encoding a string failed".into()))?,
+        &serde_json::to_string(s)
+            .map_err(|_| Error::Internal("encoding a string failed".into()))?,
     );
     Ok(())
 }
@@ -141,7 +144,11 @@ impl Db<'_> {
                     .map_err(|_| Error::Internal("encoding columns failed".into()))?,
             );
             out.push_str(r#","rows":["#);
-            let order = if *without_rowid { "" } else { " ORDER BY rowid" };
+            let order = if *without_rowid {
+                ""
+            } else {
+                " ORDER BY rowid"
+            };
             let list = cols.join(", ");
             let mut stmt = self
                 .conn
@@ -187,9 +194,9 @@ impl Db<'_> {
         TABLES
             .iter()
             .map(|(table, _)| {
-                let n: i64 = self
-                    .conn
-                    .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+                let n: i64 =
+                    self.conn
+                        .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
                 Ok((*table, n as u64))
             })
             .collect()
@@ -210,9 +217,7 @@ impl Db<'_> {
             counts: RefCell::new(Vec::new()),
         };
         let mut de = serde_json::Deserializer::from_str(json);
-        let parsed = DocSeed(&state)
-            .deserialize(&mut de)
-            .and_then(|()| de.end());
+        let parsed = DocSeed(&state).deserialize(&mut de).and_then(|()| de.end());
         if let Err(e) = parsed {
             return Err(state.failure.into_inner().unwrap_or_else(|| {
                 Error::InvalidArgument(format!(
@@ -458,7 +463,9 @@ fn insert_statement<'c>(db: &Db<'c>, table: &str, cols: &[String]) -> Result<Cac
     let known = columns(db, table)?;
     for (i, c) in cols.iter().enumerate() {
         if !known.contains(c) {
-            return Err(invalid(format!("table {table}: column {i} is not one of its columns")));
+            return Err(invalid(format!(
+                "table {table}: column {i} is not one of its columns"
+            )));
         }
         if cols[..i].contains(c) {
             return Err(invalid(format!("table {table}: column {i} is given twice")));
@@ -509,7 +516,10 @@ impl<'de> Visitor<'de> for RowsSeed<'_, '_, '_, '_> {
                     Some(rusqlite::ErrorCode::ConstraintViolation) => "breaks a constraint",
                     _ => "cannot be stored",
                 };
-                log::warn!("import: table {table} row {n}: {}", crate::error::sqlite_message(&e));
+                log::warn!(
+                    "import: table {table} row {n}: {}",
+                    crate::error::sqlite_message(&e)
+                );
                 return Err(st.fail(match e.sqlite_error_code() {
                     Some(rusqlite::ErrorCode::ConstraintViolation) | None => {
                         invalid(format!("table {table} row {n} {why}"))

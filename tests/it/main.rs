@@ -18,6 +18,7 @@ mod assistant_validate;
 mod cli;
 mod coach;
 mod damaged_and_read_only;
+mod data_export;
 mod demo;
 mod first_open;
 mod limits;

@@ -189,12 +189,21 @@ type Outcome = (ItemKind, String, Option<PlannerItem>, Option<PlannerItem>);
 
 /// For a deletion: each goal that links the item, as it is and as it will be once the deletion
 /// drops the link (with the op that names that change).
-fn unlinked_by(db: &Db<'_>, op: &PlannerOperation) -> Result<Vec<(OpType, PlannerItem, PlannerItem)>> {
-    let (true, Some(id)) = (matches!(op.op, OpType::Delete | OpType::GoalDelete), op.id.as_deref())
-    else {
+fn unlinked_by(
+    db: &Db<'_>,
+    op: &PlannerOperation,
+) -> Result<Vec<(OpType, PlannerItem, PlannerItem)>> {
+    let (true, Some(id)) = (
+        matches!(op.op, OpType::Delete | OpType::GoalDelete),
+        op.id.as_deref(),
+    ) else {
         return Ok(Vec::new());
     };
-    let kind = if is_goal_op(op) { ItemKind::Goal } else { op.kind };
+    let kind = if is_goal_op(op) {
+        ItemKind::Goal
+    } else {
+        op.kind
+    };
     let mut out = Vec::new();
     for (goal_id, as_child) in db.goals_linking(kind, id)? {
         let Some(before) = db.planner_item(ItemKind::Goal, &goal_id)? else {
@@ -276,7 +285,10 @@ pub fn undo(store: &Store, clock: &dyn Clock, request_id: &str) -> Result<ApplyR
         let mut reverts: Vec<Revert> = Vec::new();
         for e in &entries {
             let after = parse_item(e.after_json.as_deref())?;
-            match reverts.iter_mut().find(|r| r.kind == e.kind && r.id == e.item_id) {
+            match reverts
+                .iter_mut()
+                .find(|r| r.kind == e.kind && r.id == e.item_id)
+            {
                 Some(r) => r.left = after,
                 None => reverts.push(Revert {
                     kind: e.kind,
@@ -373,7 +385,11 @@ fn check_undo(db: &Db<'_>, reverts: &[Revert]) -> Result<()> {
             .goal_items
             .iter()
             .map(|r| (r.kind, r.id.as_str()))
-            .chain(goal.child_goals.iter().map(|c| (ItemKind::Goal, c.as_str())));
+            .chain(
+                goal.child_goals
+                    .iter()
+                    .map(|c| (ItemKind::Goal, c.as_str())),
+            );
         for (kind, id) in refs {
             let there = match touched(kind, id) {
                 Some(r) => r.restore.is_some(),

@@ -70,13 +70,15 @@ pub(crate) fn ops_undo(f: &HashMap<String, &str>, request_id: &str) -> Result<Ex
     let db = f
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
-    Ok(match open(Some(db)).and_then(|c| c.undo_applied(request_id)) {
-        Ok(r) => {
-            out!("{}", serde_json::to_string(&r).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Err(e) => print_ops_error(&e),
-    })
+    Ok(
+        match open(Some(db)).and_then(|c| c.undo_applied(request_id)) {
+            Ok(r) => {
+                out!("{}", serde_json::to_string(&r).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => print_ops_error(&e),
+        },
+    )
 }
 
 /// Prints each event as one JSON line, as it comes.
