@@ -41,4 +41,5 @@ mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;
 mod transform;
+mod undo;
 mod workout;
