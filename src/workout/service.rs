@@ -491,7 +491,7 @@ pub fn render_plan_json(text: &str) -> Result<String> {
             }
         ))
     };
-    crate::limits::check_json(text, &crate::limits::Caps::REQUEST)
+    crate::limits::check_json(text, &crate::limits::Caps::ANALYZER_PLAN)
         .map_err(|e| bad(String::new(), e.detail))?;
     let value: Value = serde_json::from_str(text)
         .map_err(|e| bad(String::new(), crate::error::json::describe(&e)))?;

@@ -17,6 +17,8 @@ mod assistant_pipeline;
 mod assistant_validate;
 mod cli;
 mod coach;
+mod concurrency;
+mod crash;
 mod damaged_and_read_only;
 mod data_export;
 mod demo;
