@@ -570,6 +570,7 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
     }
     let session = session_of(&w, log.performed_at_ms);
     let catalog = exercises(store)?;
+    let yaml = document::to_yaml(&w);
     store.write(|db| {
         for e in &session.exercises {
             if db.exercise(&e.catalog_id)?.is_none() {
@@ -590,11 +591,19 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
                 db.save_exercise(&def)?;
             }
         }
-        Ok(())
-    })?;
-    crate::suggest::service::log_session(store, clock, &session)?;
-    let yaml = document::to_yaml(&w);
-    store.write(|db| db.set_workout_logged(&w, &yaml, &session.id))
+        // One transaction: a crash never leaves the session without the workout marked logged
+        // (a retry would then log it twice), and two loggers at once cannot both log it.
+        if db
+            .workout(&log.workout_id)?
+            .is_some_and(|s| s.session_id.is_some())
+        {
+            return Err(invalid(
+                "log.workoutId: this workout is already logged".into(),
+            ));
+        }
+        crate::suggest::service::log_session_in(db, clock, &session)?;
+        db.set_workout_logged(&w, &yaml, &session.id)
+    })
 }
 
 /// The session a logged workout becomes: one performance per exercise (in the order first done),

@@ -9,7 +9,7 @@
 //! then logged as a session) and `meals` (a meal-plan job run and its plan confirmed into the
 //! history).
 //!
-//! CI runs `COACH_CRASH_KILLS` kills per path (default 40). The full run (200 per path):
+//! CI runs `COACH_CRASH_KILLS` kills per path (default 20). The full run (200 per path):
 //! `COACH_CRASH_KILLS=200 cargo test --release --test it -- crash:: --nocapture`.
 
 use std::collections::BTreeMap;
@@ -29,16 +29,18 @@ use coachcore::Coach;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use crate::data_export::{coach_at, session, training_setup, Quiet, T0};
+use crate::data_export::{coach_at, plan_json, session, training_setup, Quiet, T0};
 
 const READY: &str = "CRASH-CHILD-READY";
+/// A child prints this after each write returned.
+const DONE: &str = "CRASH-CHILD-DONE";
 const BATCH: usize = 20;
 
 fn kills() -> usize {
     std::env::var("COACH_CRASH_KILLS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(40)
+        .unwrap_or(20)
 }
 
 fn data(path: &str) -> String {
@@ -52,9 +54,11 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
         "ops" => {
             let ops: Vec<Value> = (0..BATCH)
                 .map(|i| {
-                    json!({"op": "create", "kind": ["todo", "event", "habit"][i % 3],
+                    let kind = ["todo", "event", "habit"][i % 3];
+                    let every = if i % 3 == 2 { "daily" } else { "none" };
+                    json!({"op": "create", "kind": kind,
                     "title": format!("{tag}-i{i}"), "scheduledFor": "2026-11-18",
-                    "recurrence": {"type": if i % 3 == 2 { "daily" } else { "none" }},
+                    "recurrence": {"type": every},
                     "notes": "x".repeat(200 + i * 50)})
                 })
                 .collect();
@@ -69,8 +73,19 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
             .log_session(session(&tag, (run * 1000 + b) as i64, 135.0, 10))
             .unwrap(),
         "decide" => {
-            c.log_session(session(&tag, (run * 1000 + b) as i64, 135.0, 12))
-                .unwrap();
+            // A plan of its own per write, so every session gets fresh suggestions to decide.
+            let mut plan = plan_json();
+            plan["settings"]["planId"] = json!(tag);
+            let mut log =
+                serde_json::to_value(session(&tag, (run * 1000 + b) as i64, 135.0, 12)).unwrap();
+            log["planId"] = json!(tag);
+            for i in 0..2 {
+                let rx = format!("{tag}-rx{i}");
+                plan["exercises"][i]["id"] = json!(rx);
+                log["exercises"][i]["prescriptionId"] = json!(rx);
+            }
+            c.save_plan(serde_json::from_value(plan).unwrap()).unwrap();
+            c.log_session(serde_json::from_value(log).unwrap()).unwrap();
             for (k, ch) in c
                 .suggestions_for_session(tag)
                 .unwrap()
@@ -157,6 +172,7 @@ fn child() {
     println!("{READY}");
     for b in 0.. {
         write_once(&c, &path, run, b);
+        println!("{DONE}");
     }
 }
 
@@ -179,6 +195,9 @@ fn kill_children(path: &str, dir: &Path) -> (std::path::PathBuf, f64) {
         seed % n
     };
     let started = Instant::now();
+    // How long one write takes, measured from the children's DONE lines: a kill lands after 0 to
+    // 2 complete writes, at a random point of up to one write's time.
+    let mut write_time = Duration::from_millis(20);
     for run in 0..kills() {
         let mut child = Command::new(&exe)
             .args([
@@ -203,11 +222,23 @@ fn kill_children(path: &str, dir: &Path) -> (std::path::PathBuf, f64) {
                 _ => panic!("{path} run {run}: the child exited before it was ready"),
             }
         }
-        std::thread::sleep(Duration::from_micros(rand(80_000)));
+        let mut last = Instant::now();
+        for _ in 0..rand(3) {
+            match lines.next() {
+                Some(Ok(l)) if l.ends_with(DONE) => {}
+                _ => panic!("{path} run {run}: the child stopped writing"),
+            }
+            write_time = (write_time * 3 + last.elapsed()) / 4;
+            last = Instant::now();
+        }
+        std::thread::sleep(Duration::from_micros(rand(
+            write_time.as_micros() as u64 + 1,
+        )));
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
         assert!(!status.success(), "{path} run {run}: killed, not finished");
     }
+    eprintln!("crash {path}: one write takes about {write_time:?}");
     (file, started.elapsed().as_secs_f64())
 }
 
