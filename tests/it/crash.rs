@@ -23,13 +23,13 @@ use coachcore::clock::FixedClock;
 use coachcore::llm::CancelToken;
 use coachcore::meals::JobStatus;
 use coachcore::store::Store;
-use coachcore::workout::service::WorkoutSettings;
-use coachcore::workout::{SetActual, WorkoutLog};
 use coachcore::Coach;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use crate::data_export::{coach_at, plan_json, session, training_setup, Quiet, T0};
+use crate::data_export::{
+    coach_at, data, plan_json, session, training_setup, workout_generated_and_logged, Quiet, T0,
+};
 
 const READY: &str = "CRASH-CHILD-READY";
 /// A child prints this after each write returned.
@@ -41,10 +41,6 @@ fn kills() -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20)
-}
-
-fn data(path: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
 /// One write of `path`, number `b` of run `run`.
@@ -100,32 +96,7 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
             }
         }
         "workout" => {
-            let request = Coach::workout_request_from_json(&data("workout/request.json")).unwrap();
-            let w = c
-                .generate_workout_with(
-                    &request,
-                    None,
-                    &Quiet,
-                    &CancelToken::new(),
-                    &WorkoutSettings::default(),
-                )
-                .unwrap();
-            c.log_workout(WorkoutLog {
-                workout_id: w.workout.workout_id.clone(),
-                performed_at_ms: T0 + (run * 1000 + b) as i64 * 60_000,
-                sets: w
-                    .workout
-                    .sets
-                    .iter()
-                    .map(|s| SetActual {
-                        set_id: s.id.clone(),
-                        actual_weight: s.target_weight.unwrap_or(100.0),
-                        actual_reps: 8,
-                    })
-                    .collect(),
-                post_workout: None,
-            })
-            .unwrap();
+            workout_generated_and_logged(c, T0 + (run * 1000 + b) as i64 * 60_000);
         }
         "meals" => {
             // One day per write, so the history rows of a confirmation are those of its date.

@@ -22,7 +22,8 @@ use serde_json::{json, Value};
 pub const T0: i64 = 1_795_000_000_000;
 const DAY: i64 = 86_400_000;
 
-fn data(path: &str) -> String {
+/// A file of `tests/data`.
+pub fn data(path: &str) -> String {
     std::fs::read_to_string(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
@@ -189,6 +190,12 @@ pub fn fill(c: &Coach) {
         .unwrap(),
     )
     .unwrap();
+    workout_generated_and_logged(c, T0 + 20 * DAY);
+}
+
+/// Generates the deterministic workout of `tests/data/workout/request.json` (saved), then logs
+/// every set of it at its target.
+pub fn workout_generated_and_logged(c: &Coach, performed_at_ms: i64) {
     let request = Coach::workout_request_from_json(&data("workout/request.json")).unwrap();
     let w = c
         .generate_workout_with(
@@ -201,7 +208,7 @@ pub fn fill(c: &Coach) {
         .unwrap();
     c.log_workout(WorkoutLog {
         workout_id: w.workout.workout_id.clone(),
-        performed_at_ms: T0 + 20 * DAY,
+        performed_at_ms,
         sets: w
             .workout
             .sets
