@@ -96,7 +96,7 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
             }
         }
         "workout" => {
-            workout_generated_and_logged(c, T0 + (run * 1000 + b) as i64 * 60_000);
+            workout_generated_and_logged(c, &tag, T0 + (run * 1000 + b) as i64 * 60_000);
         }
         "meals" => {
             // One day per write, so the history rows of a confirmation are those of its date.

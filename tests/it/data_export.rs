@@ -190,13 +190,16 @@ pub fn fill(c: &Coach) {
         .unwrap(),
     )
     .unwrap();
-    workout_generated_and_logged(c, T0 + 20 * DAY);
+    workout_generated_and_logged(c, "downtown", T0 + 20 * DAY);
 }
 
-/// Generates the deterministic workout of `tests/data/workout/request.json` (saved), then logs
-/// every set of it at its target.
-pub fn workout_generated_and_logged(c: &Coach, performed_at_ms: i64) {
-    let request = Coach::workout_request_from_json(&data("workout/request.json")).unwrap();
+/// Generates the deterministic workout of `tests/data/workout/request.json` (saved) for the
+/// location `gym:<place>`, then logs every set of it at its target. Ids number the workouts of a
+/// date and place from 01 to 99.
+pub fn workout_generated_and_logged(c: &Coach, place: &str, performed_at_ms: i64) {
+    let mut request: Value = serde_json::from_str(&data("workout/request.json")).unwrap();
+    request["meta"]["location"] = json!(format!("gym:{place}"));
+    let request = Coach::workout_request_from_json(&request.to_string()).unwrap();
     let w = c
         .generate_workout_with(
             &request,
