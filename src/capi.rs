@@ -242,6 +242,13 @@ struct IdRequest {
     id: String,
 }
 
+/// The request of `ops.undo`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UndoRequest {
+    request_id: String,
+}
+
 /// The request of `ops.*`: the operations stay text (they are counted, then shaped, by the
 /// library); other keys are ignored.
 #[derive(Deserialize)]
@@ -508,6 +515,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             ..Caps::OPERATIONS
         },
         "recipes.import" => Caps::RECIPES,
+        "data.import" => Caps::EXPORT,
         _ => Caps::REQUEST,
     };
     check_json(request, &caps)?;
@@ -585,6 +593,16 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
         "db.check" => out(coach.check_integrity()?),
+        "data.export" => {
+            serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
+                ApiError::Coach(CoachError::from(Error::Internal(
+                    "the export is not JSON".into(),
+                )))
+            })
+        }
+        "data.import" => out(coach.import_data(request)?),
+        "data.erase" => out(coach.erase_all_data()?),
+        "ops.undo" => out(coach.undo_applied(&parse_request::<UndoRequest>(request)?.request_id)?),
         "audit.log" => {
             let r: LimitRequest = parse_request(request)?;
             out(coach.audit_log(r.limit, r.before_seq)?)
@@ -636,6 +654,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.confirm` | `MealPlanResult` (a job's `result`, possibly edited) | count of meals recorded in the history |
 /// | `meals.log` | `MealLog` (`{"date": D, "mealType": M, "recipeId": I}`) | `MealHistoryEntry`; `not_found` for an unknown recipe |
 /// | `meals.history` | `{"from": D, "to": D}` (both included) | `[MealHistoryEntry]` by date and meal |
+/// | `ops.undo` | `{"requestId": R}` (an `ApplyResult.requestId`) | `ApplyResult` of the undo (request id `undo:R`); `undo_conflict` (nothing changed: the detail names the item that changed since, or says it was undone already), `not_found` |
+/// | `data.export` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
+/// | `data.import` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
+/// | `data.erase` | `{}` (ignored) | `DataSummary` of the deleted rows (every row of every table, one transaction) |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
 /// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
 /// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |

@@ -44,4 +44,4 @@ pub use plan::{
     Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
     SelectionReason, TodayPlan, TodayPlanRequest,
 };
-pub use store::{GenerationRecord, IntegrityReport};
+pub use store::{DataSummary, GenerationRecord, IntegrityReport, TableCount};

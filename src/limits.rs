@@ -67,7 +67,27 @@ impl Caps {
         top_items: crate::meals::validate::MAX_IMPORT_RECIPES,
         items: 100,
     };
+    /// An analyzer plan to render (`workout.render`): its lists are short (at most 12 exercises in
+    /// the schema), so an array of more than 64 elements is refused before a JSON value is built
+    /// (a megabyte of small numbers would need about 35 MB as a value).
+    pub const ANALYZER_PLAN: Caps = Caps {
+        top_items: 64,
+        items: 64,
+        ..Caps::REQUEST
+    };
+    /// An export document given to `importData`: up to [`MAX_EXPORT_BYTES`], nested at most 6
+    /// levels (document, tables, table, rows, row); the rows are streamed into the database as they
+    /// are read, so arrays may be long.
+    pub const EXPORT: Caps = Caps {
+        bytes: MAX_EXPORT_BYTES,
+        depth: 6,
+        top_items: usize::MAX,
+        items: usize::MAX,
+    };
 }
+
+/// The largest export document `importData` reads: 256 MiB.
+pub const MAX_EXPORT_BYTES: usize = 256 << 20;
 
 fn refused(detail: String) -> RequestError {
     RequestError { path: None, detail }

@@ -542,6 +542,57 @@ class CoachTest(unittest.TestCase):
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), before, "the read-only file was modified")
 
+    def test_export_import_erase_and_undo(self):
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            a = Coach.open(os.path.join(d, "a.sqlite3"))
+            a.transform_plan(WORKED_EXAMPLE, V2, 1)
+            applied = a.apply_operations([todo_op("Buy chalk ünïcode"), todo_op("Stretch")],
+                                         "py-key", TODAY)
+            todo = applied.applied[0].id
+            doc = a.export_data()
+            parsed = json.loads(doc)
+            self.assertEqual((parsed["format"], parsed["version"]), ("coachcore-export", 1))
+            self.assertEqual(len(parsed["tables"]["planner_items"]["rows"]), 2)
+
+            # Into a new file: the same data back, and the same document out.
+            b = Coach.open(os.path.join(d, "b.sqlite3"))
+            summary = b.import_data(doc)
+            counts = {t.table: t.rows for t in summary.tables}
+            self.assertEqual(counts["planner_items"], 2)
+            self.assertEqual(counts["generation_metadata"], 1)
+            self.assertEqual(summary.total_rows, sum(counts.values()))
+            self.assertEqual(b.planner_item(ItemKind.TODO, todo).title, "Buy chalk ünïcode")
+            self.assertEqual(b.audit_log(10, None), a.audit_log(10, None))
+            def tables(document):
+                return json.loads(document)["tables"]
+
+            self.assertEqual(tables(b.export_data()), tables(doc))
+            # Not empty any more: refused. Another version: refused.
+            with self.assertRaises(CoachError.DatabaseNotEmpty):
+                b.import_data(doc)
+            parsed["version"] = 99
+            with self.assertRaises(CoachError.InvalidArgument) as cm:
+                Coach.open_in_memory().import_data(json.dumps(parsed))
+            self.assertIn("unsupported version", str(cm.exception))
+
+            # Undo in the copy: the items go; a second undo is a typed conflict.
+            undone = b.undo_applied(applied.request_id)
+            self.assertEqual(undone.request_id, "undo:" + applied.request_id)
+            self.assertIsNone(b.planner_item(ItemKind.TODO, todo))
+            with self.assertRaises(CoachError.UndoConflict) as cm:
+                b.undo_applied(applied.request_id)
+            self.assertIsNone(cm.exception.item_id)
+            with self.assertRaises(CoachError.NotFound):
+                b.undo_applied("no-such-request")
+
+            # Erase: every row gone in one call; the file takes the import again.
+            erased = a.erase_all_data()
+            self.assertEqual(erased.total_rows, summary.total_rows)
+            self.assertEqual(json.loads(a.export_data())["tables"]["planner_items"]["rows"], [])
+            a.import_data(doc)
+            self.assertEqual(tables(a.export_data()), tables(doc))
+            del a, b
+
 
     # ---- suggestions (spec 004) ----
 

@@ -142,6 +142,19 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             Fault::Caller,
         ),
         Error::IdempotencyConflict => (CoachError::IdempotencyConflict, Fault::Caller),
+        Error::DatabaseNotEmpty(detail) => (
+            CoachError::DatabaseNotEmpty {
+                detail: detail.clone(),
+            },
+            Fault::Caller,
+        ),
+        Error::UndoConflict { item_id, detail } => (
+            CoachError::UndoConflict {
+                item_id: item_id.clone(),
+                detail: detail.clone(),
+            },
+            Fault::Caller,
+        ),
         // A damaged file is the device's (or the library's) fault: worth a bug report.
         Error::DatabaseCorrupt(detail) => (
             CoachError::DatabaseCorrupt {

@@ -260,6 +260,18 @@ pub enum Error {
     /// An idempotency key was reused with different operations.
     #[error("idempotency key reused with a different request")]
     IdempotencyConflict,
+    /// An import was refused because the database already holds data. The text names a table.
+    #[error("the database is not empty: {0}")]
+    DatabaseNotEmpty(String),
+    /// An undo was refused: an item the request changed has changed since, or the request was
+    /// undone already.
+    #[error("cannot undo: {detail}")]
+    UndoConflict {
+        /// The item that changed (`None` when the request as a whole cannot be undone).
+        item_id: Option<String>,
+        /// What changed, in the library's words.
+        detail: String,
+    },
     /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
@@ -426,6 +438,23 @@ pub enum CoachError {
     /// new key for a new request.
     #[error("idempotency key reused with a different request")]
     IdempotencyConflict,
+    /// `importData` was refused because the database already holds data; nothing was imported.
+    /// Import into a new database file, or call `eraseAllData` first.
+    #[error("database not empty: {detail}")]
+    DatabaseNotEmpty {
+        /// Which table holds rows.
+        detail: String,
+    },
+    /// `undoApplied` was refused and nothing was changed: an item the request changed has been
+    /// changed since (by a later request or an app write), or the request was undone already.
+    #[error("cannot undo{}: {detail}", item_id.as_ref().map_or_else(String::new, |id| format!(" (item {id})")))]
+    UndoConflict {
+        /// The id of the item that changed since; `None` when the request as a whole cannot be
+        /// undone (it was undone already).
+        item_id: Option<String>,
+        /// What changed, in the library's words (never the item's text).
+        detail: String,
+    },
     /// A bug in the library. Please report it with the detail.
     #[error("internal error: {detail}")]
     Internal {
@@ -456,6 +485,8 @@ impl CoachError {
             Self::InvalidArgument { .. } => "invalid_argument",
             Self::OperationsRejected { .. } => "operations_rejected",
             Self::IdempotencyConflict => "idempotency_conflict",
+            Self::DatabaseNotEmpty { .. } => "database_not_empty",
+            Self::UndoConflict { .. } => "undo_conflict",
             Self::Internal { .. } => "internal",
         }
     }
@@ -482,6 +513,7 @@ impl CoachError {
             | Self::ModelFailure { detail }
             | Self::InvalidArgument { detail }
             | Self::OperationsRejected { detail, .. }
+            | Self::DatabaseNotEmpty { detail }
             | Self::Internal { detail } => detail.clone(),
             Self::DatabaseTooNew { .. }
             | Self::InsufficientMemory { .. }
@@ -489,7 +521,8 @@ impl CoachError {
             | Self::Cancelled
             | Self::TimedOut { .. }
             | Self::ModelUnavailable { .. }
-            | Self::IdempotencyConflict => self.to_string(),
+            | Self::IdempotencyConflict
+            | Self::UndoConflict { .. } => self.to_string(),
         }
     }
 

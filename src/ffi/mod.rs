@@ -3,6 +3,7 @@
 
 mod assistant;
 mod coach;
+mod data;
 pub mod language_model;
 mod llm;
 pub mod logging;

@@ -442,6 +442,85 @@ impl Db<'_> {
             .collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Every audit entry of one apply (or undo) request, oldest first.
+    pub fn audit_for_request(&self, request_id: &str) -> Result<Vec<AuditEntry>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT seq, request_id, op, kind, item_id, before_json, after_json, at_ms
+                 FROM assistant_audit WHERE request_id = ?1 ORDER BY seq",
+            )?
+            .query_map([request_id], audit_row)?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Whether the audit log holds an entry of `request_id`.
+    pub fn audit_has_request(&self, request_id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT 1 FROM assistant_audit WHERE request_id = ?1")?
+            .exists([request_id])?)
+    }
+
+    /// The goals that link the item: `(goal id, false)` for a goal listing it among its items,
+    /// `(goal id, true)` for a goal having it (a goal) as a child. In link order.
+    pub fn goals_linking(&self, kind: ItemKind, id: &str) -> Result<Vec<(String, bool)>> {
+        let sql = if kind == ItemKind::Goal {
+            "SELECT parent_id, 1 FROM goal_children WHERE child_kind = 'goal' AND child_id = ?2
+             ORDER BY rowid"
+        } else {
+            "SELECT goal_id, 0 FROM goal_items WHERE item_kind = ?1 AND item_id = ?2
+             ORDER BY rowid"
+        };
+        Ok(self
+            .conn
+            .prepare_cached(sql)?
+            .query_map(params![kind.as_str(), id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Makes the item's done occurrences exactly `dates`: others are removed, missing ones are
+    /// recorded at `at_ms` (the ones kept keep their time).
+    pub fn set_completions(&self, item_id: &str, dates: &[String], at_ms: i64) -> Result<()> {
+        let stored: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT occurrence_date FROM planner_completions WHERE item_id = ?1")?
+            .query_map([item_id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for d in stored.iter().filter(|d| !dates.contains(d)) {
+            self.delete_completion(item_id, d)?;
+        }
+        for d in dates.iter().filter(|d| !stored.contains(d)) {
+            self.insert_completion(item_id, d, at_ms)?;
+        }
+        Ok(())
+    }
+
+    /// Makes a goal's linked items and child goals exactly `items` and `children`, in that order.
+    /// Fails (foreign key) when one of them does not exist.
+    pub fn set_goal_links(
+        &self,
+        goal_id: &str,
+        items: &[ItemRef],
+        children: &[String],
+    ) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM goal_items WHERE goal_kind = 'goal' AND goal_id = ?1")?
+            .execute([goal_id])?;
+        self.conn
+            .prepare_cached(
+                "DELETE FROM goal_children WHERE parent_kind = 'goal' AND parent_id = ?1",
+            )?
+            .execute([goal_id])?;
+        for it in items {
+            self.add_goal_item(goal_id, it)?;
+        }
+        for c in children {
+            self.add_goal_child(goal_id, c)?;
+        }
+        Ok(())
+    }
+
     /// The request hash and stored response JSON under an idempotency key.
     pub fn idempotency_get(&self, key: &str) -> Result<Option<(String, String)>> {
         Ok(self

@@ -51,11 +51,13 @@
 //! `training` (exercises, plans, logged sessions, history), `changes` (suggested changes and
 //! their decisions), `assistant` (planner items, completions, goals, audit, idempotency), `meals`
 //! (recipes and their search index, meal history, plan jobs), `workout` (workout exercises and
-//! saved workouts); `codec` reads and writes enum and JSON columns.
+//! saved workouts); `codec` reads and writes enum and JSON columns; `export` writes and reads the
+//! export document of every table and erases them.
 
 mod assistant;
 mod changes;
 mod codec;
+mod export;
 mod generations;
 mod meals;
 mod training;
@@ -72,6 +74,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use crate::error::{Error, Result};
 
+pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
 pub use generations::{GenerationRecord, NewGeneration};
 
 /// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`] (when opening a

@@ -215,7 +215,13 @@ pub fn evaluate_exercise(
 /// only when the exercise has no cache yet; migration 0004 recounted the caches of older
 /// databases once. Recounting on every log would make logging slower as the history grows.
 pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result<()> {
-    store.write(|db| {
+    store.write(|db| log_session_in(db, clock, log))
+}
+
+/// [`log_session`] inside the caller's transaction (a logged workout writes its session and its
+/// own row together).
+pub(crate) fn log_session_in(db: &Db<'_>, clock: &dyn Clock, log: &SessionLog) -> Result<()> {
+    {
         validate_log(db, log)?;
         let unit = match &log.plan_id {
             Some(id) => db.plan(id)?.map(|p| p.settings.unit),
@@ -246,7 +252,7 @@ pub fn log_session(store: &Store, clock: &dyn Clock, log: &SessionLog) -> Result
             }
         }
         Ok(())
-    })
+    }
 }
 
 /// Recomputes the cached history of `catalog_id` (kept in pounds) after `log` was stored.

@@ -495,7 +495,7 @@ pub fn render_plan_json(text: &str) -> Result<String> {
             }
         ))
     };
-    crate::limits::check_json(text, &crate::limits::Caps::REQUEST)
+    crate::limits::check_json(text, &crate::limits::Caps::ANALYZER_PLAN)
         .map_err(|e| bad(String::new(), e.detail))?;
     let value: Value = serde_json::from_str(text)
         .map_err(|e| bad(String::new(), crate::error::json::describe(&e)))?;
@@ -580,6 +580,7 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
     }
     let session = session_of(&w, log.performed_at_ms);
     let catalog = exercises(store)?;
+    let yaml = document::to_yaml(&w);
     store.write(|db| {
         for e in &session.exercises {
             if db.exercise(&e.catalog_id)?.is_none() {
@@ -600,11 +601,19 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
                 db.save_exercise(&def)?;
             }
         }
-        Ok(())
-    })?;
-    crate::suggest::service::log_session(store, clock, &session)?;
-    let yaml = document::to_yaml(&w);
-    store.write(|db| db.set_workout_logged(&w, &yaml, &session.id))
+        // One transaction: a crash never leaves the session without the workout marked logged
+        // (a retry would then log it twice), and two loggers at once cannot both log it.
+        if db
+            .workout(&log.workout_id)?
+            .is_some_and(|s| s.session_id.is_some())
+        {
+            return Err(invalid(
+                "log.workoutId: this workout is already logged".into(),
+            ));
+        }
+        crate::suggest::service::log_session_in(db, clock, &session)?;
+        db.set_workout_logged(&w, &yaml, &session.id)
+    })
 }
 
 /// The session a logged workout becomes: one performance per exercise (in the order first done),

@@ -212,12 +212,21 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
     let db = dir.path().join("coach.db").to_string_lossy().into_owned();
     let empty = dir.path().join("empty");
     std::fs::write(&empty, "").unwrap();
+    let script = dir.path().join("script.json");
+    std::fs::write(&script, r#"["{}"]"#).unwrap();
+    let script = script.to_string_lossy().into_owned();
+    // Every command that reads stdin.
     let commands: Vec<Vec<&str>> = vec![
         vec!["plan", "transform", "--schema", "v2-flat"],
         vec!["suggest", "evaluate"],
         vec!["ops", "dryrun", "--today", TODAY],
         vec!["ops", "apply", "--db", &db, "--today", TODAY],
         vec!["recipes", "import", "--db", &db],
+        vec!["workout", "validate"],
+        vec!["workout", "render"],
+        vec![
+            "plan", "generate", "--db", &db, "--date", TODAY, "--script", &script,
+        ],
     ];
     let coach = env!("CARGO_BIN_EXE_coach").to_string();
     let mut worst = Worst::default();
@@ -243,8 +252,9 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
     );
 }
 
-/// Every method of `coach_call`, and the two plan calls.
-const C_METHODS: [&str; 26] = [
+/// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
+/// `src/capi.rs`), and the two plan calls.
+const C_METHODS: [&str; 41] = [
     "exercise.save",
     "plan.save",
     "plan.get",
@@ -269,9 +279,52 @@ const C_METHODS: [&str; 26] = [
     "planner.week",
     "planner.backlog",
     "audit.log",
+    "model.load",
+    "model.unload",
+    "model.info",
+    "workout.generate",
+    "workout.list",
+    "workout.get",
+    "workout.log",
+    "workout.validate",
+    "workout.render",
+    "plan.generate",
+    "db.check",
+    "data.export",
+    "data.import",
+    "data.erase",
+    "ops.undo",
     "plan.transform",
     "plan.selectSchema",
 ];
+
+#[test]
+fn c_methods_cover_the_c_api() {
+    let capi =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/capi.rs")).unwrap();
+    let body = &capi[capi.find("fn call_method(").unwrap()..];
+    let body = &body[..body.find("\n}\n").unwrap()];
+    let mut named = Vec::new();
+    for line in body.lines().map(str::trim) {
+        let Some((arms, _)) = line.split_once("=>") else {
+            continue;
+        };
+        for arm in arms.split('|').map(str::trim) {
+            if let Some(name) = arm.strip_prefix('"').and_then(|a| a.strip_suffix('"')) {
+                named.push(name.to_string());
+            }
+        }
+    }
+    assert!(named.len() >= 36, "{named:?}");
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|m| !C_METHODS.contains(&m.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "C methods the peak-memory test leaves out: {missing:?}"
+    );
+}
 
 /// The child side of [`c_api_peak_memory_stays_within_ten_times_the_input`]: one C call with the
 /// method and input named by the environment; prints the result's first bytes.

@@ -18,6 +18,19 @@
 //! JSON of the shaped operations (the typed operations as serde writes them, in order). It does
 //! not cover `today`: a retry after midnight with the same key and operations is still a replay.
 //!
+//! A deletion also writes one audit entry per goal that linked the deleted item (op
+//! `goal_remove_item`, or `goal_remove_child` for a deleted child goal): the database drops those
+//! links with the item, and the log holds every item whose state changed.
+//!
+//! # Undo
+//! [`undo`] reverts one applied request from its audit entries, in one IMMEDIATE transaction,
+//! when every item it changed is still as the request left it (compared in full: fields, done
+//! occurrences, goal links, `updatedMs`), no goal links an item it created, and every item a
+//! restored goal linked still exists. Otherwise [`Error::UndoConflict`] names the first item that
+//! changed, and nothing is written. The undo is itself a request in the audit log, with the id
+//! `undo:` + the request id (so a second undo of the same request is refused, and an undo can be
+//! undone). Restored done occurrences get the undo's time.
+//!
 //! What this computes from data (the hash, the rejection, the audit entries, the week's entries)
 //! is in the pure [`changes`](crate::assistant::changes) and [`week`](crate::assistant::week).
 
@@ -139,6 +152,7 @@ pub fn execute(
 ) -> Result<Vec<AppliedOp>> {
     let mut applied = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
+        let unlinked = unlinked_by(db, op)?;
         let (kind, id, before, after) = execute_one(db, ids, op, now_ms)?;
         db.insert_audit(&audit_entry(
             request_id,
@@ -149,6 +163,18 @@ pub fn execute(
             after.as_ref(),
             now_ms,
         )?)?;
+        for (link_op, goal_before, goal_after) in unlinked {
+            db.insert_audit(&AuditEntry {
+                seq: 0,
+                request_id: request_id.to_string(),
+                op: link_op,
+                kind: ItemKind::Goal,
+                item_id: goal_before.id.clone(),
+                before_json: Some(item_json(&goal_before)?),
+                after_json: Some(item_json(&goal_after)?),
+                at_ms: now_ms,
+            })?;
+        }
         applied.push(AppliedOp {
             index: index as u32,
             op: op.op,
@@ -160,6 +186,222 @@ pub fn execute(
 }
 
 type Outcome = (ItemKind, String, Option<PlannerItem>, Option<PlannerItem>);
+
+/// For a deletion: each goal that links the item, as it is and as it will be once the deletion
+/// drops the link (with the op that names that change).
+fn unlinked_by(
+    db: &Db<'_>,
+    op: &PlannerOperation,
+) -> Result<Vec<(OpType, PlannerItem, PlannerItem)>> {
+    let (true, Some(id)) = (
+        matches!(op.op, OpType::Delete | OpType::GoalDelete),
+        op.id.as_deref(),
+    ) else {
+        return Ok(Vec::new());
+    };
+    let kind = if is_goal_op(op) {
+        ItemKind::Goal
+    } else {
+        op.kind
+    };
+    let mut out = Vec::new();
+    for (goal_id, as_child) in db.goals_linking(kind, id)? {
+        let Some(before) = db.planner_item(ItemKind::Goal, &goal_id)? else {
+            continue;
+        };
+        let mut after = before.clone();
+        if as_child {
+            after.child_goals.retain(|c| c != id);
+        } else {
+            after.goal_items.retain(|r| !(r.kind == kind && r.id == id));
+        }
+        let link_op = if as_child {
+            OpType::GoalRemoveChild
+        } else {
+            OpType::GoalRemoveItem
+        };
+        out.push((link_op, before, after));
+    }
+    Ok(out)
+}
+
+fn item_json(item: &PlannerItem) -> Result<String> {
+    serde_json::to_string(item).map_err(|_| Error::Internal("encoding an item failed".into()))
+}
+
+/// An audit entry's item as a read would return it: done occurrences only for a repeating item,
+/// links only for a goal (an update that ends a repetition keeps the list in its copy).
+fn parse_item(json: Option<&str>) -> Result<Option<PlannerItem>> {
+    json.map(|j| {
+        let mut it: PlannerItem = serde_json::from_str(j)
+            .map_err(|_| Error::Internal("an audit entry's item cannot be read".into()))?;
+        if !it.recurrence.repeats() {
+            it.completed_occurrences.clear();
+        }
+        if it.kind != ItemKind::Goal {
+            it.goal_items.clear();
+            it.child_goals.clear();
+        }
+        Ok(it)
+    })
+    .transpose()
+}
+
+/// One item an undo restores: its kind and id, the state to restore (`None`: delete it) and the
+/// state the request left (`None`: it deleted the item).
+struct Revert {
+    kind: ItemKind,
+    id: String,
+    restore: Option<PlannerItem>,
+    left: Option<PlannerItem>,
+}
+
+fn conflict(id: &str, detail: &str) -> Error {
+    Error::UndoConflict {
+        item_id: Some(id.to_string()),
+        detail: detail.to_string(),
+    }
+}
+
+/// Reverts the applied request `request_id` (see the module doc): `NotFound` for a request the
+/// audit log does not hold, [`Error::UndoConflict`] when something changed since or it was undone
+/// already. Returns the undo's own result: its request id (`undo:` + `request_id`) and one action
+/// per item (`delete` for an item the request created, `create` for one it deleted, `update`
+/// otherwise; the goal forms for goals).
+pub fn undo(store: &Store, clock: &dyn Clock, request_id: &str) -> Result<ApplyResult> {
+    let undo_id = format!("undo:{request_id}");
+    store.write(|db| {
+        if db.audit_has_request(&undo_id)? {
+            return Err(Error::UndoConflict {
+                item_id: None,
+                detail: "the request was undone already".into(),
+            });
+        }
+        let entries = db.audit_for_request(request_id)?;
+        if entries.is_empty() {
+            return Err(Error::NotFound("no applied request with this id".into()));
+        }
+        // Per item, in first-touched order: the state before the request and the state it left.
+        let mut reverts: Vec<Revert> = Vec::new();
+        for e in &entries {
+            let after = parse_item(e.after_json.as_deref())?;
+            match reverts
+                .iter_mut()
+                .find(|r| r.kind == e.kind && r.id == e.item_id)
+            {
+                Some(r) => r.left = after,
+                None => reverts.push(Revert {
+                    kind: e.kind,
+                    id: e.item_id.clone(),
+                    restore: parse_item(e.before_json.as_deref())?,
+                    left: after,
+                }),
+            }
+        }
+        check_undo(db, &reverts)?;
+        let now = clock.now_ms();
+        for r in reverts.iter().rev().filter(|r| r.restore.is_none()) {
+            if r.left.is_some() {
+                db.delete_planner_item(r.kind, &r.id)?;
+            }
+        }
+        for it in reverts.iter().filter_map(|r| r.restore.as_ref()) {
+            if !db.update_planner_item(it)? {
+                db.insert_planner_item(it)?;
+            }
+        }
+        for it in reverts.iter().filter_map(|r| r.restore.as_ref()) {
+            if it.recurrence.repeats() {
+                db.set_completions(&it.id, &it.completed_occurrences, now)?;
+            }
+            if it.kind == ItemKind::Goal {
+                db.set_goal_links(&it.id, &it.goal_items, &it.child_goals)?;
+            }
+        }
+        let mut applied = Vec::with_capacity(reverts.len());
+        for (index, r) in reverts.iter().enumerate() {
+            let goal = r.kind == ItemKind::Goal;
+            let op = match (&r.left, &r.restore, goal) {
+                (Some(_), None, false) => OpType::Delete,
+                (Some(_), None, true) => OpType::GoalDelete,
+                (None, Some(_), false) => OpType::Create,
+                (None, Some(_), true) => OpType::GoalCreate,
+                (_, _, false) => OpType::Update,
+                (_, _, true) => OpType::GoalUpdate,
+            };
+            db.insert_audit(&AuditEntry {
+                seq: 0,
+                request_id: undo_id.clone(),
+                op,
+                kind: r.kind,
+                item_id: r.id.clone(),
+                before_json: r.left.as_ref().map(item_json).transpose()?,
+                after_json: r.restore.as_ref().map(item_json).transpose()?,
+                at_ms: now,
+            })?;
+            applied.push(AppliedOp {
+                index: index as u32,
+                op,
+                kind: r.kind,
+                id: r.id.clone(),
+            });
+        }
+        Ok(ApplyResult {
+            request_id: undo_id.clone(),
+            applied,
+            repairs: Vec::new(),
+            replayed: false,
+        })
+    })
+}
+
+/// The conflicts that refuse an undo: an item not as the request left it, a goal (outside the
+/// request) linking an item the request created, a restored goal linking an item that is gone.
+fn check_undo(db: &Db<'_>, reverts: &[Revert]) -> Result<()> {
+    let touched = |kind: ItemKind, id: &str| reverts.iter().find(|r| r.kind == kind && r.id == id);
+    for r in reverts {
+        let now = db.planner_item(r.kind, &r.id)?;
+        match (&r.left, &now) {
+            (Some(_), None) => return Err(conflict(&r.id, "the item was deleted since")),
+            (None, Some(_)) => return Err(conflict(&r.id, "the item exists again")),
+            (Some(left), Some(now)) if left != now => {
+                return Err(conflict(&r.id, "the item was changed since"))
+            }
+            _ => {}
+        }
+        if r.restore.is_none() && r.left.is_some() {
+            for (goal_id, _) in db.goals_linking(r.kind, &r.id)? {
+                if touched(ItemKind::Goal, &goal_id).is_none() {
+                    return Err(conflict(
+                        &goal_id,
+                        "a goal links an item the request created",
+                    ));
+                }
+            }
+        }
+    }
+    for goal in reverts.iter().filter_map(|r| r.restore.as_ref()) {
+        let refs = goal
+            .goal_items
+            .iter()
+            .map(|r| (r.kind, r.id.as_str()))
+            .chain(
+                goal.child_goals
+                    .iter()
+                    .map(|c| (ItemKind::Goal, c.as_str())),
+            );
+        for (kind, id) in refs {
+            let there = match touched(kind, id) {
+                Some(r) => r.restore.is_some(),
+                None => db.planner_item(kind, id)?.is_some(),
+            };
+            if !there {
+                return Err(conflict(id, "an item the goal linked was deleted since"));
+            }
+        }
+    }
+    Ok(())
+}
 
 fn execute_one(
     db: &Db<'_>,

@@ -1,6 +1,6 @@
 //! The commands of `coach` that do one job each: `plan transform`, `plan generate`,
 //! `plan select-schema`,
-//! `suggest evaluate`, `ops dryrun`, `ops apply` and `assistant`. Each reads its flags and input,
+//! `suggest evaluate`, `ops dryrun`, `ops apply`, `ops undo` and `assistant`. Each reads its flags and input,
 //! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
 
 use std::collections::HashMap;
@@ -64,6 +64,21 @@ pub(crate) fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
         }
         Err(e) => print_ops_error(&e),
     })
+}
+
+pub(crate) fn ops_undo(f: &HashMap<String, &str>, request_id: &str) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    Ok(
+        match open(Some(db)).and_then(|c| c.undo_applied(request_id)) {
+            Ok(r) => {
+                out!("{}", serde_json::to_string(&r).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => print_ops_error(&e),
+        },
+    )
 }
 
 /// Prints each event as one JSON line, as it comes.

@@ -23,6 +23,9 @@
 //!   are rejected (`operations_rejected`, nothing applied), the key was used with other
 //!   operations (`idempotency_conflict`) or the input is not an operation list
 //!   (`invalid_argument`).
+//! - `coach ops undo --db PATH REQUEST_ID`: reverts an applied request (`undoApplied`); prints the
+//!   undo's `ApplyResult` JSON and exits 0, or exits 2 with `undo_conflict` (something changed
+//!   since, or undone already; nothing changed) and 1 with `not_found` for an unknown request id.
 //! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE]
 //!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
 //!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
@@ -88,6 +91,7 @@ const USAGE: &str = "usage:
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
   coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]   (operations JSON on stdin)
+  coach ops undo --db PATH REQUEST_ID
   coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
@@ -183,6 +187,13 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["ops", "apply", rest @ ..] => {
             commands::ops_apply(&flags(rest, &["--db", "--idempotency-key", "--today"])?)
         }
+        ["ops", "undo", rest @ ..] => {
+            let (request_id, rest) = match rest.split_last() {
+                Some((r, rest)) if !r.starts_with("--") => (*r, rest),
+                _ => return Err(Usage("ops undo needs a request id".into())),
+            };
+            commands::ops_undo(&flags(rest, &["--db"])?, request_id)
+        }
         ["assistant", rest @ ..] => {
             let (message, rest) = match rest.split_last() {
                 Some((m, rest)) if !m.starts_with("--") => (*m, rest),
@@ -267,7 +278,8 @@ fn print_ops_error(e: &CoachError) -> ExitCode {
     match e {
         CoachError::InvalidArgument { .. }
         | CoachError::OperationsRejected { .. }
-        | CoachError::IdempotencyConflict => ExitCode::from(2),
+        | CoachError::IdempotencyConflict
+        | CoachError::UndoConflict { .. } => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }
