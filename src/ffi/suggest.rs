@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::error::CoachError;
-use crate::ffi::task::Guarded;
+use crate::error::{CoachError, Error};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::CancelToken;
@@ -115,6 +115,31 @@ impl Coach {
             &session_id,
             &control,
         )?)
+    }
+
+    /// [`Coach::generate_suggestions`] as an async call (Swift `async throws`, Kotlin `suspend`,
+    /// Python `async def`): the run goes on a library thread (no async runtime needed; the
+    /// caller's thread never blocks) with the same progress to `listener`. Cancelling the Kotlin
+    /// coroutine or the Python task stops the model within a token or two and nothing is stored;
+    /// in Swift pass `cancel` and call `cancel.cancel()` (or use the shipped `CoachAsync.swift`):
+    /// the call then throws `Cancelled`.
+    #[uniffi::method(default(listener = None, cancel = None))]
+    pub async fn generate_suggestions_async(
+        self: Arc<Self>,
+        session_id: String,
+        listener: Option<Arc<dyn SuggestionProgressListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<Vec<PrescriptionChange>, CoachError> {
+        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
+        let abandoned: Abandoned<_> = Box::new(|| {
+            Err(CoachError::from(Error::Internal(
+                "the suggestions thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-suggestions", abandoned, move |cancel| {
+            self.generate_suggestions(session_id, listener, Some(Arc::clone(cancel)))
+        });
+        TaskFuture::new(cell).await
     }
 
     /// Accepts a pending or deferred change and applies it to the plan, in one transaction.

@@ -10,10 +10,18 @@
 //!
 //! A handle cancels its work when the app drops it (as matrix-rust-sdk's `TaskHandle` does): the
 //! worker holds the cell, never the handle, so the handle's `Drop` runs when the app lets go.
+//!
+//! The async calls (`sendMessageAsync`, ...) need no async runtime: [`spawn_task`] runs the same
+//! blocking work on its own thread, and a [`TaskFuture`] (a one-shot future: the cell's mutex
+//! plus the wakers of its pollers) completes when the cell finishes. Dropping the future before
+//! then (a cancelled coroutine or asyncio task) cancels the work through the cell's token.
 
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll, Waker};
 
 use crate::llm::CancelToken;
 
@@ -22,25 +30,52 @@ pub(crate) struct TaskCell<T> {
     pub(crate) cancel: Arc<CancelToken>,
     outcome: Mutex<Option<T>>,
     finished: Condvar,
+    /// The futures waiting for the outcome (registered under the `outcome` lock).
+    wakers: Mutex<Vec<Waker>>,
 }
 
 impl<T: Clone> TaskCell<T> {
     /// An unfinished task.
+    #[cfg(test)]
     pub(crate) fn new() -> Arc<Self> {
+        Self::with_cancel(CancelToken::new())
+    }
+
+    /// An unfinished task stopped by `cancel` (a token the app holds too).
+    pub(crate) fn with_cancel(cancel: Arc<CancelToken>) -> Arc<Self> {
         Arc::new(TaskCell {
-            cancel: CancelToken::new(),
+            cancel,
             outcome: Mutex::new(None),
             finished: Condvar::new(),
+            wakers: Mutex::new(Vec::new()),
         })
     }
 
-    /// Sets the outcome (the first one wins) and wakes every waiter.
+    /// Sets the outcome (the first one wins) and wakes every waiter, blocked or polling.
     pub(crate) fn finish(&self, outcome: T) {
         let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
             *guard = Some(outcome);
         }
         self.finished.notify_all();
+        let wakers = std::mem::take(&mut *self.wakers.lock().unwrap_or_else(|p| p.into_inner()));
+        drop(guard);
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+
+    /// The outcome if set; otherwise `waker` is woken when it is.
+    fn poll_outcome(&self, waker: &Waker) -> Option<T> {
+        let guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(outcome) = guard.as_ref() {
+            return Some(outcome.clone());
+        }
+        let mut wakers = self.wakers.lock().unwrap_or_else(|p| p.into_inner());
+        if !wakers.iter().any(|w| w.will_wake(waker)) {
+            wakers.push(waker.clone());
+        }
+        None
     }
 
     /// Blocks until the outcome is set, then returns it (the same to every caller).
@@ -107,6 +142,56 @@ impl<T: Clone> Drop for Finisher<T> {
                 Err(_) => log::error!(target: "coachcore::ffi",
                     "a task's fallback outcome panicked; the task stays unfinished"),
             }
+        }
+    }
+}
+
+/// Runs `work` on a new library thread named `thread_name` and finishes `cell` with what it
+/// returns; with `abandoned()` if it panics or the thread cannot start (see [`Finisher`]).
+pub(crate) fn spawn_task<T: Clone + Send + 'static>(
+    cell: &Arc<TaskCell<T>>,
+    thread_name: &str,
+    abandoned: Abandoned<T>,
+    work: impl FnOnce(&Arc<CancelToken>) -> T + Send + 'static,
+) {
+    let guard = Finisher::new(cell, abandoned);
+    // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
+    let _ = std::thread::Builder::new()
+        .name(thread_name.into())
+        .spawn(move || {
+            let outcome = work(guard.cancel());
+            guard.finish(outcome);
+        });
+}
+
+/// The outcome of a task as a future, for the async calls: ready when the cell finishes (on the
+/// worker thread; nothing blocks the poller). Dropped before that, it cancels the task.
+pub(crate) struct TaskFuture<T: Clone> {
+    cell: Arc<TaskCell<T>>,
+}
+
+impl<T: Clone> TaskFuture<T> {
+    /// The future of `cell`'s outcome.
+    pub(crate) fn new(cell: Arc<TaskCell<T>>) -> Self {
+        TaskFuture { cell }
+    }
+}
+
+impl<T: Clone> Future for TaskFuture<T> {
+    type Output = T;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        match self.cell.poll_outcome(cx.waker()) {
+            Some(outcome) => Poll::Ready(outcome),
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl<T: Clone> Drop for TaskFuture<T> {
+    fn drop(&mut self) {
+        if !self.cell.is_finished() {
+            self.cell.cancel.cancel();
         }
     }
 }
