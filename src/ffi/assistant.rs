@@ -15,7 +15,7 @@ use crate::assistant::model::{
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
 use crate::error::{CoachError, Error};
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, TaskCell, TaskFuture};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
@@ -31,12 +31,12 @@ use crate::llm::{CancelToken, LanguageModel};
 /// Threading: `onEvent` is called on the library's background thread that runs the message, one
 /// event at a time, never concurrently for one message. Return quickly and hop to the main thread
 /// (`DispatchQueue.main.async`, `withContext(Dispatchers.Main)`) before touching the UI. A listener
-/// that throws is not called again for that message (one warning is logged); the message goes on
-/// and `wait` returns its result.
+/// that throws (in Swift too: the method is `throws`) is not called again for that message (one
+/// warning is logged); the message goes on and `wait` returns its result.
 #[uniffi::export(with_foreign)]
 pub trait AssistantListener: Send + Sync {
-    /// One event of the running message.
-    fn on_event(&self, event: AssistantEvent);
+    /// One event of the running message. Throwing (any error) stops the events of this message.
+    fn on_event(&self, event: AssistantEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the service's event sink, behind the panic guard: a listener

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::error::{CoachError, Error};
-use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
+use crate::ffi::task::{spawn_task, Abandoned, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
@@ -169,8 +169,8 @@ pub struct ModelOptions {
 /// Receives model-loading progress. A listener that throws is not called again for that load.
 #[uniffi::export(with_foreign)]
 pub trait LoadProgressListener: Send + Sync {
-    /// Progress from 0.0 to 1.0.
-    fn on_progress(&self, fraction: f32);
+    /// Progress from 0.0 to 1.0. Throwing (any error) stops the progress of this load.
+    fn on_progress(&self, fraction: f32) -> Result<(), ListenerError>;
 }
 
 /// Loads the engine with the memory pre-flight; the model and its details.

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, TaskCell, TaskFuture};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
 use crate::error::CoachError;
 use crate::ffi::Coach;
@@ -27,8 +27,8 @@ use crate::meals::{service, validate};
 /// that throws is not called again for that plan (one warning is logged); the plan goes on.
 #[uniffi::export(with_foreign)]
 pub trait MealPlanListener: Send + Sync {
-    /// One event of the running plan.
-    fn on_event(&self, event: MealPlanEvent);
+    /// One event of the running plan. Throwing (any error) stops the events of this plan.
+    fn on_event(&self, event: MealPlanEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the job's event sink, behind the panic guard: a listener that

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::error::{CoachError, Error};
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, TaskCell, TaskFuture};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::CancelToken;
@@ -21,21 +21,29 @@ use crate::suggest::service::{self, AiRunControl};
 #[uniffi::export(with_foreign)]
 pub trait SuggestionProgressListener: Send + Sync {
     /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String)
+        -> Result<(), ListenerError>;
     /// A piece of the model's output, in order.
-    fn on_token(&self, piece: String);
+    fn on_token(&self, piece: String) -> Result<(), ListenerError>;
 }
 
 /// The app's progress listener behind the panic guard.
 struct GuardedProgress(Guarded<dyn SuggestionProgressListener>);
 
 impl SuggestionProgressListener for GuardedProgress {
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) {
+    fn on_exercise(
+        &self,
+        index: u32,
+        count: u32,
+        exercise_name: String,
+    ) -> Result<(), ListenerError> {
         self.0.call(|l| l.on_exercise(index, count, exercise_name));
+        Ok(())
     }
 
-    fn on_token(&self, piece: String) {
+    fn on_token(&self, piece: String) -> Result<(), ListenerError> {
         self.0.call(|l| l.on_token(piece));
+        Ok(())
     }
 }
 

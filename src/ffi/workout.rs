@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, TaskCell, TaskFuture};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
 use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
@@ -29,8 +29,8 @@ const MAX_REQUEST_BYTES: usize = 256 * 1024;
 /// (one warning is logged); the generation goes on.
 #[uniffi::export(with_foreign)]
 pub trait WorkoutListener: Send + Sync {
-    /// One event.
-    fn on_event(&self, event: WorkoutEvent);
+    /// One event. Throwing (any error) stops the events of this generation.
+    fn on_event(&self, event: WorkoutEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the flow's event sink, behind the panic guard.

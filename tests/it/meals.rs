@@ -1153,8 +1153,9 @@ fn exclusions_and_diets_are_never_violated() {
 struct Events(Mutex<Vec<MealPlanEvent>>);
 
 impl PlanSink for Events {
-    fn on_event(&self, event: MealPlanEvent) {
+    fn on_event(&self, event: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
         self.0.lock().unwrap().push(event);
+        Ok(())
     }
 }
 
@@ -1362,7 +1363,7 @@ fn a_running_job_is_cancelled_and_reads_failed() {
 struct Panicking;
 
 impl MealPlanListener for Panicking {
-    fn on_event(&self, _: MealPlanEvent) {
+    fn on_event(&self, _: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
         panic!("listener bug");
     }
 }
