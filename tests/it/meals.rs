@@ -1153,15 +1153,15 @@ fn exclusions_and_diets_are_never_violated() {
 struct Events(Mutex<Vec<MealPlanEvent>>);
 
 impl PlanSink for Events {
-    fn on_event(&self, event: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
+    fn on_event(&self, event: MealPlanEvent) {
         self.0.lock().unwrap().push(event);
-        Ok(())
     }
 }
 
 impl MealPlanListener for Events {
-    fn on_event(&self, event: MealPlanEvent) {
+    fn on_event(&self, event: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
         self.0.lock().unwrap().push(event);
+        Ok(())
     }
 }
 
