@@ -56,7 +56,7 @@ fun Coach.messageEvents(request: AssistantRequest): Flow<AssistantEvent> = coach
 
 /** The progress of a suggestion run for a logged session, then [SuggestionProgressEvent.Finished]. */
 fun Coach.suggestionEvents(sessionId: String): Flow<SuggestionProgressEvent> =
-    coachEvents(last = { changes: List<PrescriptionChange> -> SuggestionProgressEvent.Finished(changes) }) { token, emit ->
+    coachEvents<SuggestionProgressEvent, List<PrescriptionChange>>(last = { SuggestionProgressEvent.Finished(it) }) { token, emit ->
         generateSuggestionsAsync(sessionId, object : SuggestionProgressListener {
             override fun onExercise(index: UInt, count: UInt, exerciseName: String) =
                 emit(SuggestionProgressEvent.Exercise(index, count, exerciseName))

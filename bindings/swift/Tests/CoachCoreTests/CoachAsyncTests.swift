@@ -23,8 +23,11 @@ final class CoachAsyncTests: XCTestCase {
         let generated = try await coach.sendMessageAsync(request: planRequest("something about mom"), listener: listener)
         XCTAssertEqual(generated.summary, assistantSummary)
         XCTAssertEqual(listener.events.map(eventName), allAssistantEvents)
+        // A fresh script per call (a FakeModel's replies are used up).
+        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
         let result = try await coach.message(planRequest("something about mom"))
         XCTAssertEqual(result.operations.map { $0.title }, ["Call mom"])
+        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
         var events: [AssistantEvent] = []
         for try await event in coach.messageEvents(planRequest("something about mom")) where event != .heartbeat {
             events.append(event)
