@@ -29,6 +29,7 @@ val asyncTests: List<Pair<String, () -> Unit>> = listOf(
             eq(result.operations.map { it.title }, listOf("Call mom"), "operations")
             eq(listener.events.map(::eventName), listOf("stage", "stage", "ops", "stage", "summary", "result", "done"),
                 "listener events")
+            coach.useLanguageModel(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY)))  // a fresh script
             val events = runBlocking { coach.messageEvents(planRequest("something about mom")).toList() }
                 .filter { it != AssistantEvent.Heartbeat }
             eq(events.map(::eventName), listOf("stage", "stage", "ops", "stage", "summary", "result", "done"), "flow")
