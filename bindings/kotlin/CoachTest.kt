@@ -266,13 +266,15 @@ fun eventName(e: AssistantEvent) = when (e) {
     AssistantEvent.Done -> "done"
 }
 
-/** A model whose generate blocks until the call is cancelled; [started] opens when it runs. */
+/** A model whose generate blocks until the call is cancelled; [started] opens when it runs, [stopped] when it saw the cancel. */
 class BlockingModel : LanguageModel {
     val started = java.util.concurrent.CountDownLatch(1)
+    val stopped = java.util.concurrent.CountDownLatch(1)
     override fun info() = ModelInfo("blocking-kotlin-model", 4096u, false)
     override fun generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken): GenerationResult {
         started.countDown()
         while (!cancel.isCancelled()) Thread.sleep(2)
+        stopped.countDown()
         throw LlmException.Cancelled()
     }
 }
@@ -1071,7 +1073,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
 fun main() {
     var passed = 0
     var failed = 0
-    for ((name, body) in tests) {
+    for ((name, body) in tests + asyncTests) {
         try {
             body()
             passed++

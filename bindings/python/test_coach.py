@@ -935,6 +935,34 @@ class CoachTest(unittest.TestCase):
         self.assertIsNotNone(fake.requests[0].json_schema, "the proposal is schema-constrained")
         self.assertEqual(self.coach.audit_log(10, None), [], "a message applies nothing")
 
+    def test_async_message_returns_its_result_and_cancelling_the_asyncio_task_stops_it(self):
+        import asyncio
+
+        self.coach.use_language_model(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
+        result = asyncio.run(self.coach.send_message_async(plan_request("something about mom")))
+        self.assertEqual(result.summary, ASSISTANT_SUMMARY)
+        self.assertEqual([o.title for o in result.operations], ["Call mom"])
+
+        model = BlockingModel()
+        self.coach.use_language_model(model)
+        listener = CollectingAssistantListener()
+
+        async def cancel_while_the_model_runs():
+            task = asyncio.ensure_future(self.coach.send_message_async(plan_request("plan my weekend"), listener))
+            started = await asyncio.get_running_loop().run_in_executor(None, model.started.wait, 30)
+            self.assertTrue(started, "the model never ran")
+            task.cancel()
+            with self.assertRaises(asyncio.CancelledError):
+                await task
+
+        asyncio.run(cancel_while_the_model_runs())
+        # The Rust future was dropped: the message is cancelled and its listener gets `done`.
+        deadline = time.monotonic() + 30
+        while not (listener.events and event_name(listener.events[-1]) == "done"):
+            self.assertLess(time.monotonic(), deadline, "the Rust work was not cancelled")
+            time.sleep(0.005)
+        self.assertNotIn("result", [event_name(e) for e in listener.events])
+
     def test_assistant_listener_that_always_throws(self):
         class Throwing(AssistantListener):
             calls = 0

@@ -27,6 +27,8 @@ cp "$REPO/tests/data/recipes/starter.json" "$PKG/starter-recipes.json"
 # The GGUF header whose KV cache cannot fit, for the memory pre-flight test.
 cp "$REPO/tests/data/models/huge-kv-header.bin" "$PKG/huge-kv-header.bin"
 cp "$G/coachcore.swift" "$PKG/Sources/coachcore/"
+# The shipped async wrappers (Task cancellation, AsyncThrowingStream of events) go beside it.
+cp "$SRC/Sources/coachcore/CoachAsync.swift" "$PKG/Sources/coachcore/"
 cp "$G/coachcoreFFI.h" "$PKG/Sources/coachcoreFFI/"
 # SwiftPM wants the map named module.modulemap; `link` makes users of the module link the library.
 awk '{ print } /^[[:space:]]*header[[:space:]]/ && !done { print "    link \"coachcore\""; done = 1 }' \

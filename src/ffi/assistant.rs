@@ -15,7 +15,7 @@ use crate::assistant::model::{
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
 use crate::error::{CoachError, Error};
-use crate::ffi::task::{Finisher, Guarded, TaskCell};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
@@ -31,12 +31,12 @@ use crate::llm::{CancelToken, LanguageModel};
 /// Threading: `onEvent` is called on the library's background thread that runs the message, one
 /// event at a time, never concurrently for one message. Return quickly and hop to the main thread
 /// (`DispatchQueue.main.async`, `withContext(Dispatchers.Main)`) before touching the UI. A listener
-/// that throws is not called again for that message (one warning is logged); the message goes on
-/// and `wait` returns its result.
+/// that throws (in Swift too: the method is `throws`) is not called again for that message (one
+/// warning is logged); the message goes on and `wait` returns its result.
 #[uniffi::export(with_foreign)]
 pub trait AssistantListener: Send + Sync {
-    /// One event of the running message.
-    fn on_event(&self, event: AssistantEvent);
+    /// One event of the running message. Throwing (any error) stops the events of this message.
+    fn on_event(&self, event: AssistantEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the service's event sink, behind the panic guard: a listener
@@ -126,27 +126,29 @@ impl Coach {
         request: AssistantRequest,
         listener: Option<Arc<dyn AssistantListener>>,
     ) -> Arc<AssistantTask> {
-        let cell = TaskCell::new();
-        let model = self.language_model();
-        let sink = Arc::new(ListenerSink(Guarded::new(listener, "assistant listener")));
-        let abandoned_sink = Arc::clone(&sink);
-        let guard = Finisher::new(
-            &cell,
-            Box::new(move || {
-                abandoned_sink.on_event(AssistantEvent::Done);
-                Err(CoachError::from(Error::Internal(
-                    "the assistant thread ended without a result".into(),
-                )))
-            }),
-        );
-        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
-        let _ = std::thread::Builder::new()
-            .name("coachcore-assistant".into())
-            .spawn(move || {
-                let outcome = self.run_message_with(request, model, &*sink, guard.cancel());
-                guard.finish(outcome);
-            });
+        let cell = self.start_message(request, listener, CancelToken::new());
         Arc::new(AssistantTask { cell })
+    }
+
+    /// Sends a message to the assistant and returns its result when it finishes: the async form
+    /// of [`Coach::send_message`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
+    /// with the same events to `listener`, run on a library thread (it needs no async runtime
+    /// and never blocks the caller's thread).
+    ///
+    /// Cancellation: cancelling the Kotlin coroutine or the Python asyncio task stops the message
+    /// (the Rust future is dropped, which cancels the work). Swift's generated `async` call does
+    /// not see a `Task` being cancelled: pass a `cancel` token and call `cancel.cancel()` (the
+    /// shipped `CoachAsync.swift` does that for you in `message(_:)`); the call then throws
+    /// `Cancelled`. Throws what [`AssistantTask::wait`] throws.
+    #[uniffi::method(default(listener = None, cancel = None))]
+    pub async fn send_message_async(
+        self: Arc<Self>,
+        request: AssistantRequest,
+        listener: Option<Arc<dyn AssistantListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<AssistantResult, CoachError> {
+        let cell = self.start_message(request, listener, cancel.unwrap_or_default());
+        TaskFuture::new(cell).await
     }
 
     /// Validation results for `operations`, with the deterministic repairs (e.g. a missing
@@ -238,6 +240,29 @@ impl Coach {
             Some(s) => date_arg("today", s),
             None => Ok(Date::from_unix_ms(self.clock.now_ms(), 0)),
         }
+    }
+
+    /// Starts a message on its own thread, stopped by `cancel`; its cell.
+    fn start_message(
+        self: Arc<Self>,
+        request: AssistantRequest,
+        listener: Option<Arc<dyn AssistantListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Arc<TaskCell<Result<AssistantResult, CoachError>>> {
+        let cell = TaskCell::with_cancel(cancel);
+        let model = self.language_model();
+        let sink = Arc::new(ListenerSink(Guarded::new(listener, "assistant listener")));
+        let abandoned_sink = Arc::clone(&sink);
+        let abandoned: Abandoned<_> = Box::new(move || {
+            abandoned_sink.on_event(AssistantEvent::Done);
+            Err(CoachError::from(Error::Internal(
+                "the assistant thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-assistant", abandoned, move |cancel| {
+            self.run_message_with(request, model, &*sink, cancel)
+        });
+        cell
     }
 
     /// Runs a message synchronously on the calling thread with `model` (instead of the one given

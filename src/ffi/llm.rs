@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use crate::error::CoachError;
+use crate::error::{CoachError, Error};
+use crate::ffi::task::{spawn_task, Abandoned, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
-use crate::llm::{LanguageModel, LoadedModelInfo};
+use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};
 use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;
 
@@ -64,6 +65,41 @@ impl Coach {
         let (model, details) = load_engine(&path, &options, progress)?;
         self.install_model(Some(model), Some(details.clone()));
         Ok(details)
+    }
+
+    /// [`Coach::load_model`] as an async call (Swift `async throws`, Kotlin `suspend`, Python
+    /// `async def`): the file is read on a library thread (no async runtime needed; the caller's
+    /// thread never blocks), then the model is installed and its details returned. `progress`
+    /// hears the fraction loaded on that thread.
+    ///
+    /// Cancelling (the Kotlin coroutine or the Python task; in Swift `cancel.cancel()`, or the
+    /// shipped `CoachAsync.swift`) cannot stop llama.cpp halfway through reading the file, but
+    /// the model read is then let go instead of installed, and the call throws `Cancelled`: no
+    /// model is in use afterwards (the one before was let go when loading started).
+    #[uniffi::method(default(progress = None, cancel = None))]
+    pub async fn load_model_async(
+        self: Arc<Self>,
+        path: String,
+        options: ModelOptions,
+        progress: Option<Arc<dyn LoadProgressListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<LoadedModelInfo, CoachError> {
+        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
+        let abandoned: Abandoned<_> = Box::new(|| {
+            Err(CoachError::from(Error::Internal(
+                "the model loading thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-load", abandoned, move |cancel| {
+            self.install_model(None, None);
+            let (model, details) = load_engine(&path, &options, progress)?;
+            if cancel.is_cancelled() {
+                return Err(CoachError::Cancelled);
+            }
+            self.install_model(Some(model), Some(details.clone()));
+            Ok(details)
+        });
+        TaskFuture::new(cell).await
     }
 
     /// Lets go of the model: AI features stop using it (as `useLanguageModel(None)`), and its
@@ -133,8 +169,8 @@ pub struct ModelOptions {
 /// Receives model-loading progress. A listener that throws is not called again for that load.
 #[uniffi::export(with_foreign)]
 pub trait LoadProgressListener: Send + Sync {
-    /// Progress from 0.0 to 1.0.
-    fn on_progress(&self, fraction: f32);
+    /// Progress from 0.0 to 1.0. Throwing (any error) stops the progress of this load.
+    fn on_progress(&self, fraction: f32) -> Result<(), ListenerError>;
 }
 
 /// Loads the engine with the memory pre-flight; the model and its details.

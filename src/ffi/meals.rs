@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::ffi::task::{Finisher, Guarded, TaskCell};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
 use crate::error::CoachError;
 use crate::ffi::Coach;
@@ -27,8 +27,8 @@ use crate::meals::{service, validate};
 /// that throws is not called again for that plan (one warning is logged); the plan goes on.
 #[uniffi::export(with_foreign)]
 pub trait MealPlanListener: Send + Sync {
-    /// One event of the running plan.
-    fn on_event(&self, event: MealPlanEvent);
+    /// One event of the running plan. Throwing (any error) stops the events of this plan.
+    fn on_event(&self, event: MealPlanEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the job's event sink, behind the panic guard: a listener that
@@ -117,31 +117,29 @@ impl Coach {
         request: MealPlanRequest,
         listener: Option<Arc<dyn MealPlanListener>>,
     ) -> Result<Arc<MealPlanTask>, CoachError> {
-        let mut ids = IdGenerator::from_entropy();
-        let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
-        let id = lease.id().to_string();
-        let cell = TaskCell::new();
-        let mut abandoned = lease.pending();
-        let guard = Finisher::new(
-            &cell,
-            Box::new(move || {
-                // The job's row reads `interrupted` once its lease is dropped.
-                abandoned.status = JobStatus::Failed;
-                abandoned.error_code = Some("internal".into());
-                abandoned.error_message = Some("the meal planning thread ended early".into());
-                abandoned
-            }),
-        );
-        let model = self.meal_model();
-        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
-        let _ = std::thread::Builder::new()
-            .name("coachcore-meals".into())
-            .spawn(move || {
-                let sink = ListenerSink(Guarded::new(listener, "meal plan listener"));
-                let job = self.run_job(lease, &request, model, &sink, guard.cancel(), ids);
-                guard.finish(job);
-            });
+        let (id, cell) = self.start_plan(request, listener, CancelToken::new())?;
         Ok(Arc::new(MealPlanTask { id, cell }))
+    }
+
+    /// Plans meals and returns the finished job (`COMPLETE` with the plan, or `FAILED` with an
+    /// error code, as [`MealPlanTask::wait`] does): the async form of [`Coach::start_meal_plan`]
+    /// (Swift `async throws`, Kotlin `suspend`, Python `async def`), with the same events to
+    /// `listener`, run on a library thread (no async runtime needed; the caller's thread never
+    /// blocks). The job is stored as one started with `startMealPlan`. Throws `InvalidArgument`
+    /// for an invalid request, as that does.
+    ///
+    /// Cancelling the Kotlin coroutine or the Python task stops the plan (the job then reads
+    /// `FAILED` with error code `cancelled`); in Swift pass `cancel` and call `cancel.cancel()`
+    /// (or use the shipped `CoachAsync.swift`): the call then returns that `FAILED` job.
+    #[uniffi::method(default(listener = None, cancel = None))]
+    pub async fn plan_meals_async(
+        self: Arc<Self>,
+        request: MealPlanRequest,
+        listener: Option<Arc<dyn MealPlanListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<MealPlanJob, CoachError> {
+        let (_, cell) = self.start_plan(request, listener, cancel.unwrap_or_default())?;
+        Ok(TaskFuture::new(cell).await)
     }
 
     /// The meal-plan job with `id`, or `None`: `{id, status, result, errorCode, errorMessage}`
@@ -233,6 +231,33 @@ impl Coach {
     /// The model meal planning uses: the one given to `useLanguageModel`, with its breaker.
     fn meal_model(&self) -> Option<SharedModel> {
         self.shared_model()
+    }
+
+    /// Stores a new job and starts it on its own thread, stopped by `cancel`; its id and cell.
+    fn start_plan(
+        self: Arc<Self>,
+        request: MealPlanRequest,
+        listener: Option<Arc<dyn MealPlanListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<(String, Arc<TaskCell<MealPlanJob>>), CoachError> {
+        let mut ids = IdGenerator::from_entropy();
+        let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
+        let id = lease.id().to_string();
+        let cell = TaskCell::with_cancel(cancel);
+        let mut abandoned = lease.pending();
+        let abandoned: Abandoned<_> = Box::new(move || {
+            // The job's row reads `interrupted` once its lease is dropped.
+            abandoned.status = JobStatus::Failed;
+            abandoned.error_code = Some("internal".into());
+            abandoned.error_message = Some("the meal planning thread ended early".into());
+            abandoned
+        });
+        let model = self.meal_model();
+        spawn_task(&cell, "coachcore-meals", abandoned, move |cancel| {
+            let sink = ListenerSink(Guarded::new(listener, "meal plan listener"));
+            self.run_job(lease, &request, model, &sink, cancel, ids)
+        });
+        Ok((id, cell))
     }
 
     fn run_job(

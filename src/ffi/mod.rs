@@ -22,4 +22,5 @@ pub use llm::{LoadProgressListener, ModelOptions};
 pub use meals::{MealPlanListener, MealPlanTask};
 pub use prewarm::AiFeature;
 pub use suggest::{evaluate_exercise, SuggestionProgressListener};
+pub use task::ListenerError;
 pub use workout::{WorkoutListener, WorkoutTask, WorkoutValidation};

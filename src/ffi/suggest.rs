@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::error::CoachError;
-use crate::ffi::task::Guarded;
+use crate::error::{CoachError, Error};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
 use crate::ids::IdGenerator;
 use crate::llm::CancelToken;
@@ -21,21 +21,29 @@ use crate::suggest::service::{self, AiRunControl};
 #[uniffi::export(with_foreign)]
 pub trait SuggestionProgressListener: Send + Sync {
     /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String);
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String)
+        -> Result<(), ListenerError>;
     /// A piece of the model's output, in order.
-    fn on_token(&self, piece: String);
+    fn on_token(&self, piece: String) -> Result<(), ListenerError>;
 }
 
 /// The app's progress listener behind the panic guard.
 struct GuardedProgress(Guarded<dyn SuggestionProgressListener>);
 
 impl SuggestionProgressListener for GuardedProgress {
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) {
+    fn on_exercise(
+        &self,
+        index: u32,
+        count: u32,
+        exercise_name: String,
+    ) -> Result<(), ListenerError> {
         self.0.call(|l| l.on_exercise(index, count, exercise_name));
+        Ok(())
     }
 
-    fn on_token(&self, piece: String) {
+    fn on_token(&self, piece: String) -> Result<(), ListenerError> {
         self.0.call(|l| l.on_token(piece));
+        Ok(())
     }
 }
 
@@ -115,6 +123,31 @@ impl Coach {
             &session_id,
             &control,
         )?)
+    }
+
+    /// [`Coach::generate_suggestions`] as an async call (Swift `async throws`, Kotlin `suspend`,
+    /// Python `async def`): the run goes on a library thread (no async runtime needed; the
+    /// caller's thread never blocks) with the same progress to `listener`. Cancelling the Kotlin
+    /// coroutine or the Python task stops the model within a token or two and nothing is stored;
+    /// in Swift pass `cancel` and call `cancel.cancel()` (or use the shipped `CoachAsync.swift`):
+    /// the call then throws `Cancelled`.
+    #[uniffi::method(default(listener = None, cancel = None))]
+    pub async fn generate_suggestions_async(
+        self: Arc<Self>,
+        session_id: String,
+        listener: Option<Arc<dyn SuggestionProgressListener>>,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<Vec<PrescriptionChange>, CoachError> {
+        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
+        let abandoned: Abandoned<_> = Box::new(|| {
+            Err(CoachError::from(Error::Internal(
+                "the suggestions thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-suggestions", abandoned, move |cancel| {
+            self.generate_suggestions(session_id, listener, Some(Arc::clone(cancel)))
+        });
+        TaskFuture::new(cell).await
     }
 
     /// Accepts a pending or deferred change and applies it to the plan, in one transaction.

@@ -10,10 +10,18 @@
 //!
 //! A handle cancels its work when the app drops it (as matrix-rust-sdk's `TaskHandle` does): the
 //! worker holds the cell, never the handle, so the handle's `Drop` runs when the app lets go.
+//!
+//! The async calls (`sendMessageAsync`, ...) need no async runtime: [`spawn_task`] runs the same
+//! blocking work on its own thread, and a [`TaskFuture`] (a one-shot future: the cell's mutex
+//! plus the wakers of its pollers) completes when the cell finishes. Dropping the future before
+//! then (a cancelled coroutine or asyncio task) cancels the work through the cell's token.
 
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll, Waker};
 
 use crate::llm::CancelToken;
 
@@ -22,25 +30,52 @@ pub(crate) struct TaskCell<T> {
     pub(crate) cancel: Arc<CancelToken>,
     outcome: Mutex<Option<T>>,
     finished: Condvar,
+    /// The futures waiting for the outcome (registered under the `outcome` lock).
+    wakers: Mutex<Vec<Waker>>,
 }
 
 impl<T: Clone> TaskCell<T> {
     /// An unfinished task.
+    #[cfg(test)]
     pub(crate) fn new() -> Arc<Self> {
+        Self::with_cancel(CancelToken::new())
+    }
+
+    /// An unfinished task stopped by `cancel` (a token the app holds too).
+    pub(crate) fn with_cancel(cancel: Arc<CancelToken>) -> Arc<Self> {
         Arc::new(TaskCell {
-            cancel: CancelToken::new(),
+            cancel,
             outcome: Mutex::new(None),
             finished: Condvar::new(),
+            wakers: Mutex::new(Vec::new()),
         })
     }
 
-    /// Sets the outcome (the first one wins) and wakes every waiter.
+    /// Sets the outcome (the first one wins) and wakes every waiter, blocked or polling.
     pub(crate) fn finish(&self, outcome: T) {
         let mut guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
             *guard = Some(outcome);
         }
         self.finished.notify_all();
+        let wakers = std::mem::take(&mut *self.wakers.lock().unwrap_or_else(|p| p.into_inner()));
+        drop(guard);
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+
+    /// The outcome if set; otherwise `waker` is woken when it is.
+    fn poll_outcome(&self, waker: &Waker) -> Option<T> {
+        let guard = self.outcome.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(outcome) = guard.as_ref() {
+            return Some(outcome.clone());
+        }
+        let mut wakers = self.wakers.lock().unwrap_or_else(|p| p.into_inner());
+        if !wakers.iter().any(|w| w.will_wake(waker)) {
+            wakers.push(waker.clone());
+        }
+        None
     }
 
     /// Blocks until the outcome is set, then returns it (the same to every caller).
@@ -111,9 +146,97 @@ impl<T: Clone> Drop for Finisher<T> {
     }
 }
 
+/// Runs `work` on a new library thread named `thread_name` and finishes `cell` with what it
+/// returns; with `abandoned()` if it panics or the thread cannot start (see [`Finisher`]).
+pub(crate) fn spawn_task<T: Clone + Send + 'static>(
+    cell: &Arc<TaskCell<T>>,
+    thread_name: &str,
+    abandoned: Abandoned<T>,
+    work: impl FnOnce(&Arc<CancelToken>) -> T + Send + 'static,
+) {
+    let guard = Finisher::new(cell, abandoned);
+    // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
+    let _ = std::thread::Builder::new()
+        .name(thread_name.into())
+        .spawn(move || {
+            let outcome = work(guard.cancel());
+            guard.finish(outcome);
+        });
+}
+
+/// The outcome of a task as a future, for the async calls: ready when the cell finishes (on the
+/// worker thread; nothing blocks the poller). Dropped before that, it cancels the task.
+pub(crate) struct TaskFuture<T: Clone> {
+    cell: Arc<TaskCell<T>>,
+}
+
+impl<T: Clone> TaskFuture<T> {
+    /// The future of `cell`'s outcome.
+    pub(crate) fn new(cell: Arc<TaskCell<T>>) -> Self {
+        TaskFuture { cell }
+    }
+}
+
+impl<T: Clone> Future for TaskFuture<T> {
+    type Output = T;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        match self.cell.poll_outcome(cx.waker()) {
+            Some(outcome) => Poll::Ready(outcome),
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl<T: Clone> Drop for TaskFuture<T> {
+    fn drop(&mut self) {
+        if !self.cell.is_finished() {
+            self.cell.cancel.cancel();
+        }
+    }
+}
+
+/// What a listener method may throw (Swift `throws`, a Kotlin or Python exception): the library
+/// logs it once (target `coachcore::ffi`), stops calling that listener for the rest of the task,
+/// and the task goes on. Throwing any other error is treated the same way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum ListenerError {
+    /// The listener failed; `reason` says why (for the log).
+    #[error("the listener failed: {reason}")]
+    Failed {
+        /// Why, in the app's words.
+        reason: String,
+    },
+}
+
+impl From<uniffi::UnexpectedUniFFICallbackError> for ListenerError {
+    fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
+        ListenerError::Failed { reason: e.reason }
+    }
+}
+
+/// What a guarded callback returned: whether it failed (a listener method returning an error).
+pub(crate) trait CallbackOutcome {
+    /// Whether the callback failed.
+    fn failed(&self) -> bool;
+}
+
+impl CallbackOutcome for () {
+    fn failed(&self) -> bool {
+        false
+    }
+}
+
+impl<E> CallbackOutcome for Result<(), E> {
+    fn failed(&self) -> bool {
+        self.is_err()
+    }
+}
+
 /// An app callback behind the one `catch_unwind` adapter: [`Guarded::call`] runs it and catches a
 /// panic (a Swift, Kotlin or Python exception becomes one in UniFFI). After the first panic the
-/// callback is not called again, and one warning is logged (target `coachcore::ffi`).
+/// callback is not called again, and one warning is logged (target `coachcore::ffi`). A listener
+/// method that returns a [`ListenerError`] (a Swift `throws`) counts as a panic.
 pub(crate) struct Guarded<L: ?Sized> {
     inner: Option<Arc<L>>,
     what: &'static str,
@@ -131,16 +254,17 @@ impl<L: ?Sized> Guarded<L> {
         }
     }
 
-    /// Calls `f` with the callback unless there is none or it already failed once.
-    pub(crate) fn call(&self, f: impl FnOnce(&L)) {
+    /// Calls `f` with the callback unless there is none or it already failed once (panicked, or
+    /// returned an error).
+    pub(crate) fn call<R: CallbackOutcome>(&self, f: impl FnOnce(&L) -> R) {
         let Some(inner) = self.inner.as_deref() else {
             return;
         };
         if self.failed.load(Ordering::Acquire) {
             return;
         }
-        if catch_unwind(AssertUnwindSafe(|| f(inner))).is_err()
-            && !self.failed.swap(true, Ordering::AcqRel)
+        let failed = catch_unwind(AssertUnwindSafe(|| f(inner))).map_or(true, |r| r.failed());
+        if failed && !self.failed.swap(true, Ordering::AcqRel)
         {
             log::warn!(target: "coachcore::ffi",
                 "the {} panicked or threw; it is not called again for this task", self.what);
@@ -198,6 +322,76 @@ mod tests {
         let never = move || guard.finish(Ok(1));
         drop(never);
         assert_eq!(cell.wait(), Err("not started".to_string()));
+    }
+
+    /// Polls `fut` to completion on this thread, parking between wakes (a minimal executor).
+    fn block_on<F: Future>(fut: F) -> F::Output {
+        struct Unpark(std::thread::Thread);
+        impl std::task::Wake for Unpark {
+            fn wake(self: Arc<Self>) {
+                self.0.unpark();
+            }
+        }
+        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        let mut fut = std::pin::pin!(fut);
+        loop {
+            if let Poll::Ready(out) = fut.as_mut().poll(&mut cx) {
+                return out;
+            }
+            std::thread::park();
+        }
+    }
+
+    #[test]
+    fn the_future_completes_from_the_worker_thread() {
+        let cell = TaskCell::<u32>::new();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let open = Arc::clone(&gate);
+        spawn_task(&cell, "test-worker", Box::new(|| 0), move |_| {
+            let (lock, cv) = &*open;
+            let mut go = lock.lock().unwrap();
+            while !*go {
+                go = cv.wait(go).unwrap();
+            }
+            42
+        });
+        let fut = TaskFuture::new(Arc::clone(&cell));
+        // Pending while the worker waits: polling does not block.
+        let waker = Waker::noop();
+        let mut fut = Box::pin(fut);
+        assert!(fut
+            .as_mut()
+            .poll(&mut Context::from_waker(waker))
+            .is_pending());
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+        assert_eq!(block_on(fut), 42);
+        assert!(!cell.cancel.is_cancelled(), "a finished future cancels nothing");
+    }
+
+    #[test]
+    fn dropping_the_future_cancels_the_work() {
+        let cell = TaskCell::<Result<u32, String>>::new();
+        spawn_task(&cell, "test-worker", Box::new(|| Err("abandoned".into())), |cancel| {
+            while !cancel.is_cancelled() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            Err("cancelled".into())
+        });
+        let mut fut = Box::pin(TaskFuture::new(Arc::clone(&cell)));
+        assert!(fut
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+            .is_pending());
+        drop(fut);
+        assert_eq!(cell.wait(), Err("cancelled".to_string()));
+        // A worker that panics finishes the future with the fallback outcome.
+        let cell = TaskCell::<Result<u32, String>>::new();
+        spawn_task(&cell, "test-worker", Box::new(|| Err("abandoned".into())), |_| {
+            panic!("worker bug")
+        });
+        assert_eq!(block_on(TaskFuture::new(cell)), Err("abandoned".to_string()));
     }
 
     trait Listener: Send + Sync {

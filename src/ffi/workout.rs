@@ -5,7 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::ffi::task::{Finisher, Guarded, TaskCell};
+use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
 use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
@@ -31,8 +31,8 @@ const MAX_REQUEST_BYTES: usize = 256 * 1024;
 /// (one warning is logged); the generation goes on.
 #[uniffi::export(with_foreign)]
 pub trait WorkoutListener: Send + Sync {
-    /// One event.
-    fn on_event(&self, event: WorkoutEvent);
+    /// One event. Throwing (any error) stops the events of this generation.
+    fn on_event(&self, event: WorkoutEvent) -> Result<(), ListenerError>;
 }
 
 /// The app's listener (if any) as the flow's event sink, behind the panic guard.
@@ -116,36 +116,26 @@ impl Coach {
         listener: Option<Arc<dyn WorkoutListener>>,
         settings: Option<WorkoutSettings>,
     ) -> Arc<WorkoutTask> {
-        let cell = TaskCell::new();
-        let model = self.shared_model();
-        let sink = Arc::new(ListenerSink(Guarded::new(listener, "workout listener")));
-        let abandoned_sink = Arc::clone(&sink);
-        let guard = Finisher::new(
-            &cell,
-            Box::new(move || {
-                abandoned_sink.on_event(WorkoutEvent {
-                    stage: WorkoutStage::Done,
-                    attempt: 0,
-                });
-                Err(CoachError::from(Error::Internal(
-                    "the workout thread ended without a result".into(),
-                )))
-            }),
-        );
-        // If the thread cannot start, the closure (and the guard) is dropped: the task finishes.
-        let _ = std::thread::Builder::new()
-            .name("coachcore-workout".into())
-            .spawn(move || {
-                let outcome = self.generate_workout_with(
-                    &request,
-                    model,
-                    &*sink,
-                    guard.cancel(),
-                    &settings.unwrap_or_default(),
-                );
-                guard.finish(outcome);
-            });
+        let cell = self.start_workout(request, listener, settings, CancelToken::new());
         Arc::new(WorkoutTask { cell })
+    }
+
+    /// Generates and saves a workout and returns it when done: the async form of
+    /// [`Coach::generate_workout`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
+    /// with the same events to `listener`, run on a library thread (no async runtime needed; the
+    /// caller's thread never blocks). Cancelling the Kotlin coroutine or the Python task stops the
+    /// generation; in Swift pass `cancel` and call `cancel.cancel()` (or use the shipped
+    /// `CoachAsync.swift`). Throws what [`WorkoutTask::wait`] throws.
+    #[uniffi::method(default(listener = None, cancel = None, settings = None))]
+    pub async fn generate_workout_async(
+        self: Arc<Self>,
+        request: WorkoutRequest,
+        listener: Option<Arc<dyn WorkoutListener>>,
+        cancel: Option<Arc<CancelToken>>,
+        settings: Option<WorkoutSettings>,
+    ) -> Result<WorkoutResult, CoachError> {
+        let cell = self.start_workout(request, listener, settings, cancel.unwrap_or_default());
+        TaskFuture::new(cell).await
     }
 
     /// Up to `limit` saved workouts, newest first.
@@ -191,6 +181,33 @@ impl Coach {
 }
 
 impl Coach {
+    /// Starts a generation on its own thread, stopped by `cancel`; its cell.
+    fn start_workout(
+        self: Arc<Self>,
+        request: WorkoutRequest,
+        listener: Option<Arc<dyn WorkoutListener>>,
+        settings: Option<WorkoutSettings>,
+        cancel: Arc<CancelToken>,
+    ) -> Arc<TaskCell<Result<WorkoutResult, CoachError>>> {
+        let cell = TaskCell::with_cancel(cancel);
+        let model = self.shared_model();
+        let sink = Arc::new(ListenerSink(Guarded::new(listener, "workout listener")));
+        let abandoned_sink = Arc::clone(&sink);
+        let abandoned: Abandoned<_> = Box::new(move || {
+            abandoned_sink.on_event(WorkoutEvent {
+                stage: WorkoutStage::Done,
+                attempt: 0,
+            });
+            Err(CoachError::from(Error::Internal(
+                "the workout thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-workout", abandoned, move |cancel| {
+            self.generate_workout_with(&request, model, &*sink, cancel, &settings.unwrap_or_default())
+        });
+        cell
+    }
+
     /// Runs a generation synchronously on the calling thread with `model` (instead of the one
     /// given to `use_language_model`; `None`: deterministic), events to `sink`. The model is
     /// called through one metered wrapper with its breaker, if it has one (`SharedModel::plain`

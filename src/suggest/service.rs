@@ -80,7 +80,8 @@ struct Forward(Arc<dyn SuggestionProgressListener>);
 
 impl TokenListener for Forward {
     fn on_token(&self, piece: String) {
-        self.0.on_token(piece);
+        // The listener is the guarded one (`ffi::suggest`): a failure is already handled there.
+        let _ = self.0.on_token(piece);
     }
 }
 
@@ -396,7 +397,7 @@ pub fn suggestions_for_session(
                 return Err(LlmError::Cancelled.into());
             }
             if let Some(l) = &control.listener {
-                l.on_exercise(i as u32, count, ctx.exercise.name.clone());
+                let _ = l.on_exercise(i as u32, count, ctx.exercise.name.clone());
             }
             match ai.suggest(ctx, drafts, &tools, control) {
                 Ok(extra) => drafts.extend(extra.iter().filter_map(|d| admit(ctx, d))),

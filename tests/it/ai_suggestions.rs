@@ -1130,14 +1130,15 @@ struct Progress {
 }
 
 impl SuggestionProgressListener for Progress {
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) {
+    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) -> Result<(), coachcore::ffi::ListenerError> {
         self.exercises
             .lock()
             .unwrap()
             .push((index, count, exercise_name));
+        Ok(())
     }
 
-    fn on_token(&self, piece: String) {
+    fn on_token(&self, piece: String) -> Result<(), coachcore::ffi::ListenerError> {
         let mut text = self.text.lock().unwrap();
         text.push_str(&piece);
         if let Some((marker, cancel)) = &self.cancel_on {
@@ -1145,6 +1146,7 @@ impl SuggestionProgressListener for Progress {
                 cancel.cancel();
             }
         }
+        Ok(())
     }
 }
 

@@ -474,8 +474,9 @@ mod assistant {
     }
 
     impl AssistantListener for Collect {
-        fn on_event(&self, event: AssistantEvent) {
+        fn on_event(&self, event: AssistantEvent) -> Result<(), coachcore::ffi::ListenerError> {
             self.events.lock().unwrap().push(event);
+            Ok(())
         }
     }
 
@@ -673,7 +674,7 @@ mod assistant {
     struct Panicking(std::sync::atomic::AtomicU32);
 
     impl AssistantListener for Panicking {
-        fn on_event(&self, _: AssistantEvent) {
+        fn on_event(&self, _: AssistantEvent) -> Result<(), coachcore::ffi::ListenerError> {
             self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             panic!("listener bug");
         }

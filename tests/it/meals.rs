@@ -1219,8 +1219,9 @@ impl PlanSink for Events {
 }
 
 impl MealPlanListener for Events {
-    fn on_event(&self, event: MealPlanEvent) {
+    fn on_event(&self, event: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
         self.0.lock().unwrap().push(event);
+        Ok(())
     }
 }
 
@@ -1422,7 +1423,7 @@ fn a_running_job_is_cancelled_and_reads_failed() {
 struct Panicking;
 
 impl MealPlanListener for Panicking {
-    fn on_event(&self, _: MealPlanEvent) {
+    fn on_event(&self, _: MealPlanEvent) -> Result<(), coachcore::ffi::ListenerError> {
         panic!("listener bug");
     }
 }

@@ -868,7 +868,7 @@ fn model_errors_cancellation_and_bad_requests_are_typed() {
 struct PanickingListener(std::sync::atomic::AtomicU32);
 
 impl coachcore::ffi::WorkoutListener for PanickingListener {
-    fn on_event(&self, _: WorkoutEvent) {
+    fn on_event(&self, _: WorkoutEvent) -> Result<(), coachcore::ffi::ListenerError> {
         self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         panic!("listener bug");
     }

@@ -303,13 +303,16 @@ func eventName(_ e: AssistantEvent) -> String {
     }
 }
 
-/// A model whose generate blocks until the call is cancelled; `started` is signalled when it runs.
+/// A model whose generate blocks until the call is cancelled; `started` is signalled when it runs,
+/// `stopped` when it saw the cancel.
 final class BlockingModel: LanguageModel, @unchecked Sendable {
     let started = DispatchSemaphore(value: 0)
+    let stopped = DispatchSemaphore(value: 0)
     func info() -> ModelInfo { ModelInfo(name: "blocking-swift-model", contextTokens: 4096, constrainsJsonSchema: false) }
     func generate(request: GenerationRequest, listener: TokenListener?, cancel: CancelToken) throws -> GenerationResult {
         started.signal()
         while !cancel.isCancelled() { Thread.sleep(forTimeInterval: 0.002) }
+        stopped.signal()
         throw LlmError.Cancelled
     }
 }
@@ -1081,8 +1084,33 @@ final class CoachCoreTests: XCTestCase {
     }
 
     // ---- the model's lifecycle ----
-    // (A Swift listener cannot throw: its protocol methods are not `throws`. The Kotlin and Python
-    // tests cover listeners that throw.)
+    /// A listener whose method always throws: the library stops calling it, and the task finishes.
+    final class ThrowingAssistantListener: AssistantListener, @unchecked Sendable {
+        struct AppBug: Error {}
+        private let lock = NSLock()
+        private var _calls = 0
+        let typed: Bool
+        init(typed: Bool) { self.typed = typed }
+        var calls: Int { lock.lock(); defer { lock.unlock() }; return _calls }
+        func onEvent(event: AssistantEvent) throws {
+            lock.lock(); _calls += 1; lock.unlock()
+            if typed { throw ListenerError.Failed(reason: "listener bug") }
+            throw AppBug()
+        }
+    }
+
+    func testAssistantListenerThatAlwaysThrowsCannotHangWait() throws {
+        for typed in [true, false] {
+            let coach = try Coach.openInMemory()
+            coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+            let listener = ThrowingAssistantListener(typed: typed)
+            let task = coach.sendMessage(request: planRequest("something about mom"), listener: listener)
+            let result = try task.wait()  // returns: the message goes on without its listener
+            XCTAssertEqual(result.summary, assistantSummary)
+            XCTAssertEqual(result.operations.count, 1)
+            XCTAssertEqual(listener.calls, 1, "called once, then ignored (typed error: \(typed))")
+        }
+    }
 
     func testAssistantDroppingTheTaskCancelsIt() throws {
         let coach = try Coach.openInMemory()

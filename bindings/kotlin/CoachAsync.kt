@@ -1,0 +1,79 @@
+// CoachAsync.kt: Kotlin Flows of the events of the library's long calls, over the generated
+// coachcore bindings (package uniffi.coachcore). Shipped next to the generated coachcore.kt; needs
+// kotlinx-coroutines-core (1.3 or later), as the generated `suspend` functions do.
+//
+// The generated `...Async` functions (sendMessageAsync, generateSuggestionsAsync, loadModelAsync,
+// generateWorkoutAsync, planMealsAsync) are `suspend` and cancellable: cancelling the coroutine
+// stops the Rust work. The flows here run the same calls and emit their listener's events;
+// cancelling the collector cancels the call.
+package uniffi.coachcore
+
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.awaitClose
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.buffer
+import kotlinx.coroutines.flow.callbackFlow
+import kotlinx.coroutines.launch
+
+/** The progress of an AI suggestion run, as a flow element (see [Coach.suggestionEvents]). */
+sealed class SuggestionProgressEvent {
+    /** The model starts on exercise [index] (0-based) of [count]. */
+    data class Exercise(val index: UInt, val count: UInt, val name: String) : SuggestionProgressEvent()
+    /** A piece of the model's output (untrusted, not yet validated: for a "thinking" indicator). */
+    data class Token(val piece: String) : SuggestionProgressEvent()
+    /** The run finished with these suggestions (the last element). */
+    data class Finished(val changes: List<PrescriptionChange>) : SuggestionProgressEvent()
+}
+
+/**
+ * A flow of the events [run] reports through `emit`, completed when [run] returns (after [last] of
+ * its result, if given) or failed with what it throws. Cancelling the collector cancels [run] (its
+ * coroutine, and the token it was given): the Rust work stops.
+ */
+internal fun <E, R> coachEvents(
+    last: ((R) -> E)? = null,
+    run: suspend (token: CancelToken, emit: (E) -> Unit) -> R,
+): Flow<E> = callbackFlow {
+    val token = CancelToken()
+    launch {
+        try {
+            val result = run(token) { trySend(it) }
+            if (last != null) send(last(result))
+            close()
+        } catch (e: Throwable) {
+            close(e)
+        }
+    }
+    awaitClose { token.cancel() }
+}.buffer(Channel.UNLIMITED)
+
+/** The events of a message (stages, operations, summary, Result, Done last); fails with what the message fails with. */
+fun Coach.messageEvents(request: AssistantRequest): Flow<AssistantEvent> = coachEvents { token, emit ->
+    sendMessageAsync(request, object : AssistantListener {
+        override fun onEvent(event: AssistantEvent) = emit(event)
+    }, token)
+}
+
+/** The progress of a suggestion run for a logged session, then [SuggestionProgressEvent.Finished]. */
+fun Coach.suggestionEvents(sessionId: String): Flow<SuggestionProgressEvent> =
+    coachEvents<SuggestionProgressEvent, List<PrescriptionChange>>(last = { SuggestionProgressEvent.Finished(it) }) { token, emit ->
+        generateSuggestionsAsync(sessionId, object : SuggestionProgressListener {
+            override fun onExercise(index: UInt, count: UInt, exerciseName: String) =
+                emit(SuggestionProgressEvent.Exercise(index, count, exerciseName))
+            override fun onToken(piece: String) = emit(SuggestionProgressEvent.Token(piece))
+        }, token)
+    }
+
+/** The events of a workout generation (DONE last). */
+fun Coach.workoutEvents(request: WorkoutRequest): Flow<WorkoutEvent> = coachEvents { token, emit ->
+    generateWorkoutAsync(request, object : WorkoutListener {
+        override fun onEvent(event: WorkoutEvent) = emit(event)
+    }, token)
+}
+
+/** The events of a meal plan (Progress per slot, then Completed or Failed). */
+fun Coach.mealPlanEvents(request: MealPlanRequest): Flow<MealPlanEvent> = coachEvents { token, emit ->
+    planMealsAsync(request, object : MealPlanListener {
+        override fun onEvent(event: MealPlanEvent) = emit(event)
+    }, token)
+}

@@ -1,0 +1,121 @@
+// The async part of the Swift binding test: the generated `async throws` calls and the shipped
+// wrappers of CoachAsync.swift (Task cancellation, AsyncThrowingStream of events).
+import Foundation
+import XCTest
+import coachcore
+
+/// Waits for `semaphore` without blocking a thread of Swift's cooperative pool.
+func awaitSignal(_ semaphore: DispatchSemaphore, _ what: String, seconds: Double = 30) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while semaphore.wait(timeout: .now()) == .timedOut {
+        if Date() >= deadline { throw NSError(domain: "timeout: \(what)", code: 1) }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
+
+let allAssistantEvents = ["stage", "stage", "ops", "stage", "summary", "result", "done"]
+
+final class CoachAsyncTests: XCTestCase {
+    func testAsyncMessageReturnsItsResultAndStreamsItsEvents() async throws {
+        let coach = try Coach.openInMemory()
+        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+        let listener = CollectingAssistantListener()
+        let generated = try await coach.sendMessageAsync(request: planRequest("something about mom"), listener: listener)
+        XCTAssertEqual(generated.summary, assistantSummary)
+        XCTAssertEqual(listener.events.map(eventName), allAssistantEvents)
+        // A fresh script per call (a FakeModel's replies are used up).
+        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+        let result = try await coach.message(planRequest("something about mom"))
+        XCTAssertEqual(result.operations.map { $0.title }, ["Call mom"])
+        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+        var events: [AssistantEvent] = []
+        for try await event in coach.messageEvents(planRequest("something about mom")) where event != .heartbeat {
+            events.append(event)
+        }
+        XCTAssertEqual(events.map(eventName), allAssistantEvents)
+        guard case .result(let streamed) = events[5] else { return XCTFail("\(events)") }
+        XCTAssertEqual(streamed.summary, assistantSummary)
+    }
+
+    func testCancellingTheTaskCancelsTheRustWork() async throws {
+        let coach = try Coach.openInMemory()
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let listener = CollectingAssistantListener()
+        let task = Task { try await coach.message(planRequest("plan my weekend"), listener: listener) }
+        try await awaitSignal(model.started, "the model never ran")
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a result after the cancel")
+        } catch CoachError.Cancelled {
+        }
+        try await awaitSignal(model.stopped, "the model did not see the cancel")
+        XCTAssertEqual(listener.events.last.map(eventName), "done")
+        XCTAssertFalse(listener.events.map(eventName).contains("result"))
+    }
+
+    func testStoppingTheStreamConsumerCancelsTheRustWork() async throws {
+        let coach = try Coach.openInMemory()
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let consumer = Task { () -> [AssistantEvent] in
+            var seen: [AssistantEvent] = []
+            for try await event in coach.messageEvents(planRequest("plan my weekend")) { seen.append(event) }
+            return seen
+        }
+        try await awaitSignal(model.started, "the model never ran")
+        consumer.cancel()
+        let seen = try? await consumer.value
+        XCTAssertFalse((seen ?? []).contains { if case .result = $0 { return true } else { return false } })
+        try await awaitSignal(model.stopped, "the model did not see the cancel")
+    }
+
+    func testAsyncSuggestionsWorkoutMealsAndModelLoad() async throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let changes = try await coach.suggestions(forSession: "s1")
+        XCTAssertFalse(weightChanges(changes).isEmpty, "\(changes)")
+        var progress: [SuggestionProgressEvent] = []
+        for try await e in coach.suggestionEvents(forSession: "s1") { progress.append(e) }
+        XCTAssertEqual(progress, [.finished(changes)], "stored suggestions finish at once")
+
+        let workout = try await coach.workout(workoutRequest())
+        XCTAssertEqual(workout.source, .deterministic)
+        XCTAssertEqual(try coach.workout(workoutId: workout.workout.workoutId), workout)
+        var stages: [WorkoutStage] = []
+        for try await e in coach.workoutEvents(workoutRequest()) { stages.append(e.stage) }
+        XCTAssertEqual(stages, [.preAnalysis, .done])
+
+        _ = try coach.importRecipes(json: try starterRecipesJson())
+        let request = mealRequest([("2026-11-23", dayMeals(breakfast: mealSlot(1), dinner: mealSlot(2)))])
+        let job = try await coach.mealPlan(request)
+        XCTAssertEqual(job.status, .complete)
+        var mealEvents: [MealPlanEvent] = []
+        for try await e in coach.mealPlanEvents(request) { mealEvents.append(e) }
+        guard case .completed = mealEvents.last else { return XCTFail("\(mealEvents)") }
+
+        do {
+            _ = try await coach.loadModel(atPath: "/no/such/model.gguf", options: ModelOptions(contextTokens: 2048, threads: 2))
+            XCTFail("loaded a missing file")
+        } catch CoachError.ModelUnusable {
+        }
+        XCTAssertNil(coach.modelInfo())
+    }
+
+    func testCancellingSuggestionsStopsTheModel() async throws {
+        let coach = try Coach.openInMemory()
+        try setupLogged(coach)
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let task = Task { try await coach.suggestions(forSession: "s1") }
+        try await awaitSignal(model.started, "the model never ran")
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("suggestions after the cancel")
+        } catch CoachError.Cancelled {
+        }
+        try await awaitSignal(model.stopped, "the model did not see the cancel")
+    }
+}
