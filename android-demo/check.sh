@@ -32,7 +32,7 @@ JNA_JAR=${JNA_JAR:-/usr/share/java/jna.jar}
 
 # The Kotlin stdlib of that compiler (kotlinc/bin/kotlinc -> kotlinc/lib/kotlin-stdlib.jar).
 KOTLIN_LIB=$(cd "$(dirname "$(readlink -f "$KOTLINC")")/../lib" && pwd)
-CP=$JNA_JAR:$KOTLIN_LIB/kotlin-stdlib.jar
+CP=$JNA_JAR:$KOTLIN_LIB/kotlin-stdlib.jar:$KOTLIN_LIB/kotlinx-coroutines-core-jvm.jar  # the generated suspend functions
 
 mkdir -p "$OUT"
 JAR=$OUT/demo-check.jar
