@@ -1007,7 +1007,7 @@ struct CancelOnAnalyzer(
 );
 
 impl coachcore::ffi::WorkoutListener for CancelOnAnalyzer {
-    fn on_event(&self, e: WorkoutEvent) {
+    fn on_event(&self, e: WorkoutEvent) -> Result<(), coachcore::ffi::ListenerError> {
         self.1.lock().unwrap().push(e.stage);
         if e.stage == WorkoutStage::Analyzer {
             // The task may not be stored yet: wait for it (the call is blocked meanwhile).
@@ -1019,11 +1019,12 @@ impl coachcore::ffi::WorkoutListener for CancelOnAnalyzer {
                         std::thread::sleep(std::time::Duration::from_millis(50));
                         t.cancel();
                     });
-                    return;
+                    return Ok(());
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
         }
+        Ok(())
     }
 }
 

@@ -359,11 +359,12 @@ impl EventSink for Show {
 }
 
 impl AssistantListener for Show {
-    fn on_event(&self, event: AssistantEvent) {
+    fn on_event(&self, event: AssistantEvent) -> Result<(), coachcore::ffi::ListenerError> {
         // Heartbeats every few hundred ms while the model works: left out of the printout.
         if event != AssistantEvent::Heartbeat {
             out!("  event: {}", Show::line(&event));
         }
+        Ok(())
     }
 }
 
