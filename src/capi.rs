@@ -372,25 +372,28 @@ fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, Api
     // The handle's model with its breaker (or none: deterministic).
     let model = coach.shared_model();
     // An optional top-level `settings` (`WorkoutSettings`, camelCase) beside the request's fields.
-    let mut value: serde_json::Value = parse_request(request)?;
-    let settings: crate::workout::WorkoutSettings =
-        match value.as_object_mut().and_then(|o| o.remove("settings")) {
-            Some(s) => {
-                let settings: crate::workout::WorkoutSettings = parse_request(&s.to_string())
-                    .map_err(|mut e: crate::error::RequestError| {
-                        e.path = Some(
-                            e.path
-                                .map_or("settings".into(), |p| format!("settings.{p}")),
-                        );
-                        e
-                    })?;
-                settings.check().map_err(CoachError::from)?;
-                settings
-            }
-            None => Default::default(),
-        };
+    // Split at the top level only (raw slices, no value tree: peak memory stays near the input's).
+    let mut fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
+        parse_request(request)?;
+    let settings: crate::workout::WorkoutSettings = match fields.remove("settings") {
+        Some(s) => {
+            let settings: crate::workout::WorkoutSettings =
+                parse_request(s.get()).map_err(|mut e: crate::error::RequestError| {
+                    e.path = Some(
+                        e.path
+                            .map_or("settings".into(), |p| format!("settings.{p}")),
+                    );
+                    e
+                })?;
+            settings.check().map_err(CoachError::from)?;
+            settings
+        }
+        None => Default::default(),
+    };
     // Parsed here, not by `workout_request_from_json`, to keep the path of a bad value.
-    let request: crate::workout::WorkoutRequest = parse_request(&value.to_string())?;
+    let rest = serde_json::to_string(&fields)
+        .map_err(|e| CoachError::from(crate::error::Error::Internal(e.to_string())))?;
+    let request: crate::workout::WorkoutRequest = parse_request(&rest)?;
     crate::workout::preanalysis::validate_request(&request).map_err(CoachError::from)?;
     let events = CollectWorkout::default();
     let result = coach.generate_workout_with(

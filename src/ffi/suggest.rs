@@ -21,8 +21,12 @@ use crate::suggest::service::{self, AiRunControl};
 #[uniffi::export(with_foreign)]
 pub trait SuggestionProgressListener: Send + Sync {
     /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String)
-        -> Result<(), ListenerError>;
+    fn on_exercise(
+        &self,
+        index: u32,
+        count: u32,
+        exercise_name: String,
+    ) -> Result<(), ListenerError>;
     /// A piece of the model's output, in order.
     fn on_token(&self, piece: String) -> Result<(), ListenerError>;
 }

@@ -264,8 +264,7 @@ impl<L: ?Sized> Guarded<L> {
             return;
         }
         let failed = catch_unwind(AssertUnwindSafe(|| f(inner))).map_or(true, |r| r.failed());
-        if failed && !self.failed.swap(true, Ordering::AcqRel)
-        {
+        if failed && !self.failed.swap(true, Ordering::AcqRel) {
             log::warn!(target: "coachcore::ffi",
                 "the {} panicked or threw; it is not called again for this task", self.what);
         }
@@ -367,18 +366,26 @@ mod tests {
         *gate.0.lock().unwrap() = true;
         gate.1.notify_all();
         assert_eq!(block_on(fut), 42);
-        assert!(!cell.cancel.is_cancelled(), "a finished future cancels nothing");
+        assert!(
+            !cell.cancel.is_cancelled(),
+            "a finished future cancels nothing"
+        );
     }
 
     #[test]
     fn dropping_the_future_cancels_the_work() {
         let cell = TaskCell::<Result<u32, String>>::new();
-        spawn_task(&cell, "test-worker", Box::new(|| Err("abandoned".into())), |cancel| {
-            while !cancel.is_cancelled() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            Err("cancelled".into())
-        });
+        spawn_task(
+            &cell,
+            "test-worker",
+            Box::new(|| Err("abandoned".into())),
+            |cancel| {
+                while !cancel.is_cancelled() {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                Err("cancelled".into())
+            },
+        );
         let mut fut = Box::pin(TaskFuture::new(Arc::clone(&cell)));
         assert!(fut
             .as_mut()
@@ -388,10 +395,16 @@ mod tests {
         assert_eq!(cell.wait(), Err("cancelled".to_string()));
         // A worker that panics finishes the future with the fallback outcome.
         let cell = TaskCell::<Result<u32, String>>::new();
-        spawn_task(&cell, "test-worker", Box::new(|| Err("abandoned".into())), |_| {
-            panic!("worker bug")
-        });
-        assert_eq!(block_on(TaskFuture::new(cell)), Err("abandoned".to_string()));
+        spawn_task(
+            &cell,
+            "test-worker",
+            Box::new(|| Err("abandoned".into())),
+            |_| panic!("worker bug"),
+        );
+        assert_eq!(
+            block_on(TaskFuture::new(cell)),
+            Err("abandoned".to_string())
+        );
     }
 
     trait Listener: Send + Sync {

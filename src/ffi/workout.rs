@@ -203,7 +203,13 @@ impl Coach {
             )))
         });
         spawn_task(&cell, "coachcore-workout", abandoned, move |cancel| {
-            self.generate_workout_with(&request, model, &*sink, cancel, &settings.unwrap_or_default())
+            self.generate_workout_with(
+                &request,
+                model,
+                &*sink,
+                cancel,
+                &settings.unwrap_or_default(),
+            )
         });
         cell
     }

@@ -1130,7 +1130,12 @@ struct Progress {
 }
 
 impl SuggestionProgressListener for Progress {
-    fn on_exercise(&self, index: u32, count: u32, exercise_name: String) -> Result<(), coachcore::ffi::ListenerError> {
+    fn on_exercise(
+        &self,
+        index: u32,
+        count: u32,
+        exercise_name: String,
+    ) -> Result<(), coachcore::ffi::ListenerError> {
         self.exercises
             .lock()
             .unwrap()

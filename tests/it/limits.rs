@@ -254,7 +254,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 41] = [
+const C_METHODS: [&str; 49] = [
     "exercise.save",
     "plan.save",
     "plan.get",
@@ -282,6 +282,14 @@ const C_METHODS: [&str; 41] = [
     "model.load",
     "model.unload",
     "model.info",
+    "model.prewarm",
+    "recipe.save",
+    "recipe.stage",
+    "recipe.keep",
+    "recipes.cleanup",
+    "meals.confirm",
+    "meals.log",
+    "meals.history",
     "workout.generate",
     "workout.list",
     "workout.get",
