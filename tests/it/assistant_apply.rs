@@ -958,18 +958,8 @@ fn a_killed_apply_leaves_all_or_nothing() {
     let path = dir.path().join("crash.db");
     drop(Store::open(&path).unwrap());
     let exe = std::env::current_exe().unwrap();
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
+    let (seed, mut rand) = crate::common::clock_seeded_rand();
     eprintln!("crash test seed {seed}");
-    let mut rand = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
     const RUNS: usize = 36;
     let started = Instant::now();
     for run in 0..RUNS {

@@ -45,3 +45,21 @@ pub fn run_coach(args: &[&str], stdin: &str, close_stdout: bool) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// A xorshift stream seeded from the clock, for the kill tests: the seed (for the caller to print,
+/// so a failing run can be told apart) and `rand(n)`, a number in `0..n`.
+pub fn clock_seeded_rand() -> (u64, impl FnMut(u64) -> u64) {
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    let first = seed;
+    let rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    (first, rand)
+}

@@ -153,18 +153,8 @@ fn kill_children(path: &str, dir: &Path) -> (std::path::PathBuf, f64) {
     let file = dir.join(format!("{path}.db"));
     setup(path, &file);
     let exe = std::env::current_exe().unwrap();
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
+    let (seed, mut rand) = crate::common::clock_seeded_rand();
     eprintln!("crash {path}: seed {seed}");
-    let mut rand = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
     let started = Instant::now();
     // How long one write takes, measured from the children's DONE lines: a kill lands after 0 to
     // 2 complete writes, at a random point of up to one write's time.

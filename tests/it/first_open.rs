@@ -327,18 +327,8 @@ fn kill_during_first_opens(kills: usize) -> Tally {
     let t = Instant::now();
     assert_usable(&root.path().join("probe.db")).unwrap();
     let window_us = (t.elapsed().as_micros() as u64 * 3).clamp(2_000, 200_000);
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
+    let (seed, mut rand) = crate::common::clock_seeded_rand();
     eprintln!("first-open kill test: seed {seed}, delays up to {window_us} µs");
-    let mut rand = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
     let mut tally = Tally::default();
     for k in 0..kills {
         let dir = root.path().join(format!("k{k}"));
