@@ -25,7 +25,7 @@
 # Needs: the Android NDK r26 or newer (ANDROID_NDK_HOME, or the newest under
 # $ANDROID_HOME/ndk), cargo-ndk (`cargo install cargo-ndk`), cmake (the SDK's or the system's:
 # llama.cpp is built with it), and the Rust targets (added below). Runs on Linux or macOS.
-# Env: PROFILE=release (default) or debug; ANDROID_API (default 24, the AAR's minSdk);
+# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug; ANDROID_API (default 24, the AAR's minSdk);
 # FEATURES (default `android`).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,11 +35,12 @@ cd "$REPO"
 die() { echo "error: $*" >&2; exit 1; }
 command -v cargo-ndk >/dev/null || die "cargo-ndk not found: cargo install cargo-ndk"
 command -v cmake >/dev/null || die "cmake not found (llama.cpp is built with it): install it, or put the SDK's cmake/<version>/bin on PATH"
-PROFILE=${PROFILE:-release}
+PROFILE=${PROFILE:-dist}
 FEATURES=${FEATURES:-android}
 ANDROID_API=${ANDROID_API:-24}
 PROFILE_FLAG=()
-[[ $PROFILE == release ]] && PROFILE_FLAG=(--release)
+# Cargo names the debug profile `dev`; its output folder is `debug`.
+[[ $PROFILE == debug ]] || PROFILE_FLAG=(--profile "$PROFILE")
 
 # The NDK: cargo-ndk and llama-cpp-sys-2's build script must use the same one.
 if [[ -z ${ANDROID_NDK_HOME:-} ]]; then

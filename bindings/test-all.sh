@@ -48,7 +48,11 @@ done
 # The demo apps' non-UI logic, compiled and run against the same library and bindings.
 for l in "${langs[@]}"; do
   case $l in
-    kotlin) step android-demo bash android-demo/check.sh ;;
+    kotlin)
+      step android-demo bash android-demo/check.sh
+      # The AAR's own Kotlin (the Android flavour of the bindings), compiled and tested on the JVM.
+      step android-aar bash android/check.sh
+      ;;
     swift) step ios-demo bash ios-demo/check.sh ;;
   esac
 done

@@ -18,7 +18,7 @@
 # fails if llama.cpp or its Metal backend is missing from a library (bindings/check-artifact.sh).
 # The app ships or downloads the GGUF file itself and passes its path to `Coach.loadModel`.
 #
-# Env: PROFILE=release (default) or debug; IPHONEOS_DEPLOYMENT_TARGET (default 16.0, the demo's
+# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug; IPHONEOS_DEPLOYMENT_TARGET (default 16.0, the demo's
 # minimum; rustc and the C compilers building SQLite and llama.cpp read it: keep it at or below the
 # app's); FEATURES (default `metal`; `capi` is on by default as well).
 # Intel-Mac simulators need x86_64-apple-ios as well: build it, `lipo -create` it with the
@@ -33,11 +33,12 @@ command -v xcodebuild >/dev/null || { echo "error: xcodebuild not found: install
 
 command -v cmake >/dev/null || { echo "error: cmake not found (llama.cpp is built with it): brew install cmake" >&2; exit 1; }
 
-PROFILE=${PROFILE:-release}
+PROFILE=${PROFILE:-dist}
 FEATURES=${FEATURES:-metal}
 export IPHONEOS_DEPLOYMENT_TARGET=${IPHONEOS_DEPLOYMENT_TARGET:-16.0}
 PROFILE_FLAG=()
-[[ $PROFILE == release ]] && PROFILE_FLAG=(--release)
+# Cargo names the debug profile `dev`; its output folder is `debug`.
+[[ $PROFILE == debug ]] || PROFILE_FLAG=(--profile "$PROFILE")
 OUT=$REPO/target/ios-demo
 DEVICE=aarch64-apple-ios
 SIM=aarch64-apple-ios-sim
