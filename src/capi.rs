@@ -168,6 +168,72 @@ pub unsafe extern "C" fn coach_open(
             "coach_open panicked".into(),
         )))
     });
+    handle_or_error(opened, error_json_out)
+}
+
+/// The configuration of `coach_open_with`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OpenConfig {
+    #[serde(default)]
+    db_path: Option<String>,
+    /// 64 hexadecimal digits (32 bytes).
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// Opens a database described by `config_json`: `{"dbPath": P, "key": K}`. `key` (optional) is
+/// the 32-byte database key as 64 hexadecimal digits: the file is opened (or created) encrypted
+/// with it, as `Coach.openEncrypted` does (`wrong_key`, `database_not_encrypted`,
+/// `encryption_unavailable` in a build without the feature `encryption`; the file untouched).
+/// Without `dbPath` the database is a private in-memory one (a key is then refused). Returns NULL
+/// on failure and, if `error_json_out` is not NULL, stores there an error JSON string to free with
+/// `coach_string_free`; the error never quotes the key.
+///
+/// # Safety
+/// `config_json` is a NUL-terminated UTF-8 string; `error_json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn coach_open_with(
+    config_json: *const c_char,
+    error_json_out: *mut *mut c_char,
+) -> *mut CoachHandle {
+    let opened = catch_unwind(AssertUnwindSafe(|| {
+        let text = text_arg(config_json, "config_json")?;
+        let config: OpenConfig = check_json(text, &Caps::REQUEST)
+            .and_then(|()| parse_request(text))
+            .map_err(|e| match e.path {
+                Some(path) => invalid(format!("{path}: {}", e.detail)),
+                None => invalid(e.detail),
+            })?;
+        match (config.db_path, config.key) {
+            (None, None) => Coach::open_in_memory(),
+            (None, Some(_)) => Err(invalid(
+                "a key needs a dbPath (an in-memory database is not \
+                                            encrypted)",
+            )),
+            (Some(path), None) => Coach::open(path),
+            (Some(path), Some(key)) => {
+                let key = crate::store::DatabaseKey::from_hex(&key).map_err(CoachError::from)?;
+                Coach::open_with_key(path, &key)
+            }
+        }
+    }))
+    .unwrap_or_else(|_| {
+        Err(CoachError::from(Error::Internal(
+            "coach_open_with panicked".into(),
+        )))
+    });
+    handle_or_error(opened, error_json_out)
+}
+
+/// The handle of an opened `Coach`, or NULL with the error stored in `error_json_out`.
+///
+/// # Safety
+/// `error_json_out` is NULL or writable.
+unsafe fn handle_or_error(
+    opened: Result<Arc<Coach>, CoachError>,
+    error_json_out: *mut *mut c_char,
+) -> *mut CoachHandle {
     match opened {
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
         Err(e) => {
@@ -435,6 +501,22 @@ struct PrewarmRequest {
     feature: crate::ffi::AiFeature,
 }
 
+/// The request of `db.rekey`: the new key as 64 hexadecimal digits.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyRequest {
+    key: String,
+}
+
+/// The request of `db.copy`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CopyRequest {
+    dest_path: String,
+    #[serde(default)]
+    key: Option<String>,
+}
+
 /// The request of `change.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -596,6 +678,21 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
         "db.check" => out(coach.check_integrity()?),
+        "db.rekey" => {
+            let key = parse_request::<KeyRequest>(request)?.key;
+            out(coach.rekey_with(
+                &crate::store::DatabaseKey::from_hex(&key).map_err(CoachError::from)?,
+            )?)
+        }
+        "db.copy" => {
+            let r: CopyRequest = parse_request(request)?;
+            let key = r
+                .key
+                .as_deref()
+                .map(crate::store::DatabaseKey::from_hex)
+                .transpose();
+            out(coach.copy_database_with(&r.dest_path, key.map_err(CoachError::from)?.as_ref())?)
+        }
         "data.export" => {
             serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
                 ApiError::Coach(CoachError::from(Error::Internal(
@@ -661,6 +758,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `data.export` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
 /// | `data.import` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
 /// | `data.erase` | `{}` (ignored) | `DataSummary` of the deleted rows (every row of every table, one transaction) |
+/// | `db.rekey` | `{"key": K}` (the new key, 64 hexadecimal digits) | `null`; the database is re-encrypted under it (`database_not_encrypted` for a plain one) |
+/// | `db.copy` | `{"destPath": P, "key": K}` (`key` optional: without it the copy is plain) | `null`; the whole database written to a new file (`invalid_argument` if one exists) |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
 /// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
 /// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
