@@ -19,12 +19,16 @@
 //! the second (returns the stored changes). The history starts `probes / 2` sessions short of its
 //! nominal size, so the median probe sees exactly 150 (or 1500) earlier sessions. The two
 //! databases are probed alternately so machine noise hits both alike.
+//!
+//! Encryption at rest: `cargo bench --features encryption --bench suggestions -- --encrypted`
+//! runs the same on files encrypted with SQLCipher (a raw 32-byte key); the plain run is the
+//! figure to compare with (README, "Encryption at rest").
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::store::{DatabaseKey, Store};
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 
@@ -86,10 +90,7 @@ impl Sim {
     fn new(seed: u64) -> Sim {
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(FixedClock::new(T0));
-        let coach = Coach::with_store(
-            Store::open(dir.path().join("bench.db")).unwrap(),
-            clock.clone(),
-        );
+        let coach = Coach::with_store(open_store(&dir.path().join("bench.db")), clock.clone());
         let muscles = [
             Muscle::Chest,
             Muscle::Quads,
@@ -392,11 +393,35 @@ fn verdict(met: bool) -> &'static str {
     }
 }
 
+/// The key of `--encrypted` runs: 32 fixed bytes.
+const BENCH_KEY: [u8; 32] = [0x42; 32];
+
+/// Whether this run uses encrypted files (`--encrypted`; needs the feature `encryption`).
+fn encrypted() -> bool {
+    std::env::args().any(|a| a == "--encrypted")
+}
+
+/// The bench's database at `path`: plain, or encrypted with [`BENCH_KEY`] under `--encrypted`.
+fn open_store(path: &std::path::Path) -> Store {
+    if encrypted() {
+        let key = DatabaseKey::from_bytes(&BENCH_KEY).unwrap();
+        Store::open_encrypted(path, &key)
+            .expect("--encrypted needs a build with the feature `encryption`")
+    } else {
+        Store::open(path).unwrap()
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let probes = if quick { 30 } else { 100 };
+    let file = if encrypted() {
+        "encrypted file database (SQLCipher, raw 32-byte key)"
+    } else {
+        "plain file database"
+    };
     println!(
-        "suggestions_for_session: {EXERCISES} exercises x 4 sets, file database, workouts every \
+        "suggestions_for_session: {EXERCISES} exercises x 4 sets, {file}, workouts every \
          {GAP_DAYS} days, {probes} probes per size (median probe sees the nominal history)"
     );
     let mut runs = [Run::new(150, probes, 1), Run::new(1500, probes, 2)];
@@ -514,10 +539,15 @@ fn open_cost(history: usize, path: &std::path::Path) {
     let mut check_ms = Vec::new();
     for _ in 0..N {
         let t = Instant::now();
-        let store = Store::open(path).unwrap();
+        let store = open_store(path);
         open_ms.push(t.elapsed().as_secs_f64() * 1e3);
         drop(store);
         let conn = rusqlite::Connection::open(path).unwrap();
+        if encrypted() {
+            let hex: String = BENCH_KEY.iter().map(|b| format!("{b:02x}")).collect();
+            conn.execute_batch(&format!("PRAGMA key = \"x'{hex}'\""))
+                .unwrap();
+        }
         let t = Instant::now();
         let ok: String = conn
             .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))

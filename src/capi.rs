@@ -171,17 +171,6 @@ pub unsafe extern "C" fn coach_open(
     handle_or_error(opened, error_json_out)
 }
 
-/// The configuration of `coach_open_with`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OpenConfig {
-    #[serde(default)]
-    db_path: Option<String>,
-    /// 64 hexadecimal digits (32 bytes).
-    #[serde(default)]
-    key: Option<String>,
-}
-
 /// Opens a database described by `config_json`: `{"dbPath": P, "key": K}`. `key` (optional) is
 /// the 32-byte database key as 64 hexadecimal digits: the file is opened (or created) encrypted
 /// with it, as `Coach.openEncrypted` does (`wrong_key`, `database_not_encrypted`,
@@ -199,24 +188,13 @@ pub unsafe extern "C" fn coach_open_with(
 ) -> *mut CoachHandle {
     let opened = catch_unwind(AssertUnwindSafe(|| {
         let text = text_arg(config_json, "config_json")?;
-        let config: OpenConfig = check_json(text, &Caps::REQUEST)
+        let config = check_json(text, &Caps::REQUEST)
             .and_then(|()| parse_request(text))
             .map_err(|e| match e.path {
                 Some(path) => invalid(format!("{path}: {}", e.detail)),
                 None => invalid(e.detail),
             })?;
-        match (config.db_path, config.key) {
-            (None, None) => Coach::open_in_memory(),
-            (None, Some(_)) => Err(invalid(
-                "a key needs a dbPath (an in-memory database is not \
-                                            encrypted)",
-            )),
-            (Some(path), None) => Coach::open(path),
-            (Some(path), Some(key)) => {
-                let key = crate::store::DatabaseKey::from_hex(&key).map_err(CoachError::from)?;
-                Coach::open_with_key(path, &key)
-            }
-        }
+        Coach::open_config(config)
     }))
     .unwrap_or_else(|_| {
         Err(CoachError::from(Error::Internal(
@@ -501,22 +479,6 @@ struct PrewarmRequest {
     feature: crate::ffi::AiFeature,
 }
 
-/// The request of `db.rekey`: the new key as 64 hexadecimal digits.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KeyRequest {
-    key: String,
-}
-
-/// The request of `db.copy`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CopyRequest {
-    dest_path: String,
-    #[serde(default)]
-    key: Option<String>,
-}
-
 /// The request of `change.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -678,21 +640,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
         "db.check" => out(coach.check_integrity()?),
-        "db.rekey" => {
-            let key = parse_request::<KeyRequest>(request)?.key;
-            out(coach.rekey_with(
-                &crate::store::DatabaseKey::from_hex(&key).map_err(CoachError::from)?,
-            )?)
-        }
-        "db.copy" => {
-            let r: CopyRequest = parse_request(request)?;
-            let key = r
-                .key
-                .as_deref()
-                .map(crate::store::DatabaseKey::from_hex)
-                .transpose();
-            out(coach.copy_database_with(&r.dest_path, key.map_err(CoachError::from)?.as_ref())?)
-        }
+        "db.rekey" => out(coach.rekey_request(parse_request(request)?)?),
+        "db.copy" => out(coach.copy_request(parse_request(request)?)?),
         "data.export" => {
             serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
                 ApiError::Coach(CoachError::from(Error::Internal(
@@ -870,6 +819,81 @@ mod tests {
         );
         // SAFETY: as above.
         text(unsafe { coach_call(h.0, m.as_ptr(), req.as_ptr()) })
+    }
+
+    /// `coach_open_with(config)`: the handle, or the error JSON.
+    fn open_with(config: &str) -> Result<Handle, String> {
+        let config = CString::new(config).unwrap();
+        let mut err = std::ptr::null_mut();
+        // SAFETY: a NUL-terminated config and a writable error pointer.
+        let h = unsafe { coach_open_with(config.as_ptr(), &mut err) };
+        if h.is_null() {
+            Err(text(err))
+        } else {
+            assert!(err.is_null());
+            Ok(Handle(h))
+        }
+    }
+
+    #[test]
+    fn coach_open_with_reads_its_config_and_never_quotes_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.db");
+        let db = path.to_str().unwrap();
+        let key = "ab".repeat(32);
+        let code = |out: &str| -> String {
+            let v: serde_json::Value = serde_json::from_str(out).unwrap();
+            v["error"]["code"].as_str().unwrap().to_string()
+        };
+        assert!(open_with("{}").is_ok(), "in memory");
+        let bad = [
+            format!(r#"{{"key": "{key}"}}"#),
+            format!(r#"{{"dbPath": "{db}", "key": "{SECRET}"}}"#),
+            format!(r#"{{"dbPath": "{db}", "{SECRET}": 1}}"#),
+            r#"{"dbPath": 7}"#.to_string(),
+            "not json".to_string(),
+        ];
+        for config in bad {
+            let Err(out) = open_with(&config) else {
+                panic!("opened with {config}")
+            };
+            assert_eq!(code(&out), "invalid_argument", "{out}");
+            assert!(!out.contains(SECRET) && !out.contains(&key), "{out}");
+        }
+        assert!(!path.exists(), "nothing was created by a refused config");
+        let keyed = format!(r#"{{"dbPath": "{db}", "key": "{key}"}}"#);
+        if !crate::store::ENCRYPTION_AVAILABLE {
+            let Err(out) = open_with(&keyed) else {
+                panic!("a key opened a file in a build without encryption")
+            };
+            assert_eq!(code(&out), "encryption_unavailable", "{out}");
+            assert!(!path.exists(), "no plaintext store was made");
+            return;
+        }
+        // With the feature: open, rekey, copy; the old key then fails, the new one opens.
+        let h = open_with(&keyed).unwrap();
+        let new_key = "cd".repeat(32);
+        assert_eq!(
+            call(&h, "db.rekey", &format!(r#"{{"key": "{new_key}"}}"#)),
+            r#"{"ok":null}"#
+        );
+        let copy = dir.path().join("copy.db");
+        let request = serde_json::json!({"destPath": copy, "key": key}).to_string();
+        assert_eq!(call(&h, "db.copy", &request), r#"{"ok":null}"#);
+        let out = call(&h, "db.rekey", r#"{"key": "12"}"#);
+        assert_eq!(code(&out), "invalid_argument", "{out}");
+        drop(h);
+        let Err(out) = open_with(&keyed) else {
+            panic!("the old key still opens the file")
+        };
+        assert_eq!(code(&out), "wrong_key", "{out}");
+        assert!(open_with(&format!(r#"{{"dbPath": "{db}", "key": "{new_key}"}}"#)).is_ok());
+        let copy = copy.to_str().unwrap();
+        assert!(open_with(&format!(r#"{{"dbPath": "{copy}", "key": "{key}"}}"#)).is_ok());
+        let Err(out) = open_with(&format!(r#"{{"dbPath": "{copy}"}}"#)) else {
+            panic!("an encrypted copy opened without its key")
+        };
+        assert_eq!(code(&out), "database_encrypted", "{out}");
     }
 
     /// Checks an `invalid_argument` error with `path` and no trace of the sentinel; returns the

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use serde::Deserialize;
+
 use crate::clock::SystemClock;
 use crate::error::CoachError;
 use crate::store::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
@@ -84,4 +86,63 @@ impl Coach {
 #[uniffi::export]
 pub fn encryption_available() -> bool {
     ENCRYPTION_AVAILABLE
+}
+
+/// The configuration of the C API's `coach_open_with`: `{"dbPath": P, "key": K}`, both optional;
+/// `key` is 64 hexadecimal digits.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OpenConfig {
+    #[serde(default)]
+    db_path: Option<String>,
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// The request of the C API's `db.rekey`: `{"key": K}`, the new key as 64 hexadecimal digits.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyRequest {
+    key: String,
+}
+
+/// The request of the C API's `db.copy`: `{"destPath": P, "key": K}` (`key` optional).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CopyRequest {
+    dest_path: String,
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// The C API's calls: keys as hexadecimal text.
+impl Coach {
+    /// `coach_open_with`: a file (encrypted with `key` if given), or an in-memory database
+    /// without `dbPath` (a key is then refused: nothing would be encrypted).
+    pub fn open_config(config: OpenConfig) -> Result<Arc<Coach>, CoachError> {
+        match (config.db_path, config.key) {
+            (None, None) => Coach::open_in_memory(),
+            (None, Some(_)) => Err(crate::error::Error::InvalidArgument(
+                "a key needs a dbPath (an in-memory database is not encrypted)".into(),
+            )
+            .into()),
+            (Some(path), None) => Coach::open(path),
+            (Some(path), Some(key)) => Coach::open_with_key(path, &DatabaseKey::from_hex(&key)?),
+        }
+    }
+
+    /// `db.rekey`.
+    pub fn rekey_request(&self, request: KeyRequest) -> Result<(), CoachError> {
+        self.rekey_with(&DatabaseKey::from_hex(&request.key)?)
+    }
+
+    /// `db.copy`.
+    pub fn copy_request(&self, request: CopyRequest) -> Result<(), CoachError> {
+        let key = request
+            .key
+            .as_deref()
+            .map(DatabaseKey::from_hex)
+            .transpose()?;
+        self.copy_database_with(&request.dest_path, key.as_ref())
+    }
 }
