@@ -519,8 +519,7 @@ class CoachTest(unittest.TestCase):
                 return
             coach = Coach.open_encrypted(path, key)
             self.assertTrue(coach.is_encrypted())
-            ops = json.dumps({"operations": [{"op": "create", "kind": "todo", "title": "Private-title"}]})
-            coach.apply_operations_json(ops, None, "2026-11-18")
+            coach.apply_operations([todo_op("Private-title")], None, "2026-11-18")
             del coach
             with open(path, "rb") as f:
                 data = f.read()
