@@ -156,19 +156,13 @@ pub unsafe extern "C" fn coach_open(
     db_path: *const c_char,
     error_json_out: *mut *mut c_char,
 ) -> *mut CoachHandle {
-    let opened = catch_unwind(AssertUnwindSafe(|| {
+    open_handle("coach_open", error_json_out, || {
         if db_path.is_null() {
             Coach::open_in_memory()
         } else {
             Coach::open(text_arg(db_path, "db_path")?.to_owned())
         }
-    }))
-    .unwrap_or_else(|_| {
-        Err(CoachError::from(Error::Internal(
-            "coach_open panicked".into(),
-        )))
-    });
-    handle_or_error(opened, error_json_out)
+    })
 }
 
 /// Opens a database described by `config_json`: `{"dbPath": P, "key": K}`. `key` (optional) is
@@ -186,7 +180,7 @@ pub unsafe extern "C" fn coach_open_with(
     config_json: *const c_char,
     error_json_out: *mut *mut c_char,
 ) -> *mut CoachHandle {
-    let opened = catch_unwind(AssertUnwindSafe(|| {
+    open_handle("coach_open_with", error_json_out, || {
         let text = text_arg(config_json, "config_json")?;
         let config = check_json(text, &Caps::REQUEST)
             .and_then(|()| parse_request(text))
@@ -195,23 +189,21 @@ pub unsafe extern "C" fn coach_open_with(
                 None => invalid(e.detail),
             })?;
         Coach::open_config(config)
-    }))
-    .unwrap_or_else(|_| {
-        Err(CoachError::from(Error::Internal(
-            "coach_open_with panicked".into(),
-        )))
-    });
-    handle_or_error(opened, error_json_out)
+    })
 }
 
-/// The handle of an opened `Coach`, or NULL with the error stored in `error_json_out`.
+/// Runs `open` (a panic becomes `internal`, naming `call`): the handle of the opened `Coach`, or
+/// NULL with the error stored in `error_json_out`.
 ///
 /// # Safety
 /// `error_json_out` is NULL or writable.
-unsafe fn handle_or_error(
-    opened: Result<Arc<Coach>, CoachError>,
+unsafe fn open_handle(
+    call: &str,
     error_json_out: *mut *mut c_char,
+    open: impl FnOnce() -> Result<Arc<Coach>, CoachError>,
 ) -> *mut CoachHandle {
+    let opened = catch_unwind(AssertUnwindSafe(open))
+        .unwrap_or_else(|_| Err(Error::Internal(format!("{call} panicked")).into()));
     match opened {
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
         Err(e) => {

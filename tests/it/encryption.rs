@@ -4,9 +4,12 @@
 //! copies; two connections and a read-only file with the key; the CLI's `COACH_DB_KEY`. Without
 //! the feature, a key is `EncryptionUnavailable` and nothing is created.
 
+#[cfg(feature = "encryption")]
 use std::path::Path;
 
 use coachcore::{Coach, CoachError};
+
+use crate::damaged_and_read_only::names_in;
 
 #[cfg(feature = "encryption")]
 use {
@@ -22,16 +25,6 @@ const KEY: [u8; 32] = [0x5A; 32];
 #[cfg(feature = "encryption")]
 const OTHER_KEY: [u8; 32] = *b"another key, also 32 bytes long!";
 
-/// The files in `dir`, by name, sorted.
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[cfg(not(feature = "encryption"))]
 #[test]
 fn without_the_feature_a_key_is_refused_and_nothing_is_created() {
@@ -44,7 +37,7 @@ fn without_the_feature_a_key_is_refused_and_nothing_is_created() {
     );
     assert_eq!(e.code(), "encryption_unavailable");
     assert!(
-        files_in(dir.path()).is_empty(),
+        names_in(dir.path()).is_empty(),
         "no plaintext store was made"
     );
     assert!(!coachcore::ffi::encryption_available());
@@ -91,7 +84,7 @@ fn open(path: &Path, key: &[u8]) -> Result<std::sync::Arc<Coach>, CoachError> {
 fn snapshot(path: &Path) -> (Vec<u8>, Vec<String>) {
     (
         std::fs::read(path).unwrap(),
-        files_in(path.parent().unwrap()),
+        names_in(path.parent().unwrap()),
     )
 }
 
@@ -123,7 +116,7 @@ fn a_database_written_with_a_key_reads_back_and_is_not_plain_sqlite() {
         "the title is not in the file"
     );
     assert_eq!(
-        files_in(dir.path()),
+        names_in(dir.path()),
         ["coach.db"],
         "no -wal left after closing"
     );
