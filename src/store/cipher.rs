@@ -140,6 +140,21 @@ fn wipe(bytes: &mut [u8]) {
     std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
 }
 
+/// Initialises SQLite once, before the library opens its first connection. SQLCipher registers
+/// `sqlcipher_export` (used by [`Store::copy_to`]) for every new connection at the end of SQLite's
+/// initialisation, after SQLite already counts as initialised: a connection another thread opened
+/// in between would lack it. Every open of the store waits here until initialisation is complete.
+pub(super) fn initialize() {
+    #[cfg(feature = "encryption")]
+    {
+        static INIT: std::sync::Once = std::sync::Once::new();
+        // SAFETY: `sqlite3_initialize` may be called at any time, from any thread.
+        INIT.call_once(|| unsafe {
+            rusqlite::ffi::sqlite3_initialize();
+        });
+    }
+}
+
 /// Refuses a key in a build without encryption, and a key for a plain SQLite file (seen from its
 /// header, before SQLite opens it).
 pub(super) fn check_before_open(path: &Path, key: Option<&DatabaseKey>) -> Result<()> {

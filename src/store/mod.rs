@@ -195,12 +195,14 @@ impl Store {
 
     /// A private in-memory database, for tests and for callers that keep nothing.
     pub fn open_in_memory() -> Result<Store> {
+        cipher::initialize();
         Self::init(Connection::open_in_memory()?, false, false)
     }
 
     fn open_with(path: &Path, access: Access, key: Option<&DatabaseKey>) -> Result<Store> {
         // A key this build cannot use, or one given for a plain file: refused before SQLite opens
         // anything.
+        cipher::initialize();
         cipher::check_before_open(path, key)?;
         if path.as_os_str().is_empty() {
             // SQLite would open a private temporary database: nothing would be kept.
