@@ -38,9 +38,10 @@ echo "== rust tests"
 cargo test --locked
 
 echo "== encryption tests (feature encryption: SQLCipher)"
-# The store's unit tests and the encryption module of the integration tests, on SQLCipher.
+# The store's and the C API's unit tests and the encryption module of the integration tests, on
+# SQLCipher.
 encryption_tools
-cargo test --locked --features encryption --lib store::
+cargo test --locked --features encryption --lib -- store:: capi::
 cargo test --locked --features encryption --test it -- encryption::
 
 echo "== llama engine tests (feature llama, real model)"
