@@ -19,6 +19,15 @@ llama_tools() {
   apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
     { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
 }
+# Encryption at rest (feature `encryption`): SQLCipher links OpenSSL's libcrypto on Linux and
+# compiles against its headers (libssl-dev), installed here when missing.
+encryption_tools() {
+  dpkg-query -W -f='${Status}' libssl-dev 2>/dev/null | grep -q 'install ok installed' && return 0
+  echo "test.sh: installing libssl-dev (apt) for SQLCipher"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends libssl-dev >/dev/null ||
+    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends libssl-dev >/dev/null; }
+}
 echo "== llama.cpp build tools and test model"
 llama_tools
 COACH_MODEL=$(models/fetch.sh)
@@ -27,6 +36,13 @@ echo "model: $COACH_MODEL"
 
 echo "== rust tests"
 cargo test --locked
+
+echo "== encryption tests (feature encryption: SQLCipher)"
+# The store's and the C API's unit tests and the encryption module of the integration tests, on
+# SQLCipher.
+encryption_tools
+cargo test --locked --features encryption --lib -- store:: capi::
+cargo test --locked --features encryption --test it -- encryption::
 
 echo "== llama engine tests (feature llama, real model)"
 # The library's unit tests with the engine, then only the real-model modules of the integration
@@ -38,4 +54,6 @@ cargo test --locked --features llama --test it -- llama:: llama_suggestions:: ll
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"
   bash bindings/test-all.sh
+  echo "== python binding test on the library built with the feature encryption"
+  bash bindings/python/test-encryption.sh
 fi

@@ -22,10 +22,18 @@
 # (bindings/check-artifact.sh, llvm-readelf). The app ships or downloads the GGUF file itself and
 # passes its path to `Coach.loadModel`.
 #
+# Encryption at rest: FEATURES="android encryption-vendored" builds SQLCipher in place of SQLite
+# with OpenSSL's libcrypto compiled from source into libcoachcore.so (Android has no system
+# libcrypto an app may link; this needs perl and make), so `Coach.openEncrypted(dbPath, key)`
+# works; the build then fails unless SQLCipher's `sqlite3_key` is in each library. The app makes the
+# 32-byte key once with `SecureRandom` and keeps it wrapped by an Android Keystore key
+# (docs/integration.md, "Encryption at rest").
+#
 # Needs: the Android NDK r26 or newer (ANDROID_NDK_HOME, or the newest under
 # $ANDROID_HOME/ndk), cargo-ndk (`cargo install cargo-ndk`), cmake (the SDK's or the system's:
 # llama.cpp is built with it), and the Rust targets (added below). Runs on Linux or macOS.
-# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug; ANDROID_API (default 24, the AAR's minSdk);
+# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug;
+# ANDROID_API (default 24, the AAR's minSdk);
 # FEATURES (default `android`).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -75,7 +83,9 @@ cargo ndk --platform "$ANDROID_API" -t arm64-v8a -t x86_64 -o "$JNI" \
 # checked symbols are local), only the API is exported, and every LOAD segment is 16 KB aligned.
 for pair in aarch64-linux-android:arm64-v8a x86_64-linux-android:x86_64; do
   triple=${pair%%:*} abi=${pair#*:}
-  NM=$LLVM_BIN/llvm-nm bash "$REPO/bindings/check-artifact.sh" engine "$REPO/target/$triple/$PROFILE/libcoachcore.so"
+  CHECKED=()
+  [[ " $FEATURES " == *" encryption-vendored "* ]] && CHECKED+=(sqlite3_key)
+  NM=$LLVM_BIN/llvm-nm bash "$REPO/bindings/check-artifact.sh" engine "$REPO/target/$triple/$PROFILE/libcoachcore.so" ${CHECKED[@]+"${CHECKED[@]}"}
   NM=$LLVM_BIN/llvm-nm bash "$REPO/bindings/check-artifact.sh" exports "$JNI/$abi/libcoachcore.so"
   aligns=$("$LLVM_BIN/llvm-readelf" -lW "$JNI/$abi/libcoachcore.so" | awk '$1 == "LOAD" { print $NF }')
   [[ -n $aligns ]] || die "llvm-readelf shows no LOAD segment in $JNI/$abi/libcoachcore.so"

@@ -19,12 +19,17 @@
 //! the second (returns the stored changes). The history starts `probes / 2` sessions short of its
 //! nominal size, so the median probe sees exactly 150 (or 1500) earlier sessions. The two
 //! databases are probed alternately so machine noise hits both alike.
+//!
+//! Encryption at rest: `cargo bench --features encryption --bench suggestions -- --encrypted`
+//! probes two more databases, the same users in files encrypted with SQLCipher (a raw 32-byte
+//! key), alternately with the plain ones (so load hits all alike), and prints encrypted against
+//! plain (README, "Encryption at rest").
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::store::{DatabaseKey, Store};
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 
@@ -83,13 +88,11 @@ struct Sim {
 }
 
 impl Sim {
-    fn new(seed: u64) -> Sim {
+    fn new(seed: u64, encrypted: bool) -> Sim {
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(FixedClock::new(T0));
-        let coach = Coach::with_store(
-            Store::open(dir.path().join("bench.db")).unwrap(),
-            clock.clone(),
-        );
+        let store = open_store(&dir.path().join("bench.db"), encrypted);
+        let coach = Coach::with_store(store, clock.clone());
         let muscles = [
             Muscle::Chest,
             Muscle::Quads,
@@ -333,6 +336,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// Timings of one database.
 struct Run {
     history: usize,
+    encrypted: bool,
     sim: Sim,
     setup: Duration,
     generate_ms: Vec<f64>,
@@ -343,14 +347,15 @@ struct Run {
 }
 
 impl Run {
-    fn new(history: usize, probes: usize, seed: u64) -> Run {
+    fn new(history: usize, probes: usize, seed: u64, encrypted: bool) -> Run {
         let t = Instant::now();
-        let mut sim = Sim::new(seed);
+        let mut sim = Sim::new(seed, encrypted);
         for _ in 0..history - probes / 2 {
             sim.history_step();
         }
         Run {
             history,
+            encrypted,
             sim,
             setup: t.elapsed(),
             generate_ms: Vec::new(),
@@ -392,18 +397,46 @@ fn verdict(met: bool) -> &'static str {
     }
 }
 
+/// The key of `--encrypted` runs: 32 fixed bytes.
+const BENCH_KEY: [u8; 32] = [0x42; 32];
+
+/// The bench's database at `path`: plain, or encrypted with [`BENCH_KEY`].
+fn open_store(path: &std::path::Path, encrypted: bool) -> Store {
+    if encrypted {
+        let key = DatabaseKey::from_bytes(&BENCH_KEY).unwrap();
+        Store::open_encrypted(path, &key)
+            .expect("--encrypted needs a build with the feature `encryption`")
+    } else {
+        Store::open(path).unwrap()
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let probes = if quick { 30 } else { 100 };
+    let encrypted = std::env::args().any(|a| a == "--encrypted");
+    let file = if encrypted {
+        "file databases, plain and encrypted (SQLCipher, raw 32-byte key; `enc` rows)"
+    } else {
+        "file database"
+    };
     println!(
-        "suggestions_for_session: {EXERCISES} exercises x 4 sets, file database, workouts every \
+        "suggestions_for_session: {EXERCISES} exercises x 4 sets, {file}, workouts every \
          {GAP_DAYS} days, {probes} probes per size (median probe sees the nominal history)"
     );
-    let mut runs = [Run::new(150, probes, 1), Run::new(1500, probes, 2)];
+    let mut runs = vec![
+        Run::new(150, probes, 1, false),
+        Run::new(1500, probes, 2, false),
+    ];
+    if encrypted {
+        // The same users (same seeds) in encrypted files.
+        runs.push(Run::new(150, probes, 1, true));
+        runs.push(Run::new(1500, probes, 2, true));
+    }
     for p in 0..probes {
-        // Alternate which database goes first.
-        let order = if p % 2 == 0 { [0, 1] } else { [1, 0] };
-        for i in order {
+        // Rotate which database goes first.
+        for k in 0..runs.len() {
+            let i = (p + k) % runs.len();
             runs[i].probe();
         }
     }
@@ -437,14 +470,15 @@ fn main() {
         "p50 ms",
         "p95 ms"
     );
-    let mut p50 = [[0.0; 2]; 2];
+    let mut p50 = vec![[0.0; 2]; runs.len()];
     for (r, run) in runs.iter_mut().enumerate() {
         let s = run.stats();
         p50[r] = [s[0], s[2]];
         let t = &run.sim.tally;
+        let label = if run.encrypted { " enc" } else { "" };
         println!(
             "{:>8} {:>8.1} {:>8} {:>8} {:>8} {:>8} {:>8.1} {:>8.1} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
-            run.history,
+            format!("{}{label}", run.history),
             run.setup.as_secs_f64(),
             t.changes,
             t.accepted,
@@ -467,8 +501,9 @@ fn main() {
     for run in &runs {
         let t = &run.sim.tally;
         println!(
-            "setup of {} sessions: logging {:.1} s, generating {:.1} s, deciding {:.1} s",
+            "setup of {} sessions{}: logging {:.1} s, generating {:.1} s, deciding {:.1} s",
             run.history,
+            if run.encrypted { " (encrypted)" } else { "" },
             t.setup_log.as_secs_f64(),
             t.setup_generate.as_secs_f64(),
             t.setup_decide.as_secs_f64()
@@ -500,24 +535,55 @@ fn main() {
         log[1],
         log[1] / log[0]
     );
+    let mut open_p50 = Vec::new();
     for run in &runs {
-        open_cost(run.history, &run.sim.dir.path().join("bench.db"));
+        let path = run.sim.dir.path().join("bench.db");
+        open_p50.push(open_cost(run.history, &path, run.encrypted));
+    }
+    if encrypted {
+        println!("\nencryption at rest (SQLCipher), encrypted / plain, p50 of the same users:");
+        for (plain, enc) in [(0, 2), (1, 3)] {
+            println!(
+                "  {} sessions: generating call {:.3} / {:.3} ms ({:.2}x), stored call {:.3} / \
+                 {:.3} ms ({:.2}x), log_session {:.3} / {:.3} ms ({:.2}x), open {:.2} / {:.2} ms \
+                 ({:.2}x)",
+                runs[plain].history,
+                p50[enc][0],
+                p50[plain][0],
+                p50[enc][0] / p50[plain][0],
+                p50[enc][1],
+                p50[plain][1],
+                p50[enc][1] / p50[plain][1],
+                percentile(&runs[enc].log_ms, 0.5),
+                percentile(&runs[plain].log_ms, 0.5),
+                percentile(&runs[enc].log_ms, 0.5) / percentile(&runs[plain].log_ms, 0.5),
+                open_p50[enc],
+                open_p50[plain],
+                open_p50[enc] / open_p50[plain],
+            );
+        }
     }
 }
 
 /// What opening the file costs, and how much of it is `PRAGMA quick_check` (run by every open,
-/// issue 14): p50 of `Store::open` and of the check alone on the bench's database.
-fn open_cost(history: usize, path: &std::path::Path) {
+/// issue 14): p50 of `Store::open` and of the check alone on the bench's database; returns the
+/// former.
+fn open_cost(history: usize, path: &std::path::Path, encrypted: bool) -> f64 {
     const N: usize = 21;
     let size = std::fs::metadata(path).map_or(0, |m| m.len());
     let mut open_ms = Vec::new();
     let mut check_ms = Vec::new();
     for _ in 0..N {
         let t = Instant::now();
-        let store = Store::open(path).unwrap();
+        let store = open_store(path, encrypted);
         open_ms.push(t.elapsed().as_secs_f64() * 1e3);
         drop(store);
         let conn = rusqlite::Connection::open(path).unwrap();
+        if encrypted {
+            let hex: String = BENCH_KEY.iter().map(|b| format!("{b:02x}")).collect();
+            conn.execute_batch(&format!("PRAGMA key = \"x'{hex}'\""))
+                .unwrap();
+        }
         let t = Instant::now();
         let ok: String = conn
             .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
@@ -528,10 +594,12 @@ fn open_cost(history: usize, path: &std::path::Path) {
     open_ms.sort_by(f64::total_cmp);
     check_ms.sort_by(f64::total_cmp);
     println!(
-        "(open of the {history}-session database, {:.1} MB: Store::open p50 {:.2} ms, of which \
+        "(open of the {history}-session database{}, {:.1} MB: Store::open p50 {:.2} ms, of which \
          PRAGMA quick_check p50 {:.2} ms)",
+        if encrypted { " (encrypted)" } else { "" },
         size as f64 / 1e6,
         percentile(&open_ms, 0.5),
         percentile(&check_ms, 0.5)
     );
+    percentile(&open_ms, 0.5)
 }

@@ -18,9 +18,15 @@
 # fails if llama.cpp or its Metal backend is missing from a library (bindings/check-artifact.sh).
 # The app ships or downloads the GGUF file itself and passes its path to `Coach.loadModel`.
 #
-# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug; IPHONEOS_DEPLOYMENT_TARGET (default 16.0, the demo's
-# minimum; rustc and the C compilers building SQLite and llama.cpp read it: keep it at or below the
-# app's); FEATURES (default `metal`; `capi` is on by default as well).
+# Encryption at rest: FEATURES="metal encryption" builds SQLCipher in place of SQLite, on Apple's
+# CommonCrypto (the Security framework, which the app links; the Swift package of swift/ declares
+# it), so `Coach.openEncrypted(dbPath:key:)` works; the build then fails unless SQLCipher's
+# `sqlite3_key` is in each library. The app makes the 32-byte key once with `SecRandomCopyBytes`
+# and keeps it in the Keychain (docs/integration.md, "Encryption at rest").
+#
+# Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug;
+# IPHONEOS_DEPLOYMENT_TARGET (default 16.0, the demo's minimum; rustc and the C compilers building
+# SQLite and llama.cpp read it: keep it at or below the app's); FEATURES (default `metal`; `capi` is on by default as well).
 # Intel-Mac simulators need x86_64-apple-ios as well: build it, `lipo -create` it with the
 # aarch64-apple-ios-sim library, and pass the fat library instead.
 set -euo pipefail
@@ -51,8 +57,10 @@ for t in "$DEVICE" "$SIM"; do
 done
 DEVICE_LIB=$REPO/target/$DEVICE/$PROFILE/libcoachcore.a
 SIM_LIB=$REPO/target/$SIM/$PROFILE/libcoachcore.a
+CHECKED=(ggml_backend_metal_reg)
+[[ " $FEATURES " == *" encryption "* ]] && CHECKED+=(sqlite3_key)
 for lib in "$DEVICE_LIB" "$SIM_LIB"; do
-  NM=${NM:-nm} bash "$REPO/bindings/check-artifact.sh" engine "$lib" ggml_backend_metal_reg
+  NM=${NM:-nm} bash "$REPO/bindings/check-artifact.sh" engine "$lib" "${CHECKED[@]}"
 done
 
 # 2. Swift bindings, C header and module map, generated from the built library (library mode reads

@@ -156,18 +156,54 @@ pub unsafe extern "C" fn coach_open(
     db_path: *const c_char,
     error_json_out: *mut *mut c_char,
 ) -> *mut CoachHandle {
-    let opened = catch_unwind(AssertUnwindSafe(|| {
+    open_handle("coach_open", error_json_out, || {
         if db_path.is_null() {
             Coach::open_in_memory()
         } else {
             Coach::open(text_arg(db_path, "db_path")?.to_owned())
         }
-    }))
-    .unwrap_or_else(|_| {
-        Err(CoachError::from(Error::Internal(
-            "coach_open panicked".into(),
-        )))
-    });
+    })
+}
+
+/// Opens a database described by `config_json`: `{"dbPath": P, "key": K}`. `key` (optional) is
+/// the 32-byte database key as 64 hexadecimal digits: the file is opened (or created) encrypted
+/// with it, as `Coach.openEncrypted` does (`wrong_key`, `database_not_encrypted`,
+/// `encryption_unavailable` in a build without the feature `encryption`; the file untouched).
+/// Without `dbPath` the database is a private in-memory one (a key is then refused). Returns NULL
+/// on failure and, if `error_json_out` is not NULL, stores there an error JSON string to free with
+/// `coach_string_free`; the error never quotes the key.
+///
+/// # Safety
+/// `config_json` is a NUL-terminated UTF-8 string; `error_json_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn coach_open_with(
+    config_json: *const c_char,
+    error_json_out: *mut *mut c_char,
+) -> *mut CoachHandle {
+    open_handle("coach_open_with", error_json_out, || {
+        let text = text_arg(config_json, "config_json")?;
+        let config = check_json(text, &Caps::REQUEST)
+            .and_then(|()| parse_request(text))
+            .map_err(|e| match e.path {
+                Some(path) => invalid(format!("{path}: {}", e.detail)),
+                None => invalid(e.detail),
+            })?;
+        Coach::open_config(config)
+    })
+}
+
+/// Runs `open` (a panic becomes `internal`, naming `call`): the handle of the opened `Coach`, or
+/// NULL with the error stored in `error_json_out`.
+///
+/// # Safety
+/// `error_json_out` is NULL or writable.
+unsafe fn open_handle(
+    call: &str,
+    error_json_out: *mut *mut c_char,
+    open: impl FnOnce() -> Result<Arc<Coach>, CoachError>,
+) -> *mut CoachHandle {
+    let opened = catch_unwind(AssertUnwindSafe(open))
+        .unwrap_or_else(|_| Err(Error::Internal(format!("{call} panicked")).into()));
     match opened {
         Ok(coach) => Box::into_raw(Box::new(CoachHandle { coach })),
         Err(e) => {
@@ -596,6 +632,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
         "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
         "db.check" => out(coach.check_integrity()?),
+        "db.rekey" => out(coach.rekey_request(parse_request(request)?)?),
+        "db.copy" => out(coach.copy_request(parse_request(request)?)?),
         "data.export" => {
             serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
                 ApiError::Coach(CoachError::from(Error::Internal(
@@ -661,6 +699,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `data.export` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
 /// | `data.import` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
 /// | `data.erase` | `{}` (ignored) | `DataSummary` of the deleted rows (every row of every table, one transaction) |
+/// | `db.rekey` | `{"key": K}` (the new key, 64 hexadecimal digits) | `null`; the database is re-encrypted under it (`database_not_encrypted` for a plain one) |
+/// | `db.copy` | `{"destPath": P, "key": K}` (`key` optional: without it the copy is plain) | `null`; the whole database written to a new file (`invalid_argument` if one exists) |
 /// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
 /// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
 /// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
@@ -771,6 +811,81 @@ mod tests {
         );
         // SAFETY: as above.
         text(unsafe { coach_call(h.0, m.as_ptr(), req.as_ptr()) })
+    }
+
+    /// `coach_open_with(config)`: the handle, or the error JSON.
+    fn open_with(config: &str) -> Result<Handle, String> {
+        let config = CString::new(config).unwrap();
+        let mut err = std::ptr::null_mut();
+        // SAFETY: a NUL-terminated config and a writable error pointer.
+        let h = unsafe { coach_open_with(config.as_ptr(), &mut err) };
+        if h.is_null() {
+            Err(text(err))
+        } else {
+            assert!(err.is_null());
+            Ok(Handle(h))
+        }
+    }
+
+    #[test]
+    fn coach_open_with_reads_its_config_and_never_quotes_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.db");
+        let db = path.to_str().unwrap();
+        let key = "ab".repeat(32);
+        let code = |out: &str| -> String {
+            let v: serde_json::Value = serde_json::from_str(out).unwrap();
+            v["error"]["code"].as_str().unwrap().to_string()
+        };
+        assert!(open_with("{}").is_ok(), "in memory");
+        let bad = [
+            format!(r#"{{"key": "{key}"}}"#),
+            format!(r#"{{"dbPath": "{db}", "key": "{SECRET}"}}"#),
+            format!(r#"{{"dbPath": "{db}", "{SECRET}": 1}}"#),
+            r#"{"dbPath": 7}"#.to_string(),
+            "not json".to_string(),
+        ];
+        for config in bad {
+            let Err(out) = open_with(&config) else {
+                panic!("opened with {config}")
+            };
+            assert_eq!(code(&out), "invalid_argument", "{out}");
+            assert!(!out.contains(SECRET) && !out.contains(&key), "{out}");
+        }
+        assert!(!path.exists(), "nothing was created by a refused config");
+        let keyed = format!(r#"{{"dbPath": "{db}", "key": "{key}"}}"#);
+        if !crate::store::ENCRYPTION_AVAILABLE {
+            let Err(out) = open_with(&keyed) else {
+                panic!("a key opened a file in a build without encryption")
+            };
+            assert_eq!(code(&out), "encryption_unavailable", "{out}");
+            assert!(!path.exists(), "no plaintext store was made");
+            return;
+        }
+        // With the feature: open, rekey, copy; the old key then fails, the new one opens.
+        let h = open_with(&keyed).unwrap();
+        let new_key = "cd".repeat(32);
+        assert_eq!(
+            call(&h, "db.rekey", &format!(r#"{{"key": "{new_key}"}}"#)),
+            r#"{"ok":null}"#
+        );
+        let copy = dir.path().join("copy.db");
+        let request = serde_json::json!({"destPath": copy, "key": key}).to_string();
+        assert_eq!(call(&h, "db.copy", &request), r#"{"ok":null}"#);
+        let out = call(&h, "db.rekey", r#"{"key": "12"}"#);
+        assert_eq!(code(&out), "invalid_argument", "{out}");
+        drop(h);
+        let Err(out) = open_with(&keyed) else {
+            panic!("the old key still opens the file")
+        };
+        assert_eq!(code(&out), "wrong_key", "{out}");
+        assert!(open_with(&format!(r#"{{"dbPath": "{db}", "key": "{new_key}"}}"#)).is_ok());
+        let copy = copy.to_str().unwrap();
+        assert!(open_with(&format!(r#"{{"dbPath": "{copy}", "key": "{key}"}}"#)).is_ok());
+        let Err(out) = open_with(&format!(r#"{{"dbPath": "{copy}"}}"#)) else {
+            panic!("an encrypted copy opened without its key")
+        };
+        assert_eq!(code(&out), "database_encrypted", "{out}");
     }
 
     /// Checks an `invalid_argument` error with `path` and no trace of the sentinel; returns the

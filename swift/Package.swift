@@ -33,6 +33,8 @@ var targets: [Target] = [
             .linkedFramework("MetalKit", .when(platforms: apple)),
             .linkedFramework("Accelerate", .when(platforms: apple)),
             .linkedFramework("Foundation", .when(platforms: apple)),
+            // SQLCipher's CommonCrypto, in a library built with the feature `encryption`.
+            .linkedFramework("Security", .when(platforms: apple)),
             .linkedLibrary("c++", .when(platforms: apple)),
         ]),
 ]

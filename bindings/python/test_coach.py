@@ -505,6 +505,50 @@ class CoachTest(unittest.TestCase):
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), bytes(data), "newer database was modified")
 
+    def test_encryption_with_a_key_and_with_a_wrong_key(self):
+        """openEncrypted: a round trip with the key, a wrong key and no key refused with the file
+        byte-identical. In a build without the feature `encryption` a key is EncryptionUnavailable
+        and no file is made."""
+        key = bytes(range(32))
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            path = os.path.join(d, "secret.db")
+            if not coachcore.encryption_available():
+                with self.assertRaises(CoachError.EncryptionUnavailable):
+                    Coach.open_encrypted(path, key)
+                self.assertEqual(os.listdir(d), [], "no plaintext store was made")
+                return
+            coach = Coach.open_encrypted(path, key)
+            self.assertTrue(coach.is_encrypted())
+            coach.apply_operations([todo_op("Private-title")], None, "2026-11-18")
+            del coach
+            with open(path, "rb") as f:
+                data = f.read()
+            self.assertNotEqual(data[:16], b"SQLite format 3\x00")
+            self.assertNotIn(b"Private-title", data)
+            coach = Coach.open_encrypted(path, key)
+            self.assertEqual([i.title for i in coach.backlog(10)], ["Private-title"])
+            del coach
+            with open(path, "rb") as f:
+                before = f.read()
+            wrong = bytes(31) + b"\x01"
+            with self.assertRaises(CoachError.WrongKey):
+                Coach.open_encrypted(path, wrong)
+            with self.assertRaises(CoachError.DatabaseEncrypted):
+                Coach.open(path)
+            with self.assertRaises(CoachError.InvalidArgument):
+                Coach.open_encrypted(path, key[:16])
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), before, "a refused open changed the file")
+            self.assertEqual(sorted(os.listdir(d)), ["secret.db"])
+            # Rekey: afterwards only the new key opens it.
+            coach = Coach.open_encrypted(path, key)
+            new_key = bytes(reversed(range(32)))
+            coach.rekey(new_key)
+            del coach
+            with self.assertRaises(CoachError.WrongKey):
+                Coach.open_encrypted(path, key)
+            self.assertEqual(len(Coach.open_encrypted(path, new_key).backlog(10)), 1)
+
     def test_not_a_database(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             path = os.path.join(d, "garbage.db")

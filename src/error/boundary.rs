@@ -168,6 +168,38 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             },
             Fault::Caller,
         ),
+        Error::WrongKey => (
+            CoachError::WrongKey {
+                detail: "the key does not open this file (a wrong key, or a file that is not an \
+                         encrypted database of this library); it was not modified"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
+        Error::DatabaseEncrypted => (
+            CoachError::DatabaseEncrypted {
+                detail: "the file is not plain SQLite and looks encrypted: open it with its key; \
+                         it was not modified"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
+        Error::DatabaseNotEncrypted => (
+            CoachError::DatabaseNotEncrypted {
+                detail: "a key was given for a database that is not encrypted (copyDatabase \
+                         writes an encrypted copy); it was not modified"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
+        Error::EncryptionUnavailable => (
+            CoachError::EncryptionUnavailable {
+                detail: "a key was given, but this build has no encryption (build with the \
+                         feature `encryption`); nothing was opened"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
     }
 }
 

@@ -227,6 +227,21 @@ pub enum Error {
     /// read-only) and the call needs to write. The text says what was refused.
     #[error("the database is read-only: {0}")]
     ReadOnly(String),
+    /// The key given does not open the file: a wrong key, or a file that is not an encrypted
+    /// database (or is damaged). Nothing was written to it.
+    #[error("the key does not open the database file")]
+    WrongKey,
+    /// The file looks encrypted (not plain SQLite, its first page indistinguishable from random
+    /// bytes) and was opened without a key. Nothing was written to it.
+    #[error("the database file is encrypted and no key was given")]
+    DatabaseEncrypted,
+    /// A key was given (to open or rekey) for a database that is not encrypted. Nothing was
+    /// written to it.
+    #[error("the database file is not encrypted")]
+    DatabaseNotEncrypted,
+    /// A key was given to a build without the feature `encryption`.
+    #[error("this build of the library has no encryption (feature `encryption`)")]
+    EncryptionUnavailable,
     /// Any other SQLite failure.
     #[error("storage failure: {}", sqlite_message(.0))]
     Sqlite(#[source] rusqlite::Error),
@@ -323,6 +338,36 @@ pub enum CoachError {
     #[error("not a database: {detail}")]
     NotADatabase {
         /// What was found.
+        detail: String,
+    },
+    /// The key does not open the database file: a wrong key, or a file that is not an encrypted
+    /// database of this library (or is damaged). The file was left untouched; open it with the
+    /// key it was encrypted with.
+    #[error("wrong key: {detail}")]
+    WrongKey {
+        /// What was found, in the library's words (never the key).
+        detail: String,
+    },
+    /// The file is encrypted (it is not plain SQLite and its first page is indistinguishable from
+    /// random bytes) and was opened without a key: open it with `openEncrypted`. Left untouched.
+    #[error("database encrypted: {detail}")]
+    DatabaseEncrypted {
+        /// What was found.
+        detail: String,
+    },
+    /// A key was given for a database that is not encrypted (`openEncrypted` on a plain file, or
+    /// `rekey` on a plain database). Left untouched; `copyDatabase` writes an encrypted copy.
+    #[error("database not encrypted: {detail}")]
+    DatabaseNotEncrypted {
+        /// What was refused.
+        detail: String,
+    },
+    /// A key was given, but this build of the library has no encryption (it was built without
+    /// the feature `encryption`). Nothing was opened or written: the library never stores data
+    /// unencrypted that the app asked to encrypt.
+    #[error("encryption unavailable: {detail}")]
+    EncryptionUnavailable {
+        /// What was refused.
         detail: String,
     },
     /// Reading or writing the database failed (disk full, locked for too long).
@@ -473,6 +518,10 @@ impl CoachError {
             Self::Storage { .. } => "storage",
             Self::DatabaseCorrupt { .. } => "database_corrupt",
             Self::ReadOnly { .. } => "read_only",
+            Self::WrongKey { .. } => "wrong_key",
+            Self::DatabaseEncrypted { .. } => "database_encrypted",
+            Self::DatabaseNotEncrypted { .. } => "database_not_encrypted",
+            Self::EncryptionUnavailable { .. } => "encryption_unavailable",
             Self::NotFound { .. } => "not_found",
             Self::ModelUnusable { .. } => "model_unusable",
             Self::InsufficientMemory { .. } => "insufficient_memory",
@@ -507,6 +556,10 @@ impl CoachError {
             | Self::Storage { detail }
             | Self::DatabaseCorrupt { detail }
             | Self::ReadOnly { detail }
+            | Self::WrongKey { detail }
+            | Self::DatabaseEncrypted { detail }
+            | Self::DatabaseNotEncrypted { detail }
+            | Self::EncryptionUnavailable { detail }
             | Self::NotFound { detail }
             | Self::ModelUnusable { detail }
             | Self::ModelOutputRejected { detail, .. }

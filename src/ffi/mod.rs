@@ -4,6 +4,7 @@
 mod assistant;
 mod coach;
 mod data;
+mod encryption;
 pub mod language_model;
 mod llm;
 pub mod logging;
@@ -16,6 +17,7 @@ mod workout;
 
 pub use assistant::{AssistantListener, AssistantTask};
 pub use coach::{library_version, Coach};
+pub use encryption::encryption_available;
 #[cfg(feature = "llama")]
 pub use llm::load_model;
 pub use llm::{LoadProgressListener, ModelOptions};

@@ -52,10 +52,12 @@
 //! their decisions), `assistant` (planner items, completions, goals, audit, idempotency), `meals`
 //! (recipes and their search index, meal history, plan jobs), `workout` (workout exercises and
 //! saved workouts); `codec` reads and writes enum and JSON columns; `export` writes and reads the
-//! export document of every table and erases them.
+//! export document of every table and erases them; `cipher` is encryption at rest (the key set on
+//! every connection before its first read, rekeying, encrypted copies).
 
 mod assistant;
 mod changes;
+mod cipher;
 mod codec;
 mod export;
 mod generations;
@@ -74,6 +76,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use crate::error::{Error, Result};
 
+pub use cipher::{DatabaseKey, ENCRYPTION_AVAILABLE};
 pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
 pub use generations::{GenerationRecord, NewGeneration};
 
@@ -148,6 +151,8 @@ pub struct Store {
     read_only: bool,
     /// A check found the file damaged: [`Store::write`] refuses with [`Error::DatabaseCorrupt`].
     corrupt: AtomicBool,
+    /// The connection was keyed (`cipher.rs`): the file is encrypted.
+    encrypted: bool,
 }
 
 impl std::fmt::Debug for Store {
@@ -176,7 +181,7 @@ impl Store {
     /// fails `PRAGMA quick_check` opens for reading only when its schema is current (writes are
     /// refused with [`Error::DatabaseCorrupt`]); one that would need a migration is refused.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Self::open_with(path.as_ref(), Access::Auto)
+        Self::open_with(path.as_ref(), Access::Auto, None)
     }
 
     /// Opens the database at `path` for reading only: nothing is written to the file, and every
@@ -185,15 +190,20 @@ impl Store {
     /// is write-protected and SQLite's `-shm` index is absent, the file is read as immutable (no
     /// other process may write it meanwhile).
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
-        Self::open_with(path.as_ref(), Access::ReadOnly)
+        Self::open_with(path.as_ref(), Access::ReadOnly, None)
     }
 
     /// A private in-memory database, for tests and for callers that keep nothing.
     pub fn open_in_memory() -> Result<Store> {
+        cipher::initialize();
         Self::init(Connection::open_in_memory()?, false, false)
     }
 
-    fn open_with(path: &Path, access: Access) -> Result<Store> {
+    fn open_with(path: &Path, access: Access, key: Option<&DatabaseKey>) -> Result<Store> {
+        // A key this build cannot use, or one given for a plain file: refused before SQLite opens
+        // anything.
+        cipher::initialize();
+        cipher::check_before_open(path, key)?;
         if path.as_os_str().is_empty() {
             // SQLite would open a private temporary database: nothing would be kept.
             return Err(Error::InvalidArgument(
@@ -207,7 +217,7 @@ impl Store {
         let deadline = Instant::now() + BUSY_TIMEOUT;
         let mut pause = Duration::from_millis(1);
         loop {
-            match Self::open_once(path, access) {
+            match Self::open_once(path, access, key) {
                 Err(e) if is_busy(&e) && Instant::now() + pause < deadline => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(50));
@@ -217,7 +227,7 @@ impl Store {
         }
     }
 
-    fn open_once(path: &Path, access: Access) -> Result<Store> {
+    fn open_once(path: &Path, access: Access, key: Option<&DatabaseKey>) -> Result<Store> {
         let file = std::fs::metadata(path).ok();
         let non_empty = file.as_ref().is_some_and(|m| m.len() > 0);
         // A rollback journal that would change the file when SQLite reads it: the library's
@@ -239,9 +249,16 @@ impl Store {
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX;
             Connection::open_with_flags(path, flags).map_err(open_error)?
         };
+        // The key first: every step below reads the file.
+        if let Some(key) = key {
+            cipher::apply_key(&conn, key)?;
+        }
         // SQLite opens a file it may not write (another user's) read-only by itself.
         let read_only = conn.is_readonly(MAIN_DB)?;
-        Self::init(conn, pending_log, read_only)
+        let mut store = Self::init(conn, pending_log, read_only)
+            .map_err(|e| cipher::explain_refusal(e, path, key.is_some()))?;
+        store.encrypted = key.is_some();
+        Ok(store)
     }
 
     fn init(mut conn: Connection, pending_log: bool, read_only: bool) -> Result<Store> {
@@ -283,6 +300,7 @@ impl Store {
             conn: Mutex::new(conn),
             read_only,
             corrupt: AtomicBool::new(damage.is_some()),
+            encrypted: false,
         })
     }
 
@@ -334,6 +352,19 @@ impl Store {
     /// does if it returns an error. Refused with [`Error::ReadOnly`] on a read-only database and
     /// with [`Error::DatabaseCorrupt`] on a damaged one.
     pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        self.writable()?;
+        let mut conn = self.lock();
+        let run = |conn: &mut Connection| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let out = f(&Db { conn: &tx })?;
+            tx.commit()?;
+            Ok(out)
+        };
+        run(&mut conn).map_err(|e| self.damage_found(e))
+    }
+
+    /// [`Error::ReadOnly`] on a read-only database, [`Error::DatabaseCorrupt`] on a damaged one.
+    fn writable(&self) -> Result<()> {
         if self.read_only {
             return Err(Error::ReadOnly(
                 "the database was opened read-only (the file or its folder is write-protected)"
@@ -345,14 +376,7 @@ impl Store {
                 "a check found damaged pages; writes are refused".into(),
             ));
         }
-        let mut conn = self.lock();
-        let run = |conn: &mut Connection| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let out = f(&Db { conn: &tx })?;
-            tx.commit()?;
-            Ok(out)
-        };
-        run(&mut conn).map_err(|e| self.damage_found(e))
+        Ok(())
     }
 
     /// A "corrupt" result from SQLite once the file is open: the file is damaged, so later writes

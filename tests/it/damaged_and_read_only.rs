@@ -198,7 +198,8 @@ impl EventSink for Events {
     }
 }
 
-fn names_in(dir: &Path) -> Vec<String> {
+/// The files in `dir`, by name, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -23,6 +23,7 @@ mod crash;
 mod damaged_and_read_only;
 mod data_export;
 mod demo;
+mod encryption;
 mod first_open;
 mod limits;
 #[cfg(feature = "llama")]

@@ -63,6 +63,12 @@
 //! JSON with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
 //! non-UTF-8 with `invalid_json`, exit 2).
 //!
+//! Encryption at rest: with `COACH_DB_KEY` set to a 32-byte key as 64 hexadecimal digits, `--db`
+//! opens (or creates) the file encrypted with it (a build with the feature `encryption`; without
+//! it the error is `encryption_unavailable`). A wrong key is `wrong_key`, a plain file
+//! `database_not_encrypted`, an encrypted file without the variable `database_encrypted`; the
+//! file is left untouched. The key is never taken as an argument.
+//!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
 //! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
 //! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
@@ -98,7 +104,8 @@ const USAGE: &str = "usage:
   coach workout validate   (a workout YAML on stdin)
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
-  coach demo [--db PATH] [--model GGUF]";
+  coach demo [--db PATH] [--model GGUF]
+environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption)";
 
 struct Usage(String);
 
@@ -255,10 +262,21 @@ fn version(s: &str) -> Result<SchemaVersion, Usage> {
     })
 }
 
+/// The environment variable that holds the database key (64 hexadecimal digits) for `--db`:
+/// never an argument, which other users of the machine can read in the process list.
+const KEY_VARIABLE: &str = "COACH_DB_KEY";
+
+/// The database of `--db` (encrypted with the key in `COACH_DB_KEY` when that is set and not
+/// empty), or an in-memory one without `--db`.
 fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
-    match db {
-        Some(path) => Coach::open(path.to_string()),
-        None => Coach::open_in_memory(),
+    let key = std::env::var(KEY_VARIABLE).ok().filter(|k| !k.is_empty());
+    match (db, key) {
+        (Some(path), Some(hex)) => {
+            let key = coachcore::store::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
+            Coach::open_with_key(path.to_string(), &key)
+        }
+        (Some(path), None) => Coach::open(path.to_string()),
+        (None, _) => Coach::open_in_memory(),
     }
 }
 
