@@ -8,7 +8,7 @@ use super::training::performances_of;
 use super::Db;
 use crate::error::Result;
 use crate::suggest::model::{ExercisePerformance, WeightUnit};
-use crate::workout::catalog::WorkoutExercise;
+use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 
 /// A saved workout: its result and whether it was logged.
@@ -52,6 +52,26 @@ impl Db<'_> {
         Ok(self
             .conn
             .prepare_cached("SELECT body FROM workout_exercises ORDER BY id")?
+            .query_map([], |r| from_json(&r.get::<_, String>(0)?, 0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Adds or replaces an equipment definition of the app's own workout catalog.
+    pub fn save_workout_equipment(&self, e: &WorkoutEquipment) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO workout_equipment (key, body) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET body = excluded.body",
+            )?
+            .execute(params![e.key, json(e)])?;
+        Ok(())
+    }
+
+    /// The app's own equipment definitions, by key.
+    pub fn workout_equipment(&self) -> Result<Vec<WorkoutEquipment>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT body FROM workout_equipment ORDER BY key")?
             .query_map([], |r| from_json(&r.get::<_, String>(0)?, 0))?
             .collect::<rusqlite::Result<Vec<_>>>()?)
     }
