@@ -249,8 +249,8 @@ impl LanguageModel for Traced<'_> {
         let out = self.0.generate(request, listener, cancel);
         match &out {
             Ok(r) => eprintln!(
-                "--- prompt ({} tokens):\n{user}\n--- answer ({} tokens):\n{}",
-                r.prompt_tokens, r.completion_tokens, r.text
+                "--- prompt ({} tokens, {} ms):\n{user}\n--- answer ({} tokens, {} ms):\n{}",
+                r.prompt_tokens, r.prompt_ms, r.completion_tokens, r.generation_ms, r.text
             ),
             Err(e) => eprintln!("--- prompt:\n{user}\n--- error: {e}"),
         }

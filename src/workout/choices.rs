@@ -101,8 +101,9 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slo
     }
     if policy.rir_shift > 0 || policy.load_cap_pct < 1.0 {
         lines.push(format!(
-            "Tired today: code keeps {} more reps in reserve and loads at most {:.0}% of last.",
+            "Tired today: code keeps {} more rep{} in reserve and loads at most {:.0}% of last.",
             policy.rir_shift,
+            if policy.rir_shift == 1 { "" } else { "s" },
             policy.load_cap_pct * 100.0
         ));
     }
