@@ -65,7 +65,7 @@ fn tier_name(t: PlanTier) -> &'static str {
 }
 
 /// The analyzer's user turn: the request's frame, the facts code computed, and one line per slot
-/// with its candidates and what the history says of each.
+/// with its candidates and, for those with history, their last load.
 pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slot<'_>]) -> String {
     let m = &request.meta;
     let policy = pre.policy();
@@ -112,18 +112,13 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slo
         let options: Vec<String> = s
             .candidates
             .iter()
-            .map(|e| {
-                let history = match pre.facts(&e.id) {
-                    Some(f) if f.last_load > 0.0 => {
-                        format!(
-                            "last {}x{} {} days ago",
-                            f.last_load, f.last_reps, f.days_ago
-                        )
-                    }
-                    Some(f) => format!("done {} days ago", f.days_ago),
-                    None => "new".into(),
-                };
-                format!("{} ({history})", e.id)
+            .map(|e| match pre.facts(&e.id) {
+                Some(f) if f.last_load > 0.0 => format!(
+                    "{} (last {}x{} {} days ago)",
+                    e.id, f.last_load, f.last_reps, f.days_ago
+                ),
+                Some(f) => format!("{} (done {} days ago)", e.id, f.days_ago),
+                None => e.id.clone(),
             })
             .collect();
         lines.push(format!(
@@ -236,12 +231,11 @@ pub fn generator_prompt(
     )];
     for p in &plan.exercise_plan {
         let def = render::find(catalog, &p.exercise);
-        let load = render::working_load(p, def, inv, m.units).map_or_else(
-            || "load by feel".to_string(),
-            |w| format!("{w} {}", units.trim_matches('"')),
-        );
+        let load = render::working_load(p, def, inv, m.units)
+            .map(|w| format!(" at {w} {}", units.trim_matches('"')))
+            .unwrap_or_default();
         lines.push(format!(
-            "- {}: tier {}, {} sets x {} reps, {load}, RIR {}",
+            "- {}: tier {}, {} sets x {} reps{load}, RIR {}",
             p.exercise,
             serde_json::to_string(&p.tier)
                 .unwrap_or_default()

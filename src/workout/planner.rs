@@ -13,8 +13,9 @@
 //! empty, one Tier A slot offers the first allowed exercises. Sets and reps by goal (A, B, C):
 //! strength 4x3-5, 3x6-8, 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15,
 //! 2x15-20, 2x15-20; general 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue
-//! shift). Sets are trimmed from C, then B, to the budget's working sets. Target loads: the last
-//! working load within today's cap.
+//! shift). Sets are trimmed from C, then B, to the budget's working sets; when one set per slot is
+//! still too many, the last slots are left out. Target loads: the last working load within
+//! today's cap.
 
 use super::catalog::{Inventory, LoadKind, WorkoutExercise};
 use super::model::{
@@ -247,6 +248,10 @@ pub fn skeleton<'a>(
             s.sets -= 1;
         }
     }
+    // A budget smaller than one set per slot keeps the first slots (C and B go first).
+    while slots.len() > 1 && slots.iter().map(|s| s.sets).sum::<u32>() > max {
+        slots.pop();
+    }
     let mut counts = [0u32; 3];
     for s in &mut slots {
         let (letter, n) = match s.tier {
@@ -341,6 +346,7 @@ mod tests {
         for (equipment, minutes, goal) in [
             (GYM, 60, Goal::Hypertrophy),
             (GYM, 15, Goal::Strength),
+            (GYM, 15, Goal::Hypertrophy),
             (&["eq_dumbbells_set_5-50"][..], 30, Goal::General),
             (&[][..], 20, Goal::Endurance),
             (&["eq_kettlebell"][..], 40, Goal::Endurance),
@@ -366,7 +372,7 @@ mod tests {
             assert!(!seen.contains("bb-deadlift"), "banned in the notes");
             let sets: u32 = slots.iter().map(|s| s.sets).sum();
             assert!(
-                sets <= pre.budget.max_working_sets.max(slots.len() as u32),
+                sets <= pre.budget.max_working_sets.max(1),
                 "{sets} sets for a budget of {}",
                 pre.budget.max_working_sets
             );
