@@ -122,11 +122,12 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slo
             })
             .collect();
         lines.push(format!(
-            "{}: {}, {}, {} sets x {}; choose from {}",
+            "{}: {}, {}, {} set{} x {}; choose from {}",
             s.key,
             tier_name(s.tier),
             s.role,
             s.sets,
+            if s.sets == 1 { "" } else { "s" },
             s.reps,
             options.join(", ")
         ));
@@ -235,12 +236,13 @@ pub fn generator_prompt(
             .map(|w| format!(" at {w} {}", units.trim_matches('"')))
             .unwrap_or_default();
         lines.push(format!(
-            "- {}: tier {}, {} sets x {} reps{load}, RIR {}",
+            "- {}: tier {}, {} set{} x {} reps{load}, RIR {}",
             p.exercise,
             serde_json::to_string(&p.tier)
                 .unwrap_or_default()
                 .trim_matches('"'),
             p.working_sets,
+            if p.working_sets == 1 { "" } else { "s" },
             p.targets.rep_range,
             (p.targets.rir + plan.fatigue_policy.rir_shift).min(4)
         ));
