@@ -7,6 +7,8 @@
 //!     cargo bench --features llama --bench ai_eval -- --quick # the first 12 tasks (CI)
 //!     cargo bench --features llama --bench ai_eval -- --only assistant,cache,suggestions
 //!
+//! `COACH_BENCH_THREADS=1` runs the model on one thread (steadier on a machine with other work).
+//!
 //! `cache` prints the assistant's cold and warm time to first token (prompt caching and
 //! `prewarm`, `ai_eval/cache.rs`).
 //!
@@ -60,7 +62,14 @@ fn main() {
         &path,
         LlamaOptions {
             context_tokens: 2048,
-            threads: Some(2.min(coachcore::llm::llama::available_cores())),
+            // COACH_BENCH_THREADS=1: one thread on a busy machine (as `benches/llm.rs`).
+            threads: Some(
+                std::env::var("COACH_BENCH_THREADS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(2)
+                    .clamp(1, 2.min(coachcore::llm::llama::available_cores())),
+            ),
             ..LlamaOptions::default()
         },
     )

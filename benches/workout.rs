@@ -196,12 +196,24 @@ fn model_flow() {
         println!("whole flow on a model: skipped (set COACH_MODEL to a GGUF)");
         return;
     };
+    // COACH_BENCH_THREADS=1: one thread on a busy machine (as `benches/llm.rs`).
+    let threads = std::env::var("COACH_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2)
+        .clamp(1, 2);
     let options = LlamaOptions {
         context_tokens: 2048,
-        threads: Some(2),
+        threads: Some(threads),
         ..LlamaOptions::default()
     };
     let engine = LlamaEngine::load(&path, options).expect("the model loads");
+    println!(
+        "whole flow: {threads} threads, load average {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
     let request: WorkoutRequest = serde_json::from_str(REQUEST).unwrap();
     let settings = WorkoutSettings::default();
     let rounds = 3;

@@ -624,6 +624,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             out(coach.validate_workout_yaml(parse_request::<YamlRequest>(request)?.yaml))
         }
         "workout.render" => out(coach.render_workout_plan(request)?),
+        "workout.exercise.save" => out(coach.save_workout_exercise(parse_request(request)?)?),
+        "workout.exercises" => out(coach.workout_exercises()?),
+        "workout.equipment.save" => out(coach.save_workout_equipment(parse_request(request)?)?),
+        "workout.equipment" => out(coach.workout_equipment()?),
         "plan.generate" => out(plan_generate(coach, request)?),
         "planner.item" => {
             let r: ItemRequest = parse_request(request)?;
@@ -708,6 +712,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `workout.log` | `WorkoutLog` | `null` |
 /// | `workout.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
 /// | `workout.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
+/// | `workout.exercise.save` | `WorkoutExercise` | `null` |
+/// | `workout.exercises` | `{}` | `[WorkoutExercise]`: the built-in catalog and the app's own |
+/// | `workout.equipment.save` | `WorkoutEquipment` (`{key, name, provides, weights, units}`) | `null` |
+/// | `workout.equipment` | `{}` | `[WorkoutEquipment]`: the app's own definitions |
 /// | `plan.generate` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `coach_plan_transform` returns it |
 ///
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
@@ -1160,6 +1168,30 @@ mod tests {
         coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts(["x"])));
         let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
         assert_eq!(info["ok"]["embedded"], false, "{info}");
+    }
+
+    #[test]
+    fn the_apps_own_workout_exercises_and_equipment_through_coach_call() {
+        let h = Handle::new();
+        let eq = r#"{"key":"eq_hex_bar","name":"Hex bar","provides":["trap_bar"],"weights":[],"units":"lbs"}"#;
+        assert_eq!(call(&h, "workout.equipment.save", eq), r#"{"ok":null}"#);
+        let listed: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.equipment", "{}")).unwrap();
+        assert_eq!(listed["ok"][0]["provides"][0], "trap_bar", "{listed}");
+        invalid_at(
+            &call(
+                &h,
+                "workout.equipment.save",
+                r#"{"key":"Bad Key","name":"x","provides":[],"units":"kg"}"#,
+            ),
+            None,
+        );
+        let ex = r#"{"id":"hex-bar-carry","name":"Hex bar carry","requires":["trap_bar"],"muscles":["traps"],"compound":true,"load":"other","pattern":"core"}"#;
+        assert_eq!(call(&h, "workout.exercise.save", ex), r#"{"ok":null}"#);
+        let all: serde_json::Value =
+            serde_json::from_str(&call(&h, "workout.exercises", "{}")).unwrap();
+        let all = all["ok"].as_array().unwrap();
+        assert!(all.len() > 80 && all.iter().any(|e| e["id"] == "hex-bar-carry"));
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! First a reference pass with the deterministic planner and generator (no model) proves that
 //! every task's constraints can be met. The model runs with the library's default settings (the
 //! model's small choices: analyzer answers up to 384 tokens, generator answers up to 512), in the
-//! 2048-token context `ai_eval` loads; `--quick` runs the first 2 tasks.
+//! 2048-token context `ai_eval` loads; `--quick` runs the first 2 tasks. With
+//! `COACH_EVAL_TRACE=1` each model call's last user turn and raw answer go to stderr.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,7 +21,10 @@ use coachcore::assistant::date::Date;
 use coachcore::clock::FixedClock;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
-use coachcore::llm::CancelToken;
+use coachcore::llm::{
+    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
+    TokenListener,
+};
 use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
@@ -223,6 +227,37 @@ fn generate(task: &Task, model: Option<&Metered<'_>>) -> coachcore::error::Resul
     )
 }
 
+/// The engine, printing each call's last user turn and raw answer to stderr (a debug run).
+struct Traced<'a>(&'a LlamaEngine);
+
+impl LanguageModel for Traced<'_> {
+    fn info(&self) -> ModelInfo {
+        self.0.info()
+    }
+
+    fn generate(
+        &self,
+        request: GenerationRequest,
+        listener: Option<Arc<dyn TokenListener>>,
+        cancel: Arc<CancelToken>,
+    ) -> Result<GenerationResult, LlmError> {
+        let user = request
+            .messages
+            .last()
+            .map(|m| m.content.clone())
+            .unwrap_or_default();
+        let out = self.0.generate(request, listener, cancel);
+        match &out {
+            Ok(r) => eprintln!(
+                "--- prompt ({} tokens, {} ms):\n{user}\n--- answer ({} tokens, {} ms):\n{}",
+                r.prompt_tokens, r.prompt_ms, r.completion_tokens, r.generation_ms, r.text
+            ),
+            Err(e) => eprintln!("--- prompt:\n{user}\n--- error: {e}"),
+        }
+        out
+    }
+}
+
 /// Runs the workout tasks (the first 2 with `quick`) and prints the score line.
 pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
     let tasks = tasks();
@@ -251,8 +286,14 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
     );
     let mut score = Score::default();
     let mut from_model = 0;
+    let trace = std::env::var("COACH_EVAL_TRACE").is_ok_and(|v| v == "1");
+    let traced = Traced(engine);
+    let model: &dyn LanguageModel = if trace { &traced } else { &**engine };
     for t in tasks {
-        let metered = Metered::new(&**engine, "eval");
+        if trace {
+            eprintln!("=== task {}", t.id);
+        }
+        let metered = Metered::new(model, "eval");
         let started = Instant::now();
         let out = generate(t, Some(&metered));
         score

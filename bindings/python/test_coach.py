@@ -87,9 +87,12 @@ from coachcore import (  # noqa: E402
     WorkoutPlan,
     CardioActivity,
     Goal,
+    LoadKind,
     Recovery,
     SetActual,
     TodayPlanRequest,
+    WorkoutEquipment,
+    WorkoutExercise,
     WorkoutListener,
     WorkoutLog,
     WorkoutMeta,
@@ -1273,6 +1276,27 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(bad.error.code, "schema_violation")
         self.assertEqual(bad.error.path, "sets[0].id")
         self.assertEqual(self.coach.validate_workout_yaml("sets: [").error.code, "invalid_yaml")
+
+    def test_the_apps_own_exercises_and_equipment_are_saved_and_used(self):
+        # Without a definition the key provides nothing: no trap-bar exercise is allowed.
+        request = workout_request()
+        request.equipment = ["eq_hex_bar"]
+        request.bans = ["bodyweight-squat"]  # the hinge is then the first Tier A pick
+        sets = self.coach.generate_workout(request, None).wait().workout.sets
+        self.assertFalse(any(s.exercise == "trap-bar-deadlift" for s in sets))
+        self.coach.save_workout_equipment(WorkoutEquipment(key="eq_hex_bar", name="Hex bar",
+                                                           provides=["trap_bar"], weights=[],
+                                                           units=WeightUnit.LBS))
+        self.assertEqual([e.key for e in self.coach.workout_equipment()], ["eq_hex_bar"])
+        sets = self.coach.generate_workout(request, None).wait().workout.sets
+        self.assertTrue(any(s.exercise == "trap-bar-deadlift" and s.equipment == "eq_hex_bar" for s in sets))
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.save_workout_equipment(WorkoutEquipment(key="Bad Key", name="x", provides=[], weights=[],
+                                                               units=WeightUnit.KG))
+        own = WorkoutExercise(id="hex-bar-carry", name="Hex bar carry", requires=["trap_bar"], muscles=["traps"],
+                              compound=True, load=LoadKind.OTHER, pattern="core", per_side=False)
+        self.coach.save_workout_exercise(own)
+        self.assertIn(own, self.coach.workout_exercises())
 
     def test_generate_today_plan_with_an_app_model(self):
         with self.assertRaises(CoachError.ModelUnusable):

@@ -11,7 +11,7 @@ use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
 use crate::llm::metered::SharedModel;
 use crate::llm::CancelToken;
-use crate::workout::catalog::WorkoutExercise;
+use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
 use crate::workout::document::{self, DocumentError};
 use crate::workout::model::{
     Workout, WorkoutEvent, WorkoutLog, WorkoutRequest, WorkoutResult, WorkoutSettings,
@@ -177,6 +177,20 @@ impl Coach {
     /// The workout catalog: the built-in exercises and the app's own.
     pub fn workout_exercises(&self) -> Result<Vec<WorkoutExercise>, CoachError> {
         Ok(service::exercises(&self.store)?)
+    }
+
+    /// Adds or replaces an equipment definition of the app's own workout catalog: an inventory
+    /// key, what it provides and the weights it offers. Requests naming the key use it instead
+    /// of the built-in mapping. Throws `InvalidArgument` for a malformed key or values out of
+    /// bounds.
+    pub fn save_workout_equipment(&self, equipment: WorkoutEquipment) -> Result<(), CoachError> {
+        Ok(service::save_equipment(&self.store, &equipment)?)
+    }
+
+    /// The app's own equipment definitions, by key (the built-in mapping is documented in
+    /// `docs/workout.md`).
+    pub fn workout_equipment(&self) -> Result<Vec<WorkoutEquipment>, CoachError> {
+        Ok(service::equipment(&self.store)?)
     }
 }
 

@@ -45,7 +45,7 @@ pub const EXPORT_VERSION: u32 = 1;
 /// Every table that holds the user's data, parents before children, and whether it is a
 /// `WITHOUT ROWID` table (read in primary-key order). `tests/it/data_export.rs` checks that this
 /// names every table of the schema except SQLite's own and the full-text index.
-pub const TABLES: [(&str, bool); 22] = [
+pub const TABLES: [(&str, bool); 23] = [
     ("generation_metadata", false),
     ("exercise_catalog", false),
     ("plans", false),
@@ -67,6 +67,7 @@ pub const TABLES: [(&str, bool); 22] = [
     ("meal_history", false),
     ("meal_plan_jobs", true),
     ("workout_exercises", false),
+    ("workout_equipment", false),
     ("workouts", false),
 ];
 

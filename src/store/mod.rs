@@ -102,6 +102,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_suggestion_units.sql"),
     include_str!("migrations/0005_meals.sql"),
     include_str!("migrations/0006_workout.sql"),
+    include_str!("migrations/0007_workout_equipment.sql"),
 ];
 
 /// The schema version this code writes.

@@ -8,7 +8,7 @@ use super::training::performances_of;
 use super::Db;
 use crate::error::Result;
 use crate::suggest::model::{ExercisePerformance, WeightUnit};
-use crate::workout::catalog::WorkoutExercise;
+use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 
 /// A saved workout: its result and whether it was logged.
@@ -38,20 +38,45 @@ fn summary_row(r: &Row<'_>) -> rusqlite::Result<WorkoutSummary> {
 impl Db<'_> {
     /// Adds or replaces an exercise of the app's own workout catalog.
     pub fn save_workout_exercise(&self, e: &WorkoutExercise) -> Result<()> {
-        self.conn
-            .prepare_cached(
-                "INSERT INTO workout_exercises (id, body) VALUES (?1, ?2)
-                 ON CONFLICT (id) DO UPDATE SET body = excluded.body",
-            )?
-            .execute(params![e.id, json(e)])?;
-        Ok(())
+        self.save_catalog_row("workout_exercises", "id", &e.id, json(e))
     }
 
     /// The app's own workout exercises, by id.
     pub fn workout_exercises(&self) -> Result<Vec<WorkoutExercise>> {
+        self.catalog_rows("workout_exercises", "id")
+    }
+
+    /// Adds or replaces an equipment definition of the app's own workout catalog.
+    pub fn save_workout_equipment(&self, e: &WorkoutEquipment) -> Result<()> {
+        self.save_catalog_row("workout_equipment", "key", &e.key, json(e))
+    }
+
+    /// The app's own equipment definitions, by key.
+    pub fn workout_equipment(&self) -> Result<Vec<WorkoutEquipment>> {
+        self.catalog_rows("workout_equipment", "key")
+    }
+
+    /// Upserts the JSON `body` under `key` in an app catalog table (`table` and `key_col` are
+    /// this file's constants, never input).
+    fn save_catalog_row(&self, table: &str, key_col: &str, key: &str, body: String) -> Result<()> {
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO {table} ({key_col}, body) VALUES (?1, ?2)
+                 ON CONFLICT ({key_col}) DO UPDATE SET body = excluded.body"
+            ))?
+            .execute(params![key, body])?;
+        Ok(())
+    }
+
+    /// Every JSON body of an app catalog table, by key.
+    fn catalog_rows<T: serde::de::DeserializeOwned>(
+        &self,
+        table: &str,
+        key_col: &str,
+    ) -> Result<Vec<T>> {
         Ok(self
             .conn
-            .prepare_cached("SELECT body FROM workout_exercises ORDER BY id")?
+            .prepare_cached(&format!("SELECT body FROM {table} ORDER BY {key_col}"))?
             .query_map([], |r| from_json(&r.get::<_, String>(0)?, 0))?
             .collect::<rusqlite::Result<Vec<_>>>()?)
     }

@@ -5,7 +5,8 @@
 //! An exercise requires capabilities such as `barbell`, `bench`, `rack`, `dumbbells`, `cable`
 //! (listed in [`CAPABILITIES`]) or raw inventory keys (an app's own exercise may require its own
 //! key); body weight is always available. An inventory key provides the capabilities of the
-//! table in [`capabilities_of`] and itself.
+//! table in [`capabilities_of`] and itself, or, when the app saved its own definition of the key
+//! ([`WorkoutEquipment`]), what that definition says (and the weights it lists).
 
 use std::sync::OnceLock;
 
@@ -103,6 +104,40 @@ impl WorkoutExercise {
     }
 }
 
+/// An equipment definition of the app's own catalog: an inventory key, what it provides and the
+/// weights it offers. Saved ones replace the built-in mapping of the same key
+/// ([`capabilities_of`]) in every request that names the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorkoutEquipment {
+    /// The inventory key requests name (`eq_hex_bar`): 1 to 80 characters `a-z`, `0-9`, `_`,
+    /// `-` and `.`.
+    pub key: String,
+    /// Display name (1 to 80 characters).
+    pub name: String,
+    /// What it provides: capabilities exercises require (`trap_bar`, `rack`, `pullup_bar`, ...;
+    /// see the built-in list in the workout format docs) or keys the app's own exercises require;
+    /// at most 10, each 1 to 40 characters.
+    pub provides: Vec<String>,
+    /// The loads it offers, in `units` (dumbbell or kettlebell sizes, such as `[5, 7.5, 10]`):
+    /// target weights of dumbbell exercises (when it provides `dumbbells`) or kettlebell exercises
+    /// (when it provides `kettlebell`) are rounded to these. At most 100, each above 0 and at most
+    /// 500; empty: the built-in sizes.
+    #[serde(default)]
+    pub weights: Vec<f64>,
+    /// The unit of `weights`.
+    pub units: WeightUnit,
+}
+
+/// Whether `key` is a well-formed inventory key (1 to 80 characters `a-z`, `0-9`, `_`, `-`, `.`).
+pub fn is_equipment_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 80
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_-.".contains(&b))
+}
+
 /// Whether `id` is a well-formed exercise id (kebab-case, 1 to 60 characters).
 pub fn is_exercise_id(id: &str) -> bool {
     !id.is_empty()
@@ -191,22 +226,46 @@ pub struct Inventory {
     provided: Vec<(String, String)>,
     /// Keys that provide nothing known.
     pub unknown: Vec<String>,
-    /// Dumbbell sizes from `eq_dumbbells_set_<low>-<high>` keys (request unit).
+    /// Dumbbell sizes from `eq_dumbbells_set_<low>-<high>` keys and the app's own definitions
+    /// (request unit).
     pub dumbbells: Vec<f64>,
+    /// Kettlebell sizes from the app's own definitions (request unit); empty: the built-in
+    /// sizes.
+    pub kettlebells: Vec<f64>,
 }
 
 impl Inventory {
-    /// Resolves `keys` (the request's equipment).
+    /// Resolves `keys` (the request's equipment) with the built-in mapping.
     pub fn new(keys: &[String], unit: WeightUnit) -> Inventory {
+        Inventory::with_own(keys, unit, &[])
+    }
+
+    /// Resolves `keys` with the app's own definitions `own`, which replace the built-in mapping
+    /// of their keys.
+    pub fn with_own(keys: &[String], unit: WeightUnit, own: &[WorkoutEquipment]) -> Inventory {
         let mut provided = Vec::new();
         let mut unknown = Vec::new();
         let mut dumbbells = Vec::new();
+        let mut kettlebells = Vec::new();
         for key in keys {
+            provided.push((key.clone(), key.clone()));
+            if let Some(def) = own.iter().find(|d| &d.key == key) {
+                for c in &def.provides {
+                    provided.push((c.clone(), key.clone()));
+                }
+                let sizes = def.weights.iter().map(|w| def.units.convert(*w, unit));
+                if def.provides.iter().any(|c| c == "dumbbells") {
+                    dumbbells.extend(sizes.clone());
+                }
+                if def.provides.iter().any(|c| c == "kettlebell") {
+                    kettlebells.extend(sizes);
+                }
+                continue;
+            }
             let caps = capabilities_of(key);
             if caps.is_empty() && !key.starts_with("eq_") {
                 unknown.push(key.clone());
             }
-            provided.push((key.clone(), key.clone()));
             for c in caps {
                 provided.push((c.to_string(), key.clone()));
             }
@@ -214,12 +273,15 @@ impl Inventory {
                 dumbbells.extend(dumbbell_range(range, unit));
             }
         }
-        dumbbells.sort_by(f64::total_cmp);
-        dumbbells.dedup();
+        for sizes in [&mut dumbbells, &mut kettlebells] {
+            sizes.sort_by(f64::total_cmp);
+            sizes.dedup();
+        }
         Inventory {
             provided,
             unknown,
             dumbbells,
+            kettlebells,
         }
     }
 
@@ -260,6 +322,10 @@ impl Inventory {
             },
             LoadKind::Dumbbell => LoadConfig {
                 dumbbells: self.dumbbells.clone(),
+                ..LoadConfig::default()
+            },
+            LoadKind::Kettlebell if !self.kettlebells.is_empty() => LoadConfig {
+                dumbbells: self.kettlebells.clone(),
                 ..LoadConfig::default()
             },
             LoadKind::Kettlebell => LoadConfig {

@@ -2,134 +2,46 @@
 //! small choices (rule 9): code computes everything it can, and the per-request schema holds only
 //! what needs judgement, so the prompt and the answer fit a 2048-token context with room.
 //!
-//! - Analyzer: the model picks the session type and, per exercise, the exercise (an enum of
-//!   today's candidates), its tier, its working sets (1 to [`MAX_SETS_PER_EXERCISE`]) and its rep
-//!   range (an enum of the goal's ranges). Code adds the rest with [`planner::planned`] and
-//!   [`planner::frame`]: equipment key, rest, RIR by goal and tier, loads from the history within
-//!   today's cap (none without loaded history), the warm-up, fatigue and time policies. The
-//!   result is the spec's analyzer plan, checked like any other.
-//! - Generator: the model picks the reps of each working set within its range, a short cue per
-//!   exercise and a note to the user; code renders the rest ([`render::render`]): ids, order, the
-//!   warm-up ramp, loadable weights, time-boxing. The result is the Workout v1.2 document.
+//! - Analyzer: code builds today's session skeleton ([`planner::skeleton`]): slots with their
+//!   tier, sets, rep range and RIR from the goal, the time budget and the fatigue policy, each with
+//!   up to [`planner::MAX_SLOT_CANDIDATES`] exercises allowed today. The model picks one exercise
+//!   per slot (each slot's ids an enum in the grammar: `{"A1": id, "A2": id, ...}`); code fills
+//!   in the rest with [`planner::plan_of_slots`]: equipment key, rest, loads from the history
+//!   within today's cap (none without loaded history), the warm-up, fatigue and time policies.
+//!   The result is the spec's analyzer plan, checked like any other.
+//! - Generator: the model picks the reps of each working set within its range (the rep target of
+//!   each set: heavy lifts may drop a rep on later sets); code renders the rest
+//!   ([`render::render`]): ids, order, the warm-up ramp, loadable weights, time-boxing, notes.
+//!   The result is the Workout v1.2 document. (Free-text cues and notes were asked for before;
+//!   SmolLM2-135M wrote "1" or "30" there, so the model no longer writes text the user reads.)
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
+
 use serde_json::{json, Map, Value};
 
 use super::catalog::{Inventory, WorkoutExercise};
-use super::model::{AnalyzerPlan, PlanTier, SessionType, TargetReps, Workout, WorkoutRequest};
-use super::planner;
+use super::model::{AnalyzerPlan, PlanTier, TargetReps, Workout, WorkoutRequest};
+use super::planner::{self, Slot};
 use super::preanalysis::PreAnalysis;
 use super::render;
 
-/// Most exercises the model is shown (those with history first, then compounds).
-pub const MAX_CANDIDATES: usize = 24;
-/// Most exercises the model may plan.
-pub const MAX_EXERCISES: usize = 8;
-/// Most working sets of one planned exercise.
-pub const MAX_SETS_PER_EXERCISE: u32 = 6;
 /// Characters of the user's instructions and pasted history quoted in the prompt.
 const MAX_QUOTED_CHARS: usize = 300;
 
-/// The analyzer's answer.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyzerChoice {
-    /// The split.
-    pub session_type: SessionType,
-    /// The exercises in order.
-    pub exercises: Vec<ExerciseChoice>,
-}
-
-/// One exercise of the analyzer's answer.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ExerciseChoice {
-    /// A candidate's id.
-    pub exercise: String,
-    /// A, B or C.
-    pub tier: PlanTier,
-    /// Working sets.
-    pub sets: u32,
-    /// One of the goal's rep ranges.
-    pub reps: String,
-}
-
-/// The exercises shown to the model, at most [`MAX_CANDIDATES`] of the allowed ones: `preferred`
-/// first (the deterministic planner's picks, so a sensible plan is always possible), then those
-/// with history, then one of each movement pattern before a second of any, compounds first.
-pub fn candidates<'a>(
-    pre: &PreAnalysis,
-    catalog: &'a [WorkoutExercise],
-    preferred: &[&str],
-) -> Vec<&'a WorkoutExercise> {
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut out: Vec<(bool, bool, usize, bool, &WorkoutExercise)> = catalog
-        .iter()
-        .filter(|e| pre.is_allowed(&e.id))
-        .map(|e| {
-            let rank = seen.entry(e.pattern.as_str()).or_default();
-            *rank += 1;
-            (
-                !preferred.contains(&e.id.as_str()),
-                pre.facts(&e.id).is_none(),
-                *rank,
-                !e.compound,
-                e,
-            )
-        })
-        .collect();
-    out.sort_by_key(|(a, b, c, d, _)| (*a, *b, *c, *d));
-    out.into_iter().take(MAX_CANDIDATES).map(|t| t.4).collect()
-}
-
-/// The goal's rep ranges (Tier A, B and C of the deterministic planner's prescription).
-pub fn rep_ranges(request: &WorkoutRequest) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for tier in [PlanTier::A, PlanTier::B, PlanTier::C] {
-        let r = planner::prescription(request.meta.goal, tier).1;
-        if !out.contains(&r) {
-            out.push(r);
-        }
+/// The analyzer's per-request schema: one property per slot (`A1`, `A2`, `B1`, ...; all
+/// required, in that order), each the enum of the slot's candidate ids.
+pub fn analyzer_schema(slots: &[Slot<'_>]) -> Value {
+    let mut props = Map::new();
+    for s in slots {
+        let ids: Vec<&str> = s.candidates.iter().map(|e| e.id.as_str()).collect();
+        props.insert(s.key.clone(), json!({ "enum": ids }));
     }
-    out
-}
-
-/// The analyzer's per-request schema: only the model's choices.
-pub fn analyzer_schema(
-    request: &WorkoutRequest,
-    pre: &PreAnalysis,
-    candidates: &[&WorkoutExercise],
-) -> Value {
-    let ids: Vec<&str> = candidates.iter().map(|e| e.id.as_str()).collect();
-    let max_sets = MAX_SETS_PER_EXERCISE
-        .min(pre.budget.max_working_sets)
-        .max(1);
-    let max_items = MAX_EXERCISES
-        .min(pre.budget.max_working_sets as usize)
-        .max(1);
+    let required: Vec<&str> = slots.iter().map(|s| s.key.as_str()).collect();
     json!({
         "type": "object",
         "additionalProperties": false,
-        "required": ["exercises", "session_type"],
-        "properties": {
-            "session_type": { "enum": ["full_body", "upper", "lower", "push", "pull", "legs"] },
-            "exercises": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": max_items,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["exercise", "reps", "sets", "tier"],
-                    "properties": {
-                        "exercise": { "enum": ids },
-                        "reps": { "enum": rep_ranges(request) },
-                        "sets": { "type": "integer", "minimum": 1, "maximum": max_sets },
-                        "tier": { "enum": ["A", "B", "C"] }
-                    }
-                }
-            }
-        }
+        "required": required,
+        "properties": props
     })
 }
 
@@ -143,23 +55,26 @@ fn quoted(text: &str, n: usize) -> String {
     out
 }
 
-/// The analyzer's user turn: the request's frame and the facts code computed, one line each.
-pub fn analyzer_prompt(
-    request: &WorkoutRequest,
-    pre: &PreAnalysis,
-    candidates: &[&WorkoutExercise],
-) -> String {
+/// A tier as the model reads it.
+fn tier_name(t: PlanTier) -> &'static str {
+    match t {
+        PlanTier::A => "Tier A",
+        PlanTier::B => "Tier B",
+        PlanTier::C => "Tier C",
+    }
+}
+
+/// The analyzer's user turn: the request's frame, the facts code computed, and one line per slot
+/// with its candidates and, for those with history, their last load.
+pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slot<'_>]) -> String {
     let m = &request.meta;
     let policy = pre.policy();
     let mut lines = vec![
         format!(
-            "Today: {}, {} minutes, goal {}, weights in {}.",
+            "Today: {}, {} minutes, goal {}.",
             m.date,
             m.duration_minutes,
             serde_json::to_string(&m.goal)
-                .unwrap_or_default()
-                .trim_matches('"'),
-            serde_json::to_string(&m.units)
                 .unwrap_or_default()
                 .trim_matches('"'),
         ),
@@ -184,107 +99,101 @@ pub fn analyzer_prompt(
             quoted(&request.upcoming_cardio, 120)
         ));
     }
-    lines.push(format!(
-        "Fatigue: RIR +{}, loads at most {:.0}% of last (code applies both).",
-        policy.rir_shift,
-        policy.load_cap_pct * 100.0
-    ));
-    lines.push(format!(
-        "Working sets that fit: {} in all.",
-        pre.budget.max_working_sets
-    ));
-    lines.push("Exercises you may use (id: pattern, compound, history):".into());
-    for e in candidates {
-        let history = match pre.facts(&e.id) {
-            Some(f) if f.last_load > 0.0 => {
-                format!(
-                    "last {}x{} {} days ago",
-                    f.last_load, f.last_reps, f.days_ago
-                )
-            }
-            Some(f) => format!("done {} days ago", f.days_ago),
-            None => "new".into(),
-        };
+    if policy.rir_shift > 0 || policy.load_cap_pct < 1.0 {
         lines.push(format!(
-            "- {}: {}, {}, {history}",
-            e.id,
-            e.pattern,
-            if e.compound { "compound" } else { "accessory" }
+            "Tired today: code keeps {} more rep{} in reserve and loads at most {:.0}% of last.",
+            policy.rir_shift,
+            if policy.rir_shift == 1 { "" } else { "s" },
+            policy.load_cap_pct * 100.0
         ));
     }
-    let ranges = rep_ranges(request);
-    lines.push(format!(
-        "Pick 4 to 6 exercises: Tier A main compounds first, then B, then C accessories; sets within the budget; reps from {}.",
-        ranges.join(", ")
-    ));
+    lines.push("Slots (code sets tiers, sets, reps and loads):".into());
+    for s in slots {
+        let options: Vec<String> = s
+            .candidates
+            .iter()
+            .map(|e| match pre.facts(&e.id) {
+                Some(f) if f.last_load > 0.0 => format!(
+                    "{} (last {}x{} {} days ago)",
+                    e.id, f.last_load, f.last_reps, f.days_ago
+                ),
+                Some(f) => format!("{} (done {} days ago)", e.id, f.days_ago),
+                None => e.id.clone(),
+            })
+            .collect();
+        lines.push(format!(
+            "{}: {}, {}, {} set{} x {}; choose from {}",
+            s.key,
+            tier_name(s.tier),
+            s.role,
+            s.sets,
+            if s.sets == 1 { "" } else { "s" },
+            s.reps,
+            options.join(", ")
+        ));
+    }
+    lines.push("For each slot pick the exercise that suits the user's notes best.".into());
     lines.join("\n")
 }
 
-/// The analyzer plan an answer stands for, or why it cannot be one (an exercise that is not a
-/// candidate; the schema prevents it, a scripted model may not).
+/// The analyzer plan an answer (slot key to exercise id) stands for, or why it cannot be one: a
+/// slot left out or an exercise that is not one of its slot's candidates (the schema prevents
+/// both, a model without the grammar may not).
 pub fn plan_of(
-    choice: &AnalyzerChoice,
+    answer: &BTreeMap<String, String>,
     request: &WorkoutRequest,
     pre: &PreAnalysis,
-    catalog: &[WorkoutExercise],
-    inv: &Inventory,
+    slots: &[Slot<'_>],
 ) -> Result<AnalyzerPlan, (String, String)> {
-    let goal = request.meta.goal;
-    let mut planned = Vec::with_capacity(choice.exercises.len());
-    for (i, c) in choice.exercises.iter().enumerate() {
-        let Some(e) = render::find(catalog, &c.exercise) else {
-            return Err((format!("exercises[{i}].exercise"), "not a candidate".into()));
+    let mut picks = Vec::with_capacity(slots.len());
+    for s in slots {
+        let Some(id) = answer.get(&s.key) else {
+            return Err((s.key.clone(), "missing: pick one of its exercises".into()));
         };
-        let rir = planner::prescription(goal, c.tier).2;
-        planned.push(planner::planned(
-            e, c.tier, c.sets, &c.reps, rir, goal, pre, inv,
-        ));
+        let Some(e) = s.candidates.iter().find(|e| &e.id == id) else {
+            let ids: Vec<&str> = s.candidates.iter().map(|e| e.id.as_str()).collect();
+            return Err((s.key.clone(), format!("must be one of {}", ids.join(", "))));
+        };
+        picks.push(*e);
     }
-    Ok(planner::frame(
-        request,
-        pre,
-        choice.session_type,
-        planned,
-        String::new(),
-    ))
+    if let Some(extra) = answer.keys().find(|k| !slots.iter().any(|s| &s.key == *k)) {
+        return Err((extra.clone(), "not a slot of today's session".into()));
+    }
+    Ok(planner::plan_of_slots(request, pre, slots, &picks))
 }
 
-/// A path of the plan as a path of the answer (`exercise_plan[2].targets.rep_range` ->
-/// `exercises[2]...`), so the repair message points at what the model wrote.
-pub fn answer_path(plan_path: &str) -> String {
-    plan_path.replacen("exercise_plan", "exercises", 1)
+/// A path of the analyzer plan as the slot of the answer it comes from
+/// (`exercise_plan[2].targets.rep_range` -> `B1`), so the repair message points at what the
+/// model wrote; paths outside the exercises are kept.
+pub fn answer_path(plan_path: &str, slots: &[Slot<'_>]) -> String {
+    let index = plan_path
+        .strip_prefix("exercise_plan[")
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|i| i.parse::<usize>().ok());
+    match index.and_then(|i| slots.get(i)) {
+        Some(s) => s.key.clone(),
+        None => plan_path.to_string(),
+    }
 }
 
 /// The generator's per-request schema: per planned exercise (by id) the reps of each working set
-/// within its range and a cue, and a note to the user.
+/// within its range.
 pub fn generator_schema(plan: &AnalyzerPlan) -> Value {
     let mut props = Map::new();
-    let mut required = vec![json!("notes_to_user")];
+    let mut required = Vec::new();
     for p in &plan.exercise_plan {
         let (lo, hi) = rep_bounds(&p.targets.rep_range);
         props.insert(
             p.exercise.clone(),
             json!({
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["cue", "reps"],
-                "properties": {
-                    "cue": { "type": "string", "maxLength": 60 },
-                    "reps": {
-                        "type": "array",
-                        "minItems": p.working_sets,
-                        "maxItems": p.working_sets,
-                        "items": { "type": "integer", "minimum": lo, "maximum": hi }
-                    }
-                }
+                "type": "array",
+                "minItems": p.working_sets,
+                "maxItems": p.working_sets,
+                "items": { "type": "integer", "minimum": lo, "maximum": hi }
             }),
         );
         required.push(json!(p.exercise));
     }
-    props.insert(
-        "notes_to_user".into(),
-        json!({ "type": "string", "maxLength": 160 }),
-    );
     json!({
         "type": "object",
         "additionalProperties": false,
@@ -323,35 +232,31 @@ pub fn generator_prompt(
     )];
     for p in &plan.exercise_plan {
         let def = render::find(catalog, &p.exercise);
-        let load = render::working_load(p, def, inv, m.units).map_or_else(
-            || "load by feel".to_string(),
-            |w| format!("{w} {}", units.trim_matches('"')),
-        );
+        let load = render::working_load(p, def, inv, m.units)
+            .map(|w| format!(" at {w} {}", units.trim_matches('"')))
+            .unwrap_or_default();
         lines.push(format!(
-            "- {}: tier {}, {} sets x {} reps, {load}, RIR {}",
+            "- {}: tier {}, {} set{} x {} reps{load}, RIR {}",
             p.exercise,
             serde_json::to_string(&p.tier)
                 .unwrap_or_default()
                 .trim_matches('"'),
             p.working_sets,
+            if p.working_sets == 1 { "" } else { "s" },
             p.targets.rep_range,
             (p.targets.rir + plan.fatigue_policy.rir_shift).min(4)
         ));
     }
-    lines.push("For each exercise give the reps of every working set within its range and a short coaching cue; then one short note to the user.".into());
+    lines.push("For each exercise give the reps of every working set within its range.".into());
     lines.join("\n")
 }
 
 /// The document with the generator's choices applied to the rendered `base`: each working set's
-/// reps (per side where the plan says so), the cue on the exercise's first working set, the note
-/// after the renderer's notes. `answer` must have passed [`generator_schema`].
+/// reps (per side where the plan says so). `answer` must have passed [`generator_schema`].
 pub fn apply_generator(base: Workout, plan: &AnalyzerPlan, answer: &Value) -> Workout {
     let mut w = base;
     for p in &plan.exercise_plan {
-        let Some(choice) = answer.get(&p.exercise) else {
-            continue;
-        };
-        let reps: Vec<u32> = choice["reps"]
+        let reps: Vec<u32> = answer[&p.exercise]
             .as_array()
             .map(|a| {
                 a.iter()
@@ -360,53 +265,101 @@ pub fn apply_generator(base: Workout, plan: &AnalyzerPlan, answer: &Value) -> Wo
                     .collect()
             })
             .unwrap_or_default();
-        let cue = choice["cue"].as_str().unwrap_or("").trim();
         let per_side = p.targets.rep_range.ends_with("/side");
         let working = w
             .sets
             .iter_mut()
             .filter(|s| s.exercise == p.exercise && s.tier != super::model::SetTier::W);
-        for (k, s) in working.enumerate() {
-            if let Some(r) = reps.get(k) {
-                s.target_reps = if per_side {
-                    TargetReps::Text {
-                        value: format!("{r}/side"),
-                    }
-                } else {
-                    TargetReps::Count { value: *r }
-                };
-            }
-            if k == 0 && !cue.is_empty() {
-                s.notes = cut(
-                    &if s.notes.is_empty() {
-                        cue.to_string()
-                    } else {
-                        format!("{} {cue}", s.notes)
-                    },
-                    300,
-                );
-            }
+        for (s, r) in working.zip(&reps) {
+            s.target_reps = if per_side {
+                TargetReps::Text {
+                    value: format!("{r}/side"),
+                }
+            } else {
+                TargetReps::Count { value: *r }
+            };
         }
-    }
-    if let Some(note) = answer["notes_to_user"]
-        .as_str()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-    {
-        let text = match w.notes_to_user.take() {
-            Some(before) => format!("{before} {note}"),
-            None => note.to_string(),
-        };
-        w.notes_to_user = Some(cut(&text, 1000));
     }
     w
 }
 
-/// `text` cut to at most `n` bytes at a character boundary.
-fn cut(text: &str, n: usize) -> String {
-    let mut end = text.len().min(n);
-    while !text.is_char_boundary(end) {
-        end -= 1;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workout::catalog::builtin;
+    use crate::workout::model::{Goal, WeightUnit, WorkoutMeta};
+    use crate::workout::preanalysis;
+
+    fn setup() -> (WorkoutRequest, PreAnalysis) {
+        let r = WorkoutRequest {
+            meta: WorkoutMeta {
+                date: "2025-08-17".into(),
+                location: "gym".into(),
+                units: WeightUnit::Lbs,
+                duration_minutes: 45,
+                goal: Goal::General,
+            },
+            instructions: "Knee is sore.".into(),
+            bans: vec![],
+            equipment: vec!["eq_dumbbells_set_5-50".into(), "eq_bench_flat".into()],
+            recent_cardio: vec![],
+            upcoming_cardio: String::new(),
+            recovery: None,
+            history_text: None,
+        };
+        let date = preanalysis::validate_request(&r).unwrap();
+        let pre = preanalysis::analyze(&r, date, builtin(), &[]);
+        (r, pre)
     }
-    text[..end].to_string()
+
+    #[test]
+    fn the_schema_and_prompt_name_each_slot_and_its_candidates() {
+        let (r, pre) = setup();
+        let slots = planner::skeleton(&r, &pre, builtin());
+        let schema = analyzer_schema(&slots);
+        let prompt = analyzer_prompt(&r, &pre, &slots);
+        for s in &slots {
+            let ids: Vec<&str> = s.candidates.iter().map(|e| e.id.as_str()).collect();
+            assert_eq!(schema["properties"][&s.key]["enum"], json!(ids));
+            let line = prompt
+                .lines()
+                .find(|l| l.starts_with(&format!("{}:", s.key)))
+                .unwrap();
+            assert!(ids.iter().all(|id| line.contains(id)), "{line}");
+        }
+        assert_eq!(schema["required"].as_array().unwrap().len(), slots.len());
+        assert!(prompt.contains("Knee is sore."));
+    }
+
+    #[test]
+    fn answers_become_plans_or_point_at_the_slot() {
+        let (r, pre) = setup();
+        let slots = planner::skeleton(&r, &pre, builtin());
+        let mut answer: BTreeMap<String, String> = slots
+            .iter()
+            .map(|s| (s.key.clone(), s.candidates.last().unwrap().id.clone()))
+            .collect();
+        let plan = plan_of(&answer, &r, &pre, &slots).unwrap();
+        let chosen: Vec<&str> = plan
+            .exercise_plan
+            .iter()
+            .map(|p| p.exercise.as_str())
+            .collect();
+        let wanted: Vec<&str> = slots
+            .iter()
+            .map(|s| s.candidates.last().unwrap().id.as_str())
+            .collect();
+        assert_eq!(chosen, wanted);
+        answer.insert("A1".into(), "bb-back-squat".into());
+        let (path, message) = plan_of(&answer, &r, &pre, &slots).unwrap_err();
+        assert_eq!(path, "A1");
+        assert!(message.starts_with("must be one of"), "{message}");
+        answer.remove("A1");
+        assert_eq!(plan_of(&answer, &r, &pre, &slots).unwrap_err().0, "A1");
+        assert_eq!(
+            answer_path("exercise_plan[1].targets.rir", &slots),
+            slots[1].key
+        );
+        assert_eq!(answer_path("time_budget", &slots), "time_budget");
+    }
 }

@@ -1,13 +1,21 @@
-//! The deterministic analyzer (pure): a full-body analyzer plan built from the pre-analysis, so the
-//! whole flow works with no model (source `deterministic`).
+//! The deterministic analyzer (pure): today's session skeleton and a full-body analyzer plan
+//! built from it, so the whole flow works with no model (source `deterministic`).
 //!
-//! Slots, in order, each filled with the first allowed exercise of the catalog with the pattern
-//! (exercises with history first, so loads are known): Tier A a squat or hinge and a horizontal
-//! push or vertical pull compound; Tier B a horizontal pull, a vertical push or lunge; Tier C an
-//! arm and a core or shoulder accessory. Sets and reps by goal (A, B, C): strength 4x3-5, 3x6-8,
-//! 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15, 2x15-20, 2x15-20; general
-//! 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue shift). Sets are trimmed from C,
-//! then B, to the budget's working sets. Target loads: the last working load within today's cap.
+//! The skeleton ([`skeleton`]) is a list of slots, each with its tier, sets, rep range and RIR
+//! computed by code and up to [`MAX_SLOT_CANDIDATES`] allowed exercises that may fill it; the model
+//! picks one per slot, the deterministic plan takes each slot's first. Slots, in order: Tier A a
+//! squat or hinge and a horizontal push or vertical pull compound; Tier B a horizontal or vertical
+//! pull, a vertical push, lunge or horizontal push; Tier C an arm and a core, shoulder, chest or
+//! leg accessory. Candidates: allowed today (equipment, bans, anti-repeat), of the slot's patterns
+//! (Tier A: compounds only), not offered in an earlier slot (so no answer repeats an exercise);
+//! ordered exercises with history first (loads are known), then one of each pattern before a
+//! second of any, then catalog order. A slot without a candidate is left out; when every slot is
+//! empty, one Tier A slot offers the first allowed exercises. Sets and reps by goal (A, B, C):
+//! strength 4x3-5, 3x6-8, 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15,
+//! 2x15-20, 2x15-20; general 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue
+//! shift). Sets are trimmed from C, then B, to the budget's working sets; when one set per slot is
+//! still too many, the last slots are left out. Target loads: the last working load within
+//! today's cap.
 
 use super::catalog::{Inventory, LoadKind, WorkoutExercise};
 use super::model::{
@@ -17,15 +25,45 @@ use super::model::{
 use super::preanalysis::PreAnalysis;
 use super::timebox;
 
-/// The slots: tier and acceptable patterns.
-const SLOTS: &[(PlanTier, &[&str])] = &[
-    (PlanTier::A, &["squat", "hinge"]),
-    (PlanTier::A, &["push_h", "pull_v"]),
-    (PlanTier::B, &["pull_h", "pull_v"]),
-    (PlanTier::B, &["push_v", "lunge", "push_h"]),
-    (PlanTier::C, &["arms"]),
-    (PlanTier::C, &["core", "shoulders", "chest", "legs"]),
+/// The slots: tier, acceptable patterns and what the slot is for (shown to the model).
+const SLOTS: &[(PlanTier, &[&str], &str)] = &[
+    (PlanTier::A, &["squat", "hinge"], "main lower-body lift"),
+    (PlanTier::A, &["push_h", "pull_v"], "main upper-body lift"),
+    (PlanTier::B, &["pull_h", "pull_v"], "row or pull"),
+    (
+        PlanTier::B,
+        &["push_v", "lunge", "push_h"],
+        "press or lunge",
+    ),
+    (PlanTier::C, &["arms"], "arm accessory"),
+    (
+        PlanTier::C,
+        &["core", "shoulders", "chest", "legs"],
+        "core or shoulder accessory",
+    ),
 ];
+
+/// Most exercises offered for one slot.
+pub const MAX_SLOT_CANDIDATES: usize = 4;
+
+/// One slot of today's session: everything but the exercise, and the exercises that may fill it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot<'a> {
+    /// The slot's name in the model's answer: its tier and place (`A1`, `A2`, `B1`, ...).
+    pub key: String,
+    /// Its tier.
+    pub tier: PlanTier,
+    /// What it is for, in words (`main lower-body lift`).
+    pub role: &'static str,
+    /// Working sets (after the time budget).
+    pub sets: u32,
+    /// The goal's rep range for the tier (`6-10`).
+    pub reps: &'static str,
+    /// RIR before the fatigue shift.
+    pub rir: u32,
+    /// The exercises that may fill it, the deterministic pick first; never empty.
+    pub candidates: Vec<&'a WorkoutExercise>,
+}
 
 /// (working sets, rep range, rir) per goal and tier.
 pub fn prescription(goal: Goal, tier: PlanTier) -> (u32, &'static str, u32) {
@@ -127,58 +165,121 @@ pub fn frame(
     }
 }
 
-/// The plan for `request` from its pre-analysis over `catalog`.
-pub fn plan(
+/// Today's session skeleton (see the module docs): the slots with their tier, sets, reps, RIR
+/// and candidates; at least one slot when any exercise is allowed.
+pub fn skeleton<'a>(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
-    catalog: &[WorkoutExercise],
-) -> AnalyzerPlan {
-    let meta = &request.meta;
-    let inv = Inventory::new(&request.equipment, meta.units);
-    let allowed: Vec<&WorkoutExercise> = catalog.iter().filter(|e| pre.is_allowed(&e.id)).collect();
-    let mut chosen: Vec<(PlanTier, &WorkoutExercise)> = Vec::new();
-    for (tier, patterns) in SLOTS {
-        let fits = |e: &&&WorkoutExercise| {
-            patterns.contains(&e.pattern.as_str())
-                && (*tier != PlanTier::A || e.compound)
-                && !chosen.iter().any(|(_, c)| c.id == e.id)
-        };
-        let pick = allowed
-            .iter()
-            .filter(fits)
-            .find(|e| pre.facts(&e.id).is_some())
-            .or_else(|| allowed.iter().find(fits));
-        if let Some(e) = pick {
-            chosen.push((*tier, e));
-        }
-    }
-    if chosen.is_empty() {
-        if let Some(e) = allowed.first() {
-            chosen.push((PlanTier::A, e));
-        }
-    }
-    let mut exercise_plan: Vec<PlannedExercise> = chosen
+    catalog: &'a [WorkoutExercise],
+) -> Vec<Slot<'a>> {
+    let goal = request.meta.goal;
+    let allowed: Vec<(usize, &WorkoutExercise)> = catalog
         .iter()
-        .map(|(tier, e)| {
-            let (sets, reps, rir) = prescription(meta.goal, *tier);
-            planned(e, *tier, sets, reps, rir, meta.goal, pre, &inv)
-        })
+        .filter(|e| pre.is_allowed(&e.id))
+        .enumerate()
         .collect();
-    // Trim to the budget: C first, then B, never below one set per exercise.
+    let mut offered: Vec<&str> = Vec::new();
+    let mut slots: Vec<Slot<'a>> = Vec::new();
+    for (tier, patterns, role) in SLOTS {
+        let mut rank: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut fitting: Vec<(bool, usize, usize, &WorkoutExercise)> = allowed
+            .iter()
+            .filter(|(_, e)| {
+                patterns.contains(&e.pattern.as_str())
+                    && (*tier != PlanTier::A || e.compound)
+                    && !offered.contains(&e.id.as_str())
+            })
+            .map(|(i, e)| {
+                let no_history = pre.facts(&e.id).is_none();
+                let r = rank.entry(e.pattern.as_str()).or_default();
+                *r += 1;
+                (no_history, *r, *i, *e)
+            })
+            .collect();
+        fitting.sort_by_key(|(h, r, i, _)| (*h, *r, *i));
+        let candidates: Vec<&WorkoutExercise> = fitting
+            .into_iter()
+            .take(MAX_SLOT_CANDIDATES)
+            .map(|t| t.3)
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        offered.extend(candidates.iter().map(|e| e.id.as_str()));
+        let (sets, reps, rir) = prescription(goal, *tier);
+        slots.push(Slot {
+            key: String::new(),
+            tier: *tier,
+            role,
+            sets,
+            reps,
+            rir,
+            candidates,
+        });
+    }
+    if slots.is_empty() && !allowed.is_empty() {
+        let (sets, reps, rir) = prescription(goal, PlanTier::A);
+        slots.push(Slot {
+            key: String::new(),
+            tier: PlanTier::A,
+            role: "main lift",
+            sets,
+            reps,
+            rir,
+            candidates: allowed
+                .iter()
+                .take(MAX_SLOT_CANDIDATES)
+                .map(|(_, e)| *e)
+                .collect(),
+        });
+    }
+    // Trim to the budget: C first, then B, never below one set per slot.
     let max = pre.budget.max_working_sets;
     for tier in [PlanTier::C, PlanTier::B, PlanTier::A] {
-        while exercise_plan.iter().map(|p| p.working_sets).sum::<u32>() > max {
-            let Some(p) = exercise_plan
+        while slots.iter().map(|s| s.sets).sum::<u32>() > max {
+            let Some(s) = slots
                 .iter_mut()
                 .rev()
-                .filter(|p| p.tier == tier && p.working_sets > 1)
-                .max_by_key(|p| p.working_sets)
+                .filter(|s| s.tier == tier && s.sets > 1)
+                .max_by_key(|s| s.sets)
             else {
                 break;
             };
-            p.working_sets -= 1;
+            s.sets -= 1;
         }
     }
+    // A budget smaller than one set per slot keeps the first slots (C and B go first).
+    while slots.len() > 1 && slots.iter().map(|s| s.sets).sum::<u32>() > max {
+        slots.pop();
+    }
+    let mut counts = [0u32; 3];
+    for s in &mut slots {
+        let (letter, n) = match s.tier {
+            PlanTier::A => ('A', &mut counts[0]),
+            PlanTier::B => ('B', &mut counts[1]),
+            PlanTier::C => ('C', &mut counts[2]),
+        };
+        *n += 1;
+        s.key = format!("{letter}{n}");
+    }
+    slots
+}
+
+/// The plan of `slots` filled with `picks` (one exercise per slot, in order): each planned with
+/// its slot's tier, sets, reps and RIR ([`planned`]), in the full-body frame.
+pub fn plan_of_slots(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    slots: &[Slot<'_>],
+    picks: &[&WorkoutExercise],
+) -> AnalyzerPlan {
+    let goal = request.meta.goal;
+    let inv = &pre.inventory;
+    let exercise_plan = slots
+        .iter()
+        .zip(picks)
+        .map(|(s, e)| planned(e, s.tier, s.sets, s.reps, s.rir, goal, pre, inv))
+        .collect();
     frame(
         request,
         pre,
@@ -186,4 +287,120 @@ pub fn plan(
         exercise_plan,
         String::new(),
     )
+}
+
+/// The plan for `request` from its pre-analysis over `catalog`: each slot of the [`skeleton`]
+/// with its first candidate.
+pub fn plan(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    catalog: &[WorkoutExercise],
+) -> AnalyzerPlan {
+    let slots = skeleton(request, pre, catalog);
+    let picks: Vec<&WorkoutExercise> = slots.iter().map(|s| s.candidates[0]).collect();
+    plan_of_slots(request, pre, &slots, &picks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workout::catalog::builtin;
+    use crate::workout::model::{WeightUnit, WorkoutMeta};
+    use crate::workout::preanalysis;
+
+    fn request(equipment: &[&str], minutes: u32, goal: Goal) -> WorkoutRequest {
+        WorkoutRequest {
+            meta: WorkoutMeta {
+                date: "2025-08-17".into(),
+                location: "gym".into(),
+                units: WeightUnit::Lbs,
+                duration_minutes: minutes,
+                goal,
+            },
+            instructions: "- no bb-deadlift".into(),
+            bans: vec![],
+            equipment: equipment.iter().map(|s| s.to_string()).collect(),
+            recent_cardio: vec![],
+            upcoming_cardio: String::new(),
+            recovery: None,
+            history_text: None,
+        }
+    }
+
+    fn pre_of(r: &WorkoutRequest) -> PreAnalysis {
+        let date = preanalysis::validate_request(r).unwrap();
+        preanalysis::analyze(r, date, builtin(), &[])
+    }
+
+    const GYM: &[&str] = &[
+        "eq_barbell_olympic",
+        "eq_squat_rack",
+        "eq_bench_adjustable",
+        "eq_dumbbells_set_5-50",
+        "eq_cable_machine_dual_stack",
+        "eq_pullup_bar",
+    ];
+
+    #[test]
+    fn the_skeleton_offers_allowed_disjoint_candidates_per_slot_within_the_budget() {
+        for (equipment, minutes, goal) in [
+            (GYM, 60, Goal::Hypertrophy),
+            (GYM, 15, Goal::Strength),
+            (GYM, 15, Goal::Hypertrophy),
+            (&["eq_dumbbells_set_5-50"][..], 30, Goal::General),
+            (&[][..], 20, Goal::Endurance),
+            (&["eq_kettlebell"][..], 40, Goal::Endurance),
+        ] {
+            let r = request(equipment, minutes, goal);
+            let pre = pre_of(&r);
+            let slots = skeleton(&r, &pre, builtin());
+            assert!(!slots.is_empty(), "{equipment:?}");
+            assert_eq!(slots[0].tier, PlanTier::A, "{equipment:?}");
+            let mut seen = std::collections::HashSet::new();
+            for s in &slots {
+                assert!(!s.candidates.is_empty() && s.candidates.len() <= MAX_SLOT_CANDIDATES);
+                assert_eq!(
+                    (s.reps, s.rir),
+                    (prescription(goal, s.tier).1, prescription(goal, s.tier).2)
+                );
+                for e in &s.candidates {
+                    assert!(pre.is_allowed(&e.id), "{} not allowed", e.id);
+                    assert!(seen.insert(e.id.clone()), "{} offered twice", e.id);
+                    assert!(s.tier != PlanTier::A || e.compound, "{}", e.id);
+                }
+            }
+            assert!(!seen.contains("bb-deadlift"), "banned in the notes");
+            let sets: u32 = slots.iter().map(|s| s.sets).sum();
+            assert!(
+                sets <= pre.budget.max_working_sets.max(1),
+                "{sets} sets for a budget of {}",
+                pre.budget.max_working_sets
+            );
+        }
+        let r = request(GYM, 60, Goal::Hypertrophy);
+        let slots = skeleton(&r, &pre_of(&r), builtin());
+        let keys: Vec<&str> = slots.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, ["A1", "A2", "B1", "B2", "C1", "C2"]);
+    }
+
+    #[test]
+    fn the_deterministic_plan_takes_each_slots_first_candidate() {
+        let r = request(GYM, 60, Goal::Hypertrophy);
+        let pre = pre_of(&r);
+        let slots = skeleton(&r, &pre, builtin());
+        let p = plan(&r, &pre, builtin());
+        assert_eq!(p.exercise_plan.len(), slots.len());
+        for (planned, s) in p.exercise_plan.iter().zip(&slots) {
+            assert_eq!(planned.exercise, s.candidates[0].id);
+            assert_eq!((planned.tier, planned.working_sets), (s.tier, s.sets));
+        }
+        // Another pick per slot gives the same frame and set counts.
+        let picks: Vec<&WorkoutExercise> = slots
+            .iter()
+            .map(|s| *s.candidates.last().unwrap())
+            .collect();
+        let other = plan_of_slots(&r, &pre, &slots, &picks);
+        assert_eq!((other.meta, other.time_budget), (p.meta, p.time_budget));
+        assert_ne!(other.exercise_plan, p.exercise_plan);
+    }
 }

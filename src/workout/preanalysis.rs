@@ -94,6 +94,9 @@ pub struct PreAnalysis {
     pub thin_history: bool,
     /// Equipment keys that provide nothing known.
     pub unknown_equipment: Vec<String>,
+    /// The request's equipment resolved (with the app's own definitions).
+    #[serde(skip)]
+    pub inventory: Inventory,
 }
 
 impl PreAnalysis {
@@ -284,11 +287,25 @@ fn exercise_facts(
 }
 
 /// The pre-analysis of a request over `catalog` (built-in plus the app's exercises) and the
-/// logged `history`. The request must have passed [`validate_request`] (its date is `date`).
+/// logged `history`, its equipment resolved with the built-in mapping. The request must have
+/// passed [`validate_request`] (its date is `date`).
 pub fn analyze(
     request: &WorkoutRequest,
     date: Date,
     catalog: &[WorkoutExercise],
+    history: &[ExercisePerformance],
+) -> PreAnalysis {
+    let inventory = Inventory::new(&request.equipment, request.meta.units);
+    analyze_with(request, date, catalog, inventory, history)
+}
+
+/// [`analyze`] with the request's equipment resolved as `inventory` (e.g. with the app's own
+/// equipment definitions).
+pub fn analyze_with(
+    request: &WorkoutRequest,
+    date: Date,
+    catalog: &[WorkoutExercise],
+    inventory: Inventory,
     history: &[ExercisePerformance],
 ) -> PreAnalysis {
     let today = date.days_since_epoch();
@@ -300,7 +317,6 @@ pub fn analyze(
         .filter(|f| f.days_ago <= ANTI_REPEAT_DAYS)
         .map(|f| f.exercise.clone())
         .collect();
-    let inventory = Inventory::new(&request.equipment, request.meta.units);
     let bans = bans(request);
     let mut excluded = Vec::new();
     let available: Vec<&WorkoutExercise> = catalog
@@ -345,6 +361,7 @@ pub fn analyze(
         history: facts,
         thin_history: sessions.len() < 3,
         unknown_equipment: inventory.unknown.clone(),
+        inventory,
     }
 }
 

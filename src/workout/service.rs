@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::catalog::{self, Inventory, WorkoutExercise};
+use super::catalog::{self, Inventory, WorkoutEquipment, WorkoutExercise};
 use super::check;
 use super::choices;
 use super::document;
@@ -100,17 +100,53 @@ pub fn save_exercise(store: &Store, e: &WorkoutExercise) -> Result<()> {
     store.write(|db| db.save_workout_exercise(e))
 }
 
-/// The pre-analysis of a request: bounds checked, history of 90 days read.
+/// Saves an equipment definition of the app's own catalog (see [`WorkoutEquipment`] for the
+/// bounds); it replaces the built-in mapping of its key from the next request on.
+pub fn save_equipment(store: &Store, e: &WorkoutEquipment) -> Result<()> {
+    let short = |v: &[String]| v.len() <= 10 && v.iter().all(|s| !s.is_empty() && s.len() <= 40);
+    if !catalog::is_equipment_key(&e.key) {
+        return Err(Error::InvalidArgument(
+            "equipment.key: a-z, 0-9, '_', '-' and '.', 1 to 80 characters".into(),
+        ));
+    }
+    if e.name.trim().is_empty() || e.name.chars().count() > 80 || !short(&e.provides) {
+        return Err(Error::InvalidArgument(
+            "equipment: name 1 to 80 characters, at most 10 provided capabilities of at most 40"
+                .into(),
+        ));
+    }
+    if e.weights.len() > 100
+        || !e
+            .weights
+            .iter()
+            .all(|w| w.is_finite() && *w > 0.0 && *w <= 500.0)
+    {
+        return Err(Error::InvalidArgument(
+            "equipment.weights: at most 100, each above 0 and at most 500".into(),
+        ));
+    }
+    store.write(|db| db.save_workout_equipment(e))
+}
+
+/// The app's own equipment definitions, by key.
+pub fn equipment(store: &Store) -> Result<Vec<WorkoutEquipment>> {
+    store.read(|db| db.workout_equipment())
+}
+
+/// The pre-analysis of a request: bounds checked, history of 90 days read, the equipment
+/// resolved with the app's own definitions.
 pub fn pre_analysis(
     store: &Store,
     request: &WorkoutRequest,
 ) -> Result<(PreAnalysis, Vec<WorkoutExercise>)> {
     let date = preanalysis::validate_request(request)?;
     let catalog = exercises(store)?;
+    let own = equipment(store)?;
+    let inventory = Inventory::with_own(&request.equipment, request.meta.units, &own);
     let since = date.add_days(-preanalysis::HISTORY_DAYS).days_since_epoch() * 86_400_000;
     let history = store.read(|db| db.performances_since(since, request.meta.units))?;
     Ok((
-        preanalysis::analyze(request, date, &catalog, &history),
+        preanalysis::analyze_with(request, date, &catalog, inventory, &history),
         catalog,
     ))
 }
@@ -212,8 +248,9 @@ fn request_of(
     }
 }
 
-/// The analyzer with the model: the model's choices ([`choices::analyzer_schema`]) made into the
-/// plan, validated against the analyzer schema and the pre-analysis rules.
+/// The analyzer with the model: the model picks one exercise per slot of today's skeleton
+/// ([`choices::analyzer_schema`]); code makes the plan, which is validated against the analyzer
+/// schema and the pre-analysis rules.
 #[allow(clippy::too_many_arguments)]
 fn model_analyzer(
     model: &Metered<'_>,
@@ -225,14 +262,8 @@ fn model_analyzer(
     cancel: &Arc<CancelToken>,
     settings: &WorkoutSettings,
 ) -> std::result::Result<AnalyzerPlan, LlmError> {
-    let default_plan = planner::plan(request, pre, catalog);
-    let preferred: Vec<&str> = default_plan
-        .exercise_plan
-        .iter()
-        .map(|p| p.exercise.as_str())
-        .collect();
-    let shown = choices::candidates(pre, catalog, &preferred);
-    let schema = choices::analyzer_schema(request, pre, &shown);
+    let slots = planner::skeleton(request, pre, catalog);
+    let schema = choices::analyzer_schema(&slots);
     let validator = document::validator(&schema);
     let full = document::analyzer_schema_for(&pre.allowed);
     let full_validator = document::validator(&full);
@@ -245,7 +276,7 @@ fn model_analyzer(
     );
     let req = request_of(
         crate::prompts::WORKOUT_ANALYZER,
-        choices::analyzer_prompt(request, pre, &shown),
+        choices::analyzer_prompt(request, pre, &slots),
         &schema,
         settings.analyzer_max_tokens,
         ANALYZER_TEMPERATURE,
@@ -256,9 +287,9 @@ fn model_analyzer(
         if !issues.is_empty() {
             return Err(issues);
         }
-        let choice: choices::AnalyzerChoice = serde_json::from_value(v.clone())
+        let answer: std::collections::BTreeMap<String, String> = serde_json::from_value(v.clone())
             .map_err(|e| one(String::new(), json::describe(&e)))?;
-        let plan = choices::plan_of(&choice, request, pre, catalog, inv)
+        let plan = choices::plan_of(&answer, request, pre, &slots)
             .map_err(|(path, message)| one(path, message))?;
         let value = serde_json::to_value(&plan).unwrap_or(Value::Null);
         let mut issues = document::schema_issues(&full_validator, &value);
@@ -271,7 +302,7 @@ fn model_analyzer(
             Err(issues
                 .into_iter()
                 .map(|i| Issue {
-                    path: choices::answer_path(&i.path),
+                    path: choices::answer_path(&i.path, &slots),
                     message: i.message,
                 })
                 .collect())
@@ -392,7 +423,7 @@ pub fn generate(
             "no exercise is allowed today: check the equipment and bans".into(),
         ));
     }
-    let inv = Inventory::new(&request.equipment, request.meta.units);
+    let inv = pre.inventory.clone();
     cancelled(cancel)?;
     let plan = match model {
         None => planner::plan(request, &pre, &catalog),

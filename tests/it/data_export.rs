@@ -190,6 +190,12 @@ pub fn fill(c: &Coach) {
         .unwrap(),
     )
     .unwrap();
+    c.save_workout_equipment(
+        serde_json::from_value(json!({"key": "eq_hex_bar", "name": "Hex bar",
+            "provides": ["trap_bar"], "weights": [], "units": "lbs"}))
+        .unwrap(),
+    )
+    .unwrap();
     workout_generated_and_logged(c, "downtown", T0 + 20 * DAY);
 }
 

@@ -254,7 +254,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 51] = [
+const C_METHODS: [&str; 55] = [
     "exercise.save",
     "plan.save",
     "plan.get",
@@ -296,6 +296,10 @@ const C_METHODS: [&str; 51] = [
     "workout.log",
     "workout.validate",
     "workout.render",
+    "workout.exercise.save",
+    "workout.exercises",
+    "workout.equipment.save",
+    "workout.equipment",
     "plan.generate",
     "db.check",
     "db.rekey",
