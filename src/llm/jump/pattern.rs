@@ -239,7 +239,8 @@ impl Parser {
                 return Some(class);
             }
             let lo = if c == '\\' { self.escape()? } else { c };
-            let hi = if self.peek() == Some('-') && self.chars.get(self.i + 1).is_some_and(|&n| n != ']')
+            let hi = if self.peek() == Some('-')
+                && self.chars.get(self.i + 1).is_some_and(|&n| n != ']')
             {
                 self.i += 1;
                 let c = self.peek()?;
@@ -350,9 +351,7 @@ mod tests {
             }
             states = next;
         }
-        states
-            .iter()
-            .any(|&s| nfa.insts[s as usize] == Inst::Match)
+        states.iter().any(|&s| nfa.insts[s as usize] == Inst::Match)
     }
 
     #[test]
@@ -368,7 +367,13 @@ mod tests {
         for ok in ["2026-11-24", "2027-01-31", "2026-12-01"] {
             assert!(full_match(&date, ok), "{ok}");
         }
-        for bad in ["2026-13-01", "2026-00-10", "2026-1-10", "2026-11-32", "26-11-24"] {
+        for bad in [
+            "2026-13-01",
+            "2026-00-10",
+            "2026-1-10",
+            "2026-11-32",
+            "26-11-24",
+        ] {
             assert!(!full_match(&date, bad), "{bad}");
         }
     }
@@ -400,8 +405,21 @@ mod tests {
     #[test]
     fn what_llama_cpp_cannot_turn_into_grammar_is_not_followed() {
         for p in [
-            "a+", "^a+", "a+$", r"^\d{2}$", r"^\w+$", "^(?=a)a$", "^a^b$", "^(a$", "^a)$",
-            "^*a$", "^a{2$", "^a{x}$", "^a{3,1}$", "^]$", "^a{5000}$",
+            "a+",
+            "^a+",
+            "a+$",
+            r"^\d{2}$",
+            r"^\w+$",
+            "^(?=a)a$",
+            "^a^b$",
+            "^(a$",
+            "^a)$",
+            "^*a$",
+            "^a{2$",
+            "^a{x}$",
+            "^a{3,1}$",
+            "^]$",
+            "^a{5000}$",
         ] {
             assert!(compile(p).is_none(), "{p}");
         }

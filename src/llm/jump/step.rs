@@ -482,10 +482,9 @@ impl Compiled {
                     _ => continue,
                 },
                 Task::Pat { node, at } => match &self.nfa(node).insts[at as usize] {
-                    Inst::Char(class, next) if class.matches(c) => Some(Task::Pat {
-                        node,
-                        at: *next,
-                    }),
+                    Inst::Char(class, next) if class.matches(c) => {
+                        Some(Task::Pat { node, at: *next })
+                    }
                     _ => continue,
                 },
                 Task::Num(phase) => match phase.step(c) {
