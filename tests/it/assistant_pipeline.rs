@@ -1040,3 +1040,50 @@ fn the_context_fits_a_small_model_window() {
         "the repair call's context is smaller"
     );
 }
+
+/// The per-request schema of a full proposal (`assistant::proposal`) leaves the model only what
+/// is undecided: jump-forward decoding writes the rest (here "Delete", one todo and one event
+/// shown: after "e" the whole operation is forced).
+#[test]
+fn the_proposal_grammar_forces_what_is_decided() {
+    use coachcore::assistant::proposal::{proposal_schema, Target};
+    use coachcore::assistant::reading::read_message;
+    use coachcore::llm::jump::forced_text;
+    let today = Date::parse("2026-11-23").unwrap();
+    let targets = [
+        Target {
+            alias: "t1".into(),
+            kind: ItemKind::Todo,
+            repeats: false,
+        },
+        Target {
+            alias: "t2".into(),
+            kind: ItemKind::Todo,
+            repeats: false,
+        },
+        Target {
+            alias: "e1".into(),
+            kind: ItemKind::Event,
+            repeats: false,
+        },
+    ];
+    let message = "Delete the garage stuff";
+    let reading = read_message(message, today, &[]);
+    let s = proposal_schema(message, &reading, today, &targets);
+    assert_eq!(forced_text(&s, "").text, "{\"operations\":[");
+    assert_eq!(
+        forced_text(&s, "{\"operations\":[{").text,
+        "\"op\":\"delete\",\"kind\":\""
+    );
+    let event = forced_text(&s, "{\"operations\":[{\"op\":\"delete\",\"kind\":\"e");
+    assert_eq!(event.text, "vent\",\"id\":\"e1\"}]}");
+    assert!(event.complete, "one operation at most");
+    assert_eq!(
+        forced_text(
+            &s,
+            "{\"operations\":[{\"op\":\"delete\",\"kind\":\"todo\",\"id\":\"t"
+        )
+        .text,
+        ""
+    );
+}

@@ -9,6 +9,7 @@ use super::prompt::fmt;
 use crate::suggest::model::{
     ChangeType, ExerciseContext, ExercisePerformance, SetPrescription, SetType,
 };
+use crate::suggest::rules::top_regular;
 
 /// `a drop set`, `a warmup`, `a regular set`.
 pub(super) fn type_words(t: SetType) -> &'static str {
@@ -25,16 +26,6 @@ const DROP_MIN_SHARE: f64 = 0.5;
 const DROP_MAX_SHARE: f64 = 0.85;
 /// A ramp-up set weighs under this share of the top weight (the rules' early-warmup ratio).
 const RAMP_MAX_SHARE: f64 = 0.7;
-
-/// The heaviest completed regular set of a session, if above 0.
-fn top_weight(perf: &ExercisePerformance) -> Option<f64> {
-    perf.sets
-        .iter()
-        .filter(|s| s.completed && s.set_type == SetType::Regular)
-        .map(|s| s.weight)
-        .reduce(f64::max)
-        .filter(|w| *w > 0.0)
-}
 
 fn set_type_candidate(
     rx: &SetPrescription,
@@ -66,7 +57,7 @@ pub(super) fn drop_set(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> 
         return None;
     }
     let share = |perf: &ExercisePerformance| -> Option<(f64, f64)> {
-        let top = top_weight(perf)?;
+        let top = top_regular(perf)?;
         let s = perf
             .sets
             .iter()
@@ -108,7 +99,7 @@ pub(super) fn ramp_warmup(
         return None;
     };
     let light = |perf: &ExercisePerformance, index: u32| -> Option<(f64, f64)> {
-        let top = top_weight(perf)?;
+        let top = top_regular(perf)?;
         let first_top = perf
             .sets
             .iter()
