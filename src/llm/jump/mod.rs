@@ -566,7 +566,8 @@ mod tests {
     }
 
     const TIME: &str = r#"{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$"}"#;
-    const DATE: &str = r#"{"type":"string","pattern":"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"}"#;
+    const DATE: &str =
+        r#"{"type":"string","pattern":"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"}"#;
 
     #[test]
     fn patterns_force_their_fixed_characters() {
