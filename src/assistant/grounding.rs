@@ -13,6 +13,7 @@ use super::date::Date;
 use super::model::{
     ClarifySelection, ItemKind, PlannerItem, PlannerOperation, Priority, WeekSnapshot, Weekday,
 };
+use super::proposal::Target;
 use super::shape;
 use crate::llm::ModelInfo;
 
@@ -195,6 +196,36 @@ impl Aliases {
         for i in g.open.iter().filter(|i| i.kind == ItemKind::Goal) {
             self.add(i);
         }
+    }
+
+    /// Every alias assigned, in kind and number order (`t1`, `t2`, `e1` ...), with its item's
+    /// kind and whether it repeats (as far as the grounding tells: otherwise not).
+    pub(crate) fn targets(&self, g: &Grounding) -> Vec<Target> {
+        let repeats = |id: &str| {
+            g.week
+                .entries
+                .iter()
+                .map(|e| &e.item)
+                .chain(&g.backlog)
+                .chain(&g.open)
+                .find(|i| i.id == id)
+                .is_some_and(|i| i.recurrence.repeats())
+        };
+        let mut out: Vec<Target> = self
+            .by_alias
+            .iter()
+            .map(|(alias, (kind, id))| Target {
+                alias: alias.clone(),
+                kind: *kind,
+                repeats: repeats(id),
+            })
+            .collect();
+        let order = |t: &Target| {
+            let n: u32 = t.alias[1..].parse().unwrap_or(u32::MAX);
+            (t.kind as u8, n)
+        };
+        out.sort_by_key(order);
+        out
     }
 
     /// The real id an alias (`t1`, `[T1]`) stands for.

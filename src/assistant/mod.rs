@@ -17,6 +17,7 @@
 //! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
 //! | `grounding.rs` | what the model is shown: item aliases, context lines, budget (pure) |
 //! | `prompt.rs` | the prompt builders; reading the proposal answer leniently (pure) |
+//! | `proposal.rs` | the per-request JSON Schema of a full proposal (pure) |
 //! | `changes.rs` | what apply computes: request hash, rejection, new items, audit (pure) |
 //! | `week.rs` | the week snapshot's entries: repeating items expanded, ordered (pure) |
 //! | `service/mod.rs` | the pipeline's documentation; re-exports |
@@ -33,6 +34,7 @@ pub mod grounding;
 pub mod model;
 pub mod narrow;
 pub mod prompt;
+pub mod proposal;
 pub mod reading;
 pub mod router;
 pub mod service;

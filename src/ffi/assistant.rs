@@ -110,8 +110,12 @@ impl Coach {
     /// on a background thread of the library and reports to `listener` (see
     /// [`AssistantListener`] for the events and their order).
     ///
-    /// The model is the one given to `useLanguageModel`. Without one, plan mode cannot propose:
-    /// the task fails with the error the pipeline reports (after `Done`).
+    /// The model is the one given to `useLanguageModel` (or `loadModel`). Without one, plan and
+    /// auto modes still answer a message the library's own reading of it understands ("Remind me
+    /// to call mom tomorrow at 5", "Mark buy milk as done"): the operations come from that
+    /// reading and the summary ends with "(Understood without the on-device model.)". Any other
+    /// message, chat mode and a `selection` need the model: the task fails with
+    /// `InvalidArgument` (after `Done`).
     ///
     /// Nothing is applied: show the result's `operations` to the user and call
     /// [`Coach::apply_operations`] with the ones they confirm.

@@ -223,6 +223,13 @@ fn router(decision: &str, confidence: f64, entities: &[&str], question: &str) ->
 
 const BREAD: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Buy bread","scheduledFor":"2026-11-19","recurrence":{"type":"none"}}]}"#;
 
+/// The JSON Schema of a proposal request: the message's own, not the general operations schema.
+fn request_schema(req: &GenerationRequest) -> jsonschema::Validator {
+    let text = req.json_schema.as_deref().expect("a schema");
+    assert_ne!(text, OPS_SCHEMA);
+    jsonschema::validator_for(&serde_json::from_str::<Value>(text).unwrap()).unwrap()
+}
+
 /// The alias the prompt gives the item titled `title`, e.g. `t1`.
 fn alias_in(prompt: &str, title: &str) -> String {
     let line = prompt
@@ -276,8 +283,16 @@ fn plan_mode_proposes_validates_and_summarises_in_order() {
 
     let reqs = model.requests();
     assert_eq!(reqs.len(), 2);
-    assert_eq!(reqs[0].json_schema.as_deref(), Some(OPS_SCHEMA));
+    // The message's own schema (`assistant::proposal`): the answer validates against it; an
+    // id that is no alias, or another day than tomorrow, does not.
+    let schema = request_schema(&reqs[0]);
+    assert!(schema.is_valid(&serde_json::from_str(BREAD).unwrap()));
+    let other_day = BREAD.replace("2026-11-19", "2026-11-20");
+    assert!(!schema.is_valid(&serde_json::from_str(&other_day).unwrap()));
     let system = &reqs[0].messages[0].content;
+    // "add": only new items.
+    let milk = json!({"operations": [{"op": "delete", "kind": "todo", "id": alias_in(system, "Buy milk")}]});
+    assert!(!schema.is_valid(&milk));
     assert!(
         system.contains("Today is 2026-11-18 (Wednesday)."),
         "{system}"
@@ -566,7 +581,21 @@ fn the_repair_pass_gets_the_reasons_and_fixes_the_proposal() {
     let reqs = model.requests();
     assert_eq!(reqs.len(), 3);
     let repair = &reqs[1];
-    assert_eq!(repair.json_schema.as_deref(), Some(OPS_SCHEMA));
+    assert_eq!(
+        repair.json_schema, reqs[0].json_schema,
+        "the same per-request schema"
+    );
+    let schema = request_schema(repair);
+    assert!(
+        !schema.is_valid(&json!({"operations": [bad]})),
+        "a habit must repeat"
+    );
+    assert!(schema.is_valid(&json!({"operations": [good]})));
+    // No intent cue: any operation, on the aliases shown, never on a real id.
+    let milk = alias_in(&repair.messages[0].content, "Buy milk");
+    assert!(schema.is_valid(&json!({"operations": [{"op": "delete", "kind": "todo", "id": milk}]})));
+    let real_id = json!({"operations": [{"op": "delete", "kind": "todo", "id": env.milk}]});
+    assert!(!schema.is_valid(&real_id));
     let msgs = &repair.messages;
     assert_eq!(
         msgs.len(),
@@ -1009,5 +1038,52 @@ fn the_context_fits_a_small_model_window() {
     assert!(
         reqs[2].messages[0].content.len() < system.len(),
         "the repair call's context is smaller"
+    );
+}
+
+/// The per-request schema of a full proposal (`assistant::proposal`) leaves the model only what
+/// is undecided: jump-forward decoding writes the rest (here "Delete", one todo and one event
+/// shown: after "e" the whole operation is forced).
+#[test]
+fn the_proposal_grammar_forces_what_is_decided() {
+    use coachcore::assistant::proposal::{proposal_schema, Target};
+    use coachcore::assistant::reading::read_message;
+    use coachcore::llm::jump::forced_text;
+    let today = Date::parse("2026-11-23").unwrap();
+    let targets = [
+        Target {
+            alias: "t1".into(),
+            kind: ItemKind::Todo,
+            repeats: false,
+        },
+        Target {
+            alias: "t2".into(),
+            kind: ItemKind::Todo,
+            repeats: false,
+        },
+        Target {
+            alias: "e1".into(),
+            kind: ItemKind::Event,
+            repeats: false,
+        },
+    ];
+    let message = "Delete the garage stuff";
+    let reading = read_message(message, today, &[]);
+    let s = proposal_schema(message, &reading, today, &targets);
+    assert_eq!(forced_text(&s, "").text, "{\"operations\":[");
+    assert_eq!(
+        forced_text(&s, "{\"operations\":[{").text,
+        "\"op\":\"delete\",\"kind\":\""
+    );
+    let event = forced_text(&s, "{\"operations\":[{\"op\":\"delete\",\"kind\":\"e");
+    assert_eq!(event.text, "vent\",\"id\":\"e1\"}]}");
+    assert!(event.complete, "one operation at most");
+    assert_eq!(
+        forced_text(
+            &s,
+            "{\"operations\":[{\"op\":\"delete\",\"kind\":\"todo\",\"id\":\"t"
+        )
+        .text,
+        ""
     );
 }

@@ -17,7 +17,7 @@ use coachcore::assistant::date::Date;
 use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
 use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
-    AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, RouteDecision,
+    AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, OpType, RouteDecision,
 };
 use coachcore::clock::FixedClock;
 use coachcore::ids::IdGenerator;
@@ -163,6 +163,17 @@ fn run(
     mode: AssistantMode,
     message: &str,
 ) -> (AssistantResult, Vec<String>) {
+    run_with(env, model, mode, message, &settings())
+}
+
+/// [`run`] with these settings.
+fn run_with(
+    env: &Env,
+    model: &dyn LanguageModel,
+    mode: AssistantMode,
+    message: &str,
+    settings: &AssistantSettings,
+) -> (AssistantResult, Vec<String>) {
     let before = env.files();
     let sink = Recorder::default();
     let started = Instant::now();
@@ -178,7 +189,7 @@ fn run(
         },
         &sink,
         &CancelToken::new(),
-        &settings(),
+        settings,
     );
     eprintln!("{mode:?} {message:?}: {} ms", started.elapsed().as_millis());
     assert!(env.files() == before, "a message changed the database");
@@ -280,5 +291,41 @@ fn real_model_plan_and_auto_are_validated_ordered_and_read_only() {
             let c = r.clarification.unwrap();
             assert!(!c.question.is_empty() && c.options.len() <= 5);
         }
+    }
+}
+
+/// The full proposal on the real model writes under the message's own schema
+/// (`assistant::proposal`): llama.cpp takes the grammar, and what comes back is only what the
+/// words cue ("Add": new items only), validated.
+#[test]
+fn real_model_full_proposal_under_the_per_request_schema() {
+    let Some(path) = model_path() else { return };
+    let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
+    let model = Printing(engine);
+    let env = Env::new();
+    let full = AssistantSettings {
+        narrow: false,
+        ..settings()
+    };
+    let (r, names) = run_with(
+        &env,
+        &model,
+        AssistantMode::Plan,
+        "Add a todo to buy bread tomorrow.",
+        &full,
+    );
+    assert_eq!(r.decision, RouteDecision::Plan);
+    plan_events(&names, false);
+    for op in &r.operations {
+        assert!(
+            matches!(op.op, OpType::Create | OpType::GoalCreate),
+            "only new items: {op:?}"
+        );
+        assert!(
+            op.scheduled_for
+                .as_deref()
+                .is_none_or(|d| d == "2026-11-19"),
+            "the only day the message means: {op:?}"
+        );
     }
 }

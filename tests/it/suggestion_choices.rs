@@ -170,6 +170,11 @@ fn every_candidate_is_valid_by_construction() {
                             assert_eq!(rx.rest_mode, RestMode::PerSet, "{what}");
                             set.rest_seconds as f64
                         }
+                        ChangeProperty::SetType => {
+                            // A set type change names the set's type now (its values are 0).
+                            assert_eq!(c.set_type.map(|t| t.0), Some(set.set_type), "{what}");
+                            continue;
+                        }
                         other => panic!("{other:?} is not offered: {what}"),
                     }
                 }

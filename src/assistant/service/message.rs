@@ -117,7 +117,8 @@ impl Default for AssistantSettings {
 
 /// Runs one message through the pipeline, sending events to `sink`; `done` is always the last
 /// event, also on error or cancellation. See the module docs for the paths, the events and the
-/// errors (without a model every mode returns `InvalidArgument` after `done`). Nothing is written
+/// errors (without a model only what the reading understands is answered; the rest returns
+/// `InvalidArgument` after `done`). Nothing is written
 /// to the database.
 pub fn run_message(
     store: &Store,

@@ -81,8 +81,12 @@
 //! proposed." (and how many were invalid).
 //!
 //! ## Errors
-//! - No model: `Error::InvalidArgument("no language model configured")`, in every mode (plan needs
-//!   the model to propose, chat to answer); only `done` is sent.
+//! - No model: a message the deterministic reading understands still takes the narrowed path in
+//!   plan and auto modes (the reading's defaults; the summary ends with "(Understood without the
+//!   on-device model.)"). Everything else fails with
+//!   `Error::InvalidArgument("no language model configured")` and only `done` is sent: chat mode,
+//!   a clarify selection, `AssistantSettings::narrow` off, and a message the reading cannot build
+//!   (the full proposal needs the model).
 //! - A blank message without a selection, or a `today` that is not `YYYY-MM-DD`:
 //!   `InvalidArgument`. Messages longer than [`MAX_MESSAGE_CHARS`] are cut.
 //! - Cancellation (checked before each stage and inside every model call):

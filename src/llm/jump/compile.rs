@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use super::pattern::{self, Nfa};
 use super::MAX_DEPTH;
 
 pub(super) type NodeId = u32;
@@ -28,6 +29,9 @@ pub(super) enum Node {
     Alt(Vec<NodeId>),
     /// A string of `min..=max` characters (escapes count as one).
     Str { min: u32, max: u32 },
+    /// A string whose characters match a `pattern` (the index of its automaton in
+    /// [`Compiled::patterns`]), between quotes, as llama.cpp writes it: raw, without JSON escapes.
+    Pat(u32),
     /// An integer, within the bounds when given.
     Int { min: Option<i64>, max: Option<i64> },
     /// Any JSON number.
@@ -49,6 +53,7 @@ pub(super) enum Node {
 pub(super) struct Compiled {
     pub(super) nodes: Vec<Node>,
     pub(super) lits: Vec<Box<str>>,
+    pub(super) patterns: Vec<Nfa>,
 }
 
 /// A JSON value that keeps object keys in document order (llama.cpp's JSON does; serde_json's
@@ -342,7 +347,17 @@ impl Compiled {
     }
 
     fn string(&mut self, schema: &Json) -> NodeId {
-        if schema.has("pattern") || known_format(schema) {
+        // llama.cpp reads `pattern` first (lengths are then ignored), then `format`.
+        if let Some(p) = schema.get("pattern") {
+            return match p.as_str().and_then(pattern::compile) {
+                Some(nfa) => {
+                    self.patterns.push(nfa);
+                    self.add(Node::Pat((self.patterns.len() - 1) as u32))
+                }
+                None => self.opaque(),
+            };
+        }
+        if known_format(schema) {
             return self.opaque();
         }
         match (count(schema, "minLength"), count(schema, "maxLength")) {

@@ -13,21 +13,25 @@
 //! each optional one allowed only after the ones before it; `anyOf`/`oneOf` and `type` arrays as
 //! alternatives; `const` and `enum` values as their compact JSON text; strings of bounded length;
 //! integers within `minimum`/`maximum`; numbers, booleans, null; arrays with `minItems`/`maxItems`
-//! and tuples. It must never force text the grammar would not force: it tracks every reading of
-//! the text so far that the grammar might allow (a superset of it) and forces a character only
-//! when all of them allow that one character and nothing else. What it does not model (`$ref`,
-//! `allOf`, `pattern`, string formats, untyped values, additional properties, objects and floats
-//! in `const`/`enum`) it treats as unknown: no forced text from there on. Being conservative is
-//! always correct: the engine checks every forced token against the grammar anyway.
+//! and tuples; strings with a `pattern` (`pattern.rs`: anchored regular expressions as llama.cpp
+//! turns them into grammar, e.g. `HH:MM` times, `YYYY-MM-DD` dates, a choice of words). It must
+//! never force text the grammar would not force: it tracks every reading of the text so far that
+//! the grammar might allow (a superset of it) and forces a character only when all of them allow
+//! that one character and nothing else. What it does not model (`$ref`, `allOf`, patterns
+//! llama.cpp cannot turn into grammar or that are too large, string formats, untyped values,
+//! additional properties, objects and floats in `const`/`enum`) it treats as unknown: no forced
+//! text from there on. Being conservative is always correct: the engine checks every forced token
+//! against the grammar anyway.
 //!
 //! Pure: no llama types, compiled without the `llama` feature too. This file owns the public API
-//! ([`JumpPredictor`], [`Forced`], [`forced_text`]); the schema compiler is in `compile`, the
-//! matching of text against the compiled schema in `step`.
+//! ([`JumpPredictor`], [`Forced`], [`forced_text`]); the schema compiler is in `compile` (its
+//! patterns in `pattern`), the matching of text against the compiled schema in `step`.
 
 use compile::{Compiled, Json};
 use step::{Next, State, Task};
 
 mod compile;
+mod pattern;
 mod step;
 
 /// What the grammar forces after the text generated so far.
@@ -559,6 +563,89 @@ mod tests {
             ),
             ",\"confidence\":"
         );
+    }
+
+    const TIME: &str = r#"{"type":"string","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$"}"#;
+    const DATE: &str =
+        r#"{"type":"string","pattern":"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"}"#;
+
+    #[test]
+    fn patterns_force_their_fixed_characters() {
+        assert_eq!(forced(TIME, ""), "\"");
+        assert_eq!(forced(TIME, "\"1"), "");
+        assert_eq!(forced(TIME, "\"17"), ":");
+        assert_eq!(forced(TIME, "\"23"), ":");
+        assert_eq!(forced(TIME, "\"17:3"), "");
+        assert_eq!(
+            forced_text(TIME, "\"17:30"),
+            Forced {
+                text: "\"".into(),
+                complete: true
+            }
+        );
+        // Off the pattern: lost, nothing forced.
+        let mut p = JumpPredictor::new(TIME).unwrap();
+        p.push("\"24");
+        assert!(p.is_lost());
+        assert_eq!(forced(DATE, "\"2026"), "-");
+        assert_eq!(forced(DATE, "\"2026-1"), "");
+        assert_eq!(forced(DATE, "\"2026-11"), "-");
+        assert_eq!(forced(DATE, "\"2026-11-3"), "");
+        assert_eq!(forced(DATE, "\"2026-11-30"), "\"");
+        // Nullable, in an object: the quote closes the value, the key of the next comes forced.
+        let schema = format!(
+            r#"{{"type":"object","properties":{{"at":{{"type":["string","null"],"pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]$"}},"day":{DATE}}},"required":["at","day"],"additionalProperties":false}}"#
+        );
+        assert_eq!(forced(&schema, ""), "{\"at\":");
+        assert_eq!(forced(&schema, "{\"at\":n"), "ull,\"day\":\"");
+        assert_eq!(forced(&schema, "{\"at\":\"09"), ":");
+        assert_eq!(forced(&schema, "{\"at\":\"09:15"), "\",\"day\":\"");
+        assert_eq!(
+            forced_text(&schema, "{\"at\":null,\"day\":\"2026-12-01"),
+            Forced {
+                text: "\"}".into(),
+                complete: true
+            }
+        );
+    }
+
+    #[test]
+    fn a_choice_of_words_forces_the_rest_of_a_word() {
+        // The narrowed path's names: the message's own words, single spaces.
+        let name = r#"{"type":"string","pattern":"^(Call|call|mom|Mom|dentist)( (Call|call|mom|Mom|dentist)){0,2}$"}"#;
+        assert_eq!(forced(name, ""), "\"");
+        assert_eq!(forced(name, "\"C"), "all");
+        assert_eq!(forced(name, "\"d"), "entist");
+        assert_eq!(forced(name, "\"Call"), "");
+        assert_eq!(forced(name, "\"Call m"), "om");
+        assert_eq!(forced(name, "\"Call mom "), "");
+        // The third word is the last: then the string ends.
+        assert_eq!(
+            forced_text(name, "\"Call mom de"),
+            Forced {
+                text: "ntist\"".into(),
+                complete: true
+            }
+        );
+        let mut p = JumpPredictor::new(name).unwrap();
+        p.push("\"Call  ");
+        assert!(p.is_lost(), "two spaces are off the pattern");
+    }
+
+    #[test]
+    fn patterns_llama_cpp_cannot_follow_stay_unknown() {
+        // Unanchored or with an escape llama.cpp does not turn into grammar: any string.
+        for pattern in ["[0-9]+", r"^\\d{2}$", "^(?=x)x$"] {
+            let schema = format!(r#"{{"type":"string","pattern":"{pattern}"}}"#);
+            let mut p = JumpPredictor::new(&schema).unwrap();
+            assert_eq!(p.forced(100), Forced::default(), "{pattern}");
+            p.push("\"");
+            assert!(p.is_lost(), "{pattern}");
+        }
+        // A pattern that is no string.
+        let mut p = JumpPredictor::new(r#"{"type":"string","pattern":5}"#).unwrap();
+        p.push("\"");
+        assert!(p.is_lost());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::compile::{
     Compiled, LitId, Node, NodeId, LIT_CLOSE_ARRAY, LIT_CLOSE_OBJECT, LIT_COMMA, LIT_OPEN_ARRAY,
     LIT_OPEN_OBJECT, LIT_QUOTE,
 };
+use super::pattern::{Inst, Nfa};
 use super::{MAX_DEPTH, MAX_STATES};
 
 /// One thing still to match; a state is a stack of them, the next one last.
@@ -16,6 +17,9 @@ pub(super) enum Task {
     Value(NodeId),
     /// The rest of a literal, from byte `pos`.
     Lit { lit: LitId, pos: u32 },
+    /// Inside a pattern string (after its opening quote), at state `at` of its automaton (a
+    /// state that consumes a character once closed; any state before).
+    Pat { node: NodeId, at: u32 },
     /// Inside a string (after its opening quote): characters so far, escape progress (0: none,
     /// 1: after `\`, 2..=5: after `\u` and that many minus 2 hex digits).
     Str { node: NodeId, count: u32, esc: u8 },
@@ -97,6 +101,14 @@ pub(super) enum Next {
 }
 
 impl Compiled {
+    /// The automaton of pattern node `node`.
+    fn nfa(&self, node: NodeId) -> &Nfa {
+        match self.nodes[node as usize] {
+            Node::Pat(i) => &self.patterns[i as usize],
+            _ => unreachable!("a pattern task on a node that is no pattern"),
+        }
+    }
+
     fn int_status(
         &self,
         node: NodeId,
@@ -154,6 +166,23 @@ impl Compiled {
                     out.push(st);
                     return;
                 }
+                Task::Pat { node, at } => {
+                    let nfa = self.nfa(node);
+                    if matches!(nfa.insts[at as usize], Inst::Char(..)) {
+                        out.push(st);
+                        return;
+                    }
+                    st.pop();
+                    for s in nfa.closure(at) {
+                        let mut alt = st.clone();
+                        if matches!(nfa.insts[s as usize], Inst::Char(..)) {
+                            alt.push(Task::Pat { node, at: s });
+                        }
+                        // At the match: the closing quote (below it) comes next.
+                        self.close(alt, out, depth + 1);
+                    }
+                    return;
+                }
                 Task::Int {
                     node,
                     neg,
@@ -197,6 +226,14 @@ impl Compiled {
                                 node,
                                 count: 0,
                                 esc: 0,
+                            });
+                            st.push(lit(LIT_QUOTE));
+                        }
+                        Node::Pat(_) => {
+                            st.push(lit(LIT_QUOTE));
+                            st.push(Task::Pat {
+                                node,
+                                at: self.nfa(node).start,
                             });
                             st.push(lit(LIT_QUOTE));
                         }
@@ -444,6 +481,12 @@ impl Compiled {
                     }
                     _ => continue,
                 },
+                Task::Pat { node, at } => match &self.nfa(node).insts[at as usize] {
+                    Inst::Char(class, next) if class.matches(c) => {
+                        Some(Task::Pat { node, at: *next })
+                    }
+                    _ => continue,
+                },
                 Task::Num(phase) => match phase.step(c) {
                     Some(p) => Some(Task::Num(p)),
                     None => continue,
@@ -487,6 +530,10 @@ impl Compiled {
                     };
                     (*count >= max && *count >= min).then_some('"')
                 }
+                Some(Task::Pat { node, at }) => match &self.nfa(*node).insts[*at as usize] {
+                    Inst::Char(class, _) => class.single(),
+                    _ => None,
+                },
                 _ => None,
             };
             match (c, one) {

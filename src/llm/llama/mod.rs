@@ -470,13 +470,17 @@ impl LlamaEngine {
             cancel,
             &deadline,
         );
-        if let Ok((r, stats)) = &result {
-            log::debug!(target: "coachcore::llm::llama",
+        match &result {
+            Ok((r, stats)) => log::debug!(target: "coachcore::llm::llama",
                 "prompt_tokens={} cached_prompt_tokens={} completion_tokens={} sampled={} \
                  forced={} decode_steps={} stopped_looping={}",
                 r.prompt_tokens, stats.cached_prompt_tokens, r.completion_tokens,
                 stats.sampled_tokens, stats.forced_tokens, stats.decode_steps,
-                stats.stopped_looping);
+                stats.stopped_looping),
+            // What the cache gave is known even when the call did not finish (a timeout on a
+            // busy device): the same line, with the error.
+            Err(e) => log::debug!(target: "coachcore::llm::llama",
+                "prompt_tokens={prompt_tokens} cached_prompt_tokens={cached} failed={e}"),
         }
         if result.is_ok() || matches!(result, Err(LlmError::Cancelled | LlmError::TimedOut { .. }))
         {

@@ -193,12 +193,16 @@ impl AiChange {
 
     /// The draft of this change, with `seen`'s performances as evidence.
     pub(super) fn into_draft(self, seen: &Seen) -> SuggestionDraft {
-        self.into_draft_with(seen, &[])
+        self.into_draft_with(&seen.ids(), &[])
     }
 
-    /// [`into_draft`](Self::into_draft) with `extra` figures after the values (a choice's
-    /// evidence).
-    pub(super) fn into_draft_with(self, seen: &Seen, extra: &[(&str, f64)]) -> SuggestionDraft {
+    /// The draft with `performance_ids` (newest first) as evidence and `extra` figures after the
+    /// values (a choice's evidence).
+    pub(super) fn into_draft_with(
+        self,
+        performance_ids: &[String],
+        extra: &[(&str, f64)],
+    ) -> SuggestionDraft {
         let mut figures = vec![
             EvidenceFigure {
                 name: "oldValue".into(),
@@ -233,7 +237,7 @@ impl AiChange {
             },
             reasoning: self.reasoning,
             evidence: Evidence {
-                performance_ids: seen.ids(),
+                performance_ids: performance_ids.to_vec(),
                 set_indexes: self.target_set_index.into_iter().collect(),
                 figures,
             },
@@ -502,7 +506,7 @@ impl Seen {
     }
 
     /// Ids, newest first.
-    fn ids(&self) -> Vec<String> {
+    pub(super) fn ids(&self) -> Vec<String> {
         let mut v = self.0.clone();
         v.sort_by_key(|x| std::cmp::Reverse(x.0));
         v.into_iter().map(|(_, id)| id).collect()

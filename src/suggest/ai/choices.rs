@@ -17,6 +17,8 @@
 //! | `increaseWeight` | every working set reached the goal (the upper bound, target + 1, or without a rep goal the set's target reps) at least at the load: range and target mode in 2 of the last 3 sessions, this one included; without a rep goal in each of the last 3 | one load step up |
 //! | `increaseReps` | range mode: a set did more reps than its target but fewer than the upper bound, at least the load | the fewest reps done, at most target + 2 |
 //! | `decreaseRest` | every working set held the first set's reps, at least the load, with 150 s or more of rest prescribed, on a non-barbell exercise | rest - 30 s |
+//! | `changeSetType` to drop | the last prescribed set, regular (not the only one), done as a completed regular set right after a set at the session's top weight, at 50% to 85% of it | drop set |
+//! | `changeSetType` to warmup | a prescribed regular set from index 2 on (the rules judge the first two), done before every set at the session's top weight, at under 70% of it, every set before it a prescribed warmup or as light | warmup |
 //!
 //! Decisions:
 //! - **Contradictions.** Evidence of struggling (`decreaseWeight`, `increaseRest`,
@@ -30,20 +32,28 @@
 //!   Body-weight sets (target 0) get no weight candidate.
 //! - **Rest** changes follow the rest mode: the exercise's rest in all-same mode, else the rest
 //!   after the set before the weakest set (per-set mode); bounded to 0..900 s.
-//! - **Set types, rep ranges and set counts are not offered**: spec 004 gives the AI
-//!   quantifiable changes (weight, reps, rest) only; the hygiene rules handle set types.
-//! - Every candidate is checked by the same normalisation and checks as the tool loop's replies
-//!   ([`super::checks`]); one that would not pass is not offered. At most one candidate per kind,
-//!   at most [`MAX_CANDIDATES`], in the table's order (safety first).
+//! - **Set types** are offered where the hygiene rules are silent (their rules judge a warmup at
+//!   working weight, an early light set, a drop set without base and a logged type that differs
+//!   from the plan): a light last set after the top set that the user logs as regular (a drop set
+//!   in all but name), and a light ramp-up set after the first two. Both need the evidence in
+//!   each of the last 2 sessions (the top weight of a session: its heaviest completed regular
+//!   set). Rep ranges and set counts are not offered.
+//! - Every numeric candidate is checked by the same normalisation and checks as the tool loop's
+//!   replies ([`super::checks`]), every set-type candidate by the admission of AI drafts (the
+//!   accept check, [`crate::suggest::apply`]); one that would not pass is not offered. At most
+//!   one candidate per kind, at most [`MAX_CANDIDATES`], in the table's order (safety first).
 
 use serde::Deserialize;
 
 use super::checks::{normalise_one, AiChange};
 use super::prompt::fmt;
+use super::set_types;
+use crate::suggest::apply::admit;
 use crate::suggest::metrics;
 use crate::suggest::model::{
-    ChangeType, Equipment, ExerciseContext, ExercisePerformance, PerformedSet, RepRangeMode,
-    RestMode, SetPrescription, SetType, SuggestionDraft,
+    ChangeProperty, ChangeType, ChangeValue, Equipment, Evidence, EvidenceFigure, ExerciseContext,
+    ExercisePerformance, PerformedSet, RepRangeMode, RestMode, SetPrescription, SetType,
+    SuggestionDraft, SuggestionSource,
 };
 
 /// Candidates offered to the model, at most.
@@ -60,7 +70,7 @@ pub const REST_STEP_SECONDS: u32 = 30;
 pub const REPS_FALL_SHARE: f64 = 0.3;
 /// The largest rest a candidate proposes, in seconds.
 const MAX_REST: u32 = 900;
-const EPS: f64 = 1e-9;
+pub(super) const EPS: f64 = 1e-9;
 
 /// One change the model may pick, valid by construction.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,11 +88,22 @@ pub struct Candidate {
     pub evidence: String,
     /// The figures of the evidence, for the draft.
     pub figures: Vec<(&'static str, f64)>,
+    /// For a set type change: the set's type now and the proposed one (`old_value` and
+    /// `new_value` are then 0).
+    pub set_type: Option<(SetType, SetType)>,
 }
 
 impl Candidate {
     /// The change in a few words, e.g. `increase rest from 60 to 90 s`.
     pub fn summary(&self, unit: &str) -> String {
+        if let Some((old, new)) = self.set_type {
+            let set = self.target_set_index.unwrap_or(0);
+            return format!(
+                "make set {set} {} (now {})",
+                set_types::type_words(new),
+                set_types::type_words(old)
+            );
+        }
         let (verb, what, suffix) = match self.change_type {
             ChangeType::IncreaseWeight => ("increase", "weight", unit),
             ChangeType::DecreaseWeight => ("decrease", "weight", unit),
@@ -124,14 +145,54 @@ pub fn candidates(ctx: &ExerciseContext, rule_drafts: &[SuggestionDraft]) -> Vec
         out.extend(increase_reps(ctx, &last));
         out.extend(decrease_rest(ctx, &last));
     }
+    out.extend(set_types::drop_set(ctx, &last));
+    out.extend(set_types::ramp_warmup(ctx, &last));
     out.retain(|c| {
         !rule_drafts
             .iter()
             .any(|d| d.property == c.change_type.property())
-            && checked(ctx, c, &c.evidence).is_some()
+            && admitted(ctx, c, &c.evidence, &[]).is_some()
     });
     out.truncate(MAX_CANDIDATES);
     out
+}
+
+/// The draft of candidate `c` with `reasoning` and the recent sessions `performance_ids` as
+/// evidence, as admitted: numeric changes through the tool loop's checks ([`checked`]), set type
+/// changes through the admission of AI drafts (the accept check). `None` when refused.
+pub(super) fn admitted(
+    ctx: &ExerciseContext,
+    c: &Candidate,
+    reasoning: &str,
+    performance_ids: &[String],
+) -> Option<SuggestionDraft> {
+    let Some((old, new)) = c.set_type else {
+        return checked(ctx, c, reasoning)
+            .map(|change| change.into_draft_with(performance_ids, &c.figures));
+    };
+    let draft = SuggestionDraft {
+        source: SuggestionSource::Ai,
+        rule_id: None,
+        change_type: ChangeType::ChangeSetType,
+        target_set_index: c.target_set_index,
+        property: ChangeProperty::SetType,
+        old_value: Some(ChangeValue::SetType { value: old }),
+        new_value: ChangeValue::SetType { value: new },
+        reasoning: reasoning.to_string(),
+        evidence: Evidence {
+            performance_ids: performance_ids.to_vec(),
+            set_indexes: c.target_set_index.into_iter().collect(),
+            figures: c
+                .figures
+                .iter()
+                .map(|(name, value)| EvidenceFigure {
+                    name: (*name).to_string(),
+                    value: *value,
+                })
+                .collect(),
+        },
+    };
+    admit(ctx, &draft)
 }
 
 /// The candidate as the tool loop's checks read it, with `reasoning`: `None` when they would
@@ -185,7 +246,7 @@ fn all_working<'a>(
 
 /// The prescribed regular sets, by index; only those with a load (target weight above 0) when
 /// `loaded`.
-fn regular_sets(ctx: &ExerciseContext, loaded: bool) -> Vec<&SetPrescription> {
+pub(super) fn regular_sets(ctx: &ExerciseContext, loaded: bool) -> Vec<&SetPrescription> {
     let mut v: Vec<&SetPrescription> = ctx
         .prescription
         .sets
@@ -269,6 +330,7 @@ fn weight_candidate(
         new_value: new,
         evidence,
         figures,
+        set_type: None,
     })
 }
 
@@ -377,6 +439,7 @@ fn rest_candidate(
         new_value: f64::from(new),
         evidence,
         figures,
+        set_type: None,
     })
 }
 
@@ -454,6 +517,7 @@ fn decrease_reps(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
             rx.index
         ),
         figures: vec![("reps", f64::from(a)), ("previousReps", f64::from(b))],
+        set_type: None,
     })
 }
 
@@ -535,6 +599,7 @@ fn increase_reps(ctx: &ExerciseContext, last: &[&ExercisePerformance]) -> Option
             rx.index, r.lower, r.upper
         ),
         figures: vec![("reps", f64::from(a)), ("previousReps", f64::from(b))],
+        set_type: None,
     })
 }
 
@@ -705,6 +770,7 @@ mod tests {
             new_value: 90.0,
             evidence: "reps fell from 12 to 7".into(),
             figures: vec![],
+            set_type: None,
         };
         assert_eq!(reason_text("  ", &c), "Reps fell from 12 to 7.");
         assert_eq!(reason_text("12 7 !!", &c), "Reps fell from 12 to 7.");
@@ -713,6 +779,103 @@ mod tests {
             "More rest keeps your reps up."
         );
         assert_eq!(c.summary("lb"), "increase rest from 60 to 90 s");
+    }
+
+    /// A context of `n` regular sets at 100 lb (range 8-12), with these sessions (newest first).
+    fn sets_ctx(n: u32, sessions: Vec<Vec<PerformedSet>>) -> ExerciseContext {
+        Ctx::range(8, 12)
+            .rx(|rx| {
+                rx.sets = (0..n)
+                    .map(|index| SetPrescription {
+                        index,
+                        set_type: SetType::Regular,
+                        target_weight: 100.0,
+                        target_reps: 10,
+                        rest_seconds: 90,
+                    })
+                    .collect();
+            })
+            .performed(sessions)
+            .build()
+    }
+
+    fn set_types(ctx: &ExerciseContext) -> Vec<(Option<u32>, Option<(SetType, SetType)>)> {
+        let rules = crate::suggest::rules::evaluate(ctx);
+        candidates(ctx, &rules)
+            .iter()
+            .filter(|c| c.change_type == ChangeType::ChangeSetType)
+            .map(|c| (c.target_set_index, c.set_type))
+            .collect()
+    }
+
+    #[test]
+    fn a_light_last_set_after_the_top_set_is_offered_as_a_drop_set() {
+        use crate::suggest::rules::testkit::sets;
+        use SetType::Regular as R;
+        let drop = |w: f64| sets(&[(R, 100.0, 10), (R, 100.0, 10), (R, 100.0, 9), (R, w, 12)]);
+        let ctx = sets_ctx(4, vec![drop(75.0), drop(70.0)]);
+        assert_eq!(
+            set_types(&ctx),
+            [(Some(3), Some((SetType::Regular, SetType::Drop)))]
+        );
+        let c = candidates(&ctx, &crate::suggest::rules::evaluate(&ctx));
+        let c = c.iter().find(|c| c.set_type.is_some()).unwrap();
+        assert_eq!(c.summary("lb"), "make set 3 a drop set (now a regular set)");
+        // The draft is one the accept check takes.
+        let d = admitted(&ctx, c, "A lighter set after the top set.", &["p0".into()]).unwrap();
+        assert_eq!(
+            d.new_value,
+            ChangeValue::SetType {
+                value: SetType::Drop
+            }
+        );
+        assert!(crate::suggest::apply::applied(&ctx.prescription, &d).is_ok());
+        // One session only, too light, not light enough, or not right after the top set: none.
+        assert!(set_types(&sets_ctx(4, vec![drop(75.0)])).is_empty());
+        assert!(set_types(&sets_ctx(4, vec![drop(40.0), drop(40.0)])).is_empty());
+        assert!(set_types(&sets_ctx(4, vec![drop(95.0), drop(95.0)])).is_empty());
+        let after_light = sets(&[(R, 100.0, 10), (R, 100.0, 10), (R, 90.0, 9), (R, 75.0, 12)]);
+        assert!(set_types(&sets_ctx(4, vec![after_light.clone(), after_light])).is_empty());
+    }
+
+    #[test]
+    fn a_light_ramp_up_set_after_the_first_two_is_offered_as_a_warmup() {
+        use crate::suggest::rules::testkit::sets;
+        use SetType::{Regular as R, Warmup as W};
+        // The first two are warmups already (accepted from the rules); the third still ramps up.
+        let ramp = sets(&[
+            (W, 45.0, 10),
+            (W, 55.0, 8),
+            (R, 65.0, 5),
+            (R, 100.0, 10),
+            (R, 100.0, 9),
+        ]);
+        let mut ctx = sets_ctx(5, vec![ramp.clone(), ramp.clone()]);
+        ctx.prescription.sets[0].set_type = SetType::Warmup;
+        ctx.prescription.sets[1].set_type = SetType::Warmup;
+        assert_eq!(
+            set_types(&ctx),
+            [(Some(2), Some((SetType::Regular, SetType::Warmup)))]
+        );
+        let rules = crate::suggest::rules::evaluate(&ctx);
+        for c in candidates(&ctx, &rules) {
+            assert!(admitted(&ctx, &c, &c.evidence, &[]).is_some(), "{c:?}");
+        }
+        // At 80% of the top set it is a working set: none.
+        let heavy = sets(&[
+            (W, 45.0, 10),
+            (W, 55.0, 8),
+            (R, 80.0, 8),
+            (R, 100.0, 10),
+            (R, 100.0, 9),
+        ]);
+        let mut ctx = sets_ctx(5, vec![heavy.clone(), heavy]);
+        ctx.prescription.sets[0].set_type = SetType::Warmup;
+        ctx.prescription.sets[1].set_type = SetType::Warmup;
+        assert!(set_types(&ctx).is_empty());
+        // Straight sets at one weight: no set type candidate at all.
+        let straight = sets(&[(R, 100.0, 10), (R, 100.0, 10), (R, 100.0, 10)]);
+        assert!(set_types(&sets_ctx(3, vec![straight.clone(), straight])).is_empty());
     }
 
     #[test]

@@ -6,10 +6,11 @@
 //! Made so that even the smallest model helps (issue 10; SmolLM2-135M kept no draft in the tool
 //! loop). Code computes a short list of candidate changes ([`choices::candidates`]): load steps the
 //! user's plates or dumbbells can make, rep changes of 1 or 2 within the rep range, rest changes of
-//! 30 s within 0..900 s in the exercise's rest mode, each one only with the evidence code sees for
-//! it (e.g. "reps fell from 12 to 7 (42%) across sets with 60 s rest; last time 11 to 7"), and none
-//! that a rule already proposes for the same property. Set types, rep ranges and set counts are
-//! not offered (the spec gives the AI quantifiable changes; the hygiene rules own set types).
+//! 30 s within 0..900 s in the exercise's rest mode, set type changes where the hygiene rules are
+//! silent (a light last set after the top set logged as regular: a drop set; a light ramp-up set
+//! after the first two: a warmup), each one only with the evidence code sees for it (e.g. "reps
+//! fell from 12 to 7 (42%) across sets with 60 s rest; last time 11 to 7"), and none that a rule
+//! already proposes for the same property. Rep ranges and set counts are not offered.
 //! - **No evidence, no call.** Without candidates the model is not called and the exercise gets
 //!   no AI draft.
 //! - **One call, no tools.** Otherwise the model reads `prompts/suggestions.choices.md` (fixed
@@ -84,6 +85,7 @@
 //! | `mod.rs` | the limits, settings and report types |
 //! | `service.rs` | [`LlmSuggestionSource`], the part that calls the model: choices or the tool loop |
 //! | `choices.rs` | the candidates, their evidence, the pick's schema and prompt, reading the pick |
+//! | `set_types.rs` | the set type candidates (a drop set logged as regular, a light ramp-up set) |
 //! | `checks.rs` | reading a reply: tool call or final answer, normalising and checking each suggestion |
 //! | `prompt.rs` | what the model reads: the user prompt, tool results, the step schemas |
 
@@ -91,6 +93,7 @@ mod checks;
 pub mod choices;
 mod prompt;
 mod service;
+mod set_types;
 
 pub use prompt::user_prompt;
 pub use service::LlmSuggestionSource;

@@ -191,8 +191,7 @@ impl LlmSuggestionSource {
             .and_then(|i| {
                 let c = &offered[i];
                 let reason = choices::reason_text(&raw.reason, c);
-                choices::checked(ctx, c, &reason)
-                    .map(|change| change.into_draft_with(&seen, &c.figures))
+                choices::admitted(ctx, c, &reason, &seen.ids())
             })
             .into_iter()
             .collect();

@@ -95,7 +95,7 @@ fn completed(perf: &ExercisePerformance, index: u32) -> Option<&PerformedSet> {
 
 /// The top regular weight of a session: the heaviest completed set logged as regular; `None` when
 /// there is none or it is 0.
-fn top_regular(perf: &ExercisePerformance) -> Option<f64> {
+pub(crate) fn top_regular(perf: &ExercisePerformance) -> Option<f64> {
     perf.sets
         .iter()
         .filter(|s| s.completed && s.set_type == SetType::Regular)

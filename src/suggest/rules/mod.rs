@@ -10,6 +10,8 @@
 //! | `hygiene.rs` | short-rest drop, drop set without base, warmup as working, regular as warmup, set type mismatch |
 
 mod hygiene;
+
+pub(crate) use hygiene::top_regular;
 mod progression;
 mod rep_range;
 mod safety;

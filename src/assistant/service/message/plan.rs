@@ -15,6 +15,7 @@ use crate::assistant::narrow::code_wins;
 use crate::assistant::prompt::{
     answer_for_chat, list_of, parse_proposal, propose_prompt, repair_message, summary_request,
 };
+use crate::assistant::proposal::{max_operations, proposal_schema};
 use crate::assistant::reading::read_message;
 use crate::assistant::service::apply;
 use crate::assistant::shape::{self, ShapedOp};
@@ -42,8 +43,19 @@ impl Run<'_> {
         let max_tokens = self.settings.propose_max_tokens;
         let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
         let messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
-        let first =
-            self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))?;
+        // The grammar of this message: the aliases shown, the days it can mean, as many
+        // operations as it can ask for (`assistant::proposal`).
+        let reading = read_message(ctx.message, ctx.today, &ctx.grounding.open);
+        let schema = proposal_schema(
+            ctx.message,
+            &reading,
+            ctx.today,
+            &aliases.targets(ctx.grounding),
+        );
+        log::info!(target: "coachcore::assistant",
+            "request={} proposal schema chars={} max_operations={}", self.request_id,
+            schema.len(), max_operations(ctx.message));
+        let first = self.generate(self.request(messages, Some(&schema), max_tokens))?;
 
         self.stage(AssistantStage::Validating)?;
         let first_pass = self.check(&first.text, aliases, ctx.today)?;
@@ -68,17 +80,15 @@ impl Run<'_> {
             let mut messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
             messages.push(ChatMessage::new(ChatRole::Assistant, answer));
             messages.push(ChatMessage::new(ChatRole::User, repair_text));
-            let repaired =
-                match self.generate(self.request(messages, Some(validate::OPS_SCHEMA), max_tokens))
-                {
-                    Ok(out) => Some(self.check(&out.text, aliases, ctx.today)?),
-                    Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-                    Err(e) => {
-                        log::warn!(target: "coachcore::assistant",
+            let repaired = match self.generate(self.request(messages, Some(&schema), max_tokens)) {
+                Ok(out) => Some(self.check(&out.text, aliases, ctx.today)?),
+                Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+                Err(e) => {
+                    log::warn!(target: "coachcore::assistant",
                         "request={} repair call failed: {e}", self.request_id);
-                        None
-                    }
-                };
+                    None
+                }
+            };
             let repaired = repaired.filter(|r| r.list_error.is_none());
             if repaired.is_none() {
                 // Neither answer could be read: say so, so the app can tell "nothing to change"
@@ -142,7 +152,6 @@ impl Run<'_> {
             }
         }
         // Code wins over the model's calendar: the dates and times the reading is sure of.
-        let reading = read_message(ctx.message, ctx.today, &ctx.grounding.open);
         let repairs = code_wins::check_dates_and_times(&mut kept, &reading, ctx.message);
         if !repairs.is_empty() {
             log::info!(target: "coachcore::assistant",
