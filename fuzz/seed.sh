@@ -88,6 +88,12 @@ for m, r in [
     ("assistant.message", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
     ("workout.log", {"workoutId": "w1", "sets": []}), ("exercise.save", {"id": "bb-back-squat", "name": "Back squat"}),
     ("session.log", {"id": "s1"}), ("workout.render", {}), ("unknown.method", {}),
+    ("recipe.stage", {"id": "core-beef-stew"}), ("recipe.keep", {"id": "core-beef-stew"}),
+    ("recipes.cleanup", {}), ("meals.history", {"from": "2026-11-01", "to": "2026-11-30"}),
+    ("model.prewarm", {"feature": "assistant"}), ("ops.undo", {"requestId": "r1"}),
+    ("data.export", {}), ("data.erase", {}),
+    ("data.import", {"format": "coachcore-export", "version": 1, "schemaVersion": 6, "exportedAtMs": 0,
+                     "tables": {"plans": {"columns": ["id", "name"], "rows": [["p1", "Push"]]}}}),
 ]:
     call(m, m, r)
 counts = {d.name: len(list(d.iterdir())) for d in sorted(out.iterdir())}
