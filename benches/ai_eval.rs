@@ -40,6 +40,8 @@ use score::{paired, short, wrong_actions};
 mod cache;
 #[path = "ai_eval/meals.rs"]
 mod meals;
+#[path = "ai_eval/plan.rs"]
+mod plan;
 #[path = "ai_eval/workout.rs"]
 mod workout;
 
@@ -80,7 +82,7 @@ fn main() {
         engine.threads(),
         if quick { " (quick)" } else { "" }
     );
-    // `--only assistant,cache,suggestions,meals,workout`: those parts only.
+    // `--only assistant,cache,suggestions,meals,workout,plan`: those parts only.
     let only: Option<String> = std::env::args().skip_while(|a| a != "--only").nth(1);
     let part = |name: &str| {
         only.as_deref()
@@ -97,6 +99,9 @@ fn main() {
     }
     if part("workout") {
         workout::run(&engine, quick);
+    }
+    if part("plan") {
+        plan::run(&engine, quick);
     }
     if part("suggestions") {
         suggestions::run(&engine, quick);

@@ -1340,10 +1340,11 @@ mod tests {
             r#"{"date":"2025-08-18","notes":"legs"}"#,
         );
         assert!(out.contains("model_unusable"), "{out}");
-        let plan = include_str!("../tests/data/plans/worked-example.v2.json");
+        // One exercise per slot of "legs" (45 minutes, a full gym, no history).
+        let picks = r#"{"A1": "bb-back-squat", "A2": "bb-deadlift", "B1": "bb-reverse-lunge", "B2": "bb-good-morning", "C1": "bb-calf-raise", "C2": "db-farmer-carry"}"#;
         // SAFETY: a live handle.
         unsafe { &*h.0 }.coach.use_language_model(Some(
-            crate::llm::scripted::ScriptedModel::texts(["{\"focus\": 1}", plan]),
+            crate::llm::scripted::ScriptedModel::texts(["{\"focus\": 1}", picks]),
         ));
         let req = serde_json::json!({
             "date": "2025-08-18", "notes": "legs", "schemaVersion": "v2-flat", "seed": 7,
@@ -1352,7 +1353,11 @@ mod tests {
             serde_json::from_str(&call(&h, "plan.generate", &req.to_string())).unwrap();
         assert_eq!(out["ok"]["schemaVersion"], "v2-flat", "{out}");
         assert!(out["ok"]["generationId"].as_i64().is_some());
-        assert!(!out["ok"]["plan"]["blocks"].as_array().unwrap().is_empty());
+        assert_eq!(out["ok"]["plan"]["focus"], "Lower Body Session", "{out}");
+        assert_eq!(
+            out["ok"]["plan"]["blocks"][1]["exercises"][0]["name"],
+            "Barbell Back Squat"
+        );
         let out = call(&h, "plan.generate", r#"{"date":"SECRET","notes":"x"}"#);
         invalid_at(&out, None);
     }

@@ -380,16 +380,20 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(coach.validateWorkoutYaml("sets: [").error?.code, "invalid_yaml", "broken yaml")
         }
     },
-    "plan: generateTodayPlan with an app model, repaired; typed errors" to {
+    "plan: generateTodayPlan with an app model picking per slot, repaired; typed errors" to {
         Coach.openInMemory().use { coach ->
             expectThrows<CoachException.ModelUnusable>("no model") { coach.generateTodayPlan(todayPlanRequest()) }
-            val model = FakeModel(replies = listOf("""{"focus": 1}""", V1_EXAMPLE))
+            // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
+            val model = FakeModel(replies = listOf("""{"focus": 1}""", """{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"""))
             coach.useLanguageModel(model)
             val t = coach.generateTodayPlan(todayPlanRequest())
             eq(t.schemaVersion, SchemaVersion.V1_CURRENT, "schema version")
-            checkWorkedExample(t.plan)
+            eq(t.plan.focus, "Upper Body Session", "focus")
+            eq(t.plan.durationMinutes, 30u, "durationMinutes")
+            eq(t.plan.blocks.map { it.title }, listOf("Warm-up", "Main Lifts", "Accessories", "Cool-down"), "blocks")
+            eq(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press", "the model's pick")
             eq(model.requests.size, 2, "one repair")
-            check(model.requests[0].jsonSchema != null) { "grammar schema" }
+            check(model.requests[0].jsonSchema!!.contains("\"A1\"")) { "one enum per slot" }
             eq(coach.recentGenerations(1u)[0].feature, "plan.generate", "recorded")
             coach.useLanguageModel(FakeModel(replies = listOf("no json")))
             expectThrows<CoachException.ModelOutputRejected>("invalid answers") {

@@ -1301,13 +1301,17 @@ class CoachTest(unittest.TestCase):
     def test_generate_today_plan_with_an_app_model(self):
         with self.assertRaises(CoachError.ModelUnusable):
             self.coach.generate_today_plan(today_plan_request())
-        model = FakeModel(replies=['{"focus": 1}', V1_EXAMPLE])
+        # One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
+        model = FakeModel(replies=['{"focus": 1}', '{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}'])
         self.coach.use_language_model(model)
         t = self.coach.generate_today_plan(today_plan_request())
         self.assertEqual(t.schema_version, SchemaVersion.V1_CURRENT)
-        self.assertEqual(t.plan.focus, "Upper Body Strength")
+        self.assertEqual(t.plan.focus, "Upper Body Session")
+        self.assertEqual([b.title for b in t.plan.blocks], ["Warm-up", "Main Lifts", "Accessories", "Cool-down"])
+        self.assertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
         self.assertEqual(len(model.requests), 2, "one repair")
-        self.assertIsNotNone(model.requests[0].json_schema)
+        schema = json.loads(model.requests[0].json_schema)
+        self.assertEqual(schema["required"], ["A1", "A2", "B1", "B2", "C1", "C2"])
         self.assertEqual(self.coach.recent_generations(1)[0].feature, "plan.generate")
         self.coach.use_language_model(FakeModel(replies=["no json"]))
         with self.assertRaises(CoachError.ModelOutputRejected):

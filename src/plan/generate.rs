@@ -1,29 +1,18 @@
 //! Today-plan generation, the provider side of spec 000 (pure): the request record and its
-//! bounds, the schema the model writes under (the selected version's schema with lengths and
-//! counts bounded, so a small model cannot run on), and the user turn of the prompt.
-
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+//! bounds, and the user turn of the prompt. The reading of the notes is `notes.rs`, the plan
+//! written around the model's picks `compose.rs`.
 
 use super::SchemaVersion;
 use crate::assistant::date::Date;
 use crate::assistant::grounding::today_label;
 use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// Most characters of [`TodayPlanRequest::notes`].
 pub const MAX_NOTES_CHARS: usize = 4_000;
 
 /// Most characters of [`TodayPlanRequest::timezone`].
 pub const MAX_TIMEZONE_CHARS: usize = 64;
-
-/// Most blocks and exercises the model may write (the generation schema's `maxItems`).
-const MAX_BLOCKS: u64 = 6;
-const MAX_EXERCISES: u64 = 16;
-/// Longest free text field the model may write (characters), and the summary's.
-const MAX_TEXT: u64 = 80;
-const MAX_SUMMARY: u64 = 240;
-/// Longest plan or block the model may write (minutes).
-const MAX_MINUTES: u64 = 240;
 
 /// What [`generateTodayPlan`](crate::Coach::generate_today_plan) is asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
@@ -75,77 +64,13 @@ pub fn validate_request(r: &TodayPlanRequest) -> Result<()> {
     Ok(())
 }
 
-/// The schema the model writes under: `version`'s schema with every free string, array and
-/// duration bounded. Anything valid under it is valid under `version`'s schema (it only narrows).
-pub fn generation_schema(version: SchemaVersion) -> Value {
-    // The embedded schemas are checked by tests; an unreadable one is a build defect.
-    let mut schema: Value = serde_json::from_str(version.schema_json()).unwrap_or(Value::Null);
-    bound(&mut schema, "");
-    schema
-}
-
-/// Narrows `node` (at property `name`) and everything below it.
-fn bound(node: &mut Value, name: &str) {
-    let Some(obj) = node.as_object_mut() else {
-        if let Some(list) = node.as_array_mut() {
-            list.iter_mut().for_each(|v| bound(v, name));
-        }
-        return;
-    };
-    let types: Vec<String> = match obj.get("type") {
-        Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(a)) => a
-            .iter()
-            .filter_map(|x| x.as_str().map(String::from))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let is = |t: &str| types.iter().any(|x| x == t);
-    if is("string") && !obj.contains_key("enum") {
-        let max = if name == "summary" {
-            MAX_SUMMARY
-        } else {
-            MAX_TEXT
-        };
-        obj.insert("maxLength".into(), max.into());
-    }
-    if is("array") {
-        let max = match name {
-            "blocks" => MAX_BLOCKS,
-            "equipment" => 8,
-            _ => MAX_EXERCISES,
-        };
-        obj.insert("maxItems".into(), max.into());
-    }
-    if is("integer") && name == "durationMinutes" {
-        obj.insert("maximum".into(), MAX_MINUTES.into());
-    }
-    if is("integer") && matches!(name, "blockIndex" | "order") {
-        obj.insert("maximum".into(), MAX_EXERCISES.into());
-    }
-    for key in ["items", "anyOf", "oneOf"] {
-        if let Some(v) = obj.get_mut(key) {
-            bound(v, name);
-        }
-    }
-    if let Some(Value::Object(props)) = obj.get_mut("properties") {
-        for (k, v) in props.iter_mut() {
-            bound(v, k);
-        }
-    }
-}
-
-/// The user turn: the day, the time zone, the user's notes and the schema.
-pub fn user_prompt(r: &TodayPlanRequest, schema: &Value) -> String {
+/// The user turn: the day and the time zone, then `slots` (the notes and the slots to fill with
+/// their candidates, as the workout flow's analyzer prompt states them).
+pub fn user_prompt(r: &TodayPlanRequest, slots: &str) -> String {
     let day = Date::parse(&r.date).map_or_else(|| r.date.clone(), today_label);
     format!(
-        "Date: {day}\nTime zone: {}\nThe user's goal and notes:\n{}\n\nJSON Schema of the answer:\n{schema}",
+        "Date: {day}\nTime zone: {}\n{slots}",
         r.timezone.as_deref().unwrap_or("not given"),
-        if r.notes.trim().is_empty() {
-            "(none: plan a balanced full-body session of about 45 minutes)"
-        } else {
-            r.notes.trim()
-        },
     )
 }
 
@@ -178,37 +103,11 @@ mod tests {
     }
 
     #[test]
-    fn the_generation_schema_only_narrows_the_version_schema() {
-        for v in SchemaVersion::ALL {
-            let s = generation_schema(v);
-            assert_eq!(s["properties"]["blocks"]["maxItems"], 6, "{v:?}");
-            assert_eq!(s["properties"]["durationMinutes"]["maximum"], 240);
-            assert_eq!(s["properties"]["summary"]["maxLength"], 240);
-            assert_eq!(s["properties"]["focus"]["maxLength"], 80);
-            assert!(
-                s["properties"]["energy"].get("maxLength").is_none(),
-                "enums stay as they are"
-            );
-            // The original keys are all still there.
-            let original: Value = serde_json::from_str(v.schema_json()).unwrap();
-            assert_eq!(s["required"], original["required"]);
-        }
-        let flat = generation_schema(SchemaVersion::V2Flat);
-        let ex = &flat["properties"]["exercises"];
-        assert_eq!(ex["maxItems"], 16);
-        assert_eq!(ex["items"]["properties"]["detail"]["maxLength"], 80);
-        assert_eq!(ex["items"]["properties"]["blockIndex"]["maximum"], 16);
-    }
-
-    #[test]
-    fn the_user_turn_holds_the_day_the_notes_and_the_schema() {
-        let s = generation_schema(SchemaVersion::V2Flat);
-        let p = user_prompt(&request(), &s);
-        assert!(
-            p.starts_with("Date: 2025-08-18 (Monday)\nTime zone: not given\n"),
-            "{p}"
+    fn the_user_turn_holds_the_day_and_the_slots() {
+        let p = user_prompt(&request(), "User notes: 30 minutes, legs\nA1: ...");
+        assert_eq!(
+            p,
+            "Date: 2025-08-18 (Monday)\nTime zone: not given\nUser notes: 30 minutes, legs\nA1: ..."
         );
-        assert!(p.contains("30 minutes, legs"));
-        assert!(p.contains("\"maxItems\":6"));
     }
 }

@@ -9,20 +9,25 @@
 //! | `transform.rs` | extract, parse, validate, expand, join, order, assign ids (pure) |
 //! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
-//! | `generate.rs` | today-plan generation: the request, its bounds, the bounded schema, the prompt (pure) |
+//! | `generate.rs` | today-plan generation: the request, its bounds, the user turn (pure) |
+//! | `notes.rs` | today-plan generation: minutes, focus, goal, energy, equipment, spared parts read from the notes (pure) |
+//! | `compose.rs` | today-plan generation: slots per focus, the workout request, the plan JSON around the model's picks (pure) |
 //! | `service.rs` | transform plus generation metadata in the store; generation with the model |
 
+mod compose;
 mod expansion;
 mod generate;
 mod model;
+mod notes;
 mod raw;
 mod schema;
 mod service;
 mod transform;
 
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
-pub use generate::{generation_schema, TodayPlanRequest};
+pub use generate::TodayPlanRequest;
 pub use model::{Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, TodayPlan};
+pub use notes::FULL_GYM;
 pub use schema::{
     estimate_json_size, schema_depth, select_schema, SchemaSelection, SchemaVersion,
     SelectionReason, TODAY_PLAN_SCHEMA,

@@ -3,12 +3,13 @@
 //! grammar, validate each answer with the transformer (repairing with its error lines), then
 //! transform and record the valid text the same way.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::generate::{generation_schema, user_prompt, validate_request, TodayPlanRequest};
-use super::{select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
+use super::generate::{user_prompt, validate_request, TodayPlanRequest};
+use super::{compose, notes, select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
 use crate::clock::Clock;
 use crate::error::{Error, OutputError, OutputErrorCode, Result};
 use crate::ids::IdGenerator;
@@ -17,6 +18,7 @@ use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
 };
 use crate::store::{NewGeneration, Store};
+use crate::workout::{self, choices, document, planner};
 
 /// The `feature` value of plan-transform rows in generation metadata.
 pub const PLAN_TRANSFORM_FEATURE: &str = "plan.transform";
@@ -39,7 +41,7 @@ impl Default for PlanGenerateSettings {
     fn default() -> Self {
         PlanGenerateSettings {
             max_attempts: 3,
-            max_tokens: 1024,
+            max_tokens: 256,
             timeout_ms: Some(60_000),
         }
     }
@@ -102,13 +104,18 @@ fn record(
     })
 }
 
-/// Generates today's plan with `model` (spec 000, the provider side): the prompt in the selected
-/// schema version (the request's, else [`select_schema`] with no preference), the bounded
-/// [`generation_schema`] as the grammar, each answer checked by the transformer and repaired with
-/// its error line up to `settings.max_attempts` generations. The valid text is transformed and
-/// recorded (feature [`PLAN_GENERATE_FEATURE`]); when every answer was invalid, the last
-/// transform error is recorded and the call fails with `ModelOutputRejected`. Model errors
-/// (timeout, cancellation, an open breaker) fail as they are and record nothing.
+/// Generates today's plan with `model` (spec 000, the provider side), the way a small model can:
+/// code reads the notes ([`super::notes`]: minutes, focus, goal, energy, equipment, what to
+/// spare; exercises named, wanted or not, [`compose::named_exercises`]), runs the workout flow's pre-analysis over the user's history (anti-repeat, allowed
+/// exercises, time budget) and builds a skeleton of slots for the focus, each with at most four
+/// allowed exercises; the model picks one exercise per slot under a grammar where each slot is an
+/// enum of its candidates (repaired with the validator's lines up to `settings.max_attempts`
+/// generations); code writes the plan in the selected schema version around the picks
+/// ([`super::compose`]) and the transformer validates, expands and gives it ids. The plan is
+/// recorded (feature [`PLAN_GENERATE_FEATURE`]); when every answer was invalid, the failure is
+/// recorded and the call fails with `ModelOutputRejected`. Model errors (timeout, cancellation,
+/// an open breaker) fail as they are and record nothing. Notes whose equipment and bans leave no
+/// exercise at all are `InvalidArgument`.
 pub fn generate_and_record(
     store: &Store,
     clock: &dyn Clock,
@@ -121,22 +128,60 @@ pub fn generate_and_record(
     validate_request(request)?;
     let selection = select_schema(&[], request.schema_version);
     let version = selection.schema_version;
-    let schema = generation_schema(version);
+    let reading = notes::read(&request.notes);
+    let catalog = workout::service::exercises(store)?;
+    let workout_request = compose::workout_request(request, &reading, &catalog);
+    let (pre, catalog) = workout::service::pre_analysis(store, &workout_request)?;
+    let specs = compose::slot_specs(reading.focus);
+    let mut slots = planner::skeleton_of(&workout_request, &pre, &catalog, specs);
+    // Exercises the notes name ("I love pull-ups") fill their slot when they are allowed today.
+    let (wanted, _) = compose::named_exercises(&request.notes, &catalog);
+    let wanted: Vec<&crate::workout::catalog::WorkoutExercise> = catalog
+        .iter()
+        .filter(|e| wanted.contains(&e.id) && pre.is_allowed(&e.id))
+        .collect();
+    compose::honour_wanted(&mut slots, specs, &wanted);
+    if slots.is_empty() {
+        return Err(Error::InvalidArgument(
+            "request.notes: the equipment and bans they name leave no exercise".into(),
+        ));
+    }
+    let schema = choices::analyzer_schema(&slots);
+    let validator = document::validator(&schema);
     let generation = GenerationRequest {
         messages: vec![
             ChatMessage::new(ChatRole::System, crate::prompts::PLAN_GENERATE),
-            ChatMessage::new(ChatRole::User, user_prompt(request, &schema)),
+            ChatMessage::new(
+                ChatRole::User,
+                user_prompt(
+                    request,
+                    &choices::analyzer_prompt(&workout_request, &pre, &slots),
+                ),
+            ),
         ],
         json_schema: Some(schema.to_string()),
         sampling: Sampling {
-            temperature: 0.2,
+            temperature: 0.1,
             ..Sampling::default()
         },
         max_tokens: settings.max_tokens,
         timeout_ms: settings.timeout_ms,
     };
-    // The transformer is the validator; its last error is what a failure records.
-    let last_error: Mutex<Option<OutputError>> = Mutex::new(None);
+    let picks_of = |v: &Value| -> std::result::Result<Vec<_>, Vec<Issue>> {
+        let issues = document::schema_issues(&validator, v);
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        let answer: BTreeMap<String, String> = serde_json::from_value(v.clone()).map_err(|e| {
+            vec![Issue {
+                path: String::new(),
+                message: crate::error::json::describe(&e),
+            }]
+        })?;
+        choices::picks_of(&answer, &slots).map_err(|(path, message)| vec![Issue { path, message }])
+    };
+    // The last answer's first issue is what a failure records.
+    let last_issue: Mutex<Option<Issue>> = Mutex::new(None);
     let outcome = generate_validated::<Value>(
         model,
         generation,
@@ -144,33 +189,28 @@ pub fn generate_and_record(
         None,
         cancel,
         |v| {
-            let checked = transform(
-                &v.to_string(),
-                version,
-                ruleset,
-                &mut IdGenerator::new(Some(0)),
-            );
-            let issues = match &checked {
-                Ok(_) => Vec::new(),
-                Err(e) => vec![Issue {
-                    path: e.path.clone().unwrap_or_default(),
-                    message: format!("{}: {}", e.code, e.detail),
-                }],
-            };
-            *last_error.lock().unwrap_or_else(|p| p.into_inner()) = checked.err();
+            let issues = picks_of(v).err().unwrap_or_default();
+            *last_issue.lock().unwrap_or_else(|p| p.into_inner()) = issues.first().cloned();
             issues
         },
     );
     let (value, report) = match outcome {
         Ok(ok) => ok,
         Err(e @ LlmError::InvalidOutput { .. }) => {
-            let last = last_error.into_inner().unwrap_or_else(|p| p.into_inner());
-            // No transform ran: the answers held no readable JSON.
-            let last = last.unwrap_or(OutputError {
-                code: OutputErrorCode::InvalidJson,
-                path: None,
-                detail: "no JSON object".into(),
-            });
+            let last = last_issue.into_inner().unwrap_or_else(|p| p.into_inner());
+            let last = match last {
+                Some(i) => OutputError {
+                    code: OutputErrorCode::SchemaViolation,
+                    path: Some(i.path).filter(|p| !p.is_empty()),
+                    detail: i.message,
+                },
+                // No answer held a readable JSON object.
+                None => OutputError {
+                    code: OutputErrorCode::InvalidJson,
+                    path: None,
+                    detail: "no JSON object".into(),
+                },
+            };
             record(
                 store,
                 clock,
@@ -184,10 +224,26 @@ pub fn generate_and_record(
         }
         Err(e) => return Err(e.into()),
     };
-    log::info!(target: "coachcore::plan", "stage=generate outcome=valid schema={} attempts={} prompt_tokens={} completion_tokens={}",
-        version.as_str(), report.attempts, report.prompt_tokens, report.completion_tokens);
+    let picks = picks_of(&value)
+        .map_err(|_| Error::Internal("plan answer changed after validation".into()))?;
+    log::info!(target: "coachcore::plan", "stage=generate outcome=valid schema={} slots={} attempts={} prompt_tokens={} completion_tokens={}",
+        version.as_str(), slots.len(), report.attempts, report.prompt_tokens, report.completion_tokens);
+    let items: Vec<compose::PlannedItem> = slots
+        .iter()
+        .zip(picks)
+        .map(|(s, exercise)| compose::PlannedItem {
+            tier: s.tier,
+            sets: s.sets,
+            reps: s.reps,
+            rir: s.rir,
+            exercise,
+        })
+        .collect();
+    let text = compose::plan_json(version, &reading, &items).to_string();
     let mut ids = IdGenerator::new(request.seed);
-    let plan = transform(&value.to_string(), version, ruleset, &mut ids).map_err(Error::Output)?;
+    // Code wrote this plan: a transform error is a defect, not the model's.
+    let plan = transform(&text, version, ruleset, &mut ids)
+        .map_err(|e| Error::Internal(format!("composed plan: {e}")))?;
     let generation_id = record(
         store,
         clock,

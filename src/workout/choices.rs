@@ -136,15 +136,13 @@ pub fn analyzer_prompt(request: &WorkoutRequest, pre: &PreAnalysis, slots: &[Slo
     lines.join("\n")
 }
 
-/// The analyzer plan an answer (slot key to exercise id) stands for, or why it cannot be one: a
-/// slot left out or an exercise that is not one of its slot's candidates (the schema prevents
-/// both, a model without the grammar may not).
-pub fn plan_of(
+/// The exercises an answer (slot key to exercise id) picks, one per slot in order, or why it
+/// cannot be read so: a slot left out, an exercise that is not one of its slot's candidates, a key
+/// that is no slot (the schema prevents all three, a model without the grammar may not).
+pub fn picks_of<'a>(
     answer: &BTreeMap<String, String>,
-    request: &WorkoutRequest,
-    pre: &PreAnalysis,
-    slots: &[Slot<'_>],
-) -> Result<AnalyzerPlan, (String, String)> {
+    slots: &[Slot<'a>],
+) -> Result<Vec<&'a WorkoutExercise>, (String, String)> {
     let mut picks = Vec::with_capacity(slots.len());
     for s in slots {
         let Some(id) = answer.get(&s.key) else {
@@ -159,6 +157,18 @@ pub fn plan_of(
     if let Some(extra) = answer.keys().find(|k| !slots.iter().any(|s| &s.key == *k)) {
         return Err((extra.clone(), "not a slot of today's session".into()));
     }
+    Ok(picks)
+}
+
+/// The analyzer plan an answer (slot key to exercise id) stands for, or why it cannot be one
+/// ([`picks_of`]).
+pub fn plan_of(
+    answer: &BTreeMap<String, String>,
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    slots: &[Slot<'_>],
+) -> Result<AnalyzerPlan, (String, String)> {
+    let picks = picks_of(answer, slots)?;
     Ok(planner::plan_of_slots(request, pre, slots, &picks))
 }
 

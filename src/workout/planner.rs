@@ -25,8 +25,12 @@ use super::model::{
 use super::preanalysis::PreAnalysis;
 use super::timebox;
 
-/// The slots: tier, acceptable patterns and what the slot is for (shown to the model).
-const SLOTS: &[(PlanTier, &[&str], &str)] = &[
+/// One kind of slot: its tier, the movement patterns that may fill it and what it is for in words
+/// (shown to the model).
+pub type SlotSpec = (PlanTier, &'static [&'static str], &'static str);
+
+/// The full-body slots (the workout flow's skeleton).
+pub const FULL_BODY_SLOTS: &[SlotSpec] = &[
     (PlanTier::A, &["squat", "hinge"], "main lower-body lift"),
     (PlanTier::A, &["push_h", "pull_v"], "main upper-body lift"),
     (PlanTier::B, &["pull_h", "pull_v"], "row or pull"),
@@ -172,6 +176,17 @@ pub fn skeleton<'a>(
     pre: &PreAnalysis,
     catalog: &'a [WorkoutExercise],
 ) -> Vec<Slot<'a>> {
+    skeleton_of(request, pre, catalog, FULL_BODY_SLOTS)
+}
+
+/// The skeleton of `specs` (the kinds of slot, in order) rather than the full-body slots: the
+/// same candidates, prescription, budget and keys as [`skeleton`].
+pub fn skeleton_of<'a>(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    catalog: &'a [WorkoutExercise],
+    specs: &[SlotSpec],
+) -> Vec<Slot<'a>> {
     let goal = request.meta.goal;
     let allowed: Vec<(usize, &WorkoutExercise)> = catalog
         .iter()
@@ -180,7 +195,7 @@ pub fn skeleton<'a>(
         .collect();
     let mut offered: Vec<&str> = Vec::new();
     let mut slots: Vec<Slot<'a>> = Vec::new();
-    for (tier, patterns, role) in SLOTS {
+    for (tier, patterns, role) in specs {
         let mut rank: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut fitting: Vec<(bool, usize, usize, &WorkoutExercise)> = allowed
             .iter()

@@ -923,7 +923,9 @@ fn workout_generate_then_validate_and_render() {
 #[test]
 fn plan_generate_prints_the_transform_from_the_models_answer() {
     let (dir, db) = temp_db();
-    let script = script_file(&dir, &["{\"focus\": 3}", PLAN]);
+    // One exercise per slot of "30 minutes, upper body" (a full gym, no history).
+    let picks = r#"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#;
+    let script = script_file(&dir, &["{\"focus\": 3}", picks]);
     let args = [
         "plan",
         "generate",
@@ -947,7 +949,11 @@ fn plan_generate_prints_the_transform_from_the_models_answer() {
     );
     let t = stdout_json(&o);
     assert_eq!(t["schemaVersion"], "v2-flat");
-    assert_eq!(t["plan"]["focus"], "Upper Body Strength");
+    assert_eq!(t["plan"]["focus"], "Upper Body Session");
+    assert_eq!(
+        t["plan"]["blocks"][1]["exercises"][0]["name"],
+        "Dumbbell Bench Press"
+    );
     assert!(t["generationId"].as_i64().is_some());
     // Three invalid answers: exit 2 with the typed error.
     let script = script_file(&dir, &["{}", "{}", "{}"]);

@@ -164,13 +164,13 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     Ok(())
 }
 
-/// Today's plan written by the loaded model (`generateTodayPlan`): the plan, or why its answers
-/// were rejected (the demo goes on either way; both are recorded in the generation metadata).
+/// Today's plan from the loaded model (`generateTodayPlan`: code reads the notes and plans the
+/// slots, the model picks an exercise per slot): the plan, or why its answers were rejected (the demo goes on either way; both are recorded in the generation metadata).
 fn demo_generated_plan(coach: &Coach) {
     use coachcore::clock::{Clock, SystemClock};
     let today = coachcore::assistant::date::Date::from_unix_ms(SystemClock.now_ms(), 0);
     let notes = "30 minutes, upper body, dumbbells only";
-    out!("\ntoday's plan written by the model (notes: \"{notes}\"):");
+    out!("\ntoday's plan, exercises picked by the model (notes: \"{notes}\"):");
     let request = coachcore::TodayPlanRequest {
         date: today.to_string(),
         notes: notes.into(),

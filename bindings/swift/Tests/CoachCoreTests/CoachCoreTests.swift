@@ -1198,11 +1198,14 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertThrowsError(try coach.generateTodayPlan(request: todayPlanRequest())) { error in
             guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
         }
-        let model = FakeModel(replies: [#"{"focus": 1}"#, v1Example])
+        // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
+        let model = FakeModel(replies: [#"{"focus": 1}"#, #"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#])
         coach.useLanguageModel(model: model)
         let t = try coach.generateTodayPlan(request: todayPlanRequest())
         XCTAssertEqual(t.schemaVersion, .v1Current)
-        XCTAssertEqual(t.plan.focus, "Upper Body Strength")
+        XCTAssertEqual(t.plan.focus, "Upper Body Session")
+        XCTAssertEqual(t.plan.blocks.map { $0.title }, ["Warm-up", "Main Lifts", "Accessories", "Cool-down"])
+        XCTAssertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
         XCTAssertEqual(model.requests.count, 2, "one repair")
         XCTAssertNotNil(model.requests[0].jsonSchema)
         XCTAssertEqual(try coach.recentGenerations(limit: 1)[0].feature, "plan.generate")

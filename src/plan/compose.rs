@@ -1,0 +1,654 @@
+//! Today's plan from a skeleton (pure): the reading of the notes ([`super::notes`]) becomes a
+//! workout request for the workout flow's pre-analysis (the user's history, anti-repeat,
+//! equipment, bans, time budget) and a skeleton of slots for the focus; the model picks one
+//! exercise per slot; this module writes the plan JSON in the selected schema version around the
+//! picks, which the transformer then validates, expands and gives ids like any model output.
+//!
+//! Layout: a warm-up template (`warmup-mobility` on an easy day or when sparing a body part, else
+//! `warmup-basic`), the main lifts (Tier A and B), the accessories (Tier C), a `core-finisher` on
+//! a core day of 30 minutes or more, and a `cooldown-stretch` from 30 minutes. The minutes left
+//! after the templates are the workout's time budget and are split between the two working
+//! blocks by sets. Prescriptions are `sets x reps` (`each side` for one-sided exercises); the
+//! detail is the reps in reserve (one more on an easy day, one fewer on an intense one, 0 to 4).
+
+use serde_json::{json, Value};
+
+use super::notes::{DayReading, Focus};
+use super::{Energy, SchemaVersion, TodayPlanRequest};
+use crate::workout::catalog::WorkoutExercise;
+use crate::workout::planner::{Slot, SlotSpec, FULL_BODY_SLOTS};
+use crate::workout::{Goal, PlanTier, WeightUnit, WorkoutMeta, WorkoutRequest};
+
+/// The slots of a focus (full body and core: the workout flow's full-body slots).
+pub fn slot_specs(focus: Focus) -> &'static [SlotSpec] {
+    use PlanTier::{A, B, C};
+    match focus {
+        Focus::FullBody | Focus::Core => FULL_BODY_SLOTS,
+        Focus::UpperBody => &[
+            (A, &["push_h"], "main press"),
+            (A, &["pull_v", "pull_h"], "main pull"),
+            (B, &["push_v", "push_h"], "second press"),
+            (B, &["pull_h", "back", "pull_v"], "row"),
+            (C, &["arms"], "arm accessory"),
+            (C, &["shoulders", "chest"], "shoulder or chest accessory"),
+        ],
+        Focus::LowerBody => &[
+            (A, &["squat"], "main squat"),
+            (A, &["hinge"], "main hinge"),
+            (B, &["lunge", "squat"], "single-leg or second squat"),
+            (B, &["legs", "hinge"], "leg accessory"),
+            (C, &["calves", "legs"], "calf or leg accessory"),
+            (C, &["core"], "core"),
+        ],
+        Focus::Push => &[
+            (A, &["push_h"], "main press"),
+            (B, &["push_v"], "overhead press"),
+            (B, &["push_h", "chest"], "second press"),
+            (C, &["shoulders"], "shoulder accessory"),
+            (C, &["arms"], "triceps or arm accessory"),
+        ],
+        Focus::Pull => &[
+            (A, &["pull_v", "pull_h"], "main pull"),
+            (B, &["pull_h", "pull_v"], "row"),
+            (B, &["back", "hinge"], "back accessory"),
+            (C, &["arms"], "biceps or arm accessory"),
+            (C, &["shoulders"], "rear shoulder accessory"),
+        ],
+    }
+}
+
+/// The predefined blocks around the working blocks, with their minutes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// The warm-up template and its minutes.
+    pub warmup: (&'static str, u32),
+    /// The core finisher's minutes, if any.
+    pub finisher: Option<u32>,
+    /// The cool-down's minutes, if any.
+    pub cooldown: Option<u32>,
+    /// Minutes left for the working blocks (at least 7).
+    pub work_minutes: u32,
+}
+
+/// The layout of a day (minutes as in `schemas/plan-expansion.rules.json`).
+pub fn layout(r: &DayReading) -> Layout {
+    let warmup = if r.energy == Energy::Easy || !r.spare.is_empty() {
+        ("warmup-mobility", 8)
+    } else {
+        ("warmup-basic", 5)
+    };
+    let cooldown = (r.minutes >= 30).then_some(5);
+    let finisher = (r.focus == Focus::Core && r.minutes >= 30).then_some(6);
+    let used = warmup.1 + cooldown.unwrap_or(0) + finisher.unwrap_or(0);
+    Layout {
+        warmup,
+        finisher,
+        cooldown,
+        work_minutes: r.minutes.saturating_sub(used).max(7),
+    }
+}
+
+/// Minutes the workout flow's time budget keeps for its own warm-up and transitions (5 minutes
+/// of overhead and a 3-set ramp); the plan's warm-up template takes their place.
+const WORKOUT_WARMUP_MINUTES: u32 = 10;
+
+/// The workout request whose pre-analysis and skeleton make today's plan: the working minutes
+/// plus the minutes the workout budget keeps for its warm-up (the plan's warm-up template is
+/// that warm-up), the goal, the notes as instructions, and as bans the kinds
+/// of equipment the notes ban and every catalog exercise of a spared pattern.
+pub fn workout_request(
+    r: &TodayPlanRequest,
+    reading: &DayReading,
+    catalog: &[WorkoutExercise],
+) -> WorkoutRequest {
+    let mut bans: Vec<String> = reading.banned.iter().map(|b| b.to_string()).collect();
+    for s in &reading.spare {
+        bans.extend(
+            catalog
+                .iter()
+                .filter(|e| e.pattern == s.pattern())
+                .map(|e| e.id.clone()),
+        );
+    }
+    bans.extend(named_exercises(&r.notes, catalog).1);
+    bans.truncate(100);
+    WorkoutRequest {
+        meta: WorkoutMeta {
+            date: r.date.clone(),
+            location: "today".into(),
+            units: WeightUnit::Lbs,
+            duration_minutes: (layout(reading).work_minutes + WORKOUT_WARMUP_MINUTES)
+                .clamp(10, 180),
+            goal: reading.goal,
+        },
+        instructions: r.notes.clone(),
+        bans,
+        equipment: reading.equipment.iter().map(|k| k.to_string()).collect(),
+        recent_cardio: Vec::new(),
+        upcoming_cardio: String::new(),
+        recovery: None,
+        history_text: None,
+    }
+}
+
+/// Words of exercise names that say how, not what (`Barbell Bench Press` is named by "bench
+/// press").
+const HOW_WORDS: &[&str] = &[
+    "barbell",
+    "dumbbell",
+    "db",
+    "bb",
+    "machine",
+    "cable",
+    "kettlebell",
+    "kb",
+    "ez",
+    "smith",
+    "bodyweight",
+    "bw",
+    "one",
+    "arm",
+    "seated",
+    "standing",
+];
+
+/// Words that turn a named exercise into one to leave out ("no burpees", "skip deadlifts").
+const NOT_WORDS: &[&str] = &["no", "not", "without", "avoid", "skip", "hate", "except"];
+
+/// `w` in the singular, roughly (`squats` -> `squat`, `ups` -> `up`; `press` stays).
+fn singular(w: &str) -> &str {
+    match w.strip_suffix('s') {
+        Some(stem) if stem.len() >= 2 && !stem.ends_with('s') => stem,
+        _ => w,
+    }
+}
+
+/// The exercises the notes name: (wanted, left out), by id. An exercise is named when the words
+/// of its name (without [`HOW_WORDS`]) occur in order in the notes, singular or plural (asking
+/// for one takes two such words, or its whole one-word name); a
+/// [`NOT_WORDS`] word just before leaves it out.
+pub fn named_exercises(notes: &str, catalog: &[WorkoutExercise]) -> (Vec<String>, Vec<String>) {
+    let w: Vec<String> = super::notes::words(notes)
+        .iter()
+        .map(|x| singular(x).to_string())
+        .collect();
+    let (mut wanted, mut unwanted) = (Vec::new(), Vec::new());
+    for e in catalog {
+        let full = super::notes::words(&e.name);
+        let name: Vec<String> = full
+            .iter()
+            .filter(|x| !HOW_WORDS.contains(&x.as_str()))
+            .map(|x| singular(x).to_string())
+            .collect();
+        // One word asks for an exercise only when it is the whole name ("plank"; not the
+        // "squat" of "Smith Machine Squat"), but it always leaves one out ("no deadlifts").
+        let vague = name.len() == 1 && full.len() > 1;
+        if name.is_empty() || name.len() > w.len() {
+            continue;
+        }
+        for i in 0..=(w.len() - name.len()) {
+            if w[i..i + name.len()] == name[..] {
+                let negated = i > 0 && NOT_WORDS.contains(&w[i - 1].as_str());
+                if negated {
+                    unwanted.push(e.id.clone());
+                    break;
+                } else if !vague {
+                    wanted.push(e.id.clone());
+                    break;
+                }
+            }
+        }
+    }
+    (wanted, unwanted)
+}
+
+/// Gives the exercises the notes ask for their place: a slot offering some of them offers only
+/// those; one offered by no slot (allowed today, not spared) becomes the only choice of the first
+/// slot of its pattern (Tier A: compounds only) that no other wanted exercise took.
+pub fn honour_wanted<'a>(
+    slots: &mut [Slot<'a>],
+    specs: &[SlotSpec],
+    wanted: &[&'a WorkoutExercise],
+) {
+    let mut fixed = vec![false; slots.len()];
+    for (i, s) in slots.iter_mut().enumerate() {
+        let named: Vec<&WorkoutExercise> = s
+            .candidates
+            .iter()
+            .copied()
+            .filter(|c| wanted.iter().any(|w| w.id == c.id))
+            .collect();
+        if !named.is_empty() {
+            s.candidates = named;
+            fixed[i] = true;
+        }
+    }
+    for e in wanted {
+        if slots
+            .iter()
+            .any(|s| s.candidates.iter().any(|c| c.id == e.id))
+        {
+            continue;
+        }
+        let fits = |s: &Slot<'_>| {
+            specs.iter().any(|(tier, patterns, role)| {
+                *role == s.role && *tier == s.tier && patterns.contains(&e.pattern.as_str())
+            }) && (s.tier != PlanTier::A || e.compound)
+        };
+        if let Some(i) = (0..slots.len()).find(|&i| !fixed[i] && fits(&slots[i])) {
+            slots[i].candidates = vec![*e];
+            fixed[i] = true;
+        }
+    }
+}
+
+/// One exercise of the plan: what code put in its slot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedItem<'a> {
+    /// The slot's tier.
+    pub tier: PlanTier,
+    /// Working sets.
+    pub sets: u32,
+    /// Rep range (`8-12`).
+    pub reps: &'static str,
+    /// Reps in reserve before the day's energy.
+    pub rir: u32,
+    /// The exercise picked.
+    pub exercise: &'a WorkoutExercise,
+}
+
+fn goal_word(g: Goal) -> &'static str {
+    match g {
+        Goal::Strength => "Strength",
+        Goal::Hypertrophy => "Hypertrophy",
+        Goal::Endurance => "Endurance",
+        Goal::General => "Session",
+    }
+}
+
+/// An equipment requirement as a person reads it (`pullup_bar` -> `Pullup Bar`).
+fn equipment_name(requirement: &str) -> String {
+    requirement
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn energy_str(e: Energy) -> &'static str {
+    match e {
+        Energy::Easy => "easy",
+        Energy::Moderate => "moderate",
+        Energy::Intense => "intense",
+    }
+}
+
+/// (name, prescription, detail) of an item on a day of `energy`.
+fn exercise_fields(item: &PlannedItem<'_>, energy: Energy) -> (String, String, String) {
+    let rir = match energy {
+        Energy::Easy => item.rir + 1,
+        Energy::Moderate => item.rir,
+        Energy::Intense => item.rir.saturating_sub(1),
+    }
+    .min(4);
+    let side = if item.exercise.per_side {
+        " each side"
+    } else {
+        ""
+    };
+    (
+        item.exercise.name.clone(),
+        format!("{} x {}{side}", item.sets, item.reps),
+        format!(
+            "Stop with {rir} rep{} in reserve",
+            if rir == 1 { "" } else { "s" }
+        ),
+    )
+}
+
+/// The plan JSON in `version`'s schema for `items` (in slot order) on the day `reading` describes.
+pub fn plan_json(version: SchemaVersion, reading: &DayReading, items: &[PlannedItem<'_>]) -> Value {
+    let lay = layout(reading);
+    let main: Vec<&PlannedItem> = items.iter().filter(|i| i.tier != PlanTier::C).collect();
+    let acc: Vec<&PlannedItem> = items.iter().filter(|i| i.tier == PlanTier::C).collect();
+    let sets = |l: &[&PlannedItem]| l.iter().map(|i| i.sets).sum::<u32>();
+    let work = lay.work_minutes;
+    let acc_minutes = match (main.is_empty(), acc.is_empty()) {
+        (_, true) => 0,
+        (true, false) => work,
+        (false, false) => {
+            (work * sets(&acc) / (sets(&main) + sets(&acc)).max(1)).clamp(1, work - 1)
+        }
+    };
+    let mut working: Vec<(Value, Vec<&PlannedItem>)> = Vec::new();
+    if !main.is_empty() {
+        let focus = match reading.goal {
+            Goal::General => "Strength",
+            g => goal_word(g),
+        };
+        working.push((
+            json!({"title": "Main Lifts", "durationMinutes": work - acc_minutes, "focus": focus}),
+            main,
+        ));
+    }
+    if !acc.is_empty() {
+        working.push((
+            json!({"title": "Accessories", "durationMinutes": acc_minutes, "focus": "Accessory"}),
+            acc,
+        ));
+    }
+    let mut blocks: Vec<(Value, Vec<&PlannedItem>)> =
+        vec![(json!({"blockTemplate": lay.warmup.0}), Vec::new())];
+    blocks.extend(working);
+    if lay.finisher.is_some() {
+        blocks.push((json!({"blockTemplate": "core-finisher"}), Vec::new()));
+    }
+    if lay.cooldown.is_some() {
+        blocks.push((json!({"blockTemplate": "cooldown-stretch"}), Vec::new()));
+    }
+    let mut equipment: Vec<String> = Vec::new();
+    for i in items {
+        for r in &i.exercise.requires {
+            let name = equipment_name(r);
+            if !equipment.contains(&name) {
+                equipment.push(name);
+            }
+        }
+    }
+    let total_sets: u32 = items.iter().map(|i| i.sets).sum();
+    let mut summary = format!(
+        "A {}-minute {} session: warm-up, {} exercise{} in {} working sets{}.",
+        reading.minutes,
+        reading.focus.label().to_lowercase(),
+        items.len(),
+        if items.len() == 1 { "" } else { "s" },
+        total_sets,
+        if lay.cooldown.is_some() {
+            ", then a cool-down"
+        } else {
+            ""
+        },
+    );
+    if !reading.spare.is_empty() {
+        let parts: Vec<&str> = reading.spare.iter().map(|s| s.part()).collect();
+        summary.push_str(&format!(" Chosen to spare the {}.", parts.join(" and ")));
+    }
+    let mut plan = json!({
+        "focus": format!("{} {}", reading.focus.label(), goal_word(reading.goal)),
+        "durationMinutes": reading.minutes,
+        "equipment": equipment,
+        "source": "ai",
+        "energy": energy_str(reading.energy),
+        "summary": summary,
+    });
+    let exercise = |item: &PlannedItem| {
+        let (name, prescription, detail) = exercise_fields(item, reading.energy);
+        json!({"name": name, "prescription": prescription, "detail": detail})
+    };
+    match version {
+        SchemaVersion::V1Current => {
+            plan["blocks"] = blocks
+                .into_iter()
+                .map(|(mut b, list)| {
+                    if b.get("blockTemplate").is_none() {
+                        b["exercises"] = list.iter().map(|i| exercise(i)).collect();
+                    }
+                    b
+                })
+                .collect();
+        }
+        SchemaVersion::V2Flat => {
+            let mut exercises = Vec::new();
+            for (index, (_, list)) in blocks.iter().enumerate() {
+                for (order, i) in list.iter().enumerate() {
+                    let mut e = exercise(i);
+                    e["blockIndex"] = json!(index);
+                    e["order"] = json!(order);
+                    exercises.push(e);
+                }
+            }
+            plan["blocks"] = blocks.into_iter().map(|(b, _)| b).collect();
+            plan["exercises"] = Value::Array(exercises);
+        }
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::IdGenerator;
+    use crate::plan::notes::read;
+    use crate::plan::{transform, Ruleset};
+    use crate::workout::catalog::builtin;
+    use crate::workout::planner::skeleton_of;
+    use crate::workout::preanalysis;
+
+    fn request(notes: &str) -> TodayPlanRequest {
+        TodayPlanRequest {
+            date: "2025-08-18".into(),
+            notes: notes.into(),
+            schema_version: None,
+            timezone: None,
+            seed: Some(1),
+        }
+    }
+
+    /// The plan of `notes` with each slot's `pick`-th candidate (or its last), in `version`.
+    fn plan_of(
+        notes: &str,
+        version: SchemaVersion,
+        pick: usize,
+    ) -> (crate::plan::TodayPlan, Vec<String>) {
+        let r = request(notes);
+        let reading = read(notes);
+        let w = workout_request(&r, &reading, builtin());
+        let date = preanalysis::validate_request(&w).unwrap();
+        let pre = preanalysis::analyze(&w, date, builtin(), &[]);
+        let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
+        assert!(!slots.is_empty(), "{notes}");
+        let items: Vec<PlannedItem> = slots
+            .iter()
+            .map(|s| PlannedItem {
+                tier: s.tier,
+                sets: s.sets,
+                reps: s.reps,
+                rir: s.rir,
+                exercise: s.candidates[pick.min(s.candidates.len() - 1)],
+            })
+            .collect();
+        let ids = items.iter().map(|i| i.exercise.id.clone()).collect();
+        let text = plan_json(version, &reading, &items).to_string();
+        let plan = transform(
+            &text,
+            version,
+            Ruleset::embedded(),
+            &mut IdGenerator::new(Some(1)),
+        )
+        .unwrap_or_else(|e| panic!("{notes} {version:?}: {e}\n{text}"));
+        (plan, ids)
+    }
+
+    #[test]
+    fn every_composed_plan_is_valid_in_both_versions_and_adds_up() {
+        for notes in [
+            "45 minutes, upper body, dumbbells only, easy on the knees",
+            "an hour of heavy legs at the gym",
+            "20 minutes bodyweight, tired",
+            "push day, build muscle",
+            "pull, 50 minutes",
+            "abs and core, 40 min",
+            "15 minutes",
+            "kettlebell only, conditioning",
+            "",
+        ] {
+            let reading = read(notes);
+            let mut plans = Vec::new();
+            for version in SchemaVersion::ALL {
+                for pick in [0, 3] {
+                    let (plan, ids) = plan_of(notes, version, pick);
+                    assert_eq!(plan.duration_minutes, reading.minutes, "{notes}");
+                    let sum: u32 = plan.blocks.iter().map(|b| b.duration_minutes).sum();
+                    assert_eq!(sum, reading.minutes, "{notes}: blocks add up");
+                    assert!(plan.blocks[0].title.contains("Warm-up"), "{notes}");
+                    let named: Vec<&str> = plan
+                        .blocks
+                        .iter()
+                        .flat_map(|b| b.exercises.iter().map(|e| e.name.as_str()))
+                        .collect();
+                    for id in &ids {
+                        let e = builtin().iter().find(|e| &e.id == id).unwrap();
+                        assert!(named.contains(&e.name.as_str()), "{notes}: {}", e.name);
+                        for r in &e.requires {
+                            assert!(
+                                reading
+                                    .equipment
+                                    .iter()
+                                    .any(|k| crate::workout::catalog::capabilities_of(k)
+                                        .contains(&r.as_str())),
+                                "{notes}: {id} needs {r}"
+                            );
+                        }
+                        for s in &reading.spare {
+                            assert_ne!(e.pattern, s.pattern(), "{notes}: {id} spared");
+                        }
+                    }
+                    if pick == 0 {
+                        plans.push(plan.without_ids());
+                    }
+                }
+            }
+            assert_eq!(
+                plans[0], plans[1],
+                "{notes}: the same plan in v1 and v2-flat"
+            );
+        }
+    }
+
+    #[test]
+    fn exercises_the_notes_name_are_wanted_or_left_out() {
+        let (wanted, unwanted) = named_exercises(
+            "upper body, I love pull-ups and bench press, no deadlifts",
+            builtin(),
+        );
+        assert!(wanted.contains(&"pull-up".to_string()), "{wanted:?}");
+        assert!(
+            wanted.contains(&"bb-bench-press".to_string())
+                && wanted.contains(&"db-bench-press".to_string())
+        );
+        assert!(!wanted.iter().any(|w| w.contains("deadlift")), "{wanted:?}");
+        assert!(
+            unwanted.contains(&"bb-deadlift".to_string()),
+            "{unwanted:?}"
+        );
+        assert_eq!(named_exercises("legs", builtin()), (vec![], vec![]));
+        assert_eq!(
+            named_exercises("goblet squats please", builtin()).0,
+            ["db-goblet-squat", "kb-goblet-squat"]
+        );
+        assert!(
+            named_exercises("squats", builtin()).0.is_empty(),
+            "too vague"
+        );
+        // Left out: banned in the workout request.
+        let r = request("full body, skip walking lunges");
+        let w = workout_request(&r, &read(&r.notes), builtin());
+        assert!(
+            w.bans.contains(&"db-walking-lunge".to_string()),
+            "{:?}",
+            w.bans
+        );
+        assert!(
+            w.bans.contains(&"walking-lunge".to_string()),
+            "{:?}",
+            w.bans
+        );
+    }
+
+    #[test]
+    fn a_wanted_exercise_becomes_its_slots_only_choice() {
+        let notes = "upper body, 45 minutes, I love pull-ups";
+        let r = request(notes);
+        let reading = read(notes);
+        let w = workout_request(&r, &reading, builtin());
+        let date = preanalysis::validate_request(&w).unwrap();
+        let pre = preanalysis::analyze(&w, date, builtin(), &[]);
+        let specs = slot_specs(reading.focus);
+        let mut slots = skeleton_of(&w, &pre, builtin(), specs);
+        let pull_up = builtin().iter().find(|e| e.id == "pull-up").unwrap();
+        honour_wanted(&mut slots, specs, &[pull_up]);
+        let with: Vec<&Slot> = slots
+            .iter()
+            .filter(|s| s.candidates.iter().any(|c| c.id == "pull-up"))
+            .collect();
+        assert_eq!(with.len(), 1);
+        assert_eq!(with[0].candidates.len(), 1, "{:?}", with[0]);
+        // Not offered by the skeleton at all: the first slot of its pattern takes it.
+        let squat = builtin()
+            .iter()
+            .find(|e| e.id == "bodyweight-squat")
+            .unwrap();
+        let mut legs = skeleton_of(&w, &pre, builtin(), FULL_BODY_SLOTS);
+        assert!(!legs
+            .iter()
+            .any(|s| s.candidates.iter().any(|c| c.id == squat.id)));
+        honour_wanted(&mut legs, FULL_BODY_SLOTS, &[squat]);
+        assert_eq!(legs[0].candidates, [squat]);
+    }
+
+    #[test]
+    fn the_plan_reads_as_the_notes_asked() {
+        let (p, _) = plan_of(
+            "45 minutes, upper body, dumbbells only, easy on the knees",
+            SchemaVersion::V2Flat,
+            0,
+        );
+        assert_eq!(p.focus, "Upper Body Session");
+        assert_eq!(p.energy, Energy::Moderate);
+        assert!(
+            p.equipment.iter().all(|e| e == "Dumbbells" || e == "Bench"),
+            "{:?}",
+            p.equipment
+        );
+        let titles: Vec<&str> = p.blocks.iter().map(|b| b.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Mobility Warm-up", "Main Lifts", "Accessories", "Cool-down"]
+        );
+        assert!(
+            p.summary.contains("45-minute upper body") && p.summary.contains("spare the knees"),
+            "{}",
+            p.summary
+        );
+        let first = &p.blocks[1].exercises[0];
+        assert!(first.prescription.starts_with("3 x 5-8"), "{first:?}");
+        assert_eq!(first.detail.as_deref(), Some("Stop with 2 reps in reserve"));
+
+        let (p, _) = plan_of("20 minutes bodyweight, tired", SchemaVersion::V1Current, 0);
+        assert_eq!((p.energy, p.duration_minutes), (Energy::Easy, 20));
+        assert!(p.equipment.is_empty(), "{:?}", p.equipment);
+        assert!(
+            p.blocks.iter().all(|b| b.title != "Cool-down"),
+            "no cool-down under 30 minutes"
+        );
+        assert!(p.blocks[1]
+            .exercises
+            .iter()
+            .all(|e| e.detail.as_deref() == Some("Stop with 3 reps in reserve")));
+
+        let (p, _) = plan_of("abs and core, 40 min", SchemaVersion::V2Flat, 0);
+        assert!(p.blocks.iter().any(|b| b.title == "Core Finisher"));
+        let (p, _) = plan_of("an hour of heavy legs at the gym", SchemaVersion::V2Flat, 0);
+        assert_eq!(p.focus, "Lower Body Strength");
+        assert!(
+            p.blocks[1].exercises[0].prescription.ends_with(" x 3-5"),
+            "{:?}",
+            p.blocks[1]
+        );
+    }
+}
