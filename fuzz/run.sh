@@ -5,8 +5,13 @@
 # memory); the input that did it is in fuzz/artifacts/<target>/. Prints executions per target.
 #
 #   fuzz/run.sh 20                  the CI run
-#   fuzz/run.sh 3600                the long run (README, "Fuzzing")
 #   FUZZ_TARGETS="ops_dryrun" fuzz/run.sh 600     some targets only
+#   FUZZ_RUNS=10000000 FUZZ_SANITIZER=none fuzz/run.sh   the long run (README, "Fuzzing"):
+#                                   each target until 10 million executions, no sanitizer
+#
+# FUZZ_RUNS=N: each target stops after N executions instead of after SECONDS. FUZZ_SANITIZER:
+# `address` (the default) or `none` (4 to 5 times the executions per second; a build of its
+# own in target/fuzz-none, so switching does not rebuild the other).
 #
 # cargo-fuzz is installed (once) under target/tools/cargo if it is not on PATH. The build goes to
 # target/fuzz (the repository's own target folder).
@@ -26,12 +31,23 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 fuzz=(cargo +nightly fuzz)
 ./seed.sh
-build=(--target-dir "$repo/target/fuzz")
+sanitizer=${FUZZ_SANITIZER:-address}
+case "$sanitizer" in
+  address) build=(--target-dir "$repo/target/fuzz") ;;
+  none) build=(-s none --target-dir "$repo/target/fuzz-none") ;;
+  *) echo "FUZZ_SANITIZER must be address or none" >&2; exit 64 ;;
+esac
+limit=(-max_total_time="$seconds")
+each="$seconds s"
+if [[ -n "${FUZZ_RUNS:-}" ]]; then
+  limit=(-runs="$FUZZ_RUNS")
+  each="$FUZZ_RUNS executions"
+fi
 echo "== build"
-# One build for every target: one sanitizer (AddressSanitizer, which the C API target needs for
-# the unsafe code of src/capi.rs) and one set of flags, so the dependencies are compiled once.
-# Building the safe-code targets with `-s none` would change the flags and compile everything a
-# second time. A cargo invocation per target would link one at a time.
+# One build for every target: one sanitizer and one set of flags, so the dependencies are
+# compiled once. CI uses AddressSanitizer (the C API target's unsafe code in src/capi.rs); the
+# long run may use none, in its own target folder, for 4 to 5 times the rate. A cargo invocation
+# per target would link one at a time.
 if [[ "$targets" == "$all" ]]; then
   "${fuzz[@]}" build "${build[@]}"
 else
@@ -46,12 +62,12 @@ trap 'rm -rf "$tmp"' EXIT
 failed=()
 summary=()
 for t in $targets; do
-  echo "== $t ($seconds s)"
+  echo "== $t ($each, sanitizer $sanitizer)"
   log=$tmp/$t.log
   # -timeout: one input taking longer is a failure (the shared CI machine is slow; 30 s is far
   # above any input's real cost). -rss_limit_mb: libFuzzer's default, stated.
   if COACH_FUZZ_DIR=$tmp/db "${fuzz[@]}" run "${build[@]}" "$t" "corpus/$t" -- \
-      -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -dict=json.dict \
+      "${limit[@]}" -timeout=30 -rss_limit_mb=2048 -dict=json.dict \
       -print_final_stats=1 >"$log" 2>&1; then
     result=ok
   else
@@ -63,7 +79,7 @@ for t in $targets; do
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   summary+=("$(printf '%-18s %-6s %12s execs %8s/s' "$t" "$result" "${execs:-?}" "${rate:-?}")")
 done
-echo "== fuzz summary ($seconds s per target, total $((SECONDS - t0)) s)"
+echo "== fuzz summary ($each per target, sanitizer $sanitizer, total $((SECONDS - t0)) s)"
 printf '%s\n' "${summary[@]}"
 if ((${#failed[@]})); then
   echo "fuzz: crashes in ${failed[*]} (inputs in fuzz/artifacts/)" >&2

@@ -105,11 +105,15 @@ impl Coach {
     }
 
     /// Generates today's plan with the model given to `useLanguageModel` (spec 000, the provider
-    /// side): the model writes the plan in the request's schema version (or the one
-    /// [`Coach::select_plan_schema`] picks) under that schema's grammar, the transformer checks
-    /// each answer (up to 3 generations, the repairs quoting its error), and the plan comes back
-    /// as [`Coach::transform_plan`] returns it, recorded in the generation metadata (feature
-    /// `plan.generate`, also when every answer was invalid).
+    /// side), in a way even a very small model does well: the library reads the notes (minutes,
+    /// focus, goal, energy, equipment, body parts to spare, exercises asked for or refused),
+    /// looks at the user's logged training (nothing trained in the last 14 days is offered
+    /// again) and plans the session as slots with sets and reps; the model picks one exercise per
+    /// slot among at most four allowed ones (up to 3 generations, a repair names the slot and its
+    /// choices). The library then writes the plan in the request's schema version (or the one
+    /// [`Coach::select_plan_schema`] picks): a warm-up, "Main Lifts", "Accessories", a cool-down
+    /// from 30 minutes. It comes back as [`Coach::transform_plan`] returns it, recorded in the
+    /// generation metadata (feature `plan.generate`, also when every answer was invalid).
     ///
     /// Blocks while the model works (seconds): call it from a background thread. Throws
     /// `InvalidArgument` for a bad request (date, notes over 4000 characters),
