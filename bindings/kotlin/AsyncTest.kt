@@ -102,6 +102,26 @@ val asyncTests: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    "async: generateTodayPlanAsync returns the plan; cancelling the coroutine stops the model" to {
+        Coach.openInMemory().use { coach ->
+            // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
+            coach.useLanguageModel(FakeModel(replies = listOf("""{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}""")))
+            val t = runBlocking { coach.generateTodayPlanAsync(todayPlanRequest()) }
+            eq(t.plan.focus, "Upper Body Session", "focus")
+            eq(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press", "the model's pick")
+            val model = BlockingModel()
+            coach.useLanguageModel(model)
+            runBlocking {
+                withTimeout(60_000) {
+                    val call = async(Dispatchers.Default) { coach.generateTodayPlanAsync(todayPlanRequest()) }
+                    awaitStarted(model)
+                    call.cancel()
+                    call.join()
+                    awaitStopped(model)
+                }
+            }
+        }
+    },
     "async: generateWorkoutAsync and workoutEvents; loadModelAsync throws typed errors" to {
         Coach.openInMemory().use { coach ->
             val result = runBlocking { coach.generateWorkoutAsync(workoutRequest()) }

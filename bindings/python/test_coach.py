@@ -1316,6 +1316,11 @@ class CoachTest(unittest.TestCase):
         self.coach.use_language_model(FakeModel(replies=["no json"]))
         with self.assertRaises(CoachError.ModelOutputRejected):
             self.coach.generate_today_plan(today_plan_request())
+        # The async form (`async def`) returns the same plan.
+        import asyncio
+        self.coach.use_language_model(FakeModel(replies=['{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}']))
+        t = asyncio.run(self.coach.generate_today_plan_async(today_plan_request()))
+        self.assertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
 
 
 class CollectingWorkoutListener(WorkoutListener):

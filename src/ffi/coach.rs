@@ -4,6 +4,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::clock::{Clock, SystemClock};
 use crate::error::{CoachError, Error};
+use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
 use crate::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
@@ -134,6 +135,34 @@ impl Coach {
             &CancelToken::new(),
             &PlanGenerateSettings::default(),
         )
+    }
+
+    /// [`Coach::generate_today_plan`] as an async call (Swift `async throws`, Kotlin `suspend`,
+    /// Python `async def`): the plan is made on a library thread (no async runtime needed; the
+    /// caller's thread never blocks). Cancelling the Kotlin coroutine or the Python task stops
+    /// the model call and throws `Cancelled`; in Swift pass `cancel` and call `cancel.cancel()`
+    /// (or use the shipped `CoachAsync.swift`). Throws what `generateTodayPlan` throws.
+    #[uniffi::method(default(cancel = None))]
+    pub async fn generate_today_plan_async(
+        self: Arc<Self>,
+        request: TodayPlanRequest,
+        cancel: Option<Arc<CancelToken>>,
+    ) -> Result<PlanTransform, CoachError> {
+        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
+        let abandoned: Abandoned<_> = Box::new(|| {
+            Err(CoachError::from(Error::Internal(
+                "the plan thread ended without a result".into(),
+            )))
+        });
+        spawn_task(&cell, "coachcore-plan", abandoned, move |cancel| {
+            let Some(model) = self.shared_model() else {
+                return Err(CoachError::ModelUnusable {
+                    detail: "no model is configured: call useLanguageModel first".into(),
+                });
+            };
+            self.generate_today_plan_with(&request, model, cancel, &PlanGenerateSettings::default())
+        });
+        TaskFuture::new(cell).await
     }
 
     /// The last `limit` generations recorded in this database, newest first.

@@ -3,7 +3,7 @@
 // library's public API.
 //
 // The generated `...Async` methods (sendMessageAsync, generateSuggestionsAsync, loadModelAsync,
-// generateWorkoutAsync, planMealsAsync) are already `async throws`, but UniFFI's Swift code does not
+// generateWorkoutAsync, planMealsAsync, generateTodayPlanAsync) are already `async throws`, but UniFFI's Swift code does not
 // see a `Task` being cancelled. The functions here pass a `CancelToken` that is cancelled when the
 // calling `Task` is (or when the consumer of a stream stops), so the Rust work stops.
 import Foundation
@@ -136,6 +136,14 @@ extension Coach {
     public func workout(_ request: WorkoutRequest, listener: WorkoutListener? = nil) async throws -> WorkoutResult {
         try await withCoachCancellation { token in
             try await self.generateWorkoutAsync(request: request, listener: listener, cancel: token)
+        }
+    }
+
+    /// Makes today's plan with the model in use (see `generateTodayPlan`); cancelling the calling
+    /// `Task` stops the model call (this then throws `CoachError.Cancelled`).
+    public func todayPlan(_ request: TodayPlanRequest) async throws -> PlanTransform {
+        try await withCoachCancellation { token in
+            try await self.generateTodayPlanAsync(request: request, cancel: token)
         }
     }
 

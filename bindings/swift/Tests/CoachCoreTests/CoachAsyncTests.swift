@@ -103,6 +103,26 @@ final class CoachAsyncTests: XCTestCase {
         XCTAssertNil(coach.modelInfo())
     }
 
+    func testAsyncTodayPlanAndCancellingIt() async throws {
+        let coach = try Coach.openInMemory()
+        // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
+        coach.useLanguageModel(model: FakeModel(replies: [#"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#]))
+        let t = try await coach.todayPlan(todayPlanRequest())
+        XCTAssertEqual(t.plan.focus, "Upper Body Session")
+        XCTAssertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
+        let model = BlockingModel()
+        coach.useLanguageModel(model: model)
+        let task = Task { try await coach.todayPlan(todayPlanRequest()) }
+        try await awaitSignal(model.started, "the model never ran")
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a plan after the cancel")
+        } catch CoachError.Cancelled {
+        }
+        try await awaitSignal(model.stopped, "the model did not see the cancel")
+    }
+
     func testCancellingSuggestionsStopsTheModel() async throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
