@@ -242,20 +242,9 @@ pub fn honour_wanted<'a>(
     }
 }
 
-/// One exercise of the plan: what code put in its slot.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlannedItem<'a> {
-    /// The slot's tier.
-    pub tier: PlanTier,
-    /// Working sets.
-    pub sets: u32,
-    /// Rep range (`8-12`).
-    pub reps: &'static str,
-    /// Reps in reserve before the day's energy.
-    pub rir: u32,
-    /// The exercise picked.
-    pub exercise: &'a WorkoutExercise,
-}
+/// One exercise of the plan: its slot (tier, sets, reps, reps in reserve before the day's
+/// energy) and the exercise picked for it.
+pub type PlannedItem<'s, 'a> = (&'s Slot<'a>, &'a WorkoutExercise);
 
 fn goal_word(g: Goal) -> &'static str {
     match g {
@@ -289,21 +278,17 @@ fn energy_str(e: Energy) -> &'static str {
 }
 
 /// (name, prescription, detail) of an item on a day of `energy`.
-fn exercise_fields(item: &PlannedItem<'_>, energy: Energy) -> (String, String, String) {
+fn exercise_fields(item: &PlannedItem<'_, '_>, energy: Energy) -> (String, String, String) {
     let rir = match energy {
-        Energy::Easy => item.rir + 1,
-        Energy::Moderate => item.rir,
-        Energy::Intense => item.rir.saturating_sub(1),
+        Energy::Easy => item.0.rir + 1,
+        Energy::Moderate => item.0.rir,
+        Energy::Intense => item.0.rir.saturating_sub(1),
     }
     .min(4);
-    let side = if item.exercise.per_side {
-        " each side"
-    } else {
-        ""
-    };
+    let side = if item.1.per_side { " each side" } else { "" };
     (
-        item.exercise.name.clone(),
-        format!("{} x {}{side}", item.sets, item.reps),
+        item.1.name.clone(),
+        format!("{} x {}{side}", item.0.sets, item.0.reps),
         format!(
             "Stop with {rir} rep{} in reserve",
             if rir == 1 { "" } else { "s" }
@@ -312,11 +297,15 @@ fn exercise_fields(item: &PlannedItem<'_>, energy: Energy) -> (String, String, S
 }
 
 /// The plan JSON in `version`'s schema for `items` (in slot order) on the day `reading` describes.
-pub fn plan_json(version: SchemaVersion, reading: &DayReading, items: &[PlannedItem<'_>]) -> Value {
+pub fn plan_json(
+    version: SchemaVersion,
+    reading: &DayReading,
+    items: &[PlannedItem<'_, '_>],
+) -> Value {
     let lay = layout(reading);
-    let main: Vec<&PlannedItem> = items.iter().filter(|i| i.tier != PlanTier::C).collect();
-    let acc: Vec<&PlannedItem> = items.iter().filter(|i| i.tier == PlanTier::C).collect();
-    let sets = |l: &[&PlannedItem]| l.iter().map(|i| i.sets).sum::<u32>();
+    let main: Vec<&PlannedItem> = items.iter().filter(|i| i.0.tier != PlanTier::C).collect();
+    let acc: Vec<&PlannedItem> = items.iter().filter(|i| i.0.tier == PlanTier::C).collect();
+    let sets = |l: &[&PlannedItem]| l.iter().map(|i| i.0.sets).sum::<u32>();
     let work = lay.work_minutes;
     let acc_minutes = match (main.is_empty(), acc.is_empty()) {
         (_, true) => 0,
@@ -353,14 +342,14 @@ pub fn plan_json(version: SchemaVersion, reading: &DayReading, items: &[PlannedI
     }
     let mut equipment: Vec<String> = Vec::new();
     for i in items {
-        for r in &i.exercise.requires {
+        for r in &i.1.requires {
             let name = equipment_name(r);
             if !equipment.contains(&name) {
                 equipment.push(name);
             }
         }
     }
-    let total_sets: u32 = items.iter().map(|i| i.sets).sum();
+    let total_sets: u32 = items.iter().map(|i| i.0.sets).sum();
     let mut summary = format!(
         "A {}-minute {} session: warm-up, {} exercise{} in {} working sets{}.",
         reading.minutes,
@@ -454,15 +443,9 @@ mod tests {
         assert!(!slots.is_empty(), "{notes}");
         let items: Vec<PlannedItem> = slots
             .iter()
-            .map(|s| PlannedItem {
-                tier: s.tier,
-                sets: s.sets,
-                reps: s.reps,
-                rir: s.rir,
-                exercise: s.candidates[pick.min(s.candidates.len() - 1)],
-            })
+            .map(|s| (s, s.candidates[pick.min(s.candidates.len() - 1)]))
             .collect();
-        let ids = items.iter().map(|i| i.exercise.id.clone()).collect();
+        let ids = items.iter().map(|i| i.1.id.clone()).collect();
         let text = plan_json(version, &reading, &items).to_string();
         let plan = transform(
             &text,

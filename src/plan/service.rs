@@ -228,17 +228,7 @@ pub fn generate_and_record(
         .map_err(|_| Error::Internal("plan answer changed after validation".into()))?;
     log::info!(target: "coachcore::plan", "stage=generate outcome=valid schema={} slots={} attempts={} prompt_tokens={} completion_tokens={}",
         version.as_str(), slots.len(), report.attempts, report.prompt_tokens, report.completion_tokens);
-    let items: Vec<compose::PlannedItem> = slots
-        .iter()
-        .zip(picks)
-        .map(|(s, exercise)| compose::PlannedItem {
-            tier: s.tier,
-            sets: s.sets,
-            reps: s.reps,
-            rir: s.rir,
-            exercise,
-        })
-        .collect();
+    let items: Vec<compose::PlannedItem> = slots.iter().zip(picks).collect();
     let text = compose::plan_json(version, &reading, &items).to_string();
     let mut ids = IdGenerator::new(request.seed);
     // Code wrote this plan: a transform error is a defect, not the model's.
