@@ -25,7 +25,7 @@ use coachcore::plan::{PlanGenerateSettings, FULL_GYM};
 use coachcore::store::Store;
 use coachcore::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType};
 use coachcore::workout::catalog::{builtin, capabilities_of};
-use coachcore::{Coach, Energy, TodayPlan, TodayPlanRequest};
+use coachcore::{Coach, TodayPlan, TodayPlanRequest};
 use serde_json::Value;
 
 use super::Score;
@@ -60,12 +60,8 @@ fn violations(task: &Value, plan: &TodayPlan) -> (Vec<String>, bool) {
     if !plan.focus.starts_with(task["focus"].as_str().unwrap_or("")) {
         out.push(format!("focus {}", plan.focus));
     }
-    let energy = match plan.energy {
-        Energy::Easy => "easy",
-        Energy::Moderate => "moderate",
-        Energy::Intense => "intense",
-    };
-    if task["energy"].as_str() != Some(energy) {
+    let energy = serde_json::to_value(plan.energy).unwrap_or_default();
+    if task["energy"] != energy {
         out.push(format!("energy {energy}"));
     }
     let sum: u32 = plan.blocks.iter().map(|b| b.duration_minutes).sum();

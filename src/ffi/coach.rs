@@ -124,17 +124,7 @@ impl Coach {
         &self,
         request: TodayPlanRequest,
     ) -> Result<PlanTransform, CoachError> {
-        let Some(model) = self.shared_model() else {
-            return Err(CoachError::ModelUnusable {
-                detail: "no model is configured: call useLanguageModel first".into(),
-            });
-        };
-        self.generate_today_plan_with(
-            &request,
-            model,
-            &CancelToken::new(),
-            &PlanGenerateSettings::default(),
-        )
+        self.today_plan_with_shared_model(&request, &CancelToken::new())
     }
 
     /// [`Coach::generate_today_plan`] as an async call (Swift `async throws`, Kotlin `suspend`,
@@ -155,12 +145,7 @@ impl Coach {
             )))
         });
         spawn_task(&cell, "coachcore-plan", abandoned, move |cancel| {
-            let Some(model) = self.shared_model() else {
-                return Err(CoachError::ModelUnusable {
-                    detail: "no model is configured: call useLanguageModel first".into(),
-                });
-            };
-            self.generate_today_plan_with(&request, model, cancel, &PlanGenerateSettings::default())
+            self.today_plan_with_shared_model(&request, cancel)
         });
         TaskFuture::new(cell).await
     }
@@ -242,6 +227,21 @@ impl Coach {
     }
 
     /// The model every feature shares, with its breaker, if one is set.
+    /// Today's plan with the model every feature shares (default settings), `ModelUnusable`
+    /// without one.
+    fn today_plan_with_shared_model(
+        &self,
+        request: &TodayPlanRequest,
+        cancel: &Arc<CancelToken>,
+    ) -> Result<PlanTransform, CoachError> {
+        let Some(model) = self.shared_model() else {
+            return Err(CoachError::ModelUnusable {
+                detail: "no model is configured: call useLanguageModel first".into(),
+            });
+        };
+        self.generate_today_plan_with(request, model, cancel, &PlanGenerateSettings::default())
+    }
+
     pub(crate) fn shared_model(&self) -> Option<SharedModel> {
         self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
     }

@@ -95,11 +95,13 @@ const WORKOUT_WARMUP_MINUTES: u32 = 10;
 /// The workout request whose pre-analysis and skeleton make today's plan: the working minutes
 /// plus the minutes the workout budget keeps for its warm-up (the plan's warm-up template is
 /// that warm-up), the goal, the notes as instructions, and as bans the kinds
-/// of equipment the notes ban and every catalog exercise of a spared pattern.
+/// of equipment the notes ban, every catalog exercise of a spared pattern and the `refused`
+/// exercises (the second list of [`named_exercises`]).
 pub fn workout_request(
     r: &TodayPlanRequest,
     reading: &DayReading,
     catalog: &[WorkoutExercise],
+    refused: Vec<String>,
 ) -> WorkoutRequest {
     let mut bans: Vec<String> = reading.banned.iter().map(|b| b.to_string()).collect();
     for s in &reading.spare {
@@ -110,7 +112,7 @@ pub fn workout_request(
                 .map(|e| e.id.clone()),
         );
     }
-    bans.extend(named_exercises(&r.notes, catalog).1);
+    bans.extend(refused);
     bans.truncate(100);
     WorkoutRequest {
         meta: WorkoutMeta {
@@ -205,11 +207,7 @@ pub fn named_exercises(notes: &str, catalog: &[WorkoutExercise]) -> (Vec<String>
 /// Gives the exercises the notes ask for their place: a slot offering some of them offers only
 /// those; one offered by no slot (allowed today, not spared) becomes the only choice of the first
 /// slot of its pattern (Tier A: compounds only) that no other wanted exercise took.
-pub fn honour_wanted<'a>(
-    slots: &mut [Slot<'a>],
-    specs: &[SlotSpec],
-    wanted: &[&'a WorkoutExercise],
-) {
+pub fn honour_wanted<'a>(slots: &mut [Slot<'a>], wanted: &[&'a WorkoutExercise]) {
     let mut fixed = vec![false; slots.len()];
     for (i, s) in slots.iter_mut().enumerate() {
         let named: Vec<&WorkoutExercise> = s
@@ -231,9 +229,7 @@ pub fn honour_wanted<'a>(
             continue;
         }
         let fits = |s: &Slot<'_>| {
-            specs.iter().any(|(tier, patterns, role)| {
-                *role == s.role && *tier == s.tier && patterns.contains(&e.pattern.as_str())
-            }) && (s.tier != PlanTier::A || e.compound)
+            s.patterns.contains(&e.pattern.as_str()) && (s.tier != PlanTier::A || e.compound)
         };
         if let Some(i) = (0..slots.len()).find(|&i| !fixed[i] && fits(&slots[i])) {
             slots[i].candidates = vec![*e];
@@ -267,14 +263,6 @@ fn equipment_name(requirement: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn energy_str(e: Energy) -> &'static str {
-    match e {
-        Energy::Easy => "easy",
-        Energy::Moderate => "moderate",
-        Energy::Intense => "intense",
-    }
 }
 
 /// (name, prescription, detail) of an item on a day of `energy`.
@@ -372,7 +360,7 @@ pub fn plan_json(
         "durationMinutes": reading.minutes,
         "equipment": equipment,
         "source": "ai",
-        "energy": energy_str(reading.energy),
+        "energy": reading.energy,
         "summary": summary,
     });
     let exercise = |item: &PlannedItem| {
@@ -436,7 +424,7 @@ mod tests {
     ) -> (crate::plan::TodayPlan, Vec<String>) {
         let r = request(notes);
         let reading = read(notes);
-        let w = workout_request(&r, &reading, builtin());
+        let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
         let date = preanalysis::validate_request(&w).unwrap();
         let pre = preanalysis::analyze(&w, date, builtin(), &[]);
         let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
@@ -540,7 +528,8 @@ mod tests {
         );
         // Left out: banned in the workout request.
         let r = request("full body, skip walking lunges");
-        let w = workout_request(&r, &read(&r.notes), builtin());
+        let refused = named_exercises(&r.notes, builtin()).1;
+        let w = workout_request(&r, &read(&r.notes), builtin(), refused);
         assert!(
             w.bans.contains(&"db-walking-lunge".to_string()),
             "{:?}",
@@ -558,13 +547,13 @@ mod tests {
         let notes = "upper body, 45 minutes, I love pull-ups";
         let r = request(notes);
         let reading = read(notes);
-        let w = workout_request(&r, &reading, builtin());
+        let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
         let date = preanalysis::validate_request(&w).unwrap();
         let pre = preanalysis::analyze(&w, date, builtin(), &[]);
         let specs = slot_specs(reading.focus);
         let mut slots = skeleton_of(&w, &pre, builtin(), specs);
         let pull_up = builtin().iter().find(|e| e.id == "pull-up").unwrap();
-        honour_wanted(&mut slots, specs, &[pull_up]);
+        honour_wanted(&mut slots, &[pull_up]);
         let with: Vec<&Slot> = slots
             .iter()
             .filter(|s| s.candidates.iter().any(|c| c.id == "pull-up"))
@@ -580,7 +569,7 @@ mod tests {
         assert!(!legs
             .iter()
             .any(|s| s.candidates.iter().any(|c| c.id == squat.id)));
-        honour_wanted(&mut legs, FULL_BODY_SLOTS, &[squat]);
+        honour_wanted(&mut legs, &[squat]);
         assert_eq!(legs[0].candidates, [squat]);
     }
 

@@ -3,7 +3,6 @@
 //! grammar, validate each answer with the transformer (repairing with its error lines), then
 //! transform and record the valid text the same way.
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -130,17 +129,18 @@ pub fn generate_and_record(
     let version = selection.schema_version;
     let reading = notes::read(&request.notes);
     let catalog = workout::service::exercises(store)?;
-    let workout_request = compose::workout_request(request, &reading, &catalog);
-    let (pre, catalog) = workout::service::pre_analysis(store, &workout_request)?;
+    // Exercises the notes name: refused ones are banned; wanted ones ("I love pull-ups") fill
+    // their slot when they are allowed today.
+    let (wanted, refused) = compose::named_exercises(&request.notes, &catalog);
+    let workout_request = compose::workout_request(request, &reading, &catalog, refused);
+    let pre = workout::service::pre_analysis_over(store, &workout_request, &catalog)?;
     let specs = compose::slot_specs(reading.focus);
     let mut slots = planner::skeleton_of(&workout_request, &pre, &catalog, specs);
-    // Exercises the notes name ("I love pull-ups") fill their slot when they are allowed today.
-    let (wanted, _) = compose::named_exercises(&request.notes, &catalog);
     let wanted: Vec<&crate::workout::catalog::WorkoutExercise> = catalog
         .iter()
         .filter(|e| wanted.contains(&e.id) && pre.is_allowed(&e.id))
         .collect();
-    compose::honour_wanted(&mut slots, specs, &wanted);
+    compose::honour_wanted(&mut slots, &wanted);
     if slots.is_empty() {
         return Err(Error::InvalidArgument(
             "request.notes: the equipment and bans they name leave no exercise".into(),
@@ -167,19 +167,7 @@ pub fn generate_and_record(
         max_tokens: settings.max_tokens,
         timeout_ms: settings.timeout_ms,
     };
-    let picks_of = |v: &Value| -> std::result::Result<Vec<_>, Vec<Issue>> {
-        let issues = document::schema_issues(&validator, v);
-        if !issues.is_empty() {
-            return Err(issues);
-        }
-        let answer: BTreeMap<String, String> = serde_json::from_value(v.clone()).map_err(|e| {
-            vec![Issue {
-                path: String::new(),
-                message: crate::error::json::describe(&e),
-            }]
-        })?;
-        choices::picks_of(&answer, &slots).map_err(|(path, message)| vec![Issue { path, message }])
-    };
+    let picks_of = |v: &Value| choices::answer_picks(&validator, v, &slots);
     // The last answer's first issue is what a failure records.
     let last_issue: Mutex<Option<Issue>> = Mutex::new(None);
     let outcome = generate_validated::<Value>(

@@ -2,12 +2,15 @@
 //! small choices (rule 9): code computes everything it can, and the per-request schema holds only
 //! what needs judgement, so the prompt and the answer fit a 2048-token context with room.
 //!
-//! - Analyzer: code builds today's session skeleton ([`planner::skeleton`]): slots with their
-//!   tier, sets, rep range and RIR from the goal, the time budget and the fatigue policy, each with
-//!   up to [`planner::MAX_SLOT_CANDIDATES`] exercises allowed today. The model picks one exercise
-//!   per slot (each slot's ids an enum in the grammar: `{"A1": id, "A2": id, ...}`); code fills
-//!   in the rest with [`planner::plan_of_slots`]: equipment key, rest, loads from the history
-//!   within today's cap (none without loaded history), the warm-up, fatigue and time policies.
+//! - Analyzer: code builds today's session skeleton
+//!   ([`planner::skeleton`](super::planner::skeleton)): slots with their tier, sets, rep range
+//!   and RIR from the goal, the time budget and the fatigue policy, each with up to
+//!   [`planner::MAX_SLOT_CANDIDATES`](super::planner::MAX_SLOT_CANDIDATES) exercises allowed
+//!   today. The model picks one exercise per slot (each slot's ids an enum in the grammar:
+//!   `{"A1": id, "A2": id, ...}`); code fills in the rest with
+//!   [`planner::plan_of_slots`](super::planner::plan_of_slots): equipment key, rest, loads from
+//!   the history within today's cap (none without loaded history), the warm-up, fatigue and time
+//!   policies.
 //!   The result is the spec's analyzer plan, checked like any other.
 //! - Generator: the model picks the reps of each working set within its range (the rep target of
 //!   each set: heavy lifts may drop a rep on later sets); code renders the rest
@@ -20,10 +23,12 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::catalog::{Inventory, WorkoutExercise};
+use super::document;
 use super::model::{AnalyzerPlan, PlanTier, TargetReps, Workout, WorkoutRequest};
-use super::planner::{self, Slot};
+use super::planner::Slot;
 use super::preanalysis::PreAnalysis;
 use super::render;
+use crate::llm::structured::Issue;
 
 /// Characters of the user's instructions and pasted history quoted in the prompt.
 const MAX_QUOTED_CHARS: usize = 300;
@@ -160,16 +165,24 @@ pub fn picks_of<'a>(
     Ok(picks)
 }
 
-/// The analyzer plan an answer (slot key to exercise id) stands for, or why it cannot be one
-/// ([`picks_of`]).
-pub fn plan_of(
-    answer: &BTreeMap<String, String>,
-    request: &WorkoutRequest,
-    pre: &PreAnalysis,
-    slots: &[Slot<'_>],
-) -> Result<AnalyzerPlan, (String, String)> {
-    let picks = picks_of(answer, slots)?;
-    Ok(planner::plan_of_slots(request, pre, slots, &picks))
+/// The exercises the answer `v` picks: checked against the per-request schema's `validator`
+/// ([`analyzer_schema`]), then read with [`picks_of`]; what is wrong as issues for a repair.
+pub fn answer_picks<'a>(
+    validator: &jsonschema::Validator,
+    v: &Value,
+    slots: &[Slot<'a>],
+) -> Result<Vec<&'a WorkoutExercise>, Vec<Issue>> {
+    let issues = document::schema_issues(validator, v);
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    let answer: BTreeMap<String, String> = serde_json::from_value(v.clone()).map_err(|e| {
+        vec![Issue {
+            path: String::new(),
+            message: crate::error::json::describe(&e),
+        }]
+    })?;
+    picks_of(&answer, slots).map_err(|(path, message)| vec![Issue { path, message }])
 }
 
 /// A path of the analyzer plan as the slot of the answer it comes from
@@ -298,7 +311,7 @@ mod tests {
     use super::*;
     use crate::workout::catalog::builtin;
     use crate::workout::model::{Goal, WeightUnit, WorkoutMeta};
-    use crate::workout::preanalysis;
+    use crate::workout::{planner, preanalysis};
 
     fn setup() -> (WorkoutRequest, PreAnalysis) {
         let r = WorkoutRequest {
@@ -349,7 +362,10 @@ mod tests {
             .iter()
             .map(|s| (s.key.clone(), s.candidates.last().unwrap().id.clone()))
             .collect();
-        let plan = plan_of(&answer, &r, &pre, &slots).unwrap();
+        let plan_of = |answer: &BTreeMap<String, String>| {
+            picks_of(answer, &slots).map(|p| planner::plan_of_slots(&r, &pre, &slots, &p))
+        };
+        let plan = plan_of(&answer).unwrap();
         let chosen: Vec<&str> = plan
             .exercise_plan
             .iter()
@@ -361,11 +377,11 @@ mod tests {
             .collect();
         assert_eq!(chosen, wanted);
         answer.insert("A1".into(), "bb-back-squat".into());
-        let (path, message) = plan_of(&answer, &r, &pre, &slots).unwrap_err();
+        let (path, message) = plan_of(&answer).unwrap_err();
         assert_eq!(path, "A1");
         assert!(message.starts_with("must be one of"), "{message}");
         answer.remove("A1");
-        assert_eq!(plan_of(&answer, &r, &pre, &slots).unwrap_err().0, "A1");
+        assert_eq!(plan_of(&answer).unwrap_err().0, "A1");
         assert_eq!(
             answer_path("exercise_plan[1].targets.rir", &slots),
             slots[1].key

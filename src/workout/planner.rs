@@ -59,6 +59,9 @@ pub struct Slot<'a> {
     pub tier: PlanTier,
     /// What it is for, in words (`main lower-body lift`).
     pub role: &'static str,
+    /// The movement patterns that may fill it (none for the fallback slot of any allowed
+    /// exercise).
+    pub patterns: &'static [&'static str],
     /// Working sets (after the time budget).
     pub sets: u32,
     /// The goal's rep range for the tier (`6-10`).
@@ -226,6 +229,7 @@ pub fn skeleton_of<'a>(
             key: String::new(),
             tier: *tier,
             role,
+            patterns,
             sets,
             reps,
             rir,
@@ -238,6 +242,7 @@ pub fn skeleton_of<'a>(
             key: String::new(),
             tier: PlanTier::A,
             role: "main lift",
+            patterns: &[],
             sets,
             reps,
             rir,

@@ -139,15 +139,24 @@ pub fn pre_analysis(
     store: &Store,
     request: &WorkoutRequest,
 ) -> Result<(PreAnalysis, Vec<WorkoutExercise>)> {
-    let date = preanalysis::validate_request(request)?;
+    preanalysis::validate_request(request)?;
     let catalog = exercises(store)?;
+    Ok((pre_analysis_over(store, request, &catalog)?, catalog))
+}
+
+/// [`pre_analysis`] over a catalog the caller has already read ([`exercises`]).
+pub fn pre_analysis_over(
+    store: &Store,
+    request: &WorkoutRequest,
+    catalog: &[WorkoutExercise],
+) -> Result<PreAnalysis> {
+    let date = preanalysis::validate_request(request)?;
     let own = equipment(store)?;
     let inventory = Inventory::with_own(&request.equipment, request.meta.units, &own);
     let since = date.add_days(-preanalysis::HISTORY_DAYS).days_since_epoch() * 86_400_000;
     let history = store.read(|db| db.performances_since(since, request.meta.units))?;
-    Ok((
-        preanalysis::analyze_with(request, date, &catalog, inventory, &history),
-        catalog,
+    Ok(preanalysis::analyze_with(
+        request, date, catalog, inventory, &history,
     ))
 }
 
@@ -282,15 +291,8 @@ fn model_analyzer(
         ANALYZER_TEMPERATURE,
     );
     let plan_of = |v: &Value| -> std::result::Result<AnalyzerPlan, Vec<Issue>> {
-        let one = |path: String, message: String| vec![Issue { path, message }];
-        let issues = document::schema_issues(&validator, v);
-        if !issues.is_empty() {
-            return Err(issues);
-        }
-        let answer: std::collections::BTreeMap<String, String> = serde_json::from_value(v.clone())
-            .map_err(|e| one(String::new(), json::describe(&e)))?;
-        let plan = choices::plan_of(&answer, request, pre, &slots)
-            .map_err(|(path, message)| one(path, message))?;
+        let picks = choices::answer_picks(&validator, v, &slots)?;
+        let plan = planner::plan_of_slots(request, pre, &slots, &picks);
         let value = serde_json::to_value(&plan).unwrap_or(Value::Null);
         let mut issues = document::schema_issues(&full_validator, &value);
         if issues.is_empty() {
