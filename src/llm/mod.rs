@@ -15,6 +15,7 @@ pub mod memory;
 pub mod metered;
 pub mod model;
 pub mod runaway;
+pub mod schema;
 pub mod scripted;
 pub mod structured;
 

@@ -168,7 +168,7 @@ pub fn picks_of<'a>(
 /// The exercises the answer `v` picks: checked against the per-request schema's `validator`
 /// ([`analyzer_schema`]), then read with [`picks_of`]; what is wrong as issues for a repair.
 pub fn answer_picks<'a>(
-    validator: &jsonschema::Validator,
+    validator: &crate::llm::schema::Validator,
     v: &Value,
     slots: &[Slot<'a>],
 ) -> Result<Vec<&'a WorkoutExercise>, Vec<Issue>> {

@@ -1,8 +1,8 @@
 //! The documents against their schema files (pure): `schemas/analyzer-v1.json` (with today's
 //! allowed exercises as an enum, per request) and `schemas/workout-v1.2.json`, validated at run
-//! time with `jsonschema`; the workout written as YAML and read back (`serde_norway`); the id and
+//! time with the library's validator (`llm::schema`); the workout written as YAML and read back (`serde_norway`); the id and
 //! tier rules a schema cannot say. Errors carry a path such as `sets[3].id` and the validator's
-//! message with the offending value masked (no user text).
+//! message, which never quotes the offending value (no user text).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::ids;
 use super::model::{SetTier, Workout};
+use crate::llm::schema::Validator;
 use crate::llm::structured::Issue;
 
 /// `schemas/analyzer-v1.json`.
@@ -46,25 +47,10 @@ impl DocumentError {
     }
 }
 
-/// A JSON pointer (`/sets/3/id`) as a path (`sets[3].id`).
-pub fn pointer_to_path(pointer: &str) -> String {
-    let mut out = String::new();
-    for seg in pointer.split('/').skip(1) {
-        if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{seg}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&seg.replace("~1", "/").replace("~0", "~"));
-        }
-    }
-    out
-}
-
-fn compile(schema: &Value) -> jsonschema::Validator {
-    // The schema files are tested to compile; a failure here is a bug, never input-dependent.
-    jsonschema::validator_for(schema).unwrap_or_else(|e| panic!("schema does not compile: {e}"))
+fn compile(schema: &Value) -> Validator {
+    // The schema files and the per-request schemas built from them are tested to compile; a
+    // failure here is a bug, never input-dependent.
+    Validator::new(schema).unwrap_or_else(|e| panic!("schema does not compile: {e}"))
 }
 
 fn parsed(text: &str) -> Value {
@@ -72,14 +58,14 @@ fn parsed(text: &str) -> Value {
 }
 
 /// The workout schema's validator, compiled once.
-pub fn workout_validator() -> &'static jsonschema::Validator {
-    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+pub fn workout_validator() -> &'static Validator {
+    static V: OnceLock<Validator> = OnceLock::new();
     V.get_or_init(|| compile(&parsed(WORKOUT_SCHEMA)))
 }
 
 /// The analyzer schema (any exercise id), compiled once.
-pub fn analyzer_validator() -> &'static jsonschema::Validator {
-    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+pub fn analyzer_validator() -> &'static Validator {
+    static V: OnceLock<Validator> = OnceLock::new();
     V.get_or_init(|| compile(&parsed(ANALYZER_SCHEMA)))
 }
 
@@ -94,19 +80,13 @@ pub fn analyzer_schema_for(allowed: &[String]) -> Value {
 }
 
 /// A validator for a per-request schema.
-pub fn validator(schema: &Value) -> jsonschema::Validator {
+pub fn validator(schema: &Value) -> Validator {
     compile(schema)
 }
 
-/// The validator's errors on `value`, at most 10, as path and masked message.
-pub fn schema_issues(v: &jsonschema::Validator, value: &Value) -> Vec<Issue> {
-    v.iter_errors(value)
-        .take(MAX_ISSUES)
-        .map(|e| Issue {
-            path: pointer_to_path(e.instance_path().as_str()),
-            message: e.masked().to_string(),
-        })
-        .collect()
+/// The validator's errors on `value`, at most 10, as path and message.
+pub fn schema_issues(v: &Validator, value: &Value) -> Vec<Issue> {
+    v.issues(value, MAX_ISSUES)
 }
 
 /// The rules of a workout the schema cannot say: unique set ids whose tier prefix is the set's

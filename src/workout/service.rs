@@ -4,7 +4,7 @@
 //! store or a model.
 //!
 //! - Analyzer: a per-request JSON Schema (today's allowed exercises as an enum) constrains the
-//!   model; each answer is validated with `jsonschema`, then by the pre-analysis rules
+//!   model; each answer is validated against it (`llm::schema`), then by the pre-analysis rules
 //!   ([`check::analyzer_issues`]); up to 3 generations with the validator's lines. After that the
 //!   call fails with `ModelOutputRejected` at stage `analyzer:<stage>` ([`Error::ModelStep`]), or, with
 //!   `analyzer_fallback`, the deterministic plan is used.

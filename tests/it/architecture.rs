@@ -29,11 +29,12 @@ const SERVICE_ONLY: [&str; 6] = [
 ];
 
 /// The parts of `crate::llm` a pure file may name (paths from `crate::llm`): a module (all its
-/// items) or one item. They are pure: JSON extraction, the record of a validation issue, the
-/// default attempt count, and plain model records. Anything else of `crate::llm` (the trait, the
-/// metered wrapper, the engine, validated generation) is a service's.
-const PURE_LLM: [&str; 5] = [
+/// items) or one item. They are pure: JSON extraction, JSON Schema validation, the record of a
+/// validation issue, the default attempt count, and plain model records. Anything else of
+/// `crate::llm` (the trait, the metered wrapper, the engine, validated generation) is a service's.
+const PURE_LLM: [&str; 6] = [
     "extract",
+    "schema",
     "structured::Issue",
     "structured::DEFAULT_ATTEMPTS",
     "ModelInfo",

@@ -1,5 +1,6 @@
 //! Shared by the integration tests: the test model for the real-model modules (`llama*.rs`), the
-//! CLI runner for the CLI modules (`cli.rs`, `demo.rs`).
+//! CLI runner for the CLI modules (`cli.rs`, `demo.rs`), and a seedable random stream for the
+//! generated-input runs ([`Rng`]).
 
 // Each module uses part of this one, and the real-model modules exist only with feature `llama`.
 #![allow(dead_code)]
@@ -62,4 +63,31 @@ pub fn clock_seeded_rand() -> (u64, impl FnMut(u64) -> u64) {
         seed % n
     };
     (first, rand)
+}
+
+/// SplitMix64: a small deterministic random stream for generated test inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
 }

@@ -41,6 +41,7 @@ mod migrations;
 mod model_lifecycle;
 mod narrow_eval;
 mod plan_generate;
+mod schema_validator;
 mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;

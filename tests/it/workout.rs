@@ -721,7 +721,7 @@ fn analyzer_and_generator_repair_once_then_pass() {
     assert!(!schema.contains("bb-deadlift"), "banned: not a candidate");
     let repair = &reqs[3].messages.last().unwrap().content;
     assert!(
-        repair.contains(&format!("{first}[0]")) && repair.contains("maximum"),
+        repair.contains(&format!("{first}[0]")) && repair.contains("at most"),
         "{repair}"
     );
 }

@@ -31,7 +31,7 @@ use compile::{Compiled, Json};
 use step::{Next, State, Task};
 
 mod compile;
-mod pattern;
+pub(crate) mod pattern;
 mod step;
 
 /// What the grammar forces after the text generated so far.

@@ -64,7 +64,7 @@ pub(super) enum Inst {
 
 /// A compiled pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Nfa {
+pub(crate) struct Nfa {
     pub(super) insts: Vec<Inst>,
     pub(super) start: u32,
 }
@@ -90,6 +90,37 @@ impl Nfa {
         }
         out
     }
+
+    /// Whether the automaton matches all of `text` (the pattern's `^...$`), in time linear in
+    /// the text.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        let mut states = self.closure(self.start);
+        let mut in_next = vec![false; self.insts.len()];
+        for c in text.chars() {
+            let mut next = Vec::new();
+            for s in states {
+                if let Inst::Char(class, to) = &self.insts[s as usize] {
+                    if class.matches(c) {
+                        for x in self.closure(*to) {
+                            if !std::mem::replace(&mut in_next[x as usize], true) {
+                                next.push(x);
+                            }
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                return false;
+            }
+            for &x in &next {
+                in_next[x as usize] = false;
+            }
+            states = next;
+        }
+        states
+            .iter()
+            .any(|&s| self.insts[s as usize] == Inst::Match)
+    }
 }
 
 /// The parsed expression.
@@ -102,7 +133,7 @@ enum Ast {
 }
 
 /// `pattern` compiled, or `None` when it is not one the predictor follows (see the module docs).
-pub(super) fn compile(pattern: &str) -> Option<Nfa> {
+pub(crate) fn compile(pattern: &str) -> Option<Nfa> {
     let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
     let chars: Vec<char> = inner.chars().collect();
     let mut p = Parser { chars, i: 0 };
@@ -333,25 +364,8 @@ fn emit(insts: &mut Vec<Inst>, ast: &Ast, next: u32) -> Option<u32> {
 mod tests {
     use super::*;
 
-    /// Whether the automaton matches all of `text`.
     fn full_match(nfa: &Nfa, text: &str) -> bool {
-        let mut states = nfa.closure(nfa.start);
-        for c in text.chars() {
-            let mut next = Vec::new();
-            for s in states {
-                if let Inst::Char(class, to) = &nfa.insts[s as usize] {
-                    if class.matches(c) {
-                        for x in nfa.closure(*to) {
-                            if !next.contains(&x) {
-                                next.push(x);
-                            }
-                        }
-                    }
-                }
-            }
-            states = next;
-        }
-        states.iter().any(|&s| nfa.insts[s as usize] == Inst::Match)
+        nfa.is_match(text)
     }
 
     #[test]
