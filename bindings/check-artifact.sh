@@ -78,7 +78,8 @@ exports() {
     "$(grep -c '^UNIFFI_META_' <<<"$all") UNIFFI_META_* (API description data)"
 }
 
-mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1048576 }'; }
+# Sizes in MB (10^6 bytes, the goal's unit) and MiB.
+mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB (%.2f MiB)", b / 1000000, b / 1048576 }'; }
 
 release() {
   local lib=$1
@@ -88,7 +89,7 @@ release() {
   before=$(wc -c <"$lib" | tr -d " ")
   after=$(wc -c <"$out" | tr -d " ")
   exports "$out"
-  echo "size: $(basename "$lib") $(mb "$before") unstripped, $(mb "$after") stripped ($after bytes; goal: at most 10 MB$( ((after <= 10485760)) && echo ", met" || echo ", NOT met"))"
+  echo "size: $(basename "$lib") $(mb "$before") unstripped, $(mb "$after") stripped ($after bytes; goal: at most 10 MB, 10,000,000 bytes$( ((after <= 10000000)) && echo ", met" || echo ", NOT met"))"
 }
 
 [[ $# -ge 2 ]] || { sed -n '2,18p' "$0"; exit 2; }
