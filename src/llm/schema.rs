@@ -296,7 +296,7 @@ fn issue(out: &mut Vec<Issue>, path: &str, message: String) {
     });
 }
 
-/// Runs `f` with `seg` appended to the value path (`.key` or `[i]`).
+/// Runs `f` with `.key` appended to the value path.
 fn at_key<T>(path: &mut String, key: &str, f: impl FnOnce(&mut String) -> T) -> T {
     let len = path.len();
     if !path.is_empty() {
@@ -308,6 +308,7 @@ fn at_key<T>(path: &mut String, key: &str, f: impl FnOnce(&mut String) -> T) -> 
     out
 }
 
+/// Runs `f` with `[i]` appended to the value path.
 fn at_index<T>(path: &mut String, i: usize, f: impl FnOnce(&mut String) -> T) -> T {
     let len = path.len();
     path.push_str(&format!("[{i}]"));
