@@ -226,7 +226,6 @@ impl Coach {
         *self.model.write().unwrap_or_else(|p| p.into_inner()) = shared;
     }
 
-    /// The model every feature shares, with its breaker, if one is set.
     /// Today's plan with the model every feature shares (default settings), `ModelUnusable`
     /// without one.
     fn today_plan_with_shared_model(
@@ -242,6 +241,7 @@ impl Coach {
         self.generate_today_plan_with(request, model, cancel, &PlanGenerateSettings::default())
     }
 
+    /// The model every feature shares, with its breaker, if one is set.
     pub(crate) fn shared_model(&self) -> Option<SharedModel> {
         self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
     }

@@ -151,9 +151,8 @@ impl Validator {
         out.is_empty()
     }
 
-    /// What is wrong with `value`, at most `max` issues (an object's properties in name order), each
-    /// with the path of
-    /// the offending value (`sets[3].id`, empty for the whole document).
+    /// What is wrong with `value`, at most `max` issues (an object's properties in name order),
+    /// each with the path of the offending value (`sets[3].id`, empty for the whole document).
     pub fn issues(&self, value: &Value, max: usize) -> Vec<Issue> {
         let mut out = Vec::new();
         check(&self.root, value, &mut String::new(), &mut out, max);
@@ -335,7 +334,7 @@ fn check(node: &Node, v: &Value, path: &mut String, out: &mut Vec<Issue>, max: u
     }
     if let Some(list) = &r.enumeration {
         if !list.iter().any(|e| json_eq(e, v)) {
-            issue(out, path, format!("must be {}", one_of(list)));
+            issue(out, path, format!("must be {}", allowed_values(list)));
         }
     }
     if let Some(c) = &r.constant {
@@ -386,20 +385,14 @@ fn check_object(
 
 fn check_array(r: &Rules, items: &[Value], path: &mut String, out: &mut Vec<Issue>, max: usize) {
     let n = items.len() as u64;
-    if let Some(min) = r.min_items.filter(|&m| n < m) {
-        issue(
-            out,
-            path,
-            format!("must have at least {min} item{}", plural(min)),
-        );
-    }
-    if let Some(most) = r.max_items.filter(|&m| n > m) {
-        issue(
-            out,
-            path,
-            format!("must have at most {most} item{}", plural(most)),
-        );
-    }
+    check_count(
+        out,
+        path,
+        n,
+        (r.min_items, r.max_items),
+        "item",
+        |bound, count| format!("must have {bound} {count}"),
+    );
     if r.unique_items {
         let repeated = items
             .iter()
@@ -417,30 +410,39 @@ fn check_array(r: &Rules, items: &[Value], path: &mut String, out: &mut Vec<Issu
 }
 
 fn check_string(r: &Rules, s: &str, path: &str, out: &mut Vec<Issue>) {
-    let needs_len = r.min_length.is_some() || r.max_length.is_some();
-    let len = if needs_len {
-        s.chars().count() as u64
-    } else {
-        0
-    };
-    if let Some(min) = r.min_length.filter(|&m| len < m) {
-        issue(
+    if r.min_length.is_some() || r.max_length.is_some() {
+        let len = s.chars().count() as u64;
+        check_count(
             out,
             path,
-            format!("must be at least {min} character{} long", plural(min)),
-        );
-    }
-    if let Some(most) = r.max_length.filter(|&m| len > m) {
-        issue(
-            out,
-            path,
-            format!("must be at most {most} character{} long", plural(most)),
+            len,
+            (r.min_length, r.max_length),
+            "character",
+            |bound, count| format!("must be {bound} {count} long"),
         );
     }
     if let Some((text, nfa)) = &r.pattern {
         if !nfa.is_match(s) {
             issue(out, path, format!("must match the pattern {text}"));
         }
+    }
+}
+
+/// An issue for a count `n` (items, characters) outside the `(min, max)` bounds; `says` words it
+/// from "at least" or "at most" and the bound counted in `noun`s.
+fn check_count(
+    out: &mut Vec<Issue>,
+    path: &str,
+    n: u64,
+    (min, max): (Option<u64>, Option<u64>),
+    noun: &str,
+    says: impl Fn(&str, String) -> String,
+) {
+    if let Some(min) = min.filter(|&m| n < m) {
+        issue(out, path, says("at least", counted(min, noun)));
+    }
+    if let Some(most) = max.filter(|&m| n > m) {
+        issue(out, path, says("at most", counted(most, noun)));
     }
 }
 
@@ -553,7 +555,7 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn one_of(list: &[Value]) -> String {
+fn allowed_values(list: &[Value]) -> String {
     let parts: Vec<String> = list.iter().map(Value::to_string).collect();
     let text = parts.join(", ");
     match list.len() {
@@ -582,11 +584,12 @@ fn number_shown(x: f64) -> String {
     }
 }
 
-fn plural(n: u64) -> &'static str {
+/// `n` and the noun, plural unless `n` is 1 (`1 item`, `3 characters`).
+fn counted(n: u64, noun: &str) -> String {
     if n == 1 {
-        ""
+        format!("1 {noun}")
     } else {
-        "s"
+        format!("{n} {noun}s")
     }
 }
 

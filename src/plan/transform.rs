@@ -11,8 +11,8 @@
 //! exactly what `schemas/today-plan.v2-flat.json` and `today-plan.v1-current.json` accept, plus
 //! the rules a schema cannot state (`blockIndex` below the number of blocks, unique `order` per
 //! block, at least one exercise in a v1 plan); `tests/it/transform.rs` checks every invalid case
-//! against the schema files with the reference `jsonschema` validator. The numeric rules, from the spec's field
-//! lists:
+//! against the schema files with the reference `jsonschema` validator. The numeric rules, from
+//! the spec's field lists:
 //! - `durationMinutes` is a whole number from 1; the only upper bound is the width of the plan's
 //!   `u32` field (4294967295, stated in the schemas). Strings have no length limit.
 //! - Integers are JSON Schema integers: `30.0` is 30.
