@@ -2,9 +2,10 @@
 # demo.sh: README's demo command. Runs `coach demo` with its AI parts (the assistant's message,
 # AI workout suggestions, a plan written by the model) on SmolLM2-135M-Instruct: fetches the
 # model with models/fetch.sh when it is missing, builds with the feature `llama` (llama.cpp,
-# needs cmake, a C++ compiler and libclang), and runs
+# needs cmake, a C++ compiler and libclang: scripts/install-tools.sh installs them when it runs
+# as root with apt-get), and runs
 #   cargo run --release --features llama --bin coach -- demo --model MODEL
-# A machine without those tools (or without the model) gets a message saying what is missing
+# A machine where those tools cannot be had (or the model) gets a message saying what is missing
 # and the scripted demo instead, whose AI parts replay canned model answers (it says so).
 #
 #   ./demo.sh                  the real model when possible, else the scripted demo
@@ -27,26 +28,11 @@ scripted() { # reason, then demo's arguments
   exec cargo run --locked --release --bin coach -- demo "$@"
 }
 
-has_libclang() {
-  [[ -n ${LIBCLANG_PATH:-} ]] && compgen -G "$LIBCLANG_PATH/libclang*.so*" >/dev/null && return 0
-  ldconfig -p 2>/dev/null | grep -q 'libclang[-.0-9]*\.so' && return 0
-  compgen -G "/usr/lib/llvm-*/lib/libclang*.so*" >/dev/null && return 0
-  compgen -G "/usr/lib*/libclang*.so*" >/dev/null && return 0
-  compgen -G "/usr/lib/*-linux-gnu/libclang*.so*" >/dev/null && return 0
-  # macOS: Xcode's command line tools ship libclang.
-  compgen -G "/Library/Developer/CommandLineTools/usr/lib/libclang.dylib" >/dev/null && return 0
-  return 1
-}
-
-missing=()
-command -v cmake >/dev/null || missing+=(cmake)
-command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null ||
-  missing+=("a C++ compiler")
-has_libclang || missing+=(libclang)
-if ((${#missing[@]})); then
-  printf -v list '%s, ' "${missing[@]}"
-  scripted "building the llama.cpp engine needs cmake, a C++ compiler and libclang; missing: \
-${list%, } (Debian/Ubuntu: apt-get install cmake g++ libclang-dev)" "$@"
+# The engine's build tools (cmake, a C++ compiler, libclang), installed when missing and possible
+# (root with apt-get): the same helper test.sh and CI use.
+if ! scripts/install-tools.sh engine; then
+  scripted "building the llama.cpp engine needs cmake, a C++ compiler and libclang, and they are \
+missing and could not be installed here (Debian/Ubuntu, as root: apt-get install cmake g++ libclang-dev)" "$@"
 fi
 
 if [[ -n ${COACH_MODEL:-} ]]; then

@@ -7,29 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The llama.cpp engine (feature `llama`) builds llama.cpp from source: it needs cmake and
-# libclang-dev (bindgen), installed here when missing. Its tests run on a real model, fetched once.
-llama_tools() {
-  local missing=()
-  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
-  dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q 'install ok installed' || missing+=(libclang-dev)
-  [[ ${#missing[@]} -eq 0 ]] && return 0
-  echo "test.sh: installing ${missing[*]} (apt) for the llama.cpp build"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
-    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
-}
-# Encryption at rest (feature `encryption`): SQLCipher links OpenSSL's libcrypto on Linux and
-# compiles against its headers (libssl-dev), installed here when missing.
-encryption_tools() {
-  dpkg-query -W -f='${Status}' libssl-dev 2>/dev/null | grep -q 'install ok installed' && return 0
-  echo "test.sh: installing libssl-dev (apt) for SQLCipher"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q --no-install-recommends libssl-dev >/dev/null ||
-    { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends libssl-dev >/dev/null; }
-}
-echo "== llama.cpp build tools and test model"
-llama_tools
+# The system tools the builds need (cmake and libclang-dev for the llama.cpp engine, libssl-dev
+# for SQLCipher, ccache), installed when missing by the helper demo.sh and CI share.
+echo "== build tools and test model"
+scripts/install-tools.sh engine encryption cache
 COACH_MODEL=$(models/fetch.sh)
 export COACH_MODEL
 echo "model: $COACH_MODEL"
@@ -40,7 +21,6 @@ cargo test --locked
 echo "== encryption tests (feature encryption: SQLCipher)"
 # The store's and the C API's unit tests and the encryption module of the integration tests, on
 # SQLCipher.
-encryption_tools
 cargo test --locked --features encryption --lib -- store:: capi::
 cargo test --locked --features encryption --test it -- encryption::
 
