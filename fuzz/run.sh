@@ -3,8 +3,10 @@
 # for SECONDS (default 60) on its corpus (seeded from tests/data by seed.sh). Fails when a
 # target crashes (a panic, a failed check, a sanitizer report, a timeout or running out of
 # memory); the input that did it is in fuzz/artifacts/<target>/. Prints executions per target.
+# A by-hand run (docs/benchmarks.md, "Fuzzing", has its figures): CI replays every seed through
+# the same target bodies (fuzz/bodies/) as ordinary tests (tests/it/fuzz_replay.rs).
 #
-#   fuzz/run.sh 20                  the CI run
+#   fuzz/run.sh 20                  a short run of every target
 #   FUZZ_TARGETS="ops_dryrun" fuzz/run.sh 600     some targets only
 #   FUZZ_RUNS=10000000 FUZZ_SANITIZER=none fuzz/run.sh   the long run (README, "Fuzzing"):
 #                                   each target until 10 million executions, no sanitizer
@@ -13,7 +15,8 @@
 # `address` (the default) or `none` (4 to 5 times the executions per second; a build of its
 # own in target/fuzz-none, so switching does not rebuild the other).
 #
-# cargo-fuzz is installed (once) under target/tools/cargo if it is not on PATH. The build goes to
+# cargo-fuzz is installed (once per machine) under ~/.cache/coachcore-tools/cargo (COACHCORE_TOOLS)
+# if it is not on PATH. The build goes to
 # target/fuzz (the repository's own target folder).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,7 +26,7 @@ all="plan_transform ops_dryrun suggest_evaluate capi_call workout_yaml meal_rera
 targets=${FUZZ_TARGETS:-$all}
 t0=$SECONDS
 
-root=$repo/target/tools/cargo
+root=${COACHCORE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/coachcore-tools}/cargo
 export PATH=$root/bin:$PATH
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   echo "== installing cargo-fuzz into $root"

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # seed.sh: fills fuzz/corpus/<target>/ with seed inputs from tests/data (and the few small
 # hand-written ones in fuzz/seeds/). Idempotent; the corpora are git-ignored (a run adds the
-# inputs it finds interesting to them).
+# inputs it finds interesting to them). FUZZ_CORPUS=DIR (an absolute path) writes them there
+# instead: the ordinary tests replay every seed from such a folder (tests/it/fuzz_replay.rs).
 set -euo pipefail
 cd "$(dirname "$0")"
 data=../tests/data
 python3 - "$data" <<'PY'
-import json, pathlib, sys
+import json, os, pathlib, sys
 
 data = pathlib.Path(sys.argv[1])
-out = pathlib.Path("corpus")
+out = pathlib.Path(os.environ.get("FUZZ_CORPUS") or "corpus")
 
 def put(target, name, body):
     d = out / target

@@ -1,40 +1,7 @@
-//! The meal rerank reply check (`src/meals/rerank.rs`): the first byte is the number of
-//! candidates (0 to 25), the rest is the model's reply text, read as the meal planner reads it:
-//! extraction, parsing, `check_reply`, then `distinct_picks` and `cut` on a valid reply. No panic;
-//! a valid reply gives at most 3 distinct picks, each naming one of the candidates.
+//! Fuzz target: see `fuzz/bodies/meal_rerank.rs` for what it feeds and checks.
 #![no_main]
 
-use coachcore::llm::extract::{extract_json, parse_model_json};
-use coachcore::meals::rerank::{self, RerankReply};
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/meal_rerank.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else {
-        return;
-    };
-    let Ok(text) = std::str::from_utf8(rest) else {
-        return;
-    };
-    let n = usize::from(first % 26);
-    if extract_json(text).is_none() {
-        return;
-    }
-    let Ok(reply) = parse_model_json::<RerankReply>(text) else {
-        return;
-    };
-    if !rerank::check_reply(&reply, n).is_empty() {
-        return;
-    }
-    let picks = rerank::distinct_picks(&reply, n);
-    assert!(picks.len() <= rerank::MAX_PICKS);
-    for (k, (index, p)) in picks.iter().enumerate() {
-        assert!(*index < n, "a pick names no candidate");
-        assert!(picks[..k].iter().all(|(seen, _)| seen != index), "a repeated pick");
-        assert!((0.0..=1.0).contains(&p.confidence));
-        let reason = rerank::cut(&p.reason, rerank::MAX_REASON_CHARS);
-        assert!(reason.chars().count() <= rerank::MAX_REASON_CHARS);
-    }
-    for w in &reply.warnings {
-        assert!(rerank::cut(w, rerank::MAX_REASON_CHARS).chars().count() <= rerank::MAX_REASON_CHARS);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

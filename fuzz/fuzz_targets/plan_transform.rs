@@ -1,41 +1,7 @@
-//! Extraction and plan transform: any text, as a model might write it, through JSON extraction
-//! and `transformPlan` in both schema versions. No panic; an error is short (it quotes at most an
-//! excerpt of the text); a plan that comes back serializes.
+//! Fuzz target: see `fuzz/bodies/plan_transform.rs` for what it feeds and checks.
 #![no_main]
 
-use coachcore::ids::IdGenerator;
-use coachcore::llm::extract::{extract_json, json_candidates};
-use coachcore::plan::{transform_and_record, Ruleset, SchemaSelection, SchemaVersion, SelectionReason};
-use coachcore::clock::FixedClock;
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/plan_transform.rs"]
+mod body;
 
-/// An error longer than this echoes the input (errors quote at most a 40-character excerpt).
-const MAX_ERROR_BYTES: usize = 4096;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Some(json) = extract_json(text) {
-        assert!(text.contains(json), "an extracted candidate is a slice of the text");
-    }
-    let _ = json_candidates(text).take(64).count();
-    let clock = FixedClock::new(1_795_000_000_000);
-    for version in [SchemaVersion::V1Current, SchemaVersion::V2Flat] {
-        let selection = SchemaSelection {
-            schema_version: version,
-            reason: SelectionReason::Override,
-        };
-        let mut ids = IdGenerator::new(Some(7));
-        match transform_and_record(None, &clock, Ruleset::embedded(), text, selection, &mut ids) {
-            Ok(t) => {
-                let json = serde_json::to_string(&t.plan).expect("a plan serializes");
-                assert!(!json.is_empty());
-            }
-            Err(e) => {
-                let shown = e.to_string();
-                assert!(shown.len() <= MAX_ERROR_BYTES, "error of {} bytes", shown.len());
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

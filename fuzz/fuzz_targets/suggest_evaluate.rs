@@ -1,34 +1,7 @@
-//! The `suggest evaluate` input: any text read as the CLI and the C API read it (the caps first,
-//! then an `EvaluateRequest`), evaluated. No panic (the rule arithmetic runs with overflow checks
-//! here); errors are short; suggestions serialize.
+//! Fuzz target: see `fuzz/bodies/suggest_evaluate.rs` for what it feeds and checks.
 #![no_main]
 
-use coachcore::error::parse_request;
-use coachcore::ffi::requests::EvaluateRequest;
-use coachcore::limits::{check_json, Caps};
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/suggest_evaluate.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let parsed = check_json(text, &Caps::REQUEST)
-        .and_then(|()| parse_request::<EvaluateRequest>(text));
-    let request = match parsed {
-        Ok(r) => r,
-        Err(e) => {
-            let shown = e.to_json().to_response();
-            assert!(shown.len() <= 4096, "error of {} bytes", shown.len());
-            return;
-        }
-    };
-    match request.evaluate_or_error_json() {
-        Ok(suggestions) => {
-            serde_json::to_string(&suggestions).expect("suggestions serialize");
-        }
-        Err(e) => {
-            let shown = e.to_response();
-            assert!(shown.len() <= 4096, "error of {} bytes", shown.len());
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

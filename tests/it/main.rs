@@ -25,6 +25,7 @@ mod data_export;
 mod demo;
 mod encryption;
 mod first_open;
+mod fuzz_replay;
 mod limits;
 #[cfg(feature = "llama")]
 mod llama;
