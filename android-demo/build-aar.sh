@@ -97,10 +97,10 @@ done
 
 # 3. The Kotlin bindings, generated from the built arm64 library (library mode reads the UniFFI
 # metadata from it) with the Android settings of uniffi-android.toml. The generator runs on this
-# machine, built in its own target dir.
+# machine (tools/uniffi-bindgen, built once by bindings/tools.sh).
 rm -rf "$KOTLIN_OUT"
-cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-bindgen" -- \
-  generate "$REPO/target/aarch64-linux-android/$PROFILE/libcoachcore.so" \
+source "$REPO/bindings/tools.sh" uniffi
+"$UNIFFI_BINDGEN" generate "$REPO/target/aarch64-linux-android/$PROFILE/libcoachcore.so" \
   --language kotlin --no-format --config "$HERE/uniffi-android.toml" --out-dir "$KOTLIN_OUT"
 for f in "$REPO"/bindings/kotlin/*.kt; do
   [[ $f == *Test.kt ]] || cp "$f" "$KOTLIN_OUT/"

@@ -7,7 +7,7 @@
 # non-zero on failure. MainActivity.kt is NOT compiled: it needs the Android SDK.
 #
 # Needs (made by bindings/generate.sh): target/debug/libcoachcore.so and target/bindings/kotlin/.
-# Env: KOTLINC (default: target/tools/kotlinc/bin/kotlinc, or kotlinc
+# Env: KOTLINC (default: the kotlinc bindings/tools.sh installs, or kotlinc
 # on PATH), JNA_JAR (default /usr/share/java/jna.jar, Debian package libjna-java).
 # Build folder: target/android-demo-check/.
 set -euo pipefail
@@ -22,7 +22,8 @@ for f in "$LIB_DIR/libcoachcore.so" "$GEN"; do
 done
 
 if [[ -z ${KOTLINC:-} ]]; then
-  for k in "$REPO/target/tools/kotlinc/bin/kotlinc" "$(command -v kotlinc || true)"; do
+  for k in "${COACHCORE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/coachcore-tools}/kotlinc/bin/kotlinc" \
+    "$(command -v kotlinc || true)"; do
     [[ -n $k && -x $k ]] && { KOTLINC=$k; break; }
   done
 fi

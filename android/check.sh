@@ -8,19 +8,18 @@
 #     (check/*.kt, never shipped);
 #   - the tests run against it twice: as on API 34+ (android.system.SystemCleaner frees native
 #     objects) and below (JNA's cleaner).
-# Needs bindings/generate.sh first (target/debug/libcoachcore.so, the uniffi-bindgen build).
+# Needs bindings/generate.sh first (target/debug/libcoachcore.so).
 # Prints the tests' "N passed, M failed" lines; exits non-zero on failure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../bindings/common.sh"
-source "$REPO/bindings/tools.sh" kotlin
+source "$REPO/bindings/tools.sh" kotlin uniffi
 need_generated "$LIB_DIR/libcoachcore.so"
 
 OUT=$REPO/target/android-package-check
 GEN=$OUT/kotlin-generated
 rm -rf "$GEN"
 quiet "$OUT/generate.log" \
-  cargo run --features cli --bin uniffi-bindgen --target-dir "$BINDGEN_TARGET_DIR" -- \
-    generate "$LIB_DIR/libcoachcore.so" --language kotlin --no-format \
+  "$UNIFFI_BINDGEN" generate "$LIB_DIR/libcoachcore.so" --language kotlin --no-format \
     --config "$REPO/android-demo/uniffi-android.toml" --out-dir "$GEN"
 grep -q 'android.system.SystemCleaner' "$GEN/uniffi/coachcore/coachcore.kt" ||
   die "the generated Kotlin is not the Android flavour (no SystemCleaner)"

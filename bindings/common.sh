@@ -19,10 +19,6 @@ quiet() {
   fi
 }
 
-# Where the uniffi-bindgen binary is built: a separate target dir, because building the library with
-# the `cli` feature (uniffi/cli) into target/debug rewrites deps/libcoachcore.so and makes every
-# alternation between `cargo build --lib` and the generator rebuild the crate.
-BINDGEN_TARGET_DIR=${BINDGEN_TARGET_DIR:-$REPO/target/uniffi-bindgen}
 LIB_DIR=$REPO/target/debug
 GEN_DIR=$REPO/target/bindings
 TEST_DIR=$REPO/target/bindings-test

@@ -5,7 +5,7 @@
 # Regenerate after every Rust change: the generated Kotlin checks API checksums when it loads.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-source "$REPO/bindings/tools.sh" cbindgen
+source "$REPO/bindings/tools.sh" cbindgen uniffi
 
 LOGS=$TEST_DIR/logs
 quiet "$LOGS/cargo-build-lib.log" cargo build --lib
@@ -15,8 +15,7 @@ LIB=$LIB_DIR/libcoachcore.so
 for lang in kotlin swift python; do
   rm -rf "$GEN_DIR/$lang"
   quiet "$LOGS/generate-$lang.log" \
-    cargo run --features cli --bin uniffi-bindgen --target-dir "$BINDGEN_TARGET_DIR" -- \
-      generate "$LIB" --language "$lang" --no-format --out-dir "$GEN_DIR/$lang"
+    "$UNIFFI_BINDGEN" generate "$LIB" --language "$lang" --no-format --out-dir "$GEN_DIR/$lang"
 done
 
 rm -rf "$GEN_DIR/c"

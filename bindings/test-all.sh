@@ -33,9 +33,7 @@ step() {
 }
 
 step build quiet "$LOGS/cargo-build.log" cargo build --lib
-step bindgen quiet "$LOGS/cargo-build-bindgen.log" \
-  cargo build --features cli --bin uniffi-bindgen --target-dir "$BINDGEN_TARGET_DIR"
-tools=(jna)
+tools=(jna uniffi)
 for l in "${langs[@]}"; do
   case $l in kotlin) tools+=(kotlin) ;; swift) tools+=(swift) ;; esac
 done

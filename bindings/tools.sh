@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # tools.sh: installs (once) the tools the binding tests need, and exports their paths.
 #
-#   bindings/tools.sh [all|jna|kotlin|cbindgen|swift]...     install, print one summary line
+#   bindings/tools.sh [all|jna|kotlin|cbindgen|uniffi|swift]...   install, print one summary line
 #   source bindings/tools.sh COMPONENT...                   same, quietly, and export to the caller
 #                                                           (always name the components when sourcing)
-# Exports: JNA_JAR, KOTLIN_HOME, KOTLINC, CBINDGEN, SWIFT_ROOT_SH.
-# Idempotent and fast when everything is present. Installs go under target/tools/ in the repo
-# (kotlinc via `npm pack`, cbindgen via `cargo install --root`), except JNA (apt) and the Swift
-# root (bindings/swift/swift-root.sh, default /var/cache/swift-trixie-root).
+# Exports: JNA_JAR, KOTLIN_HOME, KOTLINC, CBINDGEN, UNIFFI_BINDGEN, SWIFT_ROOT_SH.
+# Idempotent and fast when everything is present. Tools are built or unpacked once per machine,
+# not once per checkout, into COACHCORE_TOOLS (default ~/.cache/coachcore-tools): kotlinc via
+# `npm pack`, cbindgen via `cargo install --root`, uniffi-bindgen from tools/uniffi-bindgen (its
+# own crate: the library is never rebuilt for it). JNA comes from apt and the Swift root from
+# bindings/swift/swift-root.sh (default /var/cache/swift-trixie-root).
 set -euo pipefail
 
 TOOLS_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TOOLS_DIR=$TOOLS_REPO/target/tools
+TOOLS_DIR=${COACHCORE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/coachcore-tools}
 KOTLIN_VERSION=2.4.20
 CBINDGEN_VERSION=0.29.4
 
-# _tools_quiet NAME CMD...: run CMD with its output in target/tools/logs/NAME.log; show it on failure.
+# _tools_quiet NAME CMD...: run CMD with its output in $TOOLS_DIR/logs/NAME.log; show it on failure.
 _tools_quiet() {
   local name=$1; shift
   mkdir -p "$TOOLS_DIR/logs"
@@ -100,6 +102,29 @@ tools_cbindgen() {
   export CBINDGEN
 }
 
+# The generator's uniffi version (tools/uniffi-bindgen/Cargo.lock) must be the library's (Cargo.lock):
+# library mode reads metadata whose layout is the version's own.
+_tools_uniffi_version() { # Cargo.lock
+  awk '/^name = "uniffi"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$1"
+}
+
+tools_uniffi() {
+  local lib gen
+  lib=$(_tools_uniffi_version "$TOOLS_REPO/Cargo.lock")
+  gen=$(_tools_uniffi_version "$TOOLS_REPO/tools/uniffi-bindgen/Cargo.lock")
+  [[ -n $lib && $lib == "$gen" ]] || {
+    echo "tools.sh: uniffi $lib in Cargo.lock but $gen in tools/uniffi-bindgen/Cargo.lock: make them equal" >&2
+    return 1
+  }
+  # cargo's own fingerprints make this a no-op once built; only the small bin crate follows the
+  # checkout's path.
+  _tools_quiet uniffi-bindgen cargo build --locked --quiet \
+    --manifest-path "$TOOLS_REPO/tools/uniffi-bindgen/Cargo.toml" --target-dir "$TOOLS_DIR/uniffi-bindgen"
+  UNIFFI_BINDGEN=$TOOLS_DIR/uniffi-bindgen/debug/uniffi-bindgen
+  [[ -x $UNIFFI_BINDGEN ]] || { echo "tools.sh: $UNIFFI_BINDGEN was not built" >&2; return 1; }
+  export UNIFFI_BINDGEN
+}
+
 tools_swift() {
   SWIFT_ROOT_SH=$TOOLS_REPO/bindings/swift/swift-root.sh
   _tools_quiet swift-root-ensure bash "$SWIFT_ROOT_SH" ensure
@@ -110,12 +135,13 @@ tools_ensure() { # components...
   local c
   for c in "$@"; do
     case $c in
-      all) tools_kotlin; tools_cbindgen; tools_swift ;;
+      all) tools_kotlin; tools_cbindgen; tools_uniffi; tools_swift ;;
       jna) tools_jna ;;
       kotlin) tools_kotlin ;;
       cbindgen) tools_cbindgen ;;
+      uniffi) tools_uniffi ;;
       swift) tools_swift ;;
-      *) echo "tools.sh: unknown component '$c' (all|jna|kotlin|cbindgen|swift)" >&2; return 2 ;;
+      *) echo "tools.sh: unknown component '$c' (all|jna|kotlin|cbindgen|uniffi|swift)" >&2; return 2 ;;
     esac
   done
 }
@@ -127,6 +153,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
   [[ -n ${JNA_JAR:-} ]] && summary+=("jna=$JNA_JAR")
   [[ -n ${KOTLINC:-} ]] && summary+=("kotlinc=$KOTLINC ($KOTLIN_VERSION)")
   [[ -n ${CBINDGEN:-} ]] && summary+=("cbindgen=$CBINDGEN ($CBINDGEN_VERSION)")
+  [[ -n ${UNIFFI_BINDGEN:-} ]] && summary+=("uniffi-bindgen=$UNIFFI_BINDGEN ($(_tools_uniffi_version "$TOOLS_REPO/Cargo.lock"))")
   [[ -n ${SWIFT_ROOT_SH:-} ]] && summary+=("swift: $(tail -n 1 "$TOOLS_DIR/logs/swift-root-ensure.log")")
   echo "tools ok: ${summary[*]}"
 else

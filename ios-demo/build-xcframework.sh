@@ -65,11 +65,11 @@ done
 
 # 2. Swift bindings, C header and module map, generated from the built library (library mode reads
 # the UniFFI metadata from it). The generator is built for the Mac itself, in its own target dir
-# (bindings/common.sh explains why).
+# (tools/uniffi-bindgen, built once by bindings/tools.sh).
 rm -rf "$OUT"
 mkdir -p "$OUT/gen" "$OUT/headers"
-cargo run --features cli --bin uniffi-bindgen --target-dir "$REPO/target/uniffi-bindgen" -- \
-  generate "$DEVICE_LIB" --language swift --no-format --out-dir "$OUT/gen"
+source "$REPO/bindings/tools.sh" uniffi
+"$UNIFFI_BINDGEN" generate "$DEVICE_LIB" --language swift --no-format --out-dir "$OUT/gen"
 cp "$OUT/gen/coachcore.swift" "$OUT/"
 cp "$OUT/gen/coachcoreFFI.h" "$OUT/headers/"
 # Xcode looks for the module map of a library XCFramework under this exact name. (It stays a plain
