@@ -14,6 +14,7 @@
 #   DEMO_REQUIRE_MODEL=1 ./demo.sh   fail instead of falling back (CI)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+source scripts/build-env.sh
 
 say() { echo "demo.sh: $*" >&2; }
 
