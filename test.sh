@@ -36,11 +36,13 @@ step "encryption: integration tests" cargo test --locked --features encryption -
 
 echo "== llama engine tests (feature llama, real model)"
 # The library's unit tests with the engine, then only the real-model modules of the integration
-# test crate (tests/it): a filter selects a test when its path contains it, and only these four
-# modules' paths contain these (the other modules already ran above, without the feature).
+# test crate (tests/it): a filter selects a test when its path contains it, and only these five
+# modules' paths contain these (the other modules already ran above, without the feature). One
+# test at a time: each generation already uses every core, and two at once on a 2-core machine
+# put 4 spinning llama.cpp threads on 2 cores, which is several times slower than in turn.
 step "engine: unit tests" cargo test --locked --features llama --lib
 step "engine: real-model tests" cargo test --locked --features llama --test it -- \
-  llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout::
+  llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout:: --test-threads=1
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"
