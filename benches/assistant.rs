@@ -20,8 +20,8 @@ use coachcore::assistant::shape::{shape_operations, shape_typed, ShapedOp};
 use coachcore::assistant::validate::validate;
 use coachcore::assistant::*;
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::ids::IdGenerator;
-use coachcore::store::Store;
 
 const T0: i64 = 1_795_000_000_000;
 

@@ -18,13 +18,13 @@
 use std::time::Instant;
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::ids::IdGenerator;
 use coachcore::llm::CancelToken;
 use coachcore::meals::search::candidate_query;
 use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::*;
-use coachcore::store::Store;
 
 const T0: i64 = 1_795_000_000_000;
 const EXTRA_TAGS: &[&str] = &[
@@ -247,6 +247,7 @@ mod model_plan {
     use std::time::Instant;
 
     use coachcore::clock::FixedClock;
+    use coachcore::db::Store;
     use coachcore::ids::IdGenerator;
     use coachcore::llm::llama::{available_cores, GenerationStats, LlamaEngine, LlamaOptions};
     use coachcore::llm::{
@@ -255,7 +256,6 @@ mod model_plan {
     };
     use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
     use coachcore::meals::{MealPlanRequest, PickedBy};
-    use coachcore::store::Store;
 
     use super::{report, stats};
 

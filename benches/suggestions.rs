@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use coachcore::clock::FixedClock;
-use coachcore::store::{DatabaseKey, Store};
+use coachcore::db::{DatabaseKey, Store};
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 

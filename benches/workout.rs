@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
 use coachcore::workout::*;

@@ -862,7 +862,7 @@ mod tests {
         }
         assert!(!path.exists(), "nothing was created by a refused config");
         let keyed = format!(r#"{{"dbPath": "{db}", "key": "{key}"}}"#);
-        if !crate::store::ENCRYPTION_AVAILABLE {
+        if !crate::db::ENCRYPTION_AVAILABLE {
             let Err(out) = open_with(&keyed) else {
                 panic!("a key opened a file in a build without encryption")
             };

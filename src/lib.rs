@@ -12,7 +12,7 @@
 //! | [`plan`] | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`] |
 //! | [`assistant`] | spec 002: routing, proposing, validating, repairing and applying planner operations |
 //! | [`llm`] | model output handling (JSON extraction) |
-//! | [`store`] | the SQLite database: open, migrations, one DAO per domain |
+//! | [`db`] | the SQLite database: open, migrations, one DAO per domain |
 //! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
 //! | [`ffi`] | the exported entry object [`Coach`] |
 
@@ -22,6 +22,7 @@ uniffi::setup_scaffolding!();
 
 pub mod assistant;
 pub mod clock;
+pub mod db;
 pub mod error;
 pub mod ffi;
 pub mod ids;
@@ -31,17 +32,16 @@ pub mod logging;
 pub mod meals;
 pub mod plan;
 pub mod prompts;
-pub mod store;
 pub mod suggest;
 pub mod workout;
 
 #[cfg(feature = "capi")]
 pub mod capi;
 
+pub use db::{DataSummary, GenerationRecord, IntegrityReport, TableCount};
 pub use error::{CoachError, OutputErrorCode};
 pub use ffi::{evaluate_exercise, library_version, Coach};
 pub use plan::{
     Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
     SelectionReason, TodayPlan, TodayPlanRequest,
 };
-pub use store::{DataSummary, GenerationRecord, IntegrityReport, TableCount};

@@ -19,13 +19,13 @@ use std::time::Instant;
 
 use coachcore::assistant::date::Date;
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
 use coachcore::workout::timebox::{SESSION_OVERHEAD_S, WORK_S};

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use coachcore::assistant::PlannerItem;
 use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
 use coachcore::Coach;
 use libfuzzer_sys::fuzz_target;
 

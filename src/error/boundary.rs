@@ -8,7 +8,7 @@
 //! operations, a file that is not ours) and model errors, which the metered wrapper
 //! (`crate::llm::metered`) already logs once per call. A logged line holds the error's code and the
 //! library's descriptions: internal errors carry no caller values, and file paths are removed
-//! where SQLite's errors are made (`crate::store`).
+//! where SQLite's errors are made (`crate::db`).
 
 use std::error::Error as _;
 

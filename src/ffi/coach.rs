@@ -3,6 +3,7 @@
 use std::sync::{Arc, RwLock};
 
 use crate::clock::{Clock, SystemClock};
+use crate::db::{GenerationRecord, IntegrityReport, Store};
 use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
 use crate::ids::IdGenerator;
@@ -12,7 +13,6 @@ use crate::plan::{
     self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, SchemaVersion,
     TodayPlanRequest,
 };
-use crate::store::{GenerationRecord, IntegrityReport, Store};
 use crate::suggest::service::AiSuggestionSource;
 
 /// The library's entry object: one per database file, shared freely between threads.

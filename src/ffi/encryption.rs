@@ -1,5 +1,5 @@
 //! Encryption at rest: opening an encrypted database, rekeying it, copying a database under
-//! another key (`src/store/cipher.rs`; feature `encryption`).
+//! another key (`src/db/cipher.rs`; feature `encryption`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::clock::SystemClock;
+use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
 use crate::error::CoachError;
-use crate::store::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
 use crate::Coach;
 
 #[uniffi::export]

@@ -10,13 +10,13 @@ use serde_json::Value;
 use super::generate::{user_prompt, validate_request, TodayPlanRequest};
 use super::{compose, notes, select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
 use crate::clock::Clock;
+use crate::db::{NewGeneration, Store};
 use crate::error::{Error, OutputError, OutputErrorCode, Result};
 use crate::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
 };
-use crate::store::{NewGeneration, Store};
 use crate::workout::{self, choices, document, planner};
 
 /// The `feature` value of plan-transform rows in generation metadata.

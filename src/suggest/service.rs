@@ -22,10 +22,10 @@ use super::model::{
 use super::validate::{check_exercise, check_log, check_plan, invalid};
 use super::{dedup, history, metrics, outcome, rules};
 use crate::clock::Clock;
+use crate::db::{Db, Store};
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
 use crate::llm::{CancelToken, LlmError, TokenListener};
-use crate::store::{Db, Store};
 
 pub use crate::ffi::SuggestionProgressListener;
 

@@ -40,6 +40,7 @@ use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
 use crate::clock::Clock;
+use crate::db::Store;
 use crate::error::{json, Error, ModelStep, Result};
 use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, Issue};
@@ -47,7 +48,6 @@ use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling, TokenListener,
 };
-use crate::store::Store;
 use crate::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
 
 /// Receives the flow's events.

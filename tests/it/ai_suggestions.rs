@@ -5,10 +5,10 @@
 use std::sync::{Arc, Mutex};
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::error::Error;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, ChatRole, LlmError};
-use coachcore::store::Store;
 use coachcore::suggest::ai::{
     AiRun, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource, AI_CHANGE_TYPES,
     STEP_SCHEMA,

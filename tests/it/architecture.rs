@@ -1,6 +1,7 @@
 //! The house rules that code review alone would let drift (ARCHITECTURE.md):
-//! - pure feature files do not reach the store or a model: only a feature's `service.rs` (or
-//!   `service/` folder) does. A pure file names nothing of `crate::store`, and of `crate::llm`
+//! - pure feature files do not reach the database or a model: only a feature's `store.rs` (its
+//!   SQL) and its `service.rs` (or `service/` folder) do. A pure file names nothing of `crate::db`
+//!   nor of its feature's `store`, and of `crate::llm`
 //!   only the pure parts on [`PURE_LLM`]; it names no metered wrapper, shared model, SQLite,
 //!   llama.cpp or validated generation;
 //! - every file under `src/` is on ARCHITECTURE.md's map.
@@ -86,11 +87,15 @@ fn files_under(dir: &str) -> Vec<String> {
     out
 }
 
-/// A pure file: under a feature folder, not named `service.rs` and not inside a `service/` folder.
+/// A pure file: under a feature folder, not named `service.rs` or `store.rs` (the feature's SQL)
+/// and not inside a `service/` folder.
 fn is_pure(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     let (name, folders) = parts.split_last().unwrap();
-    path.ends_with(".rs") && *name != "service.rs" && !folders.contains(&"service")
+    path.ends_with(".rs")
+        && *name != "service.rs"
+        && *name != "store.rs"
+        && !folders.contains(&"service")
 }
 
 /// `text` with its comments and string and character literals blanked out (newlines kept, so
@@ -222,7 +227,7 @@ fn flatten_use(tree: &str) -> Vec<String> {
 
 /// What a path names of the crate's own modules: `Some(path from the crate root)` when it starts
 /// with `crate`, `super` or `self` (`super::super::llm::X` gives `llm::X`; the feature folders
-/// have no module of their own named `llm` or `store`), else `None`.
+/// have no module of their own named `llm` or `db`), else `None`.
 fn crate_path(path: &str) -> Option<String> {
     let segments: Vec<&str> = path.split("::").collect();
     let lead = segments
@@ -237,7 +242,8 @@ fn refused_path(path: &str) -> Option<String> {
     let rel = crate_path(path)?;
     let mut parts = rel.splitn(2, "::");
     match (parts.next(), parts.next()) {
-        (Some("store"), _) => Some(format!("{path} (the store)")),
+        (Some("db"), _) => Some(format!("{path} (the database)")),
+        (Some("store"), _) => Some(format!("{path} (the feature's SQL)")),
         (Some("llm"), rest) => {
             let rest = rest.unwrap_or("");
             let pure = PURE_LLM
@@ -322,9 +328,10 @@ fn pure_feature_files_reach_neither_the_store_nor_a_model() {
     }
     assert!(
         offenders.is_empty(),
-        "a pure file (under {FEATURE_FOLDERS:?}, not `service.rs`, not in a `service/` folder) \
-         must not name crate::store, any of crate::llm but {PURE_LLM:?}, nor any of \
-         {SERVICE_ONLY:?}; move that code to the feature's service:\n{}",
+        "a pure file (under {FEATURE_FOLDERS:?}, not `service.rs` or `store.rs`, not in a \
+         `service/` folder) must not name crate::db, its feature's store, any of crate::llm but \
+         {PURE_LLM:?}, nor any of {SERVICE_ONLY:?}; move that code to the feature's service or \
+         store:\n{}",
         offenders.join("\n")
     );
 }
@@ -332,14 +339,14 @@ fn pure_feature_files_reach_neither_the_store_nor_a_model() {
 #[test]
 fn the_purity_check_finds_what_a_pure_file_may_not_name() {
     let pure = r###"
-//! Uses crate::store::Store and Metered in its docs only.
+//! Uses crate::db::Store and Metered in its docs only.
 use std::collections::HashMap;
 use crate::llm::extract::{extract_json, parse_model_json};
 use crate::llm::{structured::Issue, ModelInfo, Sampling};
 use super::super::llm::structured::DEFAULT_ATTEMPTS;
 use crate::{clock::Clock, llm::extract::*};
 fn f(c: char) -> &'static str {
-    let _ = ('"', '\'', "use crate::store::Store; // rusqlite");
+    let _ = ('"', '\'', "use crate::db::Store; // rusqlite");
     let _ = r#"crate::llm::metered::Metered"#;
     let _: Option<crate::llm::ModelInfo> = None; // SharedModel
     /* dyn LanguageModel */
@@ -349,12 +356,10 @@ fn f(c: char) -> &'static str {
     assert_eq!(impure_names(pure), Vec::<(usize, String)>::new());
 
     let cases = [
-        ("use crate::store::Store;", "crate::store::Store"),
-        ("use crate::store;", "crate::store"),
-        (
-            "use super::super::store::{Db, Store};",
-            "super::super::store::Db",
-        ),
+        ("use crate::db::Store;", "crate::db::Store"),
+        ("use crate::db;", "crate::db"),
+        ("use super::super::db::{Db, Store};", "super::super::db::Db"),
+        ("use super::store::recipes;", "super::store::recipes"),
         (
             "use crate::llm::metered::Metered;",
             "crate::llm::metered::Metered",
@@ -379,8 +384,8 @@ fn f(c: char) -> &'static str {
             "crate::llm::model::GenerationRequest",
         ),
         (
-            "fn f() { let s = crate::store::Store::open(p); }",
-            "crate::store::Store::open",
+            "fn f() { let s = crate::db::Store::open(p); }",
+            "crate::db::Store::open",
         ),
         (
             "fn f(m: &crate::llm::metered::SharedModel) {}",
@@ -399,7 +404,7 @@ fn f(c: char) -> &'static str {
             "{code:?} should be refused for {expected:?}; found {found:?}"
         );
     }
-    assert_eq!(impure_names("\n\nuse crate::store::Store;")[0].0, 3);
+    assert_eq!(impure_names("\n\nuse crate::db::Store;")[0].0, 3);
 }
 
 /// One row of ARCHITECTURE.md's table: the backticked names of its first cell and of the row.
@@ -511,6 +516,7 @@ fn the_map_rule_reads_the_table_as_documented() {
     assert!(!is_pure("src/suggest/ai/service.rs"));
     assert!(!is_pure("src/suggest/service/tools.rs"));
     assert!(!is_pure("src/suggest/NOTES.md"));
+    assert!(!is_pure("src/meals/store.rs"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -554,7 +560,7 @@ fn module_of(file: &str) -> (String, Vec<String>) {
     (krate, segs)
 }
 
-/// The top-level module a file belongs to (`store` for `src/store/meals.rs`, `lib` for
+/// The top-level module a file belongs to (`db` for `src/db/cipher.rs`, `lib` for
 /// `src/lib.rs`, `bin` for every binary).
 fn top_module(file: &str) -> String {
     let rel = file.strip_prefix("src/").unwrap_or(file);

@@ -17,9 +17,9 @@ use coachcore::assistant::{
     ApplyResult, ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority, RecurrenceType,
 };
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::error::Error;
 use coachcore::ids::IdGenerator;
-use coachcore::store::Store;
 use serde_json::{json, Value};
 
 const T0: i64 = 1_795_000_000_000;

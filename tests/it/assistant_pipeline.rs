@@ -17,6 +17,7 @@ use coachcore::assistant::{
     OpType, Priority, RouteDecision, SummarySource,
 };
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::error::{CoachError, Error};
 use coachcore::ids::IdGenerator;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
@@ -24,7 +25,6 @@ use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use serde_json::{json, Value};
 
 const T0: i64 = 1_795_000_000_000;

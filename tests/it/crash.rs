@@ -20,9 +20,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::llm::CancelToken;
 use coachcore::meals::JobStatus;
-use coachcore::store::Store;
 use coachcore::Coach;
 use rusqlite::Connection;
 use serde_json::{json, Value};

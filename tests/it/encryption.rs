@@ -15,7 +15,7 @@ use crate::damaged_and_read_only::names_in;
 use {
     crate::data_export::{fill, T0},
     coachcore::clock::FixedClock,
-    coachcore::store::{DatabaseKey, Store},
+    coachcore::db::{DatabaseKey, Store},
     serde_json::{json, Value},
     std::path::PathBuf,
     std::sync::Arc,

@@ -20,13 +20,13 @@ use coachcore::assistant::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, OpType, RouteDecision,
 };
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::ids::IdGenerator;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo, Sampling,
     TokenListener,
 };
-use coachcore::store::Store;
 use serde_json::json;
 
 const TODAY: &str = "2026-11-18";

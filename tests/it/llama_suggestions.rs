@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use coachcore::suggest::ai::{
     AiRunReport, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource,
 };

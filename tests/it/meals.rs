@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::error::{CoachError, Error};
 use coachcore::ffi::MealPlanListener;
 use coachcore::ids::IdGenerator;
@@ -25,7 +26,6 @@ use coachcore::meals::service::jobs::{self, PlanSink};
 use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings, FALLBACK_WARNING};
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::*;
-use coachcore::store::Store;
 use coachcore::Coach;
 use serde_json::{json, Value};
 

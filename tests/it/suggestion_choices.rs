@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use coachcore::clock::FixedClock;
+use coachcore::db::Store;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use coachcore::suggest::ai::choices::{candidates, pick_schema, Candidate, MAX_CANDIDATES};
 use coachcore::suggest::ai::{AiSuggestionSettings, LlmSuggestionSource};
 use coachcore::suggest::model::*;

@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use coachcore::clock::{Clock, FixedClock};
-use coachcore::store::Store;
+use coachcore::db::Store;
 use coachcore::suggest::model::*;
 use coachcore::suggest::outcome::evaluate;
 use coachcore::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
 use coachcore::suggest::model::*;
 use coachcore::{Coach, CoachError};
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use coachcore::assistant::{ApplyResult, ItemKind, OpType, PlannerItem};
 use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
 use coachcore::{Coach, CoachError};
 use serde_json::{json, Value};
 

@@ -50,9 +50,9 @@ use crate::assistant::validate::{referenced_items, too_many_issue, validate};
 use crate::assistant::week::week_entries;
 use crate::assistant::MAX_OPERATIONS;
 use crate::clock::Clock;
+use crate::db::{Db, Store};
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
-use crate::store::{Db, Store};
 
 pub use crate::assistant::changes::request_hash;
 

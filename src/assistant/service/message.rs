@@ -33,6 +33,7 @@ use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
 use crate::clock::Clock;
+use crate::db::Store;
 use crate::error::{Error, OutputStage, Result};
 use crate::ids::IdGenerator;
 use crate::llm::breaker::Breaker;
@@ -43,7 +44,6 @@ use crate::llm::{
     LlmError, ModelInfo, Sampling,
 };
 use crate::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
-use crate::store::Store;
 
 /// The longest user message sent to the model, in characters (longer ones are cut).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;

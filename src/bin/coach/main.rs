@@ -272,7 +272,7 @@ fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
     let key = std::env::var(KEY_VARIABLE).ok().filter(|k| !k.is_empty());
     match (db, key) {
         (Some(path), Some(hex)) => {
-            let key = coachcore::store::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
+            let key = coachcore::db::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
             Coach::open_with_key(path.to_string(), &key)
         }
         (Some(path), None) => Coach::open(path.to_string()),

@@ -23,12 +23,12 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::plan::{plan, PlanEnv};
 use crate::clock::Clock;
+use crate::db::Store;
 use crate::error::{CoachError, Error, Result};
 use crate::ids::IdGenerator;
 use crate::llm::LlmError;
 use crate::meals::model::{JobStatus, MealPlanEvent, MealPlanJob, MealPlanRequest, PlanOutcome};
 use crate::meals::validate;
-use crate::store::Store;
 
 /// Error code of a job whose runner ended with its process.
 pub const INTERRUPTED: &str = "interrupted";

@@ -12,9 +12,9 @@ pub mod jobs;
 pub mod plan;
 
 use crate::clock::Clock;
+use crate::db::Store;
 use crate::error::{Error, Result};
 use crate::ids::IdGenerator;
-use crate::store::Store;
 
 use super::model::{MealHistoryEntry, MealLog, MealPlanResult, Recipe, RecipeSource};
 use super::score::history_id;
@@ -108,7 +108,7 @@ pub fn stage_recipe(
 
 /// Stages `core_id` inside a write transaction.
 pub(crate) fn stage_in(
-    db: &crate::store::Db<'_>,
+    db: &crate::db::Db<'_>,
     core_id: &str,
     stage_id: &str,
     now: i64,

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::{history_entry, stage_in};
 use crate::assistant::date::Date;
 use crate::clock::Clock;
+use crate::db::Store;
 use crate::error::Result;
 use crate::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, DEFAULT_ATTEMPTS};
@@ -32,7 +33,6 @@ use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
 use crate::meals::validate;
-use crate::store::Store;
 
 /// Days of history that count as recent when the request does not say.
 pub const DEFAULT_RECENT_DAYS: u32 = 7;

@@ -554,7 +554,7 @@ impl Db<'_> {
 mod tests {
     use super::*;
     use crate::assistant::model::{Priority, RecurrenceType};
-    use crate::store::Store;
+    use crate::db::Store;
 
     fn item(kind: ItemKind, id: &str, date: Option<&str>) -> PlannerItem {
         PlannerItem {
