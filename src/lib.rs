@@ -38,10 +38,10 @@ pub mod workout;
 #[cfg(feature = "capi")]
 pub mod capi;
 
-pub use db::{DataSummary, GenerationRecord, IntegrityReport, TableCount};
+pub use db::{DataSummary, IntegrityReport, TableCount};
 pub use error::{CoachError, OutputErrorCode};
 pub use ffi::{evaluate_exercise, library_version, Coach};
 pub use plan::{
-    Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
-    SelectionReason, TodayPlan, TodayPlanRequest,
+    Energy, GenerationRecord, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection,
+    SchemaVersion, SelectionReason, TodayPlan, TodayPlanRequest,
 };

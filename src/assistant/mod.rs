@@ -23,8 +23,9 @@
 //! | `service/mod.rs` | the pipeline's documentation; re-exports |
 //! | `service/message.rs` | the message pipeline: stages, events, model calls, cancellation |
 //! | `service/apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
+//! | `store.rs` | the SQL: planner items, completions, goals, audit, idempotency |
 //!
-//! Only `service/` touches the store or a model. `apply` is [`service::apply`], re-exported here
+//! Only `service/` touches the store or a model, and only `store.rs` holds SQL. `apply` is [`service::apply`], re-exported here
 //! under its former path.
 
 pub mod changes;
@@ -39,6 +40,7 @@ pub mod reading;
 pub mod router;
 pub mod service;
 pub mod shape;
+mod store;
 pub mod summary;
 pub mod validate;
 pub mod week;

@@ -47,23 +47,20 @@
 //! that shipped are never edited), in the same transaction as the first migration step of a new
 //! database.
 //!
-//! One DAO file per domain, each adding methods to [`Db`]: `generations` (transform metadata),
-//! `training` (exercises, plans, logged sessions, history), `changes` (suggested changes and
-//! their decisions), `assistant` (planner items, completions, goals, audit, idempotency), `meals`
-//! (recipes and their search index, meal history, plan jobs), `workout` (workout exercises and
-//! saved workouts); `codec` reads and writes enum and JSON columns; `export` writes and reads the
-//! export document of every table and erases them; `cipher` is encryption at rest (the key set on
-//! every connection before its first read, rekeying, encrypted copies).
+//! What is shared by every feature, and only that: the connection and its open and recovery
+//! logic, the migrations, `cipher` (encryption at rest: the key set on every connection before
+//! its first read, rekeying, encrypted copies), `export` (the export document of every table,
+//! written and read as rows, and erase), and `codec` (enum and JSON columns). Each feature owns
+//! its SQL in its own `store.rs`, adding methods to [`Db`] (or [`Store`]): `plan/store.rs`
+//! (generation metadata), `suggest/store.rs` (exercises, plans, logged sessions, history; its
+//! `store/changes.rs`: suggested changes and their decisions), `assistant/store.rs` (planner
+//! items, completions, goals, audit, idempotency), `meals/store.rs` (recipes and their search
+//! index, meal history, plan jobs), `workout/store.rs` (workout exercises and saved workouts).
+//! Nothing here names a feature.
 
-mod assistant;
-mod changes;
 mod cipher;
-mod codec;
+pub(crate) mod codec;
 mod export;
-mod generations;
-mod meals;
-mod training;
-mod workout;
 
 use std::io::Read;
 use std::path::Path;
@@ -78,7 +75,6 @@ use crate::error::{Error, Result};
 
 pub use cipher::{DatabaseKey, ENCRYPTION_AVAILABLE};
 pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
-pub use generations::{GenerationRecord, NewGeneration};
 
 /// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`] (when opening a
 /// file; [`Store::read`] and [`Store::write`] turn "corrupt" into [`Error::DatabaseCorrupt`]), a
@@ -139,10 +135,11 @@ pub struct IntegrityReport {
     pub problems: Vec<String>,
 }
 
-/// The database inside [`Store::read`] or [`Store::write`]: the DAO methods of every domain live on
-/// it, so a service can compose several of them in one transaction without writing SQL.
+/// The database inside [`Store::read`] or [`Store::write`]: each feature's `store.rs` adds its DAO
+/// methods to it, so a service can compose several of them in one transaction without writing SQL.
 pub struct Db<'a> {
-    conn: &'a Connection,
+    /// The connection, for the features' SQL (their `store.rs`).
+    pub(crate) conn: &'a Connection,
 }
 
 /// A handle on the library's database. Thread-safe; calls are serialized on one connection.
@@ -793,20 +790,6 @@ mod tests {
         let public = CoachError::from(Error::ForeignDatabase);
         assert_eq!(public.code(), "not_a_database");
         assert!(public.detail().contains("another application"), "{public}");
-    }
-
-    #[test]
-    fn reopening_is_idempotent_and_keeps_rows() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("coach.db");
-        let s = Store::open(&path).unwrap();
-        let rec = NewGeneration::sample();
-        let id = s.insert_generation(&rec).unwrap();
-        drop(s);
-        let s = Store::open(&path).unwrap();
-        let rows = s.recent_generations(10).unwrap();
-        assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0].id, id);
     }
 
     /// Another application's WAL database with a write-ahead log it has not checkpointed yet:

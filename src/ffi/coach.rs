@@ -3,12 +3,13 @@
 use std::sync::{Arc, RwLock};
 
 use crate::clock::{Clock, SystemClock};
-use crate::db::{GenerationRecord, IntegrityReport, Store};
+use crate::db::{IntegrityReport, Store};
 use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
 use crate::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
+use crate::plan::GenerationRecord;
 use crate::plan::{
     self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, SchemaVersion,
     TodayPlanRequest,

@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::generate::{user_prompt, validate_request, TodayPlanRequest};
+use super::store::NewGeneration;
 use super::{compose, notes, select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
 use crate::clock::Clock;
-use crate::db::{NewGeneration, Store};
+use crate::db::Store;
 use crate::error::{Error, OutputError, OutputErrorCode, Result};
 use crate::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, Issue};

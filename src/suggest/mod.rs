@@ -10,6 +10,7 @@
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
+//! | `store.rs` | the SQL: catalog, plans, logged sessions, history; `store/changes.rs`: suggested changes and their decisions |
 //! | `validate.rs` | the input checks and limits of plans, logged sessions and outside contexts |
 //! | `apply.rs` | the accept check, writing an accepted change into the prescription, AI admission |
 //! | `outcome.rs` | judging an accepted change on the next performance |
@@ -25,9 +26,11 @@ pub mod model;
 pub mod outcome;
 pub mod rules;
 pub mod service;
+mod store;
 pub mod validate;
 
 pub use model::*;
+pub(crate) use store::performances_of;
 
 /// The rule engine and the deduplicator on one exercise, with no database: what
 /// `coach suggest evaluate` prints. `existing` are the exercise's stored changes; `now_ms` is the

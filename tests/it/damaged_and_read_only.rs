@@ -40,7 +40,7 @@ fn database(dir: &Path, name: &str, generations: usize) -> PathBuf {
     let store = Store::open(&path).unwrap();
     for i in 0..generations {
         store
-            .insert_generation(&coachcore::db::NewGeneration {
+            .insert_generation(&coachcore::plan::NewGeneration {
                 feature: "plan.transform".into(),
                 schema_version: coachcore::plan::SchemaVersion::V2Flat,
                 selection_reason: coachcore::plan::SelectionReason::Override,
@@ -287,7 +287,7 @@ fn an_explicit_read_only_open_refuses_writes_on_a_writable_file() {
     assert_eq!(store.recent_generations(10).unwrap().len(), 3);
     let e = CoachError::from(
         store
-            .insert_generation(&coachcore::db::NewGeneration {
+            .insert_generation(&coachcore::plan::NewGeneration {
                 feature: "plan.transform".into(),
                 schema_version: coachcore::plan::SchemaVersion::V2Flat,
                 selection_reason: coachcore::plan::SelectionReason::Override,

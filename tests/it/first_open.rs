@@ -19,7 +19,8 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use coachcore::db::{NewGeneration, Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::db::{Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::plan::NewGeneration;
 use coachcore::plan::{SchemaVersion, SelectionReason};
 use rusqlite::Connection;
 

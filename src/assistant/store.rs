@@ -8,11 +8,11 @@ use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_text, text};
-use super::Db;
 use crate::assistant::model::{
     AuditEntry, ItemKind, ItemRef, KnownItem, KnownItems, PlannerItem, Recurrence, Weekday,
 };
+use crate::db::codec::{from_text, text};
+use crate::db::Db;
 use crate::error::Result;
 
 const ITEM_COLUMNS: &str = "kind, id, title, notes, scheduled_for, time_of_day, end_time, \

@@ -4,8 +4,8 @@
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_json, from_text, json};
-use super::Db;
+use crate::db::codec::{from_json, from_text, json};
+use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::meals::model::{
     Diet, JobStatus, MealHistoryEntry, MealPlanJob, MealType, Recipe, RecipeSource,

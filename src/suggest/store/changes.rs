@@ -3,8 +3,8 @@
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_json, from_text, json, text};
-use super::Db;
+use crate::db::codec::{from_json, from_text, json, text};
+use crate::db::Db;
 use crate::error::Result;
 use crate::suggest::model::{Decision, Outcome, PrescriptionChange, SuggestionDraft};
 
