@@ -16,8 +16,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};

@@ -21,17 +21,12 @@
 uniffi::setup_scaffolding!();
 
 pub mod assistant;
-pub mod clock;
 pub mod db;
-pub mod error;
 pub mod ffi;
-pub mod ids;
-pub mod limits;
+pub mod kernel;
 pub mod llm;
-pub mod logging;
 pub mod meals;
 pub mod plan;
-pub mod prompts;
 pub mod suggest;
 pub mod workout;
 
@@ -39,8 +34,8 @@ pub mod workout;
 pub mod capi;
 
 pub use db::{DataSummary, IntegrityReport, TableCount};
-pub use error::{CoachError, OutputErrorCode};
 pub use ffi::{evaluate_exercise, library_version, Coach};
+pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{
     Energy, GenerationRecord, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection,
     SchemaVersion, SelectionReason, TodayPlan, TodayPlanRequest,

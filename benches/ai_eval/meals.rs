@@ -17,9 +17,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
 use coachcore::llm::{CancelToken, LanguageModel};

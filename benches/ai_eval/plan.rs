@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::{

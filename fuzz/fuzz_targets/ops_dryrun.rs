@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use coachcore::assistant::PlannerItem;
-use coachcore::clock::FixedClock;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::db::Store;
 use coachcore::Coach;
 use libfuzzer_sys::fuzz_target;

@@ -3,9 +3,9 @@
 //! here); errors are short; suggestions serialize.
 #![no_main]
 
-use coachcore::error::parse_request;
+use coachcore::kernel::error::parse_request;
 use coachcore::ffi::requests::EvaluateRequest;
-use coachcore::limits::{check_json, Caps};
+use coachcore::kernel::limits::{check_json, Caps};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

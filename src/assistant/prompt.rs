@@ -1,4 +1,4 @@
-//! The assistant's prompt builders (the templates are in [`crate::prompts`]): the proposal and
+//! The assistant's prompt builders (the templates are in [`crate::kernel::prompts`]): the proposal and
 //! chat system prompts, the repair request listing the invalid operations as the model wrote them,
 //! the summary request; and the lenient reading of a proposal answer (shared JSON extraction, a
 //! bare array, a single operation without the `operations` wrapper). Pure: text in, text out.
@@ -8,11 +8,11 @@ use serde_json::Value;
 use super::grounding::{cut_chars, Aliases};
 use super::model::{ItemKind, OpCheck, PlannerOperation};
 use super::summary;
-use crate::llm::extract::{extract_json, parse_model_json};
-use crate::prompts::{
+use crate::kernel::prompts::{
     ASSISTANT_CHAT as CHAT_PROMPT, ASSISTANT_PROPOSE as PROPOSE_PROMPT,
     ASSISTANT_REPAIR as REPAIR_PROMPT,
 };
+use crate::llm::extract::{extract_json, parse_model_json};
 
 /// The longest part of the first answer quoted back to the model in the repair pass.
 pub const MAX_REPAIR_ANSWER_CHARS: usize = 1_500;

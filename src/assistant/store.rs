@@ -13,7 +13,7 @@ use crate::assistant::model::{
 };
 use crate::db::codec::{from_text, text};
 use crate::db::Db;
-use crate::error::Result;
+use crate::kernel::error::Result;
 
 const ITEM_COLUMNS: &str = "kind, id, title, notes, scheduled_for, time_of_day, end_time, \
      priority, recur_type, recur_interval, recur_weekdays, recur_until, completed, created_ms, \

@@ -28,7 +28,7 @@ use rusqlite::Connection;
 use super::Store;
 #[cfg(feature = "encryption")]
 use super::{application_id, user_version};
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// Whether this build can encrypt (it was built with the feature `encryption`).
 pub const ENCRYPTION_AVAILABLE: bool = cfg!(feature = "encryption");

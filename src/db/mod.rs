@@ -71,7 +71,7 @@ use std::time::{Duration, Instant};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 pub use cipher::{DatabaseKey, ENCRYPTION_AVAILABLE};
 pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
@@ -758,7 +758,7 @@ mod tests {
         assert!(!public.to_string().contains("other.db"), "{public}");
     }
 
-    use crate::error::CoachError;
+    use crate::kernel::error::CoachError;
 
     #[test]
     fn databases_of_other_applications_are_refused_and_byte_identical() {

@@ -2,11 +2,11 @@
 
 use std::sync::{Arc, RwLock};
 
-use crate::clock::{Clock, SystemClock};
 use crate::db::{IntegrityReport, Store};
-use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
-use crate::ids::IdGenerator;
+use crate::kernel::clock::{Clock, SystemClock};
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
 use crate::plan::GenerationRecord;

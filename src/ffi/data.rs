@@ -3,8 +3,8 @@
 use crate::assistant::model::ApplyResult;
 use crate::assistant::service::apply;
 use crate::db::DataSummary;
-use crate::error::{CoachError, Error};
-use crate::limits::{check_json, Caps};
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::limits::{check_json, Caps};
 use crate::Coach;
 
 #[uniffi::export]

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::clock::SystemClock;
 use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
-use crate::error::CoachError;
+use crate::kernel::clock::SystemClock;
+use crate::kernel::error::CoachError;
 use crate::Coach;
 
 #[uniffi::export]
@@ -122,7 +122,7 @@ impl Coach {
     pub fn open_config(config: OpenConfig) -> Result<Arc<Coach>, CoachError> {
         match (config.db_path, config.key) {
             (None, None) => Coach::open_in_memory(),
-            (None, Some(_)) => Err(crate::error::Error::InvalidArgument(
+            (None, Some(_)) => Err(crate::kernel::error::Error::InvalidArgument(
                 "a key needs a dbPath (an in-memory database is not encrypted)".into(),
             )
             .into()),

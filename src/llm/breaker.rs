@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use super::model::{GenerationResult, LlmError};
-use crate::clock::Clock;
+use crate::kernel::clock::Clock;
 
 /// When the breaker opens and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +129,7 @@ fn counts(e: &LlmError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::FixedClock;
+    use crate::kernel::clock::FixedClock;
     use crate::llm::metered::Metered;
     use crate::llm::scripted::{ScriptedModel, ScriptedReply};
     use crate::llm::{

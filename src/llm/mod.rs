@@ -9,6 +9,7 @@ pub mod breaker;
 pub mod extract;
 pub mod gguf;
 pub mod jump;
+pub mod language_model;
 #[cfg(feature = "llama")]
 pub mod llama;
 pub mod memory;

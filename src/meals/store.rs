@@ -6,7 +6,7 @@ use rusqlite::{params, OptionalExtension, Row};
 
 use crate::db::codec::{from_json, from_text, json};
 use crate::db::Db;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use crate::meals::model::{
     Diet, JobStatus, MealHistoryEntry, MealPlanJob, MealType, Recipe, RecipeSource,
 };

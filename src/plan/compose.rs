@@ -399,7 +399,7 @@ pub fn plan_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::IdGenerator;
+    use crate::kernel::ids::IdGenerator;
     use crate::plan::notes::read;
     use crate::plan::{transform, Ruleset};
     use crate::workout::catalog::builtin;

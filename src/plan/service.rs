@@ -10,10 +10,10 @@ use serde_json::Value;
 use super::generate::{user_prompt, validate_request, TodayPlanRequest};
 use super::store::NewGeneration;
 use super::{compose, notes, select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
-use crate::clock::Clock;
 use crate::db::Store;
-use crate::error::{Error, OutputError, OutputErrorCode, Result};
-use crate::ids::IdGenerator;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, OutputError, OutputErrorCode, Result};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
@@ -51,7 +51,7 @@ impl Default for PlanGenerateSettings {
 /// (success or failure) with the schema version, the selection reason and the ruleset version.
 ///
 /// When the transform fails, its error is returned even if recording the failure also failed.
-/// Text over 1 MiB ([`crate::limits::MAX_REQUEST_BYTES`]) is refused with `InvalidArgument`
+/// Text over 1 MiB ([`crate::kernel::limits::MAX_REQUEST_BYTES`]) is refused with `InvalidArgument`
 /// before anything is parsed or recorded.
 pub fn transform_and_record(
     store: Option<&Store>,
@@ -61,7 +61,7 @@ pub fn transform_and_record(
     selection: SchemaSelection,
     ids: &mut IdGenerator,
 ) -> Result<PlanTransform> {
-    crate::limits::check_size(text, &crate::limits::Caps::REQUEST)
+    crate::kernel::limits::check_size(text, &crate::kernel::limits::Caps::REQUEST)
         .map_err(|e| Error::InvalidArgument(format!("plan text: {}", e.detail)))?;
     let result = transform(text, selection.schema_version, ruleset, ids);
     let recorded = store.map(|s| {
@@ -151,7 +151,7 @@ pub fn generate_and_record(
     let validator = document::validator(&schema);
     let generation = GenerationRequest {
         messages: vec![
-            ChatMessage::new(ChatRole::System, crate::prompts::PLAN_GENERATE),
+            ChatMessage::new(ChatRole::System, crate::kernel::prompts::PLAN_GENERATE),
             ChatMessage::new(
                 ChatRole::User,
                 user_prompt(

@@ -6,7 +6,7 @@ use rusqlite::{params, Row};
 use super::{SchemaVersion, SelectionReason};
 use crate::db::codec::from_text;
 use crate::db::Store;
-use crate::error::{OutputErrorCode, Result};
+use crate::kernel::error::{OutputErrorCode, Result};
 
 /// A row to record.
 #[derive(Debug, Clone, PartialEq, Eq)]

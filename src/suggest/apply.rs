@@ -12,7 +12,7 @@ use super::model::{
 };
 use super::rules;
 use super::validate::{check_prescription, check_weight, invalid, MAX_WEIGHT_FACTOR};
-use crate::error::Result;
+use crate::kernel::error::Result;
 
 /// The value of `property` in `rx` now (at set `set_index`, or at exercise level when `None`):
 /// what a change of that property would replace. `None` when the set does not exist, or the

@@ -7,7 +7,7 @@ use rusqlite::{params, OptionalExtension, Row, Rows};
 
 use crate::db::codec::{from_json, from_text, json, text};
 use crate::db::Db;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use crate::suggest::model::{
     CatalogExercise, ExerciseHistory, ExerciseLog, ExercisePerformance, ExercisePrescription,
     PerformedSet, PlanSettings, RepRange, SessionLog, SetPrescription, WeightUnit, WorkoutPlan,

@@ -547,9 +547,9 @@ impl Default for WorkoutSettings {
 
 impl WorkoutSettings {
     /// The bounds of every field (see the fields).
-    pub fn check(&self) -> crate::error::Result<()> {
+    pub fn check(&self) -> crate::kernel::error::Result<()> {
         let bad = |field: &str, range: &str| {
-            Err(crate::error::Error::InvalidArgument(format!(
+            Err(crate::kernel::error::Error::InvalidArgument(format!(
                 "settings.{field}: {range}"
             )))
         };

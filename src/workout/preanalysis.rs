@@ -25,8 +25,8 @@ use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
 use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
 use super::timebox;
-use crate::assistant::date::Date;
-use crate::error::{Error, Result};
+use crate::kernel::date::Date;
+use crate::kernel::error::{Error, Result};
 use crate::suggest::metrics::e1rm;
 use crate::suggest::model::{ExercisePerformance, SetType};
 

@@ -5,7 +5,7 @@ use rusqlite::{params, OptionalExtension, Row};
 
 use crate::db::codec::{from_json, from_text, json, text};
 use crate::db::Db;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use crate::suggest::model::{ExercisePerformance, WeightUnit};
 use crate::suggest::performances_of;
 use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};

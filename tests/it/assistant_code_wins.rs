@@ -6,8 +6,8 @@
 
 use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest, AssistantResult};
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::CancelToken;
 

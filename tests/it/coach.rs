@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::{
     Coach, CoachError, OutputErrorCode, SchemaSelection, SchemaVersion, SelectionReason,
 };
@@ -232,9 +232,9 @@ mod assistant {
         AssistantEvent, AssistantMode, AssistantRequest, AssistantStage, ItemKind, OpType,
         PlannerOperation, Priority, Recurrence, RecurrenceType, RouteDecision,
     };
-    use coachcore::clock::FixedClock;
     use coachcore::db::Store;
     use coachcore::ffi::AssistantListener;
+    use coachcore::kernel::clock::FixedClock;
     use coachcore::llm::scripted::ScriptedModel;
     use coachcore::llm::{
         CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use coachcore::assistant::AssistantEvent;
-use coachcore::clock::FixedClock;
 use coachcore::db::{Store, TABLES};
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::{MealLog, MealPlanEvent, MealType};

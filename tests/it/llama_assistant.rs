@@ -19,9 +19,9 @@ use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, OpType, RouteDecision,
 };
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo, Sampling,

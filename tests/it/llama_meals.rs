@@ -12,9 +12,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,

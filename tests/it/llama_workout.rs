@@ -8,8 +8,8 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::{CancelToken, LanguageModel};

@@ -9,11 +9,11 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
-use coachcore::error::{CoachError, Error};
 use coachcore::ffi::MealPlanListener;
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::error::{CoachError, Error};
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::breaker::{Breaker, BreakerConfig};
 use coachcore::llm::metered::Metered;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use coachcore::assistant::ItemKind;
-use coachcore::clock::FixedClock;
 use coachcore::db::{Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::kernel::clock::FixedClock;
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 use rusqlite::types::Value;

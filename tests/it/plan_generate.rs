@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LlmError};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};

@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LanguageModel, LlmError};

@@ -32,10 +32,11 @@ use crate::assistant::shape;
 use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
-use crate::clock::Clock;
 use crate::db::Store;
-use crate::error::{Error, OutputStage, Result};
-use crate::ids::IdGenerator;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, OutputStage, Result};
+use crate::kernel::ids::IdGenerator;
+use crate::kernel::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
 use crate::llm::structured::generate_validated;
@@ -43,7 +44,6 @@ use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling,
 };
-use crate::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 
 /// The longest user message sent to the model, in characters (longer ones are cut).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
-use coachcore::error::ErrorJson;
 use coachcore::ffi::requests::EvaluateRequest;
-use coachcore::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
+use coachcore::kernel::error::ErrorJson;
+use coachcore::kernel::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
@@ -93,7 +93,7 @@ impl EventSink for PrintEvents {
 fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
-    let replies: Vec<String> = coachcore::error::parse_request(&text)
+    let replies: Vec<String> = coachcore::kernel::error::parse_request(&text)
         .map_err(|e| Usage(format!("--script must be a JSON array of strings ({e})")))?;
     Ok(ScriptedModel::texts(replies))
 }
@@ -311,7 +311,7 @@ pub(crate) fn suggest_evaluate() -> Result<ExitCode, Usage> {
         Err(e) => return refuse(e),
     };
     let parsed = check_json(&input, &Caps::REQUEST)
-        .and_then(|()| coachcore::error::parse_request::<EvaluateRequest>(&input));
+        .and_then(|()| coachcore::kernel::error::parse_request::<EvaluateRequest>(&input));
     let request = match parsed {
         Ok(request) => request,
         Err(e) => return refuse(e.to_json()),

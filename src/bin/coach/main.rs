@@ -87,7 +87,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
-use coachcore::error::ErrorJson;
+use coachcore::kernel::error::ErrorJson;
 use coachcore::{Coach, CoachError, SchemaVersion};
 
 const USAGE: &str = "usage:

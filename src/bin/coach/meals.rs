@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use coachcore::limits::Caps;
+use coachcore::kernel::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;

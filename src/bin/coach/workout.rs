@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::commands::{job_inputs, JobInputs};
 use crate::{open, print_error, stdin_or_refuse, Usage};
-use coachcore::limits::MAX_REQUEST_BYTES;
+use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
 #[derive(Serialize)]

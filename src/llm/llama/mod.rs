@@ -50,7 +50,7 @@ use super::model::{
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
 };
 use super::runaway;
-use crate::ffi::language_model::guard_token_listener;
+use crate::llm::language_model::guard_token_listener;
 
 mod grammar;
 mod sampler;

@@ -15,11 +15,11 @@
 use std::sync::Arc;
 
 use super::{history_entry, stage_in};
-use crate::assistant::date::Date;
-use crate::clock::Clock;
 use crate::db::Store;
-use crate::error::Result;
-use crate::ids::IdGenerator;
+use crate::kernel::clock::Clock;
+use crate::kernel::date::Date;
+use crate::kernel::error::Result;
+use crate::kernel::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, DEFAULT_ATTEMPTS};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
@@ -397,7 +397,7 @@ fn rerank_with(
     candidates: &[Recipe],
 ) -> std::result::Result<(Vec<Pick>, Vec<String>), LlmError> {
     let s = env.settings;
-    let system = crate::prompts::MEALS_RERANK.trim_end();
+    let system = crate::kernel::prompts::MEALS_RERANK.trim_end();
     let context = model.info().context_tokens;
     // The fewest-points candidates give way until the prompt fits the model's window.
     let mut shown = candidates.len();

@@ -76,7 +76,7 @@
 //! prompt's and the tool results', newest first), the target set, and the figures `oldValue`,
 //! `newValue` (and `proposedValue` when normalising changed the model's number).
 //!
-//! Errors: model failures ([`LlmError`](crate::llm::LlmError)) become [`Error::Llm`](crate::error::Error::Llm); the
+//! Errors: model failures ([`LlmError`](crate::llm::LlmError)) become [`Error::Llm`](crate::kernel::error::Error::Llm); the
 //! pipeline treats any error as "no AI suggestions" for the exercise. Logs carry step numbers,
 //! tool names, counts and timings, never the user's data.
 //!

@@ -96,7 +96,7 @@ fn request_path(path: &serde_path_to_error::Path, unknown_key: bool) -> Option<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::CoachError;
+    use crate::kernel::error::CoachError;
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]

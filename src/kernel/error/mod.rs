@@ -9,12 +9,12 @@
 
 use std::fmt;
 
-use crate::llm::LlmError;
-
 mod boundary;
 pub(crate) mod json;
+mod llm;
 mod request;
 
+pub use llm::LlmError;
 pub use request::{parse_request, RequestError};
 
 /// What was wrong with a piece of model output (or any plan text handed to the library).

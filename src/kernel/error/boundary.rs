@@ -12,11 +12,11 @@
 
 use std::error::Error as _;
 
+use super::LlmError;
 use super::{sqlite_message, CoachError, Error, ModelStep, OutputError, RequestError};
-use crate::llm::LlmError;
 
 /// The log target of the errors logged at the boundary.
-pub const LOG_TARGET: &str = "coachcore::error";
+pub const LOG_TARGET: &str = "coachcore::kernel::error";
 
 /// Whose fault an error is, which decides whether it is logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,8 +294,8 @@ fn chain(e: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{OutputErrorCode, OutputStage};
-    use crate::logging::capture::logged;
+    use crate::kernel::error::{OutputErrorCode, OutputStage};
+    use crate::kernel::logging::capture::logged;
 
     fn busy() -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(
@@ -310,7 +310,7 @@ mod tests {
         let lines = records
             .into_iter()
             .filter(|r| r.target == LOG_TARGET)
-            .inspect(|r| assert_eq!(r.level, crate::logging::LogLevel::Error))
+            .inspect(|r| assert_eq!(r.level, crate::kernel::logging::LogLevel::Error))
             .map(|r| r.message)
             .collect();
         (public, lines)
