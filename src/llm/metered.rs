@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::breaker::Breaker;
-use super::model::{
+use super::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, LoadedModelInfo,
     ModelInfo, TokenListener,
 };

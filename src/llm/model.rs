@@ -1,7 +1,8 @@
 //! The records of a model call (requests, results, [`ModelInfo`]; [`LlmError`] is defined in the
-//! kernel's errors and re-exported here). The [`LanguageModel`] trait itself, with
-//! [`TokenListener`] and [`CancelToken`], is in `language_model.rs` and re-exported here, the one
-//! way the library reaches a language model.
+//! kernel's errors and re-exported here). The [`LanguageModel`](super::LanguageModel) trait
+//! itself, the one way the library reaches a language model, is in `language_model.rs` with
+//! [`TokenListener`](super::TokenListener) and [`CancelToken`](super::CancelToken); `crate::llm`
+//! re-exports them all.
 //!
 //! Implementations: the embedded llama.cpp engine (feature `llama`), a [`ScriptedModel`](super::scripted::ScriptedModel)
 //! for deterministic tests, and any model an app implements in Swift or Kotlin (for the platform's
@@ -10,8 +11,6 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::kernel::error::{LlmError, OutputStage};
-
-pub use super::language_model::{CancelToken, LanguageModel, TokenListener};
 
 /// Who wrote a chat message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use super::extract::{extract_json, parse_model_json};
-use super::model::{
+use super::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, TokenListener,
 };

@@ -1139,6 +1139,11 @@ fn module_graph_figures() {
     }
     for c in &cycles {
         println!("cycle: {}", c.join(" "));
+        for (e, (place, _)) in &graph.why {
+            if c.contains(&e.0) && c.contains(&e.1) {
+                println!("    {place}");
+            }
+        }
     }
     for f in &features {
         println!("feature: {f}");

@@ -45,11 +45,11 @@ use llama_cpp_2::token::LlamaToken;
 use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
-use super::model::{
+use super::runaway;
+use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
 };
-use super::runaway;
 use crate::llm::language_model::guard_token_listener;
 
 mod grammar;

@@ -14,7 +14,7 @@ use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::token::LlamaToken;
 
 use super::FALLBACK_TEMPLATE;
-use crate::llm::model::{CancelToken, ChatRole, LlmError, TokenListener};
+use crate::llm::{CancelToken, ChatRole, LlmError, TokenListener};
 
 /// The cores this process may use (at least 1).
 pub fn available_cores() -> u32 {
