@@ -10,6 +10,15 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::kernel::date::Weekday;
 
+/// The version of the operations format, sent in the `ops` event.
+pub const OPS_VERSION: u32 = 1;
+/// The most operations one proposal or one apply may hold.
+pub const MAX_OPERATIONS: usize = 20;
+/// Router: below this confidence the assistant asks a clarifying question.
+pub const CLARIFY_THRESHOLD: f64 = 0.45;
+/// Router: a `chat` decision needs at least this confidence; below it the message is planned.
+pub const CHAT_THRESHOLD: f64 = 0.70;
+
 /// What kind of planner item an operation or a record is about.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, uniffi::Enum,

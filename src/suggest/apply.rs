@@ -10,7 +10,7 @@ use super::model::{
     PrescriptionChange, RepRange, RepRangeMode, SetType, SuggestionDraft, SuggestionSource,
     WeightUnit, WorkoutPlan,
 };
-use super::rules;
+use super::rules::weight_text;
 use super::validate::{check_prescription, check_weight, invalid, MAX_WEIGHT_FACTOR};
 use crate::kernel::error::Result;
 
@@ -274,7 +274,7 @@ pub(crate) fn add_choice(draft: &mut SuggestionDraft, suggested: &ChangeValue, u
 /// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
 fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
     let unit = unit.symbol();
-    let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
+    let number = |v: &ChangeValue| v.number().map(weight_text).unwrap_or_default();
     let set_type = |v: &ChangeValue| match v {
         ChangeValue::SetType { value } => match value {
             SetType::Regular => "a regular set",

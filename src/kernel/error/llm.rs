@@ -2,7 +2,7 @@
 //! (`crate::llm`), kept here at the bottom so that the internal `Error` holds it without naming
 //! the model floor.
 
-use super::OutputStage;
+use super::stage::OutputStage;
 
 /// Failures of a model call. In Kotlin `LlmException`, in Swift `LlmError`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{json, ErrorJson};
+use super::json::{self, ErrorJson};
 
 /// A JSON request (to the C API or the CLI) that could not be read: where and why, never the
 /// offending value. Its code is `invalid_argument`.

@@ -373,7 +373,7 @@ pub(super) fn steady_reps_increase(ctx: &ExerciseContext, out: &mut Vec<Suggesti
         return;
     };
     let [current, previous] = perfs;
-    let covered = super::weight_progression_indexes(ctx);
+    let covered = weight_progression_indexes(ctx);
     let tolerance = metrics::step(SAME_WEIGHT_LBS, ctx.plan.unit);
     let ids = perfs.map(|p| p.id.as_str());
     for set in progression_sets(current, ctx.plan.training_style) {
@@ -431,6 +431,15 @@ pub(super) fn steady_reps_increase(ctx: &ExerciseContext, out: &mut Vec<Suggesti
             ),
         ));
     }
+}
+
+/// Set indexes for which a progression rule (large overshoot or double progression) warrants a
+/// weight increase: the current progression sets when one of those conditions holds, whether or
+/// not an increase can actually be emitted (rounding may leave no heavier achievable load, or the
+/// target weight may be 0). Rules that would otherwise fight progression check this first, as the
+/// original app does.
+pub(crate) fn weight_progression_indexes(ctx: &ExerciseContext) -> Vec<u32> {
+    weight_progression_warranted(ctx)
 }
 
 #[cfg(test)]
