@@ -48,3 +48,6 @@ pub mod words;
 
 pub use model::*;
 pub use service::apply;
+
+// What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> assistant).
+pub use grounding::today_label;

@@ -3,7 +3,7 @@
 //! written around the model's picks `compose.rs`.
 
 use super::SchemaVersion;
-use crate::assistant::grounding::today_label;
+use crate::assistant::today_label;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
 use serde::{Deserialize, Serialize};

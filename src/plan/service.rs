@@ -18,7 +18,10 @@ use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
 };
-use crate::workout::{self, choices, document, planner};
+use crate::workout::{
+    analyzer_prompt, analyzer_schema, answer_picks, document_validator, exercises,
+    pre_analysis_over, skeleton_of, WorkoutExercise,
+};
 
 /// The `feature` value of plan-transform rows in generation metadata.
 pub const PLAN_TRANSFORM_FEATURE: &str = "plan.transform";
@@ -129,15 +132,15 @@ pub fn generate_and_record(
     let selection = select_schema(&[], request.schema_version);
     let version = selection.schema_version;
     let reading = notes::read(&request.notes);
-    let catalog = workout::service::exercises(store)?;
+    let catalog = exercises(store)?;
     // Exercises the notes name: refused ones are banned; wanted ones ("I love pull-ups") fill
     // their slot when they are allowed today.
     let (wanted, refused) = compose::named_exercises(&request.notes, &catalog);
     let workout_request = compose::workout_request(request, &reading, &catalog, refused);
-    let pre = workout::service::pre_analysis_over(store, &workout_request, &catalog)?;
+    let pre = pre_analysis_over(store, &workout_request, &catalog)?;
     let specs = compose::slot_specs(reading.focus);
-    let mut slots = planner::skeleton_of(&workout_request, &pre, &catalog, specs);
-    let wanted: Vec<&crate::workout::catalog::WorkoutExercise> = catalog
+    let mut slots = skeleton_of(&workout_request, &pre, &catalog, specs);
+    let wanted: Vec<&WorkoutExercise> = catalog
         .iter()
         .filter(|e| wanted.contains(&e.id) && pre.is_allowed(&e.id))
         .collect();
@@ -147,17 +150,14 @@ pub fn generate_and_record(
             "request.notes: the equipment and bans they name leave no exercise".into(),
         ));
     }
-    let schema = choices::analyzer_schema(&slots);
-    let validator = document::validator(&schema);
+    let schema = analyzer_schema(&slots);
+    let validator = document_validator(&schema);
     let generation = GenerationRequest {
         messages: vec![
             ChatMessage::new(ChatRole::System, crate::kernel::prompts::PLAN_GENERATE),
             ChatMessage::new(
                 ChatRole::User,
-                user_prompt(
-                    request,
-                    &choices::analyzer_prompt(&workout_request, &pre, &slots),
-                ),
+                user_prompt(request, &analyzer_prompt(&workout_request, &pre, &slots)),
             ),
         ],
         json_schema: Some(schema.to_string()),
@@ -168,7 +168,7 @@ pub fn generate_and_record(
         max_tokens: settings.max_tokens,
         timeout_ms: settings.timeout_ms,
     };
-    let picks_of = |v: &Value| choices::answer_picks(&validator, v, &slots);
+    let picks_of = |v: &Value| answer_picks(&validator, v, &slots);
     // The last answer's first issue is what a failure records.
     let last_issue: Mutex<Option<Issue>> = Mutex::new(None);
     let outcome = generate_validated::<Value>(

@@ -29,16 +29,10 @@ pub mod service;
 mod store;
 pub mod validate;
 
+pub use dedup::evaluate_exercise;
 pub use model::*;
 pub(crate) use store::performances_of;
 
-/// The rule engine and the deduplicator on one exercise, with no database: what
-/// `coach suggest evaluate` prints. `existing` are the exercise's stored changes; `now_ms` is the
-/// time the cooldown is measured from.
-pub fn evaluate_exercise(
-    ctx: &ExerciseContext,
-    existing: &[PrescriptionChange],
-    now_ms: i64,
-) -> Vec<SuggestionDraft> {
-    dedup::deduplicate(&ctx.prescription.id, rules::evaluate(ctx), existing, now_ms)
-}
+// What workouts use (ARCHITECTURE.md, "Feature edges": workout -> suggest).
+pub use metrics::{e1rm, round_to_achievable, step};
+pub(crate) use service::log_session_in;

@@ -303,7 +303,7 @@ pub fn workout_issues(
 mod tests {
     use super::*;
     use crate::kernel::date::Date;
-    use crate::suggest::model::{ExercisePerformance, PerformedSet, SetType};
+    use crate::suggest::{ExercisePerformance, PerformedSet, SetType};
     use crate::workout::catalog::builtin;
     use crate::workout::model::{WorkoutMeta, WorkoutRequest};
     use crate::workout::{planner, preanalysis};

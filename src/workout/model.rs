@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use crate::suggest::model::WeightUnit;
+pub use crate::kernel::units::WeightUnit;
 
 /// What the session should train for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]

@@ -27,8 +27,8 @@ use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
 use super::timebox;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
-use crate::suggest::metrics::e1rm;
-use crate::suggest::model::{ExercisePerformance, SetType};
+use crate::suggest::e1rm;
+use crate::suggest::{ExercisePerformance, SetType};
 
 /// Days of history read.
 pub const HISTORY_DAYS: i64 = 90;

@@ -48,7 +48,7 @@ use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling, TokenListener,
 };
-use crate::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
+use crate::suggest::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
 
 /// Receives the flow's events.
 pub trait WorkoutSink: Send + Sync {
@@ -644,7 +644,7 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
                 "log.workoutId: this workout is already logged".into(),
             ));
         }
-        crate::suggest::service::log_session_in(db, clock, &session)?;
+        crate::suggest::log_session_in(db, clock, &session)?;
         db.set_workout_logged(&w, &yaml, &session.id)
     })
 }

@@ -6,8 +6,8 @@ use rusqlite::{params, OptionalExtension, Row};
 use crate::db::codec::{from_json, from_text, json, text};
 use crate::db::Db;
 use crate::kernel::error::Result;
-use crate::suggest::model::{ExercisePerformance, WeightUnit};
 use crate::suggest::performances_of;
+use crate::suggest::{ExercisePerformance, WeightUnit};
 use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 

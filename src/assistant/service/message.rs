@@ -577,3 +577,27 @@ impl Run<'_> {
         Ok(titles)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_context_window() {
+        let s = AssistantSettings::default();
+        let info = |n| ModelInfo {
+            name: "m".into(),
+            context_tokens: n,
+            constrains_json_schema: false,
+        };
+        assert_eq!(
+            budget(&info(2048), 256, 1000, s.max_context_chars),
+            (2048 - 256 - 64) * 3 - 1000
+        );
+        assert_eq!(budget(&info(256), 256, 0, s.max_context_chars), 0);
+        assert_eq!(
+            budget(&info(100_000), 256, 0, s.max_context_chars),
+            s.max_context_chars
+        );
+    }
+}
