@@ -16,7 +16,7 @@ use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
-use crate::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
+use crate::io::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
 
 /// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
 fn ops_input() -> Result<Result<String, ExitCode>, Usage> {
@@ -267,7 +267,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),
         Err(e) => return Ok(print_error(&e)),
     };
-    let notes = match crate::stdin_or_refuse(MAX_REQUEST_BYTES)? {
+    let notes = match crate::io::stdin_or_refuse(MAX_REQUEST_BYTES)? {
         Ok(text) => text,
         Err(code) => return Ok(code),
     };

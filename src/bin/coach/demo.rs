@@ -20,7 +20,7 @@ use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{Coach, CoachError, SchemaVersion, TodayPlan};
 
-use crate::{print_error, Usage};
+use crate::io::{print_error, Usage};
 
 /// The sample model output the demo transforms: fenced v2-flat JSON with prose around it and a
 /// block given as a template.

@@ -13,7 +13,7 @@ use coachcore::Coach;
 use serde::Serialize;
 
 use crate::commands::{job_inputs, JobInputs};
-use crate::{open, print_error, stdin_or_refuse, Usage};
+use crate::io::{open, print_error, stdin_or_refuse, Usage};
 use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
