@@ -1115,6 +1115,44 @@ fn layering() -> Layering {
     Layering::read(&std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap())
 }
 
+#[test]
+fn the_module_graph_keeps_the_floors_has_no_cycle_and_only_named_feature_edges() {
+    let graph = Graph::new(&source_files());
+    let layering = layering();
+    let unplaced = layering.unplaced(&graph);
+    assert!(
+        unplaced.is_empty(),
+        "files whose top-level module has no floor in ARCHITECTURE.md's table \"Floors\": \
+         {unplaced:?}"
+    );
+    let upward = layering.upward(&graph);
+    assert!(
+        upward.is_empty(),
+        "imports from a lower floor to a higher one (ARCHITECTURE.md, \"Floors\"); move the item \
+         down, or define it in the layer that uses it:\n  {}",
+        upward.join("\n  ")
+    );
+    let cycles = graph.cycles();
+    assert!(
+        cycles.is_empty(),
+        "files that import one another, directly or around a circle; move what they share to the \
+         file lower in the pair, or to a small file both use:\n  {}",
+        cycles
+            .iter()
+            .map(|c| c.join(" "))
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    );
+    let features = layering.feature_edges(&graph);
+    assert!(
+        features.is_empty(),
+        "imports between features that ARCHITECTURE.md's \"Feature edges\" does not name, or \
+         that pass the other feature's mod.rs; name the edge with its reason, re-export what is \
+         used, or move a shared helper down to the kernel:\n  {}",
+        features.join("\n  ")
+    );
+}
+
 /// The figures of the module graph (`cargo test --test it -- architecture::module_graph_figures
 /// --nocapture` prints them): files, file-to-file edges, upward edges, cycles.
 #[test]
