@@ -7,14 +7,20 @@
 //! Apps reach it through [`Coach`] (Swift, Kotlin and Python via UniFFI), through the C API in
 //! `capi` (feature `capi`), or from Rust directly. See `ARCHITECTURE.md` for the layout.
 //!
-//! | module | what |
-//! |---|---|
-//! | [`plan`] | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`] |
-//! | [`assistant`] | spec 002: routing, proposing, validating, repairing and applying planner operations |
-//! | [`llm`] | model output handling (JSON extraction) |
-//! | [`db`] | the SQLite database: open, migrations, one DAO per domain |
-//! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
-//! | [`ffi`] | the exported entry object [`Coach`] |
+//! | module | floor | what |
+//! |---|---|---|
+//! | `capi` | capi/bin | the `extern "C"` JSON API (feature `capi`) |
+//! | [`ffi`] | ffi | the exported surface: the entry object [`Coach`], its calls, listeners and task handles |
+//! | [`plan`] | feature | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`]; today's plan generated |
+//! | [`suggest`] | feature | spec 004: plan suggestions from rules and, when configured, the model |
+//! | [`assistant`] | feature | spec 002: routing, proposing, validating, repairing and applying planner operations |
+//! | [`workout`] | feature | spec 001: the workout analyzer and generator |
+//! | [`meals`] | feature | spec 003: recipes, candidate search, reranked meal plans |
+//! | [`llm`] | llm | the `LanguageModel` trait, the metered wrapper, the engine, validated generation |
+//! | [`db`] | db | the SQLite database: open, migrations, encryption, export; each feature's SQL is in its `store.rs` |
+//! | [`kernel`] | kernel | internal [`Error`](kernel::error::Error) and the public [`CoachError`], dates, units, clock, ids, limits, logging, prompts |
+//!
+//! A module imports only from its own floor or lower ones (`ARCHITECTURE.md`, "Floors").
 
 #![warn(missing_docs)]
 

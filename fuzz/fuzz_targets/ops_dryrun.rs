@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use coachcore::assistant::PlannerItem;
-use coachcore::kernel::clock::FixedClock;
 use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::Coach;
 use libfuzzer_sys::fuzz_target;
 

@@ -3,10 +3,10 @@
 //! excerpt of the text); a plan that comes back serializes.
 #![no_main]
 
+use coachcore::kernel::clock::FixedClock;
 use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::extract::{extract_json, json_candidates};
 use coachcore::plan::{transform_and_record, Ruleset, SchemaSelection, SchemaVersion, SelectionReason};
-use coachcore::kernel::clock::FixedClock;
 use libfuzzer_sys::fuzz_target;
 
 /// An error longer than this echoes the input (errors quote at most a 40-character excerpt).

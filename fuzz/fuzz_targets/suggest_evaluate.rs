@@ -3,8 +3,8 @@
 //! here); errors are short; suggestions serialize.
 #![no_main]
 
-use coachcore::kernel::error::parse_request;
 use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::kernel::error::parse_request;
 use coachcore::kernel::limits::{check_json, Caps};
 use libfuzzer_sys::fuzz_target;
 
