@@ -76,6 +76,10 @@ impl From<rusqlite::Error> for Error {
     }
 }
 
+/// The log target of the database's records: the module's path before it moved to `db/` (apps may
+/// filter on it).
+pub(crate) const LOG_TARGET: &str = "coachcore::store";
+
 /// The numbered migrations, in order. Index `i` holds the step to version `i + 1`.
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_generation_metadata.sql"),
@@ -278,7 +282,8 @@ impl Store {
             migrate(&mut conn, SCHEMA_VERSION)?;
         }
         if let Some(problem) = &damage {
-            log::error!("the database file is damaged ({problem}): writes are refused");
+            log::error!(target: LOG_TARGET,
+                "the database file is damaged ({problem}): writes are refused");
         }
         Ok(Store {
             conn: Mutex::new(conn),
@@ -369,7 +374,7 @@ impl Store {
         match e {
             Error::NotADatabase(e) | Error::Sqlite(e) if is_corrupt(&e) => {
                 self.corrupt.store(true, Ordering::SeqCst);
-                log::error!("the database file is damaged: {e}");
+                log::error!(target: LOG_TARGET, "the database file is damaged: {e}");
                 Error::DatabaseCorrupt("SQLite found a damaged page; writes are refused".into())
             }
             other => other,

@@ -518,6 +518,7 @@ impl<'de> Visitor<'de> for RowsSeed<'_, '_, '_, '_> {
                     _ => "cannot be stored",
                 };
                 log::warn!(
+                    target: "coachcore::store::export",
                     "import: table {table} row {n}: {}",
                     crate::kernel::error::sqlite_message(&e)
                 );

@@ -16,7 +16,7 @@ use super::LlmError;
 use super::{sqlite_message, CoachError, Error, ModelStep, OutputError, RequestError};
 
 /// The log target of the errors logged at the boundary.
-pub const LOG_TARGET: &str = "coachcore::kernel::error";
+pub const LOG_TARGET: &str = "coachcore::error";
 
 /// Whose fault an error is, which decides whether it is logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
