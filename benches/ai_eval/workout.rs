@@ -17,9 +17,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::assistant::date::Date;
 use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::date::Date;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
 use coachcore::llm::{

@@ -7,7 +7,7 @@
 //! | file | concern |
 //! |---|---|
 //! | `model.rs` | the vocabulary: items, operations, checks, routes, events, results, audit |
-//! | `date.rs` | civil dates, `HH:MM` times, the recurrence rules (pure) |
+//! | `date.rs` | the recurrence rules, on the civil dates of `crate::kernel::date` (re-exported) (pure) |
 //! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
 //! | `words.rs` | the format's words read leniently (ops, kinds, priorities, weekdays, times) (pure) |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |

@@ -981,7 +981,7 @@ fn variety_warnings_for_repeats_and_yesterdays_protein() {
         .unwrap();
     let prefs = MealPreferences::default();
     let view = coachcore::meals::score::SlotView {
-        date: coachcore::assistant::date::Date::parse("2026-11-23").unwrap(),
+        date: coachcore::kernel::date::Date::parse("2026-11-23").unwrap(),
         meal_type: MealType::Dinner,
         tags: &[],
         note: None,
