@@ -1,6 +1,6 @@
 //! The shared kernel: what several floors use, at the bottom of the crate. It imports nothing of
 //! the crate above it (ARCHITECTURE.md, "Floors"): a lower floor's error converts into [`Error`]
-//! by a `From` impl written in that floor (`db`, for SQLite's).
+//! by a `From` impl written in that floor (`db` for SQLite's, `llm` for a model call's).
 //!
 //! | file | what |
 //! |---|---|

@@ -10,7 +10,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::kernel::error::Error;
 pub use crate::kernel::error::{LlmError, OutputStage};
+
+/// A failed model call as the library's internal error ([`Error::Llm`]).
+impl From<LlmError> for Error {
+    fn from(e: LlmError) -> Self {
+        Error::Llm(e)
+    }
+}
 
 /// Who wrote a chat message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]

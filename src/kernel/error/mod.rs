@@ -192,9 +192,10 @@ pub enum Error {
     /// A record the caller named does not exist.
     #[error("not found: {0}")]
     NotFound(String),
-    /// A language-model call failed.
+    /// A language-model call failed (`From<LlmError>` is written in `crate::llm`, the floor whose
+    /// error it is).
     #[error("model: {0}")]
-    Llm(#[from] LlmError),
+    Llm(#[source] LlmError),
     /// A language-model call of one step of a pipeline with several failed.
     #[error("model, {step} step: {source}")]
     ModelStep {
