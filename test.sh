@@ -29,9 +29,9 @@ echo "== rust tests"
 step "rust tests" cargo test --locked
 
 echo "== encryption tests (feature encryption: SQLCipher)"
-# The store's and the C API's unit tests and the encryption module of the integration tests, on
-# SQLCipher.
-step "encryption: unit tests" cargo test --locked --features encryption --lib -- store:: capi::
+# The unit tests of the database (db, and each feature's store) and of the C API, and the
+# encryption module of the integration tests, on SQLCipher.
+step "encryption: unit tests" cargo test --locked --features encryption --lib -- db:: store:: capi::
 step "encryption: integration tests" cargo test --locked --features encryption --test it -- encryption::
 
 echo "== llama engine tests (feature llama, real model)"

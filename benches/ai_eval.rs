@@ -22,11 +22,11 @@ use coachcore::assistant::apply;
 use coachcore::assistant::date::Date;
 use coachcore::assistant::model::{AssistantEvent, AssistantMode, AssistantRequest, PlannerItem};
 use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::metered::Metered;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use serde_json::Value;
 
 #[path = "ai_eval/score.rs"]

@@ -19,9 +19,9 @@ use coachcore::assistant::date::Date;
 use coachcore::assistant::shape::{shape_operations, shape_typed, ShapedOp};
 use coachcore::assistant::validate::validate;
 use coachcore::assistant::*;
-use coachcore::clock::FixedClock;
-use coachcore::ids::IdGenerator;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 
 const T0: i64 = 1_795_000_000_000;
 

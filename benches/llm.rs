@@ -587,7 +587,7 @@ fn ai_suggestions(engine: &Arc<LlamaEngine>, rounds: usize) {
         fn exercise_history(
             &self,
             _catalog_id: &str,
-        ) -> coachcore::error::Result<Option<ExerciseHistory>> {
+        ) -> coachcore::kernel::error::Result<Option<ExerciseHistory>> {
             Ok(Some(ExerciseHistory {
                 catalog_id: "bench".into(),
                 session_count: 14,
@@ -604,7 +604,7 @@ fn ai_suggestions(engine: &Arc<LlamaEngine>, rounds: usize) {
             _catalog_id: &str,
             before_ms: i64,
             limit: u32,
-        ) -> coachcore::error::Result<Vec<ExercisePerformance>> {
+        ) -> coachcore::kernel::error::Result<Vec<ExercisePerformance>> {
             Ok(self
                 .0
                 .iter()

@@ -17,14 +17,14 @@
 
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
-use coachcore::ids::IdGenerator;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::CancelToken;
 use coachcore::meals::search::candidate_query;
 use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::*;
-use coachcore::store::Store;
 
 const T0: i64 = 1_795_000_000_000;
 const EXTRA_TAGS: &[&str] = &[
@@ -246,8 +246,9 @@ mod model_plan {
     use std::sync::{Arc, Mutex};
     use std::time::Instant;
 
-    use coachcore::clock::FixedClock;
-    use coachcore::ids::IdGenerator;
+    use coachcore::db::Store;
+    use coachcore::kernel::clock::FixedClock;
+    use coachcore::kernel::ids::IdGenerator;
     use coachcore::llm::llama::{available_cores, GenerationStats, LlamaEngine, LlamaOptions};
     use coachcore::llm::{
         CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -255,7 +256,6 @@ mod model_plan {
     };
     use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
     use coachcore::meals::{MealPlanRequest, PickedBy};
-    use coachcore::store::Store;
 
     use super::{report, stats};
 
@@ -320,7 +320,7 @@ mod model_plan {
             engine.set_prompt_cache(cache);
             let system = [ChatMessage::new(
                 ChatRole::System,
-                coachcore::prompts::MEALS_RERANK.trim_end(),
+                coachcore::kernel::prompts::MEALS_RERANK.trim_end(),
             )];
             let prewarmed = if cache {
                 engine.prewarm(&system).expect("prewarm")

@@ -28,8 +28,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use coachcore::clock::FixedClock;
-use coachcore::store::{DatabaseKey, Store};
+use coachcore::db::{DatabaseKey, Store};
+use coachcore::kernel::clock::FixedClock;
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 
@@ -163,7 +163,7 @@ impl Sim {
     }
 
     fn now(&self) -> i64 {
-        coachcore::clock::Clock::now_ms(&*self.clock)
+        coachcore::kernel::clock::Clock::now_ms(&*self.clock)
     }
 
     /// Moves the clock to `at` (never backwards).

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::plan::{transform, Ruleset, SchemaVersion};
 use serde_json::{json, Value};
 

@@ -16,9 +16,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
 use coachcore::workout::*;
@@ -42,7 +42,7 @@ fn report(name: &str, unit: &str, (median, best): (f64, f64), goal: f64) {
 }
 
 fn date_of(ms: i64) -> String {
-    coachcore::assistant::date::Date::from_unix_ms(ms, 0).to_string()
+    coachcore::kernel::date::Date::from_unix_ms(ms, 0).to_string()
 }
 
 fn main() {

@@ -7,41 +7,42 @@
 //! Apps reach it through [`Coach`] (Swift, Kotlin and Python via UniFFI), through the C API in
 //! `capi` (feature `capi`), or from Rust directly. See `ARCHITECTURE.md` for the layout.
 //!
-//! | module | what |
-//! |---|---|
-//! | [`plan`] | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`] |
-//! | [`assistant`] | spec 002: routing, proposing, validating, repairing and applying planner operations |
-//! | [`llm`] | model output handling (JSON extraction) |
-//! | [`store`] | the SQLite database: open, migrations, one DAO per domain |
-//! | [`error`] | internal [`Error`](error::Error) and the public [`CoachError`] |
-//! | [`ffi`] | the exported entry object [`Coach`] |
+//! | module | floor | what |
+//! |---|---|---|
+//! | `capi` | capi/bin | the `extern "C"` JSON API (feature `capi`) |
+//! | [`ffi`] | ffi | the exported surface: the entry object [`Coach`], its calls, listeners and task handles |
+//! | [`plan`] | feature | spec 000: LLM plan JSON (`v1-current`, `v2-flat`) to the canonical [`TodayPlan`]; today's plan generated |
+//! | [`suggest`] | feature | spec 004: plan suggestions from rules and, when configured, the model |
+//! | [`assistant`] | feature | spec 002: routing, proposing, validating, repairing and applying planner operations |
+//! | [`workout`] | feature | spec 001: the workout analyzer and generator |
+//! | [`meals`] | feature | spec 003: recipes, candidate search, reranked meal plans |
+//! | [`llm`] | llm | the `LanguageModel` trait, the metered wrapper, the engine, validated generation |
+//! | [`db`] | db | the SQLite database: open, migrations, encryption, export; each feature's SQL is in its `store.rs` |
+//! | [`kernel`] | kernel | internal [`Error`](kernel::error::Error) and the public [`CoachError`], dates, units, clock, ids, limits, logging, prompts |
+//!
+//! A module imports only from its own floor or lower ones (`ARCHITECTURE.md`, "Floors").
 
 #![warn(missing_docs)]
 
 uniffi::setup_scaffolding!();
 
 pub mod assistant;
-pub mod clock;
-pub mod error;
+pub mod db;
 pub mod ffi;
-pub mod ids;
-pub mod limits;
+pub mod kernel;
 pub mod llm;
-pub mod logging;
 pub mod meals;
 pub mod plan;
-pub mod prompts;
-pub mod store;
 pub mod suggest;
 pub mod workout;
 
 #[cfg(feature = "capi")]
 pub mod capi;
 
-pub use error::{CoachError, OutputErrorCode};
+pub use db::{DataSummary, IntegrityReport, TableCount};
 pub use ffi::{evaluate_exercise, library_version, Coach};
+pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{
-    Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection, SchemaVersion,
-    SelectionReason, TodayPlan, TodayPlanRequest,
+    Energy, GenerationRecord, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection,
+    SchemaVersion, SelectionReason, TodayPlan, TodayPlanRequest,
 };
-pub use store::{DataSummary, GenerationRecord, IntegrityReport, TableCount};

@@ -100,7 +100,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
     };
     let system = [ChatMessage::new(
         ChatRole::System,
-        coachcore::prompts::ASSISTANT_NARROW.trim_end(),
+        coachcore::kernel::prompts::ASSISTANT_NARROW.trim_end(),
     )];
     let want = if quick { 3 } else { MESSAGES };
     let (mut cold, mut warm) = (Vec::new(), Vec::new());

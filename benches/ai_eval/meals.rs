@@ -17,8 +17,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
-use coachcore::ids::IdGenerator;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
 use coachcore::llm::{CancelToken, LanguageModel};
@@ -26,7 +27,6 @@ use coachcore::meals::search::{candidate_query, exclusion_terms, violation};
 use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings, FALLBACK_WARNING};
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::{MealLog, MealPlanRequest, MealType, PickedBy, Recipe};
-use coachcore::store::Store;
 use serde_json::{json, Value};
 
 use super::Score;

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::{
@@ -22,7 +23,6 @@ use coachcore::llm::{
     TokenListener,
 };
 use coachcore::plan::{PlanGenerateSettings, FULL_GYM};
-use coachcore::store::Store;
 use coachcore::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType};
 use coachcore::workout::catalog::{builtin, capabilities_of};
 use coachcore::{Coach, TodayPlan, TodayPlanRequest};

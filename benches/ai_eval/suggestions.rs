@@ -33,7 +33,10 @@ const SESSION_EXERCISES: usize = 10;
 struct ScenarioTools<'a>(&'a ExerciseContext);
 
 impl SuggestionTools for ScenarioTools<'_> {
-    fn exercise_history(&self, _: &str) -> coachcore::error::Result<Option<ExerciseHistory>> {
+    fn exercise_history(
+        &self,
+        _: &str,
+    ) -> coachcore::kernel::error::Result<Option<ExerciseHistory>> {
         Ok(self.0.history.clone())
     }
 
@@ -42,7 +45,7 @@ impl SuggestionTools for ScenarioTools<'_> {
         _: &str,
         _: i64,
         limit: u32,
-    ) -> coachcore::error::Result<Vec<ExercisePerformance>> {
+    ) -> coachcore::kernel::error::Result<Vec<ExercisePerformance>> {
         Ok(self
             .0
             .previous

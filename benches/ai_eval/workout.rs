@@ -17,15 +17,15 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use coachcore::assistant::date::Date;
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::date::Date;
 use coachcore::llm::llama::LlamaEngine;
 use coachcore::llm::metered::Metered;
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory};
 use coachcore::workout::service::{self, NoEvents, WorkoutSettings};
 use coachcore::workout::timebox::{SESSION_OVERHEAD_S, WORK_S};
@@ -213,7 +213,10 @@ fn setup(task: &Task) -> (Store, FixedClock) {
     )
 }
 
-fn generate(task: &Task, model: Option<&Metered<'_>>) -> coachcore::error::Result<WorkoutResult> {
+fn generate(
+    task: &Task,
+    model: Option<&Metered<'_>>,
+) -> coachcore::kernel::error::Result<WorkoutResult> {
     let (store, clock) = setup(task);
     let settings = WorkoutSettings::default();
     service::generate(

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use coachcore::assistant::PlannerItem;
-use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::Coach;
 
 const EVAL_SET: &str = include_str!("../../tests/data/eval/assistant.json");

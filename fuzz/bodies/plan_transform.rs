@@ -5,10 +5,10 @@
 //! Shared by the fuzz target (`fuzz/fuzz_targets/plan_transform.rs`) and the replay of its seed corpus
 //! in the ordinary tests (`tests/it/fuzz_replay.rs`).
 
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::extract::{extract_json, json_candidates};
 use coachcore::plan::{transform_and_record, Ruleset, SchemaSelection, SchemaVersion, SelectionReason};
-use coachcore::clock::FixedClock;
 
 /// An error longer than this echoes the input (errors quote at most a 40-character excerpt).
 const MAX_ERROR_BYTES: usize = 4096;

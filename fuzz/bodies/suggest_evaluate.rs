@@ -5,9 +5,9 @@
 //! Shared by the fuzz target (`fuzz/fuzz_targets/suggest_evaluate.rs`) and the replay of its seed corpus
 //! in the ordinary tests (`tests/it/fuzz_replay.rs`).
 
-use coachcore::error::parse_request;
+use coachcore::kernel::error::parse_request;
 use coachcore::ffi::requests::EvaluateRequest;
-use coachcore::limits::{check_json, Caps};
+use coachcore::kernel::limits::{check_json, Caps};
 
 /// One input: panics (a failed check) when the library misbehaves on it.
 pub fn run(data: &[u8]) {

@@ -11,18 +11,18 @@ use super::model::{
 };
 use super::shape::{shape_operations, ShapedOp};
 use super::MAX_OPERATIONS;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// How many problems [`Error::OperationsRejected`] lists in its detail.
 const MAX_DETAIL_ISSUES: usize = 5;
 
 /// Operations as JSON text (`{"operations":[...]}` or an array), shaped; `InvalidArgument` when
-/// the text is too large or too deep (see [`crate::limits`]), is not JSON or holds no operation
+/// the text is too large or too deep (see [`crate::kernel::limits`]), is not JSON or holds no operation
 /// list; `OperationsRejected` (`too_many_operations`) when it holds more than [`MAX_OPERATIONS`],
 /// counted before any is built.
 pub(crate) fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
-    use crate::limits::{check_json, check_size, count_operations, Caps};
-    let capped = |e: crate::error::RequestError| {
+    use crate::kernel::limits::{check_json, check_size, count_operations, Caps};
+    let capped = |e: crate::kernel::error::RequestError| {
         Error::InvalidArgument(format!("operations JSON: {}", e.detail))
     };
     check_size(json, &Caps::OPERATIONS).map_err(capped)?;
@@ -31,7 +31,7 @@ pub(crate) fn shape_json(json: &str) -> Result<Vec<ShapedOp>> {
     }
     check_json(json, &Caps::OPERATIONS).map_err(capped)?;
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-        let why = crate::error::json::describe(&e);
+        let why = crate::kernel::error::json::describe(&e);
         Error::InvalidArgument(format!("operations are not valid JSON: {why}"))
     })?;
     shape_operations(&value).map_err(|issue| Error::InvalidArgument(issue.message))

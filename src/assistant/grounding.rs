@@ -435,8 +435,6 @@ pub(crate) fn cut_chars(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::assistant::model::{OpType, Recurrence, RecurrenceType, WeekEntry};
-    use crate::assistant::prompt::{chat_prompt, propose_prompt, summary_request};
-    use crate::assistant::service::AssistantSettings;
     use serde_json::json;
 
     fn item(kind: ItemKind, id: &str, title: &str, date: Option<&str>) -> PlannerItem {
@@ -601,61 +599,6 @@ mod tests {
         assert_eq!(
             (v["id"].as_str(), v["childId"].as_str()),
             (Some("g1"), Some("g2"))
-        );
-    }
-
-    #[test]
-    fn budget_follows_the_context_window() {
-        let s = AssistantSettings::default();
-        let info = |n| ModelInfo {
-            name: "m".into(),
-            context_tokens: n,
-            constrains_json_schema: false,
-        };
-        assert_eq!(
-            budget(&info(2048), 256, 1000, s.max_context_chars),
-            (2048 - 256 - 64) * 3 - 1000
-        );
-        assert_eq!(budget(&info(256), 256, 0, s.max_context_chars), 0);
-        assert_eq!(
-            budget(&info(100_000), 256, 0, s.max_context_chars),
-            s.max_context_chars
-        );
-    }
-
-    #[test]
-    fn seeded_where_and_prompts() {
-        let mut aliases = Aliases::default();
-        let mut milk = item(ItemKind::Todo, "uuid-milk", "Buy milk", Some("2026-11-19"));
-        milk.priority = Priority::High;
-        let sel = ClarifySelection {
-            ids: vec!["uuid-milk".into()],
-            date: Some("2026-11-21".into()),
-            priority: Some(Priority::Low),
-        };
-        assert_eq!(
-            seeded_where(&sel, &[milk], &mut aliases),
-            "The user answered a question and chose: the items [t1] todo \"Buy milk\" 2026-11-19 high, \
-             the date 2026-11-21, priority low. Apply the request to exactly these."
-        );
-        assert_eq!(
-            seeded_where(&ClarifySelection::default(), &[], &mut aliases),
-            ""
-        );
-        let p = propose_prompt("2026-11-18 (Wednesday)", "CTX", "");
-        assert!(p.contains("Today is 2026-11-18 (Wednesday)."));
-        assert!(p.ends_with("(ids in brackets):\nCTX"), "{p}");
-        let c = chat_prompt("D", "CTX");
-        assert!(c.ends_with("CTX") && !c.contains("{{"));
-        assert_eq!(
-            today_label(Date::parse("2026-11-22").unwrap()),
-            "2026-11-22 (Sunday)"
-        );
-        let title_of = |_: ItemKind, _: &str| None;
-        let r = summary_request("hi", &[], 2, &title_of);
-        assert_eq!(
-            r,
-            "Request: hi\nProposed changes:\n(none)\n2 more proposed changes were invalid and left out.\nSummary:"
         );
     }
 

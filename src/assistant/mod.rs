@@ -7,7 +7,7 @@
 //! | file | concern |
 //! |---|---|
 //! | `model.rs` | the vocabulary: items, operations, checks, routes, events, results, audit |
-//! | `date.rs` | civil dates, `HH:MM` times, the recurrence rules (pure) |
+//! | `date.rs` | the recurrence rules, on the civil dates of `crate::kernel::date` (re-exported) (pure) |
 //! | `shape.rs` | raw JSON operations (model, CLI, C API) to typed ones: infer `op`, lowercase, nulls |
 //! | `words.rs` | the format's words read leniently (ops, kinds, priorities, weekdays, times) (pure) |
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
@@ -23,8 +23,9 @@
 //! | `service/mod.rs` | the pipeline's documentation; re-exports |
 //! | `service/message.rs` | the message pipeline: stages, events, model calls, cancellation |
 //! | `service/apply.rs` | dry-run, apply, reads (the part that reads and writes the store) |
+//! | `store.rs` | the SQL: planner items, completions, goals, audit, idempotency |
 //!
-//! Only `service/` touches the store or a model. `apply` is [`service::apply`], re-exported here
+//! Only `service/` touches the store or a model, and only `store.rs` holds SQL. `apply` is [`service::apply`], re-exported here
 //! under its former path.
 
 pub mod changes;
@@ -39,6 +40,7 @@ pub mod reading;
 pub mod router;
 pub mod service;
 pub mod shape;
+mod store;
 pub mod summary;
 pub mod validate;
 pub mod week;
@@ -47,11 +49,5 @@ pub mod words;
 pub use model::*;
 pub use service::apply;
 
-/// The version of the operations format, sent in the `ops` event.
-pub const OPS_VERSION: u32 = 1;
-/// The most operations one proposal or one apply may hold.
-pub const MAX_OPERATIONS: usize = 20;
-/// Router: below this confidence the assistant asks a clarifying question.
-pub const CLARIFY_THRESHOLD: f64 = 0.45;
-/// Router: a `chat` decision needs at least this confidence; below it the message is planned.
-pub const CHAT_THRESHOLD: f64 = 0.70;
+// What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> assistant).
+pub use grounding::today_label;

@@ -8,6 +8,17 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::kernel::date::Weekday;
+
+/// The version of the operations format, sent in the `ops` event.
+pub const OPS_VERSION: u32 = 1;
+/// The most operations one proposal or one apply may hold.
+pub const MAX_OPERATIONS: usize = 20;
+/// Router: below this confidence the assistant asks a clarifying question.
+pub const CLARIFY_THRESHOLD: f64 = 0.45;
+/// Router: a `chat` decision needs at least this confidence; below it the message is planned.
+pub const CHAT_THRESHOLD: f64 = 0.70;
+
 /// What kind of planner item an operation or a record is about.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, uniffi::Enum,
@@ -116,41 +127,6 @@ pub enum RecurrenceType {
     Monthly,
     /// On the anchor's month and day, every `interval` years (Feb 29: leap years only).
     Yearly,
-}
-
-/// A day of the week; on the wire `mon` ... `sun`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, uniffi::Enum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Weekday {
-    /// Monday.
-    Mon,
-    /// Tuesday.
-    Tue,
-    /// Wednesday.
-    Wed,
-    /// Thursday.
-    Thu,
-    /// Friday.
-    Fri,
-    /// Saturday.
-    Sat,
-    /// Sunday.
-    Sun,
-}
-
-impl Weekday {
-    /// Monday to Sunday.
-    pub const ALL: [Weekday; 7] = [
-        Weekday::Mon,
-        Weekday::Tue,
-        Weekday::Wed,
-        Weekday::Thu,
-        Weekday::Fri,
-        Weekday::Sat,
-        Weekday::Sun,
-    ];
 }
 
 /// The repeat rule of a todo, event or habit. The item's `scheduledFor` is the anchor: the first

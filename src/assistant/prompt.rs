@@ -1,4 +1,4 @@
-//! The assistant's prompt builders (the templates are in [`crate::prompts`]): the proposal and
+//! The assistant's prompt builders (the templates are in [`crate::kernel::prompts`]): the proposal and
 //! chat system prompts, the repair request listing the invalid operations as the model wrote them,
 //! the summary request; and the lenient reading of a proposal answer (shared JSON extraction, a
 //! bare array, a single operation without the `operations` wrapper). Pure: text in, text out.
@@ -8,11 +8,11 @@ use serde_json::Value;
 use super::grounding::{cut_chars, Aliases};
 use super::model::{ItemKind, OpCheck, PlannerOperation};
 use super::summary;
-use crate::llm::extract::{extract_json, parse_model_json};
-use crate::prompts::{
+use crate::kernel::prompts::{
     ASSISTANT_CHAT as CHAT_PROMPT, ASSISTANT_PROPOSE as PROPOSE_PROMPT,
     ASSISTANT_REPAIR as REPAIR_PROMPT,
 };
+use crate::llm::extract::{extract_json, parse_model_json};
 
 /// The longest part of the first answer quoted back to the model in the repair pass.
 pub const MAX_REPAIR_ANSWER_CHARS: usize = 1_500;
@@ -132,8 +132,68 @@ pub fn chat_prompt(today: &str, context: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::model::OpIssue;
+    use crate::assistant::grounding::{seeded_where, today_label, Aliases};
+    use crate::assistant::model::{
+        ClarifySelection, ItemKind, OpIssue, PlannerItem, Priority, Recurrence,
+    };
+    use crate::kernel::date::Date;
     use serde_json::json;
+
+    fn item(kind: ItemKind, id: &str, title: &str, date: Option<&str>) -> PlannerItem {
+        PlannerItem {
+            kind,
+            id: id.into(),
+            title: title.into(),
+            notes: None,
+            scheduled_for: date.map(str::to_string),
+            time_of_day: None,
+            end_time: None,
+            priority: Priority::Medium,
+            recurrence: Recurrence::none(),
+            completed: false,
+            completed_occurrences: vec![],
+            goal_items: vec![],
+            child_goals: vec![],
+            created_ms: 0,
+            updated_ms: 0,
+        }
+    }
+
+    #[test]
+    fn seeded_where_and_prompts() {
+        let mut aliases = Aliases::default();
+        let mut milk = item(ItemKind::Todo, "uuid-milk", "Buy milk", Some("2026-11-19"));
+        milk.priority = Priority::High;
+        let sel = ClarifySelection {
+            ids: vec!["uuid-milk".into()],
+            date: Some("2026-11-21".into()),
+            priority: Some(Priority::Low),
+        };
+        assert_eq!(
+            seeded_where(&sel, &[milk], &mut aliases),
+            "The user answered a question and chose: the items [t1] todo \"Buy milk\" 2026-11-19 high, \
+             the date 2026-11-21, priority low. Apply the request to exactly these."
+        );
+        assert_eq!(
+            seeded_where(&ClarifySelection::default(), &[], &mut aliases),
+            ""
+        );
+        let p = propose_prompt("2026-11-18 (Wednesday)", "CTX", "");
+        assert!(p.contains("Today is 2026-11-18 (Wednesday)."));
+        assert!(p.ends_with("(ids in brackets):\nCTX"), "{p}");
+        let c = chat_prompt("D", "CTX");
+        assert!(c.ends_with("CTX") && !c.contains("{{"));
+        assert_eq!(
+            today_label(Date::parse("2026-11-22").unwrap()),
+            "2026-11-22 (Sunday)"
+        );
+        let title_of = |_: ItemKind, _: &str| None;
+        let r = summary_request("hi", &[], 2, &title_of);
+        assert_eq!(
+            r,
+            "Request: hi\nProposed changes:\n(none)\n2 more proposed changes were invalid and left out.\nSummary:"
+        );
+    }
 
     #[test]
     fn proposals_are_parsed_leniently() {

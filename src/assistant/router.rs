@@ -33,7 +33,7 @@ use crate::llm::structured::Issue;
 /// The JSON Schema of the router's reply (`schemas/assistant-router.json`); sent with the request
 /// so a grammar-capable engine constrains decoding to it.
 pub const ROUTER_SCHEMA: &str = include_str!("../../schemas/assistant-router.json");
-use crate::prompts::ASSISTANT_ROUTER as ROUTER_PROMPT;
+use crate::kernel::prompts::ASSISTANT_ROUTER as ROUTER_PROMPT;
 
 /// The router's reply as parsed, before the thresholds. Lenient: every field may be absent and
 /// unknown fields are ignored; [`check_reply`] says what is unusable.

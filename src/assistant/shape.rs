@@ -46,7 +46,7 @@ use serde_json::{Map, Value};
 
 use super::model::{ItemKind, ItemRef, OpIssue, OpType, PlannerOperation, Priority, Recurrence};
 use super::words::normalize_time;
-use crate::limits::excerpt;
+use crate::kernel::limits::excerpt;
 
 pub use super::words::{
     is_bulk_op, parse_kind, parse_op, parse_priority, parse_recurrence_alias,

@@ -175,7 +175,7 @@ fn strip_markdown(text: &str) -> String {
 }
 
 // The summary prompt's instructions: a summary sentence repeating one of them is dropped.
-use crate::prompts::ASSISTANT_SUMMARY as INSTRUCTIONS;
+use crate::kernel::prompts::ASSISTANT_SUMMARY as INSTRUCTIONS;
 
 /// The summary to show from what the model wrote, or `None` for the rule-based one: [`clean`]ed;
 /// when the answer was cut off (`truncated`, i.e. it hit `max_tokens`) only its complete sentences

@@ -31,7 +31,7 @@
 //!   un-completes (the item, or the occurrence).
 //!
 //! Messages and repair notes quote a caller's value (an unknown id, an unreadable date) by at most
-//! 40 characters ([`crate::limits::excerpt`]).
+//! 40 characters ([`crate::kernel::limits::excerpt`]).
 //!
 //! A habit `create` without recurrence is NOT repaired (`missing_recurrence`: the model must say how
 //! it repeats). Goals cannot be completed by an operation (`op_not_allowed`).
@@ -82,7 +82,7 @@ use super::model::{
 };
 use super::shape::{bulk_issue, is_bulk_id, ShapedOp};
 use super::MAX_OPERATIONS;
-use crate::limits::excerpt;
+use crate::kernel::limits::excerpt;
 
 /// The JSON Schema of a proposal (`{"operations":[...]}`), used for grammar-constrained decoding.
 pub const OPS_SCHEMA: &str = include_str!("../../schemas/assistant-ops.json");

@@ -7,17 +7,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::assistant::apply;
-use crate::assistant::date::Date;
 use crate::assistant::model::{
     ApplyResult, AssistantEvent, AssistantRequest, AssistantResult, AuditEntry, ItemKind,
     PlannerItem, PlannerOperation, Validation, WeekSnapshot,
 };
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
-use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
-use crate::ids::IdGenerator;
+use crate::kernel::date::Date;
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
 
 /// Receives the events of a message sent with [`Coach::send_message`]. Implement it in Swift,

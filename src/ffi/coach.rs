@@ -2,17 +2,18 @@
 
 use std::sync::{Arc, RwLock};
 
-use crate::clock::{Clock, SystemClock};
-use crate::error::{CoachError, Error};
+use crate::db::{IntegrityReport, Store};
 use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
-use crate::ids::IdGenerator;
+use crate::kernel::clock::{Clock, SystemClock};
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
+use crate::plan::GenerationRecord;
 use crate::plan::{
     self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, SchemaVersion,
     TodayPlanRequest,
 };
-use crate::store::{GenerationRecord, IntegrityReport, Store};
 use crate::suggest::service::AiSuggestionSource;
 
 /// The library's entry object: one per database file, shared freely between threads.

@@ -2,9 +2,9 @@
 
 use crate::assistant::model::ApplyResult;
 use crate::assistant::service::apply;
-use crate::error::{CoachError, Error};
-use crate::limits::{check_json, Caps};
-use crate::store::DataSummary;
+use crate::db::DataSummary;
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::limits::{check_json, Caps};
 use crate::Coach;
 
 #[uniffi::export]

@@ -1,14 +1,14 @@
 //! Encryption at rest: opening an encrypted database, rekeying it, copying a database under
-//! another key (`src/store/cipher.rs`; feature `encryption`).
+//! another key (`src/db/cipher.rs`; feature `encryption`).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::clock::SystemClock;
-use crate::error::CoachError;
-use crate::store::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
+use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
+use crate::kernel::clock::SystemClock;
+use crate::kernel::error::CoachError;
 use crate::Coach;
 
 #[uniffi::export]
@@ -122,7 +122,7 @@ impl Coach {
     pub fn open_config(config: OpenConfig) -> Result<Arc<Coach>, CoachError> {
         match (config.db_path, config.key) {
             (None, None) => Coach::open_in_memory(),
-            (None, Some(_)) => Err(crate::error::Error::InvalidArgument(
+            (None, Some(_)) => Err(crate::kernel::error::Error::InvalidArgument(
                 "a key needs a dbPath (an in-memory database is not encrypted)".into(),
             )
             .into()),

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
+use crate::kernel::error::{CoachError, Error};
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};

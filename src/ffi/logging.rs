@@ -1,16 +1,9 @@
 //! The library's log as the app receives it: the [`LogListener`] an app implements and
-//! [`set_log_listener`]. The bridge from the `log` crate is `crate::logging`.
+//! [`set_log_listener`]. The bridge from the `log` crate is `crate::kernel::logging`.
 
 use std::sync::Arc;
 
-use crate::logging::LogLevel;
-
-/// Receives the library's log records.
-#[uniffi::export(with_foreign)]
-pub trait LogListener: Send + Sync {
-    /// One record: its level, the module it comes from, and the message.
-    fn on_log(&self, level: LogLevel, target: String, message: String);
-}
+use crate::kernel::logging::{LogLevel, LogListener};
 
 /// Sends the library's log records at `level` and above to `listener` (`None` stops them). If
 /// the process already has another `log` logger (a Rust app), records go there instead.
@@ -20,5 +13,5 @@ pub trait LogListener: Send + Sync {
 /// throws is not called again until the next `setLogListener`.
 #[uniffi::export]
 pub fn set_log_listener(listener: Option<Arc<dyn LogListener>>, level: LogLevel) {
-    crate::logging::install(listener, level);
+    crate::kernel::logging::install(listener, level);
 }

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
-use crate::error::CoachError;
 use crate::ffi::Coach;
-use crate::ids::IdGenerator;
+use crate::kernel::error::CoachError;
+use crate::kernel::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
 use crate::meals::model::{
@@ -324,8 +324,8 @@ impl Coach {
     /// Throws `InvalidArgument` with the JSON path of the first problem.
     pub fn meal_plan_request_from_json(json: &str) -> Result<MealPlanRequest, CoachError> {
         validate::json_size("request JSON", json, validate::MAX_REQUEST_BYTES)?;
-        crate::limits::check_json(json, &crate::limits::Caps::REQUEST)?;
-        let request: MealPlanRequest = crate::error::parse_request(json)?;
+        crate::kernel::limits::check_json(json, &crate::kernel::limits::Caps::REQUEST)?;
+        let request: MealPlanRequest = crate::kernel::error::parse_request(json)?;
         validate::request(&request)?;
         Ok(request)
     }

@@ -1,8 +1,8 @@
 //! `prewarm`: reading a feature's fixed prompt beginning into the model's cache before the user
 //! asks, as a screen opens (like `prewarm(promptPrefix:)` of Apple's Foundation Models).
 
-use crate::error::CoachError;
 use crate::ffi::Coach;
+use crate::kernel::error::CoachError;
 use crate::llm::metered::Metered;
 use crate::llm::{CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, Sampling};
 
@@ -35,11 +35,13 @@ fn log_name(feature: AiFeature) -> &'static str {
 /// `Coach::install_model` decides; a model the app brings gets the tool loop.
 fn system_message(feature: AiFeature, embedded: bool) -> &'static str {
     match feature {
-        AiFeature::Assistant => crate::prompts::ASSISTANT_NARROW.trim_end(),
-        AiFeature::Suggestions if embedded => crate::prompts::SUGGESTIONS_CHOICES.trim_end(),
-        AiFeature::Suggestions => crate::prompts::SUGGESTIONS_SYSTEM.trim_end(),
-        AiFeature::Meals => crate::prompts::MEALS_RERANK.trim_end(),
-        AiFeature::Workout => crate::prompts::WORKOUT_ANALYZER,
+        AiFeature::Assistant => crate::kernel::prompts::ASSISTANT_NARROW.trim_end(),
+        AiFeature::Suggestions if embedded => {
+            crate::kernel::prompts::SUGGESTIONS_CHOICES.trim_end()
+        }
+        AiFeature::Suggestions => crate::kernel::prompts::SUGGESTIONS_SYSTEM.trim_end(),
+        AiFeature::Meals => crate::kernel::prompts::MEALS_RERANK.trim_end(),
+        AiFeature::Workout => crate::kernel::prompts::WORKOUT_ANALYZER,
     }
 }
 
@@ -76,7 +78,7 @@ impl Coach {
         metered.set_stage(log_name(feature));
         let out = metered
             .generate(request, None, CancelToken::new())
-            .map_err(crate::error::Error::from)?;
+            .map_err(crate::kernel::error::Error::from)?;
         Ok(out.prompt_tokens)
     }
 }

@@ -1,12 +1,12 @@
 //! Request records read as JSON by more than one entry point (the C API's `coach_call` and the
 //! `coach` command line), defined once so both accept exactly the same input.
 //!
-//! Read a request with [`crate::error::parse_request`]: its errors give the JSON path of the
+//! Read a request with [`crate::kernel::error::parse_request`]: its errors give the JSON path of the
 //! problem and never quote the request.
 
 use serde::Deserialize;
 
-use crate::error::{CoachError, Error, ErrorJson};
+use crate::kernel::error::{CoachError, Error, ErrorJson};
 use crate::suggest::model::{ExerciseContext, PrescriptionChange, SuggestionDraft};
 
 /// The input of [`crate::evaluate_exercise`] as one JSON object: the request of the C API's

@@ -2,34 +2,16 @@
 
 use std::sync::Arc;
 
-use crate::error::{CoachError, Error};
 use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 use crate::ffi::Coach;
-use crate::ids::IdGenerator;
+use crate::kernel::error::{CoachError, Error};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::CancelToken;
 use crate::suggest::model::{
     CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange,
     SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
 };
-use crate::suggest::service::{self, AiRunControl};
-
-/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
-/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
-///
-/// A listener that throws is not called again for that run (one warning is logged); the run goes
-/// on.
-#[uniffi::export(with_foreign)]
-pub trait SuggestionProgressListener: Send + Sync {
-    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
-    fn on_exercise(
-        &self,
-        index: u32,
-        count: u32,
-        exercise_name: String,
-    ) -> Result<(), ListenerError>;
-    /// A piece of the model's output, in order.
-    fn on_token(&self, piece: String) -> Result<(), ListenerError>;
-}
+use crate::suggest::service::{self, AiRunControl, SuggestionProgressListener};
 
 /// The app's progress listener behind the panic guard.
 struct GuardedProgress(Guarded<dyn SuggestionProgressListener>);

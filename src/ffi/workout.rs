@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
 
-use crate::error::{CoachError, Error};
 use crate::ffi::Coach;
+use crate::kernel::error::{CoachError, Error};
 use crate::llm::metered::SharedModel;
 use crate::llm::CancelToken;
 use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
@@ -270,7 +270,7 @@ impl Coach {
                 detail: format!("request JSON: at most {MAX_REQUEST_BYTES} bytes"),
             });
         }
-        let request: WorkoutRequest = crate::error::parse_request(json)?;
+        let request: WorkoutRequest = crate::kernel::error::parse_request(json)?;
         crate::workout::preanalysis::validate_request(&request)?;
         Ok(request)
     }

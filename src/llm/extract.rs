@@ -23,7 +23,7 @@
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::error::{json, OutputError, OutputErrorCode};
+use crate::kernel::error::{json, OutputError, OutputErrorCode};
 
 /// Parses the JSON object in model text into `T`.
 ///

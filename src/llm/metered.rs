@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::breaker::Breaker;
-use super::model::{
+use super::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, LoadedModelInfo,
     ModelInfo, TokenListener,
 };
@@ -545,5 +545,144 @@ mod queue_tests {
             "an idle model: no real wait"
         );
         assert_eq!(take_queue_wait_ms(), None, "taken once");
+    }
+}
+
+/// The circuit breaker (`breaker.rs`) as every model call meets it: through the metered wrapper.
+#[cfg(test)]
+mod breaker_tests {
+    use std::sync::Arc;
+
+    use crate::kernel::clock::FixedClock;
+    use crate::llm::breaker::*;
+    use crate::llm::metered::Metered;
+    use crate::llm::scripted::{ScriptedModel, ScriptedReply};
+    use crate::llm::LlmError;
+    use crate::llm::{
+        CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, Sampling,
+    };
+
+    fn req() -> GenerationRequest {
+        GenerationRequest {
+            messages: vec![ChatMessage::new(ChatRole::User, "hi")],
+            json_schema: None,
+            sampling: Sampling::default(),
+            max_tokens: 8,
+            timeout_ms: None,
+        }
+    }
+
+    fn fail() -> ScriptedReply {
+        ScriptedReply::Fail(LlmError::Backend {
+            detail: "boom".into(),
+        })
+    }
+
+    #[test]
+    fn opens_after_repeated_failures_and_recovers_after_the_cooldown() {
+        let model = ScriptedModel::new([
+            fail(),
+            fail(),
+            fail(),
+            ScriptedReply::Text("ok".into()),
+            fail(),
+            ScriptedReply::Text("fine".into()),
+        ]);
+        let clock = Arc::new(FixedClock::new(0));
+        let cfg = BreakerConfig {
+            failure_threshold: 3,
+            window_ms: 10_000,
+            cooldown_ms: 5_000,
+        };
+        let b = Breaker::new(clock.clone(), cfg);
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let call = || m.generate(req(), None, CancelToken::new());
+        for _ in 0..3 {
+            assert!(matches!(call(), Err(LlmError::Backend { .. })));
+            clock.advance_ms(1_000);
+        }
+        assert!(b.is_open());
+        assert_eq!(
+            call(),
+            Err(LlmError::Unavailable {
+                retry_after_ms: 4_000
+            })
+        );
+        assert_eq!(model.remaining(), 3, "fails fast: the model is not called");
+        clock.advance_ms(4_000);
+        assert_eq!(
+            call().unwrap().text,
+            "ok",
+            "half-open: one call goes through and closes it"
+        );
+        assert!(!b.is_open());
+        // One failure does not reopen a closed breaker.
+        assert!(matches!(call(), Err(LlmError::Backend { .. })));
+        assert!(!b.is_open());
+        assert_eq!(call().unwrap().text, "fine");
+    }
+
+    #[test]
+    fn failures_outside_the_window_and_caller_errors_do_not_count() {
+        let model = ScriptedModel::new([
+            fail(),
+            fail(),
+            ScriptedReply::Fail(LlmError::Cancelled),
+            ScriptedReply::Fail(LlmError::ContextOverflow {
+                prompt_tokens: 10,
+                context_tokens: 5,
+                over_by: 5,
+            }),
+            fail(),
+            fail(),
+        ]);
+        let clock = Arc::new(FixedClock::new(0));
+        let b = Breaker::new(
+            clock.clone(),
+            BreakerConfig {
+                failure_threshold: 3,
+                window_ms: 10_000,
+                cooldown_ms: 5_000,
+            },
+        );
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let call = || m.generate(req(), None, CancelToken::new());
+        let _ = call();
+        let _ = call();
+        let _ = call();
+        let _ = call();
+        assert!(
+            !b.is_open(),
+            "cancelled and overflow are not the model's failures"
+        );
+        clock.advance_ms(10_000);
+        let _ = call();
+        assert!(!b.is_open(), "the first two fell out of the window");
+        let _ = call();
+        assert!(!b.is_open());
+    }
+
+    #[test]
+    fn a_failed_trial_call_reopens_at_once() {
+        let model = ScriptedModel::new([fail(), fail(), fail()]);
+        let clock = Arc::new(FixedClock::new(0));
+        let b = Breaker::new(
+            clock.clone(),
+            BreakerConfig {
+                failure_threshold: 2,
+                window_ms: 10_000,
+                cooldown_ms: 5_000,
+            },
+        );
+        let m = Metered::new(&*model, "test").with_breaker(Some(&b));
+        let _ = m.generate(req(), None, CancelToken::new());
+        let _ = m.generate(req(), None, CancelToken::new());
+        assert!(b.is_open());
+        clock.advance_ms(5_000);
+        assert!(matches!(
+            m.generate(req(), None, CancelToken::new()),
+            Err(LlmError::Backend { .. })
+        ));
+        assert!(b.is_open());
     }
 }

@@ -9,6 +9,7 @@ pub mod breaker;
 pub mod extract;
 pub mod gguf;
 pub mod jump;
+pub mod language_model;
 #[cfg(feature = "llama")]
 pub mod llama;
 pub mod memory;
@@ -19,7 +20,8 @@ pub mod schema;
 pub mod scripted;
 pub mod structured;
 
+pub use language_model::{CancelToken, LanguageModel, TokenListener};
 pub use model::{
-    CancelToken, ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult,
-    LanguageModel, LlmError, LoadedModelInfo, ModelInfo, OutputStage, Sampling, TokenListener,
+    ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult, LlmError,
+    LoadedModelInfo, ModelInfo, OutputStage, Sampling,
 };

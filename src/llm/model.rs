@@ -1,7 +1,8 @@
-//! The records of a model call (requests, results, [`ModelInfo`], [`LlmError`]). The
-//! [`LanguageModel`] trait itself, with [`TokenListener`] and [`CancelToken`], is exported from
-//! `ffi/language_model.rs` (every exported callback trait and object lives in `src/ffi`) and
-//! re-exported here, the one way the library reaches a language model.
+//! The records of a model call (requests, results, [`ModelInfo`]; [`LlmError`] is defined in the
+//! kernel's errors and re-exported here). The [`LanguageModel`](super::LanguageModel) trait
+//! itself, the one way the library reaches a language model, is in `language_model.rs` with
+//! [`TokenListener`](super::TokenListener) and [`CancelToken`](super::CancelToken); `crate::llm`
+//! re-exports them all.
 //!
 //! Implementations: the embedded llama.cpp engine (feature `llama`), a [`ScriptedModel`](super::scripted::ScriptedModel)
 //! for deterministic tests, and any model an app implements in Swift or Kotlin (for the platform's
@@ -9,9 +10,15 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::error::OutputStage;
+use crate::kernel::error::Error;
+pub use crate::kernel::error::{LlmError, OutputStage};
 
-pub use crate::ffi::language_model::{CancelToken, LanguageModel, TokenListener};
+/// A failed model call as the library's internal error ([`Error::Llm`]).
+impl From<LlmError> for Error {
+    fn from(e: LlmError) -> Self {
+        Error::Llm(e)
+    }
+}
 
 /// Who wrote a chat message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
@@ -171,95 +178,6 @@ impl LoadedModelInfo {
             estimated_memory_bytes: None,
             constrains_json_schema: info.constrains_json_schema,
             embedded: false,
-        }
-    }
-}
-
-/// Failures of a model call. In Kotlin `LlmException`, in Swift `LlmError`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
-pub enum LlmError {
-    /// No file at the model path.
-    #[error("model file not found")]
-    ModelNotFound {
-        /// What was wrong.
-        detail: String,
-    },
-    /// The file is not a GGUF model.
-    #[error("not a GGUF model file: {detail}")]
-    NotAGguf {
-        /// What was wrong.
-        detail: String,
-    },
-    /// A GGUF file this build of llama.cpp cannot run.
-    #[error("unsupported model: {detail}")]
-    UnsupportedModel {
-        /// What was wrong.
-        detail: String,
-    },
-    /// The prompt does not fit the context window.
-    #[error("prompt of {prompt_tokens} tokens exceeds the context window of {context_tokens} by {over_by}")]
-    ContextOverflow {
-        /// Tokens in the prompt.
-        prompt_tokens: u32,
-        /// Tokens the context holds (minus room reserved for the answer).
-        context_tokens: u32,
-        /// How many tokens too many.
-        over_by: u32,
-    },
-    /// The call was cancelled through its [`CancelToken`].
-    #[error("cancelled")]
-    Cancelled,
-    /// The call ran past its timeout.
-    #[error("timed out after {after_ms} ms")]
-    TimedOut {
-        /// The limit that was hit.
-        after_ms: u64,
-    },
-    /// The JSON Schema could not be turned into a grammar.
-    #[error("invalid JSON schema: {detail}")]
-    InvalidSchema {
-        /// What was wrong.
-        detail: String,
-    },
-    /// The model failed repeatedly; calls fail fast until the circuit breaker's window passes.
-    #[error("model unavailable, retry after {retry_after_ms} ms")]
-    Unavailable {
-        /// When to try again.
-        retry_after_ms: u64,
-    },
-    /// The output stayed invalid after every repair attempt. `stage` is where the last attempt
-    /// failed: `extract`, `parse`, `schema` or `domain`.
-    #[error("invalid output after {attempts} attempts ({stage}): {detail}")]
-    InvalidOutput {
-        /// Where validation failed (a string across the FFI: `extract`, `parse`, `schema` or
-        /// `domain`; a model implemented by the app that reports another word fails as `Backend`).
-        stage: OutputStage,
-        /// How many generations were tried.
-        attempts: u32,
-        /// The last validation error.
-        detail: String,
-    },
-    /// The memory pre-flight refused to load the model: the model file plus the KV cache of the
-    /// chosen context (plus compute buffers) needs more than the device has available now.
-    #[error("the model needs {needed_bytes} bytes, {available_bytes} are available")]
-    InsufficientMemory {
-        /// Bytes the model would take.
-        needed_bytes: u64,
-        /// Bytes the device had available.
-        available_bytes: u64,
-    },
-    /// Any other failure of the engine (or of an app-provided model).
-    #[error("model failure: {detail}")]
-    Backend {
-        /// What went wrong.
-        detail: String,
-    },
-}
-
-impl From<uniffi::UnexpectedUniFFICallbackError> for LlmError {
-    fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
-        LlmError::Backend {
-            detail: format!("app model failed: {}", e.reason),
         }
     }
 }

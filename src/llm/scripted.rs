@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use super::model::{
+use super::{
     CancelToken, FinishReason, GenerationRequest, GenerationResult, LanguageModel, LlmError,
     ModelInfo, TokenListener,
 };

@@ -13,11 +13,11 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use super::extract::{extract_json, parse_model_json};
-use super::model::{
+use super::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, TokenListener,
 };
-use crate::error::{OutputErrorCode, OutputStage};
+use crate::kernel::error::{OutputErrorCode, OutputStage};
 
 static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
 
@@ -141,7 +141,7 @@ pub fn repair_prompt(lines: &[String]) -> String {
         listing.push_str(l);
         listing.push('\n');
     }
-    crate::prompts::REPAIR
+    crate::kernel::prompts::REPAIR
         .trim_end()
         .replace("{{lines}}", &listing)
 }
@@ -277,7 +277,7 @@ mod tests {
             "{\"count\": 9} SECRET",
             "{\"count\": 2}",
         ]));
-        let (_, records) = crate::logging::capture::logged(|| {
+        let (_, records) = crate::kernel::logging::capture::logged(|| {
             generate_validated::<Answer>(
                 &model,
                 request(),

@@ -10,6 +10,7 @@
 //! | [`rerank`] | what the model reads and may answer: aliases, the per-slot schema, checks (pure) |
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
 //! | [`service`] | the store and the model: import, save, stage, plan jobs |
+//! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs |
 //!
 //! The formats and the rules are documented in `docs/meals.md`.
 
@@ -18,6 +19,7 @@ pub mod rerank;
 pub mod score;
 pub mod search;
 pub mod service;
+mod store;
 pub mod validate;
 
 pub use model::*;

@@ -23,7 +23,7 @@ use std::collections::HashSet;
 
 use super::model::{MealHistoryEntry, MealPreferences, MealType, Recipe, RecipeSource};
 use super::search::{matched_tags, minutes_over, note_terms, primary_protein, words};
-use crate::assistant::date::Date;
+use crate::kernel::date::Date;
 
 /// A candidate's fallback score.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,4 +1,4 @@
-//! The rules of candidate search (pure: the SQL that runs them is in `store/meals.rs`).
+//! The rules of candidate search (pure: the SQL that runs them is in `store.rs`).
 //!
 //! Per slot, candidates are gathered in up to three tiers, each a full-text (FTS5) query over
 //! title, description, tags and ingredient names, all under the same filters:

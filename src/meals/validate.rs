@@ -5,13 +5,11 @@
 use std::collections::HashSet;
 
 use super::model::{MealPlanRequest, MealPlanResult, MealType, Recipe};
-use crate::assistant::date::Date;
-use crate::error::{Error, Result};
+use crate::kernel::date::Date;
+use crate::kernel::error::{Error, Result};
 
-/// Recipes per import call, at most.
-pub const MAX_IMPORT_RECIPES: usize = 20_000;
-/// Bytes of import JSON, at most (checked before parsing).
-pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
+pub use crate::kernel::limits::{MAX_IMPORT_BYTES, MAX_IMPORT_RECIPES};
+
 /// Bytes of a request read as JSON, at most (checked before parsing).
 pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
 /// Days per plan, at most.

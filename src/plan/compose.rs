@@ -15,9 +15,10 @@ use serde_json::{json, Value};
 
 use super::notes::{DayReading, Focus};
 use super::{Energy, SchemaVersion, TodayPlanRequest};
-use crate::workout::catalog::WorkoutExercise;
-use crate::workout::planner::{Slot, SlotSpec, FULL_BODY_SLOTS};
-use crate::workout::{Goal, PlanTier, WeightUnit, WorkoutMeta, WorkoutRequest};
+use crate::kernel::units::WeightUnit;
+use crate::workout::{
+    Goal, PlanTier, Slot, SlotSpec, WorkoutExercise, WorkoutMeta, WorkoutRequest, FULL_BODY_SLOTS,
+};
 
 /// The slots of a focus (full body and core: the workout flow's full-body slots).
 pub fn slot_specs(focus: Focus) -> &'static [SlotSpec] {
@@ -399,12 +400,10 @@ pub fn plan_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::IdGenerator;
+    use crate::kernel::ids::IdGenerator;
     use crate::plan::notes::read;
     use crate::plan::{transform, Ruleset};
-    use crate::workout::catalog::builtin;
-    use crate::workout::planner::skeleton_of;
-    use crate::workout::preanalysis;
+    use crate::workout::{analyze, builtin, capabilities_of, skeleton_of, validate_request};
 
     fn request(notes: &str) -> TodayPlanRequest {
         TodayPlanRequest {
@@ -425,8 +424,8 @@ mod tests {
         let r = request(notes);
         let reading = read(notes);
         let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
-        let date = preanalysis::validate_request(&w).unwrap();
-        let pre = preanalysis::analyze(&w, date, builtin(), &[]);
+        let date = validate_request(&w).unwrap();
+        let pre = analyze(&w, date, builtin(), &[]);
         let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
         assert!(!slots.is_empty(), "{notes}");
         let items: Vec<PlannedItem> = slots
@@ -480,8 +479,7 @@ mod tests {
                                 reading
                                     .equipment
                                     .iter()
-                                    .any(|k| crate::workout::catalog::capabilities_of(k)
-                                        .contains(&r.as_str())),
+                                    .any(|k| capabilities_of(k).contains(&r.as_str())),
                                 "{notes}: {id} needs {r}"
                             );
                         }
@@ -548,8 +546,8 @@ mod tests {
         let r = request(notes);
         let reading = read(notes);
         let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
-        let date = preanalysis::validate_request(&w).unwrap();
-        let pre = preanalysis::analyze(&w, date, builtin(), &[]);
+        let date = validate_request(&w).unwrap();
+        let pre = analyze(&w, date, builtin(), &[]);
         let specs = slot_specs(reading.focus);
         let mut slots = skeleton_of(&w, &pre, builtin(), specs);
         let pull_up = builtin().iter().find(|e| e.id == "pull-up").unwrap();

@@ -3,9 +3,9 @@
 //! written around the model's picks `compose.rs`.
 
 use super::SchemaVersion;
-use crate::assistant::date::Date;
-use crate::assistant::grounding::today_label;
-use crate::error::{Error, Result};
+use crate::assistant::today_label;
+use crate::kernel::date::Date;
+use crate::kernel::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Most characters of [`TodayPlanRequest::notes`].

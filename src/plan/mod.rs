@@ -10,6 +10,7 @@
 //! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
 //! | `generate.rs` | today-plan generation: the request, its bounds, the user turn (pure) |
+//! | `store.rs` | the SQL: one row of generation metadata per generation or transform |
 //! | `notes.rs` | today-plan generation: minutes, focus, goal, energy, equipment, spared parts read from the notes (pure) |
 //! | `compose.rs` | today-plan generation: slots per focus, the workout request, the plan JSON around the model's picks (pure) |
 //! | `service.rs` | transform plus generation metadata in the store; generation with the model |
@@ -22,6 +23,7 @@ mod notes;
 mod raw;
 mod schema;
 mod service;
+mod store;
 mod transform;
 
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
@@ -36,4 +38,5 @@ pub use service::{
     generate_and_record, transform_and_record, PlanGenerateSettings, PLAN_GENERATE_FEATURE,
     PLAN_TRANSFORM_FEATURE,
 };
+pub use store::{GenerationRecord, NewGeneration};
 pub use transform::transform;

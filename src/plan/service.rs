@@ -8,16 +8,20 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::generate::{user_prompt, validate_request, TodayPlanRequest};
+use super::store::NewGeneration;
 use super::{compose, notes, select_schema, transform, PlanTransform, Ruleset, SchemaSelection};
-use crate::clock::Clock;
-use crate::error::{Error, OutputError, OutputErrorCode, Result};
-use crate::ids::IdGenerator;
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, OutputError, OutputErrorCode, Result};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
 };
-use crate::store::{NewGeneration, Store};
-use crate::workout::{self, choices, document, planner};
+use crate::workout::{
+    analyzer_prompt, analyzer_schema, answer_picks, document_validator, exercises,
+    pre_analysis_over, skeleton_of, WorkoutExercise,
+};
 
 /// The `feature` value of plan-transform rows in generation metadata.
 pub const PLAN_TRANSFORM_FEATURE: &str = "plan.transform";
@@ -50,7 +54,7 @@ impl Default for PlanGenerateSettings {
 /// (success or failure) with the schema version, the selection reason and the ruleset version.
 ///
 /// When the transform fails, its error is returned even if recording the failure also failed.
-/// Text over 1 MiB ([`crate::limits::MAX_REQUEST_BYTES`]) is refused with `InvalidArgument`
+/// Text over 1 MiB ([`crate::kernel::limits::MAX_REQUEST_BYTES`]) is refused with `InvalidArgument`
 /// before anything is parsed or recorded.
 pub fn transform_and_record(
     store: Option<&Store>,
@@ -60,7 +64,7 @@ pub fn transform_and_record(
     selection: SchemaSelection,
     ids: &mut IdGenerator,
 ) -> Result<PlanTransform> {
-    crate::limits::check_size(text, &crate::limits::Caps::REQUEST)
+    crate::kernel::limits::check_size(text, &crate::kernel::limits::Caps::REQUEST)
         .map_err(|e| Error::InvalidArgument(format!("plan text: {}", e.detail)))?;
     let result = transform(text, selection.schema_version, ruleset, ids);
     let recorded = store.map(|s| {
@@ -128,15 +132,15 @@ pub fn generate_and_record(
     let selection = select_schema(&[], request.schema_version);
     let version = selection.schema_version;
     let reading = notes::read(&request.notes);
-    let catalog = workout::service::exercises(store)?;
+    let catalog = exercises(store)?;
     // Exercises the notes name: refused ones are banned; wanted ones ("I love pull-ups") fill
     // their slot when they are allowed today.
     let (wanted, refused) = compose::named_exercises(&request.notes, &catalog);
     let workout_request = compose::workout_request(request, &reading, &catalog, refused);
-    let pre = workout::service::pre_analysis_over(store, &workout_request, &catalog)?;
+    let pre = pre_analysis_over(store, &workout_request, &catalog)?;
     let specs = compose::slot_specs(reading.focus);
-    let mut slots = planner::skeleton_of(&workout_request, &pre, &catalog, specs);
-    let wanted: Vec<&crate::workout::catalog::WorkoutExercise> = catalog
+    let mut slots = skeleton_of(&workout_request, &pre, &catalog, specs);
+    let wanted: Vec<&WorkoutExercise> = catalog
         .iter()
         .filter(|e| wanted.contains(&e.id) && pre.is_allowed(&e.id))
         .collect();
@@ -146,17 +150,14 @@ pub fn generate_and_record(
             "request.notes: the equipment and bans they name leave no exercise".into(),
         ));
     }
-    let schema = choices::analyzer_schema(&slots);
-    let validator = document::validator(&schema);
+    let schema = analyzer_schema(&slots);
+    let validator = document_validator(&schema);
     let generation = GenerationRequest {
         messages: vec![
-            ChatMessage::new(ChatRole::System, crate::prompts::PLAN_GENERATE),
+            ChatMessage::new(ChatRole::System, crate::kernel::prompts::PLAN_GENERATE),
             ChatMessage::new(
                 ChatRole::User,
-                user_prompt(
-                    request,
-                    &choices::analyzer_prompt(&workout_request, &pre, &slots),
-                ),
+                user_prompt(request, &analyzer_prompt(&workout_request, &pre, &slots)),
             ),
         ],
         json_schema: Some(schema.to_string()),
@@ -167,7 +168,7 @@ pub fn generate_and_record(
         max_tokens: settings.max_tokens,
         timeout_ms: settings.timeout_ms,
     };
-    let picks_of = |v: &Value| choices::answer_picks(&validator, v, &slots);
+    let picks_of = |v: &Value| answer_picks(&validator, v, &slots);
     // The last answer's first issue is what a failure records.
     let last_issue: Mutex<Option<Issue>> = Mutex::new(None);
     let outcome = generate_validated::<Value>(

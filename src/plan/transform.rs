@@ -33,8 +33,8 @@ use super::raw::{
     KNOWN_FIELDS,
 };
 use super::SchemaVersion;
-use crate::error::{OutputError, OutputErrorCode as Code};
-use crate::ids::IdGenerator;
+use crate::kernel::error::{OutputError, OutputErrorCode as Code};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::extract::{has_top_level_key, parse_model_json_with};
 
 /// Transforms raw model text written in `version`'s schema into a [`TodayPlan`].

@@ -10,9 +10,9 @@ use super::model::{
     PrescriptionChange, RepRange, RepRangeMode, SetType, SuggestionDraft, SuggestionSource,
     WeightUnit, WorkoutPlan,
 };
-use super::rules;
+use super::rules::weight_text;
 use super::validate::{check_prescription, check_weight, invalid, MAX_WEIGHT_FACTOR};
-use crate::error::Result;
+use crate::kernel::error::Result;
 
 /// The value of `property` in `rx` now (at set `set_index`, or at exercise level when `None`):
 /// what a change of that property would replace. `None` when the set does not exist, or the
@@ -274,7 +274,7 @@ pub(crate) fn add_choice(draft: &mut SuggestionDraft, suggested: &ChangeValue, u
 /// suggested 140 lb." (`suggested` is the source's value, `edited.new_value` the user's).
 fn chosen_sentence(edited: &SuggestionDraft, suggested: &ChangeValue, unit: WeightUnit) -> String {
     let unit = unit.symbol();
-    let number = |v: &ChangeValue| v.number().map(rules::weight_text).unwrap_or_default();
+    let number = |v: &ChangeValue| v.number().map(weight_text).unwrap_or_default();
     let set_type = |v: &ChangeValue| match v {
         ChangeValue::SetType { value } => match value {
             SetType::Regular => "a regular set",

@@ -259,6 +259,22 @@ pub(crate) fn candidates_by_prescription(
     merged
 }
 
+/// The rule engine and the deduplicator on one exercise, with no database: what
+/// `coach suggest evaluate` prints. `existing` are the exercise's stored changes; `now_ms` is the
+/// time the cooldown is measured from.
+pub fn evaluate_exercise(
+    ctx: &ExerciseContext,
+    existing: &[PrescriptionChange],
+    now_ms: i64,
+) -> Vec<SuggestionDraft> {
+    deduplicate(
+        &ctx.prescription.id,
+        super::rules::evaluate(ctx),
+        existing,
+        now_ms,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

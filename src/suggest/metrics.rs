@@ -11,8 +11,7 @@ use super::model::{
     RepRangeMode, SetType, TrainingStyle, WeightUnit,
 };
 
-/// Pounds in one kilogram.
-pub const LBS_PER_KG: f64 = 2.20462;
+pub use crate::kernel::units::LBS_PER_KG;
 
 /// A step, increment or tolerance stated in pounds, in `unit` (kg: the gym equivalent, half).
 pub fn step(lbs: f64, unit: WeightUnit) -> f64 {

@@ -10,6 +10,7 @@
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
+//! | `store.rs` | the SQL: catalog, plans, logged sessions, history; `store/changes.rs`: suggested changes and their decisions |
 //! | `validate.rs` | the input checks and limits of plans, logged sessions and outside contexts |
 //! | `apply.rs` | the accept check, writing an accepted change into the prescription, AI admission |
 //! | `outcome.rs` | judging an accepted change on the next performance |
@@ -25,17 +26,13 @@ pub mod model;
 pub mod outcome;
 pub mod rules;
 pub mod service;
+mod store;
 pub mod validate;
 
+pub use dedup::evaluate_exercise;
 pub use model::*;
+pub(crate) use store::performances_of;
 
-/// The rule engine and the deduplicator on one exercise, with no database: what
-/// `coach suggest evaluate` prints. `existing` are the exercise's stored changes; `now_ms` is the
-/// time the cooldown is measured from.
-pub fn evaluate_exercise(
-    ctx: &ExerciseContext,
-    existing: &[PrescriptionChange],
-    now_ms: i64,
-) -> Vec<SuggestionDraft> {
-    dedup::deduplicate(&ctx.prescription.id, rules::evaluate(ctx), existing, now_ms)
-}
+// What workouts use (ARCHITECTURE.md, "Feature edges": workout -> suggest).
+pub use metrics::{e1rm, round_to_achievable, step};
+pub(crate) use service::log_session_in;

@@ -21,13 +21,12 @@ use super::model::{
 };
 use super::validate::{check_exercise, check_log, check_plan, invalid};
 use super::{dedup, history, metrics, outcome, rules};
-use crate::clock::Clock;
-use crate::error::{Error, Result};
-use crate::ids::IdGenerator;
+use crate::db::{Db, Store};
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::guard::ListenerError;
+use crate::kernel::ids::IdGenerator;
 use crate::llm::{CancelToken, LlmError, TokenListener};
-use crate::store::{Db, Store};
-
-pub use crate::ffi::SuggestionProgressListener;
 
 pub use super::validate::{
     check_context, MAX_BAR_WEIGHT, MAX_DUMBBELL_SIZES, MAX_DUMBBELL_WEIGHT, MAX_LOGGED_REPS,
@@ -47,6 +46,24 @@ pub trait SuggestionTools {
         before_ms: i64,
         limit: u32,
     ) -> Result<Vec<ExercisePerformance>>;
+}
+
+/// Receives the progress of an AI suggestion run: which exercise the model is on, and its text
+/// as it streams (for a "thinking" indicator; the text is untrusted and not yet validated).
+///
+/// A listener that throws is not called again for that run (one warning is logged); the run goes
+/// on.
+#[uniffi::export(with_foreign)]
+pub trait SuggestionProgressListener: Send + Sync {
+    /// The model starts on exercise `index` (0-based) of `count`, named `exercise_name`.
+    fn on_exercise(
+        &self,
+        index: u32,
+        count: u32,
+        exercise_name: String,
+    ) -> Result<(), ListenerError>;
+    /// A piece of the model's output, in order.
+    fn on_token(&self, piece: String) -> Result<(), ListenerError>;
 }
 
 /// Cancellation and progress of one suggestion generation.

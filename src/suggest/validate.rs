@@ -11,7 +11,7 @@ use super::model::{
     CatalogExercise, ExerciseContext, ExerciseLog, ExercisePrescription, LoadConfig, PerformedSet,
     RepRangeMode, SessionLog, WorkoutPlan,
 };
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// An `InvalidArgument` error with `detail`.
 pub(crate) fn invalid(detail: impl Into<String>) -> Error {

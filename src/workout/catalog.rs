@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::model::WeightUnit;
-use crate::suggest::model::{CatalogExercise, Equipment, LoadConfig, Muscle};
+use crate::suggest::{CatalogExercise, Equipment, LoadConfig, Muscle};
 
 /// How an exercise is loaded, for rounding loads to what can be built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]

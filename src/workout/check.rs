@@ -302,8 +302,8 @@ pub fn workout_issues(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::date::Date;
-    use crate::suggest::model::{ExercisePerformance, PerformedSet, SetType};
+    use crate::kernel::date::Date;
+    use crate::suggest::{ExercisePerformance, PerformedSet, SetType};
     use crate::workout::catalog::builtin;
     use crate::workout::model::{WorkoutMeta, WorkoutRequest};
     use crate::workout::{planner, preanalysis};

@@ -179,7 +179,7 @@ pub fn answer_picks<'a>(
     let answer: BTreeMap<String, String> = serde_json::from_value(v.clone()).map_err(|e| {
         vec![Issue {
             path: String::new(),
-            message: crate::error::json::describe(&e),
+            message: crate::kernel::error::json::describe(&e),
         }]
     })?;
     picks_of(&answer, slots).map_err(|(path, message)| vec![Issue { path, message }])

@@ -11,7 +11,7 @@
 //!   0, 1.05 when both recovery signals are high (sleep >= 80 and battery >= 70), else 1.025.
 
 use super::model::{CardioActivity, FatiguePolicy, Recovery};
-use crate::assistant::date::Date;
+use crate::kernel::date::Date;
 
 /// The policy and what decided it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

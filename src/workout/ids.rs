@@ -86,7 +86,7 @@ pub fn is_workout_id(id: &str) -> bool {
     let Some((loc, nn)) = rest.strip_prefix('-').and_then(|r| r.rsplit_once('-')) else {
         return false;
     };
-    crate::assistant::date::Date::parse(date).is_some()
+    crate::kernel::date::Date::parse(date).is_some()
         && nn.len() == 2
         && nn.bytes().all(|b| b.is_ascii_digit())
         && !loc.is_empty()

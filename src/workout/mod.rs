@@ -10,6 +10,7 @@
 //! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
 //! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
+//! | `store.rs` | the SQL: workout exercises and equipment, saved workouts |
 //! | `timebox.rs` | set times and the time budget |
 //! | `ids.rs` | workout and set ids |
 //! | `planner.rs` | the deterministic analyzer plan |
@@ -30,7 +31,16 @@ pub mod planner;
 pub mod preanalysis;
 pub mod render;
 pub mod service;
+mod store;
 pub mod timebox;
 
 pub use document::{validate_workout_yaml, DocumentError};
 pub use model::*;
+
+// What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> workout).
+pub use catalog::{builtin, capabilities_of, WorkoutExercise};
+pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
+pub use document::validator as document_validator;
+pub use planner::{skeleton_of, Slot, SlotSpec, FULL_BODY_SLOTS};
+pub use preanalysis::{analyze, validate_request};
+pub use service::{exercises, pre_analysis_over};

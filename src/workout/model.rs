@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use crate::suggest::model::WeightUnit;
+pub use crate::kernel::units::WeightUnit;
 
 /// What the session should train for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
@@ -547,9 +547,9 @@ impl Default for WorkoutSettings {
 
 impl WorkoutSettings {
     /// The bounds of every field (see the fields).
-    pub fn check(&self) -> crate::error::Result<()> {
+    pub fn check(&self) -> crate::kernel::error::Result<()> {
         let bad = |field: &str, range: &str| {
-            Err(crate::error::Error::InvalidArgument(format!(
+            Err(crate::kernel::error::Error::InvalidArgument(format!(
                 "settings.{field}: {range}"
             )))
         };

@@ -25,10 +25,10 @@ use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
 use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
 use super::timebox;
-use crate::assistant::date::Date;
-use crate::error::{Error, Result};
-use crate::suggest::metrics::e1rm;
-use crate::suggest::model::{ExercisePerformance, SetType};
+use crate::kernel::date::Date;
+use crate::kernel::error::{Error, Result};
+use crate::suggest::e1rm;
+use crate::suggest::{ExercisePerformance, SetType};
 
 /// Days of history read.
 pub const HISTORY_DAYS: i64 = 90;

@@ -20,7 +20,7 @@ use super::model::{
     WorkoutSet,
 };
 use super::timebox;
-use crate::suggest::metrics::{round_to_achievable, step};
+use crate::suggest::{round_to_achievable, step};
 
 /// The ramp: (fraction of the working load, reps) for `n` warm-up sets.
 pub fn ramp(n: u32) -> &'static [(f64, u32)] {

@@ -39,16 +39,16 @@ use super::model::{
 use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
-use crate::clock::Clock;
-use crate::error::{json, Error, ModelStep, Result};
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{json, Error, ModelStep, Result};
 use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling, TokenListener,
 };
-use crate::store::Store;
-use crate::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
+use crate::suggest::{ExerciseLog, PerformedSet, SessionLog, SetType, WeightUnit};
 
 /// Receives the flow's events.
 pub trait WorkoutSink: Send + Sync {
@@ -284,7 +284,7 @@ fn model_analyzer(
         settings.analyzer_timeout_ms,
     );
     let req = request_of(
-        crate::prompts::WORKOUT_ANALYZER,
+        crate::kernel::prompts::WORKOUT_ANALYZER,
         choices::analyzer_prompt(request, pre, &slots),
         &schema,
         settings.analyzer_max_tokens,
@@ -346,7 +346,7 @@ fn model_generator(
         settings.generator_timeout_ms,
     );
     let req = request_of(
-        crate::prompts::WORKOUT_GENERATOR,
+        crate::kernel::prompts::WORKOUT_GENERATOR,
         choices::generator_prompt(plan, catalog, inv),
         &schema,
         settings.generator_max_tokens,
@@ -528,10 +528,10 @@ pub fn render_plan_json(text: &str) -> Result<String> {
             }
         ))
     };
-    crate::limits::check_json(text, &crate::limits::Caps::ANALYZER_PLAN)
+    crate::kernel::limits::check_json(text, &crate::kernel::limits::Caps::ANALYZER_PLAN)
         .map_err(|e| bad(String::new(), e.detail))?;
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| bad(String::new(), crate::error::json::describe(&e)))?;
+        .map_err(|e| bad(String::new(), crate::kernel::error::json::describe(&e)))?;
     if let Some(i) = document::schema_issues(document::analyzer_validator(), &value)
         .into_iter()
         .next()
@@ -644,7 +644,7 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
                 "log.workoutId: this workout is already logged".into(),
             ));
         }
-        crate::suggest::service::log_session_in(db, clock, &session)?;
+        crate::suggest::log_session_in(db, clock, &session)?;
         db.set_workout_logged(&w, &yaml, &session.id)
     })
 }

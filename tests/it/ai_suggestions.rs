@@ -4,11 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::FixedClock;
-use coachcore::error::Error;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::error::Error;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, ChatRole, LlmError};
-use coachcore::store::Store;
 use coachcore::suggest::ai::{
     AiRun, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource, AI_CHANGE_TYPES,
     STEP_SCHEMA,
@@ -134,7 +134,7 @@ impl SuggestionTools for FakeTools {
     fn exercise_history(
         &self,
         catalog_id: &str,
-    ) -> coachcore::error::Result<Option<ExerciseHistory>> {
+    ) -> coachcore::kernel::error::Result<Option<ExerciseHistory>> {
         self.calls
             .lock()
             .unwrap()
@@ -147,7 +147,7 @@ impl SuggestionTools for FakeTools {
         catalog_id: &str,
         before_ms: i64,
         limit: u32,
-    ) -> coachcore::error::Result<Vec<ExercisePerformance>> {
+    ) -> coachcore::kernel::error::Result<Vec<ExercisePerformance>> {
         self.calls.lock().unwrap().push(format!(
             "recent {catalog_id} {} {limit}",
             (before_ms - T0) / DAY

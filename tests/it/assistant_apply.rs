@@ -16,10 +16,10 @@ use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
     ApplyResult, ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority, RecurrenceType,
 };
-use coachcore::clock::FixedClock;
-use coachcore::error::Error;
-use coachcore::ids::IdGenerator;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::error::Error;
+use coachcore::kernel::ids::IdGenerator;
 use serde_json::{json, Value};
 
 const T0: i64 = 1_795_000_000_000;
@@ -54,7 +54,11 @@ impl Env {
         }
     }
 
-    fn apply(&mut self, ops: Value, key: Option<&str>) -> coachcore::error::Result<ApplyResult> {
+    fn apply(
+        &mut self,
+        ops: Value,
+        key: Option<&str>,
+    ) -> coachcore::kernel::error::Result<ApplyResult> {
         self.clock.advance_ms(1_000);
         apply_json(
             &self.store,

@@ -6,10 +6,10 @@
 
 use coachcore::assistant::service::{run_message, AssistantSettings, EventSink};
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest, AssistantResult};
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 
 const TODAY: &str = "2026-11-18"; // a Wednesday: "tomorrow" is 2026-11-19
 

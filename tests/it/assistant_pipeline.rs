@@ -16,15 +16,15 @@ use coachcore::assistant::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, ClarifySelection, ItemKind,
     OpType, Priority, RouteDecision, SummarySource,
 };
-use coachcore::clock::FixedClock;
-use coachcore::error::{CoachError, Error};
-use coachcore::ids::IdGenerator;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::error::{CoachError, Error};
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use serde_json::{json, Value};
 
 const T0: i64 = 1_795_000_000_000;
@@ -101,7 +101,7 @@ impl Env {
         settings: &AssistantSettings,
         cancel: &Arc<CancelToken>,
     ) -> (
-        coachcore::error::Result<AssistantResult>,
+        coachcore::kernel::error::Result<AssistantResult>,
         Vec<AssistantEvent>,
     ) {
         let before = self.files();
@@ -137,7 +137,7 @@ impl Env {
         model: &dyn LanguageModel,
         request: &AssistantRequest,
     ) -> (
-        coachcore::error::Result<AssistantResult>,
+        coachcore::kernel::error::Result<AssistantResult>,
         Vec<AssistantEvent>,
     ) {
         self.run(Some(model), request, &quiet(), &CancelToken::new())

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::{
     Coach, CoachError, OutputErrorCode, SchemaSelection, SchemaVersion, SelectionReason,
 };
@@ -126,7 +126,7 @@ fn a_database_from_a_newer_library_is_refused_and_kept() {
         err,
         CoachError::DatabaseTooNew {
             found_version: 1000,
-            supported_version: coachcore::store::SCHEMA_VERSION
+            supported_version: coachcore::db::SCHEMA_VERSION
         }
     );
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -232,14 +232,14 @@ mod assistant {
         AssistantEvent, AssistantMode, AssistantRequest, AssistantStage, ItemKind, OpType,
         PlannerOperation, Priority, Recurrence, RecurrenceType, RouteDecision,
     };
-    use coachcore::clock::FixedClock;
+    use coachcore::db::Store;
     use coachcore::ffi::AssistantListener;
+    use coachcore::kernel::clock::FixedClock;
     use coachcore::llm::scripted::ScriptedModel;
     use coachcore::llm::{
         CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
         TokenListener,
     };
-    use coachcore::store::Store;
     use coachcore::{Coach, CoachError};
 
     /// 2025-11-21 (a Friday), 04:40 UTC.

@@ -19,10 +19,10 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
 use coachcore::meals::JobStatus;
-use coachcore::store::Store;
 use coachcore::Coach;
 use rusqlite::Connection;
 use serde_json::{json, Value};

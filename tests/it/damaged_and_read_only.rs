@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+use coachcore::db::Store;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use coachcore::{Coach, CoachError};
 use rusqlite::Connection;
 
@@ -40,7 +40,7 @@ fn database(dir: &Path, name: &str, generations: usize) -> PathBuf {
     let store = Store::open(&path).unwrap();
     for i in 0..generations {
         store
-            .insert_generation(&coachcore::store::NewGeneration {
+            .insert_generation(&coachcore::plan::NewGeneration {
                 feature: "plan.transform".into(),
                 schema_version: coachcore::plan::SchemaVersion::V2Flat,
                 selection_reason: coachcore::plan::SelectionReason::Override,
@@ -264,7 +264,7 @@ fn a_read_only_file_that_needs_an_upgrade_or_is_empty_is_refused_untouched() {
     let old = database(dir.path(), "old.db", 0);
     Connection::open(&old)
         .unwrap()
-        .pragma_update(None, "user_version", coachcore::store::SCHEMA_VERSION - 1)
+        .pragma_update(None, "user_version", coachcore::db::SCHEMA_VERSION - 1)
         .unwrap();
     let empty = dir.path().join("empty.db");
     std::fs::write(&empty, b"").unwrap();
@@ -287,7 +287,7 @@ fn an_explicit_read_only_open_refuses_writes_on_a_writable_file() {
     assert_eq!(store.recent_generations(10).unwrap().len(), 3);
     let e = CoachError::from(
         store
-            .insert_generation(&coachcore::store::NewGeneration {
+            .insert_generation(&coachcore::plan::NewGeneration {
                 feature: "plan.transform".into(),
                 schema_version: coachcore::plan::SchemaVersion::V2Flat,
                 selection_reason: coachcore::plan::SelectionReason::Override,

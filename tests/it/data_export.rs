@@ -8,11 +8,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use coachcore::assistant::AssistantEvent;
-use coachcore::clock::FixedClock;
+use coachcore::db::{Store, TABLES};
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::{MealLog, MealPlanEvent, MealType};
-use coachcore::store::{Store, TABLES};
 use coachcore::suggest::{CatalogExercise, SessionLog, WorkoutPlan};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
 use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog};
@@ -289,7 +289,7 @@ fn the_export_names_every_table_of_the_schema() {
     tables.sort();
     let mut listed: Vec<String> = TABLES.iter().map(|(t, _)| t.to_string()).collect();
     listed.sort();
-    assert_eq!(listed, tables, "a new table must be added to store::TABLES");
+    assert_eq!(listed, tables, "a new table must be added to db::TABLES");
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
     let v: Value = serde_json::from_str(&doc).unwrap();
     assert_eq!(v["format"], "coachcore-export");
     assert_eq!(v["version"], 1);
-    assert_eq!(v["schemaVersion"], coachcore::store::SCHEMA_VERSION);
+    assert_eq!(v["schemaVersion"], coachcore::db::SCHEMA_VERSION);
     assert_eq!(v["tables"].as_object().unwrap().len(), TABLES.len());
 
     let target = coach_at(&b);

@@ -14,8 +14,8 @@ use crate::damaged_and_read_only::names_in;
 #[cfg(feature = "encryption")]
 use {
     crate::data_export::{fill, T0},
-    coachcore::clock::FixedClock,
-    coachcore::store::{DatabaseKey, Store},
+    coachcore::db::{DatabaseKey, Store},
+    coachcore::kernel::clock::FixedClock,
     serde_json::{json, Value},
     std::path::PathBuf,
     std::sync::Arc,

@@ -19,8 +19,9 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use coachcore::db::{Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::plan::NewGeneration;
 use coachcore::plan::{SchemaVersion, SelectionReason};
-use coachcore::store::{NewGeneration, Store, APPLICATION_ID, SCHEMA_VERSION};
 use rusqlite::Connection;
 
 /// A child prints this once its harness is up and it is about to open.

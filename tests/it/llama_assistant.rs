@@ -19,14 +19,14 @@ use coachcore::assistant::shape::shape_typed;
 use coachcore::assistant::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, OpType, RouteDecision,
 };
-use coachcore::clock::FixedClock;
-use coachcore::ids::IdGenerator;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo, Sampling,
     TokenListener,
 };
-use coachcore::store::Store;
 use serde_json::json;
 
 const TODAY: &str = "2026-11-18";

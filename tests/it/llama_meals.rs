@@ -12,8 +12,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
-use coachcore::ids::IdGenerator;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
@@ -23,7 +24,6 @@ use coachcore::meals::search::candidate_query;
 use coachcore::meals::service::jobs::{self, PlanSink};
 use coachcore::meals::service::plan::{PlanEnv, PlanSettings, FALLBACK_WARNING};
 use coachcore::meals::*;
-use coachcore::store::Store;
 use coachcore::Coach;
 use serde_json::{json, Value};
 

@@ -9,13 +9,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
     TokenListener,
 };
-use coachcore::store::Store;
 use coachcore::suggest::ai::{
     AiRunReport, AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource,
 };
@@ -82,7 +82,7 @@ impl AiSuggestionSource for Recording {
         rule_drafts: &[SuggestionDraft],
         tools: &dyn SuggestionTools,
         control: &AiRunControl,
-    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+    ) -> coachcore::kernel::error::Result<Vec<SuggestionDraft>> {
         let started = Instant::now();
         let out = self.inner.run(ctx, rule_drafts, tools, &control.cancel);
         let wall_ms = started.elapsed().as_millis();
@@ -435,8 +435,13 @@ struct CachedTokens {
     seen: Mutex<Vec<u32>>,
 }
 
-impl coachcore::logging::LogListener for CachedTokens {
-    fn on_log(&self, _level: coachcore::logging::LogLevel, target: String, message: String) {
+impl coachcore::kernel::logging::LogListener for CachedTokens {
+    fn on_log(
+        &self,
+        _level: coachcore::kernel::logging::LogLevel,
+        target: String,
+        message: String,
+    ) {
         if target != "coachcore::llm::llama" || std::thread::current().id() != self.thread {
             return;
         }
@@ -461,8 +466,9 @@ impl coachcore::logging::LogListener for CachedTokens {
 /// runs out of its 60 s budget on a busy machine.)
 #[test]
 fn prewarm_reads_the_prefix_the_next_suggestion_call_reuses() {
+    use coachcore::ffi::logging::set_log_listener;
     use coachcore::ffi::{AiFeature, ModelOptions};
-    use coachcore::logging::{set_log_listener, LogLevel};
+    use coachcore::kernel::logging::LogLevel;
     let Some(path) = model_path() else { return };
     let dir = tempfile::tempdir().unwrap();
     let (coach, last) = seeded_coach_with(&dir, |day, rng| {

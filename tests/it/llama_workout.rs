@@ -8,12 +8,12 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::llama::{LlamaEngine, LlamaOptions};
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::plan::PlanGenerateSettings;
-use coachcore::store::Store;
 use coachcore::workout::service::{NoEvents, WorkoutSettings};
 use coachcore::workout::{validate_workout_yaml, WorkoutRequest, WorkoutSource};
 use coachcore::{Coach, CoachError, TodayPlanRequest};

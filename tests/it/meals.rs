@@ -9,10 +9,11 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::FixedClock;
-use coachcore::error::{CoachError, Error};
+use coachcore::db::Store;
 use coachcore::ffi::MealPlanListener;
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::error::{CoachError, Error};
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::breaker::{Breaker, BreakerConfig};
 use coachcore::llm::metered::Metered;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
@@ -25,7 +26,6 @@ use coachcore::meals::service::jobs::{self, PlanSink};
 use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings, FALLBACK_WARNING};
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::*;
-use coachcore::store::Store;
 use coachcore::Coach;
 use serde_json::{json, Value};
 
@@ -981,7 +981,7 @@ fn variety_warnings_for_repeats_and_yesterdays_protein() {
         .unwrap();
     let prefs = MealPreferences::default();
     let view = coachcore::meals::score::SlotView {
-        date: coachcore::assistant::date::Date::parse("2026-11-23").unwrap(),
+        date: coachcore::kernel::date::Date::parse("2026-11-23").unwrap(),
         meal_type: MealType::Dinner,
         tags: &[],
         note: None,

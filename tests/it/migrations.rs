@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use coachcore::assistant::ItemKind;
-use coachcore::clock::FixedClock;
-use coachcore::store::{Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::db::{Store, APPLICATION_ID, SCHEMA_VERSION};
+use coachcore::kernel::clock::FixedClock;
 use coachcore::suggest::model::*;
 use coachcore::Coach;
 use rusqlite::types::Value;
@@ -127,9 +127,9 @@ fn schema(conn: &Connection) -> BTreeMap<(String, String), String> {
     rows.map(|r| r.unwrap()).collect()
 }
 
-/// Migrations 0001-0003 as they are in src/store/migrations, run on an empty database.
+/// Migrations 0001-0003 as they are in src/db/migrations, run on an empty database.
 fn migrations_up_to_3() -> Connection {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/migrations");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db/migrations");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LlmError};
-use coachcore::store::Store;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
 use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog, WorkoutRequest};
 use coachcore::{Coach, CoachError, Energy, OutputErrorCode, SchemaVersion, TodayPlanRequest};

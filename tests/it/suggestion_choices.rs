@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::CancelToken;
-use coachcore::store::Store;
 use coachcore::suggest::ai::choices::{candidates, pick_schema, Candidate, MAX_CANDIDATES};
 use coachcore::suggest::ai::{AiSuggestionSettings, LlmSuggestionSource};
 use coachcore::suggest::model::*;
@@ -242,7 +242,10 @@ fn the_pick_schema_lists_none_and_each_candidate() {
 struct NoTools;
 
 impl SuggestionTools for NoTools {
-    fn exercise_history(&self, _: &str) -> coachcore::error::Result<Option<ExerciseHistory>> {
+    fn exercise_history(
+        &self,
+        _: &str,
+    ) -> coachcore::kernel::error::Result<Option<ExerciseHistory>> {
         panic!("choices call no tools")
     }
 
@@ -251,7 +254,7 @@ impl SuggestionTools for NoTools {
         _: &str,
         _: i64,
         _: u32,
-    ) -> coachcore::error::Result<Vec<ExercisePerformance>> {
+    ) -> coachcore::kernel::error::Result<Vec<ExercisePerformance>> {
         panic!("choices call no tools")
     }
 }

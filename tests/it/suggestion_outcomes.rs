@@ -5,8 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::{Clock, FixedClock};
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::{Clock, FixedClock};
 use coachcore::suggest::model::*;
 use coachcore::suggest::outcome::evaluate;
 use coachcore::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
@@ -648,7 +648,7 @@ impl AiSuggestionSource for ScriptedAi {
         _rule_drafts: &[SuggestionDraft],
         _tools: &dyn SuggestionTools,
         _control: &AiRunControl,
-    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+    ) -> coachcore::kernel::error::Result<Vec<SuggestionDraft>> {
         self.contexts.lock().unwrap().push(ctx.clone());
         if ctx.exercise.catalog_id != "bench" {
             return Ok(Vec::new());

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::suggest::model::*;
 use coachcore::{Coach, CoachError};
 
@@ -412,7 +412,7 @@ impl coachcore::suggest::service::AiSuggestionSource for ChurnAi {
         _rule_drafts: &[SuggestionDraft],
         _tools: &dyn coachcore::suggest::service::SuggestionTools,
         _control: &coachcore::suggest::service::AiRunControl,
-    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+    ) -> coachcore::kernel::error::Result<Vec<SuggestionDraft>> {
         // Same proposals for every log of one session, so a repeated prescription repeats them.
         let mut rng = Lcg(ctx.current.performed_at_ms as u64);
         let rx = &ctx.prescription;
@@ -487,7 +487,7 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
                 s.exercises.push(again);
             }
             w.clock.advance_ms(
-                (T0 + day * DAY + 3_600_000) - coachcore::clock::Clock::now_ms(&*w.clock),
+                (T0 + day * DAY + 3_600_000) - coachcore::kernel::clock::Clock::now_ms(&*w.clock),
             );
             w.coach.log_session(s.clone()).unwrap();
             let new = w.coach.suggestions_for_session(s.id.clone()).unwrap();
@@ -665,9 +665,11 @@ impl coachcore::suggest::service::AiSuggestionSource for FakeAi {
         _rule_drafts: &[SuggestionDraft],
         tools: &dyn coachcore::suggest::service::SuggestionTools,
         _control: &coachcore::suggest::service::AiRunControl,
-    ) -> coachcore::error::Result<Vec<SuggestionDraft>> {
+    ) -> coachcore::kernel::error::Result<Vec<SuggestionDraft>> {
         if self.fail {
-            return Err(coachcore::error::Error::Internal("model down".into()));
+            return Err(coachcore::kernel::error::Error::Internal(
+                "model down".into(),
+            ));
         }
         let recent = tools.recent_performances(
             &ctx.exercise.catalog_id,

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use coachcore::ids::IdGenerator;
+use coachcore::kernel::ids::IdGenerator;
 use coachcore::plan::{schema_depth, transform, Ruleset, SchemaVersion, TODAY_PLAN_SCHEMA};
 use coachcore::{OutputErrorCode, TodayPlan};
 use serde_json::{json, Value};
@@ -25,7 +25,7 @@ fn run(
     text: &str,
     v: SchemaVersion,
     seed: u64,
-) -> Result<TodayPlan, coachcore::error::OutputError> {
+) -> Result<TodayPlan, coachcore::kernel::error::OutputError> {
     transform(text, v, Ruleset::embedded(), &mut IdGenerator::seeded(seed))
 }
 

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use coachcore::assistant::{ApplyResult, ItemKind, OpType, PlannerItem};
-use coachcore::clock::FixedClock;
-use coachcore::store::Store;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::{Coach, CoachError};
 use serde_json::{json, Value};
 

@@ -5,11 +5,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use coachcore::clock::FixedClock;
+use coachcore::db::Store;
+use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::metered::SharedModel;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LanguageModel, LlmError};
-use coachcore::store::Store;
 use coachcore::workout::catalog::{builtin, Inventory, WorkoutEquipment};
 use coachcore::workout::document::{self, ANALYZER_SCHEMA, WORKOUT_SCHEMA};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};

@@ -2,7 +2,7 @@
 //! Sunday), and the whole evaluation task set (`tests/data/eval/assistant.json`).
 
 use super::*;
-use crate::assistant::model::{RecurrenceType, Weekday};
+use crate::assistant::model::{Priority, Recurrence, RecurrenceType, Weekday};
 
 const MON: &str = "2026-11-23";
 const FRI: &str = "2026-11-27";

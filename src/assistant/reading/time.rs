@@ -12,7 +12,6 @@
 //! past midnight).
 //!
 
-use super::when::count;
 use super::{Lexed, TimeReading};
 
 /// A clock reading before am/pm is settled.
@@ -234,4 +233,19 @@ fn time_at(p: &Lexed, i: usize, hint: Option<bool>) -> Option<(u32, Option<u32>,
         }
     }
     (c1.strong || pre).then(|| (c1.resolve(hint), None, j))
+}
+
+/// A count: digits or a number word ("a", "an", "one" ... "twelve").
+pub(super) fn count(s: &str) -> Option<u32> {
+    if !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse().ok().filter(|n| *n > 0);
+    }
+    let words = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    match s {
+        "a" | "an" => Some(1),
+        _ => words.iter().position(|w| *w == s).map(|n| n as u32 + 1),
+    }
 }

@@ -42,6 +42,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use super::time::count;
 use super::{DateReading, DateRole, Lexed, PriorityReading, RecurrenceReading, Span, TimeReading};
 use crate::assistant::date::Date;
 use crate::assistant::model::{Priority, Recurrence, RecurrenceType, Weekday};
@@ -208,21 +209,6 @@ fn day_num(s: &str) -> Option<(u32, bool)> {
     }
     let n: u32 = num.parse().ok()?;
     (1..=31).contains(&n).then_some((n, !suf.is_empty()))
-}
-
-/// A count: digits or a number word ("a", "an", "one" ... "twelve").
-pub(super) fn count(s: &str) -> Option<u32> {
-    if !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse().ok().filter(|n| *n > 0);
-    }
-    let words = [
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-        "twelve",
-    ];
-    match s {
-        "a" | "an" => Some(1),
-        _ => words.iter().position(|w| *w == s).map(|n| n as u32 + 1),
-    }
 }
 
 fn rec(kind: RecurrenceType, interval: u32, weekdays: Vec<Weekday>) -> Recurrence {

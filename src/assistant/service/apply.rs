@@ -49,10 +49,10 @@ use crate::assistant::shape::ShapedOp;
 use crate::assistant::validate::{referenced_items, too_many_issue, validate};
 use crate::assistant::week::week_entries;
 use crate::assistant::MAX_OPERATIONS;
-use crate::clock::Clock;
-use crate::error::{Error, Result};
-use crate::ids::IdGenerator;
-use crate::store::{Db, Store};
+use crate::db::{Db, Store};
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::ids::IdGenerator;
 
 pub use crate::assistant::changes::request_hash;
 
@@ -68,7 +68,7 @@ pub fn dry_run(store: &Store, ops: Vec<ShapedOp>, today: Date) -> Result<Validat
 }
 
 /// `ops` as JSON (`{"operations":[...]}` or an array), shaped then dry-run. `InvalidArgument`
-/// when the text holds no operation list or breaks a cap of [`crate::limits`]. More than
+/// when the text holds no operation list or breaks a cap of [`crate::kernel::limits`]. More than
 /// [`MAX_OPERATIONS`] are counted, not shaped: the validation has no checks, only the list error
 /// `too_many_operations`.
 pub fn dry_run_json(store: &Store, json: &str, today: Date) -> Result<Validation> {

@@ -32,9 +32,11 @@ use crate::assistant::shape;
 use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::{MAX_OPERATIONS, OPS_VERSION};
-use crate::clock::Clock;
-use crate::error::{Error, OutputStage, Result};
-use crate::ids::IdGenerator;
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, OutputStage, Result};
+use crate::kernel::ids::IdGenerator;
+use crate::kernel::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
 use crate::llm::structured::generate_validated;
@@ -42,8 +44,6 @@ use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, ModelInfo, Sampling,
 };
-use crate::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
-use crate::store::Store;
 
 /// The longest user message sent to the model, in characters (longer ones are cut).
 pub const MAX_MESSAGE_CHARS: usize = 2_000;
@@ -575,5 +575,29 @@ impl Run<'_> {
             }
         }
         Ok(titles)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_context_window() {
+        let s = AssistantSettings::default();
+        let info = |n| ModelInfo {
+            name: "m".into(),
+            context_tokens: n,
+            constrains_json_schema: false,
+        };
+        assert_eq!(
+            budget(&info(2048), 256, 1000, s.max_context_chars),
+            (2048 - 256 - 64) * 3 - 1000
+        );
+        assert_eq!(budget(&info(256), 256, 0, s.max_context_chars), 0);
+        assert_eq!(
+            budget(&info(100_000), 256, 0, s.max_context_chars),
+            s.max_context_chars
+        );
     }
 }

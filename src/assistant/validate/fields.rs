@@ -10,7 +10,7 @@ use crate::assistant::model::{
     ItemKind, KnownItem, OpIssue, OpType, PlannerOperation, Recurrence, RecurrenceType,
 };
 use crate::assistant::shape::type_str;
-use crate::limits::{excerpt, MAX_NOTES_CHARS};
+use crate::kernel::limits::{excerpt, MAX_NOTES_CHARS};
 
 impl Checker<'_> {
     pub(super) fn check_title(&mut self, o: &PlannerOperation) {

@@ -9,14 +9,14 @@ use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
-use coachcore::error::ErrorJson;
 use coachcore::ffi::requests::EvaluateRequest;
-use coachcore::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
+use coachcore::kernel::error::ErrorJson;
+use coachcore::kernel::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
-use crate::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
+use crate::io::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
 
 /// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
 fn ops_input() -> Result<Result<String, ExitCode>, Usage> {
@@ -93,7 +93,7 @@ impl EventSink for PrintEvents {
 fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
-    let replies: Vec<String> = coachcore::error::parse_request(&text)
+    let replies: Vec<String> = coachcore::kernel::error::parse_request(&text)
         .map_err(|e| Usage(format!("--script must be a JSON array of strings ({e})")))?;
     Ok(ScriptedModel::texts(replies))
 }
@@ -267,7 +267,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),
         Err(e) => return Ok(print_error(&e)),
     };
-    let notes = match crate::stdin_or_refuse(MAX_REQUEST_BYTES)? {
+    let notes = match crate::io::stdin_or_refuse(MAX_REQUEST_BYTES)? {
         Ok(text) => text,
         Err(code) => return Ok(code),
     };
@@ -311,7 +311,7 @@ pub(crate) fn suggest_evaluate() -> Result<ExitCode, Usage> {
         Err(e) => return refuse(e),
     };
     let parsed = check_json(&input, &Caps::REQUEST)
-        .and_then(|()| coachcore::error::parse_request::<EvaluateRequest>(&input));
+        .and_then(|()| coachcore::kernel::error::parse_request::<EvaluateRequest>(&input));
     let request = match parsed {
         Ok(request) => request,
         Err(e) => return refuse(e.to_json()),

@@ -15,12 +15,12 @@ use std::sync::Arc;
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest, AssistantResult};
 use coachcore::ffi::{AssistantListener, ModelOptions};
+use coachcore::kernel::logging::{LogLevel, LogListener};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
-use coachcore::logging::{LogLevel, LogListener};
 use coachcore::{Coach, CoachError, SchemaVersion, TodayPlan};
 
-use crate::{print_error, Usage};
+use crate::io::{print_error, Usage};
 
 /// The sample model output the demo transforms: fenced v2-flat JSON with prose around it and a
 /// block given as a template.
@@ -85,7 +85,7 @@ fn load(coach: &Coach, path: &str) -> Result<(), CoachError> {
         info.quantization.as_deref().unwrap_or("?"),
         started.elapsed().as_millis()
     );
-    coachcore::logging::set_log_listener(Some(Arc::new(ModelLines)), LogLevel::Info);
+    coachcore::ffi::logging::set_log_listener(Some(Arc::new(ModelLines)), LogLevel::Info);
     Ok(())
 }
 
@@ -139,7 +139,7 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     }
     demo_suggestions(&coach)?;
     demo_assistant(&coach, model.is_some())?;
-    coachcore::logging::set_log_listener(None, LogLevel::Warn);
+    coachcore::ffi::logging::set_log_listener(None, LogLevel::Warn);
 
     out!("\ngeneration metadata in the database:");
     for g in coach.recent_generations(10)? {
@@ -167,8 +167,8 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
 /// Today's plan from the loaded model (`generateTodayPlan`: code reads the notes and plans the
 /// slots, the model picks an exercise per slot): the plan, or why its answers were rejected (the demo goes on either way; both are recorded in the generation metadata).
 fn demo_generated_plan(coach: &Coach) {
-    use coachcore::clock::{Clock, SystemClock};
-    let today = coachcore::assistant::date::Date::from_unix_ms(SystemClock.now_ms(), 0);
+    use coachcore::kernel::clock::{Clock, SystemClock};
+    let today = coachcore::kernel::date::Date::from_unix_ms(SystemClock.now_ms(), 0);
     let notes = "30 minutes, upper body, dumbbells only";
     out!("\ntoday's plan, exercises picked by the model (notes: \"{notes}\"):");
     let request = coachcore::TodayPlanRequest {
@@ -243,7 +243,8 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
     })?;
     // Bench tops the range twice; squat falls below it on the prescribed load; row is steady.
     let reps = [[12, 9, 10], [12, 7, 9], [12, 7, 9]];
-    let start = coachcore::clock::Clock::now_ms(&coachcore::clock::SystemClock) - 5 * DAY;
+    let start =
+        coachcore::kernel::clock::Clock::now_ms(&coachcore::kernel::clock::SystemClock) - 5 * DAY;
     out!("\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)");
     for (n, r) in reps.iter().enumerate() {
         let id = format!("demo-{start}-{n}");
@@ -371,8 +372,8 @@ impl AssistantListener for Show {
 /// A message to the assistant (on the loaded model when `real`, else a scripted one): events,
 /// proposal, apply, week view, audit.
 fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
-    use coachcore::assistant::date::Date;
-    use coachcore::clock::{Clock, SystemClock};
+    use coachcore::kernel::clock::{Clock, SystemClock};
+    use coachcore::kernel::date::Date;
     let today = Date::from_unix_ms(SystemClock.now_ms(), 0);
     let tomorrow = today.add_days(1);
     let message = "Remind me to call mom tomorrow, add a long run tomorrow at 7:30 and a daily \

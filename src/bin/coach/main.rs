@@ -82,13 +82,10 @@
 //! in `commands.rs`, `meals.rs` and `workout.rs`, the demo in `demo.rs`.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
 
-use coachcore::error::ErrorJson;
-use coachcore::{Coach, CoachError, SchemaVersion};
+use io::Usage;
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
@@ -107,17 +104,9 @@ const USAGE: &str = "usage:
   coach demo [--db PATH] [--model GGUF]
 environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption)";
 
-struct Usage(String);
-
-/// State of stdout: writable, closed by the reader (quietly stop printing), or failed otherwise.
-static STDOUT: AtomicU8 = AtomicU8::new(STDOUT_OK);
-const STDOUT_OK: u8 = 0;
-const STDOUT_CLOSED: u8 = 1;
-const STDOUT_FAILED: u8 = 2;
-
 /// Prints one line on stdout; never panics. After a failed write nothing more is printed.
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::emit(format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::io::emit(format_args!($($arg)*)) };
 }
 
 /// Prints one line on stderr, ignoring failures (there is nowhere left to report them).
@@ -130,28 +119,9 @@ macro_rules! err_out {
 // After the macros: the commands print with `out!`.
 mod commands;
 mod demo;
+mod io;
 mod meals;
 mod workout;
-
-fn emit(line: std::fmt::Arguments<'_>) {
-    if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
-        return;
-    }
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_fmt(line)
-        .and_then(|()| stdout.write_all(b"\n"))
-        .and_then(|()| stdout.flush())
-    {
-        let state = if e.kind() == std::io::ErrorKind::BrokenPipe {
-            STDOUT_CLOSED
-        } else {
-            err_out!("coach: cannot write the output: {e}");
-            STDOUT_FAILED
-        };
-        STDOUT.store(state, Ordering::Relaxed);
-    }
-}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -162,7 +132,7 @@ fn main() -> ExitCode {
             ExitCode::from(64)
         }
     };
-    if STDOUT.load(Ordering::Relaxed) == STDOUT_FAILED {
+    if io::stdout_failed() {
         return ExitCode::from(74);
     }
     code
@@ -252,84 +222,4 @@ fn flags<'a>(args: &[&'a str], known: &[&str]) -> Result<HashMap<String, &'a str
         }
     }
     Ok(out)
-}
-
-fn version(s: &str) -> Result<SchemaVersion, Usage> {
-    SchemaVersion::parse(s).ok_or_else(|| {
-        Usage(format!(
-            "unknown schema version {s:?} (v1-current or v2-flat)"
-        ))
-    })
-}
-
-/// The environment variable that holds the database key (64 hexadecimal digits) for `--db`:
-/// never an argument, which other users of the machine can read in the process list.
-const KEY_VARIABLE: &str = "COACH_DB_KEY";
-
-/// The database of `--db` (encrypted with the key in `COACH_DB_KEY` when that is set and not
-/// empty), or an in-memory one without `--db`.
-fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
-    let key = std::env::var(KEY_VARIABLE).ok().filter(|k| !k.is_empty());
-    match (db, key) {
-        (Some(path), Some(hex)) => {
-            let key = coachcore::store::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
-            Coach::open_with_key(path.to_string(), &key)
-        }
-        (Some(path), None) => Coach::open(path.to_string()),
-        (None, _) => Coach::open_in_memory(),
-    }
-}
-
-fn print_error(e: &CoachError) -> ExitCode {
-    out!("{}", e.to_json().to_response());
-    match e {
-        CoachError::InvalidModelOutput { .. } | CoachError::ModelOutputRejected { .. } => {
-            ExitCode::from(2)
-        }
-        _ => ExitCode::from(1),
-    }
-}
-
-/// Exit code of an ops command's error: 2 when the input was refused, 1 otherwise.
-fn print_ops_error(e: &CoachError) -> ExitCode {
-    out!("{}", e.to_json().to_response());
-    match e {
-        CoachError::InvalidArgument { .. }
-        | CoachError::OperationsRejected { .. }
-        | CoachError::IdempotencyConflict
-        | CoachError::UndoConflict { .. } => ExitCode::from(2),
-        _ => ExitCode::from(1),
-    }
-}
-
-/// Reads stdin, at most `cap` bytes (it stops reading there): `None` when the input is larger.
-fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(cap as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|_| Usage("cannot read stdin".into()))?;
-    Ok((bytes.len() <= cap).then_some(bytes))
-}
-
-/// Reads stdin as text of at most `cap` bytes; input that is larger or not UTF-8 prints the
-/// `invalid_argument` error JSON and gives exit 1 (the inner `Err`).
-fn stdin_or_refuse(cap: usize) -> Result<Result<String, ExitCode>, Usage> {
-    Ok(read_stdin(cap)?.map_err(|e| {
-        out!("{}", e.to_response());
-        ExitCode::from(1)
-    }))
-}
-
-/// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error
-/// JSON to print (`invalid_argument`); a usage error only when stdin cannot be read at all.
-fn read_stdin(cap: usize) -> Result<Result<String, ErrorJson>, Usage> {
-    let invalid = |detail: String| CoachError::InvalidArgument { detail }.to_json();
-    Ok(match read_stdin_bytes(cap)? {
-        None => Err(invalid(format!("the input is larger than {cap} bytes"))),
-        Some(bytes) => {
-            String::from_utf8(bytes).map_err(|_| invalid("the input is not UTF-8 text".into()))
-        }
-    })
 }

@@ -5,14 +5,14 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use coachcore::limits::Caps;
+use coachcore::kernel::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
 use coachcore::Coach;
 
 use crate::commands::{job_inputs, JobInputs};
-use crate::{open, print_error, read_stdin, Usage};
+use crate::io::{open, print_error, read_stdin, Usage};
 
 /// `coach recipes import --db PATH`: a JSON array of recipes on stdin; prints `{"imported":N}`.
 pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {

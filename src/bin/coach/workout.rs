@@ -13,8 +13,8 @@ use coachcore::Coach;
 use serde::Serialize;
 
 use crate::commands::{job_inputs, JobInputs};
-use crate::{open, print_error, stdin_or_refuse, Usage};
-use coachcore::limits::MAX_REQUEST_BYTES;
+use crate::io::{open, print_error, stdin_or_refuse, Usage};
+use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
 #[derive(Serialize)]

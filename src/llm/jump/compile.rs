@@ -7,10 +7,16 @@ use std::collections::HashSet;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::pattern::{self, Nfa};
-use super::MAX_DEPTH;
 
 pub(super) type NodeId = u32;
 pub(super) type LitId = u32;
+
+/// Most readings of the text tracked at once; past that the predictor gives up (never happens with
+/// the library's schemas, which are unambiguous after a character or two).
+pub(super) const MAX_STATES: usize = 256;
+
+/// Deepest schema nesting compiled; deeper parts are treated as unknown.
+pub(super) const MAX_DEPTH: usize = 48;
 
 pub(super) const LIT_OPEN_ARRAY: LitId = 0;
 pub(super) const LIT_CLOSE_ARRAY: LitId = 1;

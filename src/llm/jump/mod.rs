@@ -27,7 +27,7 @@
 //! ([`JumpPredictor`], [`Forced`], [`forced_text`]); the schema compiler is in `compile` (its
 //! patterns in `pattern`), the matching of text against the compiled schema in `step`.
 
-use compile::{Compiled, Json};
+use compile::{Compiled, Json, MAX_STATES};
 use step::{Next, State, Task};
 
 mod compile;
@@ -54,13 +54,6 @@ pub struct JumpPredictor {
     states: Vec<State>,
     lost: bool,
 }
-
-/// Most readings of the text tracked at once; past that the predictor gives up (never happens with
-/// the library's schemas, which are unambiguous after a character or two).
-const MAX_STATES: usize = 256;
-
-/// Deepest schema nesting compiled; deeper parts are treated as unknown.
-const MAX_DEPTH: usize = 48;
 
 impl JumpPredictor {
     /// A predictor for the JSON Schema text `schema`, at the start of the output. `None` when the

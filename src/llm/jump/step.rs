@@ -7,8 +7,8 @@ use super::compile::{
     Compiled, LitId, Node, NodeId, LIT_CLOSE_ARRAY, LIT_CLOSE_OBJECT, LIT_COMMA, LIT_OPEN_ARRAY,
     LIT_OPEN_OBJECT, LIT_QUOTE,
 };
+use super::compile::{MAX_DEPTH, MAX_STATES};
 use super::pattern::{Inst, Nfa};
-use super::{MAX_DEPTH, MAX_STATES};
 
 /// One thing still to match; a state is a stack of them, the next one last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -2,9 +2,9 @@
 //! (no optional whitespace between JSON tokens, [`compact_json_grammar`]) and turned into the
 //! grammar sampler of a call.
 
+use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::sampling::LlamaSampler;
 
-use super::LlamaEngine;
 use crate::llm::model::LlmError;
 
 /// The whitespace rule llama.cpp's json-schema-to-grammar emits (this pinned version): nothing, a
@@ -14,17 +14,17 @@ const GBNF_SPACE_RULE: &str = r#"space ::= | " " | "\n"{1,2} [ \t]{0,20}"#;
 /// The same rule matching only the empty string: compact JSON.
 const GBNF_COMPACT_SPACE_RULE: &str = r#"space ::= """#;
 
-impl LlamaEngine {
-    /// The grammar of `schema`, and whether it is compact (no optional whitespace).
-    pub(super) fn grammar_sampler(&self, schema: &str) -> Result<(LlamaSampler, bool), LlmError> {
-        let (gbnf, compact) = compact_json_grammar(schema)?;
-        let sampler = LlamaSampler::grammar(&self.model, &gbnf, "root").map_err(|e| {
-            LlmError::InvalidSchema {
-                detail: format!("grammar rejected by llama.cpp: {e}"),
-            }
+/// The grammar of `schema` for `model`, and whether it is compact (no optional whitespace).
+pub(super) fn grammar_sampler(
+    model: &LlamaModel,
+    schema: &str,
+) -> Result<(LlamaSampler, bool), LlmError> {
+    let (gbnf, compact) = compact_json_grammar(schema)?;
+    let sampler =
+        LlamaSampler::grammar(model, &gbnf, "root").map_err(|e| LlmError::InvalidSchema {
+            detail: format!("grammar rejected by llama.cpp: {e}"),
         })?;
-        Ok((sampler, compact))
-    }
+    Ok((sampler, compact))
 }
 
 /// The GBNF grammar llama.cpp's json-schema-to-grammar makes of the JSON Schema text `schema`,

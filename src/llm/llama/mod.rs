@@ -45,28 +45,25 @@ use llama_cpp_2::token::LlamaToken;
 use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
-use super::model::{
+use super::runaway;
+use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
 };
-use super::runaway;
-use crate::ffi::language_model::guard_token_listener;
+use crate::llm::language_model::guard_token_listener;
 
 mod grammar;
 mod sampler;
 mod support;
 
 pub use grammar::compact_json_grammar;
-pub use support::{available_cores, backend};
+pub use support::{available_cores, backend, FALLBACK_TEMPLATE};
 
 use sampler::TokenSampler;
 use support::{
     backend_err, chat_template, check, check_gguf_magic, common_prefix, emit, lock, role_name,
     ComputeGate, Deadline, Utf8Stream,
 };
-
-/// The template used when a GGUF has no chat template llama.cpp can apply.
-pub const FALLBACK_TEMPLATE: &str = "chatml";
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
 /// chunks, so this bounds how long a long prompt can ignore them.
@@ -444,7 +441,7 @@ impl LlamaEngine {
         }
         let (grammar, jump) = match &request.json_schema {
             Some(schema) => {
-                let (grammar, compact) = self.grammar_sampler(schema)?;
+                let (grammar, compact) = grammar::grammar_sampler(&self.model, schema)?;
                 // The predictor assumes compact JSON: without it, nothing is forced.
                 let jump = if compact && self.jump_forward {
                     JumpPredictor::new(schema)

@@ -13,8 +13,7 @@ use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::token::LlamaToken;
 
-use super::FALLBACK_TEMPLATE;
-use crate::llm::model::{CancelToken, ChatRole, LlmError, TokenListener};
+use crate::llm::{CancelToken, ChatRole, LlmError, TokenListener};
 
 /// The cores this process may use (at least 1).
 pub fn available_cores() -> u32 {
@@ -70,6 +69,9 @@ pub(super) fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
         }),
     }
 }
+
+/// The template used when a GGUF has no chat template llama.cpp can apply.
+pub const FALLBACK_TEMPLATE: &str = "chatml";
 
 /// The GGUF's own chat template if llama.cpp can apply it, else [`FALLBACK_TEMPLATE`].
 pub(super) fn chat_template(model: &LlamaModel) -> Result<(LlamaChatTemplate, bool), LlmError> {

@@ -22,13 +22,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
 
 use super::plan::{plan, PlanEnv};
-use crate::clock::Clock;
-use crate::error::{CoachError, Error, Result};
-use crate::ids::IdGenerator;
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{CoachError, Error, Result};
+use crate::kernel::ids::IdGenerator;
 use crate::llm::LlmError;
 use crate::meals::model::{JobStatus, MealPlanEvent, MealPlanJob, MealPlanRequest, PlanOutcome};
 use crate::meals::validate;
-use crate::store::Store;
 
 /// Error code of a job whose runner ended with its process.
 pub const INTERRUPTED: &str = "interrupted";

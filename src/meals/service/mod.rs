@@ -11,10 +11,10 @@
 pub mod jobs;
 pub mod plan;
 
-use crate::clock::Clock;
-use crate::error::{Error, Result};
-use crate::ids::IdGenerator;
-use crate::store::Store;
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::ids::IdGenerator;
 
 use super::model::{MealHistoryEntry, MealLog, MealPlanResult, Recipe, RecipeSource};
 use super::score::history_id;
@@ -29,10 +29,10 @@ pub const STAGE_TTL_MS: i64 = 72 * 3_600_000;
 /// how many were imported.
 pub fn import_recipes_json(store: &Store, clock: &dyn Clock, json: &str) -> Result<u32> {
     validate::json_size("recipes JSON", json, validate::MAX_IMPORT_BYTES)?;
-    crate::limits::check_json(json, &crate::limits::Caps::RECIPES)
+    crate::kernel::limits::check_json(json, &crate::kernel::limits::Caps::RECIPES)
         .map_err(|e| Error::InvalidArgument(format!("recipes JSON: {}", e.detail)))?;
-    let recipes: Vec<Recipe> =
-        crate::error::parse_request(json).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let recipes: Vec<Recipe> = crate::kernel::error::parse_request(json)
+        .map_err(|e| Error::InvalidArgument(e.to_string()))?;
     import_recipes(store, clock, recipes)
 }
 
@@ -108,7 +108,7 @@ pub fn stage_recipe(
 
 /// Stages `core_id` inside a write transaction.
 pub(crate) fn stage_in(
-    db: &crate::store::Db<'_>,
+    db: &crate::db::Db<'_>,
     core_id: &str,
     stage_id: &str,
     now: i64,

@@ -15,10 +15,11 @@
 use std::sync::Arc;
 
 use super::{history_entry, stage_in};
-use crate::assistant::date::Date;
-use crate::clock::Clock;
-use crate::error::Result;
-use crate::ids::IdGenerator;
+use crate::db::Store;
+use crate::kernel::clock::Clock;
+use crate::kernel::date::Date;
+use crate::kernel::error::Result;
+use crate::kernel::ids::IdGenerator;
 use crate::llm::structured::{generate_validated, DEFAULT_ATTEMPTS};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, Sampling,
@@ -32,7 +33,6 @@ use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
 use crate::meals::validate;
-use crate::store::Store;
 
 /// Days of history that count as recent when the request does not say.
 pub const DEFAULT_RECENT_DAYS: u32 = 7;
@@ -397,7 +397,7 @@ fn rerank_with(
     candidates: &[Recipe],
 ) -> std::result::Result<(Vec<Pick>, Vec<String>), LlmError> {
     let s = env.settings;
-    let system = crate::prompts::MEALS_RERANK.trim_end();
+    let system = crate::kernel::prompts::MEALS_RERANK.trim_end();
     let context = model.info().context_tokens;
     // The fewest-points candidates give way until the prompt fits the model's window.
     let mut shown = candidates.len();

@@ -45,6 +45,9 @@
 
 use serde::Deserialize;
 
+pub use super::candidate::Candidate;
+
+use super::candidate::{regular_sets, EPS};
 use super::checks::{normalise_one, AiChange};
 use super::prompt::fmt;
 use super::set_types;
@@ -70,59 +73,6 @@ pub const REST_STEP_SECONDS: u32 = 30;
 pub const REPS_FALL_SHARE: f64 = 0.3;
 /// The largest rest a candidate proposes, in seconds.
 const MAX_REST: u32 = 900;
-pub(super) const EPS: f64 = 1e-9;
-
-/// One change the model may pick, valid by construction.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Candidate {
-    /// What kind of change.
-    pub change_type: ChangeType,
-    /// The set it targets, or `None` for the exercise's rest (all-same rest mode).
-    pub target_set_index: Option<u32>,
-    /// The prescription's current value.
-    pub old_value: f64,
-    /// The proposed value (an achievable load, whole reps or seconds).
-    pub new_value: f64,
-    /// What code saw, one sentence for the model (and the draft's reasoning when the model gives
-    /// none). Holds numbers and set indexes only.
-    pub evidence: String,
-    /// The figures of the evidence, for the draft.
-    pub figures: Vec<(&'static str, f64)>,
-    /// For a set type change: the set's type now and the proposed one (`old_value` and
-    /// `new_value` are then 0).
-    pub set_type: Option<(SetType, SetType)>,
-}
-
-impl Candidate {
-    /// The change in a few words, e.g. `increase rest from 60 to 90 s`.
-    pub fn summary(&self, unit: &str) -> String {
-        if let Some((old, new)) = self.set_type {
-            let set = self.target_set_index.unwrap_or(0);
-            return format!(
-                "make set {set} {} (now {})",
-                set_types::type_words(new),
-                set_types::type_words(old)
-            );
-        }
-        let (verb, what, suffix) = match self.change_type {
-            ChangeType::IncreaseWeight => ("increase", "weight", unit),
-            ChangeType::DecreaseWeight => ("decrease", "weight", unit),
-            ChangeType::IncreaseReps => ("increase", "target reps", ""),
-            ChangeType::DecreaseReps => ("decrease", "target reps", ""),
-            ChangeType::IncreaseRest => ("increase", "rest", "s"),
-            _ => ("decrease", "rest", "s"),
-        };
-        let target = self
-            .target_set_index
-            .map_or_else(String::new, |i| format!(" of set {i}"));
-        let sep = if suffix.is_empty() { "" } else { " " };
-        format!(
-            "{verb} {what}{target} from {} to {}{sep}{suffix}",
-            fmt(self.old_value),
-            fmt(self.new_value)
-        )
-    }
-}
 
 /// The candidates for `ctx`, given what the rules proposed (`rule_drafts`): see the module
 /// documentation. Empty when no candidate has evidence.
@@ -242,19 +192,6 @@ fn all_working<'a>(
 ) -> Option<Vec<(&'a SetPrescription, &'a PerformedSet)>> {
     let sets = working(ctx, perf);
     (!sets.is_empty() && sets.len() == regular_sets(ctx, false).len()).then_some(sets)
-}
-
-/// The prescribed regular sets, by index; only those with a load (target weight above 0) when
-/// `loaded`.
-pub(super) fn regular_sets(ctx: &ExerciseContext, loaded: bool) -> Vec<&SetPrescription> {
-    let mut v: Vec<&SetPrescription> = ctx
-        .prescription
-        .sets
-        .iter()
-        .filter(|rx| rx.set_type == SetType::Regular && (!loaded || rx.target_weight > 0.0))
-        .collect();
-    v.sort_by_key(|rx| rx.index);
-    v
 }
 
 /// The load tolerance of the plan's unit (2.5 lb, 1.25 kg).

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{HISTORY_TOOL, RECENT_TOOL, STEP_SCHEMA};
-use crate::prompts::SUGGESTIONS_USER as USER_TEMPLATE;
+use crate::kernel::prompts::SUGGESTIONS_USER as USER_TEMPLATE;
 use crate::suggest::model::{
     ChangeValue, ExerciseContext, ExerciseHistory, ExercisePerformance, PerformedSet, RepRange,
     RepRangeMode, RestMode, SetPrescription, SetType, SuggestionDraft,

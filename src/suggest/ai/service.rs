@@ -16,16 +16,16 @@ use super::{
     AiRun, AiRunReport, AiSuggestionMode, AiSuggestionSettings, CHOICE_MAX_TOKENS, HISTORY_TOOL,
     RECENT_TOOL,
 };
-use crate::error::{OutputStage, Result};
-use crate::ids::IdGenerator;
+use crate::kernel::error::{OutputStage, Result};
+use crate::kernel::ids::IdGenerator;
+use crate::kernel::prompts::SUGGESTIONS_CHOICES as CHOICES_PROMPT;
+use crate::kernel::prompts::SUGGESTIONS_SYSTEM as SYSTEM_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, Issue};
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, LlmError, TokenListener,
 };
-use crate::prompts::SUGGESTIONS_CHOICES as CHOICES_PROMPT;
-use crate::prompts::SUGGESTIONS_SYSTEM as SYSTEM_PROMPT;
 use crate::suggest::model::{ExerciseContext, SuggestionDraft};
 use crate::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
 

@@ -4,21 +4,12 @@
 //! hygiene rules are silent (`crate::suggest::rules::hygiene` judges a warmup at working weight,
 //! an early light set, a drop set without base and a logged type that differs from the plan).
 
-use super::choices::{regular_sets, Candidate, EPS};
+use super::candidate::{regular_sets, Candidate, EPS};
 use super::prompt::fmt;
 use crate::suggest::model::{
     ChangeType, ExerciseContext, ExercisePerformance, SetPrescription, SetType,
 };
 use crate::suggest::rules::top_regular;
-
-/// `a drop set`, `a warmup`, `a regular set`.
-pub(super) fn type_words(t: SetType) -> &'static str {
-    match t {
-        SetType::Regular => "a regular set",
-        SetType::Warmup => "a warmup",
-        SetType::Drop => "a drop set",
-    }
-}
 
 /// A drop set under this share of the top weight is not one (a different exercise, a mistake).
 const DROP_MIN_SHARE: f64 = 0.5;

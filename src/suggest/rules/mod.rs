@@ -9,9 +9,12 @@
 //! | `safety.rs` | below-range decrease, reduced weight to hit reps, match actual weight, stagnation rest |
 //! | `hygiene.rs` | short-rest drop, drop set without base, warmup as working, regular as warmup, set type mismatch |
 
+mod drafts;
 mod hygiene;
 
+pub(crate) use drafts::{draft, evidence, num, weight_text};
 pub(crate) use hygiene::top_regular;
+pub(crate) use progression::weight_progression_indexes;
 mod progression;
 mod rep_range;
 mod safety;
@@ -19,10 +22,7 @@ mod safety;
 pub(crate) mod testkit;
 
 use super::apply::applied;
-use super::model::{
-    ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, ExerciseContext,
-    SuggestionDraft, SuggestionSource,
-};
+use super::model::{ExerciseContext, SuggestionDraft};
 
 /// Every rule id, in evaluation order.
 pub const RULE_IDS: [&str; 14] = [
@@ -76,75 +76,13 @@ pub fn evaluate(ctx: &ExerciseContext) -> Vec<SuggestionDraft> {
     out
 }
 
-/// Set indexes for which a progression rule (large overshoot or double progression) warrants a
-/// weight increase: the current progression sets when one of those conditions holds, whether or
-/// not an increase can actually be emitted (rounding may leave no heavier achievable load, or the
-/// target weight may be 0). Rules that would otherwise fight progression check this first, as the
-/// original app does.
-pub(crate) fn weight_progression_indexes(ctx: &ExerciseContext) -> Vec<u32> {
-    progression::weight_progression_warranted(ctx)
-}
-
-/// A rule's draft. `set_index` is `None` for an exercise-level change.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn draft(
-    rule_id: &str,
-    change_type: ChangeType,
-    set_index: Option<u32>,
-    property: ChangeProperty,
-    old_value: Option<ChangeValue>,
-    new_value: ChangeValue,
-    reasoning: String,
-    evidence: Evidence,
-) -> SuggestionDraft {
-    SuggestionDraft {
-        source: SuggestionSource::Rule,
-        rule_id: Some(rule_id.to_string()),
-        change_type,
-        target_set_index: set_index,
-        property,
-        old_value,
-        new_value,
-        reasoning,
-        evidence,
-    }
-}
-
-/// A weight for a sentence: rounded to thousandths (no float noise), no trailing ".0".
-pub(crate) fn weight_text(weight: f64) -> String {
-    format!("{}", (weight * 1000.0).round() / 1000.0)
-}
-
-/// A numeric change value.
-pub(crate) fn num(value: f64) -> ChangeValue {
-    ChangeValue::Number { value }
-}
-
-/// Evidence from performance ids, set indexes and named figures.
-pub(crate) fn evidence<'a>(
-    performance_ids: impl IntoIterator<Item = &'a str>,
-    set_indexes: impl IntoIterator<Item = u32>,
-    figures: &[(&str, f64)],
-) -> Evidence {
-    Evidence {
-        performance_ids: performance_ids.into_iter().map(str::to_string).collect(),
-        set_indexes: set_indexes.into_iter().collect(),
-        figures: figures
-            .iter()
-            .map(|(name, value)| EvidenceFigure {
-                name: (*name).to_string(),
-                value: *value,
-            })
-            .collect(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::testkit::{done, sets, Ctx};
     use super::*;
     use crate::suggest::model::{
-        ExerciseHistory, PerformedSet, RestMode, SetPrescription, SetType::*, Trend,
+        ExerciseHistory, PerformedSet, RestMode, SetPrescription, SetType::*, SuggestionSource,
+        Trend,
     };
 
     /// The rule ids of `drafts`, in output order.

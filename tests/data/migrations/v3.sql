@@ -3,7 +3,7 @@
 -- with the library (which runs 0004) and checks what 0004 rewrote and that every row survived.
 --
 -- Never edit this file to follow a later migration: it is the old file. The schema below is a
--- verbatim copy of src/store/migrations/0001-0003 (the test checks that it still matches them);
+-- verbatim copy of src/db/migrations/0001-0003 (the test checks that it still matches them);
 -- the rows are what the library of that version wrote, in its conventions:
 --   - weights (performed sets, prescriptions) are in the unit of the session's plan (kg for
 --     'plan-upper', lb for 'plan-lower' and for the plan-less session 's-free-1');
@@ -16,7 +16,7 @@ PRAGMA journal_mode = WAL;
 PRAGMA foreign_keys = ON;
 BEGIN IMMEDIATE;
 
--- ==== src/store/migrations/0001_generation_metadata.sql (verbatim)
+-- ==== src/db/migrations/0001_generation_metadata.sql (verbatim)
 -- Every LLM generation or transform the library performs, with how it was made and how it ended.
 -- Holds no user content: codes, versions and times only.
 CREATE TABLE generation_metadata (
@@ -32,7 +32,7 @@ CREATE TABLE generation_metadata (
 );
 CREATE INDEX generation_metadata_created ON generation_metadata (created_at_ms DESC, id DESC);
 
--- ==== src/store/migrations/0002_training.sql (verbatim)
+-- ==== src/db/migrations/0002_training.sql (verbatim)
 -- Spec 004: the exercise catalog, plans with per-set prescriptions, logged workouts, the cached
 -- per-exercise history, and PrescriptionChange (suggestions, their decisions and outcomes).
 -- Enumerations are stored as their JSON spellings ('regular', 'notSet', 'increaseWeight', ...).
@@ -156,7 +156,7 @@ CREATE INDEX prescription_changes_session ON prescription_changes (session_id, s
 CREATE INDEX prescription_changes_cooldown ON prescription_changes (prescription_id, created_at_ms);
 CREATE INDEX prescription_changes_plan_decision ON prescription_changes (plan_id, decision, created_at_ms);
 
--- ==== src/store/migrations/0003_assistant.sql (verbatim)
+-- ==== src/db/migrations/0003_assistant.sql (verbatim)
 -- Spec 002: the planner (todos, events, habits, goals), per-occurrence completions of repeating
 -- items, goal links (items and child goals), the assistant's audit log and the idempotency keys of
 -- apply.

@@ -22,10 +22,10 @@ use crate::assistant::shape::{self, ShapedOp};
 use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::MAX_OPERATIONS;
-use crate::error::Result;
+use crate::kernel::error::Result;
+use crate::kernel::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::llm::structured::repair_prompt;
 use crate::llm::{ChatMessage, ChatRole, FinishReason, LlmError};
-use crate::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use serde_json::Value;
 
 impl Run<'_> {

@@ -25,10 +25,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::Store;
-#[cfg(feature = "encryption")]
-use super::{application_id, user_version};
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// Whether this build can encrypt (it was built with the feature `encryption`).
 pub const ENCRYPTION_AVAILABLE: bool = cfg!(feature = "encryption");
@@ -96,7 +93,7 @@ impl DatabaseKey {
 
     /// SQLCipher's raw-key literal, `x'<64 hex digits>'`, in a buffer zeroed when dropped.
     #[cfg_attr(not(feature = "encryption"), allow(dead_code))]
-    fn literal(&self) -> Secret {
+    pub(super) fn literal(&self) -> Secret {
         const HEX: &[u8; 16] = b"0123456789ABCDEF";
         let mut text = String::with_capacity(3 + 2 * Self::LEN);
         text.push_str("x'");
@@ -122,7 +119,7 @@ impl Drop for DatabaseKey {
 }
 
 /// Text holding key material, overwritten with zeros when dropped.
-struct Secret(String);
+pub(super) struct Secret(pub(super) String);
 
 impl Drop for Secret {
     fn drop(&mut self) {
@@ -244,105 +241,6 @@ fn chi_square(bytes: &[u8]) -> f64 {
         .iter()
         .map(|&c| (f64::from(c) - expected).powi(2) / expected)
         .sum()
-}
-
-impl Store {
-    /// Opens (creating if absent) the encrypted database at `path` with `key`, as
-    /// [`Store::open`] does a plain one. The key is set on the connection before anything reads
-    /// the file. Refused, the file untouched: [`Error::WrongKey`], [`Error::DatabaseNotEncrypted`]
-    /// (a plain SQLite file), [`Error::EncryptionUnavailable`] (a build without the feature).
-    pub fn open_encrypted(path: impl AsRef<Path>, key: &DatabaseKey) -> Result<Store> {
-        Self::open_with(path.as_ref(), super::Access::Auto, Some(key))
-    }
-
-    /// Whether the database was opened with a key.
-    pub fn is_encrypted(&self) -> bool {
-        self.encrypted
-    }
-
-    /// Re-encrypts the whole database under `key` in one transaction, then truncates the
-    /// write-ahead log so no page under the old key is left. Other connections to the file
-    /// (another process) must reopen with the new key. Refused on a plain database
-    /// ([`Error::DatabaseNotEncrypted`]), a read-only or damaged one.
-    pub fn rekey(&self, key: &DatabaseKey) -> Result<()> {
-        if !ENCRYPTION_AVAILABLE {
-            return Err(Error::EncryptionUnavailable);
-        }
-        if !self.encrypted {
-            return Err(Error::DatabaseNotEncrypted);
-        }
-        self.writable()?;
-        let conn = self.lock();
-        let literal = key.literal();
-        let sql = Secret(format!("PRAGMA rekey = \"{}\"", literal.0));
-        conn.execute_batch(&sql.0)?;
-        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        Ok(())
-    }
-
-    /// Writes the whole database into a new file at `dest`, encrypted with `key` or plain without
-    /// one, with this database's schema version and id: open it with [`Store::open_encrypted`]
-    /// (or [`Store::open`]). `dest` must not exist (nothing is overwritten); a copy that fails is
-    /// removed. The database is read in one transaction (a consistent snapshot).
-    pub fn copy_to(&self, dest: &Path, key: Option<&DatabaseKey>) -> Result<()> {
-        if key.is_some() && !ENCRYPTION_AVAILABLE {
-            return Err(Error::EncryptionUnavailable);
-        }
-        if dest.as_os_str().is_empty() || std::fs::symlink_metadata(dest).is_ok() {
-            return Err(Error::InvalidArgument(
-                "the copy's path is empty or a file exists there (nothing is overwritten)".into(),
-            ));
-        }
-        let conn = self.lock();
-        let result = export(&conn, dest, key);
-        if result.is_err() {
-            // Only what this call created: the new file and its journal.
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(super::sibling(dest, suffix));
-            }
-        }
-        result
-    }
-}
-
-/// The copy of [`Store::copy_to`]: `dest` attached under `key` (SQLCipher's `''` for a plain
-/// one), filled by `sqlcipher_export`, stamped with the schema version and the id.
-#[cfg(feature = "encryption")]
-fn export(conn: &Connection, dest: &Path, key: Option<&DatabaseKey>) -> Result<()> {
-    let dest = dest
-        .to_str()
-        .ok_or_else(|| Error::InvalidArgument("the copy's path is not UTF-8".into()))?;
-    let literal = key.map_or_else(|| Secret(String::new()), DatabaseKey::literal);
-    conn.execute(
-        "ATTACH DATABASE ?1 AS coach_copy KEY ?2",
-        [dest, &literal.0],
-    )
-    .map_err(super::open_error)?;
-    let copied = (|| -> Result<()> {
-        let version = user_version(conn)?;
-        let id = application_id(conn)?;
-        let tx = conn.unchecked_transaction()?;
-        tx.query_row("SELECT sqlcipher_export('coach_copy')", [], |_| Ok(()))?;
-        tx.pragma_update(Some("coach_copy"), "user_version", version)?;
-        tx.pragma_update(Some("coach_copy"), "application_id", id)?;
-        tx.commit()?;
-        Ok(())
-    })();
-    let detached = conn.execute("DETACH DATABASE coach_copy", []);
-    copied?;
-    detached?;
-    Ok(())
-}
-
-#[cfg(not(feature = "encryption"))]
-fn export(conn: &Connection, dest: &Path, _key: Option<&DatabaseKey>) -> Result<()> {
-    let dest = dest
-        .to_str()
-        .ok_or_else(|| Error::InvalidArgument("the copy's path is not UTF-8".into()))?;
-    // VACUUM INTO copies the header too: schema version and id come along.
-    conn.execute("VACUUM INTO ?1", [dest])
-        .map_err(super::open_error)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{json, ErrorJson};
+use super::json::{self, ErrorJson};
 
 /// A JSON request (to the C API or the CLI) that could not be read: where and why, never the
 /// offending value. Its code is `invalid_argument`.
@@ -91,105 +91,4 @@ fn request_path(path: &serde_path_to_error::Path, unknown_key: bool) -> Option<S
         }
     }
     (!out.is_empty()).then_some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::CoachError;
-
-    #[derive(Debug, serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Req {
-        n: u32,
-        x: f64,
-        tags: Vec<String>,
-        by_name: std::collections::BTreeMap<String, u32>,
-    }
-
-    #[test]
-    fn request_errors_describe_without_quoting() {
-        let ok = r#"{"n":1,"x":1.5,"tags":[],"by_name":{}}"#;
-        assert!(parse_request::<Req>(ok).is_ok());
-        // (input, path, detail); "SECRET" stands for user data.
-        let cases: &[(&str, Option<&str>, &str)] = &[
-            (
-                r#"{"n":"SECRET","x":1,"tags":[],"by_name":{}}"#,
-                Some("n"),
-                "wrong type: expected an integer",
-            ),
-            (
-                r#"{"n":-1,"x":1,"tags":[],"by_name":{}}"#,
-                Some("n"),
-                "number out of range",
-            ),
-            (
-                r#"{"n":4294967296,"x":1,"tags":[],"by_name":{}}"#,
-                Some("n"),
-                "number out of range",
-            ),
-            (
-                r#"{"n":1,"x":"SECRET","tags":[],"by_name":{}}"#,
-                Some("x"),
-                "wrong type: expected a number",
-            ),
-            (
-                r#"{"n":1,"x":1,"tags":[1],"by_name":{}}"#,
-                Some("tags[0]"),
-                "wrong type: expected a string",
-            ),
-            (
-                r#"{"n":1,"x":1,"tags":"SECRET","by_name":{}}"#,
-                Some("tags"),
-                "wrong type: expected an array",
-            ),
-            (
-                r#"{"n":1,"x":1,"tags":[],"by_name":{"ok_key":"SECRET"}}"#,
-                Some("by_name.ok_key"),
-                "wrong type: expected an integer",
-            ),
-            // A key the caller chose that is not a plain identifier drops the whole path.
-            (
-                r#"{"n":1,"x":1,"tags":[],"by_name":{"SECRET key":"v"}}"#,
-                None,
-                "wrong type: expected an integer",
-            ),
-            (
-                r#"{"n":1,"x":1,"tags":[],"by_name":{},"SECRET":1}"#,
-                None,
-                "unknown field; expected one of `n`, `x`, `tags`, `by_name`",
-            ),
-            (
-                r#"{"n":1,"n":2,"x":1,"tags":[],"by_name":{}}"#,
-                None,
-                "field given twice",
-            ),
-            (
-                r#"{"x":1,"tags":[],"by_name":{}}"#,
-                None,
-                "missing field `n`",
-            ),
-            (r#""SECRET""#, None, "wrong type: expected an object"),
-            (
-                r#"{"n":1,"x":1,"tags":[],"by_name":{}} "SECRET""#,
-                None,
-                "malformed JSON at line 1 column 38",
-            ),
-            (
-                r#"{"n":1,"x":1,"tags":["SECRET",}"#,
-                None,
-                "malformed JSON at line 1 column 31",
-            ),
-            ("", None, "the JSON ends early at line 1 column 0"),
-        ];
-        for (input, path, detail) in cases {
-            let e = parse_request::<Req>(input).unwrap_err();
-            assert_eq!(e.path.as_deref(), *path, "{input}");
-            assert_eq!(e.detail, *detail, "{input}");
-            let public = CoachError::from(e.clone()).to_string();
-            assert!(!public.contains("SECRET"), "{public}");
-            assert!(!e.to_json().to_response().contains("SECRET"), "{input}");
-        }
-    }
 }

@@ -1,12 +1,11 @@
 //! The library's log, delivered to the app. Records carry codes, counts, durations and ids, never
-//! user content. Apps receive them through a [`LogListener`] (Swift/Kotlin, exported from
-//! `ffi/logging.rs`) or any `log` logger (Rust). This module is the bridge from the `log` crate to
-//! the listener.
+//! user content. Apps receive them through a [`LogListener`] (Swift/Kotlin; installed with
+//! `setLogListener`, `ffi/logging.rs`) or any `log` logger (Rust). This module is the bridge from
+//! the `log` crate to the listener, and defines the listener it calls.
 
 use std::sync::{Arc, OnceLock, RwLock};
 
-pub use crate::ffi::logging::{set_log_listener, LogListener};
-use crate::ffi::task::Guarded;
+use crate::kernel::guard::Guarded;
 
 /// Severity of a log record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, uniffi::Enum)]
@@ -19,6 +18,13 @@ pub enum LogLevel {
     Info,
     /// Details for debugging.
     Debug,
+}
+
+/// Receives the library's log records.
+#[uniffi::export(with_foreign)]
+pub trait LogListener: Send + Sync {
+    /// One record: its level, the module it comes from, and the message.
+    fn on_log(&self, level: LogLevel, target: String, message: String);
 }
 
 struct Bridge {

@@ -15,7 +15,12 @@
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::error::RequestError;
+use crate::kernel::error::RequestError;
+
+/// Recipes per import call, at most.
+pub const MAX_IMPORT_RECIPES: usize = 20_000;
+/// Bytes of import JSON, at most (checked before parsing).
+pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
 
 /// Bytes of one request to the C API (`coach_call`, `coach_plan_transform`) or of the stdin of
 /// `coach suggest evaluate` and `coach plan transform`, at most: 1 MiB.
@@ -59,12 +64,13 @@ impl Caps {
         bytes: MAX_OPERATIONS_BYTES,
         ..Caps::REQUEST
     };
-    /// A recipes import: the size and count caps of [`crate::meals::validate`]; inner lists are
+    /// A recipes import: the size and count caps of meal imports (above; `meals::validate` re-exports
+    /// them); inner lists are
     /// short (at most 60 ingredients).
     pub const RECIPES: Caps = Caps {
-        bytes: crate::meals::validate::MAX_IMPORT_BYTES,
+        bytes: MAX_IMPORT_BYTES,
         depth: MAX_DEPTH,
-        top_items: crate::meals::validate::MAX_IMPORT_RECIPES,
+        top_items: MAX_IMPORT_RECIPES,
         items: 100,
     };
     /// An analyzer plan to render (`workout.render`): its lists are short (at most 12 exercises in

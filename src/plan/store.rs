@@ -3,10 +3,10 @@
 
 use rusqlite::{params, Row};
 
-use super::codec::from_text;
-use super::Store;
-use crate::error::{OutputErrorCode, Result};
-use crate::plan::{SchemaVersion, SelectionReason};
+use super::{SchemaVersion, SelectionReason};
+use crate::db::codec::from_text;
+use crate::db::Store;
+use crate::kernel::error::{OutputErrorCode, Result};
 
 /// A row to record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,5 +123,24 @@ impl Store {
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(rows)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reopening_is_idempotent_and_keeps_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("coach.db");
+        let s = Store::open(&path).unwrap();
+        let rec = NewGeneration::sample();
+        let id = s.insert_generation(&rec).unwrap();
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        let rows = s.recent_generations(10).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].id, id);
     }
 }

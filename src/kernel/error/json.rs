@@ -77,6 +77,30 @@ fn expected_kind(expected: &str) -> &'static str {
     }
 }
 
+/// An error as the CLI and the C API print it. Serializes to `{"code":C,"path":P,"detail":D}` with
+/// the keys in this order (`path` is `null` when the error points at nothing in particular).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ErrorJson {
+    /// The stable snake_case code ([`CoachError::code`](super::CoachError::code)).
+    pub code: String,
+    /// The JSON path the error points at, if any.
+    pub path: Option<String>,
+    /// A short description without user data.
+    pub detail: String,
+}
+
+impl ErrorJson {
+    /// The whole error response, `{"error":{"code":C,"path":P,"detail":D}}`, as one line of JSON.
+    pub fn to_response(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Envelope<'a> {
+            error: &'a ErrorJson,
+        }
+        // Strings and an option of one: serializing cannot fail.
+        serde_json::to_string(&Envelope { error: self }).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,12 +8,12 @@ use std::collections::HashMap;
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_text, text};
-use super::Db;
 use crate::assistant::model::{
     AuditEntry, ItemKind, ItemRef, KnownItem, KnownItems, PlannerItem, Recurrence, Weekday,
 };
-use crate::error::Result;
+use crate::db::codec::{from_text, text};
+use crate::db::Db;
+use crate::kernel::error::Result;
 
 const ITEM_COLUMNS: &str = "kind, id, title, notes, scheduled_for, time_of_day, end_time, \
      priority, recur_type, recur_interval, recur_weekdays, recur_until, completed, created_ms, \
@@ -554,7 +554,7 @@ impl Db<'_> {
 mod tests {
     use super::*;
     use crate::assistant::model::{Priority, RecurrenceType};
-    use crate::store::Store;
+    use crate::db::Store;
 
     fn item(kind: ItemKind, id: &str, date: Option<&str>) -> PlannerItem {
         PlannerItem {

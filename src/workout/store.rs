@@ -3,11 +3,11 @@
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_json, from_text, json, text};
-use super::training::performances_of;
-use super::Db;
-use crate::error::Result;
-use crate::suggest::model::{ExercisePerformance, WeightUnit};
+use crate::db::codec::{from_json, from_text, json, text};
+use crate::db::Db;
+use crate::kernel::error::Result;
+use crate::suggest::performances_of;
+use crate::suggest::{ExercisePerformance, WeightUnit};
 use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 

@@ -1,10 +1,13 @@
 //! Catalog, plans, logged sessions and the cached exercise history (spec 004 data).
 
+// Suggested changes, their decisions and outcomes.
+mod changes;
+
 use rusqlite::{params, OptionalExtension, Row, Rows};
 
-use super::codec::{from_json, from_text, json, text};
-use super::Db;
-use crate::error::Result;
+use crate::db::codec::{from_json, from_text, json, text};
+use crate::db::Db;
+use crate::kernel::error::Result;
 use crate::suggest::model::{
     CatalogExercise, ExerciseHistory, ExerciseLog, ExercisePerformance, ExercisePrescription,
     PerformedSet, PlanSettings, RepRange, SessionLog, SetPrescription, WeightUnit, WorkoutPlan,
@@ -14,7 +17,7 @@ use crate::suggest::model::{
 /// s.set_index, s.set_type, s.weight, s.reps, s.rest_seconds, s.completed` (a performance's rows
 /// together, its sets in order), appended to `out`, weights converted to `unit` from the unit each
 /// performance was logged in.
-pub(super) fn performances_of(
+pub(crate) fn performances_of(
     mut rows: Rows<'_>,
     unit: WeightUnit,
     mut out: Vec<ExercisePerformance>,

@@ -3,9 +3,9 @@
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_json, from_text, json, text};
-use super::Db;
-use crate::error::Result;
+use crate::db::codec::{from_json, from_text, json, text};
+use crate::db::Db;
+use crate::kernel::error::Result;
 use crate::suggest::model::{Decision, Outcome, PrescriptionChange, SuggestionDraft};
 
 const COLUMNS: &str = "id, session_id, plan_id, prescription_id, catalog_id, source, rule_id, \

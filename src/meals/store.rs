@@ -4,9 +4,9 @@
 
 use rusqlite::{params, OptionalExtension, Row};
 
-use super::codec::{from_json, from_text, json};
-use super::Db;
-use crate::error::{Error, Result};
+use crate::db::codec::{from_json, from_text, json};
+use crate::db::Db;
+use crate::kernel::error::{Error, Result};
 use crate::meals::model::{
     Diet, JobStatus, MealHistoryEntry, MealPlanJob, MealType, Recipe, RecipeSource,
 };

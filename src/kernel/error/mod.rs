@@ -9,13 +9,16 @@
 
 use std::fmt;
 
-use crate::llm::LlmError;
-
 mod boundary;
 pub(crate) mod json;
+mod llm;
 mod request;
+mod stage;
 
+pub use json::ErrorJson;
+pub use llm::LlmError;
 pub use request::{parse_request, RequestError};
+pub use stage::OutputStage;
 
 /// What was wrong with a piece of model output (or any plan text handed to the library).
 ///
@@ -100,68 +103,6 @@ impl fmt::Display for OutputError {
 }
 
 impl std::error::Error for OutputError {}
-
-/// Where validation of a model's output stopped. Every answer passes the stages in this order.
-///
-/// In Rust an enum; across the FFI (`LlmError.InvalidOutput` in Kotlin, Swift and Python) and in
-/// messages it is the word [`as_str`](Self::as_str) gives: `extract`, `parse`, `schema`, `domain`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OutputStage {
-    /// No JSON object was found in the text.
-    Extract,
-    /// The JSON is malformed or cut off.
-    Parse,
-    /// The JSON does not fit the expected shape (a wrong type, a missing or unknown field).
-    Schema,
-    /// The value breaks the feature's own rules (an id that does not exist, a number too large).
-    Domain,
-}
-
-impl OutputStage {
-    /// Every stage, in order.
-    pub const ALL: [OutputStage; 4] = [Self::Extract, Self::Parse, Self::Schema, Self::Domain];
-
-    /// The stage's word: `extract`, `parse`, `schema` or `domain`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Extract => "extract",
-            Self::Parse => "parse",
-            Self::Schema => "schema",
-            Self::Domain => "domain",
-        }
-    }
-
-    /// The stage named by `word` (as [`as_str`](Self::as_str) spells it).
-    pub fn from_word(word: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == word)
-    }
-}
-
-impl fmt::Display for OutputStage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for OutputStage {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for OutputStage {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-// Across the FFI a stage is its word, so the bindings keep a string field. A model implemented by
-// the app that reports another word fails as `LlmError::Backend` ("app model failed").
-uniffi::custom_type!(OutputStage, String, {
-    lower: |stage| stage.as_str().to_string(),
-    try_lift: |word| OutputStage::from_word(&word)
-        .ok_or_else(|| uniffi::deps::anyhow::anyhow!("unknown output stage")),
-});
 
 /// Which model call of a pipeline that makes several failed (the workout's analyzer and
 /// generator). A rejected output's public stage is then `step:stage`, e.g. `analyzer:domain`.
@@ -251,9 +192,10 @@ pub enum Error {
     /// A record the caller named does not exist.
     #[error("not found: {0}")]
     NotFound(String),
-    /// A language-model call failed.
+    /// A language-model call failed (`From<LlmError>` is written in `crate::llm`, the floor whose
+    /// error it is).
     #[error("model: {0}")]
-    Llm(#[from] LlmError),
+    Llm(#[source] LlmError),
     /// A language-model call of one step of a pipeline with several failed.
     #[error("model, {step} step: {source}")]
     ModelStep {
@@ -594,30 +536,6 @@ impl CoachError {
 fn at_path(path: &Option<String>) -> String {
     path.as_ref()
         .map_or_else(String::new, |p| format!(" at {p}"))
-}
-
-/// An error as the CLI and the C API print it. Serializes to `{"code":C,"path":P,"detail":D}` with
-/// the keys in this order (`path` is `null` when the error points at nothing in particular).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ErrorJson {
-    /// The stable snake_case code ([`CoachError::code`]).
-    pub code: String,
-    /// The JSON path the error points at, if any.
-    pub path: Option<String>,
-    /// A short description without user data.
-    pub detail: String,
-}
-
-impl ErrorJson {
-    /// The whole error response, `{"error":{"code":C,"path":P,"detail":D}}`, as one line of JSON.
-    pub fn to_response(&self) -> String {
-        #[derive(serde::Serialize)]
-        struct Envelope<'a> {
-            error: &'a ErrorJson,
-        }
-        // Strings and an option of one: serializing cannot fail.
-        serde_json::to_string(&Envelope { error: self }).unwrap_or_default()
-    }
 }
 
 #[cfg(test)]

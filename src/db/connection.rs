@@ -1,4 +1,6 @@
-//! Storage: the only module that touches SQLite.
+//! Opening, checking, migrating and encrypting the database: [`Store`] and the [`Db`] every
+//! feature's `store.rs` adds its SQL to. The rest of `db` is around it: `cipher.rs` (keys and the
+//! checks before an encrypted open), `export.rs`, `codec.rs`.
 //!
 //! [`Store::open`] first *reads* the file to decide whether it is ours, then sets the connection up
 //! (WAL, foreign keys, busy timeout) and brings the schema to the current version with numbered
@@ -46,24 +48,6 @@
 //! ([`Error::DatabaseTooNew`]). The id is stamped in code next to the migrations (migration files
 //! that shipped are never edited), in the same transaction as the first migration step of a new
 //! database.
-//!
-//! One DAO file per domain, each adding methods to [`Db`]: `generations` (transform metadata),
-//! `training` (exercises, plans, logged sessions, history), `changes` (suggested changes and
-//! their decisions), `assistant` (planner items, completions, goals, audit, idempotency), `meals`
-//! (recipes and their search index, meal history, plan jobs), `workout` (workout exercises and
-//! saved workouts); `codec` reads and writes enum and JSON columns; `export` writes and reads the
-//! export document of every table and erases them; `cipher` is encryption at rest (the key set on
-//! every connection before its first read, rekeying, encrypted copies).
-
-mod assistant;
-mod changes;
-mod cipher;
-mod codec;
-mod export;
-mod generations;
-mod meals;
-mod training;
-mod workout;
 
 use std::io::Read;
 use std::path::Path;
@@ -74,11 +58,9 @@ use std::time::{Duration, Instant};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
-pub use cipher::{DatabaseKey, ENCRYPTION_AVAILABLE};
-pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
-pub use generations::{GenerationRecord, NewGeneration};
+use super::cipher::{self, DatabaseKey, Secret, ENCRYPTION_AVAILABLE};
 
 /// SQLite's "not a database" and "corrupt" results become [`Error::NotADatabase`] (when opening a
 /// file; [`Store::read`] and [`Store::write`] turn "corrupt" into [`Error::DatabaseCorrupt`]), a
@@ -93,6 +75,10 @@ impl From<rusqlite::Error> for Error {
         }
     }
 }
+
+/// The log target of the database's records: the module's path before it moved to `db/` (apps may
+/// filter on it).
+pub(crate) const LOG_TARGET: &str = "coachcore::store";
 
 /// The numbered migrations, in order. Index `i` holds the step to version `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -139,10 +125,11 @@ pub struct IntegrityReport {
     pub problems: Vec<String>,
 }
 
-/// The database inside [`Store::read`] or [`Store::write`]: the DAO methods of every domain live on
-/// it, so a service can compose several of them in one transaction without writing SQL.
+/// The database inside [`Store::read`] or [`Store::write`]: each feature's `store.rs` adds its DAO
+/// methods to it, so a service can compose several of them in one transaction without writing SQL.
 pub struct Db<'a> {
-    conn: &'a Connection,
+    /// The connection, for the features' SQL (their `store.rs`).
+    pub(crate) conn: &'a Connection,
 }
 
 /// A handle on the library's database. Thread-safe; calls are serialized on one connection.
@@ -295,7 +282,8 @@ impl Store {
             migrate(&mut conn, SCHEMA_VERSION)?;
         }
         if let Some(problem) = &damage {
-            log::error!("the database file is damaged ({problem}): writes are refused");
+            log::error!(target: LOG_TARGET,
+                "the database file is damaged ({problem}): writes are refused");
         }
         Ok(Store {
             conn: Mutex::new(conn),
@@ -386,14 +374,14 @@ impl Store {
         match e {
             Error::NotADatabase(e) | Error::Sqlite(e) if is_corrupt(&e) => {
                 self.corrupt.store(true, Ordering::SeqCst);
-                log::error!("the database file is damaged: {e}");
+                log::error!(target: LOG_TARGET, "the database file is damaged: {e}");
                 Error::DatabaseCorrupt("SQLite found a damaged page; writes are refused".into())
             }
             other => other,
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
         // back on drop), so a poisoned lock is still safe to use.
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
@@ -632,6 +620,105 @@ fn migrate_with(conn: &mut Connection, steps: &[&str], target: u32) -> Result<()
     Ok(())
 }
 
+// Encryption at rest (`cipher.rs` holds the keys and the checks before an open).
+impl Store {
+    /// Opens (creating if absent) the encrypted database at `path` with `key`, as
+    /// [`Store::open`] does a plain one. The key is set on the connection before anything reads
+    /// the file. Refused, the file untouched: [`Error::WrongKey`], [`Error::DatabaseNotEncrypted`]
+    /// (a plain SQLite file), [`Error::EncryptionUnavailable`] (a build without the feature).
+    pub fn open_encrypted(path: impl AsRef<Path>, key: &DatabaseKey) -> Result<Store> {
+        Self::open_with(path.as_ref(), Access::Auto, Some(key))
+    }
+
+    /// Whether the database was opened with a key.
+    pub fn is_encrypted(&self) -> bool {
+        self.encrypted
+    }
+
+    /// Re-encrypts the whole database under `key` in one transaction, then truncates the
+    /// write-ahead log so no page under the old key is left. Other connections to the file
+    /// (another process) must reopen with the new key. Refused on a plain database
+    /// ([`Error::DatabaseNotEncrypted`]), a read-only or damaged one.
+    pub fn rekey(&self, key: &DatabaseKey) -> Result<()> {
+        if !ENCRYPTION_AVAILABLE {
+            return Err(Error::EncryptionUnavailable);
+        }
+        if !self.encrypted {
+            return Err(Error::DatabaseNotEncrypted);
+        }
+        self.writable()?;
+        let conn = self.lock();
+        let literal = key.literal();
+        let sql = Secret(format!("PRAGMA rekey = \"{}\"", literal.0));
+        conn.execute_batch(&sql.0)?;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// Writes the whole database into a new file at `dest`, encrypted with `key` or plain without
+    /// one, with this database's schema version and id: open it with [`Store::open_encrypted`]
+    /// (or [`Store::open`]). `dest` must not exist (nothing is overwritten); a copy that fails is
+    /// removed. The database is read in one transaction (a consistent snapshot).
+    pub fn copy_to(&self, dest: &Path, key: Option<&DatabaseKey>) -> Result<()> {
+        if key.is_some() && !ENCRYPTION_AVAILABLE {
+            return Err(Error::EncryptionUnavailable);
+        }
+        if dest.as_os_str().is_empty() || std::fs::symlink_metadata(dest).is_ok() {
+            return Err(Error::InvalidArgument(
+                "the copy's path is empty or a file exists there (nothing is overwritten)".into(),
+            ));
+        }
+        let conn = self.lock();
+        let result = export(&conn, dest, key);
+        if result.is_err() {
+            // Only what this call created: the new file and its journal.
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(sibling(dest, suffix));
+            }
+        }
+        result
+    }
+}
+
+/// The copy of [`Store::copy_to`]: `dest` attached under `key` (SQLCipher's `''` for a plain
+/// one), filled by `sqlcipher_export`, stamped with the schema version and the id.
+#[cfg(feature = "encryption")]
+fn export(conn: &Connection, dest: &Path, key: Option<&DatabaseKey>) -> Result<()> {
+    let dest = dest
+        .to_str()
+        .ok_or_else(|| Error::InvalidArgument("the copy's path is not UTF-8".into()))?;
+    let literal = key.map_or_else(|| Secret(String::new()), DatabaseKey::literal);
+    conn.execute(
+        "ATTACH DATABASE ?1 AS coach_copy KEY ?2",
+        [dest, &literal.0],
+    )
+    .map_err(open_error)?;
+    let copied = (|| -> Result<()> {
+        let version = user_version(conn)?;
+        let id = application_id(conn)?;
+        let tx = conn.unchecked_transaction()?;
+        tx.query_row("SELECT sqlcipher_export('coach_copy')", [], |_| Ok(()))?;
+        tx.pragma_update(Some("coach_copy"), "user_version", version)?;
+        tx.pragma_update(Some("coach_copy"), "application_id", id)?;
+        tx.commit()?;
+        Ok(())
+    })();
+    let detached = conn.execute("DETACH DATABASE coach_copy", []);
+    copied?;
+    detached?;
+    Ok(())
+}
+
+#[cfg(not(feature = "encryption"))]
+fn export(conn: &Connection, dest: &Path, _key: Option<&DatabaseKey>) -> Result<()> {
+    let dest = dest
+        .to_str()
+        .ok_or_else(|| Error::InvalidArgument("the copy's path is not UTF-8".into()))?;
+    // VACUUM INTO copies the header too: schema version and id come along.
+    conn.execute("VACUUM INTO ?1", [dest]).map_err(open_error)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,7 +848,7 @@ mod tests {
         assert!(!public.to_string().contains("other.db"), "{public}");
     }
 
-    use crate::error::CoachError;
+    use crate::kernel::error::CoachError;
 
     #[test]
     fn databases_of_other_applications_are_refused_and_byte_identical() {
@@ -793,20 +880,6 @@ mod tests {
         let public = CoachError::from(Error::ForeignDatabase);
         assert_eq!(public.code(), "not_a_database");
         assert!(public.detail().contains("another application"), "{public}");
-    }
-
-    #[test]
-    fn reopening_is_idempotent_and_keeps_rows() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("coach.db");
-        let s = Store::open(&path).unwrap();
-        let rec = NewGeneration::sample();
-        let id = s.insert_generation(&rec).unwrap();
-        drop(s);
-        let s = Store::open(&path).unwrap();
-        let rows = s.recent_generations(10).unwrap();
-        assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0].id, id);
     }
 
     /// Another application's WAL database with a write-ahead log it has not checkpointed yet:

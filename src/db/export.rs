@@ -35,7 +35,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::Deserialize;
 
 use super::{Db, Store, SCHEMA_VERSION};
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// The `format` of an export document.
 pub const EXPORT_FORMAT: &str = "coachcore-export";
@@ -223,7 +223,7 @@ impl Db<'_> {
             return Err(state.failure.into_inner().unwrap_or_else(|| {
                 Error::InvalidArgument(format!(
                     "export document: {}",
-                    crate::error::json::describe(&e)
+                    crate::kernel::error::json::describe(&e)
                 ))
             }));
         }
@@ -310,7 +310,7 @@ fn check_header(json: &str) -> Result<()> {
     let header: Header = serde_json::from_str(json).map_err(|e| {
         Error::InvalidArgument(format!(
             "export document: {}",
-            crate::error::json::describe(&e)
+            crate::kernel::error::json::describe(&e)
         ))
     })?;
     if header.format.and_then(|f| f.0).as_deref() != Some(EXPORT_FORMAT) {
@@ -518,8 +518,9 @@ impl<'de> Visitor<'de> for RowsSeed<'_, '_, '_, '_> {
                     _ => "cannot be stored",
                 };
                 log::warn!(
+                    target: "coachcore::store::export",
                     "import: table {table} row {n}: {}",
-                    crate::error::sqlite_message(&e)
+                    crate::kernel::error::sqlite_message(&e)
                 );
                 return Err(st.fail(match e.sqlite_error_code() {
                     Some(rusqlite::ErrorCode::ConstraintViolation) | None => {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// An enumeration's spelling, e.g. `SetType::Regular` -> `regular`.
-pub(super) fn text<T: Serialize>(v: &T) -> String {
+pub(crate) fn text<T: Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(Value::String(s)) => s,
         Ok(other) => other.to_string(),
@@ -21,7 +21,7 @@ fn bad(col: usize, e: serde_json::Error) -> rusqlite::Error {
 
 /// Parses an enumeration's spelling read from column `col` (straight from the text: no JSON value
 /// is built, it runs for every enum cell of every row read).
-pub(super) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
+pub(crate) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
     use serde::de::IntoDeserializer;
     let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = s.into_deserializer();
     T::deserialize(de)
@@ -29,11 +29,11 @@ pub(super) fn from_text<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::R
 }
 
 /// A record as JSON text.
-pub(super) fn json<T: Serialize>(v: &T) -> String {
+pub(crate) fn json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
 /// Parses JSON text read from column `col`.
-pub(super) fn from_json<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
+pub(crate) fn from_json<T: DeserializeOwned>(s: &str, col: usize) -> rusqlite::Result<T> {
     serde_json::from_str(s).map_err(|e| bad(col, e))
 }

@@ -6,9 +6,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use super::model::{GenerationRequest, GenerationResult, LlmError, ModelInfo};
 #[cfg(feature = "llama")]
-use crate::ffi::task::Guarded;
-use crate::llm::model::{GenerationRequest, GenerationResult, LlmError, ModelInfo};
+use crate::kernel::guard::Guarded;
 
 /// Receives generated text as it streams.
 ///
@@ -21,7 +21,7 @@ pub trait TokenListener: Send + Sync {
     fn on_token(&self, piece: String);
 }
 
-/// A token listener behind the panic guard (see `ffi::task::Guarded`).
+/// A token listener behind the panic guard (see `kernel::guard::Guarded`).
 #[cfg(feature = "llama")]
 struct GuardedTokens(Guarded<dyn TokenListener>);
 

@@ -1,0 +1,28 @@
+//! The shared kernel: what several floors use, at the bottom of the crate. It imports nothing of
+//! the crate above it (ARCHITECTURE.md, "Floors"): a lower floor's error converts into [`Error`]
+//! by a `From` impl written in that floor (`db` for SQLite's, `llm` for a model call's).
+//!
+//! | file | what |
+//! |---|---|
+//! | `error/` | the internal [`Error`], the public [`CoachError`] and the one mapping between them |
+//! | `clock.rs` | injectable "now" |
+//! | `date.rs` | civil dates, days of the week, `HH:MM` times of day |
+//! | `guard.rs` | the one `catch_unwind` adapter around every app callback |
+//! | `ids.rs` | UUID-shaped ids from a seedable stream |
+//! | `limits.rs` | input caps checked before parsing, and the excerpts errors may quote |
+//! | `logging.rs` | the bridge from the `log` crate to the app's `LogListener` |
+//! | `prompts.rs` | every prompt template, embedded |
+//! | `units.rs` | weight units (pounds, kilograms) and their conversion |
+//!
+//! [`Error`]: error::Error
+//! [`CoachError`]: error::CoachError
+
+pub mod clock;
+pub mod date;
+pub mod error;
+pub mod guard;
+pub mod ids;
+pub mod limits;
+pub mod logging;
+pub mod prompts;
+pub mod units;
