@@ -37,12 +37,15 @@ step "encryption: integration tests" cargo test --locked --features encryption -
 echo "== llama engine tests (feature llama, real model)"
 # The library's unit tests with the engine, then only the real-model modules of the integration
 # test crate (tests/it): a filter selects a test when its path contains it, and only these five
-# modules' paths contain these (the other modules already ran above, without the feature). One
+# modules' paths contain these (the other modules already ran above, without the feature).
+# The real-model tests are built with the release profile: the library's own Rust code (the
+# grammar's jump-forward predictor, the validators) runs many times faster optimised (one test
+# took 332 s unoptimised), and the demo, the benchmarks and CI's evaluation reuse the build. One
 # test at a time: each generation already uses every core, and two at once on a 2-core machine
-# put 4 spinning llama.cpp threads on 2 cores, which is several times slower than in turn.
+# put 4 spinning llama.cpp threads on 2 cores.
 step "engine: unit tests" cargo test --locked --features llama --lib
-step "engine: real-model tests" cargo test --locked --features llama --test it -- \
-  llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout:: --test-threads=1
+step "engine: real-model tests (release)" cargo test --locked --profile release --features llama \
+  --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout:: --test-threads=1
 
 if [[ ${1:-all} == all ]]; then
   echo "== binding tests"
