@@ -24,7 +24,9 @@ fn handle() -> *const CoachHandle {
     *HANDLE.get_or_init(|| {
         let dir = std::env::var_os("COACH_FUZZ_DIR")
             .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| std::env::temp_dir().join(format!("coachcore-fuzz-{}", std::process::id())));
+            .unwrap_or_else(|| {
+                std::env::temp_dir().join(format!("coachcore-fuzz-{}", std::process::id()))
+            });
         std::fs::create_dir_all(&dir).expect("the fuzz folder");
         let path = dir.join(format!("capi-{}.db", std::process::id()));
         let path = CString::new(path.to_str().expect("a UTF-8 path")).expect("no NUL in the path");
@@ -63,7 +65,10 @@ pub fn run(data: &[u8]) {
     let obj = v.as_object().expect("the result is an object");
     assert_eq!(obj.len(), 1, "one key: ok or error");
     if let Some(e) = obj.get("error") {
-        assert!(e.get("code").and_then(|c| c.as_str()).is_some(), "an error has a code");
+        assert!(
+            e.get("code").and_then(|c| c.as_str()).is_some(),
+            "an error has a code"
+        );
         assert!(text.len() <= 4096, "error of {} bytes", text.len());
     } else {
         assert!(obj.contains_key("ok"), "neither ok nor error");

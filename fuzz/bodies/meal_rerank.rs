@@ -31,12 +31,17 @@ pub fn run(data: &[u8]) {
     assert!(picks.len() <= rerank::MAX_PICKS);
     for (k, (index, p)) in picks.iter().enumerate() {
         assert!(*index < n, "a pick names no candidate");
-        assert!(picks[..k].iter().all(|(seen, _)| seen != index), "a repeated pick");
+        assert!(
+            picks[..k].iter().all(|(seen, _)| seen != index),
+            "a repeated pick"
+        );
         assert!((0.0..=1.0).contains(&p.confidence));
         let reason = rerank::cut(&p.reason, rerank::MAX_REASON_CHARS);
         assert!(reason.chars().count() <= rerank::MAX_REASON_CHARS);
     }
     for w in &reply.warnings {
-        assert!(rerank::cut(w, rerank::MAX_REASON_CHARS).chars().count() <= rerank::MAX_REASON_CHARS);
+        assert!(
+            rerank::cut(w, rerank::MAX_REASON_CHARS).chars().count() <= rerank::MAX_REASON_CHARS
+        );
     }
 }

@@ -8,7 +8,9 @@
 use coachcore::kernel::clock::FixedClock;
 use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::extract::{extract_json, json_candidates};
-use coachcore::plan::{transform_and_record, Ruleset, SchemaSelection, SchemaVersion, SelectionReason};
+use coachcore::plan::{
+    transform_and_record, Ruleset, SchemaSelection, SchemaVersion, SelectionReason,
+};
 
 /// An error longer than this echoes the input (errors quote at most a 40-character excerpt).
 const MAX_ERROR_BYTES: usize = 4096;
@@ -19,7 +21,10 @@ pub fn run(data: &[u8]) {
         return;
     };
     if let Some(json) = extract_json(text) {
-        assert!(text.contains(json), "an extracted candidate is a slice of the text");
+        assert!(
+            text.contains(json),
+            "an extracted candidate is a slice of the text"
+        );
     }
     let _ = json_candidates(text).take(64).count();
     let clock = FixedClock::new(1_795_000_000_000);
@@ -36,7 +41,11 @@ pub fn run(data: &[u8]) {
             }
             Err(e) => {
                 let shown = e.to_string();
-                assert!(shown.len() <= MAX_ERROR_BYTES, "error of {} bytes", shown.len());
+                assert!(
+                    shown.len() <= MAX_ERROR_BYTES,
+                    "error of {} bytes",
+                    shown.len()
+                );
             }
         }
     }

@@ -5,8 +5,8 @@
 //! Shared by the fuzz target (`fuzz/fuzz_targets/suggest_evaluate.rs`) and the replay of its seed corpus
 //! in the ordinary tests (`tests/it/fuzz_replay.rs`).
 
-use coachcore::kernel::error::parse_request;
 use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::kernel::error::parse_request;
 use coachcore::kernel::limits::{check_json, Caps};
 
 /// One input: panics (a failed check) when the library misbehaves on it.
@@ -14,8 +14,8 @@ pub fn run(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let parsed = check_json(text, &Caps::REQUEST)
-        .and_then(|()| parse_request::<EvaluateRequest>(text));
+    let parsed =
+        check_json(text, &Caps::REQUEST).and_then(|()| parse_request::<EvaluateRequest>(text));
     let request = match parsed {
         Ok(r) => r,
         Err(e) => {

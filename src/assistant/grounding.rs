@@ -438,23 +438,7 @@ mod tests {
     use serde_json::json;
 
     fn item(kind: ItemKind, id: &str, title: &str, date: Option<&str>) -> PlannerItem {
-        PlannerItem {
-            kind,
-            id: id.into(),
-            title: title.into(),
-            notes: None,
-            scheduled_for: date.map(str::to_string),
-            time_of_day: None,
-            end_time: None,
-            priority: Priority::Medium,
-            recurrence: Recurrence::none(),
-            completed: false,
-            completed_occurrences: vec![],
-            goal_items: vec![],
-            child_goals: vec![],
-            created_ms: 0,
-            updated_ms: 0,
-        }
+        PlannerItem::sample(kind, id, title, date)
     }
 
     fn week(entries: Vec<(&str, PlannerItem)>) -> WeekSnapshot {

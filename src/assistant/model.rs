@@ -375,6 +375,30 @@ pub struct PlannerItem {
     pub updated_ms: i64,
 }
 
+#[cfg(test)]
+impl PlannerItem {
+    /// A plain item for tests: medium priority, no recurrence, not done, no links, times 0.
+    pub(crate) fn sample(kind: ItemKind, id: &str, title: &str, date: Option<&str>) -> Self {
+        PlannerItem {
+            kind,
+            id: id.into(),
+            title: title.into(),
+            notes: None,
+            scheduled_for: date.map(str::to_string),
+            time_of_day: None,
+            end_time: None,
+            priority: Priority::Medium,
+            recurrence: Recurrence::none(),
+            completed: false,
+            completed_occurrences: vec![],
+            goal_items: vec![],
+            child_goals: vec![],
+            created_ms: 0,
+            updated_ms: 0,
+        }
+    }
+}
+
 /// What validation needs to know about an existing item. Repeating: `recurrence.repeats()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownItem {

@@ -65,7 +65,10 @@ fn replay(target: &str, min: usize, run: fn(&[u8])) {
             failed.push(seed.file_name().unwrap().to_string_lossy().into_owned());
         }
     }
-    assert!(failed.is_empty(), "{target}: seeds that failed a check: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "{target}: seeds that failed a check: {failed:?}"
+    );
 }
 
 #[test]
@@ -105,7 +108,9 @@ fn meal_rerank_seeds() {
 #[test]
 fn a_failing_seed_is_reported() {
     let result = panic::catch_unwind(|| {
-        replay("meal_rerank", 1, |data| assert!(data.is_empty(), "planted failure"))
+        replay("meal_rerank", 1, |data| {
+            assert!(data.is_empty(), "planted failure")
+        })
     });
     let message = result.expect_err("a planted failure must fail the replay");
     let text = message
