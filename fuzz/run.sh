@@ -8,7 +8,7 @@
 #
 #   fuzz/run.sh 20                  a short run of every target
 #   FUZZ_TARGETS="ops_dryrun" fuzz/run.sh 600     some targets only
-#   FUZZ_RUNS=10000000 FUZZ_SANITIZER=none fuzz/run.sh   the long run (README, "Fuzzing"):
+#   FUZZ_RUNS=10000000 FUZZ_SANITIZER=none fuzz/run.sh   the long run (docs/benchmarks.md, "Fuzzing"):
 #                                   each target until 10 million executions, no sanitizer
 #
 # FUZZ_RUNS=N: each target stops after N executions instead of after SECONDS. FUZZ_SANITIZER:

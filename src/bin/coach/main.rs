@@ -14,7 +14,7 @@
 //! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
 //!   "nowMs": N}` on stdin (`existing` optional). Prints `{"suggestions":[SuggestionDraft]}` and
 //!   exits 0, or prints the error JSON with code `invalid_argument` (its `path` the JSON path of
-//!   the problem) and exits 1. The input format is in the README.
+//!   the problem) and exits 1. The input format is in docs/suggestions.md.
 //! - `coach ops dryrun [--db PATH] [--today YYYY-MM-DD]`: planner operations JSON on stdin
 //!   (`{"operations":[...]}` or an array). Prints the `Validation` JSON; exit 0 when every
 //!   operation is valid, 2 when some are not (same output). The database is not changed.
