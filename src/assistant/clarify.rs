@@ -146,25 +146,12 @@ pub fn clarify(message: &str, route: Option<&Route>, candidates: &[PlannerItem])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::model::{ItemKind, Recurrence, RouteDecision};
+    use crate::assistant::model::{ItemKind, RouteDecision};
 
     fn item(id: &str, title: &str, priority: Priority, date: Option<&str>) -> PlannerItem {
         PlannerItem {
-            kind: ItemKind::Todo,
-            id: id.into(),
-            title: title.into(),
-            notes: None,
-            scheduled_for: date.map(str::to_string),
-            time_of_day: None,
-            end_time: None,
             priority,
-            recurrence: Recurrence::none(),
-            completed: false,
-            completed_occurrences: vec![],
-            goal_items: vec![],
-            child_goals: vec![],
-            created_ms: 0,
-            updated_ms: 0,
+            ..PlannerItem::sample(ItemKind::Todo, id, title, date)
         }
     }
 

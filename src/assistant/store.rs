@@ -558,21 +558,9 @@ mod tests {
 
     fn item(kind: ItemKind, id: &str, date: Option<&str>) -> PlannerItem {
         PlannerItem {
-            kind,
-            id: id.into(),
-            title: format!("title {id}"),
-            notes: None,
-            scheduled_for: date.map(Into::into),
-            time_of_day: None,
-            end_time: None,
-            priority: Priority::Medium,
-            recurrence: Recurrence::none(),
-            completed: false,
-            completed_occurrences: vec![],
-            goal_items: vec![],
-            child_goals: vec![],
             created_ms: 1,
             updated_ms: 1,
+            ..PlannerItem::sample(kind, id, &format!("title {id}"), date)
         }
     }
 
