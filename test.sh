@@ -8,33 +8,20 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/build-env.sh
 
-times=()
-# step NAME CMD...: run CMD, note its time for the summary at the end.
-step() {
-  local name=$1 t=$SECONDS
-  shift
-  "$@"
-  times+=("$(printf '%5d s  %s' $((SECONDS - t)) "$name")")
-}
-
 # The system tools the builds need (cmake and libclang-dev for the llama.cpp engine, libssl-dev
 # for SQLCipher, ccache), installed when missing by the helper demo.sh and CI share.
-echo "== build tools and test model"
 step "build tools" scripts/install-tools.sh engine encryption cache
 COACH_MODEL=$(models/fetch.sh)
 export COACH_MODEL
 echo "model: $COACH_MODEL"
 
-echo "== rust tests"
 step "rust tests" cargo test --locked
 
-echo "== encryption tests (feature encryption: SQLCipher)"
 # The unit tests of the database (db, and each feature's store) and of the C API, and the
 # encryption module of the integration tests, on SQLCipher.
 step "encryption: unit tests" cargo test --locked --features encryption --lib -- db:: store:: capi::
 step "encryption: integration tests" cargo test --locked --features encryption --test it -- encryption::
 
-echo "== llama engine tests (feature llama, real model)"
 # The library's unit tests with the engine, then only the real-model modules of the integration
 # test crate (tests/it): a filter selects a test when its path contains it, and only these five
 # modules' paths contain these (the other modules already ran above, without the feature).
@@ -48,10 +35,8 @@ step "engine: real-model tests (release)" cargo test --locked --profile release 
   --test it -- llama:: llama_suggestions:: llama_assistant:: llama_meals:: llama_workout:: --test-threads=1
 
 if [[ ${1:-all} == all ]]; then
-  echo "== binding tests"
   step "binding tests" bash bindings/test-all.sh
-  echo "== python binding test on the library built with the feature encryption"
   step "python on the encrypted build" bash bindings/python/test-encryption.sh
 fi
 echo "== test.sh: step times"
-printf '%s\n' "${times[@]}"
+step_times

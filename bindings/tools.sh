@@ -5,7 +5,8 @@
 #   source bindings/tools.sh COMPONENT...                   same, quietly, and export to the caller
 #                                                           (always name the components when sourcing)
 # Exports: JNA_JAR, KOTLIN_HOME, KOTLINC, CBINDGEN, UNIFFI_BINDGEN, SWIFT_ROOT_SH.
-# Idempotent and fast when everything is present. Tools are built or unpacked once per machine,
+# Idempotent and fast when everything is present. System packages (a JDK, JNA, npm) come from
+# scripts/install-tools.sh. Tools are built or unpacked once per machine,
 # not once per checkout, into COACHCORE_TOOLS (default ~/.cache/coachcore-tools): kotlinc via
 # `npm pack`, cbindgen via `cargo install --root`, uniffi-bindgen from tools/uniffi-bindgen (its
 # own crate: the library is never rebuilt for it). JNA comes from apt and the Swift root from
@@ -29,28 +30,18 @@ _tools_quiet() {
   fi
 }
 
-_tools_apt_install() { # packages...
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "tools.sh: need root to apt-get install $*" >&2
-    return 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  _tools_quiet apt-install apt-get install -y -q --no-install-recommends "$@" ||
-    { _tools_quiet apt-update apt-get update -q &&
-      _tools_quiet apt-install apt-get install -y -q --no-install-recommends "$@"; }
+# System packages come from the repository's one install helper (apt, as root).
+_tools_system() { # group
+  bash "$TOOLS_REPO/scripts/install-tools.sh" "$1"
 }
 
 tools_java() {
-  if ! command -v java >/dev/null 2>&1; then
-    _tools_apt_install default-jdk-headless
-  fi
+  _tools_system java
 }
 
 tools_jna() {
   JNA_JAR=/usr/share/java/jna.jar
-  if [[ ! -f $JNA_JAR ]]; then
-    _tools_apt_install libjna-java
-  fi
+  _tools_system jna
   [[ -f $JNA_JAR ]] || { echo "tools.sh: $JNA_JAR missing after installing libjna-java" >&2; return 1; }
   export JNA_JAR
 }
@@ -65,7 +56,7 @@ tools_kotlin() {
   tools_jna
   KOTLIN_HOME=$TOOLS_DIR/kotlinc
   if ! _tools_kotlinc_ok "$KOTLIN_HOME"; then
-    command -v npm >/dev/null 2>&1 || _tools_apt_install npm
+    _tools_system npm
     local tmp
     mkdir -p "$TOOLS_DIR"
     tmp=$(mktemp -d "$TOOLS_DIR/kotlinc.tmp.XXXXXX")

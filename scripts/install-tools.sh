@@ -7,12 +7,14 @@
 #   scripts/install-tools.sh encryption    libssl-dev: SQLCipher (feature `encryption`) on Linux
 #   scripts/install-tools.sh cache         ccache: llama.cpp's build (and SQLite's, through
 #                                          CC="ccache cc") reuses objects across profiles and runs
+#   scripts/install-tools.sh java|jna|npm  a JDK, JNA and npm for the Kotlin binding tests
+#                                          (bindings/tools.sh)
 #   scripts/install-tools.sh engine encryption cache    several at once
 #
 # Prints one line per package group it installs, nothing when everything is present. Exits 0 when
 # every named group is present afterwards, 1 when one is missing and cannot be installed here (not
 # root, no apt-get, or apt-get failed): callers decide what to do then (demo.sh runs the scripted
-# demo with a notice; test.sh and CI fail).
+# demo with a notice; test.sh, bindings/tools.sh and CI fail).
 set -euo pipefail
 
 say() { echo "install-tools.sh: $*" >&2; }
@@ -48,8 +50,17 @@ missing() {
     cache)
       command -v ccache >/dev/null 2>&1 || echo ccache
       ;;
+    java)
+      command -v java >/dev/null 2>&1 || echo default-jdk-headless
+      ;;
+    jna)
+      [[ -f /usr/share/java/jna.jar ]] || echo libjna-java
+      ;;
+    npm)
+      command -v npm >/dev/null 2>&1 || echo npm
+      ;;
     *)
-      say "unknown group '$1' (engine|encryption|cache)"
+      say "unknown group '$1' (engine|encryption|cache|java|jna|npm)"
       exit 2
       ;;
   esac
@@ -71,7 +82,7 @@ apt_install() { # packages...
       apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
 }
 
-[[ $# -gt 0 ]] || { say "name at least one group: engine, encryption, cache"; exit 2; }
+[[ $# -gt 0 ]] || { say "name at least one group: engine, encryption, cache, java, jna, npm"; exit 2; }
 need=()
 for group in "$@"; do
   pkgs=$(missing "$group")
