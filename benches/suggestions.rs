@@ -103,7 +103,8 @@ impl Sim {
         let mut exercises = Vec::new();
         for i in 0..EXERCISES {
             coach
-                .save_exercise(CatalogExercise {
+                .workouts()
+                .save_catalog_exercise(CatalogExercise {
                     catalog_id: format!("ex-{i}"),
                     name: format!("Exercise {i}"),
                     equipment: Equipment::Barbell,
@@ -138,6 +139,7 @@ impl Sim {
             });
         }
         coach
+            .workouts()
             .save_plan(WorkoutPlan {
                 settings: PlanSettings {
                     plan_id: PLAN.into(),
@@ -194,7 +196,7 @@ impl Sim {
     fn log_next(&mut self) -> String {
         let at = T0 + self.sessions as i64 * GAP_DAYS * DAY;
         self.set_now(at);
-        let plan = self.coach.plan(PLAN.into()).unwrap().unwrap();
+        let plan = self.coach.workouts().plan(PLAN.into()).unwrap().unwrap();
         let id = format!("s{}", self.sessions);
         let mut exercises = Vec::new();
         for (i, rx) in plan.exercises.iter().enumerate() {
@@ -234,7 +236,7 @@ impl Sim {
             exercises,
         };
         let t = Instant::now();
-        self.coach.log_session(log).unwrap();
+        self.coach.workouts().log_session(log).unwrap();
         self.last_log = t.elapsed();
         self.sessions += 1;
         self.set_now(at + HOUR);
@@ -242,11 +244,11 @@ impl Sim {
     }
 
     fn accept_or_reject(&mut self, id: String) {
-        if self.coach.accept_change(id.clone()).is_ok() {
+        if self.coach.suggestions().accept(id.clone()).is_ok() {
             self.tally.accepted += 1;
         } else {
             self.tally.accept_refused += 1;
-            self.coach.reject_change(id).unwrap();
+            self.coach.suggestions().reject(id).unwrap();
             self.tally.rejected += 1;
         }
     }
@@ -259,27 +261,30 @@ impl Sim {
             match self.rng.below(10) {
                 0..=3 => self.accept_or_reject(c.id.clone()),
                 4 | 5 => {
-                    self.coach.reject_change(c.id.clone()).unwrap();
+                    self.coach.suggestions().reject(c.id.clone()).unwrap();
                     self.tally.rejected += 1;
                 }
                 6 | 7 => {
-                    self.coach.defer_change(c.id.clone()).unwrap();
+                    self.coach.suggestions().defer_change(c.id.clone()).unwrap();
                     self.tally.deferred += 1;
                 }
                 _ => self.tally.left_pending += 1,
             }
         }
-        self.coach.defer_pending(session.to_string()).unwrap();
+        self.coach
+            .suggestions()
+            .defer_pending(session.to_string())
+            .unwrap();
     }
 
     /// Before the next workout the user reviews what was deferred: half accepted, half rejected.
     fn review_deferred(&mut self) {
         self.set_now(T0 + self.sessions as i64 * GAP_DAYS * DAY - HOUR);
-        for c in self.coach.deferred_for_plan(PLAN.into()).unwrap() {
+        for c in self.coach.suggestions().deferred(PLAN.into()).unwrap() {
             if self.rng.below(2) == 0 {
                 self.accept_or_reject(c.id);
             } else {
-                self.coach.reject_change(c.id).unwrap();
+                self.coach.suggestions().reject(c.id).unwrap();
                 self.tally.rejected += 1;
             }
         }
@@ -292,7 +297,7 @@ impl Sim {
         let t1 = Instant::now();
         let id = self.log_next();
         let t2 = Instant::now();
-        let changes = self.coach.suggestions_for_session(id.clone()).unwrap();
+        let changes = self.coach.suggestions().for_session(id.clone()).unwrap();
         let t3 = Instant::now();
         self.decide(&id, &changes);
         self.tally.setup_log += t2 - t1;
@@ -313,10 +318,10 @@ impl Sim {
             .filter(|&&t| t >= self.now() - 7 * DAY)
             .count();
         let t = Instant::now();
-        let first = self.coach.suggestions_for_session(id.clone()).unwrap();
+        let first = self.coach.suggestions().for_session(id.clone()).unwrap();
         let generate = t.elapsed();
         let t = Instant::now();
-        let second = self.coach.suggestions_for_session(id.clone()).unwrap();
+        let second = self.coach.suggestions().for_session(id.clone()).unwrap();
         let stored = t.elapsed();
         assert_eq!(first.len(), second.len());
         self.decide(&id, &first);

@@ -64,7 +64,8 @@ fn main() {
         r.meta.date = date_of(at);
         r.recent_cardio.clear();
         let w = coach
-            .generate_workout_with(
+            .workouts()
+            .generate_with(
                 &r,
                 None,
                 &NoEvents,
@@ -84,7 +85,8 @@ fn main() {
             .collect();
         sets += actual.len();
         coach
-            .log_workout(WorkoutLog {
+            .workouts()
+            .log(WorkoutLog {
                 workout_id: w.workout_id,
                 performed_at_ms: at,
                 sets: actual,

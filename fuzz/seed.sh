@@ -62,38 +62,38 @@ def call(name, method, request):
     put("capi_call", name, method + "\n" + (request if isinstance(request, str) else json.dumps(request)))
 
 for f in sorted((data / "suggest").glob("*.json")):
-    call("suggest.evaluate-" + f.stem, "suggest.evaluate", f.read_text())
+    call("suggest.evaluate-" + f.stem, "suggestions.evaluate", f.read_text())
 for i, body in enumerate(ops_seeds[:20]):
-    call(f"ops.dryrun-{i}", "ops.dryrun", body)
-    call(f"ops.apply-{i}", "ops.apply", json.loads(body) | {"idempotencyKey": f"k{i % 3}"})
-call("workout.generate", "workout.generate", (data / "workout" / "request.json").read_text())
-call("workout.validate", "workout.validate", {"yaml": yaml_text})
+    call(f"ops.dryrun-{i}", "planner.dryRun", body)
+    call(f"ops.apply-{i}", "planner.apply", json.loads(body) | {"idempotencyKey": f"k{i % 3}"})
+call("workouts.generate", "workouts.generate", (data / "workout" / "request.json").read_text())
+call("workouts.validate", "workouts.validate", {"yaml": yaml_text})
 for f in sorted((data / "meals").glob("*.request.json")):
     call("meals.plan-" + f.stem, "meals.plan", f.read_text())
 recipes = json.loads((data / "recipes" / "starter.json").read_text())
 recipes = recipes if isinstance(recipes, list) else recipes.get("recipes", [])
-call("recipes.import", "recipes.import", recipes[:3])
+call("meals.importRecipes", "meals.importRecipes", recipes[:3])
 evaluate = json.loads((data / "suggest" / "evaluate-input.json").read_text())
 ctx = evaluate["context"]
 if "plan" in ctx:
-    call("plan.save", "plan.save", ctx["plan"])
+    call("workouts.savePlan", "workouts.savePlan", ctx["plan"])
 for m, r in [
-    ("plan.get", {"id": "p1"}), ("plan.deferred", {"id": "p1"}), ("session.suggestions", {"id": "s1"}),
-    ("session.deferPending", {"id": "s1"}), ("change.accept", {"id": "c1"}), ("change.reject", {"id": "c1"}),
-    ("change.defer", {"id": "c1"}), ("change.acceptEdited", {"id": "c1", "newValue": {"type": "weight", "value": 100}}),
-    ("exercise.history", {"id": "bb-back-squat", "unit": "kg"}), ("model.unload", {}), ("model.info", {}),
-    ("recipe.get", {"id": "core-beef-stew"}), ("meals.job", {"id": "j1"}), ("workout.list", {"limit": 5}),
-    ("workout.get", {"id": "w1"}), ("planner.item", {"kind": "todo", "id": "t1"}),
-    ("planner.week", {"date": "2026-11-23"}), ("planner.backlog", {"limit": 10}), ("db.check", {}),
-    ("audit.log", {"limit": 5, "beforeSeq": 9}), ("plan.generate", {"date": "2026-11-23", "notes": "legs"}),
-    ("assistant.message", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
-    ("workout.log", {"workoutId": "w1", "sets": []}), ("exercise.save", {"id": "bb-back-squat", "name": "Back squat"}),
-    ("session.log", {"id": "s1"}), ("workout.render", {}), ("unknown.method", {}),
-    ("recipe.stage", {"id": "core-beef-stew"}), ("recipe.keep", {"id": "core-beef-stew"}),
-    ("recipes.cleanup", {}), ("meals.history", {"from": "2026-11-01", "to": "2026-11-30"}),
-    ("model.prewarm", {"feature": "assistant"}), ("ops.undo", {"requestId": "r1"}),
-    ("data.export", {}), ("data.erase", {}),
-    ("data.import", {"format": "coachcore-export", "version": 1, "schemaVersion": 6, "exportedAtMs": 0,
+    ("workouts.plan", {"id": "p1"}), ("suggestions.deferred", {"id": "p1"}), ("suggestions.forSession", {"id": "s1"}),
+    ("suggestions.deferPending", {"id": "s1"}), ("suggestions.accept", {"id": "c1"}), ("suggestions.reject", {"id": "c1"}),
+    ("suggestions.deferChange", {"id": "c1"}), ("suggestions.acceptEdited", {"id": "c1", "newValue": {"type": "weight", "value": 100}}),
+    ("workouts.history", {"id": "bb-back-squat", "unit": "kg"}), ("model.unload", {}), ("model.info", {}),
+    ("meals.recipe", {"id": "core-beef-stew"}), ("meals.job", {"id": "j1"}), ("workouts.list", {"limit": 5}),
+    ("workouts.get", {"id": "w1"}), ("planner.item", {"kind": "todo", "id": "t1"}),
+    ("planner.week", {"date": "2026-11-23"}), ("planner.backlog", {"limit": 10}), ("data.checkIntegrity", {}),
+    ("planner.auditLog", {"limit": 5, "beforeSeq": 9}), ("workouts.todayPlan", {"date": "2026-11-23", "notes": "legs"}),
+    ("assistant.send", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
+    ("workouts.log", {"workoutId": "w1", "sets": []}), ("workouts.saveCatalogExercise", {"id": "bb-back-squat", "name": "Back squat"}),
+    ("workouts.logSession", {"id": "s1"}), ("workouts.render", {}), ("unknown.method", {}),
+    ("meals.stageRecipe", {"id": "core-beef-stew"}), ("meals.keepStaged", {"id": "core-beef-stew"}),
+    ("meals.cleanupStaged", {}), ("meals.history", {"from": "2026-11-01", "to": "2026-11-30"}),
+    ("model.prewarm", {"feature": "assistant"}), ("planner.undo", {"requestId": "r1"}),
+    ("data.exportAll", {}), ("data.eraseAll", {}),
+    ("data.importAll", {"format": "coachcore-export", "version": 1, "schemaVersion": 6, "exportedAtMs": 0,
                      "tables": {"plans": {"columns": ["id", "name"], "rows": [["p1", "Push"]]}}}),
 ]:
     call(m, m, r)

@@ -226,59 +226,13 @@ pub unsafe extern "C" fn coach_close(handle: *mut CoachHandle) {
     }
 }
 
-/// Transforms model text into a `TodayPlan`.
-/// Request: `{"rawText": "...", "schemaVersion": "v2-flat"|"v1-current", "seed": 7}` (`seed` and
-/// `reason`, the selection reason to record, default `override`, are optional).
-/// Result: `{"ok":{"plan":{...},"schemaVersion":"v2-flat","rulesetVersion":"...","generationId":1}}`.
-///
-/// # Safety
-/// `handle` is a live handle; `request_json` is a NUL-terminated string. Free the result with
-/// `coach_string_free`.
-#[no_mangle]
-pub unsafe extern "C" fn coach_plan_transform(
-    handle: *const CoachHandle,
-    request_json: *const c_char,
-) -> *mut c_char {
-    respond(|| -> Result<_, ApiError> {
-        let coach = handle_arg(handle)?;
-        let request = text_arg(request_json, "request_json")?;
-        check_json(request, &Caps::REQUEST)?;
-        let req: TransformRequest = parse_request(request)?;
-        let selection = SchemaSelection {
-            schema_version: req.schema_version,
-            reason: req.reason.unwrap_or(SelectionReason::Override),
-        };
-        Ok(coach.transform_plan(req.raw_text, selection, req.seed)?)
-    })
-}
-
-/// Chooses the LLM schema version for a plan generation.
-/// Request: `{"supported": ["v1-current","v2-flat"], "override": "v2-flat"}` (both optional).
-/// Result: `{"ok":{"schemaVersion":"v2-flat","reason":"override"}}`.
-///
-/// # Safety
-/// As for `coach_plan_transform`.
-#[no_mangle]
-pub unsafe extern "C" fn coach_plan_select_schema(
-    handle: *const CoachHandle,
-    request_json: *const c_char,
-) -> *mut c_char {
-    respond(|| -> Result<_, ApiError> {
-        let coach = handle_arg(handle)?;
-        let request = text_arg(request_json, "request_json")?;
-        check_json(request, &Caps::REQUEST)?;
-        let req: SelectRequest = parse_request(request)?;
-        Ok(coach.select_plan_schema(req.supported, req.override_version))
-    })
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct IdRequest {
     id: String,
 }
 
-/// The request of `ops.undo`.
+/// The request of `planner.undo`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct UndoRequest {
@@ -316,7 +270,7 @@ fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>)
     Ok((ops, r.today, r.idempotency_key))
 }
 
-/// The request of `assistant.message`: an `AssistantRequest` with `mode` optional.
+/// The request of `assistant.send`: an `AssistantRequest` with `mode` optional.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct MessageRequest {
@@ -344,7 +298,7 @@ fn default_context_tokens() -> u32 {
     2048
 }
 
-/// The result of `assistant.message`: every event, in order, and the result.
+/// The result of `assistant.send`: every event, in order, and the result.
 #[derive(Serialize)]
 struct MessageResponse {
     events: Vec<crate::assistant::AssistantEvent>,
@@ -379,10 +333,12 @@ struct MealsResponse {
 }
 
 fn meals_plan(coach: &Coach, request: &str) -> Result<MealsResponse, ApiError> {
-    let request = Coach::meal_plan_request_from_json(request)?;
+    let request = crate::ffi::Meals::request_from_json(request)?;
     let events = CollectMeals::default();
     // The handle's model behind its breaker (as `startMealPlan`), or the fallback.
-    let job = coach.run_meal_plan_here(request, &events, &crate::llm::CancelToken::new())?;
+    let job = coach
+        .meals()
+        .plan_here(request, &events, &crate::llm::CancelToken::new())?;
     let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok(MealsResponse { events, job })
 }
@@ -397,7 +353,7 @@ impl crate::workout::service::WorkoutSink for CollectWorkout {
     }
 }
 
-/// The response of `workout.generate`.
+/// The response of `workouts.generate`.
 #[derive(Serialize)]
 struct WorkoutResponse {
     events: Vec<crate::workout::WorkoutEvent>,
@@ -406,7 +362,7 @@ struct WorkoutResponse {
 
 fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, ApiError> {
     // The handle's model with its breaker (or none: deterministic).
-    let model = coach.shared_model();
+    let model = coach.model().shared_model();
     // An optional top-level `settings` (`WorkoutSettings`, camelCase) beside the request's fields.
     // Split at the top level only (raw slices, no value tree: peak memory stays near the input's).
     let mut fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
@@ -432,7 +388,7 @@ fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, Api
     let request: crate::workout::WorkoutRequest = parse_request(&rest)?;
     crate::workout::preanalysis::validate_request(&request).map_err(CoachError::from)?;
     let events = CollectWorkout::default();
-    let result = coach.generate_workout_with(
+    let result = coach.workouts().generate_with(
         &request,
         model,
         &events,
@@ -449,19 +405,17 @@ struct YamlRequest {
     yaml: String,
 }
 
-fn plan_generate(coach: &Coach, request: &str) -> Result<crate::plan::PlanTransform, ApiError> {
-    let request: crate::plan::TodayPlanRequest = parse_request(request)?;
-    let model = coach
-        .shared_model()
-        .ok_or_else(|| CoachError::ModelUnusable {
-            detail: "no model is configured".into(),
-        })?;
-    Ok(coach.generate_today_plan_with(
-        &request,
-        model,
-        &crate::llm::CancelToken::new(),
-        &crate::plan::PlanGenerateSettings::default(),
-    )?)
+/// `workouts.transformPlan`: the request's schema version is recorded with `reason` (default
+/// `override`).
+fn transform_plan(coach: &Coach, request: &str) -> Result<crate::plan::PlanTransform, ApiError> {
+    let req: TransformRequest = parse_request(request)?;
+    let selection = SchemaSelection {
+        schema_version: req.schema_version,
+        reason: req.reason.unwrap_or(SelectionReason::Override),
+    };
+    Ok(coach
+        .workouts()
+        .transform_plan(req.raw_text, selection, req.seed)?)
 }
 
 /// The request of `model.prewarm`.
@@ -471,7 +425,7 @@ struct PrewarmRequest {
     feature: crate::ffi::AiFeature,
 }
 
-/// The request of `change.acceptEdited`.
+/// The request of `suggestions.acceptEdited`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct AcceptEditedRequest {
@@ -479,7 +433,7 @@ struct AcceptEditedRequest {
     new_value: crate::suggest::model::ChangeValue,
 }
 
-/// The request of `exercise.history`.
+/// The request of `workouts.history`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct HistoryRequest {
@@ -519,7 +473,7 @@ struct LimitRequest {
 
 fn assistant_message(coach: &Coach, request: &str) -> Result<MessageResponse, ApiError> {
     let r: MessageRequest = parse_request(request)?;
-    let model = coach.language_model();
+    let model = coach.model().language_model();
     let request = crate::assistant::AssistantRequest {
         message: r.message,
         mode: r.mode.unwrap_or(crate::assistant::AssistantMode::Plan),
@@ -527,8 +481,12 @@ fn assistant_message(coach: &Coach, request: &str) -> Result<MessageResponse, Ap
         today: r.today,
     };
     let events = Collect::default();
-    let result =
-        coach.run_message_with(request, model, &events, &crate::llm::CancelToken::new())?;
+    let result = coach.assistant().run_message_with(
+        request,
+        model,
+        &events,
+        &crate::llm::CancelToken::new(),
+    )?;
     let events = events.0.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok(MessageResponse { events, result })
 }
@@ -548,109 +506,136 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         })
     }
     let caps = match method {
-        "ops.dryrun" | "ops.apply" => Caps {
+        "planner.dryRun" | "planner.apply" => Caps {
             // Room for `today` and the key around the operations.
             bytes: Caps::OPERATIONS.bytes + 1024,
             ..Caps::OPERATIONS
         },
-        "recipes.import" => Caps::RECIPES,
-        "data.import" => Caps::EXPORT,
+        "meals.importRecipes" => Caps::RECIPES,
+        "data.importAll" => Caps::EXPORT,
         _ => Caps::REQUEST,
     };
     check_json(request, &caps)?;
     let id = || parse_request::<IdRequest>(request).map(|r| r.id);
     match method {
-        "exercise.save" => out(coach.save_exercise(parse_request(request)?)?),
-        "plan.save" => out(coach.save_plan(parse_request(request)?)?),
-        "plan.get" => out(coach.plan(id()?)?),
-        "plan.deferred" => out(coach.deferred_for_plan(id()?)?),
-        "session.log" => out(coach.log_session(parse_request(request)?)?),
-        "session.suggestions" => out(coach.suggestions_for_session(id()?)?),
-        "session.deferPending" => out(coach.defer_pending(id()?)?),
-        "change.accept" => out(coach.accept_change(id()?)?),
-        "change.reject" => out(coach.reject_change(id()?)?),
-        "change.defer" => out(coach.defer_change(id()?)?),
-        "change.acceptEdited" => {
+        "workouts.saveCatalogExercise" => out(coach
+            .workouts()
+            .save_catalog_exercise(parse_request(request)?)?),
+        "workouts.savePlan" => out(coach.workouts().save_plan(parse_request(request)?)?),
+        "workouts.plan" => out(coach.workouts().plan(id()?)?),
+        "suggestions.deferred" => out(coach.suggestions().deferred(id()?)?),
+        "workouts.logSession" => out(coach.workouts().log_session(parse_request(request)?)?),
+        "suggestions.forSession" => out(coach.suggestions().for_session(id()?)?),
+        "suggestions.deferPending" => out(coach.suggestions().defer_pending(id()?)?),
+        "suggestions.accept" => out(coach.suggestions().accept(id()?)?),
+        "suggestions.reject" => out(coach.suggestions().reject(id()?)?),
+        "suggestions.deferChange" => out(coach.suggestions().defer_change(id()?)?),
+        "suggestions.acceptEdited" => {
             let r: AcceptEditedRequest = parse_request(request)?;
-            out(coach.accept_change_edited(r.id, r.new_value)?)
+            out(coach.suggestions().accept_edited(r.id, r.new_value)?)
         }
-        "exercise.history" => {
+        "workouts.history" => {
             let r: HistoryRequest = parse_request(request)?;
-            out(coach.exercise_history(r.id, r.unit)?)
+            out(coach.workouts().history(r.id, r.unit)?)
         }
-        "suggest.evaluate" => {
+        "suggestions.evaluate" => {
             let r: EvaluateRequest = parse_request(request)?;
             out(r.evaluate_or_error_json()?)
         }
-        "ops.dryrun" => {
+        "planner.dryRun" => {
             let (ops, today, _) = ops_request(request)?;
-            out(coach.dry_run_operations_json(&ops, today.as_deref())?)
+            out(coach.planner().dry_run_json(&ops, today.as_deref())?)
         }
-        "ops.apply" => {
+        "planner.apply" => {
             let (ops, today, key) = ops_request(request)?;
-            out(coach.apply_operations_json(&ops, key.as_deref(), today.as_deref())?)
+            out(coach
+                .planner()
+                .apply_json(&ops, key.as_deref(), today.as_deref())?)
         }
-        "assistant.message" => out(assistant_message(coach, request)?),
+        "assistant.send" => out(assistant_message(coach, request)?),
         "model.load" => {
             let r: LoadRequest = parse_request(request)?;
             let options = crate::ffi::ModelOptions {
                 context_tokens: r.context_tokens,
                 threads: r.threads,
             };
-            out(coach.load_model(r.path, options, None)?)
+            out(coach.model().load(r.path, options, None)?)
         }
-        "model.unload" => out(coach.unload_model()),
-        "model.info" => out(coach.model_info()),
-        "model.prewarm" => out(coach.prewarm(parse_request::<PrewarmRequest>(request)?.feature)?),
-        "recipes.import" => out(coach.import_recipes(request.to_string())?),
-        "recipe.get" => out(coach.recipe(id()?)?),
-        "recipe.save" => out(coach.save_recipe(parse_request(request)?)?),
-        "recipe.stage" => out(coach.stage_recipe(id()?)?),
-        "recipe.keep" => out(coach.keep_staged_recipe(id()?)?),
-        "recipes.cleanup" => out(coach.cleanup_staged_recipes()?),
+        "model.unload" => out(coach.model().unload()),
+        "model.info" => out(coach.model().info()),
+        "model.prewarm" => out(coach
+            .model()
+            .prewarm(parse_request::<PrewarmRequest>(request)?.feature)?),
+        "meals.importRecipes" => out(coach.meals().import_recipes(request.to_string())?),
+        "meals.recipe" => out(coach.meals().recipe(id()?)?),
+        "meals.saveRecipe" => out(coach.meals().save_recipe(parse_request(request)?)?),
+        "meals.stageRecipe" => out(coach.meals().stage_recipe(id()?)?),
+        "meals.keepStaged" => out(coach.meals().keep_staged(id()?)?),
+        "meals.cleanupStaged" => out(coach.meals().cleanup_staged()?),
         "meals.plan" => out(meals_plan(coach, request)?),
-        "meals.job" => out(coach.meal_plan_job(id()?)?),
-        "meals.confirm" => out(coach.confirm_meal_plan(parse_request(request)?)?),
-        "meals.log" => out(coach.log_meal(parse_request(request)?)?),
+        "meals.job" => out(coach.meals().job(id()?)?),
+        "meals.confirm" => out(coach.meals().confirm(parse_request(request)?)?),
+        "meals.log" => out(coach.meals().log(parse_request(request)?)?),
         "meals.history" => {
             let r: RangeRequest = parse_request(request)?;
-            out(coach.meal_history(r.from, r.to)?)
+            out(coach.meals().history(r.from, r.to)?)
         }
-        "workout.generate" => out(workout_generate(coach, request)?),
-        "workout.list" => out(coach.workouts(parse_request::<LimitRequest>(request)?.limit)?),
-        "workout.get" => out(coach.workout(id()?)?),
-        "workout.log" => out(coach.log_workout(parse_request(request)?)?),
-        "workout.validate" => {
-            out(coach.validate_workout_yaml(parse_request::<YamlRequest>(request)?.yaml))
+        "workouts.generate" => out(workout_generate(coach, request)?),
+        "workouts.list" => out(coach
+            .workouts()
+            .list(parse_request::<LimitRequest>(request)?.limit)?),
+        "workouts.get" => out(coach.workouts().get(id()?)?),
+        "workouts.log" => out(coach.workouts().log(parse_request(request)?)?),
+        "workouts.validate" => out(crate::ffi::validate_workout_yaml(
+            parse_request::<YamlRequest>(request)?.yaml,
+        )),
+        "workouts.render" => out(crate::ffi::Workouts::render_plan(request)?),
+        "workouts.saveExercise" => out(coach.workouts().save_exercise(parse_request(request)?)?),
+        "workouts.exercises" => out(coach.workouts().exercises()?),
+        "workouts.saveEquipment" => {
+            out(coach.workouts().save_equipment(parse_request(request)?)?)
         }
-        "workout.render" => out(coach.render_workout_plan(request)?),
-        "workout.exercise.save" => out(coach.save_workout_exercise(parse_request(request)?)?),
-        "workout.exercises" => out(coach.workout_exercises()?),
-        "workout.equipment.save" => out(coach.save_workout_equipment(parse_request(request)?)?),
-        "workout.equipment" => out(coach.workout_equipment()?),
-        "plan.generate" => out(plan_generate(coach, request)?),
+        "workouts.equipment" => out(coach.workouts().equipment()?),
+        "workouts.todayPlan" => out(coach.workouts().today_plan(parse_request(request)?)?),
+        "workouts.transformPlan" => out(transform_plan(coach, request)?),
+        "workouts.selectSchema" => {
+            let r: SelectRequest = parse_request(request)?;
+            out(crate::ffi::select_plan_schema(
+                r.supported,
+                r.override_version,
+            ))
+        }
         "planner.item" => {
             let r: ItemRequest = parse_request(request)?;
-            out(coach.planner_item(r.kind, r.id)?)
+            out(coach.planner().item(r.kind, r.id)?)
         }
-        "planner.week" => out(coach.week(parse_request::<DateRequest>(request)?.date)?),
-        "planner.backlog" => out(coach.backlog(parse_request::<LimitRequest>(request)?.limit)?),
-        "db.check" => out(coach.check_integrity()?),
-        "db.rekey" => out(coach.rekey_request(parse_request(request)?)?),
-        "db.copy" => out(coach.copy_request(parse_request(request)?)?),
-        "data.export" => {
-            serde_json::value::RawValue::from_string(coach.export_data()?).map_err(|_| {
+        "planner.week" => out(coach
+            .planner()
+            .week(parse_request::<DateRequest>(request)?.date)?),
+        "planner.backlog" => out(coach
+            .planner()
+            .backlog(parse_request::<LimitRequest>(request)?.limit)?),
+        "data.checkIntegrity" => out(coach.data().check_integrity()?),
+        "data.rekey" => out(coach.data().rekey_request(parse_request(request)?)?),
+        "data.copy" => out(coach.data().copy_request(parse_request(request)?)?),
+        "data.exportAll" => serde_json::value::RawValue::from_string(coach.data().export_all()?)
+            .map_err(|_| {
                 ApiError::Coach(CoachError::from(Error::Internal(
                     "the export is not JSON".into(),
                 )))
-            })
+            }),
+        "data.importAll" => out(coach.data().import_all(request)?),
+        "data.eraseAll" => out(coach.data().erase_all()?),
+        "coach.shutdown" => {
+            coach.shutdown();
+            out(())
         }
-        "data.import" => out(coach.import_data(request)?),
-        "data.erase" => out(coach.erase_all_data()?),
-        "ops.undo" => out(coach.undo_applied(&parse_request::<UndoRequest>(request)?.request_id)?),
-        "audit.log" => {
+        "planner.undo" => out(coach
+            .planner()
+            .undo(&parse_request::<UndoRequest>(request)?.request_id)?),
+        "planner.auditLog" => {
             let r: LimitRequest = parse_request(request)?;
-            out(coach.audit_log(r.limit, r.before_seq)?)
+            out(coach.planner().audit_log(r.limit, r.before_seq)?)
         }
         // Method names are API names, not user data; a long one is cut.
         _ => {
@@ -666,71 +651,71 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 ///
 /// | method | request | result |
 /// |---|---|---|
-/// | `exercise.save` | `CatalogExercise` | `null` |
-/// | `plan.save` | `WorkoutPlan` | `null` |
-/// | `plan.get` | `{"id": planId}` | `WorkoutPlan` or `null` |
-/// | `plan.deferred` | `{"id": planId}` | `[PrescriptionChange]` |
-/// | `session.log` | `SessionLog` | `null` |
-/// | `session.suggestions` | `{"id": sessionId}` | `[PrescriptionChange]` |
-/// | `session.deferPending` | `{"id": sessionId}` | count |
-/// | `change.accept` / `change.reject` / `change.defer` | `{"id": changeId}` | `PrescriptionChange` |
-/// | `change.acceptEdited` | `{"id": changeId, "newValue": ChangeValue}` | `PrescriptionChange` (the user's value, `userOverride: true`) |
-/// | `exercise.history` | `{"id": catalogId, "unit": "lbs"\|"kg"}` (unit optional, default lbs) | `ExerciseHistory` or `null` |
-/// | `suggest.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` (`invalid_argument` for a context `plan.save`/`session.log` would refuse) |
-/// | `ops.dryrun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
-/// | `ops.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
+/// | `workouts.saveCatalogExercise` | `CatalogExercise` | `null` |
+/// | `workouts.savePlan` | `WorkoutPlan` | `null` |
+/// | `workouts.plan` | `{"id": planId}` | `WorkoutPlan` or `null` |
+/// | `suggestions.deferred` | `{"id": planId}` | `[PrescriptionChange]` |
+/// | `workouts.logSession` | `SessionLog` | `null` |
+/// | `suggestions.forSession` | `{"id": sessionId}` | `[PrescriptionChange]` |
+/// | `suggestions.deferPending` | `{"id": sessionId}` | count |
+/// | `suggestions.accept` / `suggestions.reject` / `suggestions.deferChange` | `{"id": changeId}` | `PrescriptionChange` |
+/// | `suggestions.acceptEdited` | `{"id": changeId, "newValue": ChangeValue}` | `PrescriptionChange` (the user's value, `userOverride: true`) |
+/// | `workouts.history` | `{"id": catalogId, "unit": "lbs"\|"kg"}` (unit optional, default lbs) | `ExerciseHistory` or `null` |
+/// | `suggestions.evaluate` | `{"context": ExerciseContext, "existing": [...], "nowMs": N}` | `[SuggestionDraft]` (`invalid_argument` for a context `workouts.savePlan`/`workouts.logSession` would refuse) |
+/// | `planner.dryRun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
+/// | `planner.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
 /// | `model.load` | `{"path": P, "contextTokens": N, "threads": N}` (`contextTokens` default 2048, `threads` default the cores) | `LoadedModelInfo`; errors `insufficient_memory` (the memory pre-flight: nothing loaded), `model_unusable` |
 /// | `model.unload` | `{}` | whether a model was loaded |
 /// | `model.info` | `{}` | `LoadedModelInfo` or `null` |
 /// | `model.prewarm` | `{"feature": "assistant"\|"suggestions"\|"meals"\|"workout"}` | prompt tokens read into the model's cache (0 without a model) |
-/// | `assistant.message` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
+/// | `assistant.send` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
 /// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
-/// | `audit.log` | `{"limit": N, "beforeSeq": S}` | `[AuditEntry]`, newest first |
-/// | `recipes.import` | `[Recipe]` (the core registry, all or nothing) | count imported |
-/// | `recipe.get` | `{"id": recipeId}` | `Recipe` or `null` |
-/// | `recipe.save` | `Recipe` (to the user's book; an empty `id` gets a new one) | the stored `Recipe` |
-/// | `recipe.stage` | `{"id": coreRecipeId}` | the staged copy (`Recipe`, expires in 72 h unless kept); `not_found` for no such core recipe |
-/// | `recipe.keep` | `{"id": stagedId}` | `null`; `not_found` for no such staged copy |
-/// | `recipes.cleanup` | `{}` (ignored) | count of expired staged copies deleted |
+/// | `planner.auditLog` | `{"limit": N, "beforeSeq": S}` | `[AuditEntry]`, newest first |
+/// | `meals.importRecipes` | `[Recipe]` (the core registry, all or nothing) | count imported |
+/// | `meals.recipe` | `{"id": recipeId}` | `Recipe` or `null` |
+/// | `meals.saveRecipe` | `Recipe` (to the user's book; an empty `id` gets a new one) | the stored `Recipe` |
+/// | `meals.stageRecipe` | `{"id": coreRecipeId}` | the staged copy (`Recipe`, expires in 72 h unless kept); `not_found` for no such core recipe |
+/// | `meals.keepStaged` | `{"id": stagedId}` | `null`; `not_found` for no such staged copy |
+/// | `meals.cleanupStaged` | `{}` (ignored) | count of expired staged copies deleted |
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
 /// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
 /// | `meals.confirm` | `MealPlanResult` (a job's `result`, possibly edited) | count of meals recorded in the history |
 /// | `meals.log` | `MealLog` (`{"date": D, "mealType": M, "recipeId": I}`) | `MealHistoryEntry`; `not_found` for an unknown recipe |
 /// | `meals.history` | `{"from": D, "to": D}` (both included) | `[MealHistoryEntry]` by date and meal |
-/// | `ops.undo` | `{"requestId": R}` (an `ApplyResult.requestId`) | `ApplyResult` of the undo (request id `undo:R`); `undo_conflict` (nothing changed: the detail names the item that changed since, or says it was undone already), `not_found` |
-/// | `data.export` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
-/// | `data.import` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
-/// | `data.erase` | `{}` (ignored) | `DataSummary` of the deleted rows (every row of every table, one transaction) |
-/// | `db.rekey` | `{"key": K}` (the new key, 64 hexadecimal digits) | `null`; the database is re-encrypted under it (`database_not_encrypted` for a plain one) |
-/// | `db.copy` | `{"destPath": P, "key": K}` (`key` optional: without it the copy is plain) | `null`; the whole database written to a new file (`invalid_argument` if one exists) |
-/// | `db.check` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
-/// | `workout.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
-/// | `workout.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
-/// | `workout.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
-/// | `workout.log` | `WorkoutLog` | `null` |
-/// | `workout.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
-/// | `workout.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
-/// | `workout.exercise.save` | `WorkoutExercise` | `null` |
-/// | `workout.exercises` | `{}` | `[WorkoutExercise]`: the built-in catalog and the app's own |
-/// | `workout.equipment.save` | `WorkoutEquipment` (`{key, name, provides, weights, units}`) | `null` |
-/// | `workout.equipment` | `{}` | `[WorkoutEquipment]`: the app's own definitions |
-/// | `plan.generate` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `coach_plan_transform` returns it |
+/// | `planner.undo` | `{"requestId": R}` (an `ApplyResult.requestId`) | `ApplyResult` of the undo (request id `undo:R`); `undo_conflict` (nothing changed: the detail names the item that changed since, or says it was undone already), `not_found` |
+/// | `data.exportAll` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
+/// | `data.importAll` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
+/// | `data.eraseAll` | `{}` (ignored) | `DataSummary` of the deleted rows (every row of every table, one transaction) |
+/// | `data.rekey` | `{"key": K}` (the new key, 64 hexadecimal digits) | `null`; the database is re-encrypted under it (`database_not_encrypted` for a plain one) |
+/// | `data.copy` | `{"destPath": P, "key": K}` (`key` optional: without it the copy is plain) | `null`; the whole database written to a new file (`invalid_argument` if one exists) |
+/// | `data.checkIntegrity` | `{}` (ignored) | `IntegrityReport`: `{"ok": bool, "problems": [text]}` (at most 20; the full `integrity_check`, slow on a large file) |
+/// | `workouts.generate` | `WorkoutRequest` (`docs/workout.md`), optionally with `"settings": WorkoutSettings` (stage timeouts, repairs, answer sizes) | `{"events": [WorkoutEvent], "result": WorkoutResult}` (runs synchronously; the workout is saved) |
+/// | `workouts.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
+/// | `workouts.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
+/// | `workouts.log` | `WorkoutLog` | `null` |
+/// | `workouts.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
+/// | `workouts.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
+/// | `workouts.saveExercise` | `WorkoutExercise` | `null` |
+/// | `workouts.exercises` | `{}` | `[WorkoutExercise]`: the built-in catalog and the app's own |
+/// | `workouts.saveEquipment` | `WorkoutEquipment` (`{key, name, provides, weights, units}`) | `null` |
+/// | `workouts.equipment` | `{}` | `[WorkoutEquipment]`: the app's own definitions |
+/// | `workouts.todayPlan` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `coach_plan_transform` returns it |
 ///
 /// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
 /// take the operations loosely shaped as the model writes them (they are normalised first); a
-/// rejected apply is the error `operations_rejected` (nothing applied; `ops.dryrun` says why) and
+/// rejected apply is the error `operations_rejected` (nothing applied; `planner.dryRun` says why) and
 /// a key reused with other operations `idempotency_conflict`.
 ///
 /// The model: `model.load` loads a GGUF file (after the memory pre-flight) and makes it the
-/// model of every AI call on this handle (`assistant.message`, `meals.plan`,
-/// `session.suggestions`), replacing the one before; `model.unload` lets it go. Without one,
-/// `assistant.message` in plan mode fails with `invalid_argument` and `meals.plan` ranks
+/// model of every AI call on this handle (`assistant.send`, `meals.plan`,
+/// `suggestions.forSession`), replacing the one before; `model.unload` lets it go. Without one,
+/// `assistant.send` in plan mode fails with `invalid_argument` and `meals.plan` ranks
 /// deterministically. Model calls on one handle run one at a time, in arrival order.
-/// `workout.generate` uses it when loaded, else the deterministic planner and generator;
-/// `plan.generate` needs it (without one: `model_unusable`). `assistant.message`,
-/// `meals.plan`, `workout.generate` and `plan.generate` run synchronously: they block while the
+/// `workouts.generate` uses it when loaded, else the deterministic planner and generator;
+/// `workouts.todayPlan` needs it (without one: `model_unusable`). `assistant.send`,
+/// `meals.plan`, `workouts.generate` and `workouts.todayPlan` run synchronously: they block while the
 /// model works.
 ///
 /// # Safety
@@ -800,18 +785,6 @@ mod tests {
         s
     }
 
-    fn transform(h: &Handle, request: &str) -> String {
-        let req = CString::new(request).unwrap();
-        // SAFETY: live handle and NUL-terminated request.
-        text(unsafe { coach_plan_transform(h.0, req.as_ptr()) })
-    }
-
-    fn select(h: &Handle, request: &str) -> String {
-        let req = CString::new(request).unwrap();
-        // SAFETY: as above.
-        text(unsafe { coach_plan_select_schema(h.0, req.as_ptr()) })
-    }
-
     fn call(h: &Handle, method: &str, request: &str) -> String {
         let (m, req) = (
             CString::new(method).unwrap(),
@@ -874,13 +847,13 @@ mod tests {
         let h = open_with(&keyed).unwrap();
         let new_key = "cd".repeat(32);
         assert_eq!(
-            call(&h, "db.rekey", &format!(r#"{{"key": "{new_key}"}}"#)),
+            call(&h, "data.rekey", &format!(r#"{{"key": "{new_key}"}}"#)),
             r#"{"ok":null}"#
         );
         let copy = dir.path().join("copy.db");
         let request = serde_json::json!({"destPath": copy, "key": key}).to_string();
-        assert_eq!(call(&h, "db.copy", &request), r#"{"ok":null}"#);
-        let out = call(&h, "db.rekey", r#"{"key": "12"}"#);
+        assert_eq!(call(&h, "data.copy", &request), r#"{"ok":null}"#);
+        let out = call(&h, "data.rekey", r#"{"key": "12"}"#);
         assert_eq!(code(&out), "invalid_argument", "{out}");
         drop(h);
         let Err(out) = open_with(&keyed) else {
@@ -964,16 +937,20 @@ mod tests {
             ),
         ];
         for (request, path, detail) in cases {
-            let out = transform(&h, request);
+            let out = call(&h, "workouts.transformPlan", request);
             assert_eq!(
                 invalid_at(&out, path),
                 format!("request JSON: {detail}"),
                 "{request}"
             );
         }
-        let out = select(&h, r#"{"supported":["v2-flat","SECRET"]}"#);
+        let out = call(
+            &h,
+            "workouts.selectSchema",
+            r#"{"supported":["v2-flat","SECRET"]}"#,
+        );
         invalid_at(&out, Some("supported[1]"));
-        let out = select(&h, r#"{"override":{"SECRET":1}}"#);
+        let out = call(&h, "workouts.selectSchema", r#"{"override":{"SECRET":1}}"#);
         invalid_at(&out, Some("override"));
     }
 
@@ -985,12 +962,12 @@ mod tests {
             serde_json::from_str(include_str!("../tests/data/suggest/evaluate-input.json"))
                 .unwrap();
         input["context"]["prescription"]["sets"][1]["targetWeight"] = SECRET.into();
-        let out = call(&h, "suggest.evaluate", &input.to_string());
+        let out = call(&h, "suggestions.evaluate", &input.to_string());
         let detail = invalid_at(&out, Some("context.prescription.sets[1].targetWeight"));
         assert_eq!(detail, "request JSON: wrong type: expected a number");
         input["context"]["prescription"]["sets"][1]["targetWeight"] = 100.into();
         input["context"]["plan"]["unit"] = SECRET.into();
-        let out = call(&h, "suggest.evaluate", &input.to_string());
+        let out = call(&h, "suggestions.evaluate", &input.to_string());
         let detail = invalid_at(&out, Some("context.plan.unit"));
         assert!(
             detail.starts_with("request JSON: unknown value; expected"),
@@ -1005,19 +982,40 @@ mod tests {
         invalid_at(&out, None);
         let out = call(&h, "planner.item", r#"{"kind":"SECRET","id":"x"}"#);
         invalid_at(&out, Some("kind"));
-        let out = call(&h, "audit.log", r#"{"limit":"SECRET"}"#);
+        let out = call(&h, "planner.auditLog", r#"{"limit":"SECRET"}"#);
         invalid_at(&out, Some("limit"));
-        let out = call(&h, "plan.get", "SECRET is not JSON");
+        let out = call(&h, "workouts.plan", "SECRET is not JSON");
         invalid_at(&out, None);
-        let out = call(&h, "ops.apply", r#"{"operations":[],"today":["SECRET"]}"#);
+        let out = call(
+            &h,
+            "planner.apply",
+            r#"{"operations":[],"today":["SECRET"]}"#,
+        );
         assert_eq!(
             invalid_at(&out, Some("today")),
             "request JSON: wrong type: expected a string"
         );
-        let out = call(&h, "ops.dryrun", r#"["SECRET"#);
+        let out = call(&h, "planner.dryRun", r#"["SECRET"#);
         invalid_at(&out, None);
-        let out = call(&h, "ops.dryrun", r#"{"operations":["SECRET"#);
+        let out = call(&h, "planner.dryRun", r#"{"operations":["SECRET"#);
         invalid_at(&out, None);
+    }
+
+    #[test]
+    fn after_coach_shutdown_calls_fail_with_closed() {
+        let h = Handle::new();
+        assert!(call(&h, "planner.backlog", r#"{"limit":5}"#).starts_with(r#"{"ok":"#));
+        assert_eq!(call(&h, "coach.shutdown", "{}"), r#"{"ok":null}"#);
+        assert_eq!(call(&h, "coach.shutdown", "{}"), r#"{"ok":null}"#);
+        for (method, request) in [
+            ("planner.backlog", r#"{"limit":5}"#),
+            ("meals.recipe", r#"{"id":"r"}"#),
+            ("data.exportAll", "{}"),
+            ("workouts.list", r#"{"limit":5}"#),
+        ] {
+            let out: serde_json::Value = serde_json::from_str(&call(&h, method, request)).unwrap();
+            assert_eq!(out["error"]["code"], "closed", "{method}: {out}");
+        }
     }
 
     #[test]
@@ -1035,10 +1033,10 @@ mod tests {
     fn recipes_and_meal_plans_through_coach_call() {
         let h = Handle::new();
         let recipes = include_str!("../tests/data/recipes/starter.json");
-        let out = call(&h, "recipes.import", recipes);
+        let out = call(&h, "meals.importRecipes", recipes);
         let n: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(n["ok"].as_u64().unwrap() >= 120, "{out}");
-        let out = call(&h, "recipe.get", r#"{"id":"no-such-recipe"}"#);
+        let out = call(&h, "meals.recipe", r#"{"id":"no-such-recipe"}"#);
         assert_eq!(out, r#"{"ok":null}"#);
         let request = include_str!("../tests/data/meals/vegan-quick.request.json");
         let out: serde_json::Value =
@@ -1061,14 +1059,14 @@ mod tests {
         // SAFETY: a live handle from coach_open.
         let coach = unsafe { &(*h.0).coach };
         let recipes = include_str!("../tests/data/recipes/starter.json");
-        assert!(call(&h, "recipes.import", recipes).starts_with(r#"{"ok":"#));
+        assert!(call(&h, "meals.importRecipes", recipes).starts_with(r#"{"ok":"#));
         use crate::llm::scripted::{ScriptedModel, ScriptedReply};
         let failing = ScriptedModel::new((0..20).map(|_| {
             ScriptedReply::Fail(crate::llm::LlmError::Backend {
                 detail: "boom".into(),
             })
         }));
-        coach.use_language_model(Some(failing.clone()));
+        coach.model().set(Some(failing.clone())).unwrap();
         // 6 slots; the breaker opens after 5 failures, so the sixth never reaches the model.
         let request = include_str!("../tests/data/meals/vegan-quick.request.json");
         let out: serde_json::Value =
@@ -1090,12 +1088,15 @@ mod tests {
         // SAFETY: a live handle from coach_open.
         let coach = unsafe { &(*h.0).coach };
         // The narrowed question: the library read the day; the model names the todo.
-        coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts([
-            r#"{"title":"Call mom"}"#,
-        ])));
+        coach
+            .model()
+            .set(Some(crate::llm::scripted::ScriptedModel::texts([
+                r#"{"title":"Call mom"}"#,
+            ])))
+            .unwrap();
         let out = call(
             &h,
-            "assistant.message",
+            "assistant.send",
             r#"{"message":"remind me to call mom on saturday","mode":"plan","today":"2026-11-20"}"#,
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -1119,17 +1120,13 @@ mod tests {
         );
         assert_eq!(v["ok"]["result"]["summarySource"], "rules");
         // The test hook is gone: `script` is an unknown field.
-        let out = call(
-            &h,
-            "assistant.message",
-            r#"{"message":"hi","script":["x"]}"#,
-        );
+        let out = call(&h, "assistant.send", r#"{"message":"hi","script":["x"]}"#);
         invalid_at(&out, None);
         // Without a model, a message the reading cannot build cannot be proposed.
         assert_eq!(call(&h, "model.unload", "{}"), r#"{"ok":true}"#);
         let out = call(
             &h,
-            "assistant.message",
+            "assistant.send",
             r#"{"message":"delete the sailing lesson"}"#,
         );
         assert!(out.contains(r#""code":"invalid_argument""#), "{out}");
@@ -1165,7 +1162,10 @@ mod tests {
         // An app's model has info too.
         // SAFETY: a live handle from coach_open.
         let coach = unsafe { &(*h.0).coach };
-        coach.use_language_model(Some(crate::llm::scripted::ScriptedModel::texts(["x"])));
+        coach
+            .model()
+            .set(Some(crate::llm::scripted::ScriptedModel::texts(["x"])))
+            .unwrap();
         let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
         assert_eq!(info["ok"]["embedded"], false, "{info}");
     }
@@ -1174,22 +1174,22 @@ mod tests {
     fn the_apps_own_workout_exercises_and_equipment_through_coach_call() {
         let h = Handle::new();
         let eq = r#"{"key":"eq_hex_bar","name":"Hex bar","provides":["trap_bar"],"weights":[],"units":"lbs"}"#;
-        assert_eq!(call(&h, "workout.equipment.save", eq), r#"{"ok":null}"#);
+        assert_eq!(call(&h, "workouts.saveEquipment", eq), r#"{"ok":null}"#);
         let listed: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.equipment", "{}")).unwrap();
+            serde_json::from_str(&call(&h, "workouts.equipment", "{}")).unwrap();
         assert_eq!(listed["ok"][0]["provides"][0], "trap_bar", "{listed}");
         invalid_at(
             &call(
                 &h,
-                "workout.equipment.save",
+                "workouts.saveEquipment",
                 r#"{"key":"Bad Key","name":"x","provides":[],"units":"kg"}"#,
             ),
             None,
         );
         let ex = r#"{"id":"hex-bar-carry","name":"Hex bar carry","requires":["trap_bar"],"muscles":["traps"],"compound":true,"load":"other","pattern":"core"}"#;
-        assert_eq!(call(&h, "workout.exercise.save", ex), r#"{"ok":null}"#);
+        assert_eq!(call(&h, "workouts.saveExercise", ex), r#"{"ok":null}"#);
         let all: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.exercises", "{}")).unwrap();
+            serde_json::from_str(&call(&h, "workouts.exercises", "{}")).unwrap();
         let all = all["ok"].as_array().unwrap();
         assert!(all.len() > 80 && all.iter().any(|e| e["id"] == "hex-bar-carry"));
     }
@@ -1199,7 +1199,7 @@ mod tests {
         let h = Handle::new();
         let request = include_str!("../tests/data/workout/request.json");
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.generate", request)).unwrap();
         let result = &out["ok"]["result"];
         assert_eq!(result["source"], "deterministic", "{out}");
         let events = out["ok"]["events"].as_array().unwrap();
@@ -1209,35 +1209,36 @@ mod tests {
         assert_eq!(id, "2025-08-17-gym-downtown-01");
 
         let list: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.list", r#"{"limit":10}"#)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.list", r#"{"limit":10}"#)).unwrap();
         assert_eq!(list["ok"][0]["workoutId"], id, "{list}");
         assert_eq!(list["ok"][0]["logged"], false);
         let got: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.get", &format!(r#"{{"id":"{id}"}}"#))).unwrap();
+            serde_json::from_str(&call(&h, "workouts.get", &format!(r#"{{"id":"{id}"}}"#)))
+                .unwrap();
         assert_eq!(&got["ok"], result, "the workout reads back as generated");
 
         let set = result["workout"]["sets"][0]["id"].as_str().unwrap();
         let log = format!(
             r#"{{"workoutId":"{id}","performedAtMs":1755432000000,"sets":[{{"setId":"{set}","actualWeight":95,"actualReps":8}}]}}"#
         );
-        assert_eq!(call(&h, "workout.log", &log), r#"{"ok":null}"#);
+        assert_eq!(call(&h, "workouts.log", &log), r#"{"ok":null}"#);
         let list: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.list", r#"{"limit":10}"#)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.list", r#"{"limit":10}"#)).unwrap();
         assert_eq!(list["ok"][0]["logged"], true);
-        invalid_at(&call(&h, "workout.log", &log), None);
+        invalid_at(&call(&h, "workouts.log", &log), None);
 
         // Validation: the saved YAML is valid; a broken set id is refused with its path.
         let yaml = result["yaml"].as_str().unwrap();
         let req = serde_json::json!({ "yaml": yaml }).to_string();
         let v: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.validate", &req)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.validate", &req)).unwrap();
         assert_eq!(v["ok"]["workout"]["workout_id"], id);
         assert!(v["ok"]["error"].is_null());
         let bad = yaml.replacen(&format!("id: {set}"), "id: SECRET", 1);
         assert_ne!(bad, yaml);
         let req = serde_json::json!({ "yaml": bad }).to_string();
         let v: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.validate", &req)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.validate", &req)).unwrap();
         assert!(v["ok"]["workout"].is_null());
         assert_eq!(v["ok"]["error"]["code"], "schema_violation", "{v}");
         assert_eq!(v["ok"]["error"]["path"], "sets[0].id", "{v}");
@@ -1245,14 +1246,14 @@ mod tests {
         // Render: the analyzer plan back to the same YAML (one workout per date and place).
         let plan = result["analyzer"].to_string();
         let rendered: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.render", &plan)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.render", &plan)).unwrap();
         assert_eq!(rendered["ok"].as_str().unwrap(), yaml);
-        invalid_at(&call(&h, "workout.render", r#"{"meta":{}}"#), None);
+        invalid_at(&call(&h, "workouts.render", r#"{"meta":{}}"#), None);
         // A bad request names its path.
         let mut bad: serde_json::Value = serde_json::from_str(request).unwrap();
         bad["meta"]["units"] = SECRET.into();
         invalid_at(
-            &call(&h, "workout.generate", &bad.to_string()),
+            &call(&h, "workouts.generate", &bad.to_string()),
             Some("meta.units"),
         );
     }
@@ -1267,15 +1268,17 @@ mod tests {
         // SAFETY: a live handle.
         unsafe { &*h.0 }
             .coach
-            .use_language_model(Some(model.clone()));
+            .model()
+            .set(Some(model.clone()))
+            .unwrap();
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.generate", request)).unwrap();
         assert_eq!(out["error"]["code"], "model_output_rejected", "{out}");
         assert_eq!(model.remaining(), 0);
         // `script` is not part of the API.
         let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
         req["script"] = serde_json::json!(["no"]);
-        assert!(call(&h, "workout.generate", &req.to_string()).contains("invalid_argument"));
+        assert!(call(&h, "workouts.generate", &req.to_string()).contains("invalid_argument"));
     }
 
     #[test]
@@ -1290,14 +1293,16 @@ mod tests {
         // SAFETY: a live handle.
         unsafe { &*h.0 }
             .coach
-            .use_language_model(Some(model.clone()));
+            .model()
+            .set(Some(model.clone()))
+            .unwrap();
         for _ in 0..5 {
             let out: serde_json::Value =
-                serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+                serde_json::from_str(&call(&h, "workouts.generate", request)).unwrap();
             assert_eq!(out["error"]["code"], "model_failure", "{out}");
         }
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.generate", request)).unwrap();
+            serde_json::from_str(&call(&h, "workouts.generate", request)).unwrap();
         assert_eq!(
             out["error"]["code"], "model_unavailable",
             "breaker open: {out}"
@@ -1306,14 +1311,14 @@ mod tests {
         // Settings beside the request: bounds and unknown fields are refused with their path.
         let mut req: serde_json::Value = serde_json::from_str(request).unwrap();
         req["settings"] = serde_json::json!({"analyzerTimeoutMs": 0});
-        let out = call(&h, "workout.generate", &req.to_string());
+        let out = call(&h, "workouts.generate", &req.to_string());
         assert!(
             out.contains("invalid_argument") && out.contains("analyzerTimeoutMs"),
             "{out}"
         );
         req["settings"] = serde_json::json!({"timeout": 5});
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
+            serde_json::from_str(&call(&h, "workouts.generate", &req.to_string())).unwrap();
         assert_eq!(out["error"]["code"], "invalid_argument", "{out}");
         assert!(
             out["error"]["path"]
@@ -1323,11 +1328,11 @@ mod tests {
             "{out}"
         );
         // Valid settings without a model: the deterministic workout.
-        unsafe { &*h.0 }.coach.use_language_model(None);
+        unsafe { &*h.0 }.coach.model().set(None).unwrap();
         req["settings"] =
             serde_json::json!({"analyzerTimeoutMs": 1000, "generatorTimeoutMs": 1000});
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "workout.generate", &req.to_string())).unwrap();
+            serde_json::from_str(&call(&h, "workouts.generate", &req.to_string())).unwrap();
         assert_eq!(out["ok"]["result"]["source"], "deterministic", "{out}");
     }
 
@@ -1336,21 +1341,26 @@ mod tests {
         let h = Handle::new();
         let out = call(
             &h,
-            "plan.generate",
+            "workouts.todayPlan",
             r#"{"date":"2025-08-18","notes":"legs"}"#,
         );
         assert!(out.contains("model_unusable"), "{out}");
         // One exercise per slot of "legs" (45 minutes, a full gym, no history).
         let picks = r#"{"A1": "bb-back-squat", "A2": "bb-deadlift", "B1": "bb-reverse-lunge", "B2": "bb-good-morning", "C1": "bb-calf-raise", "C2": "db-farmer-carry"}"#;
         // SAFETY: a live handle.
-        unsafe { &*h.0 }.coach.use_language_model(Some(
-            crate::llm::scripted::ScriptedModel::texts(["{\"focus\": 1}", picks]),
-        ));
+        unsafe { &*h.0 }
+            .coach
+            .model()
+            .set(Some(crate::llm::scripted::ScriptedModel::texts([
+                "{\"focus\": 1}",
+                picks,
+            ])))
+            .unwrap();
         let req = serde_json::json!({
             "date": "2025-08-18", "notes": "legs", "schemaVersion": "v2-flat", "seed": 7,
         });
         let out: serde_json::Value =
-            serde_json::from_str(&call(&h, "plan.generate", &req.to_string())).unwrap();
+            serde_json::from_str(&call(&h, "workouts.todayPlan", &req.to_string())).unwrap();
         assert_eq!(out["ok"]["schemaVersion"], "v2-flat", "{out}");
         assert!(out["ok"]["generationId"].as_i64().is_some());
         assert_eq!(out["ok"]["plan"]["focus"], "Lower Body Session", "{out}");
@@ -1358,7 +1368,7 @@ mod tests {
             out["ok"]["plan"]["blocks"][1]["exercises"][0]["name"],
             "Barbell Back Squat"
         );
-        let out = call(&h, "plan.generate", r#"{"date":"SECRET","notes":"x"}"#);
+        let out = call(&h, "workouts.todayPlan", r#"{"date":"SECRET","notes":"x"}"#);
         invalid_at(&out, None);
     }
 }

@@ -40,7 +40,10 @@ pub mod workout;
 pub mod capi;
 
 pub use db::{DataSummary, IntegrityReport, TableCount};
-pub use ffi::{evaluate_exercise, library_version, Coach};
+pub use ffi::{
+    evaluate_exercise, library_version, select_plan_schema, validate_workout_yaml, Assistant,
+    Coach, Meals, Models, Planner, Suggestions, UserData, Workouts,
+};
 pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{
     Energy, GenerationRecord, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection,

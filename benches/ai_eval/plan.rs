@@ -132,32 +132,35 @@ fn coach(history: &[String]) -> Coach {
                 .iter()
                 .find(|e| &e.id == id)
                 .expect("a catalog id");
-            c.save_exercise(e.to_catalog()).expect("exercise saved");
+            c.workouts()
+                .save_catalog_exercise(e.to_catalog())
+                .expect("exercise saved");
         }
-        c.log_session(SessionLog {
-            id: "yesterday".into(),
-            plan_id: None,
-            performed_at_ms: NOW_MS - DAY_MS,
-            exercises: history
-                .iter()
-                .map(|id| ExerciseLog {
-                    id: format!("yesterday:{id}"),
-                    catalog_id: id.clone(),
-                    prescription_id: None,
-                    sets: (0..3)
-                        .map(|i| PerformedSet {
-                            index: i,
-                            set_type: SetType::Regular,
-                            weight: 100.0,
-                            reps: 8,
-                            rest_seconds: Some(120),
-                            completed: true,
-                        })
-                        .collect(),
-                })
-                .collect(),
-        })
-        .expect("history logged");
+        c.workouts()
+            .log_session(SessionLog {
+                id: "yesterday".into(),
+                plan_id: None,
+                performed_at_ms: NOW_MS - DAY_MS,
+                exercises: history
+                    .iter()
+                    .map(|id| ExerciseLog {
+                        id: format!("yesterday:{id}"),
+                        catalog_id: id.clone(),
+                        prescription_id: None,
+                        sets: (0..3)
+                            .map(|i| PerformedSet {
+                                index: i,
+                                set_type: SetType::Regular,
+                                weight: 100.0,
+                                reps: 8,
+                                rest_seconds: Some(120),
+                                completed: true,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .expect("history logged");
     }
     c
 }
@@ -210,7 +213,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         };
         let model: Arc<dyn LanguageModel> = counting.clone();
         let started = Instant::now();
-        let out = c.generate_today_plan_with(
+        let out = c.workouts().today_plan_with(
             &request,
             SharedModel::plain(model),
             &CancelToken::new(),

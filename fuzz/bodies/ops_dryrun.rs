@@ -43,7 +43,7 @@ pub fn run(data: &[u8]) {
     };
     let coach = coach();
     for today in [Some("2026-11-23"), None] {
-        match coach.dry_run_operations_json(text, today) {
+        match coach.planner().dry_run_json(text, today) {
             Ok(v) => {
                 serde_json::to_string(&v).expect("a validation serializes");
             }

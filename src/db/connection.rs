@@ -134,7 +134,8 @@ pub struct Db<'a> {
 
 /// A handle on the library's database. Thread-safe; calls are serialized on one connection.
 pub struct Store {
-    conn: Mutex<Connection>,
+    /// `None` once [`Store::close`] ran: every call then fails with [`Error::Closed`].
+    conn: Mutex<Option<Connection>>,
     /// The file is opened read-only: [`Store::write`] refuses with [`Error::ReadOnly`].
     read_only: bool,
     /// A check found the file damaged: [`Store::write`] refuses with [`Error::DatabaseCorrupt`].
@@ -286,7 +287,7 @@ impl Store {
                 "the database file is damaged ({problem}): writes are refused");
         }
         Ok(Store {
-            conn: Mutex::new(conn),
+            conn: Mutex::new(Some(conn)),
             read_only,
             corrupt: AtomicBool::new(damage.is_some()),
             encrypted: false,
@@ -295,7 +296,7 @@ impl Store {
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<u32> {
-        user_version(&self.lock())
+        user_version(&*self.lock()?)
     }
 
     /// Whether the database was opened read-only (every [`Store::write`] fails).
@@ -307,7 +308,7 @@ impl Store {
     /// and reports the first [`MAX_INTEGRITY_PROBLEMS`] problems. A failed check makes later
     /// writes fail with [`Error::DatabaseCorrupt`]; a passed one allows them again.
     pub fn check_integrity(&self) -> Result<IntegrityReport> {
-        let conn = self.lock();
+        let conn = self.lock()?;
         let problems = match pragma_check(&conn, "integrity_check", MAX_INTEGRITY_PROBLEMS) {
             Ok(problems) => problems,
             // A schema too damaged to read fails the check itself.
@@ -325,7 +326,7 @@ impl Store {
 
     /// Runs `f` in one read (deferred) transaction: a consistent snapshot for reads.
     pub fn read<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
-        let mut conn = self.lock();
+        let mut conn = self.lock()?;
         let run = |conn: &mut Connection| {
             // One read transaction: every query of `f` sees the same snapshot, and SQLite takes
             // its read lock once instead of once per statement.
@@ -342,7 +343,7 @@ impl Store {
     /// with [`Error::DatabaseCorrupt`] on a damaged one.
     pub fn write<T>(&self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         self.writable()?;
-        let mut conn = self.lock();
+        let mut conn = self.lock()?;
         let run = |conn: &mut Connection| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let out = f(&Db { conn: &tx })?;
@@ -381,10 +382,50 @@ impl Store {
         }
     }
 
-    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
+    /// The connection, waiting for the call that holds it; [`Error::Closed`] after
+    /// [`Store::close`].
+    pub(super) fn lock(&self) -> Result<ConnGuard<'_>> {
         // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
         // back on drop), so a poisoned lock is still safe to use.
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+        let guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            return Err(Error::Closed);
+        }
+        Ok(ConnGuard(guard))
+    }
+
+    /// Closes the database: waits for the call holding the connection, then drops it (SQLite
+    /// checkpoints the write-ahead log as the last connection closes). Every later call fails
+    /// with [`Error::Closed`]. Closing twice does nothing.
+    pub fn close(&self) {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner()).take();
+        drop(conn);
+    }
+
+    /// Whether [`Store::close`] ran.
+    pub fn is_closed(&self) -> bool {
+        self.conn
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_none()
+    }
+}
+
+/// The open connection behind the store's lock (see [`Store::lock`]).
+pub(super) struct ConnGuard<'a>(MutexGuard<'a, Option<Connection>>);
+
+impl std::ops::Deref for ConnGuard<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        // `Store::lock` hands out a guard only over an open connection.
+        self.0.as_ref().expect("an open connection")
+    }
+}
+
+impl std::ops::DerefMut for ConnGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.0.as_mut().expect("an open connection")
     }
 }
 
@@ -647,7 +688,7 @@ impl Store {
             return Err(Error::DatabaseNotEncrypted);
         }
         self.writable()?;
-        let conn = self.lock();
+        let conn = self.lock()?;
         let literal = key.literal();
         let sql = Secret(format!("PRAGMA rekey = \"{}\"", literal.0));
         conn.execute_batch(&sql.0)?;
@@ -668,7 +709,7 @@ impl Store {
                 "the copy's path is empty or a file exists there (nothing is overwritten)".into(),
             ));
         }
-        let conn = self.lock();
+        let conn = self.lock()?;
         let result = export(&conn, dest, key);
         if result.is_err() {
             // Only what this call created: the new file and its journal.
@@ -739,7 +780,7 @@ mod tests {
         let path = dir.path().join("coach.db");
         let store = Store::open(&path).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        let conn = store.lock();
+        let conn = store.lock().unwrap();
         let mode: String = conn
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
@@ -768,7 +809,7 @@ mod tests {
     #[test]
     fn every_earlier_version_upgrades_to_the_fresh_schema() {
         let fresh = Store::open_in_memory().unwrap();
-        let want = schema_of(&fresh.lock());
+        let want = schema_of(&fresh.lock().unwrap());
         // `stamped: false` is a database made by a library version that did not set
         // `application_id` yet: it is recognised by its tables and gets the id.
         for stamped in [true, false] {
@@ -784,7 +825,7 @@ mod tests {
                     assert_eq!(user_version(&conn).unwrap(), from);
                 }
                 let store = Store::open(&path).unwrap();
-                let conn = store.lock();
+                let conn = store.lock().unwrap();
                 let case = format!("from version {from}, stamped {stamped}");
                 assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION, "{case}");
                 assert_eq!(application_id(&conn).unwrap(), APPLICATION_ID, "{case}");
@@ -801,10 +842,16 @@ mod tests {
         std::fs::write(&empty, b"").unwrap();
         for path in [&new, &empty] {
             let store = Store::open(path).unwrap();
-            assert_eq!(application_id(&store.lock()).unwrap(), APPLICATION_ID);
+            assert_eq!(
+                application_id(&store.lock().unwrap()).unwrap(),
+                APPLICATION_ID
+            );
         }
         let memory = Store::open_in_memory().unwrap();
-        assert_eq!(application_id(&memory.lock()).unwrap(), APPLICATION_ID);
+        assert_eq!(
+            application_id(&memory.lock().unwrap()).unwrap(),
+            APPLICATION_ID
+        );
         // The id is in the header (bytes 68..72, big-endian) once the file is closed.
         drop(Store::open(&new).unwrap());
         let bytes = std::fs::read(&new).unwrap();

@@ -275,9 +275,9 @@ impl Store {
     /// Deletes every row in one transaction with `secure_delete` on, then truncates the
     /// write-ahead log (best effort: a reader holding it open only delays that).
     pub fn erase_all_data(&self) -> Result<DataSummary> {
-        self.lock().pragma_update(None, "secure_delete", true)?;
+        self.lock()?.pragma_update(None, "secure_delete", true)?;
         let erased = self.write(|db| db.erase_all());
-        let conn = self.lock();
+        let conn = self.lock()?;
         let _ = conn.pragma_update(None, "secure_delete", false);
         if erased.is_ok() {
             let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));

@@ -1,6 +1,6 @@
-//! The assistant calls of [`Coach`] (spec 002): messages with a listener and a task handle,
-//! dry-run and apply of operations, and the planner reads (an item, a week, the backlog, the audit
-//! log). Each method delegates to `assistant::service` or `assistant::apply`.
+//! [`Assistant`] (spec 002: messages with a listener and a task handle) and [`Planner`] (dry run,
+//! apply and undo of operations; an item, a week, the backlog, the audit log). Each method
+//! delegates to `assistant::service` or `assistant::apply`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,14 +13,16 @@ use crate::assistant::model::{
 };
 use crate::assistant::service::{self, AssistantSettings, EventSink};
 use crate::assistant::shape::shape_typed;
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
-use crate::ffi::Coach;
+use crate::ffi::inner::{service_object, CoachInner};
+use crate::ffi::task::{
+    abandoned_error, export_task, ListenerError, ListenerSink, TaskCell, TaskFuture, TaskHandle,
+};
 use crate::kernel::date::Date;
 use crate::kernel::error::{CoachError, Error};
 use crate::kernel::ids::IdGenerator;
 use crate::llm::{CancelToken, LanguageModel};
 
-/// Receives the events of a message sent with [`Coach::send_message`]. Implement it in Swift,
+/// Receives the events of a message sent with [`Assistant::send`]. Implement it in Swift,
 /// Kotlin or Python to show the assistant's progress.
 ///
 /// Events come in the spec's order: `Stage`s (routing, proposing, validating, repairing,
@@ -39,17 +41,15 @@ pub trait AssistantListener: Send + Sync {
     fn on_event(&self, event: AssistantEvent) -> Result<(), ListenerError>;
 }
 
-/// The app's listener (if any) as the service's event sink, behind the panic guard: a listener
-/// that throws is ignored for the rest of the message, which goes on.
-struct ListenerSink(Guarded<dyn AssistantListener>);
-
-impl EventSink for ListenerSink {
+/// The app's listener (if any) as the service's event sink (a listener that throws is ignored
+/// for the rest of the message, which goes on).
+impl EventSink for ListenerSink<dyn AssistantListener> {
     fn on_event(&self, event: AssistantEvent) {
         self.0.call(|l| l.on_event(event));
     }
 }
 
-/// A message running in the background, returned by [`Coach::send_message`].
+/// A message running in the background, returned by [`Assistant::send`].
 ///
 /// Keep the handle while the message runs: dropping it (Swift releasing it, Kotlin `close()` or
 /// `use {}`, Python losing the last reference) cancels the message.
@@ -60,44 +60,43 @@ impl EventSink for ListenerSink {
 /// throws (a listener that throws is ignored for the rest of the message).
 #[derive(uniffi::Object)]
 pub struct AssistantTask {
-    cell: Arc<TaskCell<Result<AssistantResult, CoachError>>>,
+    handle: TaskHandle<Result<AssistantResult, CoachError>>,
 }
 
-impl Drop for AssistantTask {
-    fn drop(&mut self) {
-        self.cell.cancel.cancel();
-    }
+export_task!(AssistantTask => Result<AssistantResult, CoachError>,
+    cancel: "Asks the message to stop. The model call in progress stops within a token or two; \
+        the listener then gets `Done`, and `wait` throws `Cancelled`. Nothing is ever applied by \
+        a message, so cancelling is always safe. Calling it after the message finished does \
+        nothing.",
+    wait: "Blocks until the message finishes and returns its result; throws what the message \
+        failed with (`Cancelled`, `ModelUnavailable`, `TimedOut`, ...). May be called any number \
+        of times, from any thread: every call returns the same result.",
+    finished: "Whether the message has finished (`wait` would return at once).");
+
+/// The assistant: messages in the user's words (spec 002), from `Coach.assistant()`. A message
+/// runs on a library thread and reports its progress to an [`AssistantListener`]; its result
+/// proposes planner operations (applied only by `planner().apply`), asks a question, or
+/// answers. Its model is the one `model()` holds.
+#[derive(uniffi::Object)]
+pub struct Assistant {
+    inner: Arc<CoachInner>,
 }
 
-impl std::fmt::Debug for AssistantTask {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AssistantTask")
-            .field("finished", &self.is_finished())
-            .finish_non_exhaustive()
-    }
+service_object!(Assistant);
+
+/// The planner, from `Coach.planner()`: the user's todos, events, habits and goals. Operations
+/// (from the assistant or the app) are checked with `dryRun`, applied with `apply` in one
+/// transaction with an audit entry per action, and reverted with `undo`; the reads give one item,
+/// a week, the backlog and the audit log.
+///
+/// Dates: pass the user's local date (`YYYY-MM-DD`) where a call takes `today`; without it the
+/// library uses the device clock's UTC date.
+#[derive(uniffi::Object)]
+pub struct Planner {
+    inner: Arc<CoachInner>,
 }
 
-#[uniffi::export]
-impl AssistantTask {
-    /// Asks the message to stop. The model call in progress stops within a token or two; the
-    /// listener then gets `Done`, and `wait` throws `Cancelled`. Nothing is ever applied by a
-    /// message, so cancelling is always safe. Calling it after the message finished does nothing.
-    pub fn cancel(&self) {
-        self.cell.cancel.cancel();
-    }
-
-    /// Blocks until the message finishes and returns its result; throws what the message failed
-    /// with (`Cancelled`, `ModelUnavailable`, `TimedOut`, ...). May be called any number of times,
-    /// from any thread: every call returns the same result.
-    pub fn wait(&self) -> Result<AssistantResult, CoachError> {
-        self.cell.wait()
-    }
-
-    /// Whether the message has finished (`wait` would return at once).
-    pub fn is_finished(&self) -> bool {
-        self.cell.is_finished()
-    }
-}
+service_object!(Planner);
 
 fn date_arg(what: &str, s: &str) -> Result<Date, CoachError> {
     Date::parse(s)
@@ -105,12 +104,12 @@ fn date_arg(what: &str, s: &str) -> Result<Date, CoachError> {
 }
 
 #[uniffi::export]
-impl Coach {
+impl Assistant {
     /// Sends a message to the assistant and returns at once with a task handle; the message runs
     /// on a background thread of the library and reports to `listener` (see
     /// [`AssistantListener`] for the events and their order).
     ///
-    /// The model is the one given to `useLanguageModel` (or `loadModel`). Without one, plan and
+    /// The model is the one `model()` holds (`model().set` or `model().load`). Without one, plan and
     /// auto modes still answer a message the library's own reading of it understands ("Remind me
     /// to call mom tomorrow at 5", "Mark buy milk as done"): the operations come from that
     /// reading and the summary ends with "(Understood without the on-device model.)". Any other
@@ -118,24 +117,26 @@ impl Coach {
     /// `InvalidArgument` (after `Done`).
     ///
     /// Nothing is applied: show the result's `operations` to the user and call
-    /// [`Coach::apply_operations`] with the ones they confirm.
+    /// [`Planner::apply`] with the ones they confirm.
     ///
     /// Dates: pass the user's local date in `request.today` (`YYYY-MM-DD`); without it the library
     /// uses the device clock's UTC date, which is the wrong day near midnight in most time zones.
     ///
     /// Threading: callable from any thread, the main thread included (it does not block). Several
     /// messages may run at once; they share the database connection and the model.
-    pub fn send_message(
+    pub fn send(
         self: Arc<Self>,
         request: AssistantRequest,
         listener: Option<Arc<dyn AssistantListener>>,
     ) -> Arc<AssistantTask> {
         let cell = self.start_message(request, listener, CancelToken::new());
-        Arc::new(AssistantTask { cell })
+        Arc::new(AssistantTask {
+            handle: TaskHandle::new(cell, None),
+        })
     }
 
     /// Sends a message to the assistant and returns its result when it finishes: the async form
-    /// of [`Coach::send_message`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
+    /// of [`Assistant::send`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
     /// with the same events to `listener`, run on a library thread (it needs no async runtime
     /// and never blocks the caller's thread).
     ///
@@ -145,7 +146,7 @@ impl Coach {
     /// shipped `CoachAsync.swift` does that for you in `message(_:)`); the call then throws
     /// `Cancelled`. Throws what [`AssistantTask::wait`] throws.
     #[uniffi::method(default(listener = None, cancel = None))]
-    pub async fn send_message_async(
+    pub async fn send_async(
         self: Arc<Self>,
         request: AssistantRequest,
         listener: Option<Arc<dyn AssistantListener>>,
@@ -154,17 +155,20 @@ impl Coach {
         let cell = self.start_message(request, listener, cancel.unwrap_or_default());
         TaskFuture::new(cell).await
     }
+}
 
+#[uniffi::export]
+impl Planner {
     /// Validation results for `operations`, with the deterministic repairs (e.g. a missing
     /// `{type:'none'}` recurrence added); the database is not changed. Use it to show the user what
-    /// `applyOperations` would do and what is wrong with the rest.
+    /// `apply` would do and what is wrong with the rest.
     ///
     /// `today` is the user's local date (`YYYY-MM-DD`), used for date checks; absent uses the device
     /// clock's UTC date. Throws `InvalidArgument` for a malformed `today`.
     ///
     /// Threading: reads the database (milliseconds); call it off the main thread.
     #[uniffi::method(default(today = None))]
-    pub fn dry_run_operations(
+    pub fn dry_run(
         &self,
         operations: Vec<PlannerOperation>,
         today: Option<String>,
@@ -180,11 +184,11 @@ impl Coach {
     /// `idempotency_key`: a key the app makes per user action (e.g. a UUID kept with the pending
     /// confirmation). Retrying with the same key and the same operations returns the stored result
     /// with `replayed = true` and applies nothing again; the same key with other operations throws
-    /// `IdempotencyConflict`. `today` as for [`Coach::dry_run_operations`].
+    /// `IdempotencyConflict`. `today` as for [`Planner::dry_run`].
     ///
     /// Threading: writes the database (a few milliseconds); call it off the main thread.
     #[uniffi::method(default(idempotency_key = None, today = None))]
-    pub fn apply_operations(
+    pub fn apply(
         &self,
         operations: Vec<PlannerOperation>,
         idempotency_key: Option<String>,
@@ -203,11 +207,7 @@ impl Coach {
     }
 
     /// The todo, event, habit or goal of `kind` with `id`, or `None`.
-    pub fn planner_item(
-        &self,
-        kind: ItemKind,
-        id: String,
-    ) -> Result<Option<PlannerItem>, CoachError> {
+    pub fn item(&self, kind: ItemKind, id: String) -> Result<Option<PlannerItem>, CoachError> {
         Ok(apply::item(&self.store, kind, &id)?)
     }
 
@@ -237,15 +237,17 @@ impl Coach {
     }
 }
 
-impl Coach {
+impl CoachInner {
     /// `today` parsed, or the clock's UTC date.
-    fn today_or_clock(&self, today: Option<&str>) -> Result<Date, CoachError> {
+    pub(crate) fn today_or_clock(&self, today: Option<&str>) -> Result<Date, CoachError> {
         match today {
             Some(s) => date_arg("today", s),
             None => Ok(Date::from_unix_ms(self.clock.now_ms(), 0)),
         }
     }
+}
 
+impl Assistant {
     /// Starts a message on its own thread, stopped by `cancel`; its cell.
     fn start_message(
         self: Arc<Self>,
@@ -253,25 +255,24 @@ impl Coach {
         listener: Option<Arc<dyn AssistantListener>>,
         cancel: Arc<CancelToken>,
     ) -> Arc<TaskCell<Result<AssistantResult, CoachError>>> {
-        let cell = TaskCell::with_cancel(cancel);
         let model = self.language_model();
-        let sink = Arc::new(ListenerSink(Guarded::new(listener, "assistant listener")));
+        let sink = Arc::new(ListenerSink::new(listener, "assistant listener"));
         let abandoned_sink = Arc::clone(&sink);
-        let abandoned: Abandoned<_> = Box::new(move || {
-            abandoned_sink.on_event(AssistantEvent::Done);
-            Err(CoachError::from(Error::Internal(
-                "the assistant thread ended without a result".into(),
-            )))
-        });
-        spawn_task(&cell, "coachcore-assistant", abandoned, move |cancel| {
-            self.run_message_with(request, model, &*sink, cancel)
-        });
-        cell
+        let this = Arc::clone(&self);
+        self.start(
+            "coachcore-assistant",
+            cancel,
+            move || {
+                abandoned_sink.on_event(AssistantEvent::Done);
+                abandoned_error("assistant")
+            },
+            move |cancel| this.run_message_with(request, model, &*sink, cancel),
+        )
     }
 
     /// Runs a message synchronously on the calling thread with `model` (instead of the one given
-    /// to `use_language_model`), sending events to `sink`. For the CLI, the C API and Rust callers;
-    /// apps use [`Coach::send_message`]. A panic in the pipeline becomes `Internal` (and `done` is
+    /// to `model().set`), sending events to `sink`. For the CLI, the C API and Rust callers;
+    /// apps use [`Assistant::send`]. A panic in the pipeline becomes `Internal` (and `done` is
     /// still sent). `request.today` defaults to the clock's UTC date (in the pipeline).
     pub fn run_message_with(
         &self,
@@ -318,25 +319,23 @@ impl Coach {
             }
         }
     }
+}
 
-    /// [`Coach::dry_run_operations`] for operations as JSON (`{"operations":[...]}` or a bare
+impl Planner {
+    /// [`Planner::dry_run`] for operations as JSON (`{"operations":[...]}` or a bare
     /// array, in the camelCase form of [`PlannerOperation`]; loosely shaped operations are normalised as
     /// the model's are). Throws `InvalidArgument` when the text holds no operation list, is over
     /// 512 KiB, nests deeper than 64 levels or has an array of more than 1000 elements. More than
     /// 20 operations are counted, not shaped: the validation holds only the list error
-    /// `too_many_operations` (`applyOperationsJson` throws `OperationsRejected`).
-    pub fn dry_run_operations_json(
-        &self,
-        json: &str,
-        today: Option<&str>,
-    ) -> Result<Validation, CoachError> {
+    /// `too_many_operations` (`apply_json` throws `OperationsRejected`).
+    pub fn dry_run_json(&self, json: &str, today: Option<&str>) -> Result<Validation, CoachError> {
         let today = self.today_or_clock(today)?;
         Ok(apply::dry_run_json(&self.store, json, today)?)
     }
 
-    /// [`Coach::apply_operations`] for operations as JSON (see
-    /// [`Coach::dry_run_operations_json`]).
-    pub fn apply_operations_json(
+    /// [`Planner::apply`] for operations as JSON (see
+    /// [`Planner::dry_run_json`]).
+    pub fn apply_json(
         &self,
         json: &str,
         idempotency_key: Option<&str>,

@@ -1,40 +1,48 @@
-//! [`Coach`], the app's entry object.
+//! [`Coach`], the app's entry object: it opens the database, shuts it down and hands out one
+//! service object per concern (`planner()`, `assistant()`, `workouts()`, `meals()`,
+//! `suggestions()`, `model()`, `data()`), each defined in the file of its concern.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use crate::db::{IntegrityReport, Store};
-use crate::ffi::task::{spawn_task, Abandoned, TaskCell, TaskFuture};
+use crate::db::Store;
+use crate::ffi::inner::CoachInner;
 use crate::kernel::clock::{Clock, SystemClock};
-use crate::kernel::error::{CoachError, Error};
-use crate::kernel::ids::IdGenerator;
-use crate::llm::metered::SharedModel;
-use crate::llm::{CancelToken, LanguageModel};
-use crate::plan::GenerationRecord;
-use crate::plan::{
-    self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, SchemaVersion,
-    TodayPlanRequest,
-};
-use crate::suggest::service::AiSuggestionSource;
+use crate::kernel::error::CoachError;
+use crate::plan::{self, SchemaSelection, SchemaVersion};
+
+use super::assistant::{Assistant, Planner};
+use super::data::UserData;
+use super::llm::Models;
+use super::meals::Meals;
+use super::suggest::Suggestions;
+use super::workout::Workouts;
 
 /// The library's entry object: one per database file, shared freely between threads.
 ///
-/// Threading: every method is synchronous. Plan transforms are CPU-light (well under a
-/// millisecond for a typical plan) but write to the database when it is a file, so call them from a
-/// background thread or coroutine, not the main thread. Calls on one `Coach` are serialized on its
-/// database connection; open one `Coach` per file and keep it for the app's lifetime.
+/// Open it once per file (`open`, `openEncrypted`, `openInMemory`) and keep it for the app's
+/// lifetime. Its calls are grouped by concern in service objects: `planner()` (the user's todos,
+/// events, habits and goals), `assistant()` (messages), `workouts()` (generated workouts,
+/// today's plan, training plans and history), `meals()` (recipes, meal plans, the meal log),
+/// `suggestions()` (changes to a training plan after a workout), `model()` (the on-device
+/// language model) and `data()` (export, import, erase, encryption, integrity). Each accessor
+/// returns a small object that shares this `Coach`'s database and model; keep it or ask again,
+/// as convenient (two calls give equivalent objects).
+///
+/// Threading: short calls block for milliseconds (call them off the main thread); long ones
+/// return a task handle or have an `...Async` form. Calls are serialized on the database
+/// connection; every object may be used from any thread.
+///
+/// Lifetime: the database stays open while this object or any service object from it is alive,
+/// until `shutdown()`.
 #[derive(uniffi::Object)]
 pub struct Coach {
-    pub(super) store: Store,
-    pub(super) clock: Arc<dyn Clock>,
-    ai: RwLock<Option<Arc<dyn AiSuggestionSource>>>,
-    /// The model every feature shares, with its circuit breaker, set by `use_language_model`.
-    model: RwLock<Option<SharedModel>>,
+    inner: Arc<CoachInner>,
 }
 
 impl std::fmt::Debug for Coach {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Coach")
-            .field("store", &self.store)
+            .field("store", &self.inner.store)
             .finish_non_exhaustive()
     }
 }
@@ -49,9 +57,9 @@ impl Coach {
     /// file is left exactly as it was. A write-protected file (or folder) opens read-only: reads,
     /// dry runs and assistant messages work, writes throw `ReadOnly` (as does opening one that
     /// needs an upgrade). A damaged file opens for reading and refuses writes with
-    /// `DatabaseCorrupt` (see [`Coach::check_integrity`]). Throws `Storage` if the file cannot be opened (e.g. its
-    /// folder does not exist; the message never contains the path) and `InvalidArgument` for an
-    /// empty path.
+    /// `DatabaseCorrupt` (see `data().checkIntegrity()`). Throws `Storage` if the file cannot be
+    /// opened (e.g. its folder does not exist; the message never contains the path) and
+    /// `InvalidArgument` for an empty path.
     #[uniffi::constructor]
     pub fn open(db_path: String) -> Result<Arc<Coach>, CoachError> {
         Ok(Arc::new(Coach::with_store(
@@ -69,102 +77,59 @@ impl Coach {
         )))
     }
 
-    /// Chooses the LLM schema for a plan generation (spec 000): `override_version` if given; else
-    /// the only version in `supported` if there is exactly one; else the version with the smallest
-    /// estimated JSON size among `supported` (every version when empty), ties to `v2-flat`.
-    pub fn select_plan_schema(
-        &self,
-        supported: Vec<SchemaVersion>,
-        override_version: Option<SchemaVersion>,
-    ) -> SchemaSelection {
-        plan::select_schema(&supported, override_version)
+    /// The planner: dry run, apply and undo of operations on todos, events, habits and goals,
+    /// and its reads (an item, a week, the backlog, the audit log).
+    pub fn planner(&self) -> Arc<Planner> {
+        Planner::new(Arc::clone(&self.inner))
     }
 
-    /// Turns raw model text into the canonical [`TodayPlan`](crate::TodayPlan).
-    ///
-    /// `raw_text` is what the model wrote in `selection`'s schema; code fences, prose around the
-    /// JSON and `<think>`/`<response>` wrappers are tolerated. Anything else wrong with it throws
-    /// `InvalidModelOutput` with a code and a JSON path; nothing is best-effort. Give `seed` to make
-    /// the generated ids reproducible. Every call, successful or not, is recorded in the
-    /// generation metadata (see [`Coach::recent_generations`]).
-    #[uniffi::method(default(seed = None))]
-    pub fn transform_plan(
-        &self,
-        raw_text: String,
-        selection: SchemaSelection,
-        seed: Option<u64>,
-    ) -> Result<PlanTransform, CoachError> {
-        let mut ids = IdGenerator::new(seed);
-        let ruleset = Ruleset::embedded();
-        Ok(plan::transform_and_record(
-            Some(&self.store),
-            &*self.clock,
-            ruleset,
-            &raw_text,
-            selection,
-            &mut ids,
-        )?)
+    /// The assistant: messages in the user's words, answered with proposed operations, a
+    /// question or a reply.
+    pub fn assistant(&self) -> Arc<Assistant> {
+        Assistant::new(Arc::clone(&self.inner))
     }
 
-    /// Generates today's plan with the model given to `useLanguageModel` (spec 000, the provider
-    /// side), in a way even a very small model does well: the library reads the notes (minutes,
-    /// focus, goal, energy, equipment, body parts to spare, exercises asked for or refused),
-    /// looks at the user's logged training (nothing trained in the last 14 days is offered
-    /// again) and plans the session as slots with sets and reps; the model picks one exercise per
-    /// slot among at most four allowed ones (up to 3 generations, a repair names the slot and its
-    /// choices). The library then writes the plan in the request's schema version (or the one
-    /// [`Coach::select_plan_schema`] picks): a warm-up, "Main Lifts", "Accessories", a cool-down
-    /// from 30 minutes. It comes back as [`Coach::transform_plan`] returns it, recorded in the
-    /// generation metadata (feature `plan.generate`, also when every answer was invalid).
-    ///
-    /// Blocks while the model works (seconds): call it from a background thread. Throws
-    /// `InvalidArgument` for a bad request (date, notes over 4000 characters),
-    /// `ModelUnusable` when no model is configured, `ModelOutputRejected` when the answers stayed
-    /// invalid, and the model's errors (`TimedOut`, `ModelUnavailable`, ...).
-    pub fn generate_today_plan(
-        &self,
-        request: TodayPlanRequest,
-    ) -> Result<PlanTransform, CoachError> {
-        self.today_plan_with_shared_model(&request, &CancelToken::new())
+    /// Workouts: generated workouts and the workout catalog, today's plan, training plans,
+    /// logged sessions and exercise history.
+    pub fn workouts(&self) -> Arc<Workouts> {
+        Workouts::new(Arc::clone(&self.inner))
     }
 
-    /// [`Coach::generate_today_plan`] as an async call (Swift `async throws`, Kotlin `suspend`,
-    /// Python `async def`): the plan is made on a library thread (no async runtime needed; the
-    /// caller's thread never blocks). Cancelling the Kotlin coroutine or the Python task stops
-    /// the model call and throws `Cancelled`; in Swift pass `cancel` and call `cancel.cancel()`
-    /// (or use the shipped `CoachAsync.swift`). Throws what `generateTodayPlan` throws.
-    #[uniffi::method(default(cancel = None))]
-    pub async fn generate_today_plan_async(
-        self: Arc<Self>,
-        request: TodayPlanRequest,
-        cancel: Option<Arc<CancelToken>>,
-    ) -> Result<PlanTransform, CoachError> {
-        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
-        let abandoned: Abandoned<_> = Box::new(|| {
-            Err(CoachError::from(Error::Internal(
-                "the plan thread ended without a result".into(),
-            )))
-        });
-        spawn_task(&cell, "coachcore-plan", abandoned, move |cancel| {
-            self.today_plan_with_shared_model(&request, cancel)
-        });
-        TaskFuture::new(cell).await
+    /// Meals: recipes, meal plans and their jobs, the meal log.
+    pub fn meals(&self) -> Arc<Meals> {
+        Meals::new(Arc::clone(&self.inner))
     }
 
-    /// The last `limit` generations recorded in this database, newest first.
-    pub fn recent_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>, CoachError> {
-        Ok(self.store.recent_generations(limit)?)
+    /// Suggestions: changes to a training plan after a logged session, and the user's
+    /// decisions on them.
+    pub fn suggestions(&self) -> Arc<Suggestions> {
+        Suggestions::new(Arc::clone(&self.inner))
     }
 
-    /// Checks the whole database file for damage (SQLite's `integrity_check`: it reads every page,
-    /// so it takes about a second per 100 MB; call it from a background thread). Returns `ok` and
-    /// up to 20 short problem lines (tables, indexes and pages, never stored values).
-    ///
-    /// Opening already runs a quicker check; a file that fails either one refuses writes with
-    /// `DatabaseCorrupt` (reads keep working where SQLite can read), and a file that passes this
-    /// check accepts them again.
-    pub fn check_integrity(&self) -> Result<IntegrityReport, CoachError> {
-        Ok(self.store.check_integrity()?)
+    /// The on-device language model every AI feature shares: set, load, unload, describe,
+    /// prewarm.
+    pub fn model(&self) -> Arc<Models> {
+        Models::new(Arc::clone(&self.inner))
+    }
+
+    /// The user's data as a whole: export, import, erase, encryption, integrity.
+    pub fn data(&self) -> Arc<UserData> {
+        UserData::new(Arc::clone(&self.inner))
+    }
+
+    /// Closes the database now, for an app that must let go of the file (before deleting or
+    /// replacing it, or when the user signs out). Running tasks are cancelled (their `wait`
+    /// throws `Cancelled`; a meal-plan job ends `FAILED` with code `cancelled`), the call in
+    /// progress on the database finishes, then the file is checkpointed and closed, and the model
+    /// is let go. Afterwards every call of this `Coach` and of its service objects that reads or
+    /// writes the database or runs the model throws `Closed` (accessors still return objects).
+    /// Calling it again does nothing. Without it, the database closes when the `Coach` and every
+    /// service object from it are released.
+    pub fn shutdown(&self) {
+        self.inner.cancel_tasks();
+        self.inner.store.close();
+        self.inner.set_ai_source(None);
+        self.inner.set_shared_model(None);
     }
 }
 
@@ -172,89 +137,25 @@ impl Coach {
     /// A `Coach` over an already opened store with a given clock (Rust callers and tests).
     pub fn with_store(store: Store, clock: Arc<dyn Clock>) -> Coach {
         Coach {
-            store,
-            clock,
-            ai: RwLock::new(None),
-            model: RwLock::new(None),
+            inner: Arc::new(CoachInner::new(store, clock)),
         }
     }
 
-    /// [`Coach::generate_today_plan`] with `model` (its breaker, if any, is used), a cancel token
-    /// and settings: for the CLI, the C API and Rust callers. A panic becomes `Internal`.
-    pub fn generate_today_plan_with(
-        &self,
-        request: &TodayPlanRequest,
-        model: SharedModel,
-        cancel: &Arc<CancelToken>,
-        settings: &PlanGenerateSettings,
-    ) -> Result<PlanTransform, CoachError> {
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // One metered wrapper per generation: breaker, one log line per call.
-            let metered = model.metered("plan");
-            plan::generate_and_record(
-                &self.store,
-                &*self.clock,
-                Ruleset::embedded(),
-                &metered,
-                request,
-                cancel,
-                settings,
-            )
-        }));
-        match run {
-            Ok(outcome) => Ok(outcome?),
-            // Through the one boundary, which logs internal errors.
-            Err(_) => Err(CoachError::from(Error::Internal(
-                "plan generation panicked".into(),
-            ))),
-        }
+    /// The database (Rust callers and tests).
+    pub fn store(&self) -> &Store {
+        &self.inner.store
     }
+}
 
-    /// Sets (or with `None` removes) the AI suggestion source used by
-    /// [`Coach::suggestions_for_session`].
-    pub fn set_ai_source(&self, source: Option<Arc<dyn AiSuggestionSource>>) {
-        *self.ai.write().unwrap_or_else(|p| p.into_inner()) = source;
-    }
-
-    /// Sets (or with `None` removes) the model the assistant uses ([`Coach::send_message`]), as
-    /// given: no circuit breaker is added (`use_language_model` adds one). Like every model the
-    /// `Coach` holds, it runs one call at a time (see `use_language_model`).
-    pub fn set_assistant_model(&self, model: Option<Arc<dyn LanguageModel>>) {
-        self.set_shared_model(model.map(|model| SharedModel::queued(model, None, None)));
-    }
-
-    pub(super) fn set_shared_model(&self, shared: Option<SharedModel>) {
-        *self.model.write().unwrap_or_else(|p| p.into_inner()) = shared;
-    }
-
-    /// Today's plan with the model every feature shares (default settings), `ModelUnusable`
-    /// without one.
-    fn today_plan_with_shared_model(
-        &self,
-        request: &TodayPlanRequest,
-        cancel: &Arc<CancelToken>,
-    ) -> Result<PlanTransform, CoachError> {
-        let Some(model) = self.shared_model() else {
-            return Err(CoachError::ModelUnusable {
-                detail: "no model is configured: call useLanguageModel first".into(),
-            });
-        };
-        self.generate_today_plan_with(request, model, cancel, &PlanGenerateSettings::default())
-    }
-
-    /// The model every feature shares, with its breaker, if one is set.
-    pub(crate) fn shared_model(&self) -> Option<SharedModel> {
-        self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// The assistant's model, if one is set.
-    pub(crate) fn language_model(&self) -> Option<Arc<dyn LanguageModel>> {
-        self.shared_model().map(|s| s.model)
-    }
-
-    pub(super) fn ai_source(&self) -> Option<Arc<dyn AiSuggestionSource>> {
-        self.ai.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
+/// Chooses the LLM schema for a plan generation (spec 000): `override_version` if given; else
+/// the only version in `supported` if there is exactly one; else the version with the smallest
+/// estimated JSON size among `supported` (every version when empty), ties to `v2-flat`.
+#[uniffi::export]
+pub fn select_plan_schema(
+    supported: Vec<SchemaVersion>,
+    override_version: Option<SchemaVersion>,
+) -> SchemaSelection {
+    plan::select_schema(&supported, override_version)
 }
 
 /// The library's version, e.g. `0.1.0`.

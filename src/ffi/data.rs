@@ -1,34 +1,48 @@
-//! The user's data as a whole: export, import, erase, and undo of an applied assistant request.
+//! [`UserData`]: the user's data as a whole (export, import, erase, integrity; encryption in
+//! `encryption.rs`), and the planner's undo of an applied request.
+
+use std::sync::Arc;
 
 use crate::assistant::model::ApplyResult;
 use crate::assistant::service::apply;
-use crate::db::DataSummary;
+use crate::db::{DataSummary, IntegrityReport};
+use crate::ffi::assistant::Planner;
+use crate::ffi::inner::{service_object, CoachInner};
 use crate::kernel::error::{CoachError, Error};
 use crate::kernel::limits::{check_json, Caps};
-use crate::Coach;
+
+/// The user's data as a whole, from `Coach.data()`: export to one JSON document and import it
+/// into a new database, erase everything, check the file for damage, and encryption at rest
+/// (whether the file is encrypted, rekey, an encrypted copy).
+#[derive(uniffi::Object)]
+pub struct UserData {
+    inner: Arc<CoachInner>,
+}
+
+service_object!(UserData);
 
 #[uniffi::export]
-impl Coach {
+impl UserData {
     /// Everything this database holds as one JSON document (format `coachcore-export`, version 1):
     /// every table (plans, logged sessions, history, suggested changes and their decisions,
     /// planner items and the assistant's audit log, recipes, meal history and plan jobs, workouts,
     /// generation records) with all its rows and columns, read in one consistent snapshot. Hand it
-    /// to `importData` on a new database to get the same data back. It holds the user's data:
+    /// to `importAll` on a new database to get the same data back. It holds the user's data:
     /// treat it like the database file. Takes about as long as reading the whole file: call it
     /// from a background thread.
-    pub fn export_data(&self) -> Result<String, CoachError> {
+    pub fn export_all(&self) -> Result<String, CoachError> {
         Ok(self.store.export_data(self.clock.now_ms())?)
     }
 
-    /// Reads a document written by `exportData` into this database, in one transaction: all of
+    /// Reads a document written by `exportAll` into this database, in one transaction: all of
     /// it or nothing. Returns how many rows each table received.
     ///
     /// Throws `DatabaseNotEmpty` when the database holds any row (import into a new file, or call
-    /// `eraseAllData` first), and `InvalidArgument` (nothing imported) for a document over
+    /// `eraseAll` first), and `InvalidArgument` (nothing imported) for a document over
     /// 256 MiB, of another format or version, with an unknown table or column, a value a column
     /// refuses, or rows that refer to rows missing from it; the message names the table and row,
     /// never a value. `ReadOnly` and `DatabaseCorrupt` as for every write.
-    pub fn import_data(&self, document: &str) -> Result<DataSummary, CoachError> {
+    pub fn import_all(&self, document: &str) -> Result<DataSummary, CoachError> {
         check_json(document, &Caps::EXPORT)?;
         Ok(self.store.import_data(document)?)
     }
@@ -36,10 +50,24 @@ impl Coach {
     /// Deletes every row of every table in one transaction (the schema stays; the file is then
     /// like a new one), with freed pages overwritten and the write-ahead log truncated. Returns
     /// how many rows each table lost. Irreversible: export first if the user may want the data.
-    pub fn erase_all_data(&self) -> Result<DataSummary, CoachError> {
+    pub fn erase_all(&self) -> Result<DataSummary, CoachError> {
         Ok(self.store.erase_all_data()?)
     }
 
+    /// Checks the whole database file for damage (SQLite's `integrity_check`: it reads every page,
+    /// so it takes about a second per 100 MB; call it from a background thread). Returns `ok` and
+    /// up to 20 short problem lines (tables, indexes and pages, never stored values).
+    ///
+    /// Opening already runs a quicker check; a file that fails either one refuses writes with
+    /// `DatabaseCorrupt` (reads keep working where SQLite can read), and a file that passes this
+    /// check accepts them again.
+    pub fn check_integrity(&self) -> Result<IntegrityReport, CoachError> {
+        Ok(self.store.check_integrity()?)
+    }
+}
+
+#[uniffi::export]
+impl Planner {
     /// Reverts the assistant request `request_id` (an `ApplyResult.requestId`) as one
     /// transaction: items it created are deleted, items it deleted come back (with their goal
     /// links), items it changed get their earlier state. Returns the undo's own result, whose
@@ -49,7 +77,7 @@ impl Coach {
     /// since (its `itemId` says which), when a goal now links an item the request created, when a
     /// restored goal would link an item deleted since, or when the request was undone already;
     /// `NotFound` for a request id the audit log does not hold.
-    pub fn undo_applied(&self, request_id: &str) -> Result<ApplyResult, CoachError> {
+    pub fn undo(&self, request_id: &str) -> Result<ApplyResult, CoachError> {
         if request_id.len() > 200 {
             return Err(Error::InvalidArgument("requestId is longer than 200 bytes".into()).into());
         }

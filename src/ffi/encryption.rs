@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
+use crate::ffi::data::UserData;
 use crate::kernel::clock::SystemClock;
 use crate::kernel::error::CoachError;
 use crate::Coach;
@@ -22,13 +23,16 @@ impl Coach {
     /// derivation, so opening costs no extra time); a passphrase must be turned into 32 bytes by
     /// the app. Throws, leaving the file byte-identical: `WrongKey` (the key does not open it),
     /// `DatabaseNotEncrypted` (a plain database: open it with `open`, or write an encrypted copy
-    /// with `copyDatabase`), `EncryptionUnavailable` (a build without the feature
+    /// with `data().copy`), `EncryptionUnavailable` (a build without the feature
     /// `encryption`), `InvalidArgument` (a key that is not 32 bytes); and every error of `open`.
     #[uniffi::constructor]
     pub fn open_encrypted(db_path: String, key: Vec<u8>) -> Result<Arc<Coach>, CoachError> {
         Coach::open_with_key(db_path, &DatabaseKey::from_vec(key)?)
     }
+}
 
+#[uniffi::export]
+impl UserData {
     /// Whether this database was opened with a key (`openEncrypted`).
     pub fn is_encrypted(&self) -> bool {
         self.store.is_encrypted()
@@ -50,13 +54,13 @@ impl Coach {
     /// file (and its `-wal` and `-shm`) itself. Nothing is overwritten: a file at `dest_path`
     /// throws `InvalidArgument`; a copy that fails is removed. Throws `EncryptionUnavailable` for
     /// a key in a build without the feature `encryption`.
-    pub fn copy_database(&self, dest_path: String, key: Option<Vec<u8>>) -> Result<(), CoachError> {
+    pub fn copy(&self, dest_path: String, key: Option<Vec<u8>>) -> Result<(), CoachError> {
         let key = key.map(DatabaseKey::from_vec).transpose()?;
-        self.copy_database_with(&dest_path, key.as_ref())
+        self.copy_with(&dest_path, key.as_ref())
     }
 }
 
-/// The same calls with a [`DatabaseKey`]: for the C API, the CLI and Rust callers.
+/// [`Coach::open_encrypted`] with a key already made: for the C API, the CLI and Rust callers.
 impl Coach {
     /// [`Coach::open_encrypted`] with a key already made.
     pub fn open_with_key(db_path: String, key: &DatabaseKey) -> Result<Arc<Coach>, CoachError> {
@@ -65,18 +69,17 @@ impl Coach {
             Arc::new(SystemClock),
         )))
     }
+}
 
-    /// [`Coach::rekey`] with a key already made.
+/// The same calls with a [`DatabaseKey`]: for the C API, the CLI and Rust callers.
+impl UserData {
+    /// [`UserData::rekey`] with a key already made.
     pub fn rekey_with(&self, new_key: &DatabaseKey) -> Result<(), CoachError> {
         Ok(self.store.rekey(new_key)?)
     }
 
-    /// [`Coach::copy_database`] with a key already made.
-    pub fn copy_database_with(
-        &self,
-        dest_path: &str,
-        key: Option<&DatabaseKey>,
-    ) -> Result<(), CoachError> {
+    /// [`UserData::copy`] with a key already made.
+    pub fn copy_with(&self, dest_path: &str, key: Option<&DatabaseKey>) -> Result<(), CoachError> {
         Ok(self.store.copy_to(Path::new(dest_path), key)?)
     }
 }
@@ -99,14 +102,14 @@ pub struct OpenConfig {
     key: Option<String>,
 }
 
-/// The request of the C API's `db.rekey`: `{"key": K}`, the new key as 64 hexadecimal digits.
+/// The request of the C API's `data.rekey`: `{"key": K}`, the new key as 64 hexadecimal digits.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeyRequest {
     key: String,
 }
 
-/// The request of the C API's `db.copy`: `{"destPath": P, "key": K}` (`key` optional).
+/// The request of the C API's `data.copy`: `{"destPath": P, "key": K}` (`key` optional).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CopyRequest {
@@ -130,19 +133,22 @@ impl Coach {
             (Some(path), Some(key)) => Coach::open_with_key(path, &DatabaseKey::from_hex(&key)?),
         }
     }
+}
 
-    /// `db.rekey`.
+/// The C API's calls: keys as hexadecimal text.
+impl UserData {
+    /// `data.rekey`.
     pub fn rekey_request(&self, request: KeyRequest) -> Result<(), CoachError> {
         self.rekey_with(&DatabaseKey::from_hex(&request.key)?)
     }
 
-    /// `db.copy`.
+    /// `data.copy`.
     pub fn copy_request(&self, request: CopyRequest) -> Result<(), CoachError> {
         let key = request
             .key
             .as_deref()
             .map(DatabaseKey::from_hex)
             .transpose()?;
-        self.copy_database_with(&request.dest_path, key.as_ref())
+        self.copy_with(&request.dest_path, key.as_ref())
     }
 }

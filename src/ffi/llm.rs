@@ -1,24 +1,35 @@
-//! Plugging a language model into the library: the embedded llama.cpp engine (feature `llama`:
-//! `Coach.loadModel`, `unloadModel`, `modelInfo`, or the free `loadModel`) or a model the app
-//! implements in Swift or Kotlin (`useLanguageModel`).
+//! [`Models`]: plugging a language model into the library: the embedded llama.cpp engine
+//! (feature `llama`: `model().load`, `unload`, `info`, or the free `loadModel`) or a model the
+//! app implements in Swift or Kotlin (`model().set`).
 
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, ListenerError, TaskCell, TaskFuture};
-use crate::ffi::Coach;
-use crate::kernel::error::{CoachError, Error};
+use crate::ffi::inner::{service_object, CoachInner};
+use crate::ffi::task::ListenerError;
+use crate::kernel::error::CoachError;
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};
 use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;
 
+/// The on-device language model every AI feature shares, from `Coach.model()`: the assistant,
+/// meal planning, workout generation, today's plan and AI suggestions all use the one model set
+/// here (`set`) or loaded from a GGUF file (`load`), one call at a time, behind one circuit
+/// breaker. `prewarm` reads a feature's fixed prompt beginning before the user asks.
+#[derive(uniffi::Object)]
+pub struct Models {
+    inner: Arc<CoachInner>,
+}
+
+service_object!(Models);
+
 #[uniffi::export]
-impl Coach {
+impl Models {
     /// Uses `model` for the library's AI features, behind one circuit breaker (after 5 failures in
     /// a minute the model is left alone for 30 s and calls fail with `ModelUnavailable`):
     /// - the AI source of workout suggestions (after the rules, per exercise);
-    /// - the assistant ([`Coach::send_message`]): routing, proposals, repairs and summaries;
+    /// - the assistant (`assistant().send`): routing, proposals, repairs and summaries;
     /// - meal planning (ranking each slot's candidates) and workout generation.
     ///
     /// One model serves every feature, one call at a time: a call that arrives while the model is
@@ -28,18 +39,22 @@ impl Coach {
     /// `None` turns them off (suggestions then come from the rules only; the assistant cannot
     /// propose). The model may be the embedded engine ([`load_model`]) or one the app implements
     /// (e.g. the platform's system model). To load a GGUF file and use it in one step, call
-    /// [`Coach::load_model`].
+    /// [`Models::load`].
     ///
-    /// AI suggestions: the embedded engine loaded with [`Coach::load_model`] picks among candidate
+    /// AI suggestions: the embedded engine loaded with [`Models::load`] picks among candidate
     /// changes the library computes (one short call, none when no candidate has evidence); a model
     /// passed here writes its own suggestions through the history tools (the tool loop), which a
     /// larger model does well.
-    pub fn use_language_model(&self, model: Option<Arc<dyn LanguageModel>>) {
+    ///
+    /// Throws `Closed` after `shutdown()`.
+    pub fn set(&self, model: Option<Arc<dyn LanguageModel>>) -> Result<(), CoachError> {
+        self.check_open()?;
         self.install_model(model, None);
+        Ok(())
     }
 
     /// Loads the GGUF model file at `path` and makes it the model every feature uses (as
-    /// [`Coach::use_language_model`] does); returns what it is. The library never downloads: the
+    /// [`Models::set`] does); returns what it is. The library never downloads: the
     /// app ships or fetches the file and passes its path.
     ///
     /// The model in use before is let go first, so two models are never loaded at once (calls
@@ -55,19 +70,20 @@ impl Coach {
     /// Threading: blocks while the file is read (about a second for small models): call it off
     /// the main thread. `progress` hears the fraction loaded, on the calling thread.
     #[uniffi::method(default(progress = None))]
-    pub fn load_model(
+    pub fn load(
         &self,
         path: String,
         options: ModelOptions,
         progress: Option<Arc<dyn LoadProgressListener>>,
     ) -> Result<LoadedModelInfo, CoachError> {
+        self.check_open()?;
         self.install_model(None, None);
         let (model, details) = load_engine(&path, &options, progress)?;
         self.install_model(Some(model), Some(details.clone()));
         Ok(details)
     }
 
-    /// [`Coach::load_model`] as an async call (Swift `async throws`, Kotlin `suspend`, Python
+    /// [`Models::load`] as an async call (Swift `async throws`, Kotlin `suspend`, Python
     /// `async def`): the file is read on a library thread (no async runtime needed; the caller's
     /// thread never blocks), then the model is installed and its details returned. `progress`
     /// hears the fraction loaded on that thread.
@@ -77,35 +93,31 @@ impl Coach {
     /// the model read is then let go instead of installed, and the call throws `Cancelled`: no
     /// model is in use afterwards (the one before was let go when loading started).
     #[uniffi::method(default(progress = None, cancel = None))]
-    pub async fn load_model_async(
+    pub async fn load_async(
         self: Arc<Self>,
         path: String,
         options: ModelOptions,
         progress: Option<Arc<dyn LoadProgressListener>>,
         cancel: Option<Arc<CancelToken>>,
     ) -> Result<LoadedModelInfo, CoachError> {
-        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
-        let abandoned: Abandoned<_> = Box::new(|| {
-            Err(CoachError::from(Error::Internal(
-                "the model loading thread ended without a result".into(),
-            )))
-        });
-        spawn_task(&cell, "coachcore-load", abandoned, move |cancel| {
-            self.install_model(None, None);
+        let this = Arc::clone(&self);
+        self.run_async("load", cancel, move |cancel| {
+            this.check_open()?;
+            this.install_model(None, None);
             let (model, details) = load_engine(&path, &options, progress)?;
             if cancel.is_cancelled() {
                 return Err(CoachError::Cancelled);
             }
-            self.install_model(Some(model), Some(details.clone()));
+            this.install_model(Some(model), Some(details.clone()));
             Ok(details)
-        });
-        TaskFuture::new(cell).await
+        })
+        .await
     }
 
-    /// Lets go of the model: AI features stop using it (as `useLanguageModel(None)`), and its
+    /// Lets go of the model: AI features stop using it (as `set(None)`), and its
     /// memory is freed once the calls still running on it finish. Returns whether a model was in
     /// use.
-    pub fn unload_model(&self) -> bool {
+    pub fn unload(&self) -> bool {
         let had = self.shared_model().is_some();
         self.install_model(None, None);
         had
@@ -113,14 +125,29 @@ impl Coach {
 
     /// What the model in use is (name, parameters, context, quantization, chat template, memory),
     /// or `None` without one. For a model the app implements only its `ModelInfo` is known.
-    pub fn model_info(&self) -> Option<LoadedModelInfo> {
+    pub fn info(&self) -> Option<LoadedModelInfo> {
         self.shared_model().and_then(|s| s.details)
     }
 }
 
-impl Coach {
+impl Models {
+    /// Sets (or with `None` removes) the model the assistant uses ([`crate::ffi::Assistant::send`]),
+    /// as given: no circuit breaker is added ([`Models::set`] adds one). Like every model the
+    /// `Coach` holds, it runs one call at a time. For Rust callers and tests.
+    pub fn set_assistant_model(&self, model: Option<Arc<dyn LanguageModel>>) {
+        self.set_shared_model(model.map(|model| SharedModel::queued(model, None, None)));
+    }
+
+    /// Sets (or with `None` removes) the AI suggestion source used by
+    /// `suggestions().forSession` (Rust callers and tests).
+    pub fn set_ai_source(&self, source: Option<Arc<dyn AiSuggestionSource>>) {
+        self.inner.set_ai_source(source);
+    }
+}
+
+impl CoachInner {
     /// Makes `model` (queued, with a new breaker) the one every feature shares, or removes it.
-    fn install_model(
+    pub(crate) fn install_model(
         &self,
         model: Option<Arc<dyn LanguageModel>>,
         details: Option<LoadedModelInfo>,
@@ -210,9 +237,9 @@ fn load_engine(
 }
 
 /// Loads a GGUF model file for on-device generation, without making it the `Coach`'s model (pass
-/// it to `useLanguageModel`, or call `generate` on it directly); most apps call
-/// [`Coach::load_model`] instead. The library never downloads: the app ships or fetches the file
-/// and passes its path. The memory pre-flight runs first, as for [`Coach::load_model`]. Throws
+/// it to `model().set`, or call `generate` on it directly); most apps call
+/// [`Models::load`] instead. The library never downloads: the app ships or fetches the file
+/// and passes its path. The memory pre-flight runs first, as for [`Models::load`]. Throws
 /// `InsufficientMemory` or `ModelUnusable` as that does.
 ///
 /// Threading: loading reads the file (memory-mapped, well under a second for small models): call it

@@ -1,12 +1,13 @@
-//! The meal-planning calls of [`Coach`] (spec 003): recipes (import, save, read, stage, keep,
+//! [`Meals`] (spec 003): recipes (import, save, read, stage, keep,
 //! cleanup), plan jobs with a listener and a task handle, job reads, and the meal history (confirm
 //! a plan, log a meal). Each method delegates to `meals::service`.
 
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
-
-use crate::ffi::Coach;
+use crate::ffi::inner::{service_object, CoachInner};
+use crate::ffi::task::{
+    export_task, ListenerError, ListenerSink, TaskCell, TaskFuture, TaskHandle,
+};
 use crate::kernel::error::CoachError;
 use crate::kernel::ids::IdGenerator;
 use crate::llm::metered::SharedModel;
@@ -19,7 +20,7 @@ use crate::meals::service::jobs::{self, JobLease, PlanSink};
 use crate::meals::service::plan::{PlanEnv, PlanSettings};
 use crate::meals::{service, validate};
 
-/// Receives the events of a plan started with [`Coach::start_meal_plan`]: `Progress` after each
+/// Receives the events of a plan started with [`Meals::plan`]: `Progress` after each
 /// slot, then `Completed` or `Failed` last.
 ///
 /// Threading: `onEvent` is called on the library's background thread that runs the plan, one
@@ -31,17 +32,15 @@ pub trait MealPlanListener: Send + Sync {
     fn on_event(&self, event: MealPlanEvent) -> Result<(), ListenerError>;
 }
 
-/// The app's listener (if any) as the job's event sink, behind the panic guard: a listener that
-/// throws cannot stop the job.
-struct ListenerSink(Guarded<dyn MealPlanListener>);
-
-impl PlanSink for ListenerSink {
+/// The app's listener (if any) as the job's event sink: a listener that throws cannot stop the
+/// job.
+impl PlanSink for ListenerSink<dyn MealPlanListener> {
     fn on_event(&self, event: MealPlanEvent) {
         self.0.call(|l| l.on_event(event));
     }
 }
 
-/// A meal plan running in the background, returned by [`Coach::start_meal_plan`].
+/// A meal plan running in the background, returned by [`Meals::plan`].
 ///
 /// Keep the handle while the plan runs: dropping it cancels the plan (the job then reads `FAILED`
 /// with error code `cancelled`).
@@ -51,58 +50,42 @@ impl PlanSink for ListenerSink {
 /// the listener throws.
 #[derive(uniffi::Object)]
 pub struct MealPlanTask {
-    id: String,
-    cell: Arc<TaskCell<MealPlanJob>>,
+    handle: TaskHandle<MealPlanJob>,
 }
 
-impl Drop for MealPlanTask {
-    fn drop(&mut self) {
-        self.cell.cancel.cancel();
-    }
-}
-
-impl std::fmt::Debug for MealPlanTask {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MealPlanTask")
-            .field("id", &self.id)
-            .field("finished", &self.is_finished())
-            .finish_non_exhaustive()
-    }
-}
+export_task!(MealPlanTask => MealPlanJob,
+    cancel: "Asks the plan to stop: between slots, or within a token or two of the model call in \
+        progress. The job then ends `FAILED` with error code `cancelled` (and the listener gets \
+        `Failed`). Calling it after the job finished does nothing.",
+    wait: "Blocks until the job finishes and returns its final envelope (`COMPLETE` with the \
+        plan, or `FAILED` with an error code). Every call returns the same envelope.",
+    finished: "Whether the job has finished (`wait` would return at once).");
 
 #[uniffi::export]
 impl MealPlanTask {
-    /// The job id (for [`Coach::meal_plan_job`], e.g. after the app restarts).
+    /// The job id (for `meals().job`, e.g. after the app restarts).
     pub fn id(&self) -> String {
-        self.id.clone()
-    }
-
-    /// Asks the plan to stop: between slots, or within a token or two of the model call in
-    /// progress. The job then ends `FAILED` with error code `cancelled` (and the listener gets
-    /// `Failed`). Calling it after the job finished does nothing.
-    pub fn cancel(&self) {
-        self.cell.cancel.cancel();
-    }
-
-    /// Blocks until the job finishes and returns its final envelope (`COMPLETE` with the plan, or
-    /// `FAILED` with an error code). Every call returns the same envelope.
-    pub fn wait(&self) -> MealPlanJob {
-        self.cell.wait()
-    }
-
-    /// Whether the job has finished (`wait` would return at once).
-    pub fn is_finished(&self) -> bool {
-        self.cell.is_finished()
+        self.handle.id().unwrap_or_default().to_string()
     }
 }
 
+/// Meals, from `Coach.meals()`: the recipe book (core recipes imported by the app, the user's
+/// own, staged copies), meal plans run as stored jobs with a listener and a task handle, and the
+/// meal log (confirmed plans and meals eaten, which later plans avoid repeating).
+#[derive(uniffi::Object)]
+pub struct Meals {
+    inner: Arc<CoachInner>,
+}
+
+service_object!(Meals);
+
 #[uniffi::export]
-impl Coach {
+impl Meals {
     /// Starts planning meals and returns at once with a task handle; the plan runs on a background
     /// thread of the library and reports to `listener`. The job (status, progress, result) is
-    /// stored: read it with [`Coach::meal_plan_job`], also after a restart.
+    /// stored: read it with [`Meals::job`], also after a restart.
     ///
-    /// Per slot the library searches the recipes, lets the model given to `useLanguageModel` rank
+    /// Per slot the library searches the recipes, lets the model `model()` holds rank
     /// the candidates (it can only name those), or, without a model or when it fails, scores them
     /// deterministically; see `docs/meals.md`. A slot with no fitting recipe has a `null`
     /// selection and is counted in `slotFailuresCount`; it never fails the job.
@@ -112,27 +95,29 @@ impl Coach {
     /// its limit); nothing is stored then.
     ///
     /// Threading: callable from any thread (it writes one row, then returns).
-    pub fn start_meal_plan(
+    pub fn plan(
         self: Arc<Self>,
         request: MealPlanRequest,
         listener: Option<Arc<dyn MealPlanListener>>,
     ) -> Result<Arc<MealPlanTask>, CoachError> {
         let (id, cell) = self.start_plan(request, listener, CancelToken::new())?;
-        Ok(Arc::new(MealPlanTask { id, cell }))
+        Ok(Arc::new(MealPlanTask {
+            handle: TaskHandle::new(cell, Some(id)),
+        }))
     }
 
     /// Plans meals and returns the finished job (`COMPLETE` with the plan, or `FAILED` with an
-    /// error code, as [`MealPlanTask::wait`] does): the async form of [`Coach::start_meal_plan`]
+    /// error code, as [`MealPlanTask::wait`] does): the async form of [`Meals::plan`]
     /// (Swift `async throws`, Kotlin `suspend`, Python `async def`), with the same events to
     /// `listener`, run on a library thread (no async runtime needed; the caller's thread never
-    /// blocks). The job is stored as one started with `startMealPlan`. Throws `InvalidArgument`
+    /// blocks). The job is stored as one started with `plan`. Throws `InvalidArgument`
     /// for an invalid request, as that does.
     ///
     /// Cancelling the Kotlin coroutine or the Python task stops the plan (the job then reads
     /// `FAILED` with error code `cancelled`); in Swift pass `cancel` and call `cancel.cancel()`
     /// (or use the shipped `CoachAsync.swift`): the call then returns that `FAILED` job.
     #[uniffi::method(default(listener = None, cancel = None))]
-    pub async fn plan_meals_async(
+    pub async fn plan_async(
         self: Arc<Self>,
         request: MealPlanRequest,
         listener: Option<Arc<dyn MealPlanListener>>,
@@ -145,14 +130,14 @@ impl Coach {
     /// The meal-plan job with `id`, or `None`: `{id, status, result, errorCode, errorMessage}`
     /// and its progress. A job whose process ended while it ran reads `FAILED` with error code
     /// `interrupted`, never `RUNNING` forever.
-    pub fn meal_plan_job(&self, id: String) -> Result<Option<MealPlanJob>, CoachError> {
+    pub fn job(&self, id: String) -> Result<Option<MealPlanJob>, CoachError> {
         Ok(jobs::read_job(&self.store, &*self.clock, &id)?)
     }
 
     /// Records the selections of a plan the user confirmed in the meal history (later plans
     /// avoid repeating them) and keeps the staged copies it selects. Pass the job's result, or a
     /// version the user edited (e.g. an alternative chosen instead). Returns the meals recorded.
-    pub fn confirm_meal_plan(&self, plan: MealPlanResult) -> Result<u32, CoachError> {
+    pub fn confirm(&self, plan: MealPlanResult) -> Result<u32, CoachError> {
         Ok(service::confirm_meal_plan(
             &self.store,
             &*self.clock,
@@ -161,16 +146,12 @@ impl Coach {
     }
 
     /// Records one meal the user ate in the meal history. Throws `NotFound` for an unknown recipe.
-    pub fn log_meal(&self, meal: MealLog) -> Result<MealHistoryEntry, CoachError> {
+    pub fn log(&self, meal: MealLog) -> Result<MealHistoryEntry, CoachError> {
         Ok(service::log_meal(&self.store, &*self.clock, &meal)?)
     }
 
     /// The meal history from `from` to `to` (`YYYY-MM-DD`, both included), by date and meal.
-    pub fn meal_history(
-        &self,
-        from: String,
-        to: String,
-    ) -> Result<Vec<MealHistoryEntry>, CoachError> {
+    pub fn history(&self, from: String, to: String) -> Result<Vec<MealHistoryEntry>, CoachError> {
         Ok(service::meal_history(&self.store, &from, &to)?)
     }
 
@@ -216,19 +197,19 @@ impl Coach {
     }
 
     /// Keeps a staged copy: it no longer expires. Throws `NotFound` for an unknown staged copy.
-    pub fn keep_staged_recipe(&self, id: String) -> Result<(), CoachError> {
+    pub fn keep_staged(&self, id: String) -> Result<(), CoachError> {
         Ok(service::keep_staged_recipe(&self.store, &*self.clock, &id)?)
     }
 
     /// Deletes the staged copies that expired; returns how many. Call it now and then (e.g. on
     /// app start).
-    pub fn cleanup_staged_recipes(&self) -> Result<u32, CoachError> {
+    pub fn cleanup_staged(&self) -> Result<u32, CoachError> {
         Ok(service::cleanup_staged_recipes(&self.store, &*self.clock)?)
     }
 }
 
-impl Coach {
-    /// The model meal planning uses: the one given to `useLanguageModel`, with its breaker.
+impl Meals {
+    /// The model meal planning uses: the one `model()` holds, with its breaker.
     fn meal_model(&self) -> Option<SharedModel> {
         self.shared_model()
     }
@@ -243,20 +224,24 @@ impl Coach {
         let mut ids = IdGenerator::from_entropy();
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
         let id = lease.id().to_string();
-        let cell = TaskCell::with_cancel(cancel);
         let mut abandoned = lease.pending();
-        let abandoned: Abandoned<_> = Box::new(move || {
-            // The job's row reads `interrupted` once its lease is dropped.
-            abandoned.status = JobStatus::Failed;
-            abandoned.error_code = Some("internal".into());
-            abandoned.error_message = Some("the meal planning thread ended early".into());
-            abandoned
-        });
         let model = self.meal_model();
-        spawn_task(&cell, "coachcore-meals", abandoned, move |cancel| {
-            let sink = ListenerSink(Guarded::new(listener, "meal plan listener"));
-            self.run_job(lease, &request, model, &sink, cancel, ids)
-        });
+        let this = Arc::clone(&self);
+        let cell = self.start(
+            "coachcore-meals",
+            cancel,
+            move || {
+                // The job's row reads `interrupted` once its lease is dropped.
+                abandoned.status = JobStatus::Failed;
+                abandoned.error_code = Some("internal".into());
+                abandoned.error_message = Some("the meal planning thread ended early".into());
+                abandoned
+            },
+            move |cancel| {
+                let sink = ListenerSink::new(listener, "meal plan listener");
+                this.run_job(lease, &request, model, &sink, cancel, ids)
+            },
+        );
         Ok((id, cell))
     }
 
@@ -283,32 +268,32 @@ impl Coach {
     }
 
     /// Runs a meal plan synchronously on the calling thread with `model` (instead of the one
-    /// given to `use_language_model`; `None` is the deterministic fallback), sending events to
-    /// `sink`. The job is stored like one started with [`Coach::start_meal_plan`]. For the CLI,
+    /// `model()` holds; `None` is the deterministic fallback), sending events to
+    /// `sink`. The job is stored like one started with [`Meals::plan`]. For the CLI,
     /// the C API and Rust callers.
-    pub fn run_meal_plan_with(
+    pub fn plan_with(
         &self,
         request: MealPlanRequest,
         model: Option<Arc<dyn LanguageModel>>,
         sink: &dyn PlanSink,
         cancel: &Arc<CancelToken>,
     ) -> Result<MealPlanJob, CoachError> {
-        self.run_meal_plan_sync(request, model.map(SharedModel::plain), sink, cancel)
+        self.plan_sync(request, model.map(SharedModel::plain), sink, cancel)
     }
 
-    /// Runs a meal plan synchronously with the model given to `use_language_model` (or loaded),
-    /// behind its breaker like [`Coach::start_meal_plan`]; without one, the deterministic
+    /// Runs a meal plan synchronously with the model `model()` holds,
+    /// behind its breaker like [`Meals::plan`]; without one, the deterministic
     /// fallback. For the C API's `meals.plan`.
-    pub(crate) fn run_meal_plan_here(
+    pub(crate) fn plan_here(
         &self,
         request: MealPlanRequest,
         sink: &dyn PlanSink,
         cancel: &Arc<CancelToken>,
     ) -> Result<MealPlanJob, CoachError> {
-        self.run_meal_plan_sync(request, self.meal_model(), sink, cancel)
+        self.plan_sync(request, self.meal_model(), sink, cancel)
     }
 
-    fn run_meal_plan_sync(
+    fn plan_sync(
         &self,
         request: MealPlanRequest,
         model: Option<SharedModel>,
@@ -322,7 +307,7 @@ impl Coach {
 
     /// A meal-plan request read from JSON (at most 256 KiB; the format of `docs/meals.md`).
     /// Throws `InvalidArgument` with the JSON path of the first problem.
-    pub fn meal_plan_request_from_json(json: &str) -> Result<MealPlanRequest, CoachError> {
+    pub fn request_from_json(json: &str) -> Result<MealPlanRequest, CoachError> {
         validate::json_size("request JSON", json, validate::MAX_REQUEST_BYTES)?;
         crate::kernel::limits::check_json(json, &crate::kernel::limits::Caps::REQUEST)?;
         let request: MealPlanRequest = crate::kernel::error::parse_request(json)?;

@@ -1,7 +1,7 @@
-//! `prewarm`: reading a feature's fixed prompt beginning into the model's cache before the user
+//! `model().prewarm`: reading a feature's fixed prompt beginning into the model's cache before the user
 //! asks, as a screen opens (like `prewarm(promptPrefix:)` of Apple's Foundation Models).
 
-use crate::ffi::Coach;
+use crate::ffi::llm::Models;
 use crate::kernel::error::CoachError;
 use crate::llm::metered::Metered;
 use crate::llm::{CancelToken, ChatMessage, ChatRole, GenerationRequest, LanguageModel, Sampling};
@@ -10,13 +10,13 @@ use crate::llm::{CancelToken, ChatMessage, ChatRole, GenerationRequest, Language
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum AiFeature {
-    /// The assistant's messages (`sendMessage`).
+    /// The assistant's messages (`assistant().send`).
     Assistant,
     /// AI workout suggestions after a logged session.
     Suggestions,
-    /// Meal plan reranking (`startMealPlan`).
+    /// Meal plan reranking (`meals().plan`).
     Meals,
-    /// Workout generation (`generateWorkout`), its analyzer step.
+    /// Workout generation (`workouts().generate`), its analyzer step.
     Workout,
 }
 
@@ -31,8 +31,8 @@ fn log_name(feature: AiFeature) -> &'static str {
 }
 
 /// The system message `feature` sends first, exactly as sent. `embedded`: the model is the
-/// engine `loadModel` loaded, so AI suggestions run in choices mode, as
-/// `Coach::install_model` decides; a model the app brings gets the tool loop.
+/// engine `model().load` loaded, so AI suggestions run in choices mode, as
+/// `CoachInner::install_model` decides; a model the app brings gets the tool loop.
 fn system_message(feature: AiFeature, embedded: bool) -> &'static str {
     match feature {
         AiFeature::Assistant => crate::kernel::prompts::ASSISTANT_NARROW.trim_end(),
@@ -46,19 +46,20 @@ fn system_message(feature: AiFeature, embedded: bool) -> &'static str {
 }
 
 #[uniffi::export]
-impl Coach {
+impl Models {
     /// Reads the fixed beginning of `feature`'s prompts into the model's cache, so that the
     /// feature's next call reads only the part that changes (the embedded engine keeps it until
     /// a different prompt needs the room). Call it when the screen that uses the feature opens,
     /// from a background thread: it takes about as long as reading that text once (a fraction
     /// of a second for a small model). Returns the prompt tokens read; 0 when no model is set.
     /// For `Suggestions` it warms the prompt of the mode in use: the candidate choices for a
-    /// model from `loadModel`, the tool loop for one given to `useLanguageModel`.
+    /// model from `load`, the tool loop for one given to `set`.
     ///
     /// A model the app implements receives a request with `maxTokens` 0 and may simply return an
     /// empty text at once. Errors are the model's (`ModelUnavailable` while its breaker is open,
     /// `ModelUnusable`, ...).
     pub fn prewarm(&self, feature: AiFeature) -> Result<u32, CoachError> {
+        self.check_open()?;
         let Some(shared) = self.shared_model() else {
             return Ok(0);
         };

@@ -1,15 +1,16 @@
-//! The suggestion calls of [`Coach`]: catalog and plans, logging workouts, suggestions, decisions.
+//! [`Suggestions`]: changes to a training plan after a logged session (the rules, then the AI
+//! source), and the user's decisions; the free `evaluateExercise`. Training plans, sessions and
+//! history are on `Workouts` (`training.rs`).
 
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
-use crate::ffi::Coach;
-use crate::kernel::error::{CoachError, Error};
+use crate::ffi::inner::{service_object, CoachInner};
+use crate::ffi::task::{Guarded, ListenerError};
+use crate::kernel::error::CoachError;
 use crate::kernel::ids::IdGenerator;
 use crate::llm::CancelToken;
 use crate::suggest::model::{
-    CatalogExercise, ChangeValue, Decision, ExerciseContext, ExerciseHistory, PrescriptionChange,
-    SessionLog, SuggestionDraft, WeightUnit, WorkoutPlan,
+    ChangeValue, Decision, ExerciseContext, PrescriptionChange, SuggestionDraft,
 };
 use crate::suggest::service::{self, AiRunControl, SuggestionProgressListener};
 
@@ -33,58 +34,37 @@ impl SuggestionProgressListener for GuardedProgress {
     }
 }
 
+/// Suggestions, from `Coach.suggestions()`: after a session is logged
+/// (`workouts().logSession`), the changes the library suggests to the plan (heavier, more reps,
+/// longer rest, ...; from the rules, then the model if one is set, deduplicated), and the
+/// user's decisions: accept (also with the user's own value), reject, defer to the next
+/// workout.
+#[derive(uniffi::Object)]
+pub struct Suggestions {
+    inner: Arc<CoachInner>,
+}
+
+service_object!(Suggestions);
+
 #[uniffi::export]
-impl Coach {
-    /// Adds or replaces an exercise of the catalog.
-    pub fn save_exercise(&self, exercise: CatalogExercise) -> Result<(), CoachError> {
-        Ok(service::save_exercise(&self.store, &exercise)?)
-    }
-
-    /// Adds or replaces a workout plan with its exercises and sets. Exercises kept by id stay
-    /// linked to the workouts logged against them. Throws `NotFound` for an exercise missing from
-    /// the catalog and `InvalidArgument` for repeated ids or positions, an exercise id of another
-    /// plan, impossible weights (0 to 5000), target reps above 1000, rest above 3600 s, an
-    /// inconsistent rep range, or impossible loads (see [`crate::suggest::model::LoadConfig`]);
-    /// nothing is saved then. Errors name the field (`exercises[0].sets[1].targetReps`), never
-    /// its value or an id.
-    pub fn save_plan(&self, plan: WorkoutPlan) -> Result<(), CoachError> {
-        Ok(service::save_plan(&self.store, &plan)?)
-    }
-
-    /// A plan as stored (accepted changes included), or `None`.
-    pub fn plan(&self, plan_id: String) -> Result<Option<WorkoutPlan>, CoachError> {
-        Ok(self.store.read(|db| db.plan(&plan_id))?)
-    }
-
-    /// Logs a finished workout. Also refreshes each exercise's cached history and evaluates the
-    /// outcome of accepted changes this workout is the first test of. Throws `InvalidArgument` for
-    /// an inconsistent log (a session id already logged, exercise ids repeated or already used by
-    /// an earlier workout, a plan exercise of another plan, impossible weights) and `NotFound`
-    /// for an unknown plan or catalog exercise; nothing is stored then.
-    pub fn log_session(&self, session: SessionLog) -> Result<(), CoachError> {
-        Ok(service::log_session(&self.store, &*self.clock, &session)?)
-    }
-
+impl Suggestions {
     /// The suggestions for a logged session: generated on the first call (rules, then the AI
     /// source if one is configured, deduplicated against the last 7 days) and stored as pending;
     /// later calls return the stored ones with their current decisions.
     ///
     /// Threading: with a language model configured this takes seconds (one model run per
-    /// exercise): call it off the main thread, or use [`Coach::generate_suggestions`] to show
+    /// exercise): call it off the main thread, or use [`Suggestions::generate`] to show
     /// progress and let the user cancel.
-    pub fn suggestions_for_session(
-        &self,
-        session_id: String,
-    ) -> Result<Vec<PrescriptionChange>, CoachError> {
-        self.generate_suggestions(session_id, None, None)
+    pub fn for_session(&self, session_id: String) -> Result<Vec<PrescriptionChange>, CoachError> {
+        self.generate(session_id, None, None)
     }
 
-    /// [`Coach::suggestions_for_session`] with progress and cancellation: `listener` hears which
+    /// [`Suggestions::for_session`] with progress and cancellation: `listener` hears which
     /// exercise the model is on and its text as it streams; `cancel.cancel()` from another thread
     /// stops the model within a token or two and this call throws `Cancelled` with nothing
     /// stored (the next call generates afresh). Stored suggestions return at once, as before.
     #[uniffi::method(default(listener = None, cancel = None))]
-    pub fn generate_suggestions(
+    pub fn generate(
         &self,
         session_id: String,
         listener: Option<Arc<dyn SuggestionProgressListener>>,
@@ -111,29 +91,24 @@ impl Coach {
         )?)
     }
 
-    /// [`Coach::generate_suggestions`] as an async call (Swift `async throws`, Kotlin `suspend`,
+    /// [`Suggestions::generate`] as an async call (Swift `async throws`, Kotlin `suspend`,
     /// Python `async def`): the run goes on a library thread (no async runtime needed; the
     /// caller's thread never blocks) with the same progress to `listener`. Cancelling the Kotlin
     /// coroutine or the Python task stops the model within a token or two and nothing is stored;
     /// in Swift pass `cancel` and call `cancel.cancel()` (or use the shipped `CoachAsync.swift`):
     /// the call then throws `Cancelled`.
     #[uniffi::method(default(listener = None, cancel = None))]
-    pub async fn generate_suggestions_async(
+    pub async fn generate_async(
         self: Arc<Self>,
         session_id: String,
         listener: Option<Arc<dyn SuggestionProgressListener>>,
         cancel: Option<Arc<CancelToken>>,
     ) -> Result<Vec<PrescriptionChange>, CoachError> {
-        let cell = TaskCell::with_cancel(cancel.unwrap_or_default());
-        let abandoned: Abandoned<_> = Box::new(|| {
-            Err(CoachError::from(Error::Internal(
-                "the suggestions thread ended without a result".into(),
-            )))
-        });
-        spawn_task(&cell, "coachcore-suggestions", abandoned, move |cancel| {
-            self.generate_suggestions(session_id, listener, Some(Arc::clone(cancel)))
-        });
-        TaskFuture::new(cell).await
+        let this = Arc::clone(&self);
+        self.run_async("suggestions", cancel, move |cancel| {
+            this.generate(session_id, listener, Some(Arc::clone(cancel)))
+        })
+        .await
     }
 
     /// Accepts a pending or deferred change and applies it to the plan, in one transaction.
@@ -141,7 +116,7 @@ impl Coach {
     /// is no longer the one it was suggested from, e.g. a newer change was accepted since), its set
     /// is gone, or the result would be an invalid plan; `NotFound` when its plan exercise was
     /// removed.
-    pub fn accept_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
+    pub fn accept(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
         Ok(service::decide(
             &self.store,
             &*self.clock,
@@ -160,8 +135,8 @@ impl Coach {
     /// suggested 140 lb."). Throws `InvalidArgument` (nothing changes) for a value of the wrong
     /// kind (`number` for weight, reps, rest and set count, `setType`, `repRange`), a fractional
     /// number of reps, seconds or sets, a value that leaves the plan as it is or makes it invalid
-    /// (e.g. rest above 3600 s), and as [`Coach::accept_change`] does.
-    pub fn accept_change_edited(
+    /// (e.g. rest above 3600 s), and as [`Suggestions::accept`] does.
+    pub fn accept_edited(
         &self,
         change_id: String,
         new_value: ChangeValue,
@@ -175,7 +150,7 @@ impl Coach {
     }
 
     /// Rejects a pending or deferred change. Similar suggestions are not made again for 7 days.
-    pub fn reject_change(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
+    pub fn reject(&self, change_id: String) -> Result<PrescriptionChange, CoachError> {
         Ok(service::decide(
             &self.store,
             &*self.clock,
@@ -209,28 +184,13 @@ impl Coach {
     /// The deferred changes of a plan, oldest first: show them before its next workout. Only
     /// changes that can still be accepted are listed: not one whose exercise was removed from the
     /// plan, that the plan has moved past (the value it would replace is no longer the plan's,
-    /// e.g. the user set 150 in `savePlan` after "135 -> 140" was deferred; or its set was
+    /// e.g. the user set 150 in `workouts().savePlan` after "135 -> 140" was deferred; or its set was
     /// removed), or that a newer similar suggestion supersedes (one that is itself undecided and
     /// could be accepted: an out-of-date, accepted or rejected newer one hides nothing). Those
     /// stay stored as deferred; if the plan goes back to the old value, the change is listed
     /// again.
-    pub fn deferred_for_plan(
-        &self,
-        plan_id: String,
-    ) -> Result<Vec<PrescriptionChange>, CoachError> {
+    pub fn deferred(&self, plan_id: String) -> Result<Vec<PrescriptionChange>, CoachError> {
         Ok(service::deferred_for_plan(&self.store, &plan_id)?)
-    }
-
-    /// The cached history of an exercise (typical reps, e1RM, trend), if it was ever logged. Its
-    /// e1RMs are in `unit`, pounds when not given, whatever unit each workout was logged in.
-    #[uniffi::method(default(unit = None))]
-    pub fn exercise_history(
-        &self,
-        catalog_id: String,
-        unit: Option<WeightUnit>,
-    ) -> Result<Option<ExerciseHistory>, CoachError> {
-        let unit = unit.unwrap_or(WeightUnit::Lbs);
-        Ok(self.store.read(|db| db.history(&catalog_id, unit))?)
     }
 }
 

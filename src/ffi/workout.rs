@@ -1,13 +1,15 @@
-//! The workout calls of [`Coach`] (spec 001): `generateWorkout` with a listener and a task
-//! handle, saved workouts, `logWorkout`, `validateWorkoutYaml`, and the app's own exercises. Each
-//! method delegates to `workout::service` or `workout::document`.
+//! [`Workouts`], its generated workouts (spec 001): `generate` with a listener and a task handle,
+//! saved workouts, `log`, the app's own exercises and equipment; and the free
+//! `validateWorkoutYaml`. Today's plan is in `today.rs`, training plans and history in
+//! `training.rs`. Each method delegates to `workout::service` or `workout::document`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::ffi::task::{spawn_task, Abandoned, Guarded, ListenerError, TaskCell, TaskFuture};
-
-use crate::ffi::Coach;
+use crate::ffi::inner::{service_object, CoachInner};
+use crate::ffi::task::{
+    abandoned_error, export_task, ListenerError, ListenerSink, TaskCell, TaskFuture, TaskHandle,
+};
 use crate::kernel::error::{CoachError, Error};
 use crate::llm::metered::SharedModel;
 use crate::llm::CancelToken;
@@ -22,7 +24,7 @@ use crate::workout::service::{self, WorkoutSink};
 /// Largest workout request read from JSON (bytes).
 const MAX_REQUEST_BYTES: usize = 256 * 1024;
 
-/// Receives the events of [`Coach::generate_workout`]: `preAnalysis`, then `analyzer` (and
+/// Receives the events of [`Workouts::generate`]: `preAnalysis`, then `analyzer` (and
 /// `analyzerRepair`) and `generator` (and `generatorRepair`) per model call, and always `done`
 /// last (also after an error or a cancellation).
 ///
@@ -35,16 +37,14 @@ pub trait WorkoutListener: Send + Sync {
     fn on_event(&self, event: WorkoutEvent) -> Result<(), ListenerError>;
 }
 
-/// The app's listener (if any) as the flow's event sink, behind the panic guard.
-struct ListenerSink(Guarded<dyn WorkoutListener>);
-
-impl WorkoutSink for ListenerSink {
+/// The app's listener (if any) as the flow's event sink.
+impl WorkoutSink for ListenerSink<dyn WorkoutListener> {
     fn on_event(&self, event: WorkoutEvent) {
         self.0.call(|l| l.on_event(event));
     }
 }
 
-/// A workout generation running in the background, returned by [`Coach::generate_workout`].
+/// A workout generation running in the background, returned by [`Workouts::generate`].
 ///
 /// Keep the handle while the generation runs: dropping it cancels the generation.
 ///
@@ -52,43 +52,28 @@ impl WorkoutSink for ListenerSink {
 /// thread). `wait` always returns, even when the listener throws.
 #[derive(uniffi::Object)]
 pub struct WorkoutTask {
-    cell: Arc<TaskCell<Result<WorkoutResult, CoachError>>>,
+    handle: TaskHandle<Result<WorkoutResult, CoachError>>,
 }
 
-impl Drop for WorkoutTask {
-    fn drop(&mut self) {
-        self.cell.cancel.cancel();
-    }
+export_task!(WorkoutTask => Result<WorkoutResult, CoachError>,
+    cancel: "Asks the generation to stop: the model call in progress stops within a token or \
+        two, the listener gets `done`, and `wait` throws `Cancelled`. Nothing is saved then.",
+    wait: "Blocks until the generation finishes; returns the saved workout or throws what it \
+        failed with (`InvalidArgument`, `ModelOutputRejected` with stage `analyzer:<stage>`, \
+        `TimedOut`, `Cancelled`, ...). Every call returns the same outcome.",
+    finished: "Whether the generation has finished.");
+
+/// Workouts, from `Coach.workouts()`: generated workouts (spec 001) and the app's workout
+/// catalog and equipment; today's plan (spec 000: `todayPlan`, `transformPlan`); and training
+/// plans with their logged sessions and exercise history (what `suggestions()` works on).
+#[derive(uniffi::Object)]
+pub struct Workouts {
+    inner: Arc<CoachInner>,
 }
 
-impl std::fmt::Debug for WorkoutTask {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WorkoutTask").finish_non_exhaustive()
-    }
-}
+service_object!(Workouts);
 
-#[uniffi::export]
-impl WorkoutTask {
-    /// Asks the generation to stop: the model call in progress stops within a token or two, the
-    /// listener gets `done`, and `wait` throws `Cancelled`. Nothing is saved then.
-    pub fn cancel(&self) {
-        self.cell.cancel.cancel();
-    }
-
-    /// Blocks until the generation finishes; returns the saved workout or throws what it failed
-    /// with (`InvalidArgument`, `ModelOutputRejected` with stage `analyzer:<stage>`, `TimedOut`,
-    /// `Cancelled`, ...). Every call returns the same outcome.
-    pub fn wait(&self) -> Result<WorkoutResult, CoachError> {
-        self.cell.wait()
-    }
-
-    /// Whether the generation has finished.
-    pub fn is_finished(&self) -> bool {
-        self.cell.is_finished()
-    }
-}
-
-/// The outcome of [`Coach::validate_workout_yaml`]: the workout, or the error.
+/// The outcome of [`validate_workout_yaml`]: the workout, or the error.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, uniffi::Record)]
 pub struct WorkoutValidation {
     /// The workout when valid.
@@ -98,9 +83,9 @@ pub struct WorkoutValidation {
 }
 
 #[uniffi::export]
-impl Coach {
+impl Workouts {
     /// Generates a workout for `request` on a background thread and returns at once with a task
-    /// handle; progress goes to `listener`. With the model given to `useLanguageModel` the
+    /// handle; progress goes to `listener`. With the model `model()` holds the
     /// analyzer and the generator are model calls (validated, repaired up to 3 times each; the
     /// deterministic generator takes over when the generator's answers stay invalid); without one
     /// the deterministic planner and generator make the workout. The workout is saved.
@@ -110,24 +95,26 @@ impl Coach {
     /// defaults) sets each stage's time budget (`TimedOut` names the stage), the repairs and the
     /// answer sizes.
     #[uniffi::method(default(settings = None))]
-    pub fn generate_workout(
+    pub fn generate(
         self: Arc<Self>,
         request: WorkoutRequest,
         listener: Option<Arc<dyn WorkoutListener>>,
         settings: Option<WorkoutSettings>,
     ) -> Arc<WorkoutTask> {
         let cell = self.start_workout(request, listener, settings, CancelToken::new());
-        Arc::new(WorkoutTask { cell })
+        Arc::new(WorkoutTask {
+            handle: TaskHandle::new(cell, None),
+        })
     }
 
     /// Generates and saves a workout and returns it when done: the async form of
-    /// [`Coach::generate_workout`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
+    /// [`Workouts::generate`] (Swift `async throws`, Kotlin `suspend`, Python `async def`),
     /// with the same events to `listener`, run on a library thread (no async runtime needed; the
     /// caller's thread never blocks). Cancelling the Kotlin coroutine or the Python task stops the
     /// generation; in Swift pass `cancel` and call `cancel.cancel()` (or use the shipped
     /// `CoachAsync.swift`). Throws what [`WorkoutTask::wait`] throws.
     #[uniffi::method(default(listener = None, cancel = None, settings = None))]
-    pub async fn generate_workout_async(
+    pub async fn generate_async(
         self: Arc<Self>,
         request: WorkoutRequest,
         listener: Option<Arc<dyn WorkoutListener>>,
@@ -139,43 +126,29 @@ impl Coach {
     }
 
     /// Up to `limit` saved workouts, newest first.
-    pub fn workouts(&self, limit: u32) -> Result<Vec<WorkoutSummary>, CoachError> {
+    pub fn list(&self, limit: u32) -> Result<Vec<WorkoutSummary>, CoachError> {
         Ok(service::list(&self.store, limit)?)
     }
 
     /// A saved workout (with the actual values once logged), or `None`.
-    pub fn workout(&self, workout_id: String) -> Result<Option<WorkoutResult>, CoachError> {
+    pub fn get(&self, workout_id: String) -> Result<Option<WorkoutResult>, CoachError> {
         Ok(service::fetch(&self.store, &workout_id)?)
     }
 
     /// Logs what the user did in a saved workout; it becomes training history for the suggestion
     /// engine and the next pre-analysis. Throws `NotFound` for an unknown workout and
     /// `InvalidArgument` for one already logged or a bad set.
-    pub fn log_workout(&self, log: WorkoutLog) -> Result<(), CoachError> {
+    pub fn log(&self, log: WorkoutLog) -> Result<(), CoachError> {
         Ok(service::log_workout(&self.store, &*self.clock, &log)?)
     }
 
-    /// Validates a workout YAML document against Workout v1.2 (schema, ids, tiers).
-    pub fn validate_workout_yaml(&self, yaml: String) -> WorkoutValidation {
-        match document::validate_workout_yaml(&yaml) {
-            Ok(w) => WorkoutValidation {
-                workout: Some(w),
-                error: None,
-            },
-            Err(e) => WorkoutValidation {
-                workout: None,
-                error: Some(e),
-            },
-        }
-    }
-
     /// Adds or replaces an exercise of the app's own workout catalog.
-    pub fn save_workout_exercise(&self, exercise: WorkoutExercise) -> Result<(), CoachError> {
+    pub fn save_exercise(&self, exercise: WorkoutExercise) -> Result<(), CoachError> {
         Ok(service::save_exercise(&self.store, &exercise)?)
     }
 
     /// The workout catalog: the built-in exercises and the app's own.
-    pub fn workout_exercises(&self) -> Result<Vec<WorkoutExercise>, CoachError> {
+    pub fn exercises(&self) -> Result<Vec<WorkoutExercise>, CoachError> {
         Ok(service::exercises(&self.store)?)
     }
 
@@ -183,18 +156,18 @@ impl Coach {
     /// key, what it provides and the weights it offers. Requests naming the key use it instead
     /// of the built-in mapping. Throws `InvalidArgument` for a malformed key or values out of
     /// bounds.
-    pub fn save_workout_equipment(&self, equipment: WorkoutEquipment) -> Result<(), CoachError> {
+    pub fn save_equipment(&self, equipment: WorkoutEquipment) -> Result<(), CoachError> {
         Ok(service::save_equipment(&self.store, &equipment)?)
     }
 
     /// The app's own equipment definitions, by key (the built-in mapping is documented in
     /// `docs/workout.md`).
-    pub fn workout_equipment(&self) -> Result<Vec<WorkoutEquipment>, CoachError> {
+    pub fn equipment(&self) -> Result<Vec<WorkoutEquipment>, CoachError> {
         Ok(service::equipment(&self.store)?)
     }
 }
 
-impl Coach {
+impl Workouts {
     /// Starts a generation on its own thread, stopped by `cancel`; its cell.
     fn start_workout(
         self: Arc<Self>,
@@ -203,36 +176,37 @@ impl Coach {
         settings: Option<WorkoutSettings>,
         cancel: Arc<CancelToken>,
     ) -> Arc<TaskCell<Result<WorkoutResult, CoachError>>> {
-        let cell = TaskCell::with_cancel(cancel);
         let model = self.shared_model();
-        let sink = Arc::new(ListenerSink(Guarded::new(listener, "workout listener")));
+        let sink = Arc::new(ListenerSink::new(listener, "workout listener"));
         let abandoned_sink = Arc::clone(&sink);
-        let abandoned: Abandoned<_> = Box::new(move || {
-            abandoned_sink.on_event(WorkoutEvent {
-                stage: WorkoutStage::Done,
-                attempt: 0,
-            });
-            Err(CoachError::from(Error::Internal(
-                "the workout thread ended without a result".into(),
-            )))
-        });
-        spawn_task(&cell, "coachcore-workout", abandoned, move |cancel| {
-            self.generate_workout_with(
-                &request,
-                model,
-                &*sink,
-                cancel,
-                &settings.unwrap_or_default(),
-            )
-        });
-        cell
+        let this = Arc::clone(&self);
+        self.start(
+            "coachcore-workout",
+            cancel,
+            move || {
+                abandoned_sink.on_event(WorkoutEvent {
+                    stage: WorkoutStage::Done,
+                    attempt: 0,
+                });
+                abandoned_error("workout")
+            },
+            move |cancel| {
+                this.generate_with(
+                    &request,
+                    model,
+                    &*sink,
+                    cancel,
+                    &settings.unwrap_or_default(),
+                )
+            },
+        )
     }
 
     /// Runs a generation synchronously on the calling thread with `model` (instead of the one
-    /// given to `use_language_model`; `None`: deterministic), events to `sink`. The model is
+    /// `model()` holds; `None`: deterministic), events to `sink`. The model is
     /// called through one metered wrapper with its breaker, if it has one (`SharedModel::plain`
     /// has none). For the CLI, the C API and Rust callers. A panic becomes `Internal`.
-    pub fn generate_workout_with(
+    pub fn generate_with(
         &self,
         request: &WorkoutRequest,
         model: Option<SharedModel>,
@@ -264,7 +238,7 @@ impl Coach {
     /// A workout request read from JSON (at most 256 KiB; camelCase, as in
     /// `tests/data/workout/request.json`), for the CLI and the C API. Throws `InvalidArgument`
     /// with the JSON path of the first problem, or for values out of bounds.
-    pub fn workout_request_from_json(json: &str) -> Result<WorkoutRequest, CoachError> {
+    pub fn request_from_json(json: &str) -> Result<WorkoutRequest, CoachError> {
         if json.len() > MAX_REQUEST_BYTES {
             return Err(CoachError::InvalidArgument {
                 detail: format!("request JSON: at most {MAX_REQUEST_BYTES} bytes"),
@@ -276,7 +250,23 @@ impl Coach {
     }
 
     /// The deterministic workout YAML of an analyzer plan JSON (`coach workout render`).
-    pub fn render_workout_plan(&self, plan_json: &str) -> Result<String, CoachError> {
+    pub fn render_plan(plan_json: &str) -> Result<String, CoachError> {
         Ok(service::render_plan_json(plan_json)?)
+    }
+}
+
+/// Validates a workout YAML document against Workout v1.2 (schema, ids, tiers). Needs no
+/// database.
+#[uniffi::export]
+pub fn validate_workout_yaml(yaml: String) -> WorkoutValidation {
+    match document::validate_workout_yaml(&yaml) {
+        Ok(w) => WorkoutValidation {
+            workout: Some(w),
+            error: None,
+        },
+        Err(e) => WorkoutValidation {
+            workout: None,
+            error: Some(e),
+        },
     }
 }

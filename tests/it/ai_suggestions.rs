@@ -911,7 +911,8 @@ fn world() -> World {
         ("squat", "Back Squat", Muscle::Quads),
     ] {
         coach
-            .save_exercise(CatalogExercise {
+            .workouts()
+            .save_catalog_exercise(CatalogExercise {
                 catalog_id: id.into(),
                 name: name.into(),
                 equipment: Equipment::Barbell,
@@ -935,6 +936,7 @@ fn world() -> World {
         sets: (0..3).map(|i| set_rx(i, weight, 8, rest)).collect(),
     };
     coach
+        .workouts()
         .save_plan(WorkoutPlan {
             settings: PlanSettings {
                 plan_id: "upper-lower".into(),
@@ -995,9 +997,11 @@ fn ai_and_rule_suggestions_merge_with_rules_winning_ties() {
     let w = world();
     // Bench at the top of the range twice: the rules raise sets 0 and 1 to 140.
     w.coach
+        .workouts()
         .log_session(session(0, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.coach
+        .workouts()
         .log_session(session(2, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.clock.advance_ms(2 * DAY + 3_600_000);
@@ -1012,11 +1016,12 @@ fn ai_and_rule_suggestions_merge_with_rules_winning_ties() {
         answer(&[("increaseRest", -1, 210.0)]),
     ]);
     w.coach
+        .model()
         .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
             model.clone(),
             tool_loop(),
         ))));
-    let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
+    let changes = w.coach.suggestions().for_session("s2".into()).unwrap();
     assert_eq!(model.remaining(), 0);
 
     let reqs = model.requests();
@@ -1073,7 +1078,7 @@ fn ai_and_rule_suggestions_merge_with_rules_winning_ties() {
     assert!(!by_source(&changes, SuggestionSource::Rule).is_empty());
     // Stored: asking again returns the same changes without calling the model.
     assert_eq!(
-        w.coach.suggestions_for_session("s2".into()).unwrap(),
+        w.coach.suggestions().for_session("s2".into()).unwrap(),
         changes
     );
     assert_eq!(model.requests().len(), 3);
@@ -1083,9 +1088,11 @@ fn ai_and_rule_suggestions_merge_with_rules_winning_ties() {
 fn a_failing_model_leaves_the_rule_suggestions() {
     let w = world();
     w.coach
+        .workouts()
         .log_session(session(0, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.coach
+        .workouts()
         .log_session(session(2, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.clock.advance_ms(2 * DAY);
@@ -1098,11 +1105,12 @@ fn a_failing_model_leaves_the_rule_suggestions() {
         ScriptedReply::Text("nope".into()),
     ]);
     w.coach
+        .model()
         .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
             model.clone(),
             tool_loop(),
         ))));
-    let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
+    let changes = w.coach.suggestions().for_session("s2".into()).unwrap();
     assert!(!changes.is_empty());
     assert!(
         changes
@@ -1159,9 +1167,11 @@ impl SuggestionProgressListener for Progress {
 fn a_run_streams_its_progress_and_text() {
     let w = world();
     w.coach
+        .workouts()
         .log_session(session(0, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.coach
+        .workouts()
         .log_session(session(2, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.clock.advance_ms(2 * DAY);
@@ -1169,6 +1179,7 @@ fn a_run_streams_its_progress_and_text() {
     let squat = answer(&[("increaseRest", -1, 210.0)]);
     let model = ScriptedModel::texts([bench.clone(), squat.clone()]);
     w.coach
+        .model()
         .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
             model.clone(),
             tool_loop(),
@@ -1176,7 +1187,8 @@ fn a_run_streams_its_progress_and_text() {
     let progress = Arc::new(Progress::default());
     let changes = w
         .coach
-        .generate_suggestions("s2".into(), Some(progress.clone()), None)
+        .suggestions()
+        .generate("s2".into(), Some(progress.clone()), None)
         .unwrap();
     assert_eq!(
         *progress.exercises.lock().unwrap(),
@@ -1193,9 +1205,11 @@ fn a_run_streams_its_progress_and_text() {
 fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     let w = world();
     w.coach
+        .workouts()
         .log_session(session(0, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.coach
+        .workouts()
         .log_session(session(2, (135.0, 12), (225.0, 9)))
         .unwrap();
     w.clock.advance_ms(2 * DAY);
@@ -1203,6 +1217,7 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     let squat = r#"{"suggestions": [{"changeType": "increaseRest", "targetSetIndex": -1, "newValue": 210, "reasoning": "rest"}]}"#;
     let model = ScriptedModel::texts([answer(&[("increaseWeight", 2, 140.0)]), squat.to_string()]);
     w.coach
+        .model()
         .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
             model.clone(),
             tool_loop(),
@@ -1214,7 +1229,8 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     });
     let err = w
         .coach
-        .generate_suggestions("s2".into(), Some(progress.clone()), Some(cancel))
+        .suggestions()
+        .generate("s2".into(), Some(progress.clone()), Some(cancel))
         .unwrap_err();
     assert_eq!(err, coachcore::CoachError::Cancelled);
     assert_eq!(model.requests().len(), 2, "stopped in the second exercise");
@@ -1224,8 +1240,8 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     );
 
     // Nothing was stored: without a model now, the rules alone generate and store.
-    w.coach.set_ai_source(None);
-    let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
+    w.coach.model().set_ai_source(None);
+    let changes = w.coach.suggestions().for_session("s2".into()).unwrap();
     assert!(!changes.is_empty());
     assert!(changes
         .iter()
@@ -1234,10 +1250,12 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     // A token cancelled before the call stops before any model call.
     let w = world();
     w.coach
+        .workouts()
         .log_session(session(0, (135.0, 12), (225.0, 9)))
         .unwrap();
     let model = ScriptedModel::texts([answer(&[])]);
     w.coach
+        .model()
         .set_ai_source(Some(Arc::new(LlmSuggestionSource::with_settings(
             model.clone(),
             tool_loop(),
@@ -1246,7 +1264,8 @@ fn a_cancelled_run_stores_nothing_and_the_next_call_generates_afresh() {
     cancel.cancel();
     assert_eq!(
         w.coach
-            .generate_suggestions("s0".into(), None, Some(cancel)),
+            .suggestions()
+            .generate("s0".into(), None, Some(cancel)),
         Err(coachcore::CoachError::Cancelled)
     );
     assert_eq!(model.requests().len(), 0);

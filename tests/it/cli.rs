@@ -205,8 +205,8 @@ fn demo_runs_against_a_real_database_file() {
     assert!(out.contains("habit medium Evening stretch"), "{out}");
     // The file holds the two generations the demo recorded and the three applied actions.
     let c = coachcore::Coach::open(db.display().to_string()).unwrap();
-    assert_eq!(c.recent_generations(10).unwrap().len(), 2);
-    assert_eq!(c.audit_log(10, None).unwrap().len(), 3);
+    assert_eq!(c.workouts().plan_generations(10).unwrap().len(), 2);
+    assert_eq!(c.planner().audit_log(10, None).unwrap().len(), 3);
 }
 
 #[test]
@@ -529,7 +529,8 @@ fn ops_apply_prints_the_result_and_replays_under_a_key() {
 
     let c = coachcore::Coach::open(db.clone()).unwrap();
     let item = c
-        .planner_item(
+        .planner()
+        .item(
             coachcore::assistant::ItemKind::Todo,
             id.as_str().unwrap().into(),
         )
@@ -540,11 +541,15 @@ fn ops_apply_prints_the_result_and_replays_under_a_key() {
         ("Call mom", Some("2026-11-24"))
     );
     assert_eq!(
-        c.audit_log(10, None).unwrap().len(),
+        c.planner().audit_log(10, None).unwrap().len(),
         1,
         "one action, applied once"
     );
-    assert_eq!(c.backlog(10).unwrap(), vec![], "the todo is dated");
+    assert_eq!(
+        c.planner().backlog(10).unwrap(),
+        vec![],
+        "the todo is dated"
+    );
 }
 
 #[test]
@@ -568,8 +573,12 @@ fn ops_apply_rejects_invalid_operations_and_applies_nothing() {
     assert_eq!(stdout_json(&bad)["error"]["code"], "invalid_argument");
 
     let c = coachcore::Coach::open(db.clone()).unwrap();
-    assert_eq!(c.audit_log(10, None).unwrap(), vec![]);
-    assert_eq!(c.backlog(10).unwrap(), vec![], "Buy milk was not created");
+    assert_eq!(c.planner().audit_log(10, None).unwrap(), vec![]);
+    assert_eq!(
+        c.planner().backlog(10).unwrap(),
+        vec![],
+        "Buy milk was not created"
+    );
 }
 
 #[test]
@@ -661,8 +670,11 @@ fn assistant_prints_the_events_as_json_lines() {
     assert_eq!(out, expected.join("\n") + "\n");
     // A message proposes only: nothing was applied.
     let c = coachcore::Coach::open(db.clone()).unwrap();
-    assert_eq!(c.audit_log(10, None).unwrap(), vec![]);
-    assert_eq!(c.week("2026-11-23".into()).unwrap().entries, vec![]);
+    assert_eq!(c.planner().audit_log(10, None).unwrap(), vec![]);
+    assert_eq!(
+        c.planner().week("2026-11-23".into()).unwrap().entries,
+        vec![]
+    );
     drop(c);
 
     // Chat: only summary and done.

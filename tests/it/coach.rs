@@ -25,9 +25,12 @@ fn transforms_are_recorded_in_generation_metadata() {
     let clock = Arc::new(FixedClock::new(1_763_700_000_000));
     let coach = Coach::with_store(Store::open(&path).unwrap(), clock.clone());
 
-    let sel = coach.select_plan_schema(vec![SchemaVersion::V2Flat], None);
+    let sel = coachcore::select_plan_schema(vec![SchemaVersion::V2Flat], None);
     assert_eq!(sel, flat(SelectionReason::SingleSupported));
-    let ok = coach.transform_plan(PLAN.into(), sel, Some(5)).unwrap();
+    let ok = coach
+        .workouts()
+        .transform_plan(PLAN.into(), sel, Some(5))
+        .unwrap();
     assert_eq!(ok.schema_version, SchemaVersion::V2Flat);
     assert_eq!(ok.ruleset_version, "plan-expansion/1");
     assert_eq!(ok.plan.blocks.len(), 2);
@@ -35,6 +38,7 @@ fn transforms_are_recorded_in_generation_metadata() {
     clock.advance_ms(1000);
     let broken = PLAN.replacen("\"blockIndex\": 1", "\"blockIndex\": 9", 1);
     let err = coach
+        .workouts()
         .transform_plan(broken, flat(SelectionReason::Override), None)
         .unwrap_err();
     assert_eq!(
@@ -49,7 +53,7 @@ fn transforms_are_recorded_in_generation_metadata() {
 
     // Reopen the file: both generations are there, newest first.
     let coach = Coach::open(path.display().to_string()).unwrap();
-    let rows = coach.recent_generations(10).unwrap();
+    let rows = coach.workouts().plan_generations(10).unwrap();
     assert_eq!(rows.len(), 2);
     let (failed, succeeded) = (&rows[0], &rows[1]);
     assert_eq!(Some(succeeded.id), ok.generation_id);
@@ -68,27 +72,24 @@ fn transforms_are_recorded_in_generation_metadata() {
     assert_eq!(failed.selection_reason, SelectionReason::Override);
     assert_eq!(failed.created_at_ms, 1_763_700_001_000);
     assert_eq!(failed.feature, "plan.transform");
-    assert_eq!(coach.recent_generations(1).unwrap().len(), 1);
+    assert_eq!(coach.workouts().plan_generations(1).unwrap().len(), 1);
 }
 
 #[test]
-fn selection_through_the_entry_object() {
-    let coach = Coach::open_in_memory().unwrap();
+fn selection_is_a_free_function() {
     use SchemaVersion::*;
     assert_eq!(
-        coach
-            .select_plan_schema(vec![V1Current], Some(V2Flat))
-            .reason,
+        coachcore::select_plan_schema(vec![V1Current], Some(V2Flat)).reason,
         SelectionReason::Override
     );
     assert_eq!(
-        coach.select_plan_schema(vec![V1Current], None),
+        coachcore::select_plan_schema(vec![V1Current], None),
         SchemaSelection {
             schema_version: V1Current,
             reason: SelectionReason::SingleSupported
         }
     );
-    let both = coach.select_plan_schema(vec![V1Current, V2Flat], None);
+    let both = coachcore::select_plan_schema(vec![V1Current, V2Flat], None);
     assert_eq!(both.reason, SelectionReason::SmallestEstimate);
     let smaller = if V2Flat.estimated_size() <= V1Current.estimated_size() {
         V2Flat
@@ -162,6 +163,7 @@ fn rejected_output_messages_show_the_path_plainly() {
     let coach = Coach::open_in_memory().unwrap();
     let broken = PLAN.replacen("\"blockIndex\": 1", "\"blockIndex\": 3", 1);
     let err = coach
+        .workouts()
         .transform_plan(broken, flat(SelectionReason::Override), None)
         .unwrap_err();
     let msg = err.to_string();
@@ -172,6 +174,7 @@ fn rejected_output_messages_show_the_path_plainly() {
         "{msg}"
     );
     let err = coach
+        .workouts()
         .transform_plan("no json".into(), flat(SelectionReason::Override), None)
         .unwrap_err();
     assert_eq!(
@@ -202,7 +205,7 @@ fn one_coach_serves_many_threads() {
                     } else {
                         PLAN.to_string()
                     };
-                    let r = coach.transform_plan(
+                    let r = coach.workouts().transform_plan(
                         text,
                         flat(SelectionReason::Override),
                         Some(t * 100 + i),
@@ -213,7 +216,7 @@ fn one_coach_serves_many_threads() {
         })
         .collect();
     threads.into_iter().for_each(|t| t.join().unwrap());
-    let rows = coach.recent_generations(1000).unwrap();
+    let rows = coach.workouts().plan_generations(1000).unwrap();
     assert_eq!(rows.len(), 100);
     assert_eq!(rows.iter().filter(|r| r.succeeded).count(), 80);
     assert!(rows
@@ -280,7 +283,8 @@ mod assistant {
         let ops = vec![call, todo("Buy milk", None), daily_habit("Stretch", TODAY)];
 
         let v = coach
-            .dry_run_operations(ops.clone(), Some(TODAY.into()))
+            .planner()
+            .dry_run(ops.clone(), Some(TODAY.into()))
             .unwrap();
         assert!(v.all_valid(), "{v:?}");
         assert_eq!((v.valid_count, v.invalid_count), (3, 0));
@@ -292,14 +296,15 @@ mod assistant {
             Some(Recurrence::none())
         );
         assert_eq!(
-            coach.audit_log(10, None).unwrap(),
+            coach.planner().audit_log(10, None).unwrap(),
             vec![],
             "dry-run applies nothing"
         );
-        assert_eq!(coach.backlog(10).unwrap(), vec![]);
+        assert_eq!(coach.planner().backlog(10).unwrap(), vec![]);
 
         let r = coach
-            .apply_operations(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
+            .planner()
+            .apply(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
             .unwrap();
         assert!(!r.replayed);
         assert_eq!(r.applied.len(), 3);
@@ -314,7 +319,8 @@ mod assistant {
         );
         let call_id = r.applied[0].id.clone();
         let item = coach
-            .planner_item(ItemKind::Todo, call_id.clone())
+            .planner()
+            .item(ItemKind::Todo, call_id.clone())
             .unwrap()
             .unwrap();
         assert_eq!(item.title, "Call mom");
@@ -322,13 +328,14 @@ mod assistant {
         assert_eq!(item.created_ms, NOW_MS);
         assert_eq!(
             coach
-                .planner_item(ItemKind::Event, call_id.clone())
+                .planner()
+                .item(ItemKind::Event, call_id.clone())
                 .unwrap(),
             None
         );
 
         // The week of Friday 2025-11-21: Monday 17 to Sunday 23; the habit on Fri, Sat and Sun.
-        let week = coach.week(TODAY.into()).unwrap();
+        let week = coach.planner().week(TODAY.into()).unwrap();
         assert_eq!(
             (week.week_start.as_str(), week.week_end.as_str()),
             ("2025-11-17", "2025-11-23")
@@ -347,12 +354,12 @@ mod assistant {
                 ("2025-11-23", "Stretch"),
             ]
         );
-        let backlog = coach.backlog(10).unwrap();
+        let backlog = coach.planner().backlog(10).unwrap();
         assert_eq!(backlog.len(), 1);
         assert_eq!(backlog[0].title, "Buy milk");
 
         // One audit entry per action, newest first, sharing the request id; paging by seq.
-        let log = coach.audit_log(10, None).unwrap();
+        let log = coach.planner().audit_log(10, None).unwrap();
         assert_eq!(log.len(), 3);
         assert!(log
             .iter()
@@ -362,13 +369,17 @@ mod assistant {
             .all(|a| a.before_json.is_none() && a.after_json.is_some()));
         assert!(log.windows(2).all(|w| w[0].seq > w[1].seq));
         assert_eq!(log[2].item_id, call_id);
-        let older = coach.audit_log(10, Some(log[0].seq)).unwrap();
+        let older = coach.planner().audit_log(10, Some(log[0].seq)).unwrap();
         assert_eq!(older, log[1..].to_vec());
-        assert_eq!(coach.audit_log(1, None).unwrap(), log[..1].to_vec());
+        assert_eq!(
+            coach.planner().audit_log(1, None).unwrap(),
+            log[..1].to_vec()
+        );
 
         // Replay with the same key: the stored result; a different list: a conflict.
         let again = coach
-            .apply_operations(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
+            .planner()
+            .apply(ops.clone(), Some("key-1".into()), Some(TODAY.into()))
             .unwrap();
         assert!(again.replayed);
         assert_eq!(
@@ -376,12 +387,13 @@ mod assistant {
             (r.request_id.as_str(), &r.applied)
         );
         assert_eq!(
-            coach.audit_log(10, None).unwrap().len(),
+            coach.planner().audit_log(10, None).unwrap().len(),
             3,
             "nothing applied again"
         );
         let err = coach
-            .apply_operations(ops[..1].to_vec(), Some("key-1".into()), None)
+            .planner()
+            .apply(ops[..1].to_vec(), Some("key-1".into()), None)
             .unwrap_err();
         assert_eq!(err, CoachError::IdempotencyConflict);
 
@@ -391,7 +403,8 @@ mod assistant {
         let mut unknown = PlannerOperation::new(OpType::Complete, ItemKind::Todo);
         unknown.id = Some("no-such-todo".into());
         let err = coach
-            .apply_operations(vec![done.clone(), unknown], None, Some(TODAY.into()))
+            .planner()
+            .apply(vec![done.clone(), unknown], None, Some(TODAY.into()))
             .unwrap_err();
         match err {
             CoachError::OperationsRejected {
@@ -406,7 +419,8 @@ mod assistant {
         }
         assert!(
             !coach
-                .planner_item(ItemKind::Todo, call_id.clone())
+                .planner()
+                .item(ItemKind::Todo, call_id.clone())
                 .unwrap()
                 .unwrap()
                 .completed
@@ -416,23 +430,26 @@ mod assistant {
         let mut stretch_done = PlannerOperation::new(OpType::Complete, ItemKind::Habit);
         stretch_done.id = Some(r.applied[2].id.clone());
         let r2 = coach
-            .apply_operations(vec![done, stretch_done], None, None)
+            .planner()
+            .apply(vec![done, stretch_done], None, None)
             .unwrap();
         assert_eq!(r2.applied[1].op, OpType::CompleteOccurrence);
         assert!(r2.repairs[0].contains(TODAY), "{:?}", r2.repairs);
         assert!(
             coach
-                .planner_item(ItemKind::Todo, call_id)
+                .planner()
+                .item(ItemKind::Todo, call_id)
                 .unwrap()
                 .unwrap()
                 .completed
         );
         let habit = coach
-            .planner_item(ItemKind::Habit, r.applied[2].id.clone())
+            .planner()
+            .item(ItemKind::Habit, r.applied[2].id.clone())
             .unwrap()
             .unwrap();
         assert_eq!(habit.completed_occurrences, vec![TODAY.to_string()]);
-        assert_eq!(coach.audit_log(10, None).unwrap().len(), 5);
+        assert_eq!(coach.planner().audit_log(10, None).unwrap().len(), 5);
     }
 
     #[test]
@@ -441,28 +458,33 @@ mod assistant {
         for bad in ["2025-13-01", "tomorrow", "2025-02-29", ""] {
             assert!(
                 matches!(
-                    coach.week(bad.into()),
+                    coach.planner().week(bad.into()),
                     Err(CoachError::InvalidArgument { .. })
                 ),
                 "{bad}"
             );
             assert!(matches!(
-                coach.dry_run_operations(vec![todo("x", None)], Some(bad.into())),
+                coach
+                    .planner()
+                    .dry_run(vec![todo("x", None)], Some(bad.into())),
                 Err(CoachError::InvalidArgument { .. })
             ));
             assert!(matches!(
-                coach.apply_operations(vec![todo("x", None)], None, Some(bad.into())),
+                coach
+                    .planner()
+                    .apply(vec![todo("x", None)], None, Some(bad.into())),
                 Err(CoachError::InvalidArgument { .. })
             ));
         }
-        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+        assert_eq!(coach.planner().audit_log(10, None).unwrap(), vec![]);
         // The JSON forms (CLI, C API) take loosely shaped operations.
         let v = coach
-            .dry_run_operations_json(r#"[{"kind":"todo","title":"x","priority":"HIGH"}]"#, None)
+            .planner()
+            .dry_run_json(r#"[{"kind":"todo","title":"x","priority":"HIGH"}]"#, None)
             .unwrap();
         assert!(v.all_valid(), "{v:?}");
         assert!(matches!(
-            coach.apply_operations_json("nope", None, None),
+            coach.planner().apply_json("nope", None, None),
             Err(CoachError::InvalidArgument { .. })
         ));
     }
@@ -505,9 +527,9 @@ mod assistant {
     fn send_message_streams_events_and_wait_returns_the_result() {
         let (_dir, coach) = file_coach();
         let model = ScriptedModel::texts([PROPOSAL, "I added a call to mom tomorrow."]);
-        coach.use_language_model(Some(model.clone()));
+        coach.model().set(Some(model.clone())).unwrap();
         let listener = Arc::new(Collect::default());
-        let task = Arc::clone(&coach).send_message(
+        let task = coach.assistant().send(
             // A message the reading leaves open: the model proposes the operations.
             plan_request("something about mom"),
             Some(listener.clone()),
@@ -576,16 +598,20 @@ mod assistant {
             }
         );
         // Nothing was applied; the operations apply as returned.
-        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+        assert_eq!(coach.planner().audit_log(10, None).unwrap(), vec![]);
         let applied = coach
-            .apply_operations(result.operations, None, Some(TODAY.into()))
+            .planner()
+            .apply(result.operations, None, Some(TODAY.into()))
             .unwrap();
         assert_eq!(applied.applied.len(), 1);
-        assert_eq!(coach.week(TODAY.into()).unwrap().entries.len(), 1);
+        assert_eq!(coach.planner().week(TODAY.into()).unwrap().entries.len(), 1);
 
         // Without a listener the task still runs.
-        coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "Done."])));
-        let quiet = Arc::clone(&coach).send_message(plan_request("again"), None);
+        coach
+            .model()
+            .set(Some(ScriptedModel::texts([PROPOSAL, "Done."])))
+            .unwrap();
+        let quiet = coach.assistant().send(plan_request("again"), None);
         assert_eq!(quiet.wait().unwrap().operations.len(), 1);
     }
 
@@ -626,12 +652,13 @@ mod assistant {
         mpsc::Receiver<()>,
     ) {
         let (tx, rx) = mpsc::channel();
-        coach.set_assistant_model(Some(Arc::new(Blocking {
+        coach.model().set_assistant_model(Some(Arc::new(Blocking {
             started: Mutex::new(tx),
         })));
         let listener = Arc::new(Collect::default());
-        let task =
-            Arc::clone(coach).send_message(plan_request("plan my week"), Some(listener.clone()));
+        let task = coach
+            .assistant()
+            .send(plan_request("plan my week"), Some(listener.clone()));
         (task, listener, rx)
     }
 
@@ -666,7 +693,7 @@ mod assistant {
         assert!(!events
             .iter()
             .any(|e| matches!(e, AssistantEvent::Result { .. })));
-        assert_eq!(coach.audit_log(10, None).unwrap(), vec![]);
+        assert_eq!(coach.planner().audit_log(10, None).unwrap(), vec![]);
     }
 
     /// A listener that panics on every event (a Swift or Kotlin listener that throws reaches the
@@ -683,10 +710,14 @@ mod assistant {
     #[test]
     fn a_listener_that_always_panics_cannot_hang_wait() {
         let (_dir, coach) = file_coach();
-        coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "Added."])));
+        coach
+            .model()
+            .set(Some(ScriptedModel::texts([PROPOSAL, "Added."])))
+            .unwrap();
         let listener = Arc::new(Panicking(Default::default()));
-        let task = Arc::clone(&coach)
-            .send_message(plan_request("something about mom"), Some(listener.clone()));
+        let task = coach
+            .assistant()
+            .send(plan_request("something about mom"), Some(listener.clone()));
         let result = task
             .wait()
             .expect("the message goes on without its listener");
@@ -698,9 +729,9 @@ mod assistant {
             "called once, then ignored"
         );
         // Also when the message fails (no model): wait returns the error.
-        coach.use_language_model(None);
+        coach.model().set(None).unwrap();
         let listener = Arc::new(Panicking(Default::default()));
-        let task = Arc::clone(&coach).send_message(
+        let task = coach.assistant().send(
             plan_request("delete the sailing lesson"),
             Some(listener.clone()),
         );
@@ -728,9 +759,13 @@ mod assistant {
         let (_dir, coach) = file_coach();
         let tasks: Vec<_> = (0..4)
             .map(|i| {
-                coach.use_language_model(Some(ScriptedModel::texts([PROPOSAL, "ok"])));
-                let t =
-                    Arc::clone(&coach).send_message(plan_request(&format!("message {i}")), None);
+                coach
+                    .model()
+                    .set(Some(ScriptedModel::texts([PROPOSAL, "ok"])))
+                    .unwrap();
+                let t = coach
+                    .assistant()
+                    .send(plan_request(&format!("message {i}")), None);
                 t
             })
             .collect();

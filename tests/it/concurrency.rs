@@ -44,7 +44,7 @@ fn work(c: &Coach, tag: &str, worker: usize, secs: u64) -> Result<Tally, (String
         let step = (i as usize + worker) % 4;
         let r = match step {
             0 => c
-                .apply_operations_json(
+                .planner().apply_json(
                     &json!([{"op": "create", "kind": "todo", "title": format!("{tag}-w{worker}-{i}")}])
                         .to_string(),
                     Some(&format!("{tag}-w{worker}-{i}")),
@@ -56,17 +56,17 @@ fn work(c: &Coach, tag: &str, worker: usize, secs: u64) -> Result<Tally, (String
                 }),
             1 => {
                 let id = format!("{tag}-w{worker}-s{i}");
-                c.log_session(session(&id, (i % 50) as i64, 135.0, 12))
+                c.workouts().log_session(session(&id, (i % 50) as i64, 135.0, 12))
                     .and_then(|()| {
                         t.sessions += 1;
-                        c.suggestions_for_session(id)
+                        c.suggestions().for_session(id)
                     })
                     .and_then(|changes| {
                         for (k, ch) in changes.into_iter().enumerate() {
                             let decided = match k % 3 {
-                                0 => c.accept_change(ch.id),
-                                1 => c.reject_change(ch.id),
-                                _ => c.defer_change(ch.id),
+                                0 => c.suggestions().accept(ch.id),
+                                1 => c.suggestions().reject(ch.id),
+                                _ => c.suggestions().defer_change(ch.id),
                             };
                             match decided {
                                 Ok(_) => t.decided += 1,
@@ -79,14 +79,14 @@ fn work(c: &Coach, tag: &str, worker: usize, secs: u64) -> Result<Tally, (String
                         Ok(())
                     })
             }
-            2 => c.week("2026-11-18".into()).map(|w| {
+            2 => c.planner().week("2026-11-18".into()).map(|w| {
                 assert!(w.week_start == "2026-11-16");
                 t.reads += 1
             }),
             _ => c
-                .backlog(20)
-                .and_then(|_| c.audit_log(20, None))
-                .and_then(|_| c.plan("upper-lower".into()))
+                .planner().backlog(20)
+                .and_then(|_| c.planner().audit_log(20, None))
+                .and_then(|_| c.workouts().plan("upper-lower".into()))
                 .map(|p| {
                     assert!(p.is_some());
                     t.reads += 1

@@ -58,14 +58,16 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
                     "notes": "x".repeat(200 + i * 50)})
                 })
                 .collect();
-            c.apply_operations_json(
-                &Value::Array(ops).to_string(),
-                Some(&tag),
-                Some("2026-11-18"),
-            )
-            .unwrap();
+            c.planner()
+                .apply_json(
+                    &Value::Array(ops).to_string(),
+                    Some(&tag),
+                    Some("2026-11-18"),
+                )
+                .unwrap();
         }
         "session" => c
+            .workouts()
             .log_session(session(&tag, (run * 1000 + b) as i64, 135.0, 10))
             .unwrap(),
         "decide" => {
@@ -80,18 +82,23 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
                 plan["exercises"][i]["id"] = json!(rx);
                 log["exercises"][i]["prescriptionId"] = json!(rx);
             }
-            c.save_plan(serde_json::from_value(plan).unwrap()).unwrap();
-            c.log_session(serde_json::from_value(log).unwrap()).unwrap();
+            c.workouts()
+                .save_plan(serde_json::from_value(plan).unwrap())
+                .unwrap();
+            c.workouts()
+                .log_session(serde_json::from_value(log).unwrap())
+                .unwrap();
             for (k, ch) in c
-                .suggestions_for_session(tag)
+                .suggestions()
+                .for_session(tag)
                 .unwrap()
                 .into_iter()
                 .enumerate()
             {
                 let _ = match k % 3 {
-                    0 => c.accept_change(ch.id),
-                    1 => c.reject_change(ch.id),
-                    _ => c.defer_change(ch.id),
+                    0 => c.suggestions().accept(ch.id),
+                    1 => c.suggestions().reject(ch.id),
+                    _ => c.suggestions().defer_change(ch.id),
                 };
             }
         }
@@ -105,16 +112,17 @@ fn write_once(c: &Coach, path: &str, run: usize, b: usize) {
                 .unwrap()
                 .add_days(day as i64)
                 .to_string();
-            let request = Coach::meal_plan_request_from_json(
+            let request = coachcore::Meals::request_from_json(
                 &json!({"days": [{"date": date, "meals": {"breakfast": {"servings": 1},
                     "lunch": {"servings": 1}, "dinner": {"servings": 2}}}]})
                 .to_string(),
             )
             .unwrap();
             let job = c
-                .run_meal_plan_with(request, None, &Quiet, &CancelToken::new())
+                .meals()
+                .plan_with(request, None, &Quiet, &CancelToken::new())
                 .unwrap();
-            c.confirm_meal_plan(job.result.unwrap()).unwrap();
+            c.meals().confirm(job.result.unwrap()).unwrap();
         }
         other => panic!("no write path {other}"),
     }
@@ -126,7 +134,9 @@ fn setup(path: &str, file: &Path) {
     match path {
         "session" | "decide" => training_setup(&c),
         "meals" => {
-            c.import_recipes(data("recipes/starter.json")).unwrap();
+            c.meals()
+                .import_recipes(data("recipes/starter.json"))
+                .unwrap();
         }
         _ => {}
     }
@@ -220,7 +230,7 @@ fn one(conn: &Connection, sql: &str) -> i64 {
 fn check_file(path: &str, file: &Path) -> Connection {
     {
         let c = Coach::with_store(Store::open(file).unwrap(), Arc::new(FixedClock::new(T0)));
-        assert!(c.check_integrity().unwrap().ok, "{path}: integrity");
+        assert!(c.data().check_integrity().unwrap().ok, "{path}: integrity");
         write_once(&c, path, kills(), 0);
     }
     let conn = Connection::open(file).unwrap();
@@ -390,7 +400,7 @@ fn killed_meal_jobs_leave_all_or_nothing() {
     let ids: Vec<String> = rows(&conn, "SELECT id FROM meal_plan_jobs");
     let mut complete = 0;
     for id in &ids {
-        let job = c.meal_plan_job(id.clone()).unwrap().unwrap();
+        let job = c.meals().job(id.clone()).unwrap().unwrap();
         match job.status {
             JobStatus::Complete => {
                 complete += 1;

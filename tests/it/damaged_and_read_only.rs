@@ -3,7 +3,7 @@
 //! A damaged file: a page of one table overwritten with garbage. Opening runs `PRAGMA
 //! quick_check`, so a write, even one to another table, is refused with `database_corrupt` and the
 //! file is left as it was; reads that do not need the damaged page still work; `checkIntegrity`
-//! (and the C API's `db.check`) reports the problem.
+//! (and the C API's `data.checkIntegrity`) reports the problem.
 //!
 //! A read-only file (mode 0444) or folder (0555): dry runs and assistant messages, which only
 //! read, work; writes are refused with `read_only`; nothing is written, not even a `-wal`/`-shm`
@@ -34,9 +34,7 @@ const BREAD: &str = r#"{"operations":[{"op":"create","kind":"todo","title":"Buy 
 fn database(dir: &Path, name: &str, generations: usize) -> PathBuf {
     let path = dir.join(name);
     let coach = Coach::open(path.to_str().unwrap().into()).unwrap();
-    coach
-        .apply_operations_json(MILK, None, Some(TODAY))
-        .unwrap();
+    coach.planner().apply_json(MILK, None, Some(TODAY)).unwrap();
     let store = Store::open(&path).unwrap();
     for i in 0..generations {
         store
@@ -99,7 +97,7 @@ fn a_damaged_file_refuses_writes_and_reports_the_damage() {
     let dir = tempfile::tempdir().unwrap();
     let path = database(dir.path(), "coach.db", 300);
     // A sound file passes.
-    let report = open(&path).check_integrity().unwrap();
+    let report = open(&path).data().check_integrity().unwrap();
     assert!(report.ok && report.problems.is_empty(), "{report:?}");
 
     damage_table(&path, "generation_metadata");
@@ -107,20 +105,21 @@ fn a_damaged_file_refuses_writes_and_reports_the_damage() {
     let coach = open(&path);
     // A write to the planner, which the damaged table does not hold, is refused.
     let e = coach
-        .apply_operations_json(BREAD, None, Some(TODAY))
+        .planner()
+        .apply_json(BREAD, None, Some(TODAY))
         .unwrap_err();
     assert!(matches!(e, CoachError::DatabaseCorrupt { .. }), "{e:?}");
     assert_eq!(e.code(), "database_corrupt");
     // Reads that do not need the damaged page still work.
-    let week = coach.week(TODAY.into()).unwrap();
+    let week = coach.planner().week(TODAY.into()).unwrap();
     assert!(
         format!("{week:?}").contains("Buy milk"),
         "the planner is readable"
     );
-    let check = coach.dry_run_operations_json(BREAD, Some(TODAY)).unwrap();
+    let check = coach.planner().dry_run_json(BREAD, Some(TODAY)).unwrap();
     assert_eq!(check.valid_count, 1);
     // The full check names the problem; the list is short.
-    let report = coach.check_integrity().unwrap();
+    let report = coach.data().check_integrity().unwrap();
     assert!(!report.ok);
     assert!(
         !report.problems.is_empty() && report.problems.len() <= 20,
@@ -129,7 +128,8 @@ fn a_damaged_file_refuses_writes_and_reports_the_damage() {
     assert!(report.problems.iter().all(|p| p.len() <= 200));
     // Still refused after the check.
     let e = coach
-        .apply_operations_json(BREAD, None, Some(TODAY))
+        .planner()
+        .apply_json(BREAD, None, Some(TODAY))
         .unwrap_err();
     assert_eq!(e.code(), "database_corrupt");
     drop(coach);
@@ -144,7 +144,7 @@ fn a_damaged_file_refuses_writes_and_reports_the_damage() {
     let handle = unsafe { coachcore::capi::coach_open(c_path.as_ptr(), std::ptr::null_mut()) };
     assert!(!handle.is_null());
     let (method, request) = (
-        CString::new("db.check").unwrap(),
+        CString::new("data.checkIntegrity").unwrap(),
         CString::new("{}").unwrap(),
     );
     // SAFETY: a live handle and NUL-terminated strings; the result is freed once.
@@ -223,7 +223,7 @@ fn a_read_only_file_or_folder_reads_dry_runs_and_answers_but_refuses_writes() {
         };
 
         let coach = open(&path);
-        let check = coach.dry_run_operations_json(BREAD, Some(TODAY)).unwrap();
+        let check = coach.planner().dry_run_json(BREAD, Some(TODAY)).unwrap();
         assert_eq!((check.valid_count, check.invalid_count), (1, 0), "{case}");
         let model = ScriptedModel::texts([BREAD, "I'll add Buy bread for tomorrow."]);
         let request = AssistantRequest {
@@ -234,14 +234,16 @@ fn a_read_only_file_or_folder_reads_dry_runs_and_answers_but_refuses_writes() {
         };
         let events = Events::default();
         let result = coach
+            .assistant()
             .run_message_with(request, Some(model), &events, &CancelToken::new())
             .unwrap_or_else(|e| panic!("{case}: {e}"));
         assert_eq!(result.operations.len(), 1, "{case}");
-        assert!(format!("{:?}", coach.week(TODAY.into()).unwrap()).contains("Buy milk"));
-        assert!(coach.check_integrity().unwrap().ok, "{case}");
+        assert!(format!("{:?}", coach.planner().week(TODAY.into()).unwrap()).contains("Buy milk"));
+        assert!(coach.data().check_integrity().unwrap().ok, "{case}");
 
         let e = coach
-            .apply_operations_json(BREAD, None, Some(TODAY))
+            .planner()
+            .apply_json(BREAD, None, Some(TODAY))
             .unwrap_err();
         assert!(matches!(e, CoachError::ReadOnly { .. }), "{case}: {e:?}");
         assert_eq!(e.code(), "read_only");

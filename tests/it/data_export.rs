@@ -87,10 +87,10 @@ pub fn training_setup(c: &Coach) {
             json!({"catalogId": id, "name": name, "equipment": "barbell", "targetMuscles": muscles}),
         )
         .unwrap();
-        c.save_exercise(ex).unwrap();
+        c.workouts().save_catalog_exercise(ex).unwrap();
     }
     let plan: WorkoutPlan = serde_json::from_value(plan_json()).unwrap();
-    c.save_plan(plan).unwrap();
+    c.workouts().save_plan(plan).unwrap();
 }
 
 /// Fills `c` through the public API of every feature: a plan transform, exercises, a plan,
@@ -102,19 +102,22 @@ pub fn fill(c: &Coach) {
         schema_version: SchemaVersion::V2Flat,
         reason: SelectionReason::Override,
     };
-    c.transform_plan(data("plans/worked-example.v2.json"), flat, Some(1))
+    c.workouts()
+        .transform_plan(data("plans/worked-example.v2.json"), flat, Some(1))
         .unwrap();
 
     training_setup(c);
     let mut decided = 0;
     for (day, reps) in [(0, 12), (3, 12), (6, 12), (9, 12)] {
         let id = format!("s{day}");
-        c.log_session(session(&id, day, 135.0, reps)).unwrap();
-        for change in c.suggestions_for_session(id).unwrap() {
+        c.workouts()
+            .log_session(session(&id, day, 135.0, reps))
+            .unwrap();
+        for change in c.suggestions().for_session(id).unwrap() {
             let _ = match decided % 3 {
-                0 => c.accept_change(change.id),
-                1 => c.reject_change(change.id),
-                _ => c.defer_change(change.id),
+                0 => c.suggestions().accept(change.id),
+                1 => c.suggestions().reject(change.id),
+                _ => c.suggestions().defer_change(change.id),
             };
             decided += 1;
         }
@@ -122,7 +125,7 @@ pub fn fill(c: &Coach) {
     assert!(decided > 0, "the sessions gave suggestions to decide");
 
     let applied = c
-        .apply_operations_json(
+        .planner().apply_json(
             r#"{"operations":[
                 {"op":"create","kind":"todo","title":"Buy chalk","priority":"high"},
                 {"op":"create","kind":"event","title":"Physio","scheduledFor":"2026-11-20","timeOfDay":"09:30","endTime":"10:00"},
@@ -134,7 +137,7 @@ pub fn fill(c: &Coach) {
         .unwrap();
     let habit = applied.applied[2].id.clone();
     let todo = applied.applied[0].id.clone();
-    c.apply_operations_json(
+    c.planner().apply_json(
         &json!({"operations": [
             {"op": "complete_occurrence", "kind": "habit", "id": habit, "occurrenceDate": "2026-11-17"},
             {"op": "goal_create", "kind": "goal", "title": "Get strong",
@@ -147,12 +150,13 @@ pub fn fill(c: &Coach) {
     )
     .unwrap();
     let goals: Vec<String> = c
+        .planner()
         .audit_log(2, None)
         .unwrap()
         .into_iter()
         .map(|e| e.item_id)
         .collect();
-    c.apply_operations_json(
+    c.planner().apply_json(
         &json!({"operations": [{"op": "goal_add_child", "kind": "goal", "id": goals[1], "childId": goals[0]}]})
             .to_string(),
         None,
@@ -160,42 +164,49 @@ pub fn fill(c: &Coach) {
     )
     .unwrap();
 
-    c.import_recipes(data("recipes/starter.json")).unwrap();
+    c.meals()
+        .import_recipes(data("recipes/starter.json"))
+        .unwrap();
     let request =
-        Coach::meal_plan_request_from_json(&data("meals/vegan-quick.request.json")).unwrap();
+        coachcore::Meals::request_from_json(&data("meals/vegan-quick.request.json")).unwrap();
     let job = c
-        .run_meal_plan_with(request, None, &Quiet, &CancelToken::new())
+        .meals()
+        .plan_with(request, None, &Quiet, &CancelToken::new())
         .unwrap();
     let result = job.result.expect("the fallback plans the request");
-    assert!(c.confirm_meal_plan(result).unwrap() > 0);
+    assert!(c.meals().confirm(result).unwrap() > 0);
     let any_recipe = c
+        .meals()
         .recipe("starter-overnight-oats".into())
         .ok()
         .flatten()
         .map(|r| r.id);
     let first: Value = serde_json::from_str(&data("recipes/starter.json")).unwrap();
     let recipe_id = any_recipe.unwrap_or_else(|| first[0]["id"].as_str().unwrap().to_string());
-    c.log_meal(MealLog {
-        date: "2026-12-03".into(),
-        meal_type: MealType::Lunch,
-        recipe_id: recipe_id.clone(),
-    })
-    .unwrap();
-    c.stage_recipe(recipe_id).unwrap();
+    c.meals()
+        .log(MealLog {
+            date: "2026-12-03".into(),
+            meal_type: MealType::Lunch,
+            recipe_id: recipe_id.clone(),
+        })
+        .unwrap();
+    c.meals().stage_recipe(recipe_id).unwrap();
 
-    c.save_workout_exercise(
-        serde_json::from_value(json!({"id": "sandbag-carry", "name": "Sandbag Carry",
+    c.workouts()
+        .save_exercise(
+            serde_json::from_value(json!({"id": "sandbag-carry", "name": "Sandbag Carry",
             "requires": [], "muscles": ["core"], "compound": true, "load": "bodyweight",
             "pattern": "core"}))
-        .unwrap(),
-    )
-    .unwrap();
-    c.save_workout_equipment(
-        serde_json::from_value(json!({"key": "eq_hex_bar", "name": "Hex bar",
+            .unwrap(),
+        )
+        .unwrap();
+    c.workouts()
+        .save_equipment(
+            serde_json::from_value(json!({"key": "eq_hex_bar", "name": "Hex bar",
             "provides": ["trap_bar"], "weights": [], "units": "lbs"}))
-        .unwrap(),
-    )
-    .unwrap();
+            .unwrap(),
+        )
+        .unwrap();
     workout_generated_and_logged(c, "downtown", T0 + 20 * DAY);
 }
 
@@ -205,9 +216,10 @@ pub fn fill(c: &Coach) {
 pub fn workout_generated_and_logged(c: &Coach, place: &str, performed_at_ms: i64) {
     let mut request: Value = serde_json::from_str(&data("workout/request.json")).unwrap();
     request["meta"]["location"] = json!(format!("gym:{place}"));
-    let request = Coach::workout_request_from_json(&request.to_string()).unwrap();
+    let request = coachcore::Workouts::request_from_json(&request.to_string()).unwrap();
     let w = c
-        .generate_workout_with(
+        .workouts()
+        .generate_with(
             &request,
             None,
             &Quiet,
@@ -215,22 +227,23 @@ pub fn workout_generated_and_logged(c: &Coach, place: &str, performed_at_ms: i64
             &WorkoutSettings::default(),
         )
         .unwrap();
-    c.log_workout(WorkoutLog {
-        workout_id: w.workout.workout_id.clone(),
-        performed_at_ms,
-        sets: w
-            .workout
-            .sets
-            .iter()
-            .map(|s| SetActual {
-                set_id: s.id.clone(),
-                actual_weight: s.target_weight.unwrap_or(100.0),
-                actual_reps: 8,
-            })
-            .collect(),
-        post_workout: None,
-    })
-    .unwrap();
+    c.workouts()
+        .log(WorkoutLog {
+            workout_id: w.workout.workout_id.clone(),
+            performed_at_ms,
+            sets: w
+                .workout
+                .sets
+                .iter()
+                .map(|s| SetActual {
+                    set_id: s.id.clone(),
+                    actual_weight: s.target_weight.unwrap_or(100.0),
+                    actual_reps: 8,
+                })
+                .collect(),
+            post_workout: None,
+        })
+        .unwrap();
 }
 
 /// Every row of every table, as text, by table: what "the same data" means.
@@ -307,7 +320,7 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
     // Every feature wrote to every table.
     assert_eq!(empty, Vec::<&str>::new(), "tables left empty by fill()");
 
-    let doc = source.export_data().unwrap();
+    let doc = source.data().export_all().unwrap();
     let v: Value = serde_json::from_str(&doc).unwrap();
     assert_eq!(v["format"], "coachcore-export");
     assert_eq!(v["version"], 1);
@@ -315,7 +328,7 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
     assert_eq!(v["tables"].as_object().unwrap().len(), TABLES.len());
 
     let target = coach_at(&b);
-    let summary = target.import_data(&doc).unwrap();
+    let summary = target.data().import_all(&doc).unwrap();
     let total: usize = before.iter().map(|(_, r)| r.len()).sum();
     assert_eq!(summary.total_rows as usize, total);
     assert_eq!(dump(&b), before, "the same rows in every table");
@@ -334,18 +347,24 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
     assert_eq!(fts(&b), fts(&a));
     // Reads through the API agree, and the copy exports to the same document.
     assert_eq!(
-        target.plan("upper-lower".into()).unwrap(),
-        source.plan("upper-lower".into()).unwrap()
+        target.workouts().plan("upper-lower".into()).unwrap(),
+        source.workouts().plan("upper-lower".into()).unwrap()
     );
     assert_eq!(
-        target.audit_log(50, None).unwrap(),
-        source.audit_log(50, None).unwrap()
+        target.planner().audit_log(50, None).unwrap(),
+        source.planner().audit_log(50, None).unwrap()
     );
-    assert_eq!(target.workouts(10).unwrap(), source.workouts(10).unwrap());
-    assert_eq!(target.export_data().unwrap(), doc);
-    assert!(target.check_integrity().unwrap().ok);
+    assert_eq!(
+        target.workouts().list(10).unwrap(),
+        source.workouts().list(10).unwrap()
+    );
+    assert_eq!(target.data().export_all().unwrap(), doc);
+    assert!(target.data().check_integrity().unwrap().ok);
     // And the copy keeps working: a new session logs on top of the imported history.
-    target.log_session(session("s12", 12, 140.0, 10)).unwrap();
+    target
+        .workouts()
+        .log_session(session("s12", 12, 140.0, 10))
+        .unwrap();
 }
 
 #[test]
@@ -354,11 +373,11 @@ fn import_refuses_a_non_empty_database_and_unknown_versions() {
     let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
     let source = coach_at(&a);
     fill(&source);
-    let doc = source.export_data().unwrap();
+    let doc = source.data().export_all().unwrap();
 
     // Into itself (not empty): refused, nothing changed.
     let before = dump(&a);
-    match source.import_data(&doc) {
+    match source.data().import_all(&doc) {
         Err(CoachError::DatabaseNotEmpty { detail }) => {
             assert!(detail.contains("generation_metadata"), "{detail}")
         }
@@ -369,7 +388,7 @@ fn import_refuses_a_non_empty_database_and_unknown_versions() {
     let target = coach_at(&b);
     let mut v: Value = serde_json::from_str(&doc).unwrap();
     let refused = |v: &Value, expect: &str| {
-        match target.import_data(&v.to_string()) {
+        match target.data().import_all(&v.to_string()) {
             Err(CoachError::InvalidArgument { detail }) => {
                 assert!(detail.contains(expect), "{detail} should say {expect}");
                 assert!(
@@ -413,17 +432,20 @@ fn import_refuses_a_non_empty_database_and_unknown_versions() {
     let mut w = v.clone();
     w["tables"]["plans"]["rows"] = json!([]);
     refused(&w, "refer to rows that are not in it");
-    match target.import_data(r#"{"format": "coachcore-export", "version": 1, "tables": {"plans": {"rows": [], "columns": ["id"]}}}"#) {
+    match target.data().import_all(r#"{"format": "coachcore-export", "version": 1, "tables": {"plans": {"rows": [], "columns": ["id"]}}}"#) {
         Err(CoachError::InvalidArgument { detail }) => assert!(detail.contains("`columns` must come before `rows`"), "{detail}"),
         other => panic!("{other:?}"),
     }
-    match target.import_data("{\"format\": \"coachcore-export\", \"version\": 1, \"tables\": {") {
+    match target
+        .data()
+        .import_all("{\"format\": \"coachcore-export\", \"version\": 1, \"tables\": {")
+    {
         Err(CoachError::InvalidArgument { detail }) => {
             assert!(detail.contains("ends early"), "{detail}")
         }
         other => panic!("{other:?}"),
     }
-    match target.import_data(&"[".repeat(100)) {
+    match target.data().import_all(&"[".repeat(100)) {
         Err(CoachError::InvalidArgument { detail }) => {
             assert!(detail.contains("nested deeper"), "{detail}")
         }
@@ -431,7 +453,7 @@ fn import_refuses_a_non_empty_database_and_unknown_versions() {
     }
 
     // The original document still imports after all that.
-    target.import_data(&doc).unwrap();
+    target.data().import_all(&doc).unwrap();
     assert_eq!(dump(&b), before);
 }
 
@@ -442,7 +464,7 @@ fn erase_deletes_every_row_in_one_go_and_the_file_stays_usable() {
     let c = coach_at(&path);
     fill(&c);
     let rows = rows_in(&path);
-    let summary = c.erase_all_data().unwrap();
+    let summary = c.data().erase_all().unwrap();
     assert_eq!(summary.total_rows as i64, rows);
     assert!(summary
         .tables
@@ -458,10 +480,10 @@ fn erase_deletes_every_row_in_one_go_and_the_file_stays_usable() {
         !find(b"Buy chalk") && !find(b"Stretch"),
         "erased text left in the file"
     );
-    assert!(c.check_integrity().unwrap().ok);
-    assert_eq!(c.audit_log(10, None).unwrap(), vec![]);
+    assert!(c.data().check_integrity().unwrap().ok);
+    assert_eq!(c.planner().audit_log(10, None).unwrap(), vec![]);
     // An empty database takes an import again, and an export of it has every table, no rows.
-    let doc = c.export_data().unwrap();
+    let doc = c.data().export_all().unwrap();
     let v: Value = serde_json::from_str(&doc).unwrap();
     assert!(v["tables"]
         .as_object()
@@ -477,20 +499,20 @@ fn a_read_only_database_exports_but_refuses_import_and_erase() {
     let path = dir.path().join("ro.db");
     let c = coach_at(&path);
     training_setup(&c);
-    let doc = c.export_data().unwrap();
+    let doc = c.data().export_all().unwrap();
     drop(c);
     let ro = Coach::with_store(
         Store::open_read_only(&path).unwrap(),
         Arc::new(FixedClock::new(T0)),
     );
-    assert_eq!(ro.export_data().unwrap().len(), doc.len());
+    assert_eq!(ro.data().export_all().unwrap().len(), doc.len());
     assert!(matches!(
-        ro.erase_all_data(),
+        ro.data().erase_all(),
         Err(CoachError::ReadOnly { .. })
     ));
     assert!(matches!(
-        ro.import_data(&doc),
+        ro.data().import_all(&doc),
         Err(CoachError::ReadOnly { .. })
     ));
-    assert!(ro.plan("upper-lower".into()).unwrap().is_some());
+    assert!(ro.workouts().plan("upper-lower".into()).unwrap().is_some());
 }

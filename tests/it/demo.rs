@@ -266,7 +266,7 @@ fn demo_shows_suggestions_after_workout_3_and_their_decisions() {
     // The database the demo leaves behind: the session's changes, the first accepted, the rest
     // deferred for review before the next workout.
     let c = coachcore::Coach::open(db.display().to_string()).unwrap();
-    let deferred = c.deferred_for_plan("demo-plan".into()).unwrap();
+    let deferred = c.suggestions().deferred("demo-plan".into()).unwrap();
     assert_eq!(deferred.len(), count - 1);
     assert!(
         count >= 2,
@@ -274,7 +274,7 @@ fn demo_shows_suggestions_after_workout_3_and_their_decisions() {
     );
     let session = deferred[0].session_id.clone();
     // Generated before: this returns the stored changes with their decisions.
-    let changes: Vec<PrescriptionChange> = c.suggestions_for_session(session).unwrap();
+    let changes: Vec<PrescriptionChange> = c.suggestions().for_session(session).unwrap();
     assert_eq!(changes.len(), count);
     assert_eq!(changes[0].decision, Decision::Accepted);
     assert!(changes[1..]
@@ -312,7 +312,7 @@ fn demo_shows_suggestions_after_workout_3_and_their_decisions() {
 
     // The accepted change is in the plan, and the plan line prints the plan as stored.
     let first = &changes[0];
-    let plan = c.plan("demo-plan".into()).unwrap().unwrap();
+    let plan = c.workouts().plan("demo-plan".into()).unwrap().unwrap();
     let rx = plan
         .exercises
         .iter()

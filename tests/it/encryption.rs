@@ -45,7 +45,8 @@ fn without_the_feature_a_key_is_refused_and_nothing_is_created() {
     let plain = Coach::open(path.display().to_string()).unwrap();
     let copy = dir.path().join("copy.db");
     let e = plain
-        .copy_database(copy.display().to_string(), Some(KEY.to_vec()))
+        .data()
+        .copy(copy.display().to_string(), Some(KEY.to_vec()))
         .unwrap_err();
     assert_eq!(e.code(), "encryption_unavailable");
     assert!(!copy.exists());
@@ -58,13 +59,15 @@ const MARKER: &str = "Marathon-training-secret";
 #[cfg(feature = "encryption")]
 fn add_todo(c: &Coach, title: &str) {
     let ops = json!({"operations": [{"op": "create", "kind": "todo", "title": title}]}).to_string();
-    c.apply_operations_json(&ops, None, Some("2026-11-18"))
+    c.planner()
+        .apply_json(&ops, None, Some("2026-11-18"))
         .unwrap();
 }
 
 #[cfg(feature = "encryption")]
 fn titles(c: &Coach) -> Vec<String> {
     let mut t: Vec<String> = c
+        .planner()
         .backlog(100)
         .unwrap()
         .into_iter()
@@ -134,11 +137,11 @@ fn a_database_written_with_a_key_reads_back_and_is_not_plain_sqlite() {
     drop(conn);
 
     let c = open(&path, &KEY).unwrap();
-    assert!(c.is_encrypted());
+    assert!(c.data().is_encrypted());
     assert_eq!(titles(&c), [MARKER]);
     add_todo(&c, "second");
     assert_eq!(titles(&c), [MARKER, "second"]);
-    assert!(c.check_integrity().unwrap().ok);
+    assert!(c.data().check_integrity().unwrap().ok);
     // The write-ahead log is encrypted too.
     let wal = std::fs::read(dir.path().join("coach.db-wal")).unwrap_or_default();
     assert!(
@@ -211,14 +214,17 @@ fn rekey_moves_the_file_to_the_new_key() {
     let (dir, path) = encrypted_file();
     let c = open(&path, &KEY).unwrap();
     add_todo(&c, "before rekey");
-    c.rekey(OTHER_KEY.to_vec()).unwrap();
+    c.data().rekey(OTHER_KEY.to_vec()).unwrap();
     // The log holds no page under the old key.
     let wal = dir.path().join("coach.db-wal");
     assert_eq!(std::fs::metadata(&wal).map_or(0, |m| m.len()), 0);
     add_todo(&c, "after rekey");
     let want = titles(&c);
     assert_eq!(want.len(), 3);
-    assert_eq!(c.rekey(vec![1; 5]).unwrap_err().code(), "invalid_argument");
+    assert_eq!(
+        c.data().rekey(vec![1; 5]).unwrap_err().code(),
+        "invalid_argument"
+    );
     drop(c);
 
     let before = snapshot(&path);
@@ -226,13 +232,13 @@ fn rekey_moves_the_file_to_the_new_key() {
     assert_eq!(snapshot(&path), before);
     let c = open(&path, &OTHER_KEY).unwrap();
     assert_eq!(titles(&c), want);
-    assert!(c.check_integrity().unwrap().ok);
+    assert!(c.data().check_integrity().unwrap().ok);
 
     // A plain database cannot be rekeyed (copyDatabase encrypts it).
     let plain = Coach::open(dir.path().join("plain.db").display().to_string()).unwrap();
-    assert!(!plain.is_encrypted());
+    assert!(!plain.data().is_encrypted());
     assert_eq!(
-        plain.rekey(KEY.to_vec()).unwrap_err().code(),
+        plain.data().rekey(KEY.to_vec()).unwrap_err().code(),
         "database_not_encrypted"
     );
 }
@@ -250,28 +256,32 @@ fn a_plain_database_copied_under_a_key_holds_the_same_data() {
     let source = at(Store::open(&plain).unwrap());
     // Every table gets rows (the recipes' full-text index too).
     fill(&source);
-    let doc = source.export_data().unwrap();
+    let doc = source.data().export_all().unwrap();
     source
-        .copy_database(secret.display().to_string(), Some(KEY.to_vec()))
+        .data()
+        .copy(secret.display().to_string(), Some(KEY.to_vec()))
         .unwrap();
     assert_ne!(&std::fs::read(&secret).unwrap()[..16], b"SQLite format 3\0");
     let key = DatabaseKey::from_bytes(&KEY).unwrap();
     let copy = at(Store::open_encrypted(&secret, &key).unwrap());
-    assert_eq!(copy.export_data().unwrap(), doc, "the same data");
+    assert_eq!(copy.data().export_all().unwrap(), doc, "the same data");
     assert!(copy.check_integrity().unwrap().ok);
     assert_eq!(
-        copy.plan("upper-lower".into()).unwrap(),
-        source.plan("upper-lower".into()).unwrap()
+        copy.workouts().plan("upper-lower".into()).unwrap(),
+        source.workouts().plan("upper-lower".into()).unwrap()
     );
     // And back to plain (a support case): a plain copy of the encrypted one.
-    copy.copy_database(back.display().to_string(), None)
-        .unwrap();
+    copy.data().copy(back.display().to_string(), None).unwrap();
     assert_eq!(&std::fs::read(&back).unwrap()[..16], b"SQLite format 3\0");
-    assert_eq!(at(Store::open(&back).unwrap()).export_data().unwrap(), doc);
+    assert_eq!(
+        at(Store::open(&back).unwrap()).data().export_all().unwrap(),
+        doc
+    );
     // Nothing is overwritten.
     let before = snapshot(&back);
     let e = copy
-        .copy_database(back.display().to_string(), Some(KEY.to_vec()))
+        .data()
+        .copy(back.display().to_string(), Some(KEY.to_vec()))
         .unwrap_err();
     assert_eq!(e.code(), "invalid_argument", "{e}");
     assert_eq!(snapshot(&back), before);
@@ -296,7 +306,8 @@ fn every_connection_is_keyed_two_coaches_and_a_read_only_file() {
     assert_eq!(titles(&ro).len(), 3);
     let ops = json!({"operations": [{"op": "create", "kind": "todo", "title": "x"}]}).to_string();
     let e = ro
-        .apply_operations_json(&ops, None, Some("2026-11-18"))
+        .planner()
+        .apply_json(&ops, None, Some("2026-11-18"))
         .unwrap_err();
     assert_eq!(e.code(), "read_only");
     drop(ro);

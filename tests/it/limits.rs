@@ -254,62 +254,63 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 55] = [
-    "exercise.save",
-    "plan.save",
-    "plan.get",
-    "plan.deferred",
-    "session.log",
-    "session.suggestions",
-    "session.deferPending",
-    "change.accept",
-    "change.reject",
-    "change.defer",
-    "change.acceptEdited",
-    "exercise.history",
-    "suggest.evaluate",
-    "ops.dryrun",
-    "ops.apply",
-    "assistant.message",
-    "recipes.import",
-    "recipe.get",
+const C_METHODS: [&str; 56] = [
+    "workouts.saveCatalogExercise",
+    "workouts.savePlan",
+    "workouts.plan",
+    "suggestions.deferred",
+    "workouts.logSession",
+    "suggestions.forSession",
+    "suggestions.deferPending",
+    "suggestions.accept",
+    "suggestions.reject",
+    "suggestions.deferChange",
+    "suggestions.acceptEdited",
+    "workouts.history",
+    "suggestions.evaluate",
+    "planner.dryRun",
+    "planner.apply",
+    "assistant.send",
+    "meals.importRecipes",
+    "meals.recipe",
     "meals.plan",
     "meals.job",
     "planner.item",
     "planner.week",
     "planner.backlog",
-    "audit.log",
+    "planner.auditLog",
     "model.load",
     "model.unload",
     "model.info",
     "model.prewarm",
-    "recipe.save",
-    "recipe.stage",
-    "recipe.keep",
-    "recipes.cleanup",
+    "meals.saveRecipe",
+    "meals.stageRecipe",
+    "meals.keepStaged",
+    "meals.cleanupStaged",
     "meals.confirm",
     "meals.log",
     "meals.history",
-    "workout.generate",
-    "workout.list",
-    "workout.get",
-    "workout.log",
-    "workout.validate",
-    "workout.render",
-    "workout.exercise.save",
-    "workout.exercises",
-    "workout.equipment.save",
-    "workout.equipment",
-    "plan.generate",
-    "db.check",
-    "db.rekey",
-    "db.copy",
-    "data.export",
-    "data.import",
-    "data.erase",
-    "ops.undo",
-    "plan.transform",
-    "plan.selectSchema",
+    "workouts.generate",
+    "workouts.list",
+    "workouts.get",
+    "workouts.log",
+    "workouts.validate",
+    "workouts.render",
+    "workouts.saveExercise",
+    "workouts.exercises",
+    "workouts.saveEquipment",
+    "workouts.equipment",
+    "workouts.todayPlan",
+    "data.checkIntegrity",
+    "data.rekey",
+    "data.copy",
+    "data.exportAll",
+    "data.importAll",
+    "data.eraseAll",
+    "planner.undo",
+    "coach.shutdown",
+    "workouts.transformPlan",
+    "workouts.selectSchema",
 ];
 
 #[test]
@@ -351,22 +352,15 @@ fn c_child() {
     print!("{}", out.chars().take(300).collect::<String>());
 }
 
-/// One C call on a new in-memory handle (`plan.transform` is `coach_plan_transform`,
-/// `plan.selectSchema` `coach_plan_select_schema`); the result.
+/// One C call on a new in-memory handle; the result.
 fn c_call(method: &str, request: Vec<u8>) -> String {
     let request = CString::new(request).unwrap();
     // SAFETY: NULL path (in-memory), NULL error out-pointer, NUL-terminated strings, a live
     // handle, each result freed once.
     unsafe {
         let h = coachcore::capi::coach_open(std::ptr::null(), std::ptr::null_mut());
-        let out = if method == "plan.transform" {
-            coachcore::capi::coach_plan_transform(h, request.as_ptr())
-        } else if method == "plan.selectSchema" {
-            coachcore::capi::coach_plan_select_schema(h, request.as_ptr())
-        } else {
-            let m = CString::new(method).unwrap();
-            coachcore::capi::coach_call(h, m.as_ptr(), request.as_ptr())
-        };
+        let m = CString::new(method).unwrap();
+        let out = coachcore::capi::coach_call(h, m.as_ptr(), request.as_ptr());
         let text = CStr::from_ptr(out).to_string_lossy().into_owned();
         coachcore::capi::coach_string_free(out);
         coachcore::capi::coach_close(h);
@@ -444,7 +438,8 @@ fn input_that_is_not_utf8_is_an_invalid_argument() {
 fn dry_run(json: &str) -> Result<Validation, CoachError> {
     Coach::open_in_memory()
         .unwrap()
-        .dry_run_operations_json(json, Some(TODAY))
+        .planner()
+        .dry_run_json(json, Some(TODAY))
 }
 
 fn detail(e: CoachError) -> String {
@@ -461,7 +456,10 @@ fn operations_are_counted_before_they_are_shaped() {
     assert!(v.checks.is_empty(), "nothing was shaped");
     assert_eq!(v.invalid_count, 10_001);
     let coach = Coach::open_in_memory().unwrap();
-    match coach.apply_operations_json(&many_operations(30_000), None, Some(TODAY)) {
+    match coach
+        .planner()
+        .apply_json(&many_operations(30_000), None, Some(TODAY))
+    {
         Err(CoachError::OperationsRejected { total_count, .. }) => assert_eq!(total_count, 10_001),
         other => panic!("{other:?}"),
     }
@@ -545,7 +543,8 @@ fn notes_are_capped() {
 /// Applies `ops` and returns the id of the first applied operation's item.
 fn apply(coach: &Coach, ops: Value) -> String {
     let r = coach
-        .apply_operations_json(&ops.to_string(), None, Some(TODAY))
+        .planner()
+        .apply_json(&ops.to_string(), None, Some(TODAY))
         .unwrap();
     r.applied[0].id.clone()
 }
@@ -558,7 +557,7 @@ fn completed_false_un_completes() {
         &coach,
         json!([{"op": "complete", "kind": "todo", "id": todo}]),
     );
-    let item = |kind, id: &str| coach.planner_item(kind, id.into()).unwrap().unwrap();
+    let item = |kind, id: &str| coach.planner().item(kind, id.into()).unwrap().unwrap();
     assert!(item(ItemKind::Todo, &todo).completed);
     apply(
         &coach,
@@ -663,7 +662,7 @@ fn suggest_evaluate_refusals_set_the_path() {
     input["context"]["prescription"]["repRange"] =
         json!({"mode": "range", "lower": 8, "upper": 12, "target": 0});
     input["context"]["prescription"]["sets"][1]["targetWeight"] = json!(6000);
-    let out = c_call("suggest.evaluate", input.to_string().into_bytes());
+    let out = c_call("suggestions.evaluate", input.to_string().into_bytes());
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v["error"]["path"], "context.prescription.sets[1].targetWeight",

@@ -99,7 +99,7 @@ fn the_model_names_only_each_slots_candidates() {
         "/tests/data/recipes/starter.json"
     ))
     .unwrap();
-    coach.import_recipes(starter).unwrap();
+    coach.meals().import_recipes(starter).unwrap();
     let request: MealPlanRequest = serde_json::from_value(json!({
         "days": [
             {"date": "2026-11-24", "meals": {
@@ -146,7 +146,7 @@ fn the_model_names_only_each_slots_candidates() {
         Some(MealPlanEvent::Completed { result: r, .. }) if *r == result
     ));
     assert_eq!(
-        coach.meal_plan_job(job.id.clone()).unwrap().unwrap().result,
+        coach.meals().job(job.id.clone()).unwrap().unwrap().result,
         Some(result.clone())
     );
 
@@ -154,6 +154,7 @@ fn the_model_names_only_each_slots_candidates() {
     // are left out.
     let origin = |id: &str| {
         let r = coach
+            .meals()
             .recipe(id.to_string())
             .unwrap()
             .expect("a selected recipe exists");

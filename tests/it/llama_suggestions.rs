@@ -297,7 +297,8 @@ fn seeded_coach_with(
         ("row", "Cable Row", Equipment::Cable, Muscle::Back),
     ] {
         coach
-            .save_exercise(CatalogExercise {
+            .workouts()
+            .save_catalog_exercise(CatalogExercise {
                 catalog_id: id.into(),
                 name: name.into(),
                 equipment,
@@ -305,13 +306,13 @@ fn seeded_coach_with(
             })
             .unwrap();
     }
-    coach.save_plan(plan()).unwrap();
+    coach.workouts().save_plan(plan()).unwrap();
     let mut rng = Lcg(2024);
     let mut last = String::new();
     for day in [0, 3, 6, 9] {
         let s = session_at(day, &mut rng);
         last = s.id.clone();
-        coach.log_session(s).unwrap();
+        coach.workouts().log_session(s).unwrap();
     }
     clock.advance_ms(9 * DAY + 3_600_000);
     (coach, last)
@@ -345,12 +346,16 @@ fn seeded_session(mode: AiSuggestionMode) {
         ),
         seen: Mutex::default(),
     });
-    coach.set_ai_source(Some(ai.clone()));
+    coach.model().set_ai_source(Some(ai.clone()));
     let started = Instant::now();
-    let changes = coach.suggestions_for_session(last.clone()).unwrap();
+    let changes = coach.suggestions().for_session(last.clone()).unwrap();
     let total_ms = started.elapsed().as_millis();
 
-    let plan = coach.plan("upper-lower".into()).unwrap().unwrap();
+    let plan = coach
+        .workouts()
+        .plan("upper-lower".into())
+        .unwrap()
+        .unwrap();
     let seen = ai.seen.lock().unwrap();
     assert_eq!(seen.len(), 2, "one AI run per planned exercise");
     for o in seen.iter() {
@@ -425,7 +430,7 @@ fn seeded_session(mode: AiSuggestionMode) {
     );
     drop(seen);
     // Stored once: asking again does not run the model.
-    assert_eq!(coach.suggestions_for_session(last).unwrap(), changes);
+    assert_eq!(coach.suggestions().for_session(last).unwrap(), changes);
     assert_eq!(ai.seen.lock().unwrap().len(), 2);
 }
 
@@ -455,7 +460,7 @@ impl coachcore::kernel::logging::LogListener for CachedTokens {
     }
 }
 
-/// `Coach.prewarm(Suggestions)` with a model from `loadModel` reads the prompt beginning of the
+/// `Coach.model().prewarm(Suggestions)` with a model from `loadModel` reads the prompt beginning of the
 /// mode that model runs (choices), so the next AI suggestion call finds all of it in the cache.
 ///
 /// The sessions are [`session`]'s with the bench press at 9 and 10 reps in turn against a target
@@ -483,12 +488,13 @@ fn prewarm_reads_the_prefix_the_next_suggestion_call_reuses() {
         s
     });
     assert_eq!(
-        coach.prewarm(AiFeature::Suggestions).unwrap(),
+        coach.model().prewarm(AiFeature::Suggestions).unwrap(),
         0,
         "no model yet"
     );
     let info = coach
-        .load_model(
+        .model()
+        .load(
             path,
             ModelOptions {
                 context_tokens: 2048,
@@ -503,8 +509,8 @@ fn prewarm_reads_the_prefix_the_next_suggestion_call_reuses() {
         seen: Mutex::default(),
     });
     set_log_listener(Some(log.clone()), LogLevel::Debug);
-    let warmed = coach.prewarm(AiFeature::Suggestions).unwrap();
-    let changes = coach.suggestions_for_session(last);
+    let warmed = coach.model().prewarm(AiFeature::Suggestions).unwrap();
+    let changes = coach.suggestions().for_session(last);
     set_log_listener(None, LogLevel::Warn);
     changes.unwrap();
     let seen = log.seen.lock().unwrap().clone();

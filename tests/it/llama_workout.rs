@@ -60,7 +60,7 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
     let c = coach();
     let model: Arc<dyn LanguageModel> = engine;
     let started = std::time::Instant::now();
-    let out = c.generate_workout_with(
+    let out = c.workouts().generate_with(
         &request,
         Some(SharedModel::plain(model)),
         &NoEvents,
@@ -91,7 +91,11 @@ fn a_workout_from_the_model_is_valid_or_the_typed_error() {
                 "a banned key"
             );
             assert!(r.workout.sets.iter().all(|s| s.exercise != "bb-deadlift"));
-            let saved = c.workout(r.workout.workout_id.clone()).unwrap().unwrap();
+            let saved = c
+                .workouts()
+                .get(r.workout.workout_id.clone())
+                .unwrap()
+                .unwrap();
             assert_eq!(saved, r);
             eprintln!(
                 "workout from the model: source {:?}, {} sets",
@@ -135,15 +139,17 @@ fn a_today_plan_comes_from_the_model_and_keeps_to_the_notes() {
         details: None,
     };
     let started = std::time::Instant::now();
-    let out = c.generate_today_plan_with(&request, model, &CancelToken::new(), &settings);
+    let out = c
+        .workouts()
+        .today_plan_with(&request, model, &CancelToken::new(), &settings);
     eprintln!(
         "today plan: {:.1} s, {out:?}",
         started.elapsed().as_secs_f64()
     );
-    let rows = c.recent_generations(5).unwrap();
+    let rows = c.workouts().plan_generations(5).unwrap();
     let t = out.expect("a plan from the model");
     assert_eq!(rows.len(), 1);
-    assert!(rows[0].succeeded && rows[0].feature == "plan.generate");
+    assert!(rows[0].succeeded && rows[0].feature == "workouts.todayPlan");
     assert_eq!(Some(rows[0].id), t.generation_id);
     assert_eq!(t.plan.duration_minutes, 30);
     assert!(t.plan.focus.starts_with("Upper Body"), "{}", t.plan.focus);

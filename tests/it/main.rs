@@ -43,6 +43,7 @@ mod model_lifecycle;
 mod narrow_eval;
 mod plan_generate;
 mod schema_validator;
+mod shutdown;
 mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;

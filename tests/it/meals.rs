@@ -524,7 +524,7 @@ fn requests_are_validated_naming_the_field() {
         );
     }
     // Keys other than the five meals are refused when reading JSON, by path, without the key.
-    let e = Coach::meal_plan_request_from_json(
+    let e = coachcore::Meals::request_from_json(
         r#"{"days":[{"date":"2026-02-03","meals":{"brunchSECRET":{"servings":1}}}]}"#,
     )
     .unwrap_err();
@@ -533,7 +533,7 @@ fn requests_are_validated_naming_the_field() {
         d.contains("days[0].meals") && d.contains("unknown field") && !d.contains("SECRET"),
         "{d}"
     );
-    let e = Coach::meal_plan_request_from_json(
+    let e = coachcore::Meals::request_from_json(
         r#"{"days":[{"date":"2026-02-03","meals":{"lunch":{"servings":-1}}}]}"#,
     )
     .unwrap_err();
@@ -1241,7 +1241,8 @@ fn a_job_is_read_back_after_reopening() {
     let events = Events::default();
     let req = week_request();
     let job = coach
-        .run_meal_plan_with(req, None, &events, &CancelToken::new())
+        .meals()
+        .plan_with(req, None, &events, &CancelToken::new())
         .unwrap();
     assert_eq!(job.status, JobStatus::Complete);
     assert_eq!((job.processed_slots, job.total_slots), (21, 21));
@@ -1270,20 +1271,19 @@ fn a_job_is_read_back_after_reopening() {
     assert_eq!(v["slotFailuresCount"], 0);
     drop(coach);
     let coach = coach_on(&path);
-    let back = coach.meal_plan_job(job.id.clone()).unwrap().unwrap();
+    let back = coach.meals().job(job.id.clone()).unwrap().unwrap();
     assert_eq!(back.status, JobStatus::Complete);
     assert_eq!(back.result, job.result);
     let v = serde_json::to_value(&back).unwrap();
     assert_eq!(v["status"], "COMPLETE");
     assert_eq!(v["errorCode"], Value::Null);
-    assert!(coach.meal_plan_job("no-such-job".into()).unwrap().is_none());
+    assert!(coach.meals().job("no-such-job".into()).unwrap().is_none());
     // Confirming records the history and keeps the staged copies.
-    let n = coach
-        .confirm_meal_plan(back.result.clone().unwrap())
-        .unwrap();
+    let n = coach.meals().confirm(back.result.clone().unwrap()).unwrap();
     assert_eq!(n, 21);
     let hist = coach
-        .meal_history("2026-11-23".into(), "2026-11-29".into())
+        .meals()
+        .history("2026-11-23".into(), "2026-11-29".into())
         .unwrap();
     assert_eq!(hist.len(), 21);
     let sel = back.result.unwrap().days[0]
@@ -1294,14 +1294,19 @@ fn a_job_is_read_back_after_reopening() {
         .selection
         .unwrap();
     assert_eq!(
-        coach.recipe(sel.recipe_id).unwrap().unwrap().expires_ms,
+        coach
+            .meals()
+            .recipe(sel.recipe_id)
+            .unwrap()
+            .unwrap()
+            .expires_ms,
         None
     );
     assert_eq!(hist[0].recipe_id, origin_of(&coach, &hist[0].recipe_id));
 }
 
 fn origin_of(coach: &Coach, id: &str) -> String {
-    let r = coach.recipe(id.into()).unwrap().unwrap();
+    let r = coach.meals().recipe(id.into()).unwrap().unwrap();
     r.origin_id.unwrap_or(r.id)
 }
 
@@ -1321,7 +1326,7 @@ fn a_job_cut_off_by_a_crash_reads_failed() {
     let path = env.path.clone();
     drop(env.store);
     let coach = coach_on(&path);
-    let job = coach.meal_plan_job("job-crashed".into()).unwrap().unwrap();
+    let job = coach.meals().job("job-crashed".into()).unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Failed);
     assert_eq!(job.error_code.as_deref(), Some("interrupted"));
     assert_eq!(job.processed_slots, 5, "the progress it had is kept");
@@ -1381,10 +1386,11 @@ fn a_running_job_is_cancelled_and_reads_failed() {
     let path = env.path.clone();
     drop(env.store);
     let coach = coach_on(&path);
-    coach.set_assistant_model(Some(Arc::new(Blocking)));
+    coach.model().set_assistant_model(Some(Arc::new(Blocking)));
     let events = Arc::new(Events::default());
-    let task = Arc::clone(&coach)
-        .start_meal_plan(
+    let task = coach
+        .meals()
+        .plan(
             week_request(),
             Some(events.clone() as Arc<dyn MealPlanListener>),
         )
@@ -1392,7 +1398,7 @@ fn a_running_job_is_cancelled_and_reads_failed() {
     // Running: the stored job is not interrupted (its runner is alive here).
     let mut tries = 0;
     loop {
-        let job = coach.meal_plan_job(task.id()).unwrap().unwrap();
+        let job = coach.meals().job(task.id()).unwrap().unwrap();
         assert!(
             matches!(job.status, JobStatus::Pending | JobStatus::Running),
             "{job:?}"
@@ -1413,7 +1419,7 @@ fn a_running_job_is_cancelled_and_reads_failed() {
         matches!(evs.last(), Some(MealPlanEvent::Failed { error_code, .. }) if error_code == "cancelled"),
         "{evs:?}"
     );
-    let stored = coach.meal_plan_job(task.id()).unwrap().unwrap();
+    let stored = coach.meals().job(task.id()).unwrap().unwrap();
     assert_eq!(stored.status, JobStatus::Failed);
     assert_eq!(stored.error_code.as_deref(), Some("cancelled"));
     assert_eq!(task.wait(), job, "wait returns the same envelope again");
@@ -1441,8 +1447,9 @@ fn a_started_job_completes_with_events_even_if_the_listener_panics() {
         json!({"servings": 2, "tags": ["dip"]}),
         json!({}),
     );
-    let task = Arc::clone(&coach)
-        .start_meal_plan(
+    let task = coach
+        .meals()
+        .plan(
             req.clone(),
             Some(events.clone() as Arc<dyn MealPlanListener>),
         )
@@ -1458,17 +1465,15 @@ fn a_started_job_completes_with_events_even_if_the_listener_panics() {
             ..
         }
     ));
-    let task = Arc::clone(&coach)
-        .start_meal_plan(req, Some(Arc::new(Panicking)))
-        .unwrap();
+    let task = coach.meals().plan(req, Some(Arc::new(Panicking))).unwrap();
     assert_eq!(task.wait().status, JobStatus::Complete);
     assert_eq!(
-        coach.meal_plan_job(task.id()).unwrap().unwrap().status,
+        coach.meals().job(task.id()).unwrap().unwrap().status,
         JobStatus::Complete
     );
     // An invalid request throws and stores nothing.
     let bad = request(json!({"days": []}));
-    let e = Arc::clone(&coach).start_meal_plan(bad, None).unwrap_err();
+    let e = coach.meals().plan(bad, None).unwrap_err();
     assert_eq!(e.code(), "invalid_argument");
 }
 
@@ -1541,7 +1546,7 @@ fn the_example_requests_give_the_golden_plans() {
         )
         .unwrap();
         let text = std::fs::read_to_string(format!("{dir}/{name}.request.json")).unwrap();
-        let req = Coach::meal_plan_request_from_json(&text).unwrap();
+        let req = coachcore::Meals::request_from_json(&text).unwrap();
         let result = env.run(None, &req);
         let got = serde_json::to_string_pretty(&result).unwrap() + "\n";
         let path = format!("{dir}/{name}.result.json");

@@ -317,7 +317,7 @@ fn the_library_reads_and_writes_the_upgraded_file() {
     let coach = Coach::with_store(Store::open(&path).unwrap(), Arc::new(FixedClock::new(NOW)));
 
     // Plans, in their own units.
-    let upper = coach.plan("plan-upper".into()).unwrap().unwrap();
+    let upper = coach.workouts().plan("plan-upper".into()).unwrap().unwrap();
     assert_eq!(upper.settings.unit, WeightUnit::Kg);
     assert_eq!(upper.settings.load.bar_weight, 20.0);
     let bench: Vec<f64> = upper.exercises[0]
@@ -327,19 +327,21 @@ fn the_library_reads_and_writes_the_upgraded_file() {
         .collect();
     assert_eq!(bench, [40.0, 65.0, 62.5, 62.5]);
     assert_eq!(upper.exercises[1].rep_range.mode, RepRangeMode::Target);
-    let lower = coach.plan("plan-lower".into()).unwrap().unwrap();
+    let lower = coach.workouts().plan("plan-lower".into()).unwrap().unwrap();
     assert_eq!(lower.settings.unit, WeightUnit::Lbs);
     assert_eq!(lower.exercises[1].rest_mode, RestMode::PerSet);
 
     // The history: back in kilograms when asked in kilograms, as version 3 stored it.
     let h = coach
-        .exercise_history("bench".into(), Some(WeightUnit::Kg))
+        .workouts()
+        .history("bench".into(), Some(WeightUnit::Kg))
         .unwrap()
         .unwrap();
     assert_eq!((h.session_count, h.trend), (2, Trend::Improving));
     assert!(close(h.best_e1rm, 62.5 * (1.0 + 8.0 / 30.0)), "{h:?}");
     let h = coach
-        .exercise_history("squat".into(), None)
+        .workouts()
+        .history("squat".into(), None)
         .unwrap()
         .unwrap();
     assert!(close(h.last_e1rm, 230.0 * (1.0 + 5.0 / 30.0)), "{h:?}");
@@ -348,7 +350,8 @@ fn the_library_reads_and_writes_the_upgraded_file() {
     // these sessions has its suggestion run).
     let decisions = |session: &str| -> Vec<(String, Decision, Outcome, bool)> {
         coach
-            .suggestions_for_session(session.into())
+            .suggestions()
+            .for_session(session.into())
             .unwrap()
             .into_iter()
             .map(|c| (c.id, c.decision, c.outcome, c.user_override))
@@ -379,13 +382,14 @@ fn the_library_reads_and_writes_the_upgraded_file() {
             (s("c-u2-row-1"), Pending, NotEvaluated, false)
         ]
     );
-    let curl = &coach.suggestions_for_session("s-lower-1".into()).unwrap()[1];
+    let curl = &coach.suggestions().for_session("s-lower-1".into()).unwrap()[1];
     assert_eq!(
         (curl.draft.source, curl.draft.rule_id.as_deref()),
         (SuggestionSource::Ai, None)
     );
     let deferred: Vec<String> = coach
-        .deferred_for_plan("plan-lower".into())
+        .suggestions()
+        .deferred("plan-lower".into())
         .unwrap()
         .into_iter()
         .map(|c| c.id)
@@ -395,14 +399,16 @@ fn the_library_reads_and_writes_the_upgraded_file() {
     // The planner: items with their completions and goal links, the backlog, the week, the audit
     // log, and the generation log.
     let goal = coach
-        .planner_item(ItemKind::Goal, "item-goal-1".into())
+        .planner()
+        .item(ItemKind::Goal, "item-goal-1".into())
         .unwrap()
         .unwrap();
     let linked: Vec<&str> = goal.goal_items.iter().map(|i| i.id.as_str()).collect();
     assert_eq!(linked, ["item-todo-1", "item-habit-1"]);
     assert_eq!(goal.child_goals, ["item-goal-2"]);
     let habit = coach
-        .planner_item(ItemKind::Habit, "item-habit-1".into())
+        .planner()
+        .item(ItemKind::Habit, "item-habit-1".into())
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -411,6 +417,7 @@ fn the_library_reads_and_writes_the_upgraded_file() {
     );
     assert_eq!(habit.recurrence.weekdays.len(), 3);
     let backlog: Vec<String> = coach
+        .planner()
         .backlog(10)
         .unwrap()
         .into_iter()
@@ -418,6 +425,7 @@ fn the_library_reads_and_writes_the_upgraded_file() {
         .collect();
     assert_eq!(backlog, ["item-todo-2"]);
     let mut week: Vec<(String, String)> = coach
+        .planner()
         .week("2026-11-10".into())
         .unwrap()
         .entries
@@ -439,16 +447,18 @@ fn the_library_reads_and_writes_the_upgraded_file() {
     .into();
     assert_eq!(week, want);
     let audit: Vec<i64> = coach
+        .planner()
         .audit_log(10, None)
         .unwrap()
         .into_iter()
         .map(|a| a.seq)
         .collect();
     assert_eq!(audit, [3, 2, 1]);
-    assert_eq!(coach.recent_generations(10).unwrap().len(), 2);
+    assert_eq!(coach.workouts().plan_generations(10).unwrap().len(), 2);
 
     // A new workout: logged in the plan's unit, and the recounted history moves by one.
     coach
+        .workouts()
         .log_session(SessionLog {
             id: "s-upper-3".into(),
             plan_id: Some("plan-upper".into()),
@@ -473,7 +483,8 @@ fn the_library_reads_and_writes_the_upgraded_file() {
         })
         .unwrap();
     let h = coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert_eq!(h.session_count, 3);

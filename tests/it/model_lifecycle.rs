@@ -23,9 +23,13 @@ fn options(context_tokens: u32) -> ModelOptions {
 #[test]
 fn a_model_that_does_not_fit_is_refused_before_loading() {
     let coach = Coach::open_in_memory().unwrap();
-    coach.use_language_model(Some(ScriptedModel::texts(["x"])));
+    coach
+        .model()
+        .set(Some(ScriptedModel::texts(["x"])))
+        .unwrap();
     let e = coach
-        .load_model(HUGE_KV.into(), options(2048), None)
+        .model()
+        .load(HUGE_KV.into(), options(2048), None)
         .unwrap_err();
     match &e {
         CoachError::InsufficientMemory {
@@ -40,7 +44,7 @@ fn a_model_that_does_not_fit_is_refused_before_loading() {
     }
     assert_eq!(e.code(), "insufficient_memory");
     assert!(
-        coach.model_info().is_none(),
+        coach.model().info().is_none(),
         "the model in use before was let go"
     );
 }
@@ -49,43 +53,47 @@ fn a_model_that_does_not_fit_is_refused_before_loading() {
 fn missing_or_foreign_files_are_model_unusable() {
     let coach = Coach::open_in_memory().unwrap();
     let e = coach
-        .load_model("/no/such/model.gguf".into(), options(2048), None)
+        .model()
+        .load("/no/such/model.gguf".into(), options(2048), None)
         .unwrap_err();
     assert_eq!(e.code(), "model_unusable", "{e:?}");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.gguf");
     std::fs::write(&path, "not a model at all").unwrap();
     let e = coach
-        .load_model(path.to_string_lossy().into_owned(), options(2048), None)
+        .model()
+        .load(path.to_string_lossy().into_owned(), options(2048), None)
         .unwrap_err();
     assert_eq!(e.code(), "model_unusable", "{e:?}");
-    assert!(!coach.unload_model(), "nothing was loaded");
+    assert!(!coach.model().unload(), "nothing was loaded");
 }
 
 #[test]
 fn an_app_model_has_info_and_unloads() {
     let coach = Coach::open_in_memory().unwrap();
-    assert_eq!(coach.model_info(), None);
-    coach.use_language_model(Some(ScriptedModel::texts(["x"])));
-    let info = coach.model_info().expect("info of the app's model");
+    assert_eq!(coach.model().info(), None);
+    coach
+        .model()
+        .set(Some(ScriptedModel::texts(["x"])))
+        .unwrap();
+    let info = coach.model().info().expect("info of the app's model");
     assert!(!info.embedded);
     assert_eq!(info.parameter_count, None);
     assert!(info.context_tokens > 0);
-    assert!(coach.unload_model());
-    assert_eq!(coach.model_info(), None);
-    assert!(!coach.unload_model());
+    assert!(coach.model().unload());
+    assert_eq!(coach.model().info(), None);
+    assert!(!coach.model().unload());
 }
 
 #[cfg(feature = "llama")]
 #[test]
 fn the_real_model_loads_with_its_info_and_serves_the_assistant() {
     use coachcore::assistant::{AssistantMode, AssistantRequest};
-    use std::sync::Arc;
     let Some(path) = crate::common::model_path() else {
         return;
     };
     let coach = Coach::open_in_memory().unwrap();
-    let info = coach.load_model(path, options(1024), None).unwrap();
+    let info = coach.model().load(path, options(1024), None).unwrap();
     assert!(info.embedded);
     assert_eq!(info.context_tokens, 1024);
     let params = info.parameter_count.unwrap();
@@ -94,7 +102,7 @@ fn the_real_model_loads_with_its_info_and_serves_the_assistant() {
     assert_eq!(info.has_chat_template, Some(true));
     let file = info.file_bytes.unwrap();
     assert!(info.estimated_memory_bytes.unwrap() > file);
-    assert_eq!(coach.model_info(), Some(info));
+    assert_eq!(coach.model().info(), Some(info));
     // The loaded model serves the assistant (chat: one short model call).
     let request = AssistantRequest {
         message: "hello".into(),
@@ -102,8 +110,8 @@ fn the_real_model_loads_with_its_info_and_serves_the_assistant() {
         selection: None,
         today: Some("2025-11-21".into()),
     };
-    let out = Arc::clone(&coach).send_message(request, None).wait();
+    let out = coach.assistant().send(request, None).wait();
     assert!(out.is_ok(), "{out:?}");
-    assert!(coach.unload_model());
-    assert_eq!(coach.model_info(), None);
+    assert!(coach.model().unload());
+    assert_eq!(coach.model().info(), None);
 }

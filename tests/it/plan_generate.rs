@@ -56,13 +56,14 @@ fn slots(schema: &str) -> Vec<(String, Vec<String>)> {
 fn the_models_picks_become_the_plan_code_writes_and_it_is_recorded() {
     let c = coach();
     let model = ScriptedModel::texts([UPPER]);
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     let t = c
-        .generate_today_plan(request("30 minutes, upper body", None))
+        .workouts()
+        .today_plan(request("30 minutes, upper body", None))
         .unwrap();
     assert_eq!(
         t.schema_version,
-        c.select_plan_schema(vec![], None).schema_version,
+        coachcore::select_plan_schema(vec![], None).schema_version,
         "no preference: the smallest"
     );
     let p = &t.plan;
@@ -110,21 +111,22 @@ fn the_models_picks_become_the_plan_code_writes_and_it_is_recorded() {
     );
     assert!(reqs[0].max_tokens <= 256);
     // Recorded as a generation.
-    let rows = c.recent_generations(5).unwrap();
+    let rows = c.workouts().plan_generations(5).unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(Some(rows[0].id), t.generation_id);
     assert_eq!(rows[0].feature, "plan.generate");
     assert!(rows[0].succeeded);
     // The other schema version makes the same plan.
     let c2 = coach();
-    c2.use_language_model(Some(ScriptedModel::texts([UPPER])));
+    c2.model().set(Some(ScriptedModel::texts([UPPER]))).unwrap();
     let other = if t.schema_version == SchemaVersion::V1Current {
         SchemaVersion::V2Flat
     } else {
         SchemaVersion::V1Current
     };
     let t2 = c2
-        .generate_today_plan(request("30 minutes, upper body", Some(other)))
+        .workouts()
+        .today_plan(request("30 minutes, upper body", Some(other)))
         .unwrap();
     assert_eq!(t2.schema_version, other);
     assert_eq!(t2.plan.without_ids(), t.plan.without_ids());
@@ -135,9 +137,10 @@ fn a_pick_outside_its_slot_is_repaired_with_the_slots_choices() {
     let c = coach();
     let wrong = UPPER.replace("db-bench-press", "bb-deadlift");
     let model = ScriptedModel::texts([wrong.as_str(), UPPER]);
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     let t = c
-        .generate_today_plan(request(
+        .workouts()
+        .today_plan(request(
             "30 minutes, upper body",
             Some(SchemaVersion::V1Current),
         ))
@@ -153,19 +156,22 @@ fn a_pick_outside_its_slot_is_repaired_with_the_slots_choices() {
 #[test]
 fn three_invalid_answers_are_the_typed_error_and_the_failure_is_recorded() {
     let c = coach();
-    c.use_language_model(Some(ScriptedModel::texts([
-        "no json",
-        "{\"focus\": 1}",
-        "{\"A1\": \"bb-deadlift\"}",
-    ])));
+    c.model()
+        .set(Some(ScriptedModel::texts([
+            "no json",
+            "{\"focus\": 1}",
+            "{\"A1\": \"bb-deadlift\"}",
+        ])))
+        .unwrap();
     let e = c
-        .generate_today_plan(request("legs", Some(SchemaVersion::V2Flat)))
+        .workouts()
+        .today_plan(request("legs", Some(SchemaVersion::V2Flat)))
         .unwrap_err();
     assert!(
         matches!(e, CoachError::ModelOutputRejected { attempts: 3, .. }),
         "{e:?}"
     );
-    let rows = c.recent_generations(5).unwrap();
+    let rows = c.workouts().plan_generations(5).unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].feature, "plan.generate");
     assert!(!rows[0].succeeded);
@@ -178,9 +184,9 @@ fn the_notes_narrow_the_choices() {
     let c = coach();
     // Fails at once: only the request matters here.
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     let notes = "30 minutes, upper body with dumbbells, easy on the shoulders";
-    assert!(c.generate_today_plan(request(notes, None)).is_err());
+    assert!(c.workouts().today_plan(request(notes, None)).is_err());
     let s = slots(model.requests()[0].json_schema.as_deref().unwrap());
     let catalog = coachcore::workout::catalog::builtin();
     for (slot, ids) in &s {
@@ -197,9 +203,10 @@ fn the_notes_narrow_the_choices() {
     assert!(!s.is_empty());
     // Body weight only: nothing that needs equipment.
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     assert!(c
-        .generate_today_plan(request("20 minutes, no equipment, hotel room", None))
+        .workouts()
+        .today_plan(request("20 minutes, no equipment, hotel room", None))
         .is_err());
     let s = slots(model.requests()[0].json_schema.as_deref().unwrap());
     assert!(!s.is_empty());
@@ -224,7 +231,8 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
         serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
     w.meta.date = "2025-08-16".into();
     let done = c
-        .generate_workout_with(
+        .workouts()
+        .generate_with(
             &w,
             None,
             &NoEvents,
@@ -232,22 +240,23 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
             &WorkoutSettings::default(),
         )
         .unwrap();
-    c.log_workout(WorkoutLog {
-        workout_id: done.workout.workout_id.clone(),
-        performed_at_ms: NOW_MS - DAY_MS,
-        sets: done
-            .workout
-            .sets
-            .iter()
-            .map(|s| SetActual {
-                set_id: s.id.clone(),
-                actual_weight: s.target_weight.unwrap_or(50.0),
-                actual_reps: 8,
-            })
-            .collect(),
-        post_workout: None,
-    })
-    .unwrap();
+    c.workouts()
+        .log(WorkoutLog {
+            workout_id: done.workout.workout_id.clone(),
+            performed_at_ms: NOW_MS - DAY_MS,
+            sets: done
+                .workout
+                .sets
+                .iter()
+                .map(|s| SetActual {
+                    set_id: s.id.clone(),
+                    actual_weight: s.target_weight.unwrap_or(50.0),
+                    actual_reps: 8,
+                })
+                .collect(),
+            post_workout: None,
+        })
+        .unwrap();
     let trained: Vec<&str> = done
         .analyzer
         .exercise_plan
@@ -255,8 +264,10 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
         .map(|p| p.exercise.as_str())
         .collect();
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
-    c.use_language_model(Some(model.clone()));
-    let _ = c.generate_today_plan(request("45 minutes, full body", None));
+    c.model().set(Some(model.clone())).unwrap();
+    let _ = c
+        .workouts()
+        .today_plan(request("45 minutes, full body", None));
     let s = slots(model.requests()[0].json_schema.as_deref().unwrap());
     assert!(!s.is_empty());
     for (slot, ids) in &s {
@@ -273,21 +284,23 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
 fn model_errors_bad_requests_and_no_model_are_typed_and_record_nothing() {
     let c = coach();
     assert!(matches!(
-        c.generate_today_plan(request("legs", None)),
+        c.workouts().today_plan(request("legs", None)),
         Err(CoachError::ModelUnusable { .. })
     ));
-    c.use_language_model(Some(ScriptedModel::new([ScriptedReply::Fail(
-        LlmError::TimedOut { after_ms: 5 },
-    )])));
+    c.model()
+        .set(Some(ScriptedModel::new([ScriptedReply::Fail(
+            LlmError::TimedOut { after_ms: 5 },
+        )])))
+        .unwrap();
     assert!(matches!(
-        c.generate_today_plan(request("legs", None)),
+        c.workouts().today_plan(request("legs", None)),
         Err(CoachError::TimedOut { .. })
     ));
     let mut r = request("legs", None);
     r.date = "tomorrow".into();
     assert!(matches!(
-        c.generate_today_plan(r),
+        c.workouts().today_plan(r),
         Err(CoachError::InvalidArgument { .. })
     ));
-    assert!(c.recent_generations(5).unwrap().is_empty());
+    assert!(c.workouts().plan_generations(5).unwrap().is_empty());
 }

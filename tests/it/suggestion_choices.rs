@@ -367,8 +367,12 @@ fn coach_for(s: &Scenario) -> (Coach, String) {
     let ctx = &s.ctx;
     let clock = Arc::new(FixedClock::new(ctx.current.performed_at_ms + 3_600_000));
     let coach = Coach::with_store(Store::open_in_memory().unwrap(), clock);
-    coach.save_exercise(ctx.exercise.clone()).unwrap();
     coach
+        .workouts()
+        .save_catalog_exercise(ctx.exercise.clone())
+        .unwrap();
+    coach
+        .workouts()
         .save_plan(WorkoutPlan {
             settings: ctx.plan.clone(),
             name: "Plan".into(),
@@ -379,6 +383,7 @@ fn coach_for(s: &Scenario) -> (Coach, String) {
     perfs.reverse();
     for p in perfs {
         coach
+            .workouts()
             .log_session(SessionLog {
                 id: p.session_id.clone(),
                 plan_id: Some(ctx.plan.plan_id.clone()),
@@ -405,23 +410,27 @@ fn every_pick_is_stored_and_accepted_through_the_pipeline() {
             let model = ScriptedModel::texts([format!(
                 r#"{{"pick":"c{pick}","reason":"The evidence supports this change."}}"#
             )]);
-            coach.set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
-            let changes = coach.suggestions_for_session(session).unwrap();
+            coach
+                .model()
+                .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+            let changes = coach.suggestions().for_session(session).unwrap();
             assert_eq!(model.remaining(), 0, "{}: one call", s.id);
             let ai: Vec<&PrescriptionChange> = changes
                 .iter()
                 .filter(|c| c.draft.source == SuggestionSource::Ai)
                 .collect();
             assert_eq!(ai.len(), 1, "{} c{pick}: {changes:#?}", s.id);
-            let accepted = coach.accept_change(ai[0].id.clone()).unwrap();
+            let accepted = coach.suggestions().accept(ai[0].id.clone()).unwrap();
             assert_eq!(accepted.decision, Decision::Accepted, "{}", s.id);
             picked += 1;
         }
         if n == 0 {
             let (coach, session) = coach_for(&s);
             let model = ScriptedModel::texts([r#"{"pick":"none","reason":""}"#]);
-            coach.set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
-            let changes = coach.suggestions_for_session(session).unwrap();
+            coach
+                .model()
+                .set_ai_source(Some(Arc::new(LlmSuggestionSource::new(model.clone()))));
+            let changes = coach.suggestions().for_session(session).unwrap();
             assert_eq!(model.remaining(), 1, "{}: no call", s.id);
             assert!(changes
                 .iter()

@@ -672,7 +672,8 @@ impl World {
         let clock = Arc::new(FixedClock::new(T0));
         let coach = Coach::with_store(Store::open(&path).unwrap(), clock.clone());
         coach
-            .save_exercise(CatalogExercise {
+            .workouts()
+            .save_catalog_exercise(CatalogExercise {
                 catalog_id: "bench".into(),
                 name: "Bench Press".into(),
                 equipment: Equipment::Barbell,
@@ -680,10 +681,11 @@ impl World {
             })
             .unwrap();
         coach
+            .workouts()
             .save_plan(plan("plan", "rx-bench", unit, weight))
             .unwrap();
         let ai = Arc::new(ScriptedAi::default());
-        coach.set_ai_source(Some(ai.clone()));
+        coach.model().set_ai_source(Some(ai.clone()));
         World {
             coach,
             clock,
@@ -705,13 +707,20 @@ impl World {
     fn workout(&self, id: &str, day: i64, sets: Vec<PerformedSet>) -> Vec<PrescriptionChange> {
         self.set_time(T0 + day * DAY);
         self.coach
+            .workouts()
             .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
             .unwrap();
-        self.coach.suggestions_for_session(id.into()).unwrap()
+        self.coach.suggestions().for_session(id.into()).unwrap()
     }
 
     fn bench(&self) -> ExercisePrescription {
-        self.coach.plan("plan".into()).unwrap().unwrap().exercises[0].clone()
+        self.coach
+            .workouts()
+            .plan("plan".into())
+            .unwrap()
+            .unwrap()
+            .exercises[0]
+            .clone()
     }
 }
 
@@ -800,15 +809,18 @@ fn accepting_each_kind_of_change_writes_the_plan() {
     let changes = w.workout("s1", 0, mid(135.0));
     let reps = find(&changes, ChangeType::IncreaseReps, Some(1));
     assert_eq!(reps.draft.old_value, Some(num(8.0)), "old value filled in");
-    w.coach.accept_change(reps.id).unwrap();
+    w.coach.suggestions().accept(reps.id).unwrap();
     w.coach
-        .accept_change(find(&changes, ChangeType::IncreaseRest, None).id)
+        .suggestions()
+        .accept(find(&changes, ChangeType::IncreaseRest, None).id)
         .unwrap();
     w.coach
-        .accept_change(find(&changes, ChangeType::ChangeSetType, Some(0)).id)
+        .suggestions()
+        .accept(find(&changes, ChangeType::ChangeSetType, Some(0)).id)
         .unwrap();
     w.coach
-        .accept_change(find(&changes, ChangeType::ChangeRepRange, None).id)
+        .suggestions()
+        .accept(find(&changes, ChangeType::ChangeRepRange, None).id)
         .unwrap();
     let b = w.bench();
     assert_eq!(b.sets[1].target_reps, 10);
@@ -889,10 +901,10 @@ fn accept_fails_when_the_set_is_gone_and_the_change_stays_pending() {
     )];
     let changes = w.workout("s1", 0, mid(135.0));
     let c = find(&changes, ChangeType::IncreaseWeight, Some(2));
-    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    let mut p = w.coach.workouts().plan("plan".into()).unwrap().unwrap();
     p.exercises[0].sets.truncate(2);
-    w.coach.save_plan(p.clone()).unwrap();
-    match w.coach.accept_change(c.id.clone()) {
+    w.coach.workouts().save_plan(p.clone()).unwrap();
+    match w.coach.suggestions().accept(c.id.clone()) {
         Err(CoachError::InvalidArgument { detail }) => {
             assert!(
                 detail.contains("set 2 is no longer in the prescription"),
@@ -902,11 +914,11 @@ fn accept_fails_when_the_set_is_gone_and_the_change_stays_pending() {
         other => panic!("expected InvalidArgument, got {other:?}"),
     }
     assert_eq!(
-        w.coach.plan("plan".into()).unwrap().unwrap(),
+        w.coach.workouts().plan("plan".into()).unwrap().unwrap(),
         p,
         "plan unchanged"
     );
-    let again = w.coach.suggestions_for_session("s1".into()).unwrap();
+    let again = w.coach.suggestions().for_session("s1".into()).unwrap();
     assert_eq!(
         find(&again, ChangeType::IncreaseWeight, Some(2)).decision,
         Decision::Pending
@@ -930,16 +942,19 @@ fn an_out_of_date_change_is_refused_and_superseded_ones_leave_the_review() {
         ChangeType::IncreaseWeight,
         Some(0),
     );
-    w.coach.defer_change(old.id.clone()).unwrap();
+    w.coach.suggestions().defer_change(old.id.clone()).unwrap();
     // Deferring again changes nothing.
     let t = w.clock.now_ms();
     w.set_time(t + 1000);
-    let again = w.coach.defer_change(old.id.clone()).unwrap();
+    let again = w.coach.suggestions().defer_change(old.id.clone()).unwrap();
     assert_eq!(
         (again.decision, again.decided_at_ms),
         (Decision::Deferred, Some(t))
     );
-    assert_eq!(w.coach.deferred_for_plan("plan".into()).unwrap().len(), 1);
+    assert_eq!(
+        w.coach.suggestions().deferred("plan".into()).unwrap().len(),
+        1
+    );
 
     // Eight days later (past the cooldown) a newer "135 -> 145" is made and accepted.
     *w.ai.drafts.lock().unwrap() = vec![inc(145.0)];
@@ -949,21 +964,26 @@ fn an_out_of_date_change_is_refused_and_superseded_ones_leave_the_review() {
         Some(0),
     );
     assert!(
-        w.coach.deferred_for_plan("plan".into()).unwrap().is_empty(),
+        w.coach
+            .suggestions()
+            .deferred("plan".into())
+            .unwrap()
+            .is_empty(),
         "the old deferred change is superseded by the newer similar one"
     );
-    w.coach.accept_change(newer.id).unwrap();
+    w.coach.suggestions().accept(newer.id).unwrap();
     assert_eq!(w.bench().sets[0].target_weight, 145.0);
     // The old "135 -> 140" would set the weight back: refused, nothing changes.
-    let err = w.coach.accept_change(old.id.clone()).unwrap_err();
+    let err = w.coach.suggestions().accept(old.id.clone()).unwrap_err();
     assert_eq!(err.code(), "invalid_argument", "{err}");
     assert_eq!(w.bench().sets[0].target_weight, 145.0);
-    let stored = w.coach.suggestions_for_session("s1".into()).unwrap();
+    let stored = w.coach.suggestions().for_session("s1".into()).unwrap();
     assert_eq!(stored[0].decision, Decision::Deferred);
     // Deciding an accepted change is refused.
     assert_eq!(
         w.coach
-            .reject_change(stored[0].id.clone())
+            .suggestions()
+            .reject(stored[0].id.clone())
             .map(|c| c.decision)
             .ok(),
         Some(Decision::Rejected),
@@ -989,10 +1009,11 @@ fn changes_the_plan_moved_past_leave_the_review() {
         ),
     ];
     w.workout("s1", 0, mid(135.0));
-    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 2);
+    assert_eq!(w.coach.suggestions().defer_pending("s1".into()).unwrap(), 2);
     let review = |w: &World| -> Vec<ChangeType> {
         w.coach
-            .deferred_for_plan("plan".into())
+            .suggestions()
+            .deferred("plan".into())
             .unwrap()
             .into_iter()
             .map(|c| c.draft.change_type)
@@ -1003,19 +1024,19 @@ fn changes_the_plan_moved_past_leave_the_review() {
         [ChangeType::IncreaseWeight, ChangeType::IncreaseReps]
     );
     let weight = find(
-        &w.coach.suggestions_for_session("s1".into()).unwrap(),
+        &w.coach.suggestions().for_session("s1".into()).unwrap(),
         ChangeType::IncreaseWeight,
         Some(0),
     );
     let edit = |f: &dyn Fn(&mut ExercisePrescription)| {
-        let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+        let mut p = w.coach.workouts().plan("plan".into()).unwrap().unwrap();
         f(&mut p.exercises[0]);
-        w.coach.save_plan(p).unwrap();
+        w.coach.workouts().save_plan(p).unwrap();
     };
     // The user sets 150 through savePlan: "135 -> 140" is out of date, not offered.
     edit(&|e| e.sets[0].target_weight = 150.0);
     assert_eq!(review(&w), [ChangeType::IncreaseReps]);
-    let err = w.coach.accept_change(weight.id.clone()).unwrap_err();
+    let err = w.coach.suggestions().accept(weight.id.clone()).unwrap_err();
     assert_eq!(err.code(), "invalid_argument", "{err}");
     assert_eq!(w.bench().sets[0].target_weight, 150.0);
     // Back at 135 it can be accepted again, so it is offered again.
@@ -1027,12 +1048,12 @@ fn changes_the_plan_moved_past_leave_the_review() {
     // Set 2 removed: its reps change cannot be applied.
     edit(&|e| e.sets.truncate(2));
     assert_eq!(review(&w), [ChangeType::IncreaseWeight]);
-    w.coach.accept_change(weight.id).unwrap();
+    w.coach.suggestions().accept(weight.id).unwrap();
     assert_eq!(w.bench().sets[0].target_weight, 140.0);
     assert!(review(&w).is_empty());
     // The left-out change stays stored, deferred (it can still be rejected).
     let reps = find(
-        &w.coach.suggestions_for_session("s1".into()).unwrap(),
+        &w.coach.suggestions().for_session("s1".into()).unwrap(),
         ChangeType::IncreaseReps,
         Some(2),
     );
@@ -1049,18 +1070,30 @@ fn changes_of_a_removed_exercise_leave_the_review() {
         num(150.0),
     )];
     w.workout("s1", 0, mid(135.0));
-    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 1);
-    assert_eq!(w.coach.deferred_for_plan("plan".into()).unwrap().len(), 1);
-    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    assert_eq!(w.coach.suggestions().defer_pending("s1".into()).unwrap(), 1);
+    assert_eq!(
+        w.coach.suggestions().deferred("plan".into()).unwrap().len(),
+        1
+    );
+    let mut p = w.coach.workouts().plan("plan".into()).unwrap().unwrap();
     p.exercises[0].id = "rx-bench-2".into();
-    w.coach.save_plan(p).unwrap();
-    assert!(w.coach.deferred_for_plan("plan".into()).unwrap().is_empty());
+    w.coach.workouts().save_plan(p).unwrap();
+    assert!(w
+        .coach
+        .suggestions()
+        .deferred("plan".into())
+        .unwrap()
+        .is_empty());
     let c = w
         .coach
-        .suggestions_for_session("s1".into())
+        .suggestions()
+        .for_session("s1".into())
         .unwrap()
         .remove(0);
-    assert_eq!(w.coach.accept_change(c.id).unwrap_err().code(), "not_found");
+    assert_eq!(
+        w.coach.suggestions().accept(c.id).unwrap_err().code(),
+        "not_found"
+    );
 }
 
 #[test]
@@ -1076,7 +1109,7 @@ fn an_accepted_rest_increase_is_judged_on_working_sets_not_the_warmup() {
     for s in &mut e.sets[1..] {
         s.target_reps = 10;
     }
-    w.coach.save_plan(p).unwrap();
+    w.coach.workouts().save_plan(p).unwrap();
     let logged = |rests: [Option<u32>; 3], reps: [u32; 2]| {
         vec![
             typed(0, SetType::Warmup, 95.0, 5, rests[0]),
@@ -1093,13 +1126,14 @@ fn an_accepted_rest_increase_is_judged_on_working_sets_not_the_warmup() {
         Some("short_rest_performance_drop")
     );
     assert_eq!(inc.draft.new_value, num(75.0));
-    w.coach.accept_change(inc.id.clone()).unwrap();
+    w.coach.suggestions().accept(inc.id.clone()).unwrap();
     assert_eq!(w.bench().rest_seconds, 75);
     // Next workout: 75 s rests, the warmup at 95 x 5 again, both working sets at 10.
     w.workout("s3", 4, logged([Some(75), Some(75), None], [10, 10]));
     let judged = w
         .coach
-        .suggestions_for_session("s2".into())
+        .suggestions()
+        .for_session("s2".into())
         .unwrap()
         .into_iter()
         .find(|c| c.id == inc.id)
@@ -1124,10 +1158,11 @@ fn outcomes_wait_for_a_session_performed_after_the_decision() {
     w.ai.drafts.lock().unwrap().clear();
     let decided = T0 + 2 * DAY;
     w.set_time(decided);
-    w.coach.accept_change(c.id.clone()).unwrap();
+    w.coach.suggestions().accept(c.id.clone()).unwrap();
     let outcome = |w: &World| {
         w.coach
-            .suggestions_for_session("s1".into())
+            .suggestions()
+            .for_session("s1".into())
             .unwrap()
             .into_iter()
             .find(|x| x.id == c.id)
@@ -1135,17 +1170,20 @@ fn outcomes_wait_for_a_session_performed_after_the_decision() {
     };
     // A workout performed 1 ms before the decision (logged late) is not its test.
     w.coach
+        .workouts()
         .log_session(session("s2", "plan", "rx-bench", decided - 1, mid(140.0)))
         .unwrap();
     assert_eq!(outcome(&w).outcome, Outcome::NotEvaluated);
     // One performed at the decision's time is.
     w.coach
+        .workouts()
         .log_session(session("s3", "plan", "rx-bench", decided, mid(140.0)))
         .unwrap();
     let got = outcome(&w);
     assert_eq!(got.outcome, Outcome::Good, "{:?}", got.outcome_reason);
     // Evaluated once: a later too-easy workout does not change it.
     w.coach
+        .workouts()
         .log_session(session(
             "s4",
             "plan",
@@ -1172,7 +1210,8 @@ fn a_users_own_value_does_not_block_similar_suggestions_but_an_accepted_one_does
     let first = w.workout("s1", 0, mid(135.0));
     let edited = w
         .coach
-        .accept_change_edited(
+        .suggestions()
+        .accept_edited(
             find(&first, ChangeType::IncreaseWeight, Some(0)).id,
             num(145.0),
         )
@@ -1183,7 +1222,8 @@ fn a_users_own_value_does_not_block_similar_suggestions_but_an_accepted_one_does
         (Decision::Accepted, num(145.0))
     );
     w.coach
-        .accept_change(find(&first, ChangeType::IncreaseWeight, Some(1)).id)
+        .suggestions()
+        .accept(find(&first, ChangeType::IncreaseWeight, Some(1)).id)
         .unwrap();
     let b = w.bench();
     assert_eq!(
@@ -1222,14 +1262,16 @@ fn a_users_own_value_does_not_block_similar_suggestions_but_an_accepted_one_does
     ] {
         let err = w
             .coach
-            .accept_change_edited(c.id.clone(), value)
+            .suggestions()
+            .accept_edited(c.id.clone(), value)
             .unwrap_err();
         assert_eq!(err.code(), "invalid_argument", "{why}: {err}");
     }
     assert_eq!(w.bench().sets[0].target_weight, 145.0);
     let down = w
         .coach
-        .accept_change_edited(c.id.clone(), num(142.5))
+        .suggestions()
+        .accept_edited(c.id.clone(), num(142.5))
         .unwrap();
     assert_eq!(down.draft.change_type, ChangeType::DecreaseWeight);
     assert_eq!(w.bench().sets[0].target_weight, 142.5);
@@ -1242,11 +1284,13 @@ fn a_users_own_value_does_not_block_similar_suggestions_but_an_accepted_one_does
 fn weights_keep_the_unit_they_were_logged_in() {
     let w = World::new(WeightUnit::Lbs, 135.0);
     w.coach
+        .workouts()
         .save_plan(plan("metric", "rx-bench-kg", WeightUnit::Kg, 60.0))
         .unwrap();
     w.workout("s1", 0, mid(135.0)); // lb plan
     w.set_time(T0 + 2 * DAY);
     w.coach
+        .workouts()
         .log_session(session(
             "s2",
             "metric",
@@ -1255,7 +1299,7 @@ fn weights_keep_the_unit_they_were_logged_in() {
             mid(60.0),
         ))
         .unwrap();
-    w.coach.suggestions_for_session("s2".into()).unwrap();
+    w.coach.suggestions().for_session("s2".into()).unwrap();
     let ctx = w.ai.contexts.lock().unwrap().last().unwrap().clone();
     assert_eq!(ctx.plan.unit, WeightUnit::Kg);
     assert_eq!(ctx.current.sets[0].weight, 60.0);
@@ -1273,9 +1317,9 @@ fn weights_keep_the_unit_they_were_logged_in() {
     );
 
     // Switching the lb plan to kg reinterprets nothing.
-    let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+    let mut p = w.coach.workouts().plan("plan".into()).unwrap().unwrap();
     p.settings.unit = WeightUnit::Kg;
-    w.coach.save_plan(p).unwrap();
+    w.coach.workouts().save_plan(p).unwrap();
     let store = w.store();
     let read = |unit| {
         store
@@ -1297,7 +1341,8 @@ fn weights_keep_the_unit_they_were_logged_in() {
     );
     let h = w
         .coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert!(
@@ -1306,7 +1351,8 @@ fn weights_keep_the_unit_they_were_logged_in() {
     );
     let hk = w
         .coach
-        .exercise_history("bench".into(), Some(WeightUnit::Kg))
+        .workouts()
+        .history("bench".into(), Some(WeightUnit::Kg))
         .unwrap()
         .unwrap();
     assert!((hk.best_e1rm - best_lb / 2.20462).abs() < 1e-9, "{hk:?}");
@@ -1331,6 +1377,7 @@ fn the_context_holds_up_to_three_earlier_completed_performances() {
     ] {
         w.set_time(T0 + day * DAY);
         w.coach
+            .workouts()
             .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
             .unwrap();
     }
@@ -1338,12 +1385,14 @@ fn the_context_holds_up_to_three_earlier_completed_performances() {
     let now = T0 + 5 * DAY;
     w.set_time(now);
     w.coach
+        .workouts()
         .log_session(session("twin", "plan", "rx-bench", now, mid(120.0)))
         .unwrap();
     w.coach
+        .workouts()
         .log_session(session("current", "plan", "rx-bench", now, mid(125.0)))
         .unwrap();
-    w.coach.suggestions_for_session("current".into()).unwrap();
+    w.coach.suggestions().for_session("current".into()).unwrap();
     let ctx = w.ai.contexts.lock().unwrap().last().unwrap().clone();
     let ids: Vec<_> = ctx.previous.iter().map(|p| p.session_id.as_str()).collect();
     assert_eq!(
@@ -1378,6 +1427,7 @@ fn the_history_cache_counts_sessions_and_survives_a_backfill() {
     w.ai.drafts.lock().unwrap().clear();
     let log = |id: &str, day: i64, sets: Vec<PerformedSet>| {
         w.coach
+            .workouts()
             .log_session(session(id, "plan", "rx-bench", T0 + day * DAY, sets))
             .unwrap()
     };
@@ -1386,7 +1436,8 @@ fn the_history_cache_counts_sessions_and_survives_a_backfill() {
     log("s2", 12, mid(140.0));
     let h = w
         .coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert_eq!((h.session_count, h.last_e1rm), (2, e1rm(140.0, 10.0)));
@@ -1403,7 +1454,8 @@ fn the_history_cache_counts_sessions_and_survives_a_backfill() {
     );
     assert_eq!(
         w.coach
-            .exercise_history("bench".into(), None)
+            .workouts()
+            .history("bench".into(), None)
             .unwrap()
             .unwrap()
             .session_count,
@@ -1414,10 +1466,11 @@ fn the_history_cache_counts_sessions_and_survives_a_backfill() {
     let mut again = twice.exercises[0].clone();
     again.id = "s4-bench-2".into();
     twice.exercises.push(again);
-    w.coach.log_session(twice).unwrap();
+    w.coach.workouts().log_session(twice).unwrap();
     let h = w
         .coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert_eq!((h.session_count, h.last_e1rm), (3, e1rm(145.0, 10.0)));
@@ -1426,7 +1479,8 @@ fn the_history_cache_counts_sessions_and_survives_a_backfill() {
     log("old", 1, (0..3).map(|i| set(i, 200.0, 5)).collect());
     let h = w
         .coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert_eq!(h.session_count, 4);
@@ -1469,43 +1523,54 @@ fn the_outcome_query_uses_its_partial_index() {
 fn not_found_errors_never_repeat_the_callers_ids() {
     let w = World::new(WeightUnit::Lbs, 135.0);
     let secret = "Sarah Connor's cut plan";
-    let edited = || w.coach.accept_change_edited(secret.into(), num(140.0));
+    let edited = || {
+        w.coach
+            .suggestions()
+            .accept_edited(secret.into(), num(140.0))
+    };
     let calls: Vec<(&str, Result<(), CoachError>, &str)> = vec![
         (
             "logSession with an unknown plan",
             w.coach
+                .workouts()
                 .log_session(session("s-x", secret, "rx-bench", T0, mid(135.0))),
             "the session's plan does not exist",
         ),
         (
             "suggestionsForSession",
-            w.coach.suggestions_for_session(secret.into()).map(|_| ()),
+            w.coach.suggestions().for_session(secret.into()).map(|_| ()),
             "no such session",
         ),
         (
             "acceptChange",
-            w.coach.accept_change(secret.into()).map(|_| ()),
+            w.coach.suggestions().accept(secret.into()).map(|_| ()),
             "no such change",
         ),
         ("acceptChangeEdited", edited().map(|_| ()), "no such change"),
         (
             "rejectChange",
-            w.coach.reject_change(secret.into()).map(|_| ()),
+            w.coach.suggestions().reject(secret.into()).map(|_| ()),
             "no such change",
         ),
         (
             "deferChange",
-            w.coach.defer_change(secret.into()).map(|_| ()),
+            w.coach
+                .suggestions()
+                .defer_change(secret.into())
+                .map(|_| ()),
             "no such change",
         ),
         (
             "deferPending",
-            w.coach.defer_pending(secret.into()).map(|_| ()),
+            w.coach
+                .suggestions()
+                .defer_pending(secret.into())
+                .map(|_| ()),
             "no such session",
         ),
         (
             "deferredForPlan",
-            w.coach.deferred_for_plan(secret.into()).map(|_| ()),
+            w.coach.suggestions().deferred(secret.into()).map(|_| ()),
             "no such plan",
         ),
     ];
@@ -1528,7 +1593,7 @@ fn a_reused_exercise_log_id_is_refused_before_anything_is_stored() {
     // "s2" reuses the exercise log id "s1-bench" of s1.
     let mut reused = session("s2", "plan", "rx-bench", T0 + DAY, mid(135.0));
     reused.exercises[0].id = "s1-bench".into();
-    let err = w.coach.log_session(reused).unwrap_err();
+    let err = w.coach.workouts().log_session(reused).unwrap_err();
     assert_eq!(
         (err.code(), err.detail().as_str()),
         (
@@ -1538,7 +1603,8 @@ fn a_reused_exercise_log_id_is_refused_before_anything_is_stored() {
     );
     assert_eq!(
         w.coach
-            .suggestions_for_session("s2".into())
+            .suggestions()
+            .for_session("s2".into())
             .unwrap_err()
             .code(),
         "not_found",
@@ -1548,17 +1614,22 @@ fn a_reused_exercise_log_id_is_refused_before_anything_is_stored() {
     let mut twice = session("s3", "plan", "rx-bench", T0 + DAY, mid(135.0));
     twice.exercises.push(twice.exercises[0].clone());
     assert_eq!(
-        w.coach.log_session(twice).unwrap_err().detail(),
+        w.coach.workouts().log_session(twice).unwrap_err().detail(),
         "exercises[1].id is empty or repeated"
     );
     let mut same_session = session("s1", "plan", "rx-bench", T0 + DAY, mid(135.0));
     same_session.exercises[0].id = "fresh".into();
     assert_eq!(
-        w.coach.log_session(same_session).unwrap_err().code(),
+        w.coach
+            .workouts()
+            .log_session(same_session)
+            .unwrap_err()
+            .code(),
         "invalid_argument"
     );
     // A fresh id logs.
     w.coach
+        .workouts()
         .log_session(session("s4", "plan", "rx-bench", T0 + DAY, mid(135.0)))
         .unwrap();
 }
@@ -1637,13 +1708,17 @@ fn impossible_load_configs_are_refused_at_and_around_the_limits() {
     for (name, load, refused) in cases {
         let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
         p.settings.load = load.clone();
-        let saved = w.coach.save_plan(p.clone());
+        let saved = w.coach.workouts().save_plan(p.clone());
         let evaluated = coachcore::evaluate_exercise(context_with(load), vec![], T0);
         match refused {
             None => {
                 saved.unwrap_or_else(|e| panic!("{name}: savePlan {e}"));
                 evaluated.unwrap_or_else(|e| panic!("{name}: evaluateExercise {e}"));
-                assert_eq!(w.coach.plan("plan".into()).unwrap().unwrap(), p, "{name}");
+                assert_eq!(
+                    w.coach.workouts().plan("plan".into()).unwrap().unwrap(),
+                    p,
+                    "{name}"
+                );
             }
             Some(field) => {
                 let e = saved.expect_err(name);
@@ -1659,7 +1734,13 @@ fn impossible_load_configs_are_refused_at_and_around_the_limits() {
                     "{name}: {e}"
                 );
                 assert_ne!(
-                    w.coach.plan("plan".into()).unwrap().unwrap().settings.load,
+                    w.coach
+                        .workouts()
+                        .plan("plan".into())
+                        .unwrap()
+                        .unwrap()
+                        .settings
+                        .load,
                     p.settings.load,
                     "{name}: nothing saved"
                 );
@@ -1707,7 +1788,7 @@ fn target_reps_and_rest_are_bounded() {
     for (name, edit, refused) in cases {
         let mut p = plan("plan", "rx-bench", WeightUnit::Lbs, 135.0);
         edit(&mut p.exercises[0]);
-        match (w.coach.save_plan(p), refused) {
+        match (w.coach.workouts().save_plan(p), refused) {
             (Ok(()), None) => {}
             (Err(e), Some(field)) => {
                 assert_eq!(e.code(), "invalid_argument", "{name}");
@@ -1719,6 +1800,7 @@ fn target_reps_and_rest_are_bounded() {
 
     // An edited acceptance past the bounds is refused, at the bound accepted.
     w.coach
+        .workouts()
         .save_plan(plan("plan", "rx-bench", WeightUnit::Lbs, 135.0))
         .unwrap();
     *w.ai.drafts.lock().unwrap() = vec![
@@ -1745,7 +1827,8 @@ fn target_reps_and_rest_are_bounded() {
     ] {
         let err = w
             .coach
-            .accept_change_edited(id.clone(), num(value))
+            .suggestions()
+            .accept_edited(id.clone(), num(value))
             .unwrap_err();
         assert_eq!(err.code(), "invalid_argument", "{value}: {err}");
     }
@@ -1754,10 +1837,12 @@ fn target_reps_and_rest_are_bounded() {
         (120, 8)
     );
     w.coach
-        .accept_change_edited(rest.id.clone(), num(3600.0))
+        .suggestions()
+        .accept_edited(rest.id.clone(), num(3600.0))
         .unwrap();
     w.coach
-        .accept_change_edited(reps.id.clone(), num(1000.0))
+        .suggestions()
+        .accept_edited(reps.id.clone(), num(1000.0))
         .unwrap();
     assert_eq!(
         (w.bench().rest_seconds, w.bench().sets[0].target_reps),
@@ -1796,7 +1881,8 @@ fn edited_reps_rest_and_set_counts_must_be_whole_numbers() {
     ] {
         let err = w
             .coach
-            .accept_change_edited(c.id.clone(), num(value))
+            .suggestions()
+            .accept_edited(c.id.clone(), num(value))
             .unwrap_err();
         assert_eq!(
             (err.code(), err.detail().as_str()),
@@ -1820,7 +1906,8 @@ fn edited_reps_rest_and_set_counts_must_be_whole_numbers() {
     for (c, value) in [(&reps, 10.0), (&rest, 180.0), (&count, 5.0)] {
         let done = w
             .coach
-            .accept_change_edited(c.id.clone(), num(value))
+            .suggestions()
+            .accept_edited(c.id.clone(), num(value))
             .unwrap();
         assert_eq!(done.draft.new_value, num(value));
     }
@@ -1867,12 +1954,13 @@ fn an_edited_acceptance_says_what_the_user_chose() {
         );
         let done = w
             .coach
-            .accept_change_edited(c.id.clone(), num(chosen))
+            .suggestions()
+            .accept_edited(c.id.clone(), num(chosen))
             .unwrap();
         assert_eq!(done.draft.reasoning, format!("test {sentence}"));
         // Stored so: read back through the session.
         let stored = find(
-            &w.coach.suggestions_for_session("s1".into()).unwrap(),
+            &w.coach.suggestions().for_session("s1".into()).unwrap(),
             ChangeType::IncreaseWeight,
             Some(0),
         );
@@ -1926,7 +2014,7 @@ fn an_edited_acceptance_says_what_the_user_chose() {
     ];
     for (t, set, value, sentence) in cases {
         let c = find(&changes, t, set);
-        let done = w.coach.accept_change_edited(c.id, value).unwrap();
+        let done = w.coach.suggestions().accept_edited(c.id, value).unwrap();
         assert_eq!(done.draft.reasoning, format!("test {sentence}"), "{t:?}");
     }
 }
@@ -1943,13 +2031,14 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
         )
     };
     let edit_weight = |weight: f64| {
-        let mut p = w.coach.plan("plan".into()).unwrap().unwrap();
+        let mut p = w.coach.workouts().plan("plan".into()).unwrap().unwrap();
         p.exercises[0].sets[0].target_weight = weight;
-        w.coach.save_plan(p).unwrap();
+        w.coach.workouts().save_plan(p).unwrap();
     };
     let review = || -> Vec<(Option<ChangeValue>, ChangeValue)> {
         w.coach
-            .deferred_for_plan("plan".into())
+            .suggestions()
+            .deferred("plan".into())
             .unwrap()
             .into_iter()
             .map(|c| (c.draft.old_value, c.draft.new_value))
@@ -1958,12 +2047,12 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
     // A: 135 -> 140, deferred.
     *w.ai.drafts.lock().unwrap() = vec![inc(140.0)];
     w.workout("s1", 0, mid(135.0));
-    assert_eq!(w.coach.defer_pending("s1".into()).unwrap(), 1);
+    assert_eq!(w.coach.suggestions().defer_pending("s1".into()).unwrap(), 1);
     // The user sets 140 by hand; eight days later B: 140 -> 145, deferred.
     edit_weight(140.0);
     *w.ai.drafts.lock().unwrap() = vec![inc(145.0)];
     w.workout("s2", 8, mid(140.0));
-    assert_eq!(w.coach.defer_pending("s2".into()).unwrap(), 1);
+    assert_eq!(w.coach.suggestions().defer_pending("s2".into()).unwrap(), 1);
     assert_eq!(review(), [(Some(num(140.0)), num(145.0))], "at 140: B");
     // Back at 135: B is out of date, so it supersedes nothing and A is listed again.
     edit_weight(135.0);
@@ -1977,7 +2066,8 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
     w.workout("s3", 16, mid(135.0));
     assert_eq!(
         w.coach
-            .deferred_for_plan("plan".into())
+            .suggestions()
+            .deferred("plan".into())
             .unwrap()
             .iter()
             .map(|c| c.session_id.as_str())
@@ -1985,10 +2075,11 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
         Vec::<&str>::new(),
         "the newer pending 135 -> 140 supersedes A; it is not deferred yet"
     );
-    assert_eq!(w.coach.defer_pending("s3".into()).unwrap(), 1);
+    assert_eq!(w.coach.suggestions().defer_pending("s3".into()).unwrap(), 1);
     assert_eq!(
         w.coach
-            .deferred_for_plan("plan".into())
+            .suggestions()
+            .deferred("plan".into())
             .unwrap()
             .iter()
             .map(|c| c.session_id.as_str())
@@ -1996,8 +2087,8 @@ fn an_out_of_date_newer_change_does_not_hide_an_acceptable_deferred_one() {
         ["s3"]
     );
     // Accepted or rejected newer changes supersede nothing.
-    let s3 = w.coach.suggestions_for_session("s3".into()).unwrap();
-    w.coach.reject_change(s3[0].id.clone()).unwrap();
+    let s3 = w.coach.suggestions().for_session("s3".into()).unwrap();
+    w.coach.suggestions().reject(s3[0].id.clone()).unwrap();
     assert_eq!(review(), [(Some(num(135.0)), num(140.0))], "A again");
 }
 
@@ -2024,6 +2115,7 @@ fn logged_sets_are_bounded() {
         let id = format!("odd-{n}");
         let err = w
             .coach
+            .workouts()
             .log_session(session(&id, "plan", "rx-bench", T0 + DAY, sets))
             .unwrap_err();
         assert_eq!(err.code(), "invalid_argument", "{name}");

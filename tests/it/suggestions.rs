@@ -24,7 +24,8 @@ fn world() -> World {
     let clock = Arc::new(FixedClock::new(T0));
     let coach = Coach::with_store(Store::open(&path).unwrap(), clock.clone());
     coach
-        .save_exercise(CatalogExercise {
+        .workouts()
+        .save_catalog_exercise(CatalogExercise {
             catalog_id: "bench".into(),
             name: "Bench Press".into(),
             equipment: Equipment::Barbell,
@@ -32,14 +33,15 @@ fn world() -> World {
         })
         .unwrap();
     coach
-        .save_exercise(CatalogExercise {
+        .workouts()
+        .save_catalog_exercise(CatalogExercise {
             catalog_id: "squat".into(),
             name: "Back Squat".into(),
             equipment: Equipment::Barbell,
             target_muscles: vec![Muscle::Quads],
         })
         .unwrap();
-    coach.save_plan(plan()).unwrap();
+    coach.workouts().save_plan(plan()).unwrap();
     World {
         coach,
         clock,
@@ -129,7 +131,7 @@ fn session(day: i64, bench: (f64, u32), squat: (f64, u32)) -> SessionLog {
 
 fn log(w: &World, s: &SessionLog) {
     w.clock.advance_ms(0);
-    w.coach.log_session(s.clone()).unwrap();
+    w.coach.workouts().log_session(s.clone()).unwrap();
 }
 
 fn weight_changes(
@@ -156,7 +158,7 @@ fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
     log(&w, &session(0, (135.0, 12), (225.0, 9)));
     log(&w, &session(2, (135.0, 12), (225.0, 10)));
     w.clock.advance_ms(2 * DAY);
-    let first = w.coach.suggestions_for_session("s2".into()).unwrap();
+    let first = w.coach.suggestions().for_session("s2".into()).unwrap();
     let bench: Vec<_> = weight_changes(&first)
         .into_iter()
         .filter(|c| c.0 == "rx-bench")
@@ -182,7 +184,8 @@ fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
     // Generating again returns the same stored suggestions, even through a reopened database.
     let again = Coach::open(w.path.display().to_string())
         .unwrap()
-        .suggestions_for_session("s2".into())
+        .suggestions()
+        .for_session("s2".into())
         .unwrap();
     assert_eq!(again, first);
 
@@ -193,9 +196,14 @@ fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
             c.draft.change_type == ChangeType::IncreaseWeight && c.draft.target_set_index == Some(0)
         })
         .unwrap();
-    let accepted = w.coach.accept_change(inc.id.clone()).unwrap();
+    let accepted = w.coach.suggestions().accept(inc.id.clone()).unwrap();
     assert_eq!(accepted.decision, Decision::Accepted);
-    let plan = w.coach.plan("upper-lower".into()).unwrap().unwrap();
+    let plan = w
+        .coach
+        .workouts()
+        .plan("upper-lower".into())
+        .unwrap()
+        .unwrap();
     assert_eq!(plan.exercises[0].sets[0].target_weight, 140.0);
     assert_eq!(
         plan.exercises[0].sets[1].target_weight, 135.0,
@@ -203,16 +211,20 @@ fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
     );
     assert!(
         matches!(
-            w.coach.accept_change(inc.id.clone()),
+            w.coach.suggestions().accept(inc.id.clone()),
             Err(CoachError::InvalidArgument { .. })
         ),
         "decided once"
     );
 
     // Leaving the summary defers the rest; they come back before the plan's next workout.
-    let n = w.coach.defer_pending("s2".into()).unwrap();
+    let n = w.coach.suggestions().defer_pending("s2".into()).unwrap();
     assert_eq!(n as usize, first.len() - 1);
-    let deferred = w.coach.deferred_for_plan("upper-lower".into()).unwrap();
+    let deferred = w
+        .coach
+        .suggestions()
+        .deferred("upper-lower".into())
+        .unwrap();
     assert_eq!(deferred.len(), first.len() - 1);
     assert!(deferred.iter().all(|c| c.id != inc.id));
 
@@ -221,7 +233,8 @@ fn double_progression_is_suggested_once_accepted_applied_and_evaluated() {
     log(&w, &session(4, (140.0, 9), (225.0, 10)));
     let evaluated = w
         .coach
-        .suggestions_for_session("s2".into())
+        .suggestions()
+        .for_session("s2".into())
         .unwrap()
         .into_iter()
         .find(|c| c.id == inc.id)
@@ -241,19 +254,19 @@ fn cooldown_blocks_similar_suggestions_for_seven_days() {
     log(&w, &session(0, (135.0, 12), (225.0, 9)));
     log(&w, &session(1, (135.0, 12), (225.0, 9)));
     w.clock.advance_ms(DAY);
-    let first = w.coach.suggestions_for_session("s1".into()).unwrap();
+    let first = w.coach.suggestions().for_session("s1".into()).unwrap();
     let incs: Vec<_> = first
         .iter()
         .filter(|c| c.draft.change_type == ChangeType::IncreaseWeight)
         .collect();
     assert!(!incs.is_empty());
     for c in &incs {
-        w.coach.reject_change(c.id.clone()).unwrap();
+        w.coach.suggestions().reject(c.id.clone()).unwrap();
     }
     // Same performance two days later: the rejected increases are in cooldown.
     log(&w, &session(3, (135.0, 12), (225.0, 9)));
     w.clock.advance_ms(2 * DAY);
-    let second = w.coach.suggestions_for_session("s3".into()).unwrap();
+    let second = w.coach.suggestions().for_session("s3".into()).unwrap();
     assert!(
         second
             .iter()
@@ -263,7 +276,7 @@ fn cooldown_blocks_similar_suggestions_for_seven_days() {
     // Eight days after the rejection they may come back.
     log(&w, &session(10, (135.0, 12), (225.0, 9)));
     w.clock.advance_ms(7 * DAY);
-    let third = w.coach.suggestions_for_session("s10".into()).unwrap();
+    let third = w.coach.suggestions().for_session("s10".into()).unwrap();
     assert!(third
         .iter()
         .any(|c| c.draft.change_type == ChangeType::IncreaseWeight));
@@ -275,24 +288,24 @@ fn logging_validates_and_stores_nothing_on_error() {
     let mut bad = session(0, (135.0, 10), (225.0, 10));
     bad.exercises[1].prescription_id = Some("rx-bench".into());
     assert!(matches!(
-        w.coach.log_session(bad),
+        w.coach.workouts().log_session(bad),
         Err(CoachError::InvalidArgument { .. })
     ));
     let mut nan = session(0, (135.0, 10), (225.0, 10));
     nan.exercises[0].sets[1].weight = f64::NAN;
     assert!(matches!(
-        w.coach.log_session(nan),
+        w.coach.workouts().log_session(nan),
         Err(CoachError::InvalidArgument { .. })
     ));
     let mut unknown = session(0, (135.0, 10), (225.0, 10));
     unknown.plan_id = Some("nope".into());
     assert!(matches!(
-        w.coach.log_session(unknown),
+        w.coach.workouts().log_session(unknown),
         Err(CoachError::NotFound { .. })
     ));
     assert!(
         matches!(
-            w.coach.suggestions_for_session("s0".into()),
+            w.coach.suggestions().for_session("s0".into()),
             Err(CoachError::NotFound { .. })
         ),
         "nothing was stored"
@@ -300,14 +313,17 @@ fn logging_validates_and_stores_nothing_on_error() {
     log(&w, &session(0, (135.0, 10), (225.0, 10)));
     assert!(
         matches!(
-            w.coach.log_session(session(0, (1.0, 1), (1.0, 1))),
+            w.coach
+                .workouts()
+                .log_session(session(0, (1.0, 1), (1.0, 1))),
             Err(CoachError::InvalidArgument { .. })
         ),
         "same id twice"
     );
     let h = w
         .coach
-        .exercise_history("bench".into(), None)
+        .workouts()
+        .history("bench".into(), None)
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -315,11 +331,11 @@ fn logging_validates_and_stores_nothing_on_error() {
         (1, 10, 10)
     );
     assert!(matches!(
-        w.coach.accept_change("missing".into()),
+        w.coach.suggestions().accept("missing".into()),
         Err(CoachError::NotFound { .. })
     ));
     assert!(matches!(
-        w.coach.deferred_for_plan("missing".into()),
+        w.coach.suggestions().deferred("missing".into()),
         Err(CoachError::NotFound { .. })
     ));
 }
@@ -335,12 +351,14 @@ fn a_session_without_a_plan_has_no_suggestions_and_is_not_regenerated() {
     log(&w, &free);
     assert!(w
         .coach
-        .suggestions_for_session("s0".into())
+        .suggestions()
+        .for_session("s0".into())
         .unwrap()
         .is_empty());
     assert!(w
         .coach
-        .suggestions_for_session("s0".into())
+        .suggestions()
+        .for_session("s0".into())
         .unwrap()
         .is_empty());
 }
@@ -354,7 +372,7 @@ fn concurrent_generation_never_duplicates() {
     let runs: Vec<Vec<PrescriptionChange>> = (0..4)
         .map(|_| {
             let c = Arc::clone(&coach);
-            std::thread::spawn(move || c.suggestions_for_session("s1".into()).unwrap())
+            std::thread::spawn(move || c.suggestions().for_session("s1".into()).unwrap())
         })
         .collect::<Vec<_>>()
         .into_iter()
@@ -374,7 +392,7 @@ fn a_prescription_logged_twice_in_a_session_gets_one_of_each_suggestion() {
     s.exercises.push(again);
     log(&w, &s);
     w.clock.advance_ms(2 * DAY);
-    let changes = w.coach.suggestions_for_session("s2".into()).unwrap();
+    let changes = w.coach.suggestions().for_session("s2".into()).unwrap();
     let bench = weight_changes(&changes)
         .into_iter()
         .filter(|c| c.0 == "rx-bench")
@@ -467,7 +485,7 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
     for seed in 1..=12u64 {
         let w = world();
         if seed % 2 == 0 {
-            w.coach.set_ai_source(Some(Arc::new(ChurnAi)));
+            w.coach.model().set_ai_source(Some(Arc::new(ChurnAi)));
         }
         let mut rng = Lcg(seed);
         let mut day = 0i64;
@@ -489,10 +507,10 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
             w.clock.advance_ms(
                 (T0 + day * DAY + 3_600_000) - coachcore::kernel::clock::Clock::now_ms(&*w.clock),
             );
-            w.coach.log_session(s.clone()).unwrap();
-            let new = w.coach.suggestions_for_session(s.id.clone()).unwrap();
+            w.coach.workouts().log_session(s.clone()).unwrap();
+            let new = w.coach.suggestions().for_session(s.id.clone()).unwrap();
             assert_eq!(
-                w.coach.suggestions_for_session(s.id.clone()).unwrap(),
+                w.coach.suggestions().for_session(s.id.clone()).unwrap(),
                 new,
                 "stable on repeat"
             );
@@ -505,7 +523,7 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
             let mut sessions: Vec<String> = all.iter().map(|c| c.session_id.clone()).collect();
             sessions.dedup();
             for sid in sessions {
-                current.extend(w.coach.suggestions_for_session(sid).unwrap());
+                current.extend(w.coach.suggestions().for_session(sid).unwrap());
             }
             let pending: Vec<&PrescriptionChange> = current
                 .iter()
@@ -543,9 +561,9 @@ fn the_pipeline_never_leaves_two_similar_pending_suggestions_within_the_cooldown
             for c in &new {
                 // Random decisions; some stay pending.
                 let _ = match rng.next(4) {
-                    0 => w.coach.accept_change(c.id.clone()),
-                    1 => w.coach.reject_change(c.id.clone()),
-                    2 => w.coach.defer_change(c.id.clone()),
+                    0 => w.coach.suggestions().accept(c.id.clone()),
+                    1 => w.coach.suggestions().reject(c.id.clone()),
+                    2 => w.coach.suggestions().defer_change(c.id.clone()),
                     _ => continue,
                 };
             }
@@ -619,10 +637,14 @@ fn plans_are_validated_before_saving() {
     for (name, edit, code) in cases {
         let mut p = base.clone();
         edit(&mut p);
-        let err = w.coach.save_plan(p).expect_err(name);
+        let err = w.coach.workouts().save_plan(p).expect_err(name);
         assert_eq!(err.code(), code, "{name}: {err}");
         assert_eq!(
-            w.coach.plan("upper-lower".into()).unwrap().unwrap(),
+            w.coach
+                .workouts()
+                .plan("upper-lower".into())
+                .unwrap()
+                .unwrap(),
             base,
             "{name}: nothing changed"
         );
@@ -631,10 +653,11 @@ fn plans_are_validated_before_saving() {
     let mut other = base.clone();
     other.settings.plan_id = "other".into();
     other.exercises.truncate(1);
-    let err = w.coach.save_plan(other).unwrap_err();
+    let err = w.coach.workouts().save_plan(other).unwrap_err();
     assert_eq!(err.code(), "invalid_argument");
     assert_eq!(
         w.coach
+            .workouts()
             .plan("upper-lower".into())
             .unwrap()
             .unwrap()
@@ -642,13 +665,18 @@ fn plans_are_validated_before_saving() {
             .len(),
         2
     );
-    assert_eq!(w.coach.plan("other".into()).unwrap(), None);
+    assert_eq!(w.coach.workouts().plan("other".into()).unwrap(), None);
     // Reordering a plan's own exercises is fine.
     let mut reordered = base.clone();
     reordered.exercises[0].position = 1;
     reordered.exercises[1].position = 0;
-    w.coach.save_plan(reordered).unwrap();
-    let saved = w.coach.plan("upper-lower".into()).unwrap().unwrap();
+    w.coach.workouts().save_plan(reordered).unwrap();
+    let saved = w
+        .coach
+        .workouts()
+        .plan("upper-lower".into())
+        .unwrap()
+        .unwrap();
     assert_eq!(saved.exercises[0].id, "rx-squat");
 }
 
@@ -715,8 +743,8 @@ fn ai_suggestions_are_admitted_only_when_they_fit_and_never_break_the_pipeline()
         fail: false,
         seen_history: Default::default(),
     });
-    w.coach.set_ai_source(Some(ai.clone()));
-    let changes = w.coach.suggestions_for_session("s1".into()).unwrap();
+    w.coach.model().set_ai_source(Some(ai.clone()));
+    let changes = w.coach.suggestions().for_session("s1".into()).unwrap();
     let from_ai: Vec<_> = changes
         .iter()
         .filter(|c| c.draft.source == SuggestionSource::Ai)
@@ -743,11 +771,11 @@ fn ai_suggestions_are_admitted_only_when_they_fit_and_never_break_the_pipeline()
     let w2 = world();
     log(&w2, &session(0, (135.0, 12), (225.0, 10)));
     log(&w2, &session(1, (135.0, 12), (225.0, 10)));
-    w2.coach.set_ai_source(Some(Arc::new(FakeAi {
+    w2.coach.model().set_ai_source(Some(Arc::new(FakeAi {
         fail: true,
         seen_history: Default::default(),
     })));
-    let changes = w2.coach.suggestions_for_session("s1".into()).unwrap();
+    let changes = w2.coach.suggestions().for_session("s1".into()).unwrap();
     assert!(
         !changes.is_empty()
             && changes

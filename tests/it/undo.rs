@@ -42,7 +42,8 @@ impl Env {
     fn apply(&self, ops: Value) -> ApplyResult {
         self.clock.advance_ms(60_000);
         self.coach
-            .apply_operations_json(
+            .planner()
+            .apply_json(
                 &json!({ "operations": ops }).to_string(),
                 None,
                 Some("2026-11-18"),
@@ -52,11 +53,11 @@ impl Env {
 
     fn undo(&self, request_id: &str) -> Result<ApplyResult, CoachError> {
         self.clock.advance_ms(60_000);
-        self.coach.undo_applied(request_id)
+        self.coach.planner().undo(request_id)
     }
 
     fn item(&self, kind: ItemKind, id: &str) -> Option<PlannerItem> {
-        self.coach.planner_item(kind, id.into()).unwrap()
+        self.coach.planner().item(kind, id.into()).unwrap()
     }
 
     /// Every item the ids name, as read now.
@@ -93,7 +94,7 @@ fn creations_are_deleted_and_the_undo_is_logged() {
     assert!(env.item(ItemKind::Todo, &todo).is_none());
     assert!(env.item(ItemKind::Habit, &habit).is_none());
     // The audit log holds the undo: before = the created item, after = nothing.
-    let log = env.coach.audit_log(10, None).unwrap();
+    let log = env.coach.planner().audit_log(10, None).unwrap();
     assert_eq!(log[0].request_id, undone.request_id);
     assert!(log[0].before_json.is_some() && log[0].after_json.is_none());
 }
@@ -142,7 +143,7 @@ fn updates_completions_and_deletions_come_back_exactly() {
     let created = r.applied[7].id.clone();
     assert_ne!(env.items(&all), before);
     // The deletion logged the goal that lost its link.
-    let log = env.coach.audit_log(20, None).unwrap();
+    let log = env.coach.planner().audit_log(20, None).unwrap();
     assert!(log
         .iter()
         .any(|e| e.request_id == r.request_id && e.op == OpType::GoalRemoveItem && e.item_id == g));

@@ -59,7 +59,7 @@ fn generate(
     model: Option<Arc<dyn LanguageModel>>,
     events: &Events,
 ) -> Result<WorkoutResult, CoachError> {
-    c.generate_workout_with(
+    c.workouts().generate_with(
         r,
         model.map(SharedModel::plain),
         events,
@@ -536,10 +536,18 @@ fn deterministic_flow_round_trips_through_yaml_and_saves() {
     // Saved; a second one on the same date and place gets NN 02.
     let again = generate(&c, &request(), None, &events).unwrap();
     assert_eq!(again.workout.workout_id, "2025-08-17-gym-downtown-02");
-    let list = c.workouts(10).unwrap();
+    let list = c.workouts().list(10).unwrap();
     assert_eq!(list.len(), 2);
-    assert_eq!(c.workout(r.workout.workout_id.clone()).unwrap().unwrap(), r);
-    assert!(c.validate_workout_yaml(r.yaml.clone()).error.is_none());
+    assert_eq!(
+        c.workouts()
+            .get(r.workout.workout_id.clone())
+            .unwrap()
+            .unwrap(),
+        r
+    );
+    assert!(coachcore::validate_workout_yaml(r.yaml.clone())
+        .error
+        .is_none());
     // The deterministic plan passes the analyzer's own domain checks.
     let (pre, _) =
         coachcore::workout::service::pre_analysis(&Store::open_in_memory().unwrap(), &request())
@@ -558,13 +566,14 @@ fn log_all(c: &Coach, w: &Workout, performed_at_ms: i64) {
             actual_reps: 10,
         })
         .collect();
-    c.log_workout(WorkoutLog {
-        workout_id: w.workout_id.clone(),
-        performed_at_ms,
-        sets,
-        post_workout: None,
-    })
-    .unwrap();
+    c.workouts()
+        .log(WorkoutLog {
+            workout_id: w.workout_id.clone(),
+            performed_at_ms,
+            sets,
+            post_workout: None,
+        })
+        .unwrap();
 }
 
 #[test]
@@ -582,20 +591,25 @@ fn logged_workouts_become_history_and_drive_anti_repeat() {
         .collect();
     // The suggestion engine's history has them; the saved workout has its actual values.
     let saved = c
-        .workout(first.workout.workout_id.clone())
+        .workouts()
+        .get(first.workout.workout_id.clone())
         .unwrap()
         .unwrap();
     assert!(saved.workout.sets.iter().all(|s| s.actual_reps == Some(10)));
     assert!(validate_workout_yaml(&saved.yaml).unwrap().sets[0]
         .actual_weight
         .is_some());
-    assert!(c.workouts(1).unwrap()[0].logged || c.workouts(10).unwrap().iter().any(|w| w.logged));
+    assert!(
+        c.workouts().list(1).unwrap()[0].logged
+            || c.workouts().list(10).unwrap().iter().any(|w| w.logged)
+    );
     assert!(c
-        .exercise_history(done[0].to_string(), None)
+        .workouts()
+        .history(done[0].to_string(), None)
         .unwrap()
         .is_some());
     assert!(matches!(
-        c.log_workout(WorkoutLog {
+        c.workouts().log(WorkoutLog {
             workout_id: first.workout.workout_id.clone(),
             performed_at_ms: NOW_MS,
             sets: vec![],
@@ -775,7 +789,8 @@ fn three_invalid_analyzer_answers_give_the_typed_error_with_its_stage() {
         ..WorkoutSettings::default()
     };
     let r = coach()
-        .generate_workout_with(
+        .workouts()
+        .generate_with(
             &request(),
             Some(SharedModel::plain(model)),
             &Events::default(),
@@ -829,7 +844,8 @@ fn model_errors_cancellation_and_bad_requests_are_typed() {
     cancel.cancel();
     let events = Events::default();
     let e = coach()
-        .generate_workout_with(
+        .workouts()
+        .generate_with(
             &request(),
             None,
             &events,
@@ -839,7 +855,10 @@ fn model_errors_cancellation_and_bad_requests_are_typed() {
         .unwrap_err();
     assert_eq!(e, CoachError::Cancelled);
     assert_eq!(events.stages().last(), Some(&(WorkoutStage::Done, 0)));
-    assert!(coach().workouts(10).unwrap().is_empty(), "nothing saved");
+    assert!(
+        coach().workouts().list(10).unwrap().is_empty(),
+        "nothing saved"
+    );
     for (field, bad) in [
         ("/meta/durationMinutes", json!(181)),
         ("/meta/date", json!("2025-02-30")),
@@ -870,7 +889,9 @@ impl coachcore::ffi::WorkoutListener for PanickingListener {
 fn a_listener_that_always_panics_cannot_hang_wait() {
     let c = Arc::new(coach());
     let listener = Arc::new(PanickingListener(Default::default()));
-    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()), None);
+    let task = c
+        .workouts()
+        .generate(request(), Some(listener.clone()), None);
     let result = task
         .wait()
         .expect("the generation goes on without its listener");
@@ -919,7 +940,7 @@ fn each_stage_keeps_its_budget_and_the_timeout_names_the_stage() {
             generator_timeout_ms: generator_ms,
             ..WorkoutSettings::default()
         };
-        let out = coach().generate_workout_with(
+        let out = coach().workouts().generate_with(
             &request(),
             Some(SharedModel::plain(slow)),
             &Events::default(),
@@ -956,7 +977,8 @@ fn each_stage_keeps_its_budget_and_the_timeout_names_the_stage() {
         ..WorkoutSettings::default()
     };
     let e = coach()
-        .generate_workout_with(
+        .workouts()
+        .generate_with(
             &request(),
             None,
             &Events::default(),
@@ -1024,9 +1046,11 @@ impl coachcore::ffi::WorkoutListener for CancelOnAnalyzer {
 fn a_cancel_during_a_model_call_stops_the_generation() {
     let c = Arc::new(coach());
     let model = Arc::new(UntilCancelled(Default::default()));
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     let listener = Arc::new(CancelOnAnalyzer(Mutex::default(), Mutex::default()));
-    let task = Arc::clone(&c).generate_workout(request(), Some(listener.clone()), None);
+    let task = c
+        .workouts()
+        .generate(request(), Some(listener.clone()), None);
     *listener.0.lock().unwrap() = Some(Arc::clone(&task));
     assert_eq!(task.wait().unwrap_err(), CoachError::Cancelled);
     assert_eq!(
@@ -1043,7 +1067,7 @@ fn a_cancel_during_a_model_call_stops_the_generation() {
             WorkoutStage::Done
         ]
     );
-    assert!(c.workouts(10).unwrap().is_empty(), "nothing saved");
+    assert!(c.workouts().list(10).unwrap().is_empty(), "nothing saved");
 }
 
 #[test]
@@ -1058,17 +1082,19 @@ fn the_coachs_model_is_called_through_its_circuit_breaker() {
     let (plan, workout, _) = reference_answers();
     model.push(ScriptedReply::Text(plan));
     model.push(ScriptedReply::Text(workout));
-    c.use_language_model(Some(model.clone()));
+    c.model().set(Some(model.clone())).unwrap();
     for _ in 0..5 {
-        let e = Arc::clone(&c)
-            .generate_workout(request(), None, None)
+        let e = c
+            .workouts()
+            .generate(request(), None, None)
             .wait()
             .unwrap_err();
         assert!(matches!(e, CoachError::ModelFailure { .. }), "{e:?}");
     }
     // Five failures open the breaker: the model is not called, the error is typed.
-    let e = Arc::clone(&c)
-        .generate_workout(request(), None, None)
+    let e = c
+        .workouts()
+        .generate(request(), None, None)
         .wait()
         .unwrap_err();
     assert!(matches!(e, CoachError::ModelUnavailable { .. }), "{e:?}");
@@ -1079,11 +1105,8 @@ fn the_coachs_model_is_called_through_its_circuit_breaker() {
     );
     assert_eq!(model.remaining(), 2);
     // Without the model the deterministic flow still works.
-    c.use_language_model(None);
-    let r = Arc::clone(&c)
-        .generate_workout(request(), None, None)
-        .wait()
-        .unwrap();
+    c.model().set(None).unwrap();
+    let r = c.workouts().generate(request(), None, None).wait().unwrap();
     assert_eq!(r.source, WorkoutSource::Deterministic);
 }
 
@@ -1104,7 +1127,7 @@ fn every_valid_plan_renders_a_valid_workout_or_a_clear_error() {
         );
         assert_eq!(v.is_valid(&plan), ok, "{range}");
         if ok {
-            let yaml = coach().render_workout_plan(&plan.to_string()).unwrap();
+            let yaml = coachcore::Workouts::render_plan(&plan.to_string()).unwrap();
             validate_workout_yaml(&yaml).unwrap();
         }
     }
@@ -1117,7 +1140,7 @@ fn every_valid_plan_renders_a_valid_workout_or_a_clear_error() {
         p["working_sets"] = json!(8);
     }
     assert!(v.is_valid(&plan));
-    let e = coach().render_workout_plan(&plan.to_string()).unwrap_err();
+    let e = coachcore::Workouts::render_plan(&plan.to_string()).unwrap_err();
     assert!(
         matches!(&e, CoachError::InvalidArgument { detail } if detail.contains("at most 76")),
         "{e:?}"
@@ -1195,22 +1218,24 @@ fn the_apps_own_equipment_is_stored_and_resolves_its_key() {
             .all(|s| s.equipment == "bodyweight"),
         "unknown keys provide nothing"
     );
-    c.save_workout_equipment(WorkoutEquipment {
-        key: "eq_hex_bar".into(),
-        name: "Hex bar".into(),
-        provides: vec!["trap_bar".into()],
-        weights: vec![],
-        units: WeightUnit::Lbs,
-    })
-    .unwrap();
-    c.save_workout_equipment(WorkoutEquipment {
-        key: "eq_my_bells".into(),
-        name: "Two kettlebells".into(),
-        provides: vec!["kettlebell".into()],
-        weights: vec![12.0, 20.0],
-        units: WeightUnit::Kg,
-    })
-    .unwrap();
+    c.workouts()
+        .save_equipment(WorkoutEquipment {
+            key: "eq_hex_bar".into(),
+            name: "Hex bar".into(),
+            provides: vec!["trap_bar".into()],
+            weights: vec![],
+            units: WeightUnit::Lbs,
+        })
+        .unwrap();
+    c.workouts()
+        .save_equipment(WorkoutEquipment {
+            key: "eq_my_bells".into(),
+            name: "Two kettlebells".into(),
+            provides: vec!["kettlebell".into()],
+            weights: vec![12.0, 20.0],
+            units: WeightUnit::Kg,
+        })
+        .unwrap();
     for bad in [
         WorkoutEquipment {
             key: "Eq Bad".into(),
@@ -1228,13 +1253,13 @@ fn the_apps_own_equipment_is_stored_and_resolves_its_key() {
         },
     ] {
         assert!(matches!(
-            c.save_workout_equipment(bad),
+            c.workouts().save_equipment(bad),
             Err(CoachError::InvalidArgument { .. })
         ));
     }
     drop(c);
     let c = open();
-    let own = c.workout_equipment().unwrap();
+    let own = c.workouts().equipment().unwrap();
     assert_eq!(
         own.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
         ["eq_hex_bar", "eq_my_bells"],

@@ -32,7 +32,7 @@ pub(crate) fn ops_dryrun(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
         Err(code) => return Ok(code),
     };
     let today = f.get("--today").copied();
-    let result = open(f.get("--db")).and_then(|c| c.dry_run_operations_json(&input, today));
+    let result = open(f.get("--db")).and_then(|c| c.planner().dry_run_json(&input, today));
     Ok(match result {
         Ok(v) => {
             out!("{}", serde_json::to_string(&v).unwrap_or_default());
@@ -56,7 +56,7 @@ pub(crate) fn ops_apply(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     };
     let key = f.get("--idempotency-key").copied();
     let today = f.get("--today").copied();
-    let result = open(Some(db)).and_then(|c| c.apply_operations_json(&input, key, today));
+    let result = open(Some(db)).and_then(|c| c.planner().apply_json(&input, key, today));
     Ok(match result {
         Ok(r) => {
             out!("{}", serde_json::to_string(&r).unwrap_or_default());
@@ -71,7 +71,7 @@ pub(crate) fn ops_undo(f: &HashMap<String, &str>, request_id: &str) -> Result<Ex
         .get("--db")
         .ok_or_else(|| Usage("--db is required".into()))?;
     Ok(
-        match open(Some(db)).and_then(|c| c.undo_applied(request_id)) {
+        match open(Some(db)).and_then(|c| c.planner().undo(request_id)) {
             Ok(r) => {
                 out!("{}", serde_json::to_string(&r).unwrap_or_default());
                 ExitCode::SUCCESS
@@ -193,8 +193,10 @@ pub(crate) fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<Exit
         selection: None,
         today: f.get("--today").map(|s| s.to_string()),
     };
-    let result = open(Some(db))
-        .and_then(|c| c.run_message_with(request, model, &PrintEvents, &CancelToken::new()));
+    let result = open(Some(db)).and_then(|c| {
+        c.assistant()
+            .run_message_with(request, model, &PrintEvents, &CancelToken::new())
+    });
     Ok(match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => print_error(&e),
@@ -234,7 +236,8 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
         schema_version: schema,
         reason: SelectionReason::Override,
     };
-    let result = open(f.get("--db")).and_then(|c| c.transform_plan(text, selection, seed));
+    let result =
+        open(f.get("--db")).and_then(|c| c.workouts().transform_plan(text, selection, seed));
     Ok(match result {
         Ok(t) => {
             out!("{}", serde_json::to_string(&t.plan).unwrap_or_default());
@@ -284,7 +287,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         details: None,
     };
     let result = open(Some(db)).and_then(|c| {
-        c.generate_today_plan_with(
+        c.workouts().today_plan_with(
             &request,
             model,
             &CancelToken::new(),

@@ -69,7 +69,7 @@ impl LogListener for ModelLines {
 /// Loads `path` as an app does (`Coach.loadModel`) and prints what it is.
 fn load(coach: &Coach, path: &str) -> Result<(), CoachError> {
     let started = std::time::Instant::now();
-    let info = coach.load_model(
+    let info = coach.model().load(
         path.to_string(),
         ModelOptions {
             context_tokens: 4096,
@@ -105,7 +105,7 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
         vec![SchemaVersion::V2Flat],
         vec![SchemaVersion::V1Current, SchemaVersion::V2Flat],
     ] {
-        let sel = coach.select_plan_schema(supported.clone(), None);
+        let sel = coachcore::select_plan_schema(supported.clone(), None);
         let names: Vec<_> = supported.iter().map(|v| v.as_str()).collect();
         out!(
             "schema selection, model supports [{}]: {} ({})",
@@ -115,17 +115,19 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
         );
     }
 
-    let selection = coach.select_plan_schema(vec![SchemaVersion::V2Flat], None);
+    let selection = coachcore::select_plan_schema(vec![SchemaVersion::V2Flat], None);
     out!(
         "\nmodel output (v2-flat, fenced, with prose and a block template):\n{}",
         DEMO_OUTPUT.trim_end()
     );
-    let t = coach.transform_plan(DEMO_OUTPUT.to_string(), selection, Some(2026))?;
+    let t = coach
+        .workouts()
+        .transform_plan(DEMO_OUTPUT.to_string(), selection, Some(2026))?;
     out!("\ntransformed with ruleset {}:\n", t.ruleset_version);
     print_plan(&t.plan);
 
     let broken = DEMO_OUTPUT.replace("\"blockIndex\": 2", "\"blockIndex\": 7");
-    match coach.transform_plan(broken, selection, None) {
+    match coach.workouts().transform_plan(broken, selection, None) {
         Err(e) => out!(
             "\nthe same output with a block index of 7 is rejected: {} at {}",
             e.code(),
@@ -142,7 +144,7 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     coachcore::ffi::logging::set_log_listener(None, LogLevel::Warn);
 
     out!("\ngeneration metadata in the database:");
-    for g in coach.recent_generations(10)? {
+    for g in coach.workouts().plan_generations(10)? {
         let outcome = match (&g.error_code, &g.error_path) {
             (None, _) => "ok".to_string(),
             (Some(c), p) => format!(
@@ -178,7 +180,7 @@ fn demo_generated_plan(coach: &Coach) {
         timezone: None,
         seed: Some(7),
     };
-    match coach.generate_today_plan(request) {
+    match coach.workouts().today_plan(request) {
         Ok(t) => print_plan(&t.plan),
         Err(e) => out!(
             "  the model's answers were rejected: {} at {} (nothing is shown to the user)",
@@ -204,14 +206,14 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
         target: 0,
     };
     for (id, name, muscle, _) in exercises {
-        coach.save_exercise(CatalogExercise {
+        coach.workouts().save_catalog_exercise(CatalogExercise {
             catalog_id: id.into(),
             name: name.into(),
             equipment: Equipment::Barbell,
             target_muscles: vec![muscle],
         })?;
     }
-    coach.save_plan(WorkoutPlan {
+    coach.workouts().save_plan(WorkoutPlan {
         settings: PlanSettings {
             plan_id: "demo-plan".into(),
             unit: WeightUnit::Lbs,
@@ -248,7 +250,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
     out!("\nsuggestions: logging 3 workouts of \"Full Body A\" (bench, squat, row; 3 x 8-12 each)");
     for (n, r) in reps.iter().enumerate() {
         let id = format!("demo-{start}-{n}");
-        coach.log_session(SessionLog {
+        coach.workouts().log_session(SessionLog {
             id: id.clone(),
             plan_id: Some("demo-plan".into()),
             performed_at_ms: start + n as i64 * 2 * DAY,
@@ -280,7 +282,7 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
         out!("  workout {}: {}", n + 1, line.join(", "));
     }
     let last = format!("demo-{start}-2");
-    let changes = coach.suggestions_for_session(last.clone())?;
+    let changes = coach.suggestions().for_session(last.clone())?;
     out!("suggestions after workout 3 ({}):", changes.len());
     for c in &changes {
         let d = &c.draft;
@@ -303,10 +305,10 @@ fn demo_suggestions(coach: &Coach) -> Result<(), CoachError> {
         );
     }
     if let Some(first) = changes.first() {
-        coach.accept_change(first.id.clone())?;
-        let deferred = coach.defer_pending(last)?;
+        coach.suggestions().accept(first.id.clone())?;
+        let deferred = coach.suggestions().defer_pending(last)?;
         out!("accepted the first, deferred {deferred} for review before the next workout");
-        if let Some(plan) = coach.plan("demo-plan".into())? {
+        if let Some(plan) = coach.workouts().plan("demo-plan".into())? {
             if let Some(rx) = plan
                 .exercises
                 .iter()
@@ -393,22 +395,26 @@ fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
     let result: AssistantResult = if real {
         // As an app does when the assistant's screen opens: its fixed prompt beginning is read
         // into the model's cache, so the message reads only what follows.
-        let warmed = coach.prewarm(coachcore::ffi::AiFeature::Assistant)?;
+        let warmed = coach
+            .model()
+            .prewarm(coachcore::ffi::AiFeature::Assistant)?;
         out!(
             "  (prewarm: the assistant's fixed prompt beginning, {warmed} tokens, is in the cache)"
         );
         // As an app sends it: in the background, events to a listener, then the result.
-        let task = Arc::clone(coach).send_message(request, Some(Arc::new(Show)));
+        let task = coach.assistant().send(request, Some(Arc::new(Show)));
         task.wait()?
     } else {
         let model: Arc<dyn LanguageModel> = ScriptedModel::texts(demo_script());
-        coach.run_message_with(request, Some(model), &Show, &CancelToken::new())?
+        coach
+            .assistant()
+            .run_message_with(request, Some(model), &Show, &CancelToken::new())?
     };
     out!("proposed operations (nothing applied yet):");
     for op in &result.operations {
         out!("  {}", serde_json::to_string(op).unwrap_or_default());
     }
-    let applied = coach.apply_operations(
+    let applied = coach.planner().apply(
         result.operations.clone(),
         Some(format!("demo-{}", result.request_id)),
         Some(today.to_string()),
@@ -418,7 +424,7 @@ fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
         applied.applied.len(),
         applied.request_id
     );
-    let week = coach.week(tomorrow.to_string())?;
+    let week = coach.planner().week(tomorrow.to_string())?;
     out!("week {} to {}:", week.week_start, week.week_end);
     for e in &week.entries {
         let time = e.item.time_of_day.as_deref().unwrap_or("     ");
@@ -432,7 +438,7 @@ fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
         );
     }
     out!("audit log:");
-    for a in coach.audit_log(10, None)? {
+    for a in coach.planner().audit_log(10, None)? {
         out!(
             "  #{} {} {} {}",
             a.seq,

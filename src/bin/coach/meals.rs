@@ -9,7 +9,7 @@ use coachcore::kernel::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::MealPlanEvent;
-use coachcore::Coach;
+use coachcore::Meals;
 
 use crate::commands::{job_inputs, JobInputs};
 use crate::io::{open, print_error, read_stdin, Usage};
@@ -26,13 +26,15 @@ pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
             return Ok(ExitCode::from(1));
         }
     };
-    Ok(match open(Some(db)).and_then(|c| c.import_recipes(input)) {
-        Ok(n) => {
-            out!("{{\"imported\":{n}}}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => print_error(&e),
-    })
+    Ok(
+        match open(Some(db)).and_then(|c| c.meals().import_recipes(input)) {
+            Ok(n) => {
+                out!("{{\"imported\":{n}}}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => print_error(&e),
+        },
+    )
 }
 
 /// Prints `progress` events as JSON lines as they come; keeps the last event for the final line.
@@ -53,15 +55,15 @@ impl PlanSink for PrintProgress {
 /// `coach meals plan --db PATH --request FILE [--model GGUF | --script FILE]`: events as JSON
 /// lines; the last is the `completed` or `failed` event with the job envelope under `"job"`.
 pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let JobInputs { db, request, model } = match job_inputs(f, Coach::meal_plan_request_from_json)?
-    {
+    let JobInputs { db, request, model } = match job_inputs(f, Meals::request_from_json)? {
         Ok(inputs) => inputs,
         Err(code) => return Ok(code),
     };
     let sink = PrintProgress::default();
-    let job = match open(Some(&db))
-        .and_then(|c| c.run_meal_plan_with(request, model, &sink, &CancelToken::new()))
-    {
+    let job = match open(Some(&db)).and_then(|c| {
+        c.meals()
+            .plan_with(request, model, &sink, &CancelToken::new())
+    }) {
         Ok(job) => job,
         Err(e) => return Ok(print_error(&e)),
     };

@@ -9,7 +9,7 @@ use coachcore::llm::CancelToken;
 use coachcore::workout::document::DocumentError;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
 use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
-use coachcore::Coach;
+use coachcore::Workouts;
 use serde::Serialize;
 
 use crate::commands::{job_inputs, JobInputs};
@@ -35,11 +35,7 @@ pub(crate) fn validate() -> Result<ExitCode, Usage> {
         Ok(text) => text,
         Err(code) => return Ok(code),
     };
-    let checked = Coach::open_in_memory().map(|c| c.validate_workout_yaml(yaml));
-    let v = match checked {
-        Ok(v) => v,
-        Err(e) => return Ok(print_error(&e)),
-    };
+    let v = coachcore::validate_workout_yaml(yaml);
     Ok(match (v.workout, v.error) {
         (Some(w), _) => {
             out!(
@@ -89,7 +85,7 @@ struct ResultLine<'a> {
 /// `{"event": "result", "result": WorkoutResult}`; on failure the error JSON as the last line and
 /// exit 1 (2 for rejected model output).
 pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let JobInputs { db, request, model } = match job_inputs(f, Coach::workout_request_from_json)? {
+    let JobInputs { db, request, model } = match job_inputs(f, Workouts::request_from_json)? {
         Ok(inputs) => inputs,
         Err(code) => return Ok(code),
     };
@@ -105,7 +101,7 @@ pub(crate) fn generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
         }
     }
     let run = open(Some(&db)).and_then(|c| {
-        c.generate_workout_with(
+        c.workouts().generate_with(
             &request,
             model.map(SharedModel::plain),
             &PrintEvents,
@@ -132,13 +128,11 @@ pub(crate) fn render() -> Result<ExitCode, Usage> {
         Ok(text) => text,
         Err(code) => return Ok(code),
     };
-    Ok(
-        match Coach::open_in_memory().and_then(|c| c.render_workout_plan(&input)) {
-            Ok(yaml) => {
-                out!("{}", yaml.trim_end());
-                ExitCode::SUCCESS
-            }
-            Err(e) => print_error(&e),
-        },
-    )
+    Ok(match Workouts::render_plan(&input) {
+        Ok(yaml) => {
+            out!("{}", yaml.trim_end());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
 }

@@ -123,6 +123,12 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
         ),
         Error::Llm(source) => model_error(source, None),
         Error::ModelStep { step, source } => model_error(source, Some(*step)),
+        Error::Closed => (
+            CoachError::Closed {
+                detail: "the coach was shut down; open a new one".into(),
+            },
+            Fault::Caller,
+        ),
         Error::Internal(detail) => (
             CoachError::Internal {
                 detail: detail.clone(),

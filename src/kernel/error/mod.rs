@@ -229,6 +229,9 @@ pub enum Error {
         /// What changed, in the library's words.
         detail: String,
     },
+    /// The `Coach` was shut down (`shutdown()`): its database is closed.
+    #[error("the coach was shut down")]
+    Closed,
     /// A bug in the library.
     #[error("internal error: {0}")]
     Internal(String),
@@ -442,6 +445,13 @@ pub enum CoachError {
         /// What changed, in the library's words (never the item's text).
         detail: String,
     },
+    /// The `Coach` was shut down with `shutdown()`: its database is closed and no call of it or
+    /// of its services (`meals()`, `planner()`, ...) runs any more. Open a new `Coach`.
+    #[error("closed: {detail}")]
+    Closed {
+        /// What was refused.
+        detail: String,
+    },
     /// A bug in the library. Please report it with the detail.
     #[error("internal error: {detail}")]
     Internal {
@@ -478,6 +488,7 @@ impl CoachError {
             Self::IdempotencyConflict => "idempotency_conflict",
             Self::DatabaseNotEmpty { .. } => "database_not_empty",
             Self::UndoConflict { .. } => "undo_conflict",
+            Self::Closed { .. } => "closed",
             Self::Internal { .. } => "internal",
         }
     }
@@ -509,6 +520,7 @@ impl CoachError {
             | Self::InvalidArgument { detail }
             | Self::OperationsRejected { detail, .. }
             | Self::DatabaseNotEmpty { detail }
+            | Self::Closed { detail }
             | Self::Internal { detail } => detail.clone(),
             Self::DatabaseTooNew { .. }
             | Self::InsufficientMemory { .. }
