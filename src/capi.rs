@@ -239,7 +239,7 @@ struct UndoRequest {
     request_id: String,
 }
 
-/// The request of `ops.*`: the operations stay text (they are counted, then shaped, by the
+/// The request of `planner.dryRun` and `planner.apply`: the operations stay text (they are counted, then shaped, by the
 /// library); other keys are ignored.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -335,7 +335,7 @@ struct MealsResponse {
 fn meals_plan(coach: &Coach, request: &str) -> Result<MealsResponse, ApiError> {
     let request = crate::ffi::Meals::request_from_json(request)?;
     let events = CollectMeals::default();
-    // The handle's model behind its breaker (as `startMealPlan`), or the fallback.
+    // The handle's model behind its breaker (as `meals().plan`), or the fallback.
     let job = coach
         .meals()
         .plan_here(request, &events, &crate::llm::CancelToken::new())?;
@@ -701,10 +701,13 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `workouts.exercises` | `{}` | `[WorkoutExercise]`: the built-in catalog and the app's own |
 /// | `workouts.saveEquipment` | `WorkoutEquipment` (`{key, name, provides, weights, units}`) | `null` |
 /// | `workouts.equipment` | `{}` | `[WorkoutEquipment]`: the app's own definitions |
-/// | `workouts.todayPlan` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `coach_plan_transform` returns it |
+/// | `workouts.todayPlan` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `workouts.transformPlan` returns it |
+/// | `workouts.transformPlan` | `{"rawText": T, "schemaVersion": "v2-flat"\|"v1-current", "reason": R, "seed": N}` (`reason`, the selection reason to record, default `override`, and `seed` optional) | `PlanTransform` (`{"plan": {...}, "schemaVersion": V, "rulesetVersion": ..., "generationId": N}`) |
+/// | `workouts.selectSchema` | `{"supported": ["v1-current","v2-flat"], "override": V}` (both optional) | `SchemaSelection` (`{"schemaVersion": V, "reason": R}`) |
+/// | `coach.shutdown` | `{}` (ignored) | `null`; the database is closed: running calls are cancelled and every later call on this handle fails with `closed` (`coach_close` still frees the handle) |
 ///
-/// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date). `ops.*`
-/// take the operations loosely shaped as the model writes them (they are normalised first); a
+/// Dates `D` are `YYYY-MM-DD` (the user's local date; `today` absent uses the UTC date).
+/// `planner.dryRun` and `planner.apply` take the operations loosely shaped as the model writes them (they are normalised first); a
 /// rejected apply is the error `operations_rejected` (nothing applied; `planner.dryRun` says why) and
 /// a key reused with other operations `idempotency_conflict`.
 ///

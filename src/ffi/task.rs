@@ -11,7 +11,7 @@
 //! A handle cancels its work when the app drops it (as matrix-rust-sdk's `TaskHandle` does): the
 //! worker holds the cell, never the handle, so the handle's `Drop` runs when the app lets go.
 //!
-//! The async calls (`sendMessageAsync`, ...) need no async runtime: [`spawn_task`] runs the same
+//! The async calls (`assistant().sendAsync`, ...) need no async runtime: [`spawn_task`] runs the same
 //! blocking work on its own thread, and a [`TaskFuture`] (a one-shot future: the cell's mutex
 //! plus the wakers of its pollers) completes when the cell finishes. Dropping the future before
 //! then (a cancelled coroutine or asyncio task) cancels the work through the cell's token.

@@ -49,7 +49,7 @@ impl Workouts {
     /// exercise per slot among at most four allowed ones (up to 3 generations, a repair names the
     /// slot and its choices). The library then writes the plan in the request's schema version
     /// (or the one `selectPlanSchema` picks): a warm-up, "Main Lifts", "Accessories", a cool-down
-    /// from 30 minutes. It comes back as `transformPlan` returns it, recorded in the generation
+    /// from 30 minutes. It comes back as `workouts().transformPlan` returns it, recorded in the generation
     /// metadata (feature `plan.generate`, also when every answer was invalid).
     ///
     /// Blocks while the model works (seconds): call it from a background thread. Throws

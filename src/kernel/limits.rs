@@ -22,10 +22,10 @@ pub const MAX_IMPORT_RECIPES: usize = 20_000;
 /// Bytes of import JSON, at most (checked before parsing).
 pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
 
-/// Bytes of one request to the C API (`coach_call`, `coach_plan_transform`) or of the stdin of
+/// Bytes of one request to the C API (`coach_call`) or of the stdin of
 /// `coach suggest evaluate` and `coach plan transform`, at most: 1 MiB.
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
-/// Bytes of an operations text (`dryRunOperationsJson`, `applyOperationsJson`, `ops.*`,
+/// Bytes of an operations text (`Planner::dry_run_json`, `Planner::apply_json`, `planner.dryRun`, `planner.apply`,
 /// `coach ops`), at most: 512 KiB (20 operations with notes at their longest fit in a fifth).
 pub const MAX_OPERATIONS_BYTES: usize = 512 << 10;
 /// Nesting of arrays and objects, at most (serde_json alone stops at 128 and calls it malformed).
@@ -81,7 +81,7 @@ impl Caps {
         items: 64,
         ..Caps::REQUEST
     };
-    /// An export document given to `importData`: up to [`MAX_EXPORT_BYTES`], nested at most 6
+    /// An export document given to `data().importAll`: up to [`MAX_EXPORT_BYTES`], nested at most 6
     /// levels (document, tables, table, rows, row); the rows are streamed into the database as they
     /// are read, so arrays may be long.
     pub const EXPORT: Caps = Caps {
@@ -92,7 +92,7 @@ impl Caps {
     };
 }
 
-/// The largest export document `importData` reads: 256 MiB.
+/// The largest export document `data().importAll` reads: 256 MiB.
 pub const MAX_EXPORT_BYTES: usize = 256 << 20;
 
 fn refused(detail: String) -> RequestError {

@@ -37,7 +37,7 @@ pub struct SharedModel {
     pub model: Arc<dyn LanguageModel>,
     /// Its breaker, shared by every feature that calls it.
     pub breaker: Option<Arc<Breaker>>,
-    /// What the model is, for `modelInfo`.
+    /// What the model is, for `model().info`.
     pub details: Option<LoadedModelInfo>,
 }
 

@@ -134,7 +134,7 @@ pub struct ModelInfo {
     pub constrains_json_schema: bool,
 }
 
-/// What the `Coach`'s model is, from `Coach.modelInfo()` and `Coach.loadModel`. For a model
+/// What the `Coach`'s model is, from `Coach.model().info()` and `Coach.model().load`. For a model
 /// the app implements only `name`, `contextTokens` and `constrainsJsonSchema` are known; the rest
 /// is `None`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]

@@ -560,7 +560,7 @@ pub struct MealHistoryEntry {
     pub protein: Option<String>,
 }
 
-/// A single meal to record in the history ([`crate::Coach::log_meal`]).
+/// A single meal to record in the history ([`crate::Meals::log`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MealLog {

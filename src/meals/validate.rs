@@ -223,7 +223,7 @@ pub fn request(r: &MealPlanRequest) -> Result<u32> {
     Ok(slots)
 }
 
-/// Checks a plan handed back to `confirmMealPlan`: at most 31 days of valid dates; returns the
+/// Checks a plan handed back to `meals().confirm`: at most 31 days of valid dates; returns the
 /// selections to record as `(date, meal type, recipe id)`.
 pub fn confirmed(plan: &MealPlanResult) -> Result<Vec<(Date, MealType, String)>> {
     if plan.days.len() > MAX_DAYS {

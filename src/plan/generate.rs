@@ -14,7 +14,7 @@ pub const MAX_NOTES_CHARS: usize = 4_000;
 /// Most characters of [`TodayPlanRequest::timezone`].
 pub const MAX_TIMEZONE_CHARS: usize = 64;
 
-/// What [`generateTodayPlan`](crate::Coach::generate_today_plan) is asked for.
+/// What [`workouts().todayPlan`](crate::Workouts::today_plan) is asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TodayPlanRequest {
@@ -29,7 +29,7 @@ pub struct TodayPlanRequest {
     /// The LLM schema to ask for; `None` chooses as [`selectPlanSchema`] does with no
     /// preference (the version with the smallest estimated JSON size).
     ///
-    /// [`selectPlanSchema`]: crate::Coach::select_plan_schema
+    /// [`selectPlanSchema`]: crate::select_plan_schema
     #[serde(default)]
     #[uniffi(default = None)]
     pub schema_version: Option<SchemaVersion>,

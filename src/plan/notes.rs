@@ -110,7 +110,7 @@ pub struct DayReading {
 /// The default session length.
 pub const DEFAULT_MINUTES: u32 = 45;
 
-/// The inventory keys of a full gym: what `generateTodayPlan` assumes when the notes name no
+/// The inventory keys of a full gym: what `workouts().todayPlan` assumes when the notes name no
 /// equipment.
 pub const FULL_GYM: &[&str] = &[
     "eq_barbell_olympic",

@@ -259,7 +259,7 @@ pub enum Trend {
 }
 
 /// Cached summary of an exercise's whole history. Its e1RMs are in the unit the reader asked for
-/// (the plan's unit in a suggestion context; pounds from `Coach.exerciseHistory` unless a unit is
+/// (the plan's unit in a suggestion context; pounds from `Coach.workouts().history` unless a unit is
 /// given): the cache itself keeps pounds, whatever unit each workout was logged in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]

@@ -467,7 +467,7 @@ pub struct WorkoutSummary {
     pub created_at_ms: i64,
 }
 
-/// The actual values of one set, for [`logWorkout`](crate::Coach::log_workout).
+/// The actual values of one set, for [`workouts().log`](crate::Workouts::log).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetActual {
@@ -494,7 +494,7 @@ pub struct WorkoutLog {
     pub post_workout: Option<PostWorkout>,
 }
 
-/// A progress event of [`generateWorkout`](crate::Coach::generate_workout).
+/// A progress event of [`workouts().generate`](crate::Workouts::generate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkoutEvent {

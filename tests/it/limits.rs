@@ -1,6 +1,6 @@
 //! Input caps (ARCHITECTURE rule 10) and what errors may quote, through the public entry points:
 //! the `coach` CLI (every command that reads stdin, and `meals plan`'s request file), the C API
-//! (every `coach_call` method, `coach_plan_transform`, `coach_plan_select_schema`) and the Rust
+//! (every `coach_call` method) and the Rust
 //! API. Peak memory is measured on a child process: the CLI binary, or this test binary run again
 //! as a child that makes one C call (the ignored test `c_child`); the parent reads the child's
 //! own peak resident set from `wait4`.

@@ -86,7 +86,7 @@ pub struct AssistantSettings {
     pub backlog_limit: u32,
     /// The most characters of context (week, backlog, goals) in a prompt. Default 6000.
     pub max_context_chars: usize,
-    /// The model's circuit breaker, shared with the other features (`Coach::use_language_model`
+    /// The model's circuit breaker, shared with the other features (`Models::set`
     /// sets it). Default none.
     pub breaker: Option<Arc<Breaker>>,
     /// Whether a message the deterministic reading understands takes the narrowed path

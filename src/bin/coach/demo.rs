@@ -3,7 +3,7 @@
 //! text is for people and may change.
 //!
 //! With `--model GGUF` (a build with the feature `llama`; `./demo.sh` fetches SmolLM2 and builds
-//! it) the AI parts run on that model, loaded as an app loads it (`Coach.loadModel`): the
+//! it) the AI parts run on that model, loaded as an app loads it (`Coach.model().load`): the
 //! assistant's message, the AI suggestions after the rules, and a plan written by the model;
 //! each model call prints a line (tokens, time). Without it they replay a scripted model's
 //! answers, and the output says so.
@@ -66,7 +66,7 @@ impl LogListener for ModelLines {
     }
 }
 
-/// Loads `path` as an app does (`Coach.loadModel`) and prints what it is.
+/// Loads `path` as an app does (`Coach.model().load`) and prints what it is.
 fn load(coach: &Coach, path: &str) -> Result<(), CoachError> {
     let started = std::time::Instant::now();
     let info = coach.model().load(
@@ -166,7 +166,7 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     Ok(())
 }
 
-/// Today's plan from the loaded model (`generateTodayPlan`: code reads the notes and plans the
+/// Today's plan from the loaded model (`workouts().todayPlan`: code reads the notes and plans the
 /// slots, the model picks an exercise per slot): the plan, or why its answers were rejected (the demo goes on either way; both are recorded in the generation metadata).
 fn demo_generated_plan(coach: &Coach) {
     use coachcore::kernel::clock::{Clock, SystemClock};

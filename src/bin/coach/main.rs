@@ -6,7 +6,7 @@
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
 //!   [--timezone TZ] [--seed N] (--script FILE | --model GGUF)`: the user's goal and notes on
-//!   stdin. The model writes today's plan (spec 000, `generateTodayPlan`); prints the
+//!   stdin. The model writes today's plan (spec 000, `workouts().todayPlan`); prints the
 //!   `PlanTransform` JSON (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..}`)
 //!   and exits 0, or the error JSON and exits 2 for rejected model output, 1 otherwise.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
@@ -23,7 +23,7 @@
 //!   are rejected (`operations_rejected`, nothing applied), the key was used with other
 //!   operations (`idempotency_conflict`) or the input is not an operation list
 //!   (`invalid_argument`).
-//! - `coach ops undo --db PATH REQUEST_ID`: reverts an applied request (`undoApplied`); prints the
+//! - `coach ops undo --db PATH REQUEST_ID`: reverts an applied request (`planner().undo`); prints the
 //!   undo's `ApplyResult` JSON and exits 0, or exits 2 with `undo_conflict` (something changed
 //!   since, or undone already; nothing changed) and 1 with `not_found` for an unknown request id.
 //! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE]

@@ -301,7 +301,7 @@ pub enum CoachError {
         detail: String,
     },
     /// A key was given for a database that is not encrypted (`openEncrypted` on a plain file, or
-    /// `rekey` on a plain database). Left untouched; `copyDatabase` writes an encrypted copy.
+    /// `rekey` on a plain database). Left untouched; `data().copy` writes an encrypted copy.
     #[error("database not encrypted: {detail}")]
     DatabaseNotEncrypted {
         /// What was refused.
@@ -414,7 +414,7 @@ pub enum CoachError {
         detail: String,
     },
     /// `apply` was refused because some operations are invalid; nothing was applied. Call
-    /// `dryRunOperations` to see each operation's problems.
+    /// `planner().dryRun` to see each operation's problems.
     #[error("{invalid_count} of {total_count} operations are invalid")]
     OperationsRejected {
         /// How many are invalid.
@@ -428,14 +428,14 @@ pub enum CoachError {
     /// new key for a new request.
     #[error("idempotency key reused with a different request")]
     IdempotencyConflict,
-    /// `importData` was refused because the database already holds data; nothing was imported.
-    /// Import into a new database file, or call `eraseAllData` first.
+    /// `data().importAll` was refused because the database already holds data; nothing was imported.
+    /// Import into a new database file, or call `data().eraseAll` first.
     #[error("database not empty: {detail}")]
     DatabaseNotEmpty {
         /// Which table holds rows.
         detail: String,
     },
-    /// `undoApplied` was refused and nothing was changed: an item the request changed has been
+    /// `planner().undo` was refused and nothing was changed: an item the request changed has been
     /// changed since (by a later request or an app write), or the request was undone already.
     #[error("cannot undo{}: {detail}", item_id.as_ref().map_or_else(String::new, |id| format!(" (item {id})")))]
     UndoConflict {

@@ -22,7 +22,7 @@
 //!   performance ids of the recent sessions, the target set, `oldValue`, `newValue` and the
 //!   evidence's figures), through the same normalisation and checks below; its reasoning is the
 //!   model's reason, or the evidence when the reason is empty or not a sentence. `none` gives no
-//!   draft. Every candidate is built so that `acceptChange` can apply it.
+//!   draft. Every candidate is built so that `suggestions().accept` can apply it.
 //! - One log line per exercise: the candidates' kinds, the pick, tokens and time, never the
 //!   user's data.
 //!

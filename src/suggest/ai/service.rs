@@ -30,7 +30,7 @@ use crate::suggest::model::{ExerciseContext, SuggestionDraft};
 use crate::suggest::service::{AiRunControl, AiSuggestionSource, SuggestionTools};
 
 /// The [`AiSuggestionSource`] backed by a [`LanguageModel`]: install it with
-/// `Coach::set_ai_source`.
+/// `Models::set_ai_source`.
 pub struct LlmSuggestionSource {
     model: Arc<dyn LanguageModel>,
     breaker: Option<Arc<Breaker>>,
@@ -62,7 +62,7 @@ impl LlmSuggestionSource {
     }
 
     /// Calls the model behind `breaker` (the model's circuit breaker, shared with the other
-    /// features; `Coach::use_language_model` sets it).
+    /// features; `Models::set` sets it).
     pub fn with_breaker(mut self, breaker: Option<Arc<Breaker>>) -> Self {
         self.breaker = breaker;
         self
