@@ -20,7 +20,7 @@
 # The build fails if llama.cpp is missing from a library, if a library exports anything but the
 # API, or if its segments are not 16 KB aligned (Google Play, Android 15+)
 # (bindings/check-artifact.sh, llvm-readelf). The app ships or downloads the GGUF file itself and
-# passes its path to `Coach.loadModel`.
+# passes its path to `coach.model().load`.
 #
 # Encryption at rest: FEATURES="android encryption-vendored" builds SQLCipher in place of SQLite
 # with OpenSSL's libcrypto compiled from source into libcoachcore.so (Android has no system

@@ -16,7 +16,7 @@
 # Accelerate and libc++ (the Swift package of swift/ declares them; an Xcode project that takes the
 # XCFramework directly adds them, see ios-demo/README.md). The build
 # fails if llama.cpp or its Metal backend is missing from a library (bindings/check-artifact.sh).
-# The app ships or downloads the GGUF file itself and passes its path to `Coach.loadModel`.
+# The app ships or downloads the GGUF file itself and passes its path to `coach.model().load`.
 #
 # Encryption at rest: FEATURES="metal encryption" builds SQLCipher in place of SQLite, on Apple's
 # CommonCrypto (the Security framework, which the app links; the Swift package of swift/ declares

@@ -1,4 +1,4 @@
-//! Today-plan generation (`generateTodayPlan`, spec 000) on the real model: the tasks of
+//! Today-plan generation (`workouts().todayPlan`, spec 000) on the real model: the tasks of
 //! `tests/data/eval/plan.json`, each the user's notes and what the plan must be (minutes, focus,
 //! energy, equipment, movement patterns, what to avoid, exercises asked for, nothing trained
 //! yesterday). Scored as the assistant is (see `tests/data/eval/README.md`):

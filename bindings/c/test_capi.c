@@ -166,7 +166,7 @@ static char *transform(CoachHandle *h, const char *raw, const char *schema, long
     char *req = seed >= 0
         ? xasprintf("{\"rawText\": %s, \"schemaVersion\": \"%s\", \"seed\": %ld}", q, schema, seed)
         : xasprintf("{\"rawText\": %s, \"schemaVersion\": \"%s\"}", q, schema);
-    char *res = coach_plan_transform(h, req);
+    char *res = coach_call(h, "workouts.transformPlan", req);
     free(q);
     free(req);
     return res;
@@ -325,8 +325,8 @@ static int plan_weights(const char *plan_result, double w[3]) {
 /* Saves the exercise and the plan and logs s0 and s1; 1 if every call succeeded. */
 static int setup_logged(CoachHandle *h) {
     char *s0 = session_json(0, "push-day"), *s1 = session_json(1, "push-day");
-    char *r[4] = {coach_call(h, "exercise.save", BENCH_JSON), coach_call(h, "plan.save", PLAN_JSON),
-                  coach_call(h, "session.log", s0), coach_call(h, "session.log", s1)};
+    char *r[4] = {coach_call(h, "workouts.saveCatalogExercise", BENCH_JSON), coach_call(h, "workouts.savePlan", PLAN_JSON),
+                  coach_call(h, "workouts.logSession", s0), coach_call(h, "workouts.logSession", s1)};
     int ok = 1;
     for (int i = 0; i < 4; i++) {
         if (!is_ok(r[i]) || !has_kv(r[i], "ok", "null")) {
@@ -380,19 +380,19 @@ static void test_version(void) {
 
 static void test_select(void) {
     CoachHandle *h = open_memory();
-    char *r = coach_plan_select_schema(h, "{\"supported\": [\"v1-current\", \"v2-flat\"], \"override\": \"v1-current\"}");
+    char *r = coach_call(h, "workouts.selectSchema", "{\"supported\": [\"v1-current\", \"v2-flat\"], \"override\": \"v1-current\"}");
     int ok = is_ok(r) && has_kv(r, "schemaVersion", "\"v1-current\"") && has_kv(r, "reason", "\"override\"");
     char *copy = strdup(r ? r : "(null)");
     coach_string_free(r);
-    r = coach_plan_select_schema(h, "{\"supported\": [\"v2-flat\"]}");
+    r = coach_call(h, "workouts.selectSchema", "{\"supported\": [\"v2-flat\"]}");
     int single = is_ok(r) && has_kv(r, "schemaVersion", "\"v2-flat\"") && has_kv(r, "reason", "\"single_supported\"");
     char *copy2 = strdup(r ? r : "(null)");
     coach_string_free(r);
-    r = coach_plan_select_schema(h, "{}");
+    r = coach_call(h, "workouts.selectSchema", "{}");
     int smallest = is_ok(r) && has_kv(r, "reason", "\"smallest_estimate\"");
     char *copy3 = strdup(r ? r : "(null)");
     coach_string_free(r);
-    r = coach_plan_select_schema(h, "{\"supported\": [\"v9-imaginary\"]}");
+    r = coach_call(h, "workouts.selectSchema", "{\"supported\": [\"v9-imaginary\"]}");
     int bad_version = is_error(r, "invalid_argument");
     char *copy4 = strdup(r ? r : "(null)");
     coach_string_free(r);
@@ -475,11 +475,11 @@ static void test_typed_error(void) {
 
 static void test_invalid_arguments(void) {
     CoachHandle *h = open_memory();
-    char *r1 = coach_plan_transform(h, "this is not json");
-    char *r2 = coach_plan_transform(h, NULL);
-    char *r3 = coach_plan_transform(NULL, "{\"rawText\": \"{}\", \"schemaVersion\": \"v2-flat\"}");
-    char *r4 = coach_plan_select_schema(NULL, "{}");
-    char *r5 = coach_plan_transform(h, "{\"rawText\": \"{}\", \"schemaVersion\": \"v9\"}");
+    char *r1 = coach_call(h, "workouts.transformPlan", "this is not json");
+    char *r2 = coach_call(h, "workouts.transformPlan", NULL);
+    char *r3 = coach_call(NULL, "workouts.transformPlan", "{\"rawText\": \"{}\", \"schemaVersion\": \"v2-flat\"}");
+    char *r4 = coach_call(NULL, "workouts.selectSchema", "{}");
+    char *r5 = coach_call(h, "workouts.transformPlan", "{\"rawText\": \"{}\", \"schemaVersion\": \"v9\"}");
     coach_close(h);
     coach_close(NULL);
     coach_string_free(NULL);
@@ -504,14 +504,14 @@ static void test_request_errors_do_not_leak(void) {
     };
     const char *paths[] = {"\"schemaVersion\"", "\"seed\"", "null", "null"};
     for (int i = 0; i < 4; i++) {
-        char *r = coach_plan_transform(h, requests[i]);
+        char *r = coach_call(h, "workouts.transformPlan", requests[i]);
         CHECK(is_error(r, "invalid_argument") && strstr(r, "SECRET") == NULL, "leak: %s", r);
         CHECK(has_kv(find_value(r, "error"), "path", paths[i]), "path %s: %s", paths[i], r);
         CHECK(pos(r, "{\"error\":{\"code\":") == 0 && pos(r, "\"path\":") > 0 && pos(r, "\"path\":") < pos(r, "\"detail\":"),
               "key order code, path, detail: %s", r);
         coach_string_free(r);
     }
-    char *r = coach_plan_select_schema(h, "{\"supported\":[\"SECRET\"]}");
+    char *r = coach_call(h, "workouts.selectSchema", "{\"supported\":[\"SECRET\"]}");
     CHECK(is_error(r, "invalid_argument") && strstr(r, "SECRET") == NULL, "leak: %s", r);
     CHECK(has_kv(find_value(r, "error"), "path", "\"supported[0]\""), "path: %s", r);
     coach_string_free(r);
@@ -633,73 +633,73 @@ static void test_not_a_database(void) {
 }
 
 static void suggestion_flow(CoachHandle *h) {
-    char *r = coach_call(h, "exercise.save", BENCH_JSON);
+    char *r = coach_call(h, "workouts.saveCatalogExercise", BENCH_JSON);
     CHECK(is_ok(r) && has_kv(r, "ok", "null"), "exercise.save: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "plan.save", PLAN_JSON);
+    r = coach_call(h, "workouts.savePlan", PLAN_JSON);
     CHECK(is_ok(r) && has_kv(r, "ok", "null"), "plan.save: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
     double w[3] = {0, 0, 0};
     CHECK(is_ok(r) && has_kv(r, "planId", "\"push-day\"") && has_kv(r, "name", "\"Push day\"") &&
           has_kv(r, "mode", "\"range\"") && has_kv(r, "restMode", "\"allSame\"") &&
           plan_weights(r, w) == 3 && w[0] == 135.0 && w[1] == 135.0 && w[2] == 135.0, "plan.get: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "plan.get", "{\"id\": \"no-such-plan\"}");
+    r = coach_call(h, "workouts.plan", "{\"id\": \"no-such-plan\"}");
     CHECK(is_ok(r) && has_kv(r, "ok", "null"), "plan.get unknown: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    r = coach_call(h, "workouts.history", "{\"id\": \"bench\"}");
     CHECK(is_ok(r) && has_kv(r, "ok", "null"), "history before any session: %s", r);
     coach_string_free(r);
     for (int n = 0; n < 2; n++) {
         char *log = session_json(n, "push-day");
-        r = coach_call(h, "session.log", log);
+        r = coach_call(h, "workouts.logSession", log);
         free(log);
         CHECK(is_ok(r) && has_kv(r, "ok", "null"), "session.log s%d: %s", n, r);
         coach_string_free(r);
     }
-    r = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    r = coach_call(h, "workouts.history", "{\"id\": \"bench\"}");
     CHECK(is_ok(r) && has_kv(r, "sessionCount", "2") && has_kv(r, "typicalUpperReps", "12"), "history: %s", r);
     coach_string_free(r);
 
-    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *first = coach_call(h, "suggestions.forSession", "{\"id\": \"s1\"}");
     char *ids[2];
     int total = s1_increases(first, ids);
-    CHECK(is_ok(first) && total >= 2, "session.suggestions: %s", first);
-    char *again = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    CHECK(is_ok(first) && total >= 2, "suggestions.forSession: %s", first);
+    char *again = coach_call(h, "suggestions.forSession", "{\"id\": \"s1\"}");
     CHECK(again && strcmp(again, first) == 0, "second call differs:\n%s\n%s", first, again);
     coach_string_free(again);
 
-    r = callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]);
+    r = callf(h, "suggestions.accept", "{\"id\": \"%s\"}", ids[0]);
     char *accepted_id = string_value(r, "id");
     CHECK(is_ok(r) && has_kv(r, "decision", "\"accepted\"") && accepted_id && strcmp(accepted_id, ids[0]) == 0 &&
-          number_value(r, "decidedAtMs") > 0, "change.accept: %s", r);
+          number_value(r, "decidedAtMs") > 0, "suggestions.accept: %s", r);
     free(accepted_id);
     coach_string_free(r);
-    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
     CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[0] == 140.0 && w[1] == 135.0 && w[2] == 135.0,
           "plan after accept (set 0 at 140): %s", r);
     coach_string_free(r);
-    r = callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]);
+    r = callf(h, "suggestions.accept", "{\"id\": \"%s\"}", ids[0]);
     CHECK(is_error(r, "invalid_argument"), "accept twice: %s", r);
     coach_string_free(r);
 
-    r = coach_call(h, "session.deferPending", "{\"id\": \"s1\"}");
+    r = coach_call(h, "suggestions.deferPending", "{\"id\": \"s1\"}");
     CHECK(is_ok(r) && number_value(r, "ok") == total - 1, "deferPending (expected %d): %s", total - 1, r);
     coach_string_free(r);
-    r = coach_call(h, "plan.deferred", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "suggestions.deferred", "{\"id\": \"push-day\"}");
     CHECK(is_ok(r) && array_count(find_value(r, "ok")) == total - 1 && !strstr(r, ids[0]) && strstr(r, ids[1]) &&
           !has_kv(r, "decision", "\"pending\"") && !has_kv(r, "decision", "\"accepted\""),
           "plan.deferred (expected %d): %s", total - 1, r);
     coach_string_free(r);
-    r = callf(h, "change.reject", "{\"id\": \"%s\"}", ids[1]);
+    r = callf(h, "suggestions.reject", "{\"id\": \"%s\"}", ids[1]);
     CHECK(is_ok(r) && has_kv(r, "decision", "\"rejected\""), "change.reject of a deferred change: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "plan.deferred", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "suggestions.deferred", "{\"id\": \"push-day\"}");
     CHECK(is_ok(r) && array_count(find_value(r, "ok")) == total - 2 && !strstr(r, ids[1]),
           "plan.deferred after reject: %s", r);
     coach_string_free(r);
-    r = callf(h, "change.defer", "{\"id\": \"%s\"}", ids[1]);
+    r = callf(h, "suggestions.deferChange", "{\"id\": \"%s\"}", ids[1]);
     CHECK(is_error(r, "invalid_argument"), "defer a rejected change: %s", r);
     coach_string_free(r);
     coach_string_free(first);
@@ -715,35 +715,35 @@ static void test_call_suggestions(void) {
 /* The user accepts a suggestion with their own value: it is applied, and marked as their override. */
 static void test_call_accept_edited(void) {
     CoachHandle *h = open_memory();
-    char *r = coach_call(h, "exercise.save", BENCH_JSON);
+    char *r = coach_call(h, "workouts.saveCatalogExercise", BENCH_JSON);
     coach_string_free(r);
-    r = coach_call(h, "plan.save", PLAN_JSON);
+    r = coach_call(h, "workouts.savePlan", PLAN_JSON);
     coach_string_free(r);
     for (int n = 0; n < 2; n++) {
         char *log = session_json(n, "push-day");
-        r = coach_call(h, "session.log", log);
+        r = coach_call(h, "workouts.logSession", log);
         free(log);
         coach_string_free(r);
     }
-    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *first = coach_call(h, "suggestions.forSession", "{\"id\": \"s1\"}");
     char *ids[2];
     int total = s1_increases(first, ids);
-    CHECK(is_ok(first) && total >= 2, "session.suggestions: %s", first);
+    CHECK(is_ok(first) && total >= 2, "suggestions.forSession: %s", first);
     if (total < 2) { coach_string_free(first); coach_close(h); return; }
-    r = callf(h, "change.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"number\", \"value\": 137.5}}", ids[0]);
+    r = callf(h, "suggestions.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"number\", \"value\": 137.5}}", ids[0]);
     CHECK(is_ok(r) && has_kv(r, "decision", "\"accepted\"") && has_kv(r, "userOverride", "true"),
-          "change.acceptEdited: %s", r);
+          "suggestions.acceptEdited: %s", r);
     coach_string_free(r);
     double w[3] = {0, 0, 0};
-    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
     CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[0] == 137.5 && w[1] == 135.0,
           "plan after the edited accept (set 0 at 137.5): %s", r);
     coach_string_free(r);
     /* A value of the wrong kind is refused and changes nothing. */
-    r = callf(h, "change.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"setType\", \"value\": \"warmup\"}}", ids[1]);
+    r = callf(h, "suggestions.acceptEdited", "{\"id\": \"%s\", \"newValue\": {\"kind\": \"setType\", \"value\": \"warmup\"}}", ids[1]);
     CHECK(is_error(r, "invalid_argument"), "acceptEdited with a set type for a weight: %s", r);
     coach_string_free(r);
-    r = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    r = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
     CHECK(is_ok(r) && plan_weights(r, w) == 3 && w[1] == 135.0, "plan after the refused accept: %s", r);
     coach_string_free(r);
     coach_string_free(first);
@@ -753,33 +753,33 @@ static void test_call_accept_edited(void) {
 
 static void test_call_errors(void) {
     CoachHandle *h = open_memory();
-    char *setup_ex = coach_call(h, "exercise.save", BENCH_JSON);
-    char *setup = coach_call(h, "plan.save", PLAN_JSON);
+    char *setup_ex = coach_call(h, "workouts.saveCatalogExercise", BENCH_JSON);
+    char *setup = coach_call(h, "workouts.savePlan", PLAN_JSON);
     char *unknown_plan = session_json(0, "no-such-plan");
     struct { const char *method, *request, *code; } cases[] = {
         {"no.such.method", "{}", "invalid_argument"},
-        {"session.log", unknown_plan, "not_found"},
-        {"session.suggestions", "{\"id\": \"s0\"}", "not_found"}, /* nothing was stored */
-        {"change.accept", "{\"id\": \"no-such-change\"}", "not_found"},
-        {"change.reject", "{\"id\": \"no-such-change\"}", "not_found"},
-        {"change.defer", "{\"id\": \"no-such-change\"}", "not_found"},
-        {"change.acceptEdited", "{\"id\": \"no-such-change\", \"newValue\": {\"kind\": \"number\", \"value\": 1}}", "not_found"},
-        {"plan.deferred", "{\"id\": \"no-such-plan\"}", "not_found"},
-        {"session.deferPending", "{\"id\": \"no-such-session\"}", "not_found"},
-        {"plan.get", "this is not json", "invalid_argument"},
-        {"plan.get", "{\"id\": \"push-day\", \"extra\": 1}", "invalid_argument"},
-        {"plan.save", "{\"settings\": {}}", "invalid_argument"},
-        {"exercise.save", "{\"catalogId\":\"x\",\"name\":\"X\",\"equipment\":\"spaceship\",\"targetMuscles\":[]}",
+        {"workouts.logSession", unknown_plan, "not_found"},
+        {"suggestions.forSession", "{\"id\": \"s0\"}", "not_found"}, /* nothing was stored */
+        {"suggestions.accept", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"suggestions.reject", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"suggestions.deferChange", "{\"id\": \"no-such-change\"}", "not_found"},
+        {"suggestions.acceptEdited", "{\"id\": \"no-such-change\", \"newValue\": {\"kind\": \"number\", \"value\": 1}}", "not_found"},
+        {"suggestions.deferred", "{\"id\": \"no-such-plan\"}", "not_found"},
+        {"suggestions.deferPending", "{\"id\": \"no-such-session\"}", "not_found"},
+        {"workouts.plan", "this is not json", "invalid_argument"},
+        {"workouts.plan", "{\"id\": \"push-day\", \"extra\": 1}", "invalid_argument"},
+        {"workouts.savePlan", "{\"settings\": {}}", "invalid_argument"},
+        {"workouts.saveCatalogExercise", "{\"catalogId\":\"x\",\"name\":\"X\",\"equipment\":\"spaceship\",\"targetMuscles\":[]}",
          "invalid_argument"},
-        {"suggest.evaluate", "{\"existing\": []}", "invalid_argument"},
+        {"suggestions.evaluate", "{\"existing\": []}", "invalid_argument"},
     };
     int n = (int)(sizeof cases / sizeof cases[0]);
     char *results[sizeof cases / sizeof cases[0]];
     for (int i = 0; i < n; i++) results[i] = coach_call(h, cases[i].method, cases[i].request);
     char *null_method = coach_call(h, NULL, "{}");
-    char *null_request = coach_call(h, "plan.get", NULL);
-    char *null_handle = coach_call(NULL, "plan.get", "{\"id\": \"push-day\"}");
-    char *still_ok = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
+    char *null_request = coach_call(h, "workouts.plan", NULL);
+    char *null_handle = coach_call(NULL, "workouts.plan", "{\"id\": \"push-day\"}");
+    char *still_ok = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
     coach_close(h);
     CHECK(is_ok(setup_ex), "exercise.save: %s", setup_ex);
     CHECK(is_ok(setup), "plan.save: %s", setup);
@@ -804,7 +804,7 @@ static void test_call_evaluate(void) {
     char *req = xasprintf("{\"context\":{\"plan\":" PLAN_SETTINGS_JSON ",\"exercise\":%s,\"prescription\":"
                           PRESCRIPTION_JSON ",\"current\":%s,\"previous\":[%s],\"history\":null},\"nowMs\":%lld}",
                           BENCH_JSON, p1, p0, T0_MS + 2 * DAY_MS);
-    char *r = coach_call(h, "suggest.evaluate", req);
+    char *r = coach_call(h, "suggestions.evaluate", req);
     coach_close(h);
     CHECK(is_ok(r), "suggest.evaluate: %s", r);
     const char *arr = find_value(r, "ok");
@@ -833,21 +833,21 @@ static void test_call_file_reopen(void) {
     CoachHandle *h = coach_open(path, &err);
     CHECK(h != NULL, "coach_open(%s) failed: %s", path, err ? err : "(null)");
     int set_up = setup_logged(h);
-    char *first = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
+    char *first = coach_call(h, "suggestions.forSession", "{\"id\": \"s1\"}");
     char *ids[2];
     int total = s1_increases(first, ids);
-    char *acc = total >= 2 ? callf(h, "change.accept", "{\"id\": \"%s\"}", ids[0]) : NULL;
+    char *acc = total >= 2 ? callf(h, "suggestions.accept", "{\"id\": \"%s\"}", ids[0]) : NULL;
     coach_close(h);
     h = coach_open(path, &err);
     CHECK(h != NULL, "reopen failed: %s", err ? err : "(null)");
-    char *again = coach_call(h, "session.suggestions", "{\"id\": \"s1\"}");
-    char *plan = coach_call(h, "plan.get", "{\"id\": \"push-day\"}");
-    char *hist = coach_call(h, "exercise.history", "{\"id\": \"bench\"}");
+    char *again = coach_call(h, "suggestions.forSession", "{\"id\": \"s1\"}");
+    char *plan = coach_call(h, "workouts.plan", "{\"id\": \"push-day\"}");
+    char *hist = coach_call(h, "workouts.history", "{\"id\": \"bench\"}");
     coach_close(h);
     double w[3] = {0, 0, 0};
     CHECK(set_up, "setup failed");
-    CHECK(total >= 2, "session.suggestions: %s", first);
-    CHECK(is_ok(acc) && has_kv(acc, "decision", "\"accepted\""), "change.accept: %s", acc ? acc : "(null)");
+    CHECK(total >= 2, "suggestions.forSession: %s", first);
+    CHECK(is_ok(acc) && has_kv(acc, "decision", "\"accepted\""), "suggestions.accept: %s", acc ? acc : "(null)");
     CHECK(is_ok(again) && array_count(find_value(again, "ok")) == total && strstr(again, ids[0]) &&
           strstr(again, ids[1]) && has_kv(again, "decision", "\"accepted\""), "suggestions after reopen: %s", again);
     CHECK(is_ok(plan) && plan_weights(plan, w) == 3 && w[0] == 140.0, "plan after reopen: %s", plan);
@@ -855,6 +855,37 @@ static void test_call_file_reopen(void) {
     coach_string_free(first); coach_string_free(acc); coach_string_free(again);
     coach_string_free(plan); coach_string_free(hist);
     free(ids[0]); free(ids[1]);
+    remove_dir(dir);
+    free(path);
+    free(dir);
+}
+
+/* coach.shutdown closes the database: every later call on the handle fails with `closed`,
+   a second shutdown is fine, and what was written before is in the file when it is reopened. */
+static void test_call_shutdown(void) {
+    char *dir = temp_dir();
+    char *path = xasprintf("%s/coach.sqlite3", dir);
+    char *err = NULL;
+    CoachHandle *h = coach_open(path, &err);
+    CHECK(h != NULL, "coach_open(%s) failed: %s", path, err ? err : "(null)");
+    char *applied = coach_call(h, "planner.apply",
+        "{\"operations\": [{\"op\":\"create\",\"kind\":\"todo\",\"title\":\"Buy milk\"}], \"today\": \"2026-11-23\"}");
+    char *down = coach_call(h, "coach.shutdown", "{}");
+    char *again = coach_call(h, "coach.shutdown", "{}");
+    char *backlog = coach_call(h, "planner.backlog", "{\"limit\": 5}");
+    char *exported = coach_call(h, "data.exportAll", "{}");
+    coach_close(h);
+    h = coach_open(path, &err);
+    CHECK(h != NULL, "reopen failed: %s", err ? err : "(null)");
+    char *reopened = coach_call(h, "planner.backlog", "{\"limit\": 5}");
+    coach_close(h);
+    CHECK(is_ok(applied), "apply: %s", applied);
+    CHECK(is_ok(down) && is_ok(again), "shutdown: %s / %s", down, again);
+    CHECK(is_error(backlog, "closed"), "backlog after shutdown: %s", backlog);
+    CHECK(is_error(exported, "closed"), "export after shutdown: %s", exported);
+    CHECK(is_ok(reopened) && strstr(reopened, "Buy milk") != NULL, "after reopen: %s", reopened);
+    coach_string_free(applied); coach_string_free(down); coach_string_free(again);
+    coach_string_free(backlog); coach_string_free(exported); coach_string_free(reopened);
     remove_dir(dir);
     free(path);
     free(dir);
@@ -875,36 +906,36 @@ static void test_call_ops(void) {
     char *path = xasprintf("%s/planner.sqlite3", dir);
     CoachHandle *h = coach_open(path, NULL);
     CHECK(h != NULL, "coach_open(%s) failed", path);
-    char *dry = coach_call(h, "ops.dryrun", "{\"operations\":" CALL_MOM_OPS ",\"today\":\"2026-11-20\"}");
-    char *dry_bad = coach_call(h, "ops.dryrun",
+    char *dry = coach_call(h, "planner.dryRun", "{\"operations\":" CALL_MOM_OPS ",\"today\":\"2026-11-20\"}");
+    char *dry_bad = coach_call(h, "planner.dryRun",
                                "{\"operations\":[{\"op\":\"complete\",\"kind\":\"todo\",\"id\":\"no-such-todo\"}]}");
-    char *empty_log = coach_call(h, "audit.log", "{\"limit\":10}");
-    char *applied = coach_call(h, "ops.apply",
+    char *empty_log = coach_call(h, "planner.auditLog", "{\"limit\":10}");
+    char *applied = coach_call(h, "planner.apply",
                                "{\"operations\":" CALL_MOM_OPS ",\"idempotencyKey\":\"k-1\",\"today\":\"2026-11-20\"}");
-    char *replay = coach_call(h, "ops.apply",
+    char *replay = coach_call(h, "planner.apply",
                               "{\"operations\":" CALL_MOM_OPS ",\"idempotencyKey\":\"k-1\",\"today\":\"2026-11-20\"}");
-    char *conflict = coach_call(h, "ops.apply",
+    char *conflict = coach_call(h, "planner.apply",
                                 "{\"operations\":[{\"kind\":\"todo\",\"title\":\"Call dad\"}],\"idempotencyKey\":\"k-1\"}");
-    char *rejected = coach_call(h, "ops.apply",
+    char *rejected = coach_call(h, "planner.apply",
                                 "{\"operations\":[{\"kind\":\"todo\",\"title\":\"Buy milk\"},"
                                 "{\"op\":\"delete\",\"kind\":\"event\",\"id\":\"no-such-event\"}]}");
-    char *bad_date = coach_call(h, "ops.dryrun", "{\"operations\":[],\"today\":\"2026-02-30\"}");
-    char *not_ops = coach_call(h, "ops.apply", "{\"ops\":[]}");
+    char *bad_date = coach_call(h, "planner.dryRun", "{\"operations\":[],\"today\":\"2026-02-30\"}");
+    char *not_ops = coach_call(h, "planner.apply", "{\"ops\":[]}");
     char *week = coach_call(h, "planner.week", "{\"date\":\"2026-11-20\"}");
     char *backlog = coach_call(h, "planner.backlog", "{\"limit\":10}");
-    char *log = coach_call(h, "audit.log", "{\"limit\":10}");
+    char *log = coach_call(h, "planner.auditLog", "{\"limit\":10}");
     char *id = string_value(find_value(applied, "applied"), "id");
     char *item = id ? callf(h, "planner.item", "{\"kind\":\"todo\",\"id\":\"%s\"}", id) : NULL;
     char *no_item = coach_call(h, "planner.item", "{\"kind\":\"goal\",\"id\":\"nope\"}");
     coach_close(h);
 
     CHECK(is_ok(dry) && has_kv(dry, "validCount", "1") && has_kv(dry, "invalidCount", "0") &&
-          has_kv(dry, "priority", "\"high\"") && pos(dry, "{\"type\":\"none\"}") > 0, "ops.dryrun: %s", dry);
+          has_kv(dry, "priority", "\"high\"") && pos(dry, "{\"type\":\"none\"}") > 0, "planner.dryRun: %s", dry);
     CHECK(is_ok(dry_bad) && has_kv(dry_bad, "invalidCount", "1") && pos(dry_bad, "\"unknown_id\"") > 0,
-          "ops.dryrun invalid: %s", dry_bad);
+          "planner.dryRun invalid: %s", dry_bad);
     CHECK(is_ok(empty_log) && array_count(find_value(empty_log, "ok")) == 0, "dry-run applied: %s", empty_log);
     CHECK(is_ok(applied) && has_kv(applied, "replayed", "false") && id && strlen(id) == 36,
-          "ops.apply: %s", applied);
+          "planner.apply: %s", applied);
     char *rid = string_value(applied, "requestId");
     CHECK(is_ok(replay) && has_kv(replay, "replayed", "true") && rid && pos(replay, rid) > 0 && id && pos(replay, id) > 0,
           "replay: %s", replay);
@@ -934,12 +965,12 @@ static void test_call_assistant(void) {
     CoachHandle *h = open_memory();
     /* No model loaded: what the reading understands is still handled; a message it cannot build
      * needs a model; the removed test hook is an unknown field. */
-    char *read = coach_call(h, "assistant.message",
+    char *read = coach_call(h, "assistant.send",
                             "{\"message\":\"Remind me to call mom tomorrow at 5\",\"today\":\"2026-11-23\"}");
-    char *no_model = coach_call(h, "assistant.message", "{\"message\":\"delete the sailing lesson\"}");
-    char *script = coach_call(h, "assistant.message", "{\"message\":\"hi\",\"script\":[\"Hello there.\"]}");
-    char *bad = coach_call(h, "assistant.message", "{\"message\":\"hi\",\"mode\":\"brainstorm\"}");
-    char *log = coach_call(h, "audit.log", "{\"limit\":10}");
+    char *no_model = coach_call(h, "assistant.send", "{\"message\":\"delete the sailing lesson\"}");
+    char *script = coach_call(h, "assistant.send", "{\"message\":\"hi\",\"script\":[\"Hello there.\"]}");
+    char *bad = coach_call(h, "assistant.send", "{\"message\":\"hi\",\"mode\":\"brainstorm\"}");
+    char *log = coach_call(h, "planner.auditLog", "{\"limit\":10}");
     coach_close(h);
     CHECK(is_ok(read) && strstr(read, "\"scheduledFor\":\"2026-11-24\"") && strstr(read, "\"timeOfDay\":\"17:00\""),
           "read without a model: %s", read);
@@ -988,7 +1019,7 @@ static void test_model_real(void) {
     char *loaded = coach_call(h, "model.load", req);
     char *chat = NULL, *info = NULL, *unload = NULL;
     if (is_ok(loaded)) {
-        chat = coach_call(h, "assistant.message", "{\"message\":\"hello\",\"mode\":\"chat\"}");
+        chat = coach_call(h, "assistant.send", "{\"message\":\"hello\",\"mode\":\"chat\"}");
         info = coach_call(h, "model.info", "{}");
         unload = coach_call(h, "model.unload", "{}");
     }
@@ -1019,10 +1050,10 @@ static const char *WORKOUT_REQUEST =
 
 static void test_call_workout(void) {
     CoachHandle *h = open_memory();
-    char *gen = coach_call(h, "workout.generate", WORKOUT_REQUEST);
-    char *list = coach_call(h, "workout.list", "{\"limit\":10}");
-    char *got = coach_call(h, "workout.get", "{\"id\":\"2025-08-17-gym-downtown-01\"}");
-    char *missing = coach_call(h, "workout.get", "{\"id\":\"nope\"}");
+    char *gen = coach_call(h, "workouts.generate", WORKOUT_REQUEST);
+    char *list = coach_call(h, "workouts.list", "{\"limit\":10}");
+    char *got = coach_call(h, "workouts.get", "{\"id\":\"2025-08-17-gym-downtown-01\"}");
+    char *missing = coach_call(h, "workouts.get", "{\"id\":\"nope\"}");
     /* The first set's id and the YAML, from the generated result. */
     const char *sets = find_value(gen, "sets");
     char *set_id = sets ? string_value(sets, "id") : NULL;
@@ -1033,20 +1064,20 @@ static void test_call_workout(void) {
         while (*e && !(*e == '"' && e[-1] != '\\')) e++;
         yaml_raw = slice(yv, e); /* the JSON string literal, quotes included */
     }
-    char *logged = set_id ? callf(h, "workout.log",
+    char *logged = set_id ? callf(h, "workouts.log",
                                   "{\"workoutId\":\"2025-08-17-gym-downtown-01\",\"performedAtMs\":1755432000000,"
                                   "\"sets\":[{\"setId\":\"%s\",\"actualWeight\":95,\"actualReps\":8}]}", set_id)
                           : NULL;
-    char *list2 = coach_call(h, "workout.list", "{\"limit\":10}");
-    char *valid = yaml_raw ? callf(h, "workout.validate", "{\"yaml\":%s}", yaml_raw) : NULL;
-    char *invalid = coach_call(h, "workout.validate",
+    char *list2 = coach_call(h, "workouts.list", "{\"limit\":10}");
+    char *valid = yaml_raw ? callf(h, "workouts.validate", "{\"yaml\":%s}", yaml_raw) : NULL;
+    char *invalid = coach_call(h, "workouts.validate",
                                "{\"yaml\":\"version: '1.2'\\nworkout_id: x\\n\"}");
-    char *broken = coach_call(h, "workout.validate", "{\"yaml\":\"sets: [\"}");
-    char *bad = coach_call(h, "workout.generate", "{\"meta\":{\"units\":\"stones\"}}");
-    char *plan_no_model = coach_call(h, "plan.generate", "{\"date\":\"2025-08-18\",\"notes\":\"legs\"}");
+    char *broken = coach_call(h, "workouts.validate", "{\"yaml\":\"sets: [\"}");
+    char *bad = coach_call(h, "workouts.generate", "{\"meta\":{\"units\":\"stones\"}}");
+    char *plan_no_model = coach_call(h, "workouts.todayPlan", "{\"date\":\"2025-08-18\",\"notes\":\"legs\"}");
     char *quoted = json_quote(V1_EXAMPLE);
     /* There is no test hook: a script of model replies is an unknown field. */
-    char *plan = callf(h, "plan.generate", "{\"date\":\"2025-08-18\",\"notes\":\"legs\",\"seed\":7,\"script\":[%s]}",
+    char *plan = callf(h, "workouts.todayPlan", "{\"date\":\"2025-08-18\",\"notes\":\"legs\",\"seed\":7,\"script\":[%s]}",
                        quoted);
     coach_close(h);
     CHECK(is_ok(gen) && has_kv(gen, "source", "\"deterministic\"") &&
@@ -1055,23 +1086,23 @@ static void test_call_workout(void) {
           pos(gen, "{\"stage\":\"done\",\"attempt\":0}]") > 0 && pos(gen, "eq_smith_machine") < 0,
           "workout.generate: %.300s", gen);
     CHECK(is_ok(list) && array_count(find_value(list, "ok")) == 1 && has_kv(list, "logged", "false"),
-          "workout.list: %s", list);
-    CHECK(is_ok(got) && has_kv(got, "workout_id", "\"2025-08-17-gym-downtown-01\""), "workout.get: %.200s", got);
-    CHECK(is_ok(missing) && has_kv(missing, "ok", "null"), "workout.get missing: %s", missing);
-    CHECK(set_id && logged && is_ok(logged) && has_kv(logged, "ok", "null"), "workout.log: %s",
+          "workouts.list: %s", list);
+    CHECK(is_ok(got) && has_kv(got, "workout_id", "\"2025-08-17-gym-downtown-01\""), "workouts.get: %.200s", got);
+    CHECK(is_ok(missing) && has_kv(missing, "ok", "null"), "workouts.get missing: %s", missing);
+    CHECK(set_id && logged && is_ok(logged) && has_kv(logged, "ok", "null"), "workouts.log: %s",
           logged ? logged : "(null)");
-    CHECK(is_ok(list2) && has_kv(list2, "logged", "true"), "workout.list after log: %s", list2);
+    CHECK(is_ok(list2) && has_kv(list2, "logged", "true"), "workouts.list after log: %s", list2);
     /* A validation result holds "error" (null when valid): its "ok" is checked by prefix. */
 #define VALIDATION(r) ((r) && strncmp((r), "{\"ok\":{\"workout\":", strlen("{\"ok\":{\"workout\":")) == 0)
     CHECK(VALIDATION(valid) && has_kv(valid, "error", "null") &&
           has_kv(valid, "workout_id", "\"2025-08-17-gym-downtown-01\""), "workout.validate: %.200s",
           valid ? valid : "(null)");
     CHECK(VALIDATION(invalid) && has_kv(invalid, "workout", "null") && has_kv(invalid, "code", "\"schema_violation\""),
-          "workout.validate invalid: %s", invalid);
-    CHECK(VALIDATION(broken) && has_kv(broken, "code", "\"invalid_yaml\""), "workout.validate broken: %s", broken);
+          "workouts.validate invalid: %s", invalid);
+    CHECK(VALIDATION(broken) && has_kv(broken, "code", "\"invalid_yaml\""), "workouts.validate broken: %s", broken);
     CHECK(is_error(bad, "invalid_argument") && pos(bad, "stones") < 0, "bad request: %s", bad);
-    CHECK(is_error(plan_no_model, "model_unusable"), "plan.generate without a model: %s", plan_no_model);
-    CHECK(is_error(plan, "invalid_argument"), "plan.generate with a script: %s", plan);
+    CHECK(is_error(plan_no_model, "model_unusable"), "workouts.todayPlan without a model: %s", plan_no_model);
+    CHECK(is_error(plan, "invalid_argument"), "workouts.todayPlan with a script: %s", plan);
     char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
     free(set_id); free(yaml_raw); free(quoted);
@@ -1102,7 +1133,7 @@ static const char *MEAL_REQUEST =
 static void test_call_meals(void) {
     CoachHandle *h = open_memory();
     char *starter = read_file("tests/data/recipes/starter.json");
-    char *imported = starter ? coach_call(h, "recipes.import", starter) : NULL;
+    char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
     char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
     char *job = object_value(plan, "job");
     char *job_id = job ? string_value(job, "id") : NULL;
@@ -1116,27 +1147,27 @@ static void test_call_meals(void) {
     char *logged = coach_call(h, "meals.log",
                               "{\"date\":\"2026-12-02\",\"mealType\":\"lunch\",\"recipeId\":\"core-minestrone\"}");
     char *history2 = coach_call(h, "meals.history", "{\"from\":\"2026-12-01\",\"to\":\"2026-12-02\"}");
-    char *staged = coach_call(h, "recipe.stage", "{\"id\":\"core-minestrone\"}");
+    char *staged = coach_call(h, "meals.stageRecipe", "{\"id\":\"core-minestrone\"}");
     char *stage_id = string_value(find_value(staged, "ok"), "id");
-    char *kept = stage_id ? callf(h, "recipe.keep", "{\"id\":\"%s\"}", stage_id) : NULL;
-    char *cleaned = coach_call(h, "recipes.cleanup", "{}");
-    char *saved = coach_call(h, "recipe.save",
+    char *kept = stage_id ? callf(h, "meals.keepStaged", "{\"id\":\"%s\"}", stage_id) : NULL;
+    char *cleaned = coach_call(h, "meals.cleanupStaged", "{}");
+    char *saved = coach_call(h, "meals.saveRecipe",
                              "{\"id\":\"\",\"title\":\"Grandma's lentil soup\",\"mealTypes\":[\"lunch\"],"
                              "\"tags\":[\"soup\"],\"ingredients\":[{\"name\":\"red lentils\",\"quantity\":200,"
                              "\"unit\":\"g\"}],\"prepMinutes\":10,\"cookMinutes\":30,\"servings\":4,"
                              "\"diets\":[\"vegan\"]}");
     char *saved_id = string_value(find_value(saved, "ok"), "id");
-    char *got = saved_id ? callf(h, "recipe.get", "{\"id\":\"%s\"}", saved_id) : NULL;
+    char *got = saved_id ? callf(h, "meals.recipe", "{\"id\":\"%s\"}", saved_id) : NULL;
     /* Error cases: the field named, nothing stored; unknown ids. */
     char *bad = coach_call(h, "meals.plan",
                            "{\"days\":[{\"date\":\"2026-12-03\",\"meals\":{\"dinner\":{\"servings\":0}}}]}");
     char *bad_key = coach_call(h, "meals.plan",
                                "{\"days\":[{\"date\":\"2026-12-03\",\"meals\":{\"brunch\":{\"servings\":1}}}]}");
     char *bad_date = coach_call(h, "meals.history", "{\"from\":\"2026-13-01\",\"to\":\"2026-12-02\"}");
-    char *keep_missing = coach_call(h, "recipe.keep", "{\"id\":\"stage-nope\"}");
+    char *keep_missing = coach_call(h, "meals.keepStaged", "{\"id\":\"stage-nope\"}");
     char *log_missing = coach_call(h, "meals.log",
                                    "{\"date\":\"2026-12-02\",\"mealType\":\"lunch\",\"recipeId\":\"nope\"}");
-    char *stage_missing = coach_call(h, "recipe.stage", "{\"id\":\"nope\"}");
+    char *stage_missing = coach_call(h, "meals.stageRecipe", "{\"id\":\"nope\"}");
     coach_close(h);
 
     CHECK(starter, "tests/data/recipes/starter.json not readable from %s", getcwd(NULL, 0));
@@ -1199,15 +1230,16 @@ int main(void) {
         {"foreign database", test_foreign_database},
         {"request errors do not leak", test_request_errors_do_not_leak},
         {"coach_call suggestions flow", test_call_suggestions},
-        {"coach_call change.acceptEdited", test_call_accept_edited},
+        {"coach_call suggestions.acceptEdited", test_call_accept_edited},
         {"coach_call errors", test_call_errors},
-        {"coach_call suggest.evaluate", test_call_evaluate},
+        {"coach_call suggestions.evaluate", test_call_evaluate},
         {"coach_call file database reopen", test_call_file_reopen},
+        {"coach_call coach.shutdown", test_call_shutdown},
         {"coach_call ops, planner and audit log", test_call_ops},
-        {"coach_call assistant.message", test_call_assistant},
+        {"coach_call assistant.send", test_call_assistant},
         {"coach_call model errors", test_model_errors},
         {"coach_call model.load with the test model", test_model_real},
-        {"coach_call workout.* and plan.generate", test_call_workout},
+        {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;

@@ -2,10 +2,13 @@
 // coachcore bindings (package uniffi.coachcore). Shipped next to the generated coachcore.kt; needs
 // kotlinx-coroutines-core (1.3 or later), as the generated `suspend` functions do.
 //
-// The generated `...Async` functions (sendMessageAsync, generateSuggestionsAsync, loadModelAsync,
-// generateWorkoutAsync, planMealsAsync) are `suspend` and cancellable: cancelling the coroutine
-// stops the Rust work. The flows here run the same calls and emit their listener's events;
-// cancelling the collector cancels the call.
+// The generated `...Async` functions of the service objects a `Coach` hands out
+// (assistant().sendAsync, suggestions().generateAsync, model().loadAsync, workouts().generateAsync,
+// workouts().todayPlanAsync, meals().planAsync) are `suspend` and cancellable: cancelling the
+// coroutine stops the Rust work. The flows here are extensions of those services (Assistant,
+// Suggestions, Workouts, Meals): they run the same calls and emit their listener's events;
+// cancelling the collector cancels the call. A flow fails with what its call throws (e.g.
+// CoachException.Closed after Coach.shutdown()).
 package uniffi.coachcore
 
 import kotlinx.coroutines.channels.Channel
@@ -15,7 +18,7 @@ import kotlinx.coroutines.flow.buffer
 import kotlinx.coroutines.flow.callbackFlow
 import kotlinx.coroutines.launch
 
-/** The progress of an AI suggestion run, as a flow element (see [Coach.suggestionEvents]). */
+/** The progress of an AI suggestion run, as a flow element (see [Suggestions.suggestionEvents]). */
 sealed class SuggestionProgressEvent {
     /** The model starts on exercise [index] (0-based) of [count]. */
     data class Exercise(val index: UInt, val count: UInt, val name: String) : SuggestionProgressEvent()
@@ -47,33 +50,39 @@ internal fun <E, R> coachEvents(
     awaitClose { token.cancel() }
 }.buffer(Channel.UNLIMITED)
 
-/** The events of a message (stages, operations, summary, Result, Done last); fails with what the message fails with. */
-fun Coach.messageEvents(request: AssistantRequest): Flow<AssistantEvent> = coachEvents { token, emit ->
-    sendMessageAsync(request, object : AssistantListener {
+/**
+ * The events of a message (stages, operations, summary, Result, Done last), as [Assistant.sendAsync]
+ * reports them; fails with what the message fails with.
+ */
+fun Assistant.messageEvents(request: AssistantRequest): Flow<AssistantEvent> = coachEvents { token, emit ->
+    sendAsync(request, object : AssistantListener {
         override fun onEvent(event: AssistantEvent) = emit(event)
     }, token)
 }
 
-/** The progress of a suggestion run for a logged session, then [SuggestionProgressEvent.Finished]. */
-fun Coach.suggestionEvents(sessionId: String): Flow<SuggestionProgressEvent> =
+/**
+ * The progress of a suggestion run for a logged session ([Suggestions.generateAsync]), then
+ * [SuggestionProgressEvent.Finished].
+ */
+fun Suggestions.suggestionEvents(sessionId: String): Flow<SuggestionProgressEvent> =
     coachEvents<SuggestionProgressEvent, List<PrescriptionChange>>(last = { SuggestionProgressEvent.Finished(it) }) { token, emit ->
-        generateSuggestionsAsync(sessionId, object : SuggestionProgressListener {
+        generateAsync(sessionId, object : SuggestionProgressListener {
             override fun onExercise(index: UInt, count: UInt, exerciseName: String) =
                 emit(SuggestionProgressEvent.Exercise(index, count, exerciseName))
             override fun onToken(piece: String) = emit(SuggestionProgressEvent.Token(piece))
         }, token)
     }
 
-/** The events of a workout generation (DONE last). */
-fun Coach.workoutEvents(request: WorkoutRequest): Flow<WorkoutEvent> = coachEvents { token, emit ->
-    generateWorkoutAsync(request, object : WorkoutListener {
+/** The events of a workout generation ([Workouts.generateAsync]; DONE last). */
+fun Workouts.workoutEvents(request: WorkoutRequest): Flow<WorkoutEvent> = coachEvents { token, emit ->
+    generateAsync(request, object : WorkoutListener {
         override fun onEvent(event: WorkoutEvent) = emit(event)
     }, token)
 }
 
-/** The events of a meal plan (Progress per slot, then Completed or Failed). */
-fun Coach.mealPlanEvents(request: MealPlanRequest): Flow<MealPlanEvent> = coachEvents { token, emit ->
-    planMealsAsync(request, object : MealPlanListener {
+/** The events of a meal plan ([Meals.planAsync]: Progress per slot, then Completed or Failed). */
+fun Meals.mealPlanEvents(request: MealPlanRequest): Flow<MealPlanEvent> = coachEvents { token, emit ->
+    planAsync(request, object : MealPlanListener {
         override fun onEvent(event: MealPlanEvent) = emit(event)
     }, token)
 }

@@ -112,16 +112,16 @@ fun performance(n: Int) = ExercisePerformance("bench-s$n", "s$n", "bench", T0_MS
 
 /** Saves the exercise and the plan and logs s0 and s1. */
 fun setupLogged(coach: Coach) {
-    coach.saveExercise(benchExercise())
-    coach.savePlan(pushPlan())
-    coach.logSession(sessionLog(0))
-    coach.logSession(sessionLog(1))
+    coach.workouts().saveCatalogExercise(benchExercise())
+    coach.workouts().savePlan(pushPlan())
+    coach.workouts().logSession(sessionLog(0))
+    coach.workouts().logSession(sessionLog(1))
 }
 
 fun weightChanges(changes: List<PrescriptionChange>) = changes.filter { it.draft.property == ChangeProperty.WEIGHT }
 
 fun targetWeights(coach: Coach): List<Double> =
-    (coach.plan(PLAN_ID) ?: throw Failure("plan $PLAN_ID is missing")).exercises[0].sets.map { it.targetWeight }
+    (coach.workouts().plan(PLAN_ID) ?: throw Failure("plan $PLAN_ID is missing")).exercises[0].sets.map { it.targetWeight }
 
 /** The weight changes of s1: double-progression increases 135 -> 140 on sets 0 and 1, by set. */
 fun checkIncreases(changes: List<PrescriptionChange>): List<PrescriptionChange> {
@@ -155,10 +155,10 @@ val PRIVATE_TEXTS = listOf("Bench Press", "Push day", AI_REASONING)
 
 /** Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range). */
 fun setupMidRange(coach: Coach) {
-    coach.saveExercise(benchExercise())
-    coach.savePlan(pushPlan())
-    coach.logSession(sessionLog(0, reps = MID_REPS))
-    coach.logSession(sessionLog(1, reps = MID_REPS))
+    coach.workouts().saveCatalogExercise(benchExercise())
+    coach.workouts().savePlan(pushPlan())
+    coach.workouts().logSession(sessionLog(0, reps = MID_REPS))
+    coach.workouts().logSession(sessionLog(1, reps = MID_REPS))
 }
 
 fun aiChanges(changes: List<PrescriptionChange>) = changes.filter { it.draft.source == SuggestionSource.AI }
@@ -345,7 +345,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "workout: generate (no model), list, get, log back, validate" to {
         Coach.openInMemory().use { coach ->
             val listener = CollectingWorkoutListener()
-            val result = coach.generateWorkout(workoutRequest(), listener).use { task ->
+            val result = coach.workouts().generate(workoutRequest(), listener).use { task ->
                 val r = task.wait()
                 check(task.isFinished()) { "not finished" }
                 r
@@ -356,37 +356,37 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(workout.version, "1.2", "version")
             check(workout.sets.none { it.equipment == "eq_smith_machine" }) { "a banned key" }
             eq(listener.stages.toList(), listOf(WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE), "stages")
-            val listed = coach.workouts(10u)
+            val listed = coach.workouts().list(10u)
             eq(listed.map { it.workoutId }, listOf(workout.workoutId), "listed")
             eq(listed[0].logged, false, "logged before")
-            eq(coach.workout(workout.workoutId), result, "read back")
-            eq(coach.workout("no-such-workout"), null, "unknown id")
+            eq(coach.workouts().get(workout.workoutId), result, "read back")
+            eq(coach.workouts().get("no-such-workout"), null, "unknown id")
             val first = workout.sets[0]
-            coach.logWorkout(WorkoutLog(workout.workoutId, 1_755_432_000_000L,
+            coach.workouts().log(WorkoutLog(workout.workoutId, 1_755_432_000_000L,
                 listOf(SetActual(first.id, 95.0, 8u)), null))
-            eq(coach.workouts(10u)[0].logged, true, "logged after")
-            val logged = coach.workout(workout.workoutId)!!.workout.sets[0]
+            eq(coach.workouts().list(10u)[0].logged, true, "logged after")
+            val logged = coach.workouts().get(workout.workoutId)!!.workout.sets[0]
             eq(Pair(logged.actualWeight, logged.actualReps), Pair(95.0, 8u), "actual values")
             expectThrows<CoachException.NotFound>("unknown workout") {
-                coach.logWorkout(WorkoutLog("nope", 0L, listOf(), null))
+                coach.workouts().log(WorkoutLog("nope", 0L, listOf(), null))
             }
-            val ok = coach.validateWorkoutYaml(result.yaml)
+            val ok = validateWorkoutYaml(result.yaml)
             eq(ok.workout, workout, "valid yaml")
             eq(ok.error, null, "no error")
-            val bad = coach.validateWorkoutYaml(result.yaml.replaceFirst("id: ${first.id}", "id: bad"))
+            val bad = validateWorkoutYaml(result.yaml.replaceFirst("id: ${first.id}", "id: bad"))
             eq(bad.workout, null, "invalid yaml")
             eq(bad.error?.code, "schema_violation", "code")
             eq(bad.error?.path, "sets[0].id", "path")
-            eq(coach.validateWorkoutYaml("sets: [").error?.code, "invalid_yaml", "broken yaml")
+            eq(validateWorkoutYaml("sets: [").error?.code, "invalid_yaml", "broken yaml")
         }
     },
-    "plan: generateTodayPlan with an app model picking per slot, repaired; typed errors" to {
+    "plan: workouts().todayPlan with an app model picking per slot, repaired; typed errors" to {
         Coach.openInMemory().use { coach ->
-            expectThrows<CoachException.ModelUnusable>("no model") { coach.generateTodayPlan(todayPlanRequest()) }
+            expectThrows<CoachException.ModelUnusable>("no model") { coach.workouts().todayPlan(todayPlanRequest()) }
             // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
             val model = FakeModel(replies = listOf("""{"focus": 1}""", """{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"""))
-            coach.useLanguageModel(model)
-            val t = coach.generateTodayPlan(todayPlanRequest())
+            coach.model().set(model)
+            val t = coach.workouts().todayPlan(todayPlanRequest())
             eq(t.schemaVersion, SchemaVersion.V1_CURRENT, "schema version")
             eq(t.plan.focus, "Upper Body Session", "focus")
             eq(t.plan.durationMinutes, 30u, "durationMinutes")
@@ -394,10 +394,10 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press", "the model's pick")
             eq(model.requests.size, 2, "one repair")
             check(model.requests[0].jsonSchema!!.contains("\"A1\"")) { "one enum per slot" }
-            eq(coach.recentGenerations(1u)[0].feature, "plan.generate", "recorded")
-            coach.useLanguageModel(FakeModel(replies = listOf("no json")))
+            eq(coach.workouts().planGenerations(1u)[0].feature, "plan.generate", "recorded")
+            coach.model().set(FakeModel(replies = listOf("no json")))
             expectThrows<CoachException.ModelOutputRejected>("invalid answers") {
-                coach.generateTodayPlan(todayPlanRequest())
+                coach.workouts().todayPlan(todayPlanRequest())
             }
         }
     },
@@ -407,26 +407,26 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "selectPlanSchema override wins" to {
         Coach.openInMemory().use { coach ->
             val all = listOf(SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT)
-            eq(coach.selectPlanSchema(all, SchemaVersion.V1_CURRENT),
+            eq(selectPlanSchema(all, SchemaVersion.V1_CURRENT),
                 SchemaSelection(SchemaVersion.V1_CURRENT, SelectionReason.OVERRIDE), "override v1")
-            eq(coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), SchemaVersion.V2_FLAT),
+            eq(selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), SchemaVersion.V2_FLAT),
                 SchemaSelection(SchemaVersion.V2_FLAT, SelectionReason.OVERRIDE), "override beats single supported")
         }
     },
     "selectPlanSchema single supported and smallest estimate" to {
         Coach.openInMemory().use { coach ->
-            eq(coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), null),
+            eq(selectPlanSchema(listOf(SchemaVersion.V1_CURRENT), null),
                 SchemaSelection(SchemaVersion.V1_CURRENT, SelectionReason.SINGLE_SUPPORTED), "single v1")
-            eq(coach.selectPlanSchema(listOf(SchemaVersion.V2_FLAT), null),
+            eq(selectPlanSchema(listOf(SchemaVersion.V2_FLAT), null),
                 SchemaSelection(SchemaVersion.V2_FLAT, SelectionReason.SINGLE_SUPPORTED), "single v2")
-            val both = coach.selectPlanSchema(listOf(SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT), null)
+            val both = selectPlanSchema(listOf(SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT), null)
             eq(both.reason, SelectionReason.SMALLEST_ESTIMATE, "reason with two supported")
-            eq(coach.selectPlanSchema(emptyList(), null), both, "empty list means all")
+            eq(selectPlanSchema(emptyList(), null), both, "empty list means all")
         }
     },
     "transformPlan worked example (v2-flat)" to {
         Coach.openInMemory().use { coach ->
-            val t = coach.transformPlan(WORKED_EXAMPLE, V2, null)
+            val t = coach.workouts().transformPlan(WORKED_EXAMPLE, V2, null)
             checkWorkedExample(t.plan)
             eq(t.schemaVersion, SchemaVersion.V2_FLAT, "schemaVersion")
             check(t.rulesetVersion.isNotBlank()) { "rulesetVersion is blank" }
@@ -435,15 +435,15 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "transformPlan fenced and wrapped model output" to {
         Coach.openInMemory().use { coach ->
             val fenced = "Here is your plan for today:\n```json\n$WORKED_EXAMPLE\n```\nHave a good workout!"
-            checkWorkedExample(coach.transformPlan(fenced, V2, 1uL).plan)
+            checkWorkedExample(coach.workouts().transformPlan(fenced, V2, 1uL).plan)
             val wrapped = "<think>The user wants an upper body session; keep it to 30 minutes.</think>" +
                 "<response>$WORKED_EXAMPLE</response>"
-            checkWorkedExample(coach.transformPlan(wrapped, V2, 1uL).plan)
+            checkWorkedExample(coach.workouts().transformPlan(wrapped, V2, 1uL).plan)
         }
     },
     "transformPlan v1-current nested exercises" to {
         Coach.openInMemory().use { coach ->
-            val t = coach.transformPlan(V1_EXAMPLE, V1, 3uL)
+            val t = coach.workouts().transformPlan(V1_EXAMPLE, V1, 3uL)
             checkWorkedExample(t.plan)
             eq(t.schemaVersion, SchemaVersion.V1_CURRENT, "schemaVersion")
         }
@@ -451,32 +451,32 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "typed error: block index out of range" to {
         Coach.openInMemory().use { coach ->
             val e = expectThrows<CoachException.InvalidModelOutput>("blockIndex 5") {
-                coach.transformPlan(BAD_BLOCK_INDEX, V2, null)
+                coach.workouts().transformPlan(BAD_BLOCK_INDEX, V2, null)
             }
             eq(e.code, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE, "code")
             eq(e.path, "exercises[1].blockIndex", "path")
             check(e.detail.isNotBlank()) { "detail is blank" }
             // still usable after an error
-            checkWorkedExample(coach.transformPlan(WORKED_EXAMPLE, V2, null).plan)
+            checkWorkedExample(coach.workouts().transformPlan(WORKED_EXAMPLE, V2, null).plan)
         }
     },
     "typed error: invalid JSON" to {
         Coach.openInMemory().use { coach ->
             val e = expectThrows<CoachException.InvalidModelOutput>("not json") {
-                coach.transformPlan("I could not make a plan today, sorry.", V2, null)
+                coach.workouts().transformPlan("I could not make a plan today, sorry.", V2, null)
             }
             eq(e.code, OutputErrorCode.INVALID_JSON, "code")
         }
     },
     "determinism with a seed" to {
         Coach.openInMemory().use { coach ->
-            val a = coach.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
-            val b = coach.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
+            val a = coach.workouts().transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
+            val b = coach.workouts().transformPlan(WORKED_EXAMPLE, V2, 42uL).plan
             eq(b, a, "same seed, same plan")
             Coach.openInMemory().use { other ->
-                eq(other.transformPlan(WORKED_EXAMPLE, V2, 42uL).plan, a, "same seed, other Coach")
+                eq(other.workouts().transformPlan(WORKED_EXAMPLE, V2, 42uL).plan, a, "same seed, other Coach")
             }
-            val c = coach.transformPlan(WORKED_EXAMPLE, V2, 43uL).plan
+            val c = coach.workouts().transformPlan(WORKED_EXAMPLE, V2, 43uL).plan
             check(c.id != a.id) { "different seeds gave the same plan id ${a.id}" }
         }
     },
@@ -487,15 +487,15 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             var okId: Long? = null
             var ruleset = ""
             Coach.open(path).use { coach ->
-                eq(coach.recentGenerations(10u).size, 0, "fresh database has no generations")
-                val t = coach.transformPlan(WORKED_EXAMPLE, V2, 7uL)
+                eq(coach.workouts().planGenerations(10u).size, 0, "fresh database has no generations")
+                val t = coach.workouts().transformPlan(WORKED_EXAMPLE, V2, 7uL)
                 okId = t.generationId
                 ruleset = t.rulesetVersion
                 check(okId != null) { "generationId is null for a file database" }
                 expectThrows<CoachException.InvalidModelOutput>("bad block index") {
-                    coach.transformPlan(BAD_BLOCK_INDEX, V2, 7uL)
+                    coach.workouts().transformPlan(BAD_BLOCK_INDEX, V2, 7uL)
                 }
-                val rows = coach.recentGenerations(10u)
+                val rows = coach.workouts().planGenerations(10u)
                 eq(rows.size, 2, "rows after two transforms")
                 val (failed, ok) = rows
                 eq(failed.succeeded, false, "newest row (the failure) succeeded")
@@ -512,11 +512,11 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                     check(r.createdAtMs > 1_600_000_000_000L) { "createdAtMs ${r.createdAtMs} is not a recent epoch-ms" }
                 }
                 check(failed.createdAtMs >= ok.createdAtMs) { "rows not newest first" }
-                eq(coach.recentGenerations(1u).map { it.id }, listOf(failed.id), "limit 1")
+                eq(coach.workouts().planGenerations(1u).map { it.id }, listOf(failed.id), "limit 1")
             }
             check(File(path).length() > 0) { "database file is empty" }
             Coach.open(path).use { coach ->
-                val rows = coach.recentGenerations(10u)
+                val rows = coach.workouts().planGenerations(10u)
                 eq(rows.size, 2, "rows after reopen")
                 eq(rows[1].id, okId, "ok row after reopen")
                 eq(rows[1].succeeded, true, "ok row succeeded after reopen")
@@ -526,11 +526,34 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             dir.deleteRecursively()
         }
     },
+    "shutdown: services taken before and after throw Closed; twice is fine; the data survives reopen" to {
+        val dir = tempDir()
+        try {
+            val path = File(dir, "shutdown.sqlite3").path
+            Coach.open(path).use { coach ->
+                val planner = coach.planner()
+                planner.apply(listOf(todoOp("Buy milk")), null, TODAY)
+                eq(planner.backlog(5u).map { it.title }, listOf("Buy milk"), "backlog before shutdown")
+                coach.shutdown()
+                val before = expectThrows<CoachException.Closed>("a planner taken before shutdown") { planner.backlog(5u) }
+                check(before.detail.isNotBlank()) { "detail is blank" }
+                expectThrows<CoachException.Closed>("a planner asked for after shutdown") { coach.planner().backlog(5u) }
+                coach.shutdown()
+                expectThrows<CoachException.Closed>("after a second shutdown") { planner.backlog(5u) }
+            }
+            Coach.open(path).use { coach ->
+                eq(coach.planner().backlog(5u).map { it.title }, listOf("Buy milk"), "backlog after reopen")
+            }
+        } finally {
+            dir.deleteRecursively()
+        }
+    },
     "a database from a newer version throws DatabaseTooNew and is left unchanged" to {
         val dir = tempDir()
         try {
             val file = File(dir, "newer.sqlite3")
-            Coach.open(file.path).use { it.transformPlan(WORKED_EXAMPLE, V2, 1uL) }
+            // The file closes when the Coach and every service object from it are closed.
+            Coach.open(file.path).use { coach -> coach.workouts().use { it.transformPlan(WORKED_EXAMPLE, V2, 1uL) } }
             check(!File(dir, "newer.sqlite3-wal").exists() || File(dir, "newer.sqlite3-wal").length() == 0L) {
                 "WAL not checkpointed on close"
             }
@@ -562,22 +585,22 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     },
     "suggestions: catalog exercise and plan round trip" to {
         Coach.openInMemory().use { coach ->
-            coach.saveExercise(benchExercise())
-            coach.savePlan(pushPlan())
-            eq(coach.plan(PLAN_ID), pushPlan(), "plan read back")
-            eq(coach.plan("no-such-plan"), null, "unknown plan")
-            eq(coach.exerciseHistory("bench"), null, "history of a never logged exercise")
-            coach.savePlan(pushPlan().copy(name = "Push day (heavy)"))
-            eq(coach.plan(PLAN_ID)?.name, "Push day (heavy)", "plan replaced")
+            coach.workouts().saveCatalogExercise(benchExercise())
+            coach.workouts().savePlan(pushPlan())
+            eq(coach.workouts().plan(PLAN_ID), pushPlan(), "plan read back")
+            eq(coach.workouts().plan("no-such-plan"), null, "unknown plan")
+            eq(coach.workouts().history("bench"), null, "history of a never logged exercise")
+            coach.workouts().savePlan(pushPlan().copy(name = "Push day (heavy)"))
+            eq(coach.workouts().plan(PLAN_ID)?.name, "Push day (heavy)", "plan replaced")
         }
     },
     "suggestions: double progression generated once" to {
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val h = coach.exerciseHistory("bench") ?: throw Failure("no history after two sessions")
+            val h = coach.workouts().history("bench") ?: throw Failure("no history after two sessions")
             eq(h.sessionCount, 2u, "history sessionCount")
             eq(h.typicalLowerReps to h.typicalUpperReps, 12u to 12u, "history typical reps")
-            val first = coach.suggestionsForSession("s1")
+            val first = coach.suggestions().forSession("s1")
             checkIncreases(first)
             for (c in first) {
                 eq(c.decision, Decision.PENDING, "decision")
@@ -588,92 +611,92 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 check(c.id.isNotBlank()) { "change id is blank" }
             }
             eq(first.map { it.id }.toSet().size, first.size, "distinct change ids")
-            eq(coach.suggestionsForSession("s1"), first, "second call")
+            eq(coach.suggestions().forSession("s1"), first, "second call")
         }
     },
     "suggestions: accept applies to the plan once" to {
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val (inc0, _) = checkIncreases(coach.suggestionsForSession("s1"))
-            val accepted = coach.acceptChange(inc0.id)
+            val (inc0, _) = checkIncreases(coach.suggestions().forSession("s1"))
+            val accepted = coach.suggestions().accept(inc0.id)
             eq(accepted.id, inc0.id, "accepted id")
             eq(accepted.decision, Decision.ACCEPTED, "accepted decision")
             check(accepted.decidedAtMs != null) { "decidedAtMs is null" }
             eq(accepted.draft, inc0.draft, "accepted draft")
             eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "plan after accept")
-            val e = expectThrows<CoachException.InvalidArgument>("accept twice") { coach.acceptChange(inc0.id) }
+            val e = expectThrows<CoachException.InvalidArgument>("accept twice") { coach.suggestions().accept(inc0.id) }
             check(e.detail.isNotBlank()) { "detail is blank" }
             eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "applied once")
-            eq(coach.suggestionsForSession("s1").single { it.id == inc0.id }.decision, Decision.ACCEPTED, "stored decision")
+            eq(coach.suggestions().forSession("s1").single { it.id == inc0.id }.decision, Decision.ACCEPTED, "stored decision")
         }
     },
     "suggestions: defer pending, deferred for plan, reject" to {
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val first = coach.suggestionsForSession("s1")
+            val first = coach.suggestions().forSession("s1")
             val (inc0, inc1) = checkIncreases(first)
-            coach.acceptChange(inc0.id)
-            eq(coach.deferredForPlan(PLAN_ID), emptyList(), "nothing deferred yet")
-            val n = coach.deferPending("s1")
+            coach.suggestions().accept(inc0.id)
+            eq(coach.suggestions().deferred(PLAN_ID), emptyList(), "nothing deferred yet")
+            val n = coach.suggestions().deferPending("s1")
             eq(n.toInt(), first.size - 1, "deferPending count")
-            eq(coach.deferPending("s1"), 0u, "nothing left pending")
-            val deferred = coach.deferredForPlan(PLAN_ID)
+            eq(coach.suggestions().deferPending("s1"), 0u, "nothing left pending")
+            val deferred = coach.suggestions().deferred(PLAN_ID)
             eq(deferred.map { it.id }.sorted(), first.map { it.id }.filter { it != inc0.id }.sorted(), "deferred ids")
             for (c in deferred) {
                 eq(c.decision, Decision.DEFERRED, "deferred decision")
                 check(c.decidedAtMs != null) { "deferred decidedAtMs is null" }
             }
-            val rejected = coach.rejectChange(inc1.id)
+            val rejected = coach.suggestions().reject(inc1.id)
             eq(rejected.id to rejected.decision, inc1.id to Decision.REJECTED, "rejected")
-            val left = coach.deferredForPlan(PLAN_ID)
+            val left = coach.suggestions().deferred(PLAN_ID)
             check(left.none { it.id == inc1.id }) { "rejected change still deferred" }
             eq(left.size, n.toInt() - 1, "deferred after reject")
-            expectThrows<CoachException.InvalidArgument>("defer a rejected change") { coach.deferChange(inc1.id) }
+            expectThrows<CoachException.InvalidArgument>("defer a rejected change") { coach.suggestions().deferChange(inc1.id) }
             eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "rejecting changes nothing")
         }
     },
     "suggestions: deferChange, then accept a deferred change" to {
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val first = coach.suggestionsForSession("s1")
+            val first = coach.suggestions().forSession("s1")
             val (_, inc1) = checkIncreases(first)
-            val d = coach.deferChange(inc1.id)
+            val d = coach.suggestions().deferChange(inc1.id)
             eq(d.id to d.decision, inc1.id to Decision.DEFERRED, "deferred")
-            eq(coach.deferredForPlan(PLAN_ID).map { it.id }, listOf(inc1.id), "deferredForPlan")
-            eq(coach.deferPending("s1").toInt(), first.size - 1, "deferPending count")
-            eq(coach.acceptChange(inc1.id).decision, Decision.ACCEPTED, "accept a deferred change")
+            eq(coach.suggestions().deferred(PLAN_ID).map { it.id }, listOf(inc1.id), "suggestions().deferred")
+            eq(coach.suggestions().deferPending("s1").toInt(), first.size - 1, "deferPending count")
+            eq(coach.suggestions().accept(inc1.id).decision, Decision.ACCEPTED, "accept a deferred change")
             eq(targetWeights(coach), listOf(135.0, 140.0, 135.0), "plan after accepting set 1")
         }
     },
-    "suggestions: acceptChangeEdited records the user's value as an override" to {
+    "suggestions: acceptEdited records the user's value as an override" to {
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val (inc0, _) = checkIncreases(coach.suggestionsForSession("s1"))
-            val e = coach.acceptChangeEdited(inc0.id, ChangeValue.Number(145.0))
+            val (inc0, _) = checkIncreases(coach.suggestions().forSession("s1"))
+            val e = coach.suggestions().acceptEdited(inc0.id, ChangeValue.Number(145.0))
             eq(Triple(e.id, e.decision, e.userOverride), Triple(inc0.id, Decision.ACCEPTED, true), "edited acceptance")
             eq(e.draft.newValue, ChangeValue.Number(145.0), "the user's value")
             eq(targetWeights(coach), listOf(145.0, 135.0, 135.0), "plan after the edited acceptance")
             expectThrows<CoachException.InvalidArgument>("edit an accepted change") {
-                coach.acceptChangeEdited(inc0.id, ChangeValue.Number(150.0))
+                coach.suggestions().acceptEdited(inc0.id, ChangeValue.Number(150.0))
             }
         }
     },
     "suggestions: NotFound and InvalidArgument" to {
         Coach.openInMemory().use { coach ->
-            coach.saveExercise(benchExercise())
-            coach.savePlan(pushPlan())
+            coach.workouts().saveCatalogExercise(benchExercise())
+            coach.workouts().savePlan(pushPlan())
             val e = expectThrows<CoachException.NotFound>("unknown plan id") {
-                coach.logSession(sessionLog(0, planId = "no-such-plan"))
+                coach.workouts().logSession(sessionLog(0, planId = "no-such-plan"))
             }
             check(e.detail.isNotBlank()) { "detail is blank" }
-            expectThrows<CoachException.NotFound>("nothing was stored") { coach.suggestionsForSession("s0") }
-            expectThrows<CoachException.NotFound>("accept unknown") { coach.acceptChange("no-such-change") }
-            expectThrows<CoachException.NotFound>("reject unknown") { coach.rejectChange("no-such-change") }
-            expectThrows<CoachException.NotFound>("deferred of unknown plan") { coach.deferredForPlan("no-such-plan") }
-            expectThrows<CoachException.NotFound>("deferPending of unknown session") { coach.deferPending("no-such-session") }
-            coach.logSession(sessionLog(0))
-            expectThrows<CoachException.InvalidArgument>("same session id twice") { coach.logSession(sessionLog(0)) }
-            eq(coach.exerciseHistory("bench")?.sessionCount, 1u, "history after one session")
+            expectThrows<CoachException.NotFound>("nothing was stored") { coach.suggestions().forSession("s0") }
+            expectThrows<CoachException.NotFound>("accept unknown") { coach.suggestions().accept("no-such-change") }
+            expectThrows<CoachException.NotFound>("reject unknown") { coach.suggestions().reject("no-such-change") }
+            expectThrows<CoachException.NotFound>("deferred of unknown plan") { coach.suggestions().deferred("no-such-plan") }
+            expectThrows<CoachException.NotFound>("deferPending of unknown session") { coach.suggestions().deferPending("no-such-session") }
+            coach.workouts().logSession(sessionLog(0))
+            expectThrows<CoachException.InvalidArgument>("same session id twice") { coach.workouts().logSession(sessionLog(0)) }
+            eq(coach.workouts().history("bench")?.sessionCount, 1u, "history after one session")
         }
     },
     "suggestions: evaluateExercise with a Kotlin-built context" to {
@@ -687,7 +710,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
         }
         Coach.openInMemory().use { coach ->
             setupLogged(coach)
-            val stored = weightChanges(coach.suggestionsForSession("s1")).sortedBy { it.draft.targetSetIndex }
+            val stored = weightChanges(coach.suggestions().forSession("s1")).sortedBy { it.draft.targetSetIndex }
             eq(stored.map { it.draft }, drafts, "same drafts as the stored suggestions")
             val created = stored[0].createdAtMs
             val blocked = evaluateExercise(ctx, stored, created + DAY_MS)
@@ -702,15 +725,15 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             val path = File(dir, "coach.sqlite3").path
             val first = Coach.open(path).use { coach ->
                 setupLogged(coach)
-                coach.suggestionsForSession("s1").also { coach.acceptChange(checkIncreases(it)[0].id) }
+                coach.suggestions().forSession("s1").also { coach.suggestions().accept(checkIncreases(it)[0].id) }
             }
             val inc0 = checkIncreases(first)[0]
             Coach.open(path).use { coach ->
-                val again = coach.suggestionsForSession("s1")
+                val again = coach.suggestions().forSession("s1")
                 eq(again.map { it.id }.sorted(), first.map { it.id }.sorted(), "ids after reopen")
                 eq(again.single { it.id == inc0.id }.decision, Decision.ACCEPTED, "decision after reopen")
                 eq(targetWeights(coach), listOf(140.0, 135.0, 135.0), "plan after reopen")
-                eq(coach.exerciseHistory("bench")?.sessionCount, 2u, "history after reopen")
+                eq(coach.workouts().history("bench")?.sessionCount, 2u, "history after reopen")
             }
         } finally {
             dir.deleteRecursively()
@@ -720,8 +743,8 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel()
-            coach.useLanguageModel(fake)
-            val changes = coach.suggestionsForSession("s1")
+            coach.model().set(fake)
+            val changes = coach.suggestions().forSession("s1")
             checkAiRun(changes, fake)
             check(fake.infoCalls.get() > 0) { "info() was never called" }
             val reqs = fake.requests.toList()
@@ -749,7 +772,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 "no repair request naming the invalid suggestion: ${reqs.last().messages.map { it.content }}"
             }
             val n = reqs.size
-            eq(coach.suggestionsForSession("s1"), changes, "stored changes")
+            eq(coach.suggestions().forSession("s1"), changes, "stored changes")
             eq(fake.requests.size, n, "requests after asking again (stored)")
         }
     },
@@ -757,9 +780,9 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel(fail = LlmException.Backend("fake backend outage"))
-            coach.useLanguageModel(fake)
+            coach.model().set(fake)
             val logs = CollectingLogListener()
-            val changes = withLogListener(logs, LogLevel.INFO) { coach.suggestionsForSession("s1") }
+            val changes = withLogListener(logs, LogLevel.INFO) { coach.suggestions().forSession("s1") }
             check(fake.requests.size >= 1) { "the model was not asked" }
             check(changes.isNotEmpty()) { "no rule suggestions" }
             eq(aiChanges(changes), emptyList(), "AI changes")
@@ -769,17 +792,17 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             check(errors.isNotEmpty()) { "the error is not logged: ${logs.records}" }
             check(errors.none { "app model failed" in it.message }) { "not a typed error: $errors" }
             // Still usable: the next session with a working model gets the AI change.
-            coach.logSession(sessionLog(2, reps = MID_REPS))
-            coach.useLanguageModel(FakeModel())
-            eq(aiChanges(coach.suggestionsForSession("s2")).size, 1, "AI changes with a working model")
+            coach.workouts().logSession(sessionLog(2, reps = MID_REPS))
+            coach.model().set(FakeModel())
+            eq(aiChanges(coach.suggestions().forSession("s2")).size, 1, "AI changes with a working model")
         }
     },
     "AI: a streaming Kotlin model sends pieces to the listener if one is given" to {
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel(stream = true)
-            coach.useLanguageModel(fake)
-            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            coach.model().set(fake)
+            checkAiRun(coach.suggestions().forSession("s1"), fake)
             eq(fake.listenerPassed.size, fake.requests.size, "listener seen per request")
             eq(fake.streamed.size, fake.listenerPassed.count { it }, "replies streamed to the listeners given")
         }
@@ -788,8 +811,8 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel(checkCancel = true)
-            coach.useLanguageModel(fake)
-            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            coach.model().set(fake)
+            checkAiRun(coach.suggestions().forSession("s1"), fake)
             eq(fake.cancelled.size, fake.requests.size, "isCancelled calls")
             eq(fake.cancelled.toSet(), setOf(false), "isCancelled values")
         }
@@ -803,9 +826,9 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel(name = "fake-kotlin-model")
-            coach.useLanguageModel(fake)
+            coach.model().set(fake)
             val logs = CollectingLogListener()
-            withLogListener(logs, LogLevel.INFO) { checkAiRun(coach.suggestionsForSession("s1"), fake) }
+            withLogListener(logs, LogLevel.INFO) { checkAiRun(coach.suggestions().forSession("s1"), fake) }
             val records = logs.records.toList()
             val llm = records.filter { it.target == "coachcore::llm" }
             check(llm.any { "model=" in it.message }) { "no coachcore::llm record with model=: $records" }
@@ -817,33 +840,33 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             }
             // After setLogListener(null) nothing more arrives.
             val n = logs.records.size
-            coach.logSession(sessionLog(2, reps = MID_REPS))
+            coach.workouts().logSession(sessionLog(2, reps = MID_REPS))
             val asked = fake.requests.size
-            coach.suggestionsForSession("s2")
+            coach.suggestions().forSession("s2")
             check(fake.requests.size > asked) { "the model was not asked for s2" }
             eq(logs.records.size, n, "records after setLogListener(null)")
         }
     },
-    "AI: useLanguageModel(null) turns AI off" to {
+    "AI: model().set(null) turns AI off" to {
         Coach.openInMemory().use { coach ->
             setupMidRange(coach)
             val fake = FakeModel()
-            coach.useLanguageModel(fake)
-            checkAiRun(coach.suggestionsForSession("s1"), fake)
+            coach.model().set(fake)
+            checkAiRun(coach.suggestions().forSession("s1"), fake)
             val n = fake.requests.size
-            coach.useLanguageModel(null)
-            coach.logSession(sessionLog(2, reps = MID_REPS))
-            val changes = coach.suggestionsForSession("s2")
-            eq(aiChanges(changes), emptyList(), "AI changes after useLanguageModel(null)")
-            eq(fake.requests.size, n, "requests after useLanguageModel(null)")
+            coach.model().set(null)
+            coach.workouts().logSession(sessionLog(2, reps = MID_REPS))
+            val changes = coach.suggestions().forSession("s2")
+            eq(aiChanges(changes), emptyList(), "AI changes after model().set(null)")
+            eq(fake.requests.size, n, "requests after model().set(null)")
         }
     },
-    "assistant: sendMessage streams events to a Kotlin listener; wait returns the result" to {
+    "assistant: assistant().send streams events to a Kotlin listener; wait returns the result" to {
         Coach.openInMemory().use { coach ->
             val fake = FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY))
-            coach.useLanguageModel(fake)
+            coach.model().set(fake)
             val listener = CollectingAssistantListener()
-            coach.sendMessage(planRequest("something about mom"), listener).use { task ->
+            coach.assistant().send(planRequest("something about mom"), listener).use { task ->
                 val result = task.wait()
                 check(task.isFinished()) { "not finished after wait" }
                 eq(task.wait(), result, "second wait")
@@ -859,46 +882,46 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 eq(events[2], AssistantEvent.Ops(1u, result.operations, 1u, 0u), "ops event")
                 eq(events[5], AssistantEvent.Result(result), "result event")
                 eq(fake.requests.size, 2, "model calls")
-                eq(coach.auditLog(10u), emptyList(), "a message applies nothing")
+                eq(coach.planner().auditLog(10u), emptyList(), "a message applies nothing")
             }
         }
     },
-    "assistant: dryRunOperations validates and repairs without applying" to {
+    "assistant: planner().dryRun validates and repairs without applying" to {
         Coach.openInMemory().use { coach ->
             val ops = listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
                 dailyHabit("Stretch", TODAY), PlannerOperation(OpType.COMPLETE, ItemKind.TODO, id = "no-such-todo"))
-            val v = coach.dryRunOperations(ops, TODAY)
+            val v = coach.planner().dryRun(ops, TODAY)
             eq(listOf(v.validCount, v.invalidCount), listOf(3u, 1u), "counts")
             eq(v.checks.map { it.valid }, listOf(true, true, true, false), "valid")
             eq(v.checks[0].operation?.recurrence, Recurrence(RecurrenceType.NONE), "repair")
             check(v.checks[3].errors.any { it.code == "unknown_id" }) { "errors: ${v.checks[3].errors}" }
-            eq(coach.backlog(10u), emptyList(), "backlog after dry-run")
-            expectThrows<CoachException.InvalidArgument>("bad today") { coach.dryRunOperations(ops, "next friday") }
+            eq(coach.planner().backlog(10u), emptyList(), "backlog after dry-run")
+            expectThrows<CoachException.InvalidArgument>("bad today") { coach.planner().dryRun(ops, "next friday") }
         }
     },
-    "assistant: applyOperations, week, backlog, plannerItem and the audit log on a file" to {
+    "assistant: planner().apply, week, backlog, item and the audit log on a file" to {
         val dir = tempDir()
         try {
             Coach.open(File(dir, "planner.sqlite3").path).use { coach ->
-                val r = coach.applyOperations(listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
+                val r = coach.planner().apply(listOf(todoOp("Call mom", "2026-11-21", Priority.HIGH), todoOp("Buy milk"),
                     dailyHabit("Stretch", TODAY)), "key-1", TODAY)
                 check(!r.replayed) { "replayed" }
                 check(UUID_LIKE.matches(r.requestId)) { r.requestId }
                 eq(r.applied.map { Triple(it.index, it.op, it.kind) }, listOf(Triple(0u, OpType.CREATE, ItemKind.TODO),
                     Triple(1u, OpType.CREATE, ItemKind.TODO), Triple(2u, OpType.CREATE, ItemKind.HABIT)), "applied")
-                val week = coach.week(TODAY)
+                val week = coach.planner().week(TODAY)
                 eq(week.weekStart to week.weekEnd, "2026-11-16" to "2026-11-22", "week bounds")
                 eq(week.entries.map { it.date to it.item.title }, listOf("2026-11-20" to "Stretch",
                     "2026-11-21" to "Stretch", "2026-11-21" to "Call mom", "2026-11-22" to "Stretch"), "week")
-                eq(coach.backlog(10u).map { it.title }, listOf("Buy milk"), "backlog")
-                val item = coach.plannerItem(ItemKind.TODO, r.applied[0].id)
+                eq(coach.planner().backlog(10u).map { it.title }, listOf("Buy milk"), "backlog")
+                val item = coach.planner().item(ItemKind.TODO, r.applied[0].id)
                 eq(item?.title to item?.priority, "Call mom" to Priority.HIGH, "item")
-                eq(coach.plannerItem(ItemKind.GOAL, r.applied[0].id), null, "wrong kind")
-                val log = coach.auditLog(10u)
+                eq(coach.planner().item(ItemKind.GOAL, r.applied[0].id), null, "wrong kind")
+                val log = coach.planner().auditLog(10u)
                 eq(log.reversed().map { it.itemId }, r.applied.map { it.id }, "audit log")
                 check(log.all { it.requestId == r.requestId }) { "request ids: $log" }
-                eq(coach.auditLog(10u, log[0].seq), log.drop(1), "audit paging")
-                expectThrows<CoachException.InvalidArgument>("bad date") { coach.week("2026-02-30") }
+                eq(coach.planner().auditLog(10u, log[0].seq), log.drop(1), "audit paging")
+                expectThrows<CoachException.InvalidArgument>("bad date") { coach.planner().week("2026-02-30") }
             }
         } finally {
             dir.deleteRecursively()
@@ -907,25 +930,25 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     "assistant: idempotent replay, conflict and rejection are typed" to {
         Coach.openInMemory().use { coach ->
             val ops = listOf(todoOp("Call mom", "2026-11-21"))
-            val first = coach.applyOperations(ops, "key-7", TODAY)
-            val again = coach.applyOperations(ops, "key-7", TODAY)
+            val first = coach.planner().apply(ops, "key-7", TODAY)
+            val again = coach.planner().apply(ops, "key-7", TODAY)
             check(again.replayed) { "not replayed" }
             eq(again.requestId to again.applied, first.requestId to first.applied, "replay")
-            eq(coach.auditLog(10u).size, 1, "applied once")
+            eq(coach.planner().auditLog(10u).size, 1, "applied once")
             expectThrows<CoachException.IdempotencyConflict>("conflict") {
-                coach.applyOperations(listOf(todoOp("Call dad")), "key-7", TODAY)
+                coach.planner().apply(listOf(todoOp("Call dad")), "key-7", TODAY)
             }
             val e = expectThrows<CoachException.OperationsRejected>("rejected") {
-                coach.applyOperations(listOf(todoOp("Buy milk"),
+                coach.planner().apply(listOf(todoOp("Buy milk"),
                     PlannerOperation(OpType.DELETE, ItemKind.EVENT, id = "no-such-event")), null, TODAY)
             }
             eq(e.invalidCount to e.totalCount, 1u to 2u, "rejected counts")
-            eq(coach.backlog(10u), emptyList(), "all or nothing")
+            eq(coach.planner().backlog(10u), emptyList(), "all or nothing")
         }
     },
     "assistant: a listener that always throws cannot hang wait()" to {
         Coach.openInMemory().use { coach ->
-            coach.useLanguageModel(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY)))
+            coach.model().set(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY)))
             var calls = 0
             val throwing = object : AssistantListener {
                 override fun onEvent(event: AssistantEvent) {
@@ -933,7 +956,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                     throw IllegalStateException("listener bug")
                 }
             }
-            coach.sendMessage(planRequest("something about mom"), throwing).use { task ->
+            coach.assistant().send(planRequest("something about mom"), throwing).use { task ->
                 val result = task.wait()
                 eq(result.summary, ASSISTANT_SUMMARY, "summary")
                 eq(result.operations.size, 1, "operations")
@@ -941,30 +964,30 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
-    "model: loadModel errors are typed; modelInfo and unloadModel" to {
+    "model: model().load errors are typed; info and unload" to {
         Coach.openInMemory().use { coach ->
-            eq(coach.modelInfo(), null, "no model")
-            eq(coach.unloadModel(), false, "nothing to unload")
+            eq(coach.model().info(), null, "no model")
+            eq(coach.model().unload(), false, "nothing to unload")
             expectThrows<CoachException.ModelUnusable>("missing file") {
-                coach.loadModel("/no/such/model.gguf", ModelOptions(2048u, 2u))
+                coach.model().load("/no/such/model.gguf", ModelOptions(2048u, 2u))
             }
             val huge = File("tests/data/models/huge-kv-header.bin").absolutePath
             val e = expectThrows<CoachException.InsufficientMemory>("pre-flight") {
-                coach.loadModel(huge, ModelOptions(2048u, 2u))
+                coach.model().load(huge, ModelOptions(2048u, 2u))
             }
             check(e.neededBytes > e.availableBytes) { "needed ${e.neededBytes} available ${e.availableBytes}" }
-            coach.useLanguageModel(FakeModel())
-            eq(coach.modelInfo()?.embedded, false, "an app model")
-            eq(coach.unloadModel(), true, "unloaded")
-            eq(coach.modelInfo(), null, "no model after unload")
+            coach.model().set(FakeModel())
+            eq(coach.model().info()?.embedded, false, "an app model")
+            eq(coach.model().unload(), true, "unloaded")
+            eq(coach.model().info(), null, "no model after unload")
         }
     },
     "assistant: cancel() stops a running message" to {
         Coach.openInMemory().use { coach ->
             val model = BlockingModel()
-            coach.useLanguageModel(model)
+            coach.model().set(model)
             val listener = CollectingAssistantListener()
-            coach.sendMessage(planRequest("plan my weekend"), listener).use { task ->
+            coach.assistant().send(planRequest("plan my weekend"), listener).use { task ->
                 while (!model.started.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                     check(!task.isFinished()) { "ended before the model ran" }
                 }
@@ -991,8 +1014,8 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             ), excluded = listOf("peanut"))
             val listener = CollectingMealListener()
             val (taskId, job) = Coach.open(path).use { coach ->
-                eq(coach.importRecipes(starter), Regex("\"id\":").findAll(starter).count().toUInt(), "imported")
-                coach.startMealPlan(request, listener).use { task ->
+                eq(coach.meals().importRecipes(starter), Regex("\"id\":").findAll(starter).count().toUInt(), "imported")
+                coach.meals().plan(request, listener).use { task ->
                     check(UUID_LIKE.matches(task.id())) { task.id() }
                     val job = task.wait()
                     check(task.isFinished()) { "not finished" }
@@ -1020,24 +1043,24 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             val done = events[4] as MealPlanEvent.Completed
             eq(Triple(done.status, done.slotFailuresCount, done.result), Triple(PlanOutcome.COMPLETED, 0u, result), "completed")
             Coach.open(path).use { coach ->
-                val back = coach.mealPlanJob(taskId)!!
+                val back = coach.meals().job(taskId)!!
                 eq(Triple(back.id, back.status, back.result), Triple(taskId, JobStatus.COMPLETE, result), "read back")
-                eq(coach.mealPlanJob("no-such-job"), null, "unknown job")
-                val staged = coach.recipe(selections[3].recipeId)!!
+                eq(coach.meals().job("no-such-job"), null, "unknown job")
+                val staged = coach.meals().recipe(selections[3].recipeId)!!
                 eq(staged.source, RecipeSource.STAGE, "staged source")
                 check(staged.expiresMs != null) { "a staged copy expires" }
-                eq(coach.confirmMealPlan(result), 4u, "confirmed")
-                eq(coach.recipe(staged.id)!!.expiresMs, null, "kept on confirm")
-                val history = coach.mealHistory("2026-11-23", "2026-11-24")
+                eq(coach.meals().confirm(result), 4u, "confirmed")
+                eq(coach.meals().recipe(staged.id)!!.expiresMs, null, "kept on confirm")
+                val history = coach.meals().history("2026-11-23", "2026-11-24")
                 eq(history.map { it.date to it.mealType }, listOf("2026-11-23" to MealType.BREAKFAST,
                     "2026-11-23" to MealType.DINNER, "2026-11-24" to MealType.BREAKFAST, "2026-11-24" to MealType.DINNER),
                     "history")
                 eq(history[3].recipeId, staged.originId, "history names the core recipe")
-                val logged = coach.logMeal(MealLog("2026-11-25", MealType.LUNCH, "core-greek-salad"))
+                val logged = coach.meals().log(MealLog("2026-11-25", MealType.LUNCH, "core-greek-salad"))
                 eq(logged.title, "Greek Village Salad", "logged")
-                eq(coach.mealHistory("2026-11-23", "2026-11-25").size, 5, "history after log")
+                eq(coach.meals().history("2026-11-23", "2026-11-25").size, 5, "history after log")
                 expectThrows<CoachException.NotFound>("unknown recipe") {
-                    coach.logMeal(MealLog("2026-11-25", MealType.LUNCH, "core-nope"))
+                    coach.meals().log(MealLog("2026-11-25", MealType.LUNCH, "core-nope"))
                 }
             }
         } finally {
@@ -1046,30 +1069,30 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
     },
     "meals: stage, keep and cleanup" to {
         Coach.openInMemory().use { coach ->
-            coach.importRecipes(starterRecipesJson())
-            val staged = coach.stageRecipe("core-shakshuka")
+            coach.meals().importRecipes(starterRecipesJson())
+            val staged = coach.meals().stageRecipe("core-shakshuka")
             eq(Triple(staged.source, staged.originId, staged.title), Triple(RecipeSource.STAGE, "core-shakshuka", "Shakshuka"),
                 "staged")
             check(staged.expiresMs != null) { "expires" }
-            eq(coach.recipe(staged.id), staged, "read back")
-            val other = coach.stageRecipe("core-menemen")
-            coach.keepStagedRecipe(staged.id)
-            eq(coach.recipe(staged.id)!!.expiresMs, null, "kept")
-            eq(coach.cleanupStagedRecipes(), 0u, "nothing is 72 h old yet")
-            check(coach.recipe(other.id) != null) { "the other copy stays" }
-            expectThrows<CoachException.NotFound>("stage unknown") { coach.stageRecipe("core-nope") }
-            expectThrows<CoachException.NotFound>("keep unknown") { coach.keepStagedRecipe("stage-nope") }
+            eq(coach.meals().recipe(staged.id), staged, "read back")
+            val other = coach.meals().stageRecipe("core-menemen")
+            coach.meals().keepStaged(staged.id)
+            eq(coach.meals().recipe(staged.id)!!.expiresMs, null, "kept")
+            eq(coach.meals().cleanupStaged(), 0u, "nothing is 72 h old yet")
+            check(coach.meals().recipe(other.id) != null) { "the other copy stays" }
+            expectThrows<CoachException.NotFound>("stage unknown") { coach.meals().stageRecipe("core-nope") }
+            expectThrows<CoachException.NotFound>("keep unknown") { coach.meals().keepStaged("stage-nope") }
         }
     },
     "meals: a bad request is a typed error naming the field" to {
         Coach.openInMemory().use { coach ->
-            val e = expectThrows<CoachException.InvalidArgument>("no days") { coach.startMealPlan(mealRequest(emptyList()), null) }
+            val e = expectThrows<CoachException.InvalidArgument>("no days") { coach.meals().plan(mealRequest(emptyList()), null) }
             check("days" in e.detail) { e.detail }
             val s = expectThrows<CoachException.InvalidArgument>("servings 0") {
-                coach.startMealPlan(mealRequest(listOf("2026-11-23" to dayMeals(lunch = mealSlot(0u)))), null)
+                coach.meals().plan(mealRequest(listOf("2026-11-23" to dayMeals(lunch = mealSlot(0u)))), null)
             }
             check("servings" in s.detail) { s.detail }
-            expectThrows<CoachException.InvalidArgument>("bad recipe JSON") { coach.importRecipes("""[{"title": 1}]""") }
+            expectThrows<CoachException.InvalidArgument>("bad recipe JSON") { coach.meals().importRecipes("""[{"title": 1}]""") }
         }
     },
 )

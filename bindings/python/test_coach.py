@@ -181,10 +181,10 @@ def performance(n):
 
 def setup_logged(coach):
     """Saves the exercise and the plan and logs s0 and s1."""
-    coach.save_exercise(bench_exercise())
-    coach.save_plan(push_plan())
-    coach.log_session(session_log(0))
-    coach.log_session(session_log(1))
+    coach.workouts().save_catalog_exercise(bench_exercise())
+    coach.workouts().save_plan(push_plan())
+    coach.workouts().log_session(session_log(0))
+    coach.workouts().log_session(session_log(1))
 
 
 def weight_changes(changes):
@@ -208,10 +208,10 @@ PRIVATE_TEXTS = ["Bench Press", "Push day", AI_REASONING]
 
 def setup_mid_range(coach):
     """Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range)."""
-    coach.save_exercise(bench_exercise())
-    coach.save_plan(push_plan())
-    coach.log_session(session_log(0, reps=MID_REPS))
-    coach.log_session(session_log(1, reps=MID_REPS))
+    coach.workouts().save_catalog_exercise(bench_exercise())
+    coach.workouts().save_plan(push_plan())
+    coach.workouts().log_session(session_log(0, reps=MID_REPS))
+    coach.workouts().log_session(session_log(1, reps=MID_REPS))
 
 
 def ai_changes(changes):
@@ -396,74 +396,74 @@ class CoachTest(unittest.TestCase):
 
     def test_select_override_wins(self):
         both = [SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT]
-        self.assertEqual(self.coach.select_plan_schema(both, SchemaVersion.V1_CURRENT),
+        self.assertEqual(coachcore.select_plan_schema(both, SchemaVersion.V1_CURRENT),
                          SchemaSelection(schema_version=SchemaVersion.V1_CURRENT, reason=SelectionReason.OVERRIDE))
-        self.assertEqual(self.coach.select_plan_schema([SchemaVersion.V1_CURRENT], SchemaVersion.V2_FLAT),
+        self.assertEqual(coachcore.select_plan_schema([SchemaVersion.V1_CURRENT], SchemaVersion.V2_FLAT),
                          SchemaSelection(schema_version=SchemaVersion.V2_FLAT, reason=SelectionReason.OVERRIDE))
 
     def test_select_single_supported_and_smallest(self):
-        s = self.coach.select_plan_schema([SchemaVersion.V1_CURRENT], None)
+        s = coachcore.select_plan_schema([SchemaVersion.V1_CURRENT], None)
         self.assertEqual((s.schema_version, s.reason), (SchemaVersion.V1_CURRENT, SelectionReason.SINGLE_SUPPORTED))
-        s = self.coach.select_plan_schema([SchemaVersion.V2_FLAT], None)
+        s = coachcore.select_plan_schema([SchemaVersion.V2_FLAT], None)
         self.assertEqual((s.schema_version, s.reason), (SchemaVersion.V2_FLAT, SelectionReason.SINGLE_SUPPORTED))
-        both = self.coach.select_plan_schema([SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT], None)
+        both = coachcore.select_plan_schema([SchemaVersion.V1_CURRENT, SchemaVersion.V2_FLAT], None)
         self.assertEqual(both.reason, SelectionReason.SMALLEST_ESTIMATE)
-        self.assertEqual(self.coach.select_plan_schema([], None), both)
+        self.assertEqual(coachcore.select_plan_schema([], None), both)
 
     def test_transform_worked_example(self):
-        t = self.coach.transform_plan(WORKED_EXAMPLE, V2, None)
+        t = self.coach.workouts().transform_plan(WORKED_EXAMPLE, V2, None)
         self.check_worked_example(t.plan)
         self.assertEqual(t.schema_version, SchemaVersion.V2_FLAT)
         self.assertTrue(t.ruleset_version.strip())
 
     def test_transform_fenced_and_wrapped(self):
         fenced = "Here is your plan for today:\n```json\n" + WORKED_EXAMPLE + "\n```\nHave a good workout!"
-        self.check_worked_example(self.coach.transform_plan(fenced, V2, 1).plan)
+        self.check_worked_example(self.coach.workouts().transform_plan(fenced, V2, 1).plan)
         wrapped = ("<think>The user wants an upper body session; keep it to 30 minutes.</think>"
                    "<response>" + WORKED_EXAMPLE + "</response>")
-        self.check_worked_example(self.coach.transform_plan(wrapped, V2, 1).plan)
+        self.check_worked_example(self.coach.workouts().transform_plan(wrapped, V2, 1).plan)
 
     def test_transform_v1_current(self):
-        t = self.coach.transform_plan(V1_EXAMPLE, V1, 3)
+        t = self.coach.workouts().transform_plan(V1_EXAMPLE, V1, 3)
         self.check_worked_example(t.plan)
         self.assertEqual(t.schema_version, SchemaVersion.V1_CURRENT)
 
     def test_error_block_index_out_of_range(self):
         with self.assertRaises(CoachError.InvalidModelOutput) as cm:
-            self.coach.transform_plan(BAD_BLOCK_INDEX, V2, None)
+            self.coach.workouts().transform_plan(BAD_BLOCK_INDEX, V2, None)
         e = cm.exception
         self.assertIsInstance(e, CoachError)
         self.assertEqual(e.code, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE)
         self.assertEqual(e.path, "exercises[1].blockIndex")
         self.assertTrue(e.detail.strip())
         # still usable after an error
-        self.check_worked_example(self.coach.transform_plan(WORKED_EXAMPLE, V2, None).plan)
+        self.check_worked_example(self.coach.workouts().transform_plan(WORKED_EXAMPLE, V2, None).plan)
 
     def test_error_invalid_json(self):
         with self.assertRaises(CoachError.InvalidModelOutput) as cm:
-            self.coach.transform_plan("I could not make a plan today, sorry.", V2, None)
+            self.coach.workouts().transform_plan("I could not make a plan today, sorry.", V2, None)
         self.assertEqual(cm.exception.code, OutputErrorCode.INVALID_JSON)
 
     def test_determinism_with_seed(self):
-        a = self.coach.transform_plan(WORKED_EXAMPLE, V2, 42).plan
-        b = self.coach.transform_plan(WORKED_EXAMPLE, V2, 42).plan
+        a = self.coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 42).plan
+        b = self.coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 42).plan
         self.assertEqual(a, b)
         self.assertEqual(all_ids(a), all_ids(b))
         other = Coach.open_in_memory()
-        self.assertEqual(all_ids(other.transform_plan(WORKED_EXAMPLE, V2, 42).plan), all_ids(a))
-        c = self.coach.transform_plan(WORKED_EXAMPLE, V2, 43).plan
+        self.assertEqual(all_ids(other.workouts().transform_plan(WORKED_EXAMPLE, V2, 42).plan), all_ids(a))
+        c = self.coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 43).plan
         self.assertNotEqual(c.id, a.id)
 
     def test_file_database_records_generations(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             path = os.path.join(d, "coach.sqlite3")
             coach = Coach.open(path)
-            self.assertEqual(coach.recent_generations(10), [])
-            t = coach.transform_plan(WORKED_EXAMPLE, V2, 7)
+            self.assertEqual(coach.workouts().plan_generations(10), [])
+            t = coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 7)
             self.assertIsNotNone(t.generation_id)
             with self.assertRaises(CoachError.InvalidModelOutput):
-                coach.transform_plan(BAD_BLOCK_INDEX, V2, 7)
-            rows = coach.recent_generations(10)
+                coach.workouts().transform_plan(BAD_BLOCK_INDEX, V2, 7)
+            rows = coach.workouts().plan_generations(10)
             self.assertEqual(len(rows), 2)
             failed, ok = rows
             self.assertFalse(failed.succeeded)
@@ -479,12 +479,12 @@ class CoachTest(unittest.TestCase):
                 self.assertEqual(r.ruleset_version, t.ruleset_version)
                 self.assertGreater(r.created_at_ms, 1_600_000_000_000)
             self.assertGreaterEqual(failed.created_at_ms, ok.created_at_ms)
-            self.assertEqual([r.id for r in coach.recent_generations(1)], [failed.id])
+            self.assertEqual([r.id for r in coach.workouts().plan_generations(1)], [failed.id])
             del coach, t, rows, failed, ok  # drop the object so the database is closed
 
             self.assertGreater(os.path.getsize(path), 0)
             coach = Coach.open(path)
-            rows = coach.recent_generations(10)
+            rows = coach.workouts().plan_generations(10)
             self.assertEqual(len(rows), 2)
             self.assertTrue(rows[1].succeeded)
             self.assertEqual(rows[0].error_code, OutputErrorCode.BLOCK_INDEX_OUT_OF_RANGE)
@@ -494,7 +494,7 @@ class CoachTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             path = os.path.join(d, "newer.sqlite3")
             coach = Coach.open(path)
-            coach.transform_plan(WORKED_EXAMPLE, V2, 1)
+            coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 1)
             del coach  # closes the database (and checkpoints the WAL)
             with open(path, "rb") as f:
                 data = bytearray(f.read())
@@ -521,15 +521,15 @@ class CoachTest(unittest.TestCase):
                 self.assertEqual(os.listdir(d), [], "no plaintext store was made")
                 return
             coach = Coach.open_encrypted(path, key)
-            self.assertTrue(coach.is_encrypted())
-            coach.apply_operations([todo_op("Private-title")], None, "2026-11-18")
+            self.assertTrue(coach.data().is_encrypted())
+            coach.planner().apply([todo_op("Private-title")], None, "2026-11-18")
             del coach
             with open(path, "rb") as f:
                 data = f.read()
             self.assertNotEqual(data[:16], b"SQLite format 3\x00")
             self.assertNotIn(b"Private-title", data)
             coach = Coach.open_encrypted(path, key)
-            self.assertEqual([i.title for i in coach.backlog(10)], ["Private-title"])
+            self.assertEqual([i.title for i in coach.planner().backlog(10)], ["Private-title"])
             del coach
             with open(path, "rb") as f:
                 before = f.read()
@@ -546,7 +546,7 @@ class CoachTest(unittest.TestCase):
             # Rekey: afterwards only the new key opens it.
             coach = Coach.open_encrypted(path, key)
             new_key = bytes(reversed(range(32)))
-            coach.rekey(new_key)
+            coach.data().rekey(new_key)
             del coach
             with self.assertRaises(CoachError.WrongKey):
                 Coach.open_encrypted(path, key)
@@ -569,8 +569,8 @@ class CoachTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             path = os.path.join(d, "coach.sqlite3")
             coach = Coach.open(path)
-            coach.transform_plan(WORKED_EXAMPLE, V2, 1)
-            report = coach.check_integrity()
+            coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 1)
+            report = coach.data().check_integrity()
             self.assertTrue(report.ok)
             self.assertEqual(report.problems, [])
             del coach, report  # closes the database
@@ -579,65 +579,92 @@ class CoachTest(unittest.TestCase):
             os.chmod(path, 0o444)
             try:
                 coach = Coach.open(path)
-                self.assertEqual(len(coach.recent_generations(10)), 1)
+                self.assertEqual(len(coach.workouts().plan_generations(10)), 1)
                 # Recording a transform writes: refused with the typed error.
                 with self.assertRaises(CoachError.ReadOnly):
-                    coach.transform_plan(WORKED_EXAMPLE, V2, 2)
+                    coach.workouts().transform_plan(WORKED_EXAMPLE, V2, 2)
                 del coach
             finally:
                 os.chmod(path, 0o644)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), before, "the read-only file was modified")
 
+    def test_service_objects_and_shutdown(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "coach.db")
+            coach = Coach.open(path)
+            planner = coach.planner()
+            planner.apply([todo_op("Buy milk")], None, "2026-11-23")
+            meals, data = coach.meals(), coach.data()
+            coach.shutdown()
+            coach.shutdown()  # a second time: nothing happens
+            with self.assertRaises(CoachError.Closed):
+                planner.backlog(5)
+            with self.assertRaises(CoachError.Closed):
+                coach.planner().backlog(5)
+            with self.assertRaises(CoachError.Closed):
+                meals.recipe("r")
+            with self.assertRaises(CoachError.Closed):
+                data.export_all()
+            with self.assertRaises(CoachError.Closed):
+                coach.model().set(None)
+            del planner, meals, data, coach
+            again = Coach.open(path)
+            self.assertEqual([i.title for i in again.planner().backlog(5)], ["Buy milk"])
+            # A service object keeps the database open after the Coach is released.
+            planner = again.planner()
+            del again
+            self.assertEqual(len(planner.backlog(5)), 1)
+
     def test_export_import_erase_and_undo(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             a = Coach.open(os.path.join(d, "a.sqlite3"))
-            a.transform_plan(WORKED_EXAMPLE, V2, 1)
-            applied = a.apply_operations([todo_op("Buy chalk ünïcode"), todo_op("Stretch")],
+            a.workouts().transform_plan(WORKED_EXAMPLE, V2, 1)
+            applied = a.planner().apply([todo_op("Buy chalk ünïcode"), todo_op("Stretch")],
                                          "py-key", TODAY)
             todo = applied.applied[0].id
-            doc = a.export_data()
+            doc = a.data().export_all()
             parsed = json.loads(doc)
             self.assertEqual((parsed["format"], parsed["version"]), ("coachcore-export", 1))
             self.assertEqual(len(parsed["tables"]["planner_items"]["rows"]), 2)
 
             # Into a new file: the same data back, and the same document out.
             b = Coach.open(os.path.join(d, "b.sqlite3"))
-            summary = b.import_data(doc)
+            summary = b.data().import_all(doc)
             counts = {t.table: t.rows for t in summary.tables}
             self.assertEqual(counts["planner_items"], 2)
             self.assertEqual(counts["generation_metadata"], 1)
             self.assertEqual(summary.total_rows, sum(counts.values()))
-            self.assertEqual(b.planner_item(ItemKind.TODO, todo).title, "Buy chalk ünïcode")
-            self.assertEqual(b.audit_log(10, None), a.audit_log(10, None))
+            self.assertEqual(b.planner().item(ItemKind.TODO, todo).title, "Buy chalk ünïcode")
+            self.assertEqual(b.planner().audit_log(10, None), a.planner().audit_log(10, None))
             def tables(document):
                 return json.loads(document)["tables"]
 
-            self.assertEqual(tables(b.export_data()), tables(doc))
+            self.assertEqual(tables(b.data().export_all()), tables(doc))
             # Not empty any more: refused. Another version: refused.
             with self.assertRaises(CoachError.DatabaseNotEmpty):
-                b.import_data(doc)
+                b.data().import_all(doc)
             parsed["version"] = 99
             with self.assertRaises(CoachError.InvalidArgument) as cm:
-                Coach.open_in_memory().import_data(json.dumps(parsed))
+                Coach.open_in_memory().data().import_all(json.dumps(parsed))
             self.assertIn("unsupported version", str(cm.exception))
 
             # Undo in the copy: the items go; a second undo is a typed conflict.
-            undone = b.undo_applied(applied.request_id)
+            undone = b.planner().undo(applied.request_id)
             self.assertEqual(undone.request_id, "undo:" + applied.request_id)
-            self.assertIsNone(b.planner_item(ItemKind.TODO, todo))
+            self.assertIsNone(b.planner().item(ItemKind.TODO, todo))
             with self.assertRaises(CoachError.UndoConflict) as cm:
-                b.undo_applied(applied.request_id)
+                b.planner().undo(applied.request_id)
             self.assertIsNone(cm.exception.item_id)
             with self.assertRaises(CoachError.NotFound):
-                b.undo_applied("no-such-request")
+                b.planner().undo("no-such-request")
 
             # Erase: every row gone in one call; the file takes the import again.
-            erased = a.erase_all_data()
+            erased = a.data().erase_all()
             self.assertEqual(erased.total_rows, summary.total_rows)
-            self.assertEqual(json.loads(a.export_data())["tables"]["planner_items"]["rows"], [])
-            a.import_data(doc)
-            self.assertEqual(tables(a.export_data()), tables(doc))
+            self.assertEqual(json.loads(a.data().export_all())["tables"]["planner_items"]["rows"], [])
+            a.data().import_all(doc)
+            self.assertEqual(tables(a.data().export_all()), tables(doc))
             del a, b
 
 
@@ -661,22 +688,22 @@ class CoachTest(unittest.TestCase):
         return sorted(incs, key=lambda c: c.draft.target_set_index)
 
     def test_suggest_catalog_and_plan_round_trip(self):
-        self.coach.save_exercise(bench_exercise())
-        self.coach.save_plan(push_plan())
-        self.assertEqual(self.coach.plan(PLAN_ID), push_plan())
-        self.assertIsNone(self.coach.plan("no-such-plan"))
-        self.assertIsNone(self.coach.exercise_history("bench"), "never logged")
+        self.coach.workouts().save_catalog_exercise(bench_exercise())
+        self.coach.workouts().save_plan(push_plan())
+        self.assertEqual(self.coach.workouts().plan(PLAN_ID), push_plan())
+        self.assertIsNone(self.coach.workouts().plan("no-such-plan"))
+        self.assertIsNone(self.coach.workouts().history("bench"), "never logged")
         renamed = push_plan()
         renamed.name = "Push day (heavy)"
-        self.coach.save_plan(renamed)
-        self.assertEqual(self.coach.plan(PLAN_ID).name, "Push day (heavy)")
+        self.coach.workouts().save_plan(renamed)
+        self.assertEqual(self.coach.workouts().plan(PLAN_ID).name, "Push day (heavy)")
 
     def test_suggest_double_progression_generated_once(self):
         setup_logged(self.coach)
-        h = self.coach.exercise_history("bench")
+        h = self.coach.workouts().history("bench")
         self.assertEqual((h.catalog_id, h.session_count), ("bench", 2))
         self.assertEqual((h.typical_lower_reps, h.typical_upper_reps), (12, 12))
-        first = self.coach.suggestions_for_session("s1")
+        first = self.coach.suggestions().for_session("s1")
         self.check_increases(first)
         for c in first:
             self.assertEqual(c.decision, Decision.PENDING)
@@ -686,94 +713,94 @@ class CoachTest(unittest.TestCase):
             self.assertFalse(c.user_override)
             self.assertTrue(c.id.strip())
         self.assertEqual(len({c.id for c in first}), len(first), "change ids are not distinct")
-        self.assertEqual(self.coach.suggestions_for_session("s1"), first, "second call")
+        self.assertEqual(self.coach.suggestions().for_session("s1"), first, "second call")
 
     def test_suggest_accept_applies_to_plan_once(self):
         setup_logged(self.coach)
-        inc0, _ = self.check_increases(self.coach.suggestions_for_session("s1"))
-        accepted = self.coach.accept_change(inc0.id)
+        inc0, _ = self.check_increases(self.coach.suggestions().for_session("s1"))
+        accepted = self.coach.suggestions().accept(inc0.id)
         self.assertEqual(accepted.id, inc0.id)
         self.assertEqual(accepted.decision, Decision.ACCEPTED)
         self.assertIsNotNone(accepted.decided_at_ms)
         self.assertEqual(accepted.draft, inc0.draft)
-        plan = self.coach.plan(PLAN_ID)
+        plan = self.coach.workouts().plan(PLAN_ID)
         self.assertEqual([s.target_weight for s in plan.exercises[0].sets], [140.0, 135.0, 135.0])
         with self.assertRaises(CoachError.InvalidArgument) as cm:
-            self.coach.accept_change(inc0.id)
+            self.coach.suggestions().accept(inc0.id)
         self.assertTrue(cm.exception.detail.strip())
-        self.assertEqual([s.target_weight for s in self.coach.plan(PLAN_ID).exercises[0].sets],
+        self.assertEqual([s.target_weight for s in self.coach.workouts().plan(PLAN_ID).exercises[0].sets],
                          [140.0, 135.0, 135.0], "applied once")
-        stored = {c.id: c for c in self.coach.suggestions_for_session("s1")}
+        stored = {c.id: c for c in self.coach.suggestions().for_session("s1")}
         self.assertEqual(stored[inc0.id].decision, Decision.ACCEPTED)
 
     def test_suggest_defer_and_reject(self):
         setup_logged(self.coach)
-        first = self.coach.suggestions_for_session("s1")
+        first = self.coach.suggestions().for_session("s1")
         inc0, inc1 = self.check_increases(first)
-        self.coach.accept_change(inc0.id)
-        self.assertEqual(self.coach.deferred_for_plan(PLAN_ID), [])
-        n = self.coach.defer_pending("s1")
+        self.coach.suggestions().accept(inc0.id)
+        self.assertEqual(self.coach.suggestions().deferred(PLAN_ID), [])
+        n = self.coach.suggestions().defer_pending("s1")
         self.assertEqual(n, len(first) - 1)
-        self.assertEqual(self.coach.defer_pending("s1"), 0, "nothing left pending")
-        deferred = self.coach.deferred_for_plan(PLAN_ID)
+        self.assertEqual(self.coach.suggestions().defer_pending("s1"), 0, "nothing left pending")
+        deferred = self.coach.suggestions().deferred(PLAN_ID)
         self.assertEqual(sorted(c.id for c in deferred), sorted(c.id for c in first if c.id != inc0.id))
         for c in deferred:
             self.assertEqual(c.decision, Decision.DEFERRED)
             self.assertIsNotNone(c.decided_at_ms)
-        rejected = self.coach.reject_change(inc1.id)
+        rejected = self.coach.suggestions().reject(inc1.id)
         self.assertEqual((rejected.id, rejected.decision), (inc1.id, Decision.REJECTED))
-        self.assertNotIn(inc1.id, [c.id for c in self.coach.deferred_for_plan(PLAN_ID)])
-        self.assertEqual(len(self.coach.deferred_for_plan(PLAN_ID)), n - 1)
+        self.assertNotIn(inc1.id, [c.id for c in self.coach.suggestions().deferred(PLAN_ID)])
+        self.assertEqual(len(self.coach.suggestions().deferred(PLAN_ID)), n - 1)
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.defer_change(inc1.id)
-        self.assertEqual([s.target_weight for s in self.coach.plan(PLAN_ID).exercises[0].sets],
+            self.coach.suggestions().defer_change(inc1.id)
+        self.assertEqual([s.target_weight for s in self.coach.workouts().plan(PLAN_ID).exercises[0].sets],
                          [140.0, 135.0, 135.0], "rejecting changes nothing")
 
     def test_suggest_defer_change(self):
         setup_logged(self.coach)
-        first = self.coach.suggestions_for_session("s1")
+        first = self.coach.suggestions().for_session("s1")
         inc0, inc1 = self.check_increases(first)
-        d = self.coach.defer_change(inc1.id)
+        d = self.coach.suggestions().defer_change(inc1.id)
         self.assertEqual((d.id, d.decision), (inc1.id, Decision.DEFERRED))
-        self.assertEqual([c.id for c in self.coach.deferred_for_plan(PLAN_ID)], [inc1.id])
-        self.assertEqual(self.coach.defer_pending("s1"), len(first) - 1)
+        self.assertEqual([c.id for c in self.coach.suggestions().deferred(PLAN_ID)], [inc1.id])
+        self.assertEqual(self.coach.suggestions().defer_pending("s1"), len(first) - 1)
         # a deferred change can still be accepted
-        self.assertEqual(self.coach.accept_change(inc1.id).decision, Decision.ACCEPTED)
-        self.assertEqual(self.coach.plan(PLAN_ID).exercises[0].sets[1].target_weight, 140.0)
+        self.assertEqual(self.coach.suggestions().accept(inc1.id).decision, Decision.ACCEPTED)
+        self.assertEqual(self.coach.workouts().plan(PLAN_ID).exercises[0].sets[1].target_weight, 140.0)
 
     def test_suggest_accept_change_edited_is_a_user_override(self):
         setup_logged(self.coach)
-        inc0, _ = self.check_increases(self.coach.suggestions_for_session("s1"))
-        edited = self.coach.accept_change_edited(inc0.id, ChangeValue.NUMBER(value=145.0))
+        inc0, _ = self.check_increases(self.coach.suggestions().for_session("s1"))
+        edited = self.coach.suggestions().accept_edited(inc0.id, ChangeValue.NUMBER(value=145.0))
         self.assertEqual((edited.id, edited.decision, edited.user_override), (inc0.id, Decision.ACCEPTED, True))
         self.assertEqual(edited.draft.new_value, ChangeValue.NUMBER(value=145.0))
-        self.assertEqual(self.coach.plan(PLAN_ID).exercises[0].sets[0].target_weight, 145.0)
+        self.assertEqual(self.coach.workouts().plan(PLAN_ID).exercises[0].sets[0].target_weight, 145.0)
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.accept_change_edited(inc0.id, ChangeValue.NUMBER(value=150.0))
-        h = self.coach.exercise_history("bench", WeightUnit.KG)
-        self.assertAlmostEqual(h.last_e1rm, self.coach.exercise_history("bench").last_e1rm / 2.20462)
+            self.coach.suggestions().accept_edited(inc0.id, ChangeValue.NUMBER(value=150.0))
+        h = self.coach.workouts().history("bench", WeightUnit.KG)
+        self.assertAlmostEqual(h.last_e1rm, self.coach.workouts().history("bench").last_e1rm / 2.20462)
 
     def test_suggest_not_found_and_invalid(self):
-        self.coach.save_exercise(bench_exercise())
-        self.coach.save_plan(push_plan())
+        self.coach.workouts().save_catalog_exercise(bench_exercise())
+        self.coach.workouts().save_plan(push_plan())
         with self.assertRaises(CoachError.NotFound) as cm:
-            self.coach.log_session(session_log(0, plan_id="no-such-plan"))
+            self.coach.workouts().log_session(session_log(0, plan_id="no-such-plan"))
         self.assertIsInstance(cm.exception, CoachError)
         self.assertTrue(cm.exception.detail.strip())
         with self.assertRaises(CoachError.NotFound):
-            self.coach.suggestions_for_session("s0")  # nothing was stored
+            self.coach.suggestions().for_session("s0")  # nothing was stored
         with self.assertRaises(CoachError.NotFound):
-            self.coach.accept_change("no-such-change")
+            self.coach.suggestions().accept("no-such-change")
         with self.assertRaises(CoachError.NotFound):
-            self.coach.reject_change("no-such-change")
+            self.coach.suggestions().reject("no-such-change")
         with self.assertRaises(CoachError.NotFound):
-            self.coach.deferred_for_plan("no-such-plan")
+            self.coach.suggestions().deferred("no-such-plan")
         with self.assertRaises(CoachError.NotFound):
-            self.coach.defer_pending("no-such-session")
-        self.coach.log_session(session_log(0))
+            self.coach.suggestions().defer_pending("no-such-session")
+        self.coach.workouts().log_session(session_log(0))
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.log_session(session_log(0))  # same id twice
-        self.assertEqual(self.coach.exercise_history("bench").session_count, 1)
+            self.coach.workouts().log_session(session_log(0))  # same id twice
+        self.assertEqual(self.coach.workouts().history("bench").session_count, 1)
 
     def test_suggest_evaluate_exercise(self):
         plan = push_plan()
@@ -787,7 +814,7 @@ class CoachTest(unittest.TestCase):
             self.assertEqual(d.new_value, ChangeValue.NUMBER(value=140.0))
         # the same drafts as the stored suggestions of the same two sessions
         setup_logged(self.coach)
-        stored = sorted(weight_changes(self.coach.suggestions_for_session("s1")), key=lambda c: c.draft.target_set_index)
+        stored = sorted(weight_changes(self.coach.suggestions().for_session("s1")), key=lambda c: c.draft.target_set_index)
         self.assertEqual([c.draft for c in stored], drafts)
         # stored changes passed as `existing` block similar drafts for 7 days
         created = stored[0].created_at_ms
@@ -801,16 +828,16 @@ class CoachTest(unittest.TestCase):
             path = os.path.join(d, "coach.sqlite3")
             coach = Coach.open(path)
             setup_logged(coach)
-            first = coach.suggestions_for_session("s1")
+            first = coach.suggestions().for_session("s1")
             inc0, _ = self.check_increases(first)
-            coach.accept_change(inc0.id)
+            coach.suggestions().accept(inc0.id)
             del coach
             coach = Coach.open(path)
-            again = {c.id: c for c in coach.suggestions_for_session("s1")}
+            again = {c.id: c for c in coach.suggestions().for_session("s1")}
             self.assertEqual(sorted(again), sorted(c.id for c in first))
             self.assertEqual(again[inc0.id].decision, Decision.ACCEPTED)
-            self.assertEqual(coach.plan(PLAN_ID).exercises[0].sets[0].target_weight, 140.0)
-            self.assertEqual(coach.exercise_history("bench").session_count, 2)
+            self.assertEqual(coach.workouts().plan(PLAN_ID).exercises[0].sets[0].target_weight, 140.0)
+            self.assertEqual(coach.workouts().history("bench").session_count, 2)
             del coach
 
     # ---- an app-provided language model (foreign LanguageModel) ----
@@ -838,8 +865,8 @@ class CoachTest(unittest.TestCase):
     def test_ai_foreign_model_tool_loop(self):
         setup_mid_range(self.coach)
         fake = FakeModel()
-        self.coach.use_language_model(fake)
-        changes = self.coach.suggestions_for_session("s1")
+        self.coach.model().set(fake)
+        changes = self.coach.suggestions().for_session("s1")
         self.check_ai_run(changes, fake)
         self.assertGreater(fake.info_calls, 0)
         reqs = fake.requests
@@ -866,17 +893,17 @@ class CoachTest(unittest.TestCase):
                         [m.content for m in reqs[-1].messages])
         # Stored: asking again returns the same changes without calling the model.
         n = len(reqs)
-        self.assertEqual(self.coach.suggestions_for_session("s1"), changes)
+        self.assertEqual(self.coach.suggestions().for_session("s1"), changes)
         self.assertEqual(len(fake.requests), n)
 
     def test_ai_foreign_model_error_leaves_rule_suggestions(self):
         setup_mid_range(self.coach)
         fake = FakeModel(fail=LlmError.Backend(detail="fake backend outage"))
-        self.coach.use_language_model(fake)
+        self.coach.model().set(fake)
         logs = CollectingLogListener()
         coachcore.set_log_listener(logs, LogLevel.INFO)
         try:
-            changes = self.coach.suggestions_for_session("s1")
+            changes = self.coach.suggestions().for_session("s1")
         finally:
             coachcore.set_log_listener(None, LogLevel.INFO)
         self.assertGreaterEqual(len(fake.requests), 1, "the model was asked")
@@ -888,16 +915,16 @@ class CoachTest(unittest.TestCase):
         self.assertTrue(errors, logs.records)
         self.assertFalse(any("app model failed" in m for m in errors), errors)
         # Still usable: the next session with a working model gets the AI change.
-        self.coach.log_session(session_log(2, reps=MID_REPS))
+        self.coach.workouts().log_session(session_log(2, reps=MID_REPS))
         ok = FakeModel()
-        self.coach.use_language_model(ok)
-        self.assertEqual(len(ai_changes(self.coach.suggestions_for_session("s2"))), 1)
+        self.coach.model().set(ok)
+        self.assertEqual(len(ai_changes(self.coach.suggestions().for_session("s2"))), 1)
 
     def test_ai_foreign_model_streams_to_the_listener_if_given(self):
         setup_mid_range(self.coach)
         fake = FakeModel(stream=True)
-        self.coach.use_language_model(fake)
-        changes = self.coach.suggestions_for_session("s1")
+        self.coach.model().set(fake)
+        changes = self.coach.suggestions().for_session("s1")
         self.check_ai_run(changes, fake)
         self.assertEqual(len(fake.listener_passed), len(fake.requests))
         # Every listener the library passed received the whole reply in pieces without failing.
@@ -906,8 +933,8 @@ class CoachTest(unittest.TestCase):
     def test_ai_foreign_model_checks_the_cancel_token(self):
         setup_mid_range(self.coach)
         fake = FakeModel(check_cancel=True)
-        self.coach.use_language_model(fake)
-        changes = self.coach.suggestions_for_session("s1")
+        self.coach.model().set(fake)
+        changes = self.coach.suggestions().for_session("s1")
         self.check_ai_run(changes, fake)
         self.assertEqual(len(fake.cancelled), len(fake.requests))
         self.assertEqual(set(fake.cancelled), {False}, "nobody cancelled the run")
@@ -919,11 +946,11 @@ class CoachTest(unittest.TestCase):
     def test_ai_log_listener_gets_model_records_without_user_text(self):
         setup_mid_range(self.coach)
         fake = FakeModel(name="fake-python-model")
-        self.coach.use_language_model(fake)
+        self.coach.model().set(fake)
         logs = CollectingLogListener()
         coachcore.set_log_listener(logs, LogLevel.INFO)
         try:
-            self.check_ai_run(self.coach.suggestions_for_session("s1"), fake)
+            self.check_ai_run(self.coach.suggestions().for_session("s1"), fake)
         finally:
             coachcore.set_log_listener(None, LogLevel.INFO)
         llm = [m for (_, t, m) in logs.records if t == "coachcore::llm"]
@@ -936,20 +963,20 @@ class CoachTest(unittest.TestCase):
                 self.assertNotIn(text, m, f"user text in the log ({t})")
         # After set_log_listener(None) nothing more arrives.
         n = len(logs.records)
-        self.coach.log_session(session_log(2, reps=MID_REPS))
-        self.coach.suggestions_for_session("s2")
+        self.coach.workouts().log_session(session_log(2, reps=MID_REPS))
+        self.coach.suggestions().for_session("s2")
         self.assertGreater(len(fake.requests), 0)
         self.assertEqual(len(logs.records), n)
 
     def test_ai_use_language_model_none_turns_ai_off(self):
         setup_mid_range(self.coach)
         fake = FakeModel()
-        self.coach.use_language_model(fake)
-        self.check_ai_run(self.coach.suggestions_for_session("s1"), fake)
+        self.coach.model().set(fake)
+        self.check_ai_run(self.coach.suggestions().for_session("s1"), fake)
         n = len(fake.requests)
-        self.coach.use_language_model(None)
-        self.coach.log_session(session_log(2, reps=MID_REPS))
-        changes = self.coach.suggestions_for_session("s2")
+        self.coach.model().set(None)
+        self.coach.workouts().log_session(session_log(2, reps=MID_REPS))
+        changes = self.coach.suggestions().for_session("s2")
         self.assertEqual(ai_changes(changes), [], changes)
         self.assertEqual(len(fake.requests), n, "the model is no longer asked")
 
@@ -957,9 +984,9 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_send_message_events_and_wait(self):
         fake = FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY))
-        self.coach.use_language_model(fake)
+        self.coach.model().set(fake)
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("something about mom"), listener)
+        task = self.coach.assistant().send(plan_request("something about mom"), listener)
         result = task.wait()
         self.assertTrue(task.is_finished())
         self.assertEqual(task.wait(), result, "wait returns the same result again")
@@ -980,22 +1007,22 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(events[5].result, result)
         self.assertEqual(len(fake.requests), 2, "a proposal and a summary")
         self.assertIsNotNone(fake.requests[0].json_schema, "the proposal is schema-constrained")
-        self.assertEqual(self.coach.audit_log(10, None), [], "a message applies nothing")
+        self.assertEqual(self.coach.planner().audit_log(10, None), [], "a message applies nothing")
 
     def test_async_message_returns_its_result_and_cancelling_the_asyncio_task_stops_it(self):
         import asyncio
 
-        self.coach.use_language_model(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
-        result = asyncio.run(self.coach.send_message_async(plan_request("something about mom")))
+        self.coach.model().set(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
+        result = asyncio.run(self.coach.assistant().send_async(plan_request("something about mom")))
         self.assertEqual(result.summary, ASSISTANT_SUMMARY)
         self.assertEqual([o.title for o in result.operations], ["Call mom"])
 
         model = BlockingModel()
-        self.coach.use_language_model(model)
+        self.coach.model().set(model)
         listener = CollectingAssistantListener()
 
         async def cancel_while_the_model_runs():
-            task = asyncio.ensure_future(self.coach.send_message_async(plan_request("plan my weekend"), listener))
+            task = asyncio.ensure_future(self.coach.assistant().send_async(plan_request("plan my weekend"), listener))
             started = await asyncio.get_running_loop().run_in_executor(None, model.started.wait, 30)
             self.assertTrue(started, "the model never ran")
             task.cancel()
@@ -1018,8 +1045,8 @@ class CoachTest(unittest.TestCase):
                 Throwing.calls += 1
                 raise RuntimeError("listener bug")
 
-        self.coach.use_language_model(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
-        task = self.coach.send_message(plan_request("something about mom"), Throwing())
+        self.coach.model().set(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY)))
+        task = self.coach.assistant().send(plan_request("something about mom"), Throwing())
         result = task.wait()  # returns: the message goes on without its listener
         self.assertEqual(result.summary, ASSISTANT_SUMMARY)
         self.assertEqual(len(result.operations), 1)
@@ -1028,9 +1055,9 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_dropping_the_task_cancels_it(self):
         model = BlockingModel()
-        self.coach.use_language_model(model)
+        self.coach.model().set(model)
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("plan my weekend"), listener)
+        task = self.coach.assistant().send(plan_request("plan my weekend"), listener)
         self.assertTrue(model.started.wait(30), "the model never ran")
         del task  # the last reference: the handle is dropped and the message cancelled
         deadline = time.monotonic() + 30
@@ -1039,84 +1066,84 @@ class CoachTest(unittest.TestCase):
             time.sleep(0.005)
 
     def test_model_lifecycle_errors(self):
-        self.assertIsNone(self.coach.model_info())
-        self.assertFalse(self.coach.unload_model())
+        self.assertIsNone(self.coach.model().info())
+        self.assertFalse(self.coach.model().unload())
         with self.assertRaises(CoachError.ModelUnusable):
-            self.coach.load_model("/no/such/model.gguf", ModelOptions(context_tokens=2048, threads=2), None)
+            self.coach.model().load("/no/such/model.gguf", ModelOptions(context_tokens=2048, threads=2), None)
         huge = os.path.join(REPO, "tests", "data", "models", "huge-kv-header.bin")
         with self.assertRaises(CoachError.InsufficientMemory) as cm:
-            self.coach.load_model(huge, ModelOptions(context_tokens=2048, threads=2), None)
+            self.coach.model().load(huge, ModelOptions(context_tokens=2048, threads=2), None)
         self.assertGreater(cm.exception.needed_bytes, cm.exception.available_bytes)
-        self.coach.use_language_model(FakeModel())
-        info = self.coach.model_info()
+        self.coach.model().set(FakeModel())
+        info = self.coach.model().info()
         self.assertFalse(info.embedded)
-        self.assertTrue(self.coach.unload_model())
-        self.assertIsNone(self.coach.model_info())
+        self.assertTrue(self.coach.model().unload())
+        self.assertIsNone(self.coach.model().info())
 
     def test_assistant_dry_run(self):
         ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),
                PlannerOperation(op=OpType.COMPLETE, kind=ItemKind.TODO, id="no-such-todo")]
-        v = self.coach.dry_run_operations(ops, TODAY)
+        v = self.coach.planner().dry_run(ops, TODAY)
         self.assertEqual((v.valid_count, v.invalid_count), (3, 1))
         self.assertEqual([c.valid for c in v.checks], [True, True, True, False])
         self.assertEqual(v.checks[0].operation.recurrence, Recurrence(kind=RecurrenceType.NONE))
         self.assertTrue(v.checks[0].repairs)
         self.assertIn("unknown_id", [e.code for e in v.checks[3].errors])
-        self.assertEqual(self.coach.backlog(10), [], "nothing was applied")
+        self.assertEqual(self.coach.planner().backlog(10), [], "nothing was applied")
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.dry_run_operations(ops, "next friday")
+            self.coach.planner().dry_run(ops, "next friday")
 
     def test_assistant_apply_week_and_audit_log(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             coach = Coach.open(os.path.join(d, "planner.sqlite3"))
             ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"),
                    daily_habit("Stretch", TODAY)]
-            r = coach.apply_operations(ops, "key-1", TODAY)
+            r = coach.planner().apply(ops, "key-1", TODAY)
             self.assertFalse(r.replayed)
             self.assertRegex(r.request_id, UUID_LIKE)
             self.assertEqual([(a.index, a.op, a.kind) for a in r.applied],
                              [(0, OpType.CREATE, ItemKind.TODO), (1, OpType.CREATE, ItemKind.TODO),
                               (2, OpType.CREATE, ItemKind.HABIT)])
-            week = coach.week(TODAY)
+            week = coach.planner().week(TODAY)
             self.assertEqual((week.week_start, week.week_end), ("2026-11-16", "2026-11-22"))
             self.assertEqual([(e.date, e.item.title) for e in week.entries],
                              [("2026-11-20", "Stretch"), ("2026-11-21", "Stretch"), ("2026-11-21", "Call mom"),
                               ("2026-11-22", "Stretch")])
-            self.assertEqual([i.title for i in coach.backlog(10)], ["Buy milk"])
-            item = coach.planner_item(ItemKind.TODO, r.applied[0].id)
+            self.assertEqual([i.title for i in coach.planner().backlog(10)], ["Buy milk"])
+            item = coach.planner().item(ItemKind.TODO, r.applied[0].id)
             self.assertEqual((item.title, item.priority, item.completed), ("Call mom", Priority.HIGH, False))
-            self.assertIsNone(coach.planner_item(ItemKind.GOAL, r.applied[0].id))
-            log = coach.audit_log(10, None)
+            self.assertIsNone(coach.planner().item(ItemKind.GOAL, r.applied[0].id))
+            log = coach.planner().audit_log(10, None)
             self.assertEqual(len(log), 3)
             self.assertEqual([a.item_id for a in reversed(log)], [a.id for a in r.applied])
             self.assertTrue(all(a.request_id == r.request_id for a in log))
-            self.assertEqual(coach.audit_log(10, log[0].seq), log[1:])
+            self.assertEqual(coach.planner().audit_log(10, log[0].seq), log[1:])
             with self.assertRaises(CoachError.InvalidArgument):
-                coach.week("2026-02-30")
+                coach.planner().week("2026-02-30")
             del coach
 
     def test_assistant_idempotent_replay_and_conflict(self):
         ops = [todo_op("Call mom", "2026-11-21")]
-        first = self.coach.apply_operations(ops, "key-7", TODAY)
-        again = self.coach.apply_operations(ops, "key-7", TODAY)
+        first = self.coach.planner().apply(ops, "key-7", TODAY)
+        again = self.coach.planner().apply(ops, "key-7", TODAY)
         self.assertTrue(again.replayed)
         self.assertEqual((again.request_id, again.applied), (first.request_id, first.applied))
-        self.assertEqual(len(self.coach.audit_log(10, None)), 1, "applied once")
+        self.assertEqual(len(self.coach.planner().audit_log(10, None)), 1, "applied once")
         with self.assertRaises(CoachError.IdempotencyConflict) as cm:
-            self.coach.apply_operations([todo_op("Call dad")], "key-7", TODAY)
+            self.coach.planner().apply([todo_op("Call dad")], "key-7", TODAY)
         self.assertIsInstance(cm.exception, CoachError)
         with self.assertRaises(CoachError.OperationsRejected) as cm:
-            self.coach.apply_operations([todo_op("Buy milk"), PlannerOperation(op=OpType.DELETE, kind=ItemKind.EVENT,
+            self.coach.planner().apply([todo_op("Buy milk"), PlannerOperation(op=OpType.DELETE, kind=ItemKind.EVENT,
                                                                         id="no-such-event")], None, TODAY)
         self.assertEqual((cm.exception.invalid_count, cm.exception.total_count), (1, 2))
-        self.assertEqual(self.coach.backlog(10), [], "all or nothing")
-        self.assertEqual(len(self.coach.audit_log(10, None)), 1)
+        self.assertEqual(self.coach.planner().backlog(10), [], "all or nothing")
+        self.assertEqual(len(self.coach.planner().audit_log(10, None)), 1)
 
     def test_assistant_cancel(self):
         model = BlockingModel()
-        self.coach.use_language_model(model)
+        self.coach.model().set(model)
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("plan my weekend"), listener)
+        task = self.coach.assistant().send(plan_request("plan my weekend"), listener)
         while not model.started.wait(0.01):
             self.assertFalse(task.is_finished(), "ended before the model ran")
         self.assertFalse(task.is_finished())
@@ -1133,7 +1160,7 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_without_a_model(self):
         listener = CollectingAssistantListener()
-        task = self.coach.send_message(plan_request("delete the sailing lesson"), listener)
+        task = self.coach.assistant().send(plan_request("delete the sailing lesson"), listener)
         with self.assertRaises(CoachError.InvalidArgument):
             task.wait()
         self.assertEqual([event_name(e) for e in listener.events], ["done"])
@@ -1145,14 +1172,14 @@ class CoachTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
             coach = Coach.open(os.path.join(d, "meals.sqlite3"))
             text = starter_recipes_json()
-            self.assertEqual(coach.import_recipes(text), len(json.loads(text)))
+            self.assertEqual(coach.meals().import_recipes(text), len(json.loads(text)))
             # Days out of order: the plan is in date order, meals breakfast first.
             request = meal_request([
                 ("2026-11-24", day_meals(dinner=meal_slot(4, ["chicken"]), breakfast=meal_slot(2, ["eggs"]))),
                 ("2026-11-23", day_meals(dinner=meal_slot(2, note="something with rice"), breakfast=meal_slot(1))),
             ], excluded=["peanut"])
             listener = CollectingMealListener()
-            task = coach.start_meal_plan(request, listener)
+            task = coach.meals().plan(request, listener)
             self.assertRegex(task.id(), UUID_LIKE)
             job = task.wait()
             self.assertTrue(task.is_finished())
@@ -1170,10 +1197,10 @@ class CoachTest(unittest.TestCase):
                 self.assertLessEqual(len(sel.alternatives), 2)
             self.assertEqual(len({s.recipe_id for s in selections}), 4)
             self.assertEqual(selections[3].matched_tags, ["chicken"])
-            staged = coach.recipe(selections[3].recipe_id)
+            staged = coach.meals().recipe(selections[3].recipe_id)
             self.assertEqual(staged.source, RecipeSource.STAGE)
             self.assertIsNotNone(staged.expires_ms)
-            self.assertIn("chicken", coach.recipe(staged.origin_id).tags)
+            self.assertIn("chicken", coach.meals().recipe(staged.origin_id).tags)
             # Events: progress after each slot, completed last with the same plan.
             events = listener.events
             self.assertEqual([(e.processed_slots, e.total_slots) for e in events[:4]],
@@ -1187,64 +1214,64 @@ class CoachTest(unittest.TestCase):
             # Read back by id, also from a new Coach on the same file.
             del coach
             coach = Coach.open(os.path.join(d, "meals.sqlite3"))
-            back = coach.meal_plan_job(task.id())
+            back = coach.meals().job(task.id())
             self.assertEqual((back.id, back.status, back.result), (task.id(), JobStatus.COMPLETE, result))
-            self.assertIsNone(coach.meal_plan_job("no-such-job"))
+            self.assertIsNone(coach.meals().job("no-such-job"))
             # Confirming records the meals and keeps the staged copies.
-            self.assertEqual(coach.confirm_meal_plan(result), 4)
-            self.assertIsNone(coach.recipe(selections[3].recipe_id).expires_ms)
-            history = coach.meal_history("2026-11-23", "2026-11-24")
+            self.assertEqual(coach.meals().confirm(result), 4)
+            self.assertIsNone(coach.meals().recipe(selections[3].recipe_id).expires_ms)
+            history = coach.meals().history("2026-11-23", "2026-11-24")
             self.assertEqual([(h.date, h.meal_type) for h in history],
                              [("2026-11-23", MealType.BREAKFAST), ("2026-11-23", MealType.DINNER),
                               ("2026-11-24", MealType.BREAKFAST), ("2026-11-24", MealType.DINNER)])
             self.assertEqual(history[3].recipe_id, staged.origin_id, "history names the core recipe")
-            logged = coach.log_meal(MealLog(date="2026-11-25", meal_type=MealType.LUNCH,
+            logged = coach.meals().log(MealLog(date="2026-11-25", meal_type=MealType.LUNCH,
                                             recipe_id="core-greek-salad"))
             self.assertEqual((logged.title, logged.recipe_id), ("Greek Village Salad", "core-greek-salad"))
-            self.assertEqual(len(coach.meal_history("2026-11-23", "2026-11-25")), 5)
+            self.assertEqual(len(coach.meals().history("2026-11-23", "2026-11-25")), 5)
             with self.assertRaises(CoachError.NotFound):
-                coach.log_meal(MealLog(date="2026-11-25", meal_type=MealType.LUNCH, recipe_id="core-nope"))
+                coach.meals().log(MealLog(date="2026-11-25", meal_type=MealType.LUNCH, recipe_id="core-nope"))
             with self.assertRaises(CoachError.InvalidArgument):
-                coach.meal_history("2026-11-23", "yesterday")
+                coach.meals().history("2026-11-23", "yesterday")
             del coach
 
     def test_meals_stage_keep_and_cleanup(self):
-        self.coach.import_recipes(starter_recipes_json())
-        staged = self.coach.stage_recipe("core-shakshuka")
+        self.coach.meals().import_recipes(starter_recipes_json())
+        staged = self.coach.meals().stage_recipe("core-shakshuka")
         self.assertEqual((staged.source, staged.origin_id, staged.title),
                          (RecipeSource.STAGE, "core-shakshuka", "Shakshuka"))
         self.assertIsNotNone(staged.expires_ms)
-        self.assertEqual(self.coach.recipe(staged.id), staged)
-        other = self.coach.stage_recipe("core-menemen")
-        self.coach.keep_staged_recipe(staged.id)
-        self.assertIsNone(self.coach.recipe(staged.id).expires_ms)
-        self.assertEqual(self.coach.cleanup_staged_recipes(), 0, "nothing is 72 h old yet")
-        self.assertIsNotNone(self.coach.recipe(other.id))
-        self.assertIsNone(self.coach.recipe("core-nope"))
+        self.assertEqual(self.coach.meals().recipe(staged.id), staged)
+        other = self.coach.meals().stage_recipe("core-menemen")
+        self.coach.meals().keep_staged(staged.id)
+        self.assertIsNone(self.coach.meals().recipe(staged.id).expires_ms)
+        self.assertEqual(self.coach.meals().cleanup_staged(), 0, "nothing is 72 h old yet")
+        self.assertIsNotNone(self.coach.meals().recipe(other.id))
+        self.assertIsNone(self.coach.meals().recipe("core-nope"))
         with self.assertRaises(CoachError.NotFound):
-            self.coach.stage_recipe("core-nope")
+            self.coach.meals().stage_recipe("core-nope")
         with self.assertRaises(CoachError.NotFound):
-            self.coach.keep_staged_recipe("stage-nope")
+            self.coach.meals().keep_staged("stage-nope")
 
     def test_meals_bad_requests_are_typed_errors(self):
-        self.coach.import_recipes(starter_recipes_json())
+        self.coach.meals().import_recipes(starter_recipes_json())
         with self.assertRaises(CoachError.InvalidArgument) as cm:
-            self.coach.start_meal_plan(meal_request([]), None)
+            self.coach.meals().plan(meal_request([]), None)
         self.assertIn("days", cm.exception.detail)
         with self.assertRaises(CoachError.InvalidArgument) as cm:
-            self.coach.start_meal_plan(meal_request([("2026-11-23", day_meals(lunch=meal_slot(0)))]), None)
+            self.coach.meals().plan(meal_request([("2026-11-23", day_meals(lunch=meal_slot(0)))]), None)
         self.assertIn("servings", cm.exception.detail)
         with self.assertRaises(CoachError.InvalidArgument) as cm:
-            self.coach.start_meal_plan(meal_request([("2026-02-30", day_meals(lunch=meal_slot(1)))]), None)
+            self.coach.meals().plan(meal_request([("2026-02-30", day_meals(lunch=meal_slot(1)))]), None)
         self.assertIn("date", cm.exception.detail)
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.import_recipes("[{\"title\": 1}]")
+            self.coach.meals().import_recipes("[{\"title\": 1}]")
 
     # ---- workouts (spec 001) and today-plan generation (spec 000) ----
 
     def test_workout_generate_list_get_log_and_validate(self):
         listener = CollectingWorkoutListener()
-        task = self.coach.generate_workout(workout_request(), listener)
+        task = self.coach.workouts().generate(workout_request(), listener)
         result = task.wait()
         self.assertTrue(task.is_finished())
         self.assertEqual(result.source, WorkoutSource.DETERMINISTIC)
@@ -1253,58 +1280,58 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(workout.version, "1.2")
         self.assertTrue(all(s.equipment != "eq_smith_machine" for s in workout.sets))
         self.assertEqual(listener.stages, [WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE])
-        listed = self.coach.workouts(10)
+        listed = self.coach.workouts().list(10)
         self.assertEqual([w.workout_id for w in listed], [workout.workout_id])
         self.assertFalse(listed[0].logged)
-        self.assertEqual(self.coach.workout(workout.workout_id), result)
-        self.assertIsNone(self.coach.workout("no-such-workout"))
+        self.assertEqual(self.coach.workouts().get(workout.workout_id), result)
+        self.assertIsNone(self.coach.workouts().get("no-such-workout"))
         first = workout.sets[0]
-        self.coach.log_workout(WorkoutLog(workout_id=workout.workout_id, performed_at_ms=1755432000000,
+        self.coach.workouts().log(WorkoutLog(workout_id=workout.workout_id, performed_at_ms=1755432000000,
                                           sets=[SetActual(set_id=first.id, actual_weight=95.0, actual_reps=8)],
                                           post_workout=None))
-        self.assertTrue(self.coach.workouts(10)[0].logged)
-        logged = self.coach.workout(workout.workout_id).workout.sets[0]
+        self.assertTrue(self.coach.workouts().list(10)[0].logged)
+        logged = self.coach.workouts().get(workout.workout_id).workout.sets[0]
         self.assertEqual((logged.actual_weight, logged.actual_reps), (95.0, 8))
         with self.assertRaises(CoachError.NotFound):
-            self.coach.log_workout(WorkoutLog(workout_id="nope", performed_at_ms=0, sets=[], post_workout=None))
+            self.coach.workouts().log(WorkoutLog(workout_id="nope", performed_at_ms=0, sets=[], post_workout=None))
         # The saved YAML validates; a broken set id is the error with its path.
-        ok = self.coach.validate_workout_yaml(result.yaml)
+        ok = coachcore.validate_workout_yaml(result.yaml)
         self.assertEqual(ok.workout, workout)
         self.assertIsNone(ok.error)
-        bad = self.coach.validate_workout_yaml(result.yaml.replace("id: " + first.id, "id: bad", 1))
+        bad = coachcore.validate_workout_yaml(result.yaml.replace("id: " + first.id, "id: bad", 1))
         self.assertIsNone(bad.workout)
         self.assertEqual(bad.error.code, "schema_violation")
         self.assertEqual(bad.error.path, "sets[0].id")
-        self.assertEqual(self.coach.validate_workout_yaml("sets: [").error.code, "invalid_yaml")
+        self.assertEqual(coachcore.validate_workout_yaml("sets: [").error.code, "invalid_yaml")
 
     def test_the_apps_own_exercises_and_equipment_are_saved_and_used(self):
         # Without a definition the key provides nothing: no trap-bar exercise is allowed.
         request = workout_request()
         request.equipment = ["eq_hex_bar"]
         request.bans = ["bodyweight-squat"]  # the hinge is then the first Tier A pick
-        sets = self.coach.generate_workout(request, None).wait().workout.sets
+        sets = self.coach.workouts().generate(request, None).wait().workout.sets
         self.assertFalse(any(s.exercise == "trap-bar-deadlift" for s in sets))
-        self.coach.save_workout_equipment(WorkoutEquipment(key="eq_hex_bar", name="Hex bar",
+        self.coach.workouts().save_equipment(WorkoutEquipment(key="eq_hex_bar", name="Hex bar",
                                                            provides=["trap_bar"], weights=[],
                                                            units=WeightUnit.LBS))
-        self.assertEqual([e.key for e in self.coach.workout_equipment()], ["eq_hex_bar"])
-        sets = self.coach.generate_workout(request, None).wait().workout.sets
+        self.assertEqual([e.key for e in self.coach.workouts().equipment()], ["eq_hex_bar"])
+        sets = self.coach.workouts().generate(request, None).wait().workout.sets
         self.assertTrue(any(s.exercise == "trap-bar-deadlift" and s.equipment == "eq_hex_bar" for s in sets))
         with self.assertRaises(CoachError.InvalidArgument):
-            self.coach.save_workout_equipment(WorkoutEquipment(key="Bad Key", name="x", provides=[], weights=[],
+            self.coach.workouts().save_equipment(WorkoutEquipment(key="Bad Key", name="x", provides=[], weights=[],
                                                                units=WeightUnit.KG))
         own = WorkoutExercise(id="hex-bar-carry", name="Hex bar carry", requires=["trap_bar"], muscles=["traps"],
                               compound=True, load=LoadKind.OTHER, pattern="core", per_side=False)
-        self.coach.save_workout_exercise(own)
-        self.assertIn(own, self.coach.workout_exercises())
+        self.coach.workouts().save_exercise(own)
+        self.assertIn(own, self.coach.workouts().exercises())
 
     def test_generate_today_plan_with_an_app_model(self):
         with self.assertRaises(CoachError.ModelUnusable):
-            self.coach.generate_today_plan(today_plan_request())
+            self.coach.workouts().today_plan(today_plan_request())
         # One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
         model = FakeModel(replies=['{"focus": 1}', '{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}'])
-        self.coach.use_language_model(model)
-        t = self.coach.generate_today_plan(today_plan_request())
+        self.coach.model().set(model)
+        t = self.coach.workouts().today_plan(today_plan_request())
         self.assertEqual(t.schema_version, SchemaVersion.V1_CURRENT)
         self.assertEqual(t.plan.focus, "Upper Body Session")
         self.assertEqual([b.title for b in t.plan.blocks], ["Warm-up", "Main Lifts", "Accessories", "Cool-down"])
@@ -1312,14 +1339,14 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(len(model.requests), 2, "one repair")
         schema = json.loads(model.requests[0].json_schema)
         self.assertEqual(schema["required"], ["A1", "A2", "B1", "B2", "C1", "C2"])
-        self.assertEqual(self.coach.recent_generations(1)[0].feature, "plan.generate")
-        self.coach.use_language_model(FakeModel(replies=["no json"]))
+        self.assertEqual(self.coach.workouts().plan_generations(1)[0].feature, "plan.generate")
+        self.coach.model().set(FakeModel(replies=["no json"]))
         with self.assertRaises(CoachError.ModelOutputRejected):
-            self.coach.generate_today_plan(today_plan_request())
+            self.coach.workouts().today_plan(today_plan_request())
         # The async form (`async def`) returns the same plan.
         import asyncio
-        self.coach.use_language_model(FakeModel(replies=['{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}']))
-        t = asyncio.run(self.coach.generate_today_plan_async(today_plan_request()))
+        self.coach.model().set(FakeModel(replies=['{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}']))
+        t = asyncio.run(self.coach.workouts().today_plan_async(today_plan_request()))
         self.assertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
 
 

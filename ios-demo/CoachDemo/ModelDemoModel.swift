@@ -3,7 +3,7 @@
 //
 // The library never downloads a model. The app ships a GGUF file in its bundle (add `model.gguf`
 // to the target's Copy Bundle Resources) or downloads one into Documents itself, then passes the
-// file's path to `Coach.loadModel`. This file finds the file, loads it (with the memory
+// file's path to `coach.model().load`. This file finds the file, loads it (with the memory
 // pre-flight), shows what it is and asks it for today's plan.
 import Foundation
 
@@ -44,10 +44,10 @@ final class ModelDemoModel: Sendable {
         do {
             let coach = try Coach.open(dbPath: dbPath)
             // 2048 tokens of context: enough for a plan; the KV cache grows with it.
-            let info = try coach.loadModel(
+            let info = try coach.model().load(
                 path: modelPath, options: ModelOptions(contextTokens: 2048, threads: nil))
             var lines = Self.describe(info)
-            let plan = try coach.generateTodayPlan(request: TodayPlanRequest(
+            let plan = try coach.workouts().todayPlan(request: TodayPlanRequest(
                 date: today, notes: "30 minutes, upper body, dumbbells only"))
             lines += PlanDemoModel.lines(for: plan)
             return PlanDemoResult(lines: lines, errorMessage: nil)

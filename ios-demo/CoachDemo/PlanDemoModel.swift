@@ -48,8 +48,8 @@ final class PlanDemoModel: Sendable {
         do {
             // A real app opens one Coach per file at startup and keeps it; the demo runs once.
             let coach = try Coach.open(dbPath: dbPath)
-            let selection = coach.selectPlanSchema(supported: [.v2Flat], overrideVersion: nil)
-            let transform = try coach.transformPlan(rawText: modelOutput, selection: selection)
+            let selection = selectPlanSchema(supported: [.v2Flat], overrideVersion: nil)
+            let transform = try coach.workouts().transformPlan(rawText: modelOutput, selection: selection)
             return PlanDemoResult(lines: Self.lines(for: transform), errorMessage: nil)
         } catch let CoachError.InvalidModelOutput(code, path, detail) {
             // The model wrote something unusable: `code` says which rule, `path` where.

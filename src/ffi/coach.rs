@@ -33,7 +33,8 @@ use super::workout::Workouts;
 /// connection; every object may be used from any thread.
 ///
 /// Lifetime: the database stays open while this object or any service object from it is alive,
-/// until `shutdown()`.
+/// until `shutdown()`; a service object may outlive the `Coach` (`Coach.open(path).planner()`
+/// works). After `shutdown()` they all throw `Closed`.
 #[derive(uniffi::Object)]
 pub struct Coach {
     inner: Arc<CoachInner>,
@@ -124,12 +125,12 @@ impl Coach {
     /// is let go. Afterwards every call of this `Coach` and of its service objects that reads or
     /// writes the database or runs the model throws `Closed` (accessors still return objects).
     /// Calling it again does nothing. Without it, the database closes when the `Coach` and every
-    /// service object from it are released.
+    /// service object from it are released; in Kotlin an object nobody closed is released only
+    /// when the garbage collector runs, so call `shutdown()` (or close the service objects too,
+    /// `use {}`) where the file must be let go at a known point: before deleting or replacing it,
+    /// at sign-out.
     pub fn shutdown(&self) {
-        self.inner.cancel_tasks();
-        self.inner.store.close();
-        self.inner.set_ai_source(None);
-        self.inner.set_shared_model(None);
+        self.inner.shutdown();
     }
 }
 

@@ -98,7 +98,16 @@ impl CoachInner {
         tasks.push(Arc::downgrade(cancel));
     }
 
-    pub(crate) fn cancel_tasks(&self) {
+    /// Cancels the running tasks, closes the database (after the call holding it) and lets the
+    /// model go: `Coach::shutdown`, and what releasing the `Coach` does.
+    pub(crate) fn shutdown(&self) {
+        self.cancel_tasks();
+        self.store.close();
+        self.set_ai_source(None);
+        self.set_shared_model(None);
+    }
+
+    fn cancel_tasks(&self) {
         let tasks = std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|p| p.into_inner()));
         for cancel in tasks.iter().filter_map(Weak::upgrade) {
             cancel.cancel();

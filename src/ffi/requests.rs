@@ -10,7 +10,7 @@ use crate::kernel::error::{CoachError, Error, ErrorJson};
 use crate::suggest::model::{ExerciseContext, PrescriptionChange, SuggestionDraft};
 
 /// The input of [`crate::evaluate_exercise`] as one JSON object: the request of the C API's
-/// `suggest.evaluate` and the stdin of `coach suggest evaluate`.
+/// `suggestions.evaluate` and the stdin of `coach suggest evaluate`.
 ///
 /// JSON: `{"context": ExerciseContext, "existing": [PrescriptionChange], "nowMs": N}` in the
 /// camelCase form of the records; `existing` is optional (no earlier changes) and any other key

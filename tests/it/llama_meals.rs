@@ -112,7 +112,7 @@ fn the_model_names_only_each_slots_candidates() {
         "preferences": {"excludedIngredients": ["peanut"], "maxPrepMinutes": 20}
     }))
     .unwrap();
-    // The job as `startMealPlan` runs it, with no time limit per call: the test machine may be
+    // The job as `meals().plan` runs it, with no time limit per call: the test machine may be
     // busy, and a timed-out call would only test the fallback.
     let events = Events::default();
     let started = Instant::now();

@@ -1,4 +1,4 @@
-//! `generateTodayPlan` (spec 000, the provider side) with the scripted model: the notes read by
+//! `workouts().todayPlan` (spec 000, the provider side) with the scripted model: the notes read by
 //! code, the skeleton's slots as the grammar (one enum of allowed exercises per slot), the plan
 //! written by code around the model's picks in the selected schema version and transformed,
 //! repairs with the validator's line, the typed error after three invalid answers, the user's

@@ -1,7 +1,7 @@
 //! `Coach::shutdown` and the service objects' lifetimes: after a shutdown every call of the
 //! `Coach` and of each service object throws `Closed` and running tasks end cancelled; what was
 //! written before is in the file; a service object keeps the database open after the `Coach` is
-//! released. Every exported object is `Send + Sync`.
+//! released, and closes it when released last. Every exported object is `Send + Sync`.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -96,13 +96,18 @@ fn after_shutdown_every_service_throws_closed_and_the_data_stays_in_the_file() {
 #[test]
 fn a_service_object_keeps_the_database_open_after_the_coach_is_released() {
     let dir = tempfile::tempdir().unwrap();
-    let coach = Coach::open(dir.path().join("c.db").to_string_lossy().into_owned()).unwrap();
-    let planner = coach.planner();
-    drop(coach);
+    let path = dir.path().join("c.db");
+    let planner = Coach::open(path.to_string_lossy().into_owned())
+        .unwrap()
+        .planner();
     planner
         .apply(vec![todo("Call the bank")], None, Some(TODAY.into()))
         .unwrap();
     assert_eq!(planner.backlog(10).unwrap().len(), 1);
+    // Released last, it closes the file: the log is checkpointed.
+    drop(planner);
+    let wal = dir.path().join("c.db-wal");
+    assert!(std::fs::metadata(&wal).map_or(true, |m| m.len() == 0));
 }
 
 /// A model that blocks until its call is cancelled, telling the test when it started.

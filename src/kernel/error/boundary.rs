@@ -192,7 +192,7 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
         ),
         Error::DatabaseNotEncrypted => (
             CoachError::DatabaseNotEncrypted {
-                detail: "a key was given for a database that is not encrypted (copyDatabase \
+                detail: "a key was given for a database that is not encrypted (data().copy \
                          writes an encrypted copy); it was not modified"
                     .into(),
             },

@@ -2,10 +2,12 @@
 // bindings. Shipped next to the generated coachcore.swift (same module); it only calls the
 // library's public API.
 //
-// The generated `...Async` methods (sendMessageAsync, generateSuggestionsAsync, loadModelAsync,
-// generateWorkoutAsync, planMealsAsync, generateTodayPlanAsync) are already `async throws`, but UniFFI's Swift code does not
-// see a `Task` being cancelled. The functions here pass a `CancelToken` that is cancelled when the
-// calling `Task` is (or when the consumer of a stream stops), so the Rust work stops.
+// The generated `...Async` methods of the service objects (`assistant().sendAsync`,
+// `suggestions().generateAsync`, `model().loadAsync`, `workouts().generateAsync`,
+// `workouts().todayPlanAsync`, `meals().planAsync`) are already `async throws`, but UniFFI's Swift
+// code does not see a `Task` being cancelled. The methods here, in extensions of those service
+// objects, pass a `CancelToken` that is cancelled when the calling `Task` is (or when the consumer
+// of a stream stops), so the Rust work stops.
 import Foundation
 
 /// Runs `body` with a fresh `CancelToken` that is cancelled as soon as the current `Task` is.
@@ -18,7 +20,7 @@ public func withCoachCancellation<T>(_ body: (CancelToken) async throws -> T) as
     }
 }
 
-/// The progress of an AI suggestion run, as a stream element (see `Coach.suggestionEvents`).
+/// The progress of an AI suggestion run, as a stream element (see `Suggestions.suggestionEvents`).
 public enum SuggestionProgressEvent: Equatable {
     /// The model starts on exercise `index` (0-based) of `count`.
     case exercise(index: UInt32, count: UInt32, name: String)
@@ -83,14 +85,14 @@ func coachEventStream<Element, R>(
     }
 }
 
-extension Coach {
+extension Assistant {
     /// Sends a message to the assistant and returns its result; cancelling the calling `Task`
     /// stops the message (this throws `CoachError.Cancelled`). `listener` hears the events as
-    /// `sendMessage` describes them. Never blocks the caller's thread.
+    /// `send` describes them. Never blocks the caller's thread.
     public func message(_ request: AssistantRequest, listener: AssistantListener? = nil) async throws
         -> AssistantResult {
         try await withCoachCancellation { token in
-            try await self.sendMessageAsync(request: request, listener: listener, cancel: token)
+            try await self.sendAsync(request: request, listener: listener, cancel: token)
         }
     }
 
@@ -98,17 +100,20 @@ extension Coach {
     /// after `.done`, or throwing what the message failed with. Stop consuming to cancel it.
     public func messageEvents(_ request: AssistantRequest) -> AsyncThrowingStream<AssistantEvent, Error> {
         coachEventStream { token, emit in
-            try await self.sendMessageAsync(
+            try await self.sendAsync(
                 request: request, listener: CoachStreamListener(emit: emit, assistant: { $0 }), cancel: token)
         }
     }
+}
 
-    /// The suggestions for a logged session (see `suggestionsForSession`), generated off the
-    /// caller's thread; cancelling the calling `Task` stops the model and stores nothing.
-    public func suggestions(forSession sessionId: String, listener: SuggestionProgressListener? = nil)
+extension Suggestions {
+    /// The suggestions for a logged session (see `forSession(sessionId:)`), generated off the
+    /// caller's thread; cancelling the calling `Task` stops the model and stores nothing (this then
+    /// throws `CoachError.Cancelled`).
+    public func generate(forSession sessionId: String, listener: SuggestionProgressListener? = nil)
         async throws -> [PrescriptionChange] {
         try await withCoachCancellation { token in
-            try await self.generateSuggestionsAsync(sessionId: sessionId, listener: listener, cancel: token)
+            try await self.generateAsync(sessionId: sessionId, listener: listener, cancel: token)
         }
     }
 
@@ -117,49 +122,56 @@ extension Coach {
     public func suggestionEvents(forSession sessionId: String)
         -> AsyncThrowingStream<SuggestionProgressEvent, Error> {
         coachEventStream(last: { .finished($0) }) { token, emit in
-            try await self.generateSuggestionsAsync(
+            try await self.generateAsync(
                 sessionId: sessionId, listener: CoachStreamListener(emit: emit, progress: { $0 }), cancel: token)
         }
     }
+}
 
-    /// Loads the GGUF model at `path` and makes it every feature's model (see `loadModel`), on a
+extension Models {
+    /// Loads the GGUF model at `path` and makes it every feature's model (see `load(path:)`), on a
     /// library thread. Cancelling the calling `Task` lets the model go once read: no model is
     /// then in use and this throws `CoachError.Cancelled`.
-    public func loadModel(atPath path: String, options: ModelOptions,
-                          progress: LoadProgressListener? = nil) async throws -> LoadedModelInfo {
+    public func load(atPath path: String, options: ModelOptions,
+                     progress: LoadProgressListener? = nil) async throws -> LoadedModelInfo {
         try await withCoachCancellation { token in
-            try await self.loadModelAsync(path: path, options: options, progress: progress, cancel: token)
+            try await self.loadAsync(path: path, options: options, progress: progress, cancel: token)
         }
     }
+}
 
-    /// Generates and saves a workout (see `generateWorkout`); cancelling the calling `Task` stops it.
-    public func workout(_ request: WorkoutRequest, listener: WorkoutListener? = nil) async throws -> WorkoutResult {
+extension Workouts {
+    /// Generates and saves a workout (see `generate(request:)`); cancelling the calling `Task`
+    /// stops it (this then throws `CoachError.Cancelled`).
+    public func generate(_ request: WorkoutRequest, listener: WorkoutListener? = nil) async throws -> WorkoutResult {
         try await withCoachCancellation { token in
-            try await self.generateWorkoutAsync(request: request, listener: listener, cancel: token)
-        }
-    }
-
-    /// Makes today's plan with the model in use (see `generateTodayPlan`); cancelling the calling
-    /// `Task` stops the model call (this then throws `CoachError.Cancelled`).
-    public func todayPlan(_ request: TodayPlanRequest) async throws -> PlanTransform {
-        try await withCoachCancellation { token in
-            try await self.generateTodayPlanAsync(request: request, cancel: token)
+            try await self.generateAsync(request: request, listener: listener, cancel: token)
         }
     }
 
     /// The events of a workout generation (`.done` last). Stop consuming to cancel it.
     public func workoutEvents(_ request: WorkoutRequest) -> AsyncThrowingStream<WorkoutEvent, Error> {
         coachEventStream { token, emit in
-            try await self.generateWorkoutAsync(
+            try await self.generateAsync(
                 request: request, listener: CoachStreamListener(emit: emit, workout: { $0 }), cancel: token)
         }
     }
 
-    /// Plans meals and returns the finished job (see `startMealPlan`); cancelling the calling
-    /// `Task` stops the plan (the job then ends `FAILED` with error code `cancelled`).
-    public func mealPlan(_ request: MealPlanRequest, listener: MealPlanListener? = nil) async throws -> MealPlanJob {
+    /// Makes today's plan with the model in use (see `todayPlan(request:)`); cancelling the
+    /// calling `Task` stops the model call (this then throws `CoachError.Cancelled`).
+    public func todayPlan(_ request: TodayPlanRequest) async throws -> PlanTransform {
         try await withCoachCancellation { token in
-            try await self.planMealsAsync(request: request, listener: listener, cancel: token)
+            try await self.todayPlanAsync(request: request, cancel: token)
+        }
+    }
+}
+
+extension Meals {
+    /// Plans meals and returns the finished job (see `plan(request:listener:)`); cancelling the
+    /// calling `Task` stops the plan (the job then ends `FAILED` with error code `cancelled`).
+    public func plan(_ request: MealPlanRequest, listener: MealPlanListener? = nil) async throws -> MealPlanJob {
+        try await withCoachCancellation { token in
+            try await self.planAsync(request: request, listener: listener, cancel: token)
         }
     }
 
@@ -167,7 +179,7 @@ extension Coach {
     /// consuming to cancel it.
     public func mealPlanEvents(_ request: MealPlanRequest) -> AsyncThrowingStream<MealPlanEvent, Error> {
         coachEventStream { token, emit in
-            try await self.planMealsAsync(
+            try await self.planAsync(
                 request: request, listener: CoachStreamListener(emit: emit, meal: { $0 }), cancel: token)
         }
     }

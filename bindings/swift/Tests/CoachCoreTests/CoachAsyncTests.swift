@@ -18,18 +18,18 @@ let allAssistantEvents = ["stage", "stage", "ops", "stage", "summary", "result",
 final class CoachAsyncTests: XCTestCase {
     func testAsyncMessageReturnsItsResultAndStreamsItsEvents() async throws {
         let coach = try Coach.openInMemory()
-        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+        try coach.model().set(model: FakeModel(replies: [proposal, assistantSummary]))
         let listener = CollectingAssistantListener()
-        let generated = try await coach.sendMessageAsync(request: planRequest("something about mom"), listener: listener)
+        let generated = try await coach.assistant().sendAsync(request: planRequest("something about mom"), listener: listener)
         XCTAssertEqual(generated.summary, assistantSummary)
         XCTAssertEqual(listener.events.map(eventName), allAssistantEvents)
         // A fresh script per call (a FakeModel's replies are used up).
-        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
-        let result = try await coach.message(planRequest("something about mom"))
+        try coach.model().set(model: FakeModel(replies: [proposal, assistantSummary]))
+        let result = try await coach.assistant().message(planRequest("something about mom"))
         XCTAssertEqual(result.operations.map { $0.title }, ["Call mom"])
-        coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+        try coach.model().set(model: FakeModel(replies: [proposal, assistantSummary]))
         var events: [AssistantEvent] = []
-        for try await event in coach.messageEvents(planRequest("something about mom")) where event != .heartbeat {
+        for try await event in coach.assistant().messageEvents(planRequest("something about mom")) where event != .heartbeat {
             events.append(event)
         }
         XCTAssertEqual(events.map(eventName), allAssistantEvents)
@@ -40,9 +40,9 @@ final class CoachAsyncTests: XCTestCase {
     func testCancellingTheTaskCancelsTheRustWork() async throws {
         let coach = try Coach.openInMemory()
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
+        try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        let task = Task { try await coach.message(planRequest("plan my weekend"), listener: listener) }
+        let task = Task { try await coach.assistant().message(planRequest("plan my weekend"), listener: listener) }
         try await awaitSignal(model.started, "the model never ran")
         task.cancel()
         do {
@@ -58,10 +58,10 @@ final class CoachAsyncTests: XCTestCase {
     func testStoppingTheStreamConsumerCancelsTheRustWork() async throws {
         let coach = try Coach.openInMemory()
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
+        try coach.model().set(model: model)
         let consumer = Task { () -> [AssistantEvent] in
             var seen: [AssistantEvent] = []
-            for try await event in coach.messageEvents(planRequest("plan my weekend")) { seen.append(event) }
+            for try await event in coach.assistant().messageEvents(planRequest("plan my weekend")) { seen.append(event) }
             return seen
         }
         try await awaitSignal(model.started, "the model never ran")
@@ -74,45 +74,45 @@ final class CoachAsyncTests: XCTestCase {
     func testAsyncSuggestionsWorkoutMealsAndModelLoad() async throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let changes = try await coach.suggestions(forSession: "s1")
+        let changes = try await coach.suggestions().generate(forSession: "s1")
         XCTAssertFalse(weightChanges(changes).isEmpty, "\(changes)")
         var progress: [SuggestionProgressEvent] = []
-        for try await e in coach.suggestionEvents(forSession: "s1") { progress.append(e) }
+        for try await e in coach.suggestions().suggestionEvents(forSession: "s1") { progress.append(e) }
         XCTAssertEqual(progress, [.finished(changes)], "stored suggestions finish at once")
 
-        let workout = try await coach.workout(workoutRequest())
+        let workout = try await coach.workouts().generate(workoutRequest())
         XCTAssertEqual(workout.source, .deterministic)
-        XCTAssertEqual(try coach.workout(workoutId: workout.workout.workoutId), workout)
+        XCTAssertEqual(try coach.workouts().get(workoutId: workout.workout.workoutId), workout)
         var stages: [WorkoutStage] = []
-        for try await e in coach.workoutEvents(workoutRequest()) { stages.append(e.stage) }
+        for try await e in coach.workouts().workoutEvents(workoutRequest()) { stages.append(e.stage) }
         XCTAssertEqual(stages, [.preAnalysis, .done])
 
-        _ = try coach.importRecipes(json: try starterRecipesJson())
+        _ = try coach.meals().importRecipes(json: try starterRecipesJson())
         let request = mealRequest([("2026-11-23", dayMeals(breakfast: mealSlot(1), dinner: mealSlot(2)))])
-        let job = try await coach.mealPlan(request)
+        let job = try await coach.meals().plan(request)
         XCTAssertEqual(job.status, .complete)
         var mealEvents: [MealPlanEvent] = []
-        for try await e in coach.mealPlanEvents(request) { mealEvents.append(e) }
+        for try await e in coach.meals().mealPlanEvents(request) { mealEvents.append(e) }
         guard case .completed = mealEvents.last else { return XCTFail("\(mealEvents)") }
 
         do {
-            _ = try await coach.loadModel(atPath: "/no/such/model.gguf", options: ModelOptions(contextTokens: 2048, threads: 2))
+            _ = try await coach.model().load(atPath: "/no/such/model.gguf", options: ModelOptions(contextTokens: 2048, threads: 2))
             XCTFail("loaded a missing file")
         } catch CoachError.ModelUnusable {
         }
-        XCTAssertNil(coach.modelInfo())
+        XCTAssertNil(coach.model().info())
     }
 
     func testAsyncTodayPlanAndCancellingIt() async throws {
         let coach = try Coach.openInMemory()
         // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
-        coach.useLanguageModel(model: FakeModel(replies: [#"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#]))
-        let t = try await coach.todayPlan(todayPlanRequest())
+        try coach.model().set(model: FakeModel(replies: [#"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#]))
+        let t = try await coach.workouts().todayPlan(todayPlanRequest())
         XCTAssertEqual(t.plan.focus, "Upper Body Session")
         XCTAssertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
-        let task = Task { try await coach.todayPlan(todayPlanRequest()) }
+        try coach.model().set(model: model)
+        let task = Task { try await coach.workouts().todayPlan(todayPlanRequest()) }
         try await awaitSignal(model.started, "the model never ran")
         task.cancel()
         do {
@@ -127,8 +127,8 @@ final class CoachAsyncTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
-        let task = Task { try await coach.suggestions(forSession: "s1") }
+        try coach.model().set(model: model)
+        let task = Task { try await coach.suggestions().generate(forSession: "s1") }
         try await awaitSignal(model.started, "the model never ran")
         task.cancel()
         do {

@@ -78,10 +78,10 @@ func performance(_ n: Int64) -> ExercisePerformance {
 
 /// Saves the exercise and the plan and logs s0 and s1.
 func setupLogged(_ coach: Coach) throws {
-    try coach.saveExercise(exercise: benchExercise())
-    try coach.savePlan(plan: pushPlan())
-    try coach.logSession(session: sessionLog(0))
-    try coach.logSession(session: sessionLog(1))
+    try coach.workouts().saveCatalogExercise(exercise: benchExercise())
+    try coach.workouts().savePlan(plan: pushPlan())
+    try coach.workouts().logSession(session: sessionLog(0))
+    try coach.workouts().logSession(session: sessionLog(1))
 }
 
 func weightChanges(_ changes: [PrescriptionChange]) -> [PrescriptionChange] {
@@ -89,7 +89,7 @@ func weightChanges(_ changes: [PrescriptionChange]) -> [PrescriptionChange] {
 }
 
 func targetWeights(_ coach: Coach) throws -> [Double] {
-    try coach.plan(planId: planId)?.exercises.first?.sets.map { $0.targetWeight } ?? []
+    try coach.workouts().plan(planId: planId)?.exercises.first?.sets.map { $0.targetWeight } ?? []
 }
 
 func assertNotFound<T>(_ expr: @autoclosure () throws -> T, _ message: String = "",
@@ -112,6 +112,16 @@ func assertInvalidArgument<T>(_ expr: @autoclosure () throws -> T, _ message: St
     }
 }
 
+func assertClosed<T>(_ expr: @autoclosure () throws -> T, _ message: String = "",
+                     file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try expr(), message, file: file, line: line) { error in
+        guard case CoachError.Closed(let detail) = error else {
+            return XCTFail("expected Closed, got \(error) \(message)", file: file, line: line)
+        }
+        XCTAssertFalse(detail.isEmpty, file: file, line: line)
+    }
+}
+
 // ---- an app-provided language model: the library's LanguageModel protocol implemented in Swift ----
 
 let midReps: UInt32 = 10  // mid-range (8-12): the rules propose reps increases only, no weight or rest change
@@ -126,10 +136,10 @@ let privateTexts = ["Bench Press", "Push day", aiReasoning]
 
 /// Saves the exercise and the plan and logs s0 and s1 at 3 x 10 (mid-range).
 func setupMidRange(_ coach: Coach) throws {
-    try coach.saveExercise(exercise: benchExercise())
-    try coach.savePlan(plan: pushPlan())
-    try coach.logSession(session: sessionLog(0, reps: midReps))
-    try coach.logSession(session: sessionLog(1, reps: midReps))
+    try coach.workouts().saveCatalogExercise(exercise: benchExercise())
+    try coach.workouts().savePlan(plan: pushPlan())
+    try coach.workouts().logSession(session: sessionLog(0, reps: midReps))
+    try coach.workouts().logSession(session: sessionLog(1, reps: midReps))
 }
 
 func aiChanges(_ changes: [PrescriptionChange]) -> [PrescriptionChange] {
@@ -361,28 +371,26 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertFalse(libraryVersion().isEmpty)
     }
 
-    func testSelectOverrideWins() throws {
-        let coach = try Coach.openInMemory()
-        XCTAssertEqual(coach.selectPlanSchema(supported: [.v1Current, .v2Flat], overrideVersion: .v1Current),
+    func testSelectOverrideWins() {
+        XCTAssertEqual(selectPlanSchema(supported: [.v1Current, .v2Flat], overrideVersion: .v1Current),
                        SchemaSelection(schemaVersion: .v1Current, reason: .override))
-        XCTAssertEqual(coach.selectPlanSchema(supported: [.v1Current], overrideVersion: .v2Flat),
+        XCTAssertEqual(selectPlanSchema(supported: [.v1Current], overrideVersion: .v2Flat),
                        SchemaSelection(schemaVersion: .v2Flat, reason: .override))
     }
 
-    func testSelectSingleSupportedAndSmallest() throws {
-        let coach = try Coach.openInMemory()
-        XCTAssertEqual(coach.selectPlanSchema(supported: [.v1Current], overrideVersion: nil),
+    func testSelectSingleSupportedAndSmallest() {
+        XCTAssertEqual(selectPlanSchema(supported: [.v1Current], overrideVersion: nil),
                        SchemaSelection(schemaVersion: .v1Current, reason: .singleSupported))
-        XCTAssertEqual(coach.selectPlanSchema(supported: [.v2Flat], overrideVersion: nil),
+        XCTAssertEqual(selectPlanSchema(supported: [.v2Flat], overrideVersion: nil),
                        SchemaSelection(schemaVersion: .v2Flat, reason: .singleSupported))
-        let both = coach.selectPlanSchema(supported: [.v1Current, .v2Flat], overrideVersion: nil)
+        let both = selectPlanSchema(supported: [.v1Current, .v2Flat], overrideVersion: nil)
         XCTAssertEqual(both.reason, .smallestEstimate)
-        XCTAssertEqual(coach.selectPlanSchema(supported: [], overrideVersion: nil), both)
+        XCTAssertEqual(selectPlanSchema(supported: [], overrideVersion: nil), both)
     }
 
     func testTransformWorkedExample() throws {
         let coach = try Coach.openInMemory()
-        let t = try coach.transformPlan(rawText: workedExample, selection: v2, seed: nil)
+        let t = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: nil)
         checkWorkedExample(t.plan)
         XCTAssertEqual(t.schemaVersion, .v2Flat)
         XCTAssertFalse(t.rulesetVersion.isEmpty)
@@ -391,15 +399,15 @@ final class CoachCoreTests: XCTestCase {
     func testTransformFencedAndWrapped() throws {
         let coach = try Coach.openInMemory()
         let fenced = "Here is your plan for today:\n```json\n\(workedExample)\n```\nHave a good workout!"
-        checkWorkedExample(try coach.transformPlan(rawText: fenced, selection: v2, seed: 1).plan)
+        checkWorkedExample(try coach.workouts().transformPlan(rawText: fenced, selection: v2, seed: 1).plan)
         let wrapped = "<think>The user wants an upper body session; keep it to 30 minutes.</think>"
             + "<response>\(workedExample)</response>"
-        checkWorkedExample(try coach.transformPlan(rawText: wrapped, selection: v2, seed: 1).plan)
+        checkWorkedExample(try coach.workouts().transformPlan(rawText: wrapped, selection: v2, seed: 1).plan)
     }
 
     func testTransformV1Current() throws {
         let coach = try Coach.openInMemory()
-        let t = try coach.transformPlan(rawText: v1Example, selection: v1, seed: 3)
+        let t = try coach.workouts().transformPlan(rawText: v1Example, selection: v1, seed: 3)
         checkWorkedExample(t.plan)
         XCTAssertEqual(t.schemaVersion, .v1Current)
     }
@@ -408,7 +416,7 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertNotEqual(badBlockIndex, workedExample)
         let coach = try Coach.openInMemory()
         do {
-            _ = try coach.transformPlan(rawText: badBlockIndex, selection: v2, seed: nil)
+            _ = try coach.workouts().transformPlan(rawText: badBlockIndex, selection: v2, seed: nil)
             XCTFail("no error thrown")
         } catch CoachError.InvalidModelOutput(let code, let path, let detail) {
             XCTAssertEqual(code, .blockIndexOutOfRange)
@@ -416,13 +424,13 @@ final class CoachCoreTests: XCTestCase {
             XCTAssertFalse(detail.isEmpty)
         }
         // still usable after an error
-        checkWorkedExample(try coach.transformPlan(rawText: workedExample, selection: v2, seed: nil).plan)
+        checkWorkedExample(try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: nil).plan)
     }
 
     func testTypedErrorInvalidJson() throws {
         let coach = try Coach.openInMemory()
         do {
-            _ = try coach.transformPlan(rawText: "I could not make a plan today, sorry.", selection: v2, seed: nil)
+            _ = try coach.workouts().transformPlan(rawText: "I could not make a plan today, sorry.", selection: v2, seed: nil)
             XCTFail("no error thrown")
         } catch CoachError.InvalidModelOutput(let code, _, _) {
             XCTAssertEqual(code, .invalidJson)
@@ -431,12 +439,12 @@ final class CoachCoreTests: XCTestCase {
 
     func testDeterminismWithSeed() throws {
         let coach = try Coach.openInMemory()
-        let a = try coach.transformPlan(rawText: workedExample, selection: v2, seed: 42).plan
-        let b = try coach.transformPlan(rawText: workedExample, selection: v2, seed: 42).plan
+        let a = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 42).plan
+        let b = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 42).plan
         XCTAssertEqual(a, b)
         let other = try Coach.openInMemory()
-        XCTAssertEqual(try other.transformPlan(rawText: workedExample, selection: v2, seed: 42).plan, a)
-        let c = try coach.transformPlan(rawText: workedExample, selection: v2, seed: 43).plan
+        XCTAssertEqual(try other.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 42).plan, a)
+        let c = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 43).plan
         XCTAssertNotEqual(c.id, a.id)
     }
 
@@ -447,12 +455,12 @@ final class CoachCoreTests: XCTestCase {
         var okId: Int64?
         do {
             let coach = try Coach.open(dbPath: path)
-            XCTAssertEqual(try coach.recentGenerations(limit: 10).count, 0)
-            let t = try coach.transformPlan(rawText: workedExample, selection: v2, seed: 7)
+            XCTAssertEqual(try coach.workouts().planGenerations(limit: 10).count, 0)
+            let t = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 7)
             okId = t.generationId
             XCTAssertNotNil(okId)
-            XCTAssertThrowsError(try coach.transformPlan(rawText: badBlockIndex, selection: v2, seed: 7))
-            let rows = try coach.recentGenerations(limit: 10)
+            XCTAssertThrowsError(try coach.workouts().transformPlan(rawText: badBlockIndex, selection: v2, seed: 7))
+            let rows = try coach.workouts().planGenerations(limit: 10)
             XCTAssertEqual(rows.count, 2)
             guard rows.count == 2 else { return }
             let failed = rows[0], ok = rows[1]
@@ -470,13 +478,13 @@ final class CoachCoreTests: XCTestCase {
                 XCTAssertGreaterThan(r.createdAtMs, 1_600_000_000_000)
             }
             XCTAssertGreaterThanOrEqual(failed.createdAtMs, ok.createdAtMs)
-            XCTAssertEqual(try coach.recentGenerations(limit: 1).map { $0.id }, [failed.id])
+            XCTAssertEqual(try coach.workouts().planGenerations(limit: 1).map { $0.id }, [failed.id])
         }
         // the first Coach is released here, closing the database
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         XCTAssertGreaterThan(size, 0)
         let reopened = try Coach.open(dbPath: path)
-        let rows = try reopened.recentGenerations(limit: 10)
+        let rows = try reopened.workouts().planGenerations(limit: 10)
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows.last?.id, okId)
         XCTAssertEqual(rows.last?.succeeded, true)
@@ -489,7 +497,7 @@ final class CoachCoreTests: XCTestCase {
         let url = dir.appendingPathComponent("newer.sqlite3")
         do {
             let coach = try Coach.open(dbPath: url.path)
-            _ = try coach.transformPlan(rawText: workedExample, selection: v2, seed: 1)
+            _ = try coach.workouts().transformPlan(rawText: workedExample, selection: v2, seed: 1)
         }  // released here: the database is closed
         var bytes = [UInt8](try Data(contentsOf: url))
         bytes.replaceSubrange(60..<64, with: [0, 0, 0, 99])  // PRAGMA user_version = 99
@@ -550,24 +558,24 @@ final class CoachCoreTests: XCTestCase {
 
     func testSuggestCatalogAndPlanRoundTrip() throws {
         let coach = try Coach.openInMemory()
-        try coach.saveExercise(exercise: benchExercise())
-        try coach.savePlan(plan: pushPlan())
-        XCTAssertEqual(try coach.plan(planId: planId), pushPlan())
-        XCTAssertNil(try coach.plan(planId: "no-such-plan"))
-        XCTAssertNil(try coach.exerciseHistory(catalogId: "bench"), "never logged")
+        try coach.workouts().saveCatalogExercise(exercise: benchExercise())
+        try coach.workouts().savePlan(plan: pushPlan())
+        XCTAssertEqual(try coach.workouts().plan(planId: planId), pushPlan())
+        XCTAssertNil(try coach.workouts().plan(planId: "no-such-plan"))
+        XCTAssertNil(try coach.workouts().history(catalogId: "bench"), "never logged")
         var renamed = pushPlan()
         renamed.name = "Push day (heavy)"
-        try coach.savePlan(plan: renamed)
-        XCTAssertEqual(try coach.plan(planId: planId)?.name, "Push day (heavy)")
+        try coach.workouts().savePlan(plan: renamed)
+        XCTAssertEqual(try coach.workouts().plan(planId: planId)?.name, "Push day (heavy)")
     }
 
     func testSuggestDoubleProgressionGeneratedOnce() throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let h = try XCTUnwrap(try coach.exerciseHistory(catalogId: "bench"))
+        let h = try XCTUnwrap(try coach.workouts().history(catalogId: "bench"))
         XCTAssertEqual(h.sessionCount, 2)
         XCTAssertEqual([h.typicalLowerReps, h.typicalUpperReps], [12, 12])
-        let first = try coach.suggestionsForSession(sessionId: "s1")
+        let first = try coach.suggestions().forSession(sessionId: "s1")
         checkIncreases(first)
         for c in first {
             XCTAssertEqual(c.decision, .pending)
@@ -578,95 +586,95 @@ final class CoachCoreTests: XCTestCase {
             XCTAssertFalse(c.id.isEmpty)
         }
         XCTAssertEqual(Set(first.map { $0.id }).count, first.count, "change ids are not distinct")
-        XCTAssertEqual(try coach.suggestionsForSession(sessionId: "s1"), first, "second call")
+        XCTAssertEqual(try coach.suggestions().forSession(sessionId: "s1"), first, "second call")
     }
 
     func testSuggestAcceptAppliesToPlanOnce() throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let incs = checkIncreases(try coach.suggestionsForSession(sessionId: "s1"))
+        let incs = checkIncreases(try coach.suggestions().forSession(sessionId: "s1"))
         guard incs.count == 2 else { return }
-        let accepted = try coach.acceptChange(changeId: incs[0].id)
+        let accepted = try coach.suggestions().accept(changeId: incs[0].id)
         XCTAssertEqual(accepted.id, incs[0].id)
         XCTAssertEqual(accepted.decision, .accepted)
         XCTAssertNotNil(accepted.decidedAtMs)
         XCTAssertEqual(accepted.draft, incs[0].draft)
         XCTAssertEqual(try targetWeights(coach), [140, 135, 135])
-        assertInvalidArgument(try coach.acceptChange(changeId: incs[0].id), "accept twice")
+        assertInvalidArgument(try coach.suggestions().accept(changeId: incs[0].id), "accept twice")
         XCTAssertEqual(try targetWeights(coach), [140, 135, 135], "applied once")
-        let stored = try coach.suggestionsForSession(sessionId: "s1").first { $0.id == incs[0].id }
+        let stored = try coach.suggestions().forSession(sessionId: "s1").first { $0.id == incs[0].id }
         XCTAssertEqual(stored?.decision, .accepted)
     }
 
     func testSuggestDeferPendingAndReject() throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let first = try coach.suggestionsForSession(sessionId: "s1")
+        let first = try coach.suggestions().forSession(sessionId: "s1")
         let incs = checkIncreases(first)
         guard incs.count == 2 else { return }
-        _ = try coach.acceptChange(changeId: incs[0].id)
-        XCTAssertEqual(try coach.deferredForPlan(planId: planId), [])
-        let n = try coach.deferPending(sessionId: "s1")
+        _ = try coach.suggestions().accept(changeId: incs[0].id)
+        XCTAssertEqual(try coach.suggestions().deferred(planId: planId), [])
+        let n = try coach.suggestions().deferPending(sessionId: "s1")
         XCTAssertEqual(Int(n), first.count - 1)
-        XCTAssertEqual(try coach.deferPending(sessionId: "s1"), 0, "nothing left pending")
-        let deferred = try coach.deferredForPlan(planId: planId)
+        XCTAssertEqual(try coach.suggestions().deferPending(sessionId: "s1"), 0, "nothing left pending")
+        let deferred = try coach.suggestions().deferred(planId: planId)
         XCTAssertEqual(deferred.map { $0.id }.sorted(), first.map { $0.id }.filter { $0 != incs[0].id }.sorted())
         for c in deferred {
             XCTAssertEqual(c.decision, .deferred)
             XCTAssertNotNil(c.decidedAtMs)
         }
-        let rejected = try coach.rejectChange(changeId: incs[1].id)
+        let rejected = try coach.suggestions().reject(changeId: incs[1].id)
         XCTAssertEqual(rejected.id, incs[1].id)
         XCTAssertEqual(rejected.decision, .rejected)
-        let left = try coach.deferredForPlan(planId: planId)
+        let left = try coach.suggestions().deferred(planId: planId)
         XCTAssertFalse(left.contains { $0.id == incs[1].id }, "rejected change still deferred")
         XCTAssertEqual(left.count, Int(n) - 1)
-        assertInvalidArgument(try coach.deferChange(changeId: incs[1].id), "defer a rejected change")
+        assertInvalidArgument(try coach.suggestions().deferChange(changeId: incs[1].id), "defer a rejected change")
         XCTAssertEqual(try targetWeights(coach), [140, 135, 135], "rejecting changes nothing")
     }
 
     func testSuggestDeferChangeThenAccept() throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let first = try coach.suggestionsForSession(sessionId: "s1")
+        let first = try coach.suggestions().forSession(sessionId: "s1")
         let incs = checkIncreases(first)
         guard incs.count == 2 else { return }
-        let d = try coach.deferChange(changeId: incs[1].id)
+        let d = try coach.suggestions().deferChange(changeId: incs[1].id)
         XCTAssertEqual(d.id, incs[1].id)
         XCTAssertEqual(d.decision, .deferred)
-        XCTAssertEqual(try coach.deferredForPlan(planId: planId).map { $0.id }, [incs[1].id])
-        XCTAssertEqual(Int(try coach.deferPending(sessionId: "s1")), first.count - 1)
-        XCTAssertEqual(try coach.acceptChange(changeId: incs[1].id).decision, .accepted, "accept a deferred change")
+        XCTAssertEqual(try coach.suggestions().deferred(planId: planId).map { $0.id }, [incs[1].id])
+        XCTAssertEqual(Int(try coach.suggestions().deferPending(sessionId: "s1")), first.count - 1)
+        XCTAssertEqual(try coach.suggestions().accept(changeId: incs[1].id).decision, .accepted, "accept a deferred change")
         XCTAssertEqual(try targetWeights(coach), [135, 140, 135])
     }
 
     func testSuggestAcceptChangeEditedIsAUserOverride() throws {
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let incs = checkIncreases(try coach.suggestionsForSession(sessionId: "s1"))
+        let incs = checkIncreases(try coach.suggestions().forSession(sessionId: "s1"))
         guard incs.count == 2 else { return }
-        let e = try coach.acceptChangeEdited(changeId: incs[0].id, newValue: .number(value: 145))
+        let e = try coach.suggestions().acceptEdited(changeId: incs[0].id, newValue: .number(value: 145))
         XCTAssertEqual(e.id, incs[0].id)
         XCTAssertEqual(e.decision, .accepted)
         XCTAssertTrue(e.userOverride)
         XCTAssertEqual(e.draft.newValue, .number(value: 145))
         XCTAssertEqual(try targetWeights(coach), [145, 135, 135])
-        assertInvalidArgument(try coach.acceptChangeEdited(changeId: incs[0].id, newValue: .number(value: 150)), "edit an accepted change")
+        assertInvalidArgument(try coach.suggestions().acceptEdited(changeId: incs[0].id, newValue: .number(value: 150)), "edit an accepted change")
     }
 
     func testSuggestNotFoundAndInvalidArgument() throws {
         let coach = try Coach.openInMemory()
-        try coach.saveExercise(exercise: benchExercise())
-        try coach.savePlan(plan: pushPlan())
-        assertNotFound(try coach.logSession(session: sessionLog(0, planId: "no-such-plan")), "unknown plan id")
-        assertNotFound(try coach.suggestionsForSession(sessionId: "s0"), "nothing was stored")
-        assertNotFound(try coach.acceptChange(changeId: "no-such-change"))
-        assertNotFound(try coach.rejectChange(changeId: "no-such-change"))
-        assertNotFound(try coach.deferredForPlan(planId: "no-such-plan"))
-        assertNotFound(try coach.deferPending(sessionId: "no-such-session"))
-        try coach.logSession(session: sessionLog(0))
-        assertInvalidArgument(try coach.logSession(session: sessionLog(0)), "same session id twice")
-        XCTAssertEqual(try coach.exerciseHistory(catalogId: "bench")?.sessionCount, 1)
+        try coach.workouts().saveCatalogExercise(exercise: benchExercise())
+        try coach.workouts().savePlan(plan: pushPlan())
+        assertNotFound(try coach.workouts().logSession(session: sessionLog(0, planId: "no-such-plan")), "unknown plan id")
+        assertNotFound(try coach.suggestions().forSession(sessionId: "s0"), "nothing was stored")
+        assertNotFound(try coach.suggestions().accept(changeId: "no-such-change"))
+        assertNotFound(try coach.suggestions().reject(changeId: "no-such-change"))
+        assertNotFound(try coach.suggestions().deferred(planId: "no-such-plan"))
+        assertNotFound(try coach.suggestions().deferPending(sessionId: "no-such-session"))
+        try coach.workouts().logSession(session: sessionLog(0))
+        assertInvalidArgument(try coach.workouts().logSession(session: sessionLog(0)), "same session id twice")
+        XCTAssertEqual(try coach.workouts().history(catalogId: "bench")?.sessionCount, 1)
     }
 
     func testSuggestEvaluateExercise() throws {
@@ -682,7 +690,7 @@ final class CoachCoreTests: XCTestCase {
         }
         let coach = try Coach.openInMemory()
         try setupLogged(coach)
-        let stored = weightChanges(try coach.suggestionsForSession(sessionId: "s1"))
+        let stored = weightChanges(try coach.suggestions().forSession(sessionId: "s1"))
         XCTAssertEqual(stored.map { $0.draft }, drafts, "same drafts as the stored suggestions")
         guard let created = stored.first?.createdAtMs else { return XCTFail("no stored weight change") }
         let blocked = try evaluateExercise(context: ctx, existing: stored, nowMs: created + dayMs)
@@ -700,17 +708,17 @@ final class CoachCoreTests: XCTestCase {
         do {
             let coach = try Coach.open(dbPath: path)
             try setupLogged(coach)
-            first = try coach.suggestionsForSession(sessionId: "s1")
+            first = try coach.suggestions().forSession(sessionId: "s1")
             let incs = checkIncreases(first)
             guard let inc0 = incs.first else { return }
-            acceptedId = try coach.acceptChange(changeId: inc0.id).id
+            acceptedId = try coach.suggestions().accept(changeId: inc0.id).id
         }  // released here: the database is closed
         let coach = try Coach.open(dbPath: path)
-        let again = try coach.suggestionsForSession(sessionId: "s1")
+        let again = try coach.suggestions().forSession(sessionId: "s1")
         XCTAssertEqual(again.map { $0.id }.sorted(), first.map { $0.id }.sorted())
         XCTAssertEqual(again.first { $0.id == acceptedId }?.decision, .accepted)
         XCTAssertEqual(try targetWeights(coach), [140, 135, 135])
-        XCTAssertEqual(try coach.exerciseHistory(catalogId: "bench")?.sessionCount, 2)
+        XCTAssertEqual(try coach.workouts().history(catalogId: "bench")?.sessionCount, 2)
     }
 
     // ---- an app-provided language model ----
@@ -741,8 +749,8 @@ final class CoachCoreTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel()
-        coach.useLanguageModel(model: fake)
-        let changes = try coach.suggestionsForSession(sessionId: "s1")
+        try coach.model().set(model: fake)
+        let changes = try coach.suggestions().forSession(sessionId: "s1")
         checkAiRun(changes, fake)
         XCTAssertGreaterThan(fake.infoCalls, 0)
         let reqs = fake.requests
@@ -770,7 +778,7 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertTrue(reqs.dropFirst(2).contains { r in r.messages.contains { $0.content.contains("suggestions[1].targetSetIndex") } },
                       "no repair request naming the invalid suggestion: \(reqs.last?.messages.map { $0.content } ?? [])")
         let n = reqs.count
-        XCTAssertEqual(try coach.suggestionsForSession(sessionId: "s1"), changes, "stored")
+        XCTAssertEqual(try coach.suggestions().forSession(sessionId: "s1"), changes, "stored")
         XCTAssertEqual(fake.requests.count, n, "asking again does not call the model")
     }
 
@@ -778,9 +786,9 @@ final class CoachCoreTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel(failure: LlmError.Backend(detail: "fake backend outage"))
-        coach.useLanguageModel(model: fake)
+        try coach.model().set(model: fake)
         let logs = CollectingLogListener()
-        let changes = try withLogListener(logs, .info) { try coach.suggestionsForSession(sessionId: "s1") }
+        let changes = try withLogListener(logs, .info) { try coach.suggestions().forSession(sessionId: "s1") }
         XCTAssertGreaterThanOrEqual(fake.requests.count, 1, "the model was asked")
         XCTAssertFalse(changes.isEmpty, "the rules' suggestions")
         XCTAssertEqual(aiChanges(changes), [])
@@ -790,17 +798,17 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertFalse(errors.isEmpty, "\(logs.records)")
         XCTAssertFalse(errors.contains { $0.message.contains("app model failed") }, "\(errors)")
         // Still usable: the next session with a working model gets the AI change.
-        try coach.logSession(session: sessionLog(2, reps: midReps))
-        coach.useLanguageModel(model: FakeModel())
-        XCTAssertEqual(aiChanges(try coach.suggestionsForSession(sessionId: "s2")).count, 1)
+        try coach.workouts().logSession(session: sessionLog(2, reps: midReps))
+        try coach.model().set(model: FakeModel())
+        XCTAssertEqual(aiChanges(try coach.suggestions().forSession(sessionId: "s2")).count, 1)
     }
 
     func testAiForeignModelStreamsToTheListenerIfGiven() throws {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel(stream: true)
-        coach.useLanguageModel(model: fake)
-        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        try coach.model().set(model: fake)
+        checkAiRun(try coach.suggestions().forSession(sessionId: "s1"), fake)
         XCTAssertEqual(fake.listenerPassed.count, fake.requests.count)
         XCTAssertEqual(fake.streamed.count, fake.listenerPassed.filter { $0 }.count, "replies streamed to the listeners given")
     }
@@ -809,8 +817,8 @@ final class CoachCoreTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel(checkCancel: true)
-        coach.useLanguageModel(model: fake)
-        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        try coach.model().set(model: fake)
+        checkAiRun(try coach.suggestions().forSession(sessionId: "s1"), fake)
         XCTAssertEqual(fake.cancelled.count, fake.requests.count)
         XCTAssertEqual(Set(fake.cancelled), [false], "nobody cancelled the run")
         let token = CancelToken()
@@ -823,9 +831,9 @@ final class CoachCoreTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel(name: "fake-swift-model")
-        coach.useLanguageModel(model: fake)
+        try coach.model().set(model: fake)
         let logs = CollectingLogListener()
-        try withLogListener(logs, .info) { checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake) }
+        try withLogListener(logs, .info) { checkAiRun(try coach.suggestions().forSession(sessionId: "s1"), fake) }
         let records = logs.records
         let llm = records.filter { $0.target == "coachcore::llm" }
         XCTAssertTrue(llm.contains { $0.message.contains("model=") }, "\(records)")
@@ -839,9 +847,9 @@ final class CoachCoreTests: XCTestCase {
         }
         // After setLogListener(nil) nothing more arrives.
         let n = logs.records.count
-        try coach.logSession(session: sessionLog(2, reps: midReps))
+        try coach.workouts().logSession(session: sessionLog(2, reps: midReps))
         let asked = fake.requests.count
-        _ = try coach.suggestionsForSession(sessionId: "s2")
+        _ = try coach.suggestions().forSession(sessionId: "s2")
         XCTAssertGreaterThan(fake.requests.count, asked, "the model was asked for s2")
         XCTAssertEqual(logs.records.count, n)
     }
@@ -850,12 +858,12 @@ final class CoachCoreTests: XCTestCase {
         let coach = try Coach.openInMemory()
         try setupMidRange(coach)
         let fake = FakeModel()
-        coach.useLanguageModel(model: fake)
-        checkAiRun(try coach.suggestionsForSession(sessionId: "s1"), fake)
+        try coach.model().set(model: fake)
+        checkAiRun(try coach.suggestions().forSession(sessionId: "s1"), fake)
         let n = fake.requests.count
-        coach.useLanguageModel(model: nil)
-        try coach.logSession(session: sessionLog(2, reps: midReps))
-        let changes = try coach.suggestionsForSession(sessionId: "s2")
+        try coach.model().set(model: nil)
+        try coach.workouts().logSession(session: sessionLog(2, reps: midReps))
+        let changes = try coach.suggestions().forSession(sessionId: "s2")
         XCTAssertEqual(aiChanges(changes), [], "\(changes)")
         XCTAssertEqual(fake.requests.count, n, "the model is no longer asked")
     }
@@ -865,9 +873,9 @@ final class CoachCoreTests: XCTestCase {
     func testAssistantSendMessageEventsAndWait() throws {
         let coach = try Coach.openInMemory()
         let fake = FakeModel(replies: [proposal, assistantSummary])
-        coach.useLanguageModel(model: fake)
+        try coach.model().set(model: fake)
         let listener = CollectingAssistantListener()
-        let task = coach.sendMessage(request: planRequest("something about mom"), listener: listener)
+        let task = coach.assistant().send(request: planRequest("something about mom"), listener: listener)
         let result = try task.wait()
         XCTAssertTrue(task.isFinished())
         XCTAssertEqual(try task.wait(), result, "wait returns the same result again")
@@ -890,21 +898,21 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(events[2], .ops(version: 1, operations: result.operations, validCount: 1, invalidCount: 0))
         XCTAssertEqual(events[5], .result(result: result))
         XCTAssertEqual(fake.requests.count, 2, "a proposal and a summary")
-        XCTAssertEqual(try coach.auditLog(limit: 10), [], "a message applies nothing")
+        XCTAssertEqual(try coach.planner().auditLog(limit: 10), [], "a message applies nothing")
     }
 
     func testAssistantDryRun() throws {
         let coach = try Coach.openInMemory()
         let ops = [todoOp("Call mom", "2026-11-21", Priority.high), todoOp("Buy milk"), dailyHabit("Stretch", assistantToday),
                    PlannerOperation(op: .complete, kind: .todo, id: "no-such-todo")]
-        let v = try coach.dryRunOperations(operations: ops, today: assistantToday)
+        let v = try coach.planner().dryRun(operations: ops, today: assistantToday)
         XCTAssertEqual(v.validCount, 3)
         XCTAssertEqual(v.invalidCount, 1)
         XCTAssertEqual(v.checks.map { $0.valid }, [true, true, true, false])
         XCTAssertEqual(v.checks[0].operation?.recurrence, Recurrence(kind: RecurrenceType.none))
         XCTAssertTrue(v.checks[3].errors.contains { $0.code == "unknown_id" }, "\(v.checks[3].errors)")
-        XCTAssertEqual(try coach.backlog(limit: 10), [], "nothing was applied")
-        assertInvalidArgument(try coach.dryRunOperations(operations: ops, today: "next friday"))
+        XCTAssertEqual(try coach.planner().backlog(limit: 10), [], "nothing was applied")
+        assertInvalidArgument(try coach.planner().dryRun(operations: ops, today: "next friday"))
     }
 
     func testAssistantApplyWeekAndAuditLog() throws {
@@ -912,44 +920,62 @@ final class CoachCoreTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let coach = try Coach.open(dbPath: dir.appendingPathComponent("planner.sqlite3").path)
-        let r = try coach.applyOperations(operations: [todoOp("Call mom", "2026-11-21", Priority.high), todoOp("Buy milk"),
+        let r = try coach.planner().apply(operations: [todoOp("Call mom", "2026-11-21", Priority.high), todoOp("Buy milk"),
                                                        dailyHabit("Stretch", assistantToday)],
                                           idempotencyKey: "key-1", today: assistantToday)
         XCTAssertFalse(r.replayed)
         XCTAssertTrue(isUuidLike(r.requestId), r.requestId)
         XCTAssertEqual(r.applied.map { $0.index }, [0, 1, 2])
         XCTAssertEqual(r.applied.map { $0.kind }, [ItemKind.todo, ItemKind.todo, ItemKind.habit])
-        let week = try coach.week(date: assistantToday)
+        let week = try coach.planner().week(date: assistantToday)
         XCTAssertEqual(week.weekStart, "2026-11-16")
         XCTAssertEqual(week.weekEnd, "2026-11-22")
         XCTAssertEqual(week.entries.map { "\($0.date) \($0.item.title)" },
                        ["2026-11-20 Stretch", "2026-11-21 Stretch", "2026-11-21 Call mom", "2026-11-22 Stretch"])
-        XCTAssertEqual(try coach.backlog(limit: 10).map { $0.title }, ["Buy milk"])
-        let item = try XCTUnwrap(try coach.plannerItem(kind: .todo, id: r.applied[0].id))
+        XCTAssertEqual(try coach.planner().backlog(limit: 10).map { $0.title }, ["Buy milk"])
+        let item = try XCTUnwrap(try coach.planner().item(kind: .todo, id: r.applied[0].id))
         XCTAssertEqual(item.title, "Call mom")
         XCTAssertEqual(item.priority, Priority.high)
-        XCTAssertNil(try coach.plannerItem(kind: .goal, id: r.applied[0].id))
-        let log = try coach.auditLog(limit: 10)
+        XCTAssertNil(try coach.planner().item(kind: .goal, id: r.applied[0].id))
+        let log = try coach.planner().auditLog(limit: 10)
         XCTAssertEqual(log.reversed().map { $0.itemId }, r.applied.map { $0.id })
         XCTAssertTrue(log.allSatisfy { $0.requestId == r.requestId })
-        XCTAssertEqual(try coach.auditLog(limit: 10, beforeSeq: log[0].seq), Array(log.dropFirst()))
-        assertInvalidArgument(try coach.week(date: "2026-02-30"))
+        XCTAssertEqual(try coach.planner().auditLog(limit: 10, beforeSeq: log[0].seq), Array(log.dropFirst()))
+        assertInvalidArgument(try coach.planner().week(date: "2026-02-30"))
+    }
+
+    func testShutdownClosesServiceObjectsAndKeepsTheData() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("shutdown.sqlite3").path
+        let coach = try Coach.open(dbPath: path)
+        let planner = coach.planner()  // taken before shutdown
+        let r = try planner.apply(operations: [todoOp("Buy milk")], idempotencyKey: nil, today: assistantToday)
+        coach.shutdown()
+        assertClosed(try planner.backlog(limit: 5), "a service object taken before shutdown")
+        assertClosed(try coach.planner().backlog(limit: 5), "a service object asked for after shutdown")
+        coach.shutdown()  // a second shutdown does nothing
+        assertClosed(try planner.backlog(limit: 5), "after a second shutdown")
+        // What was written before shutdown is on disk: a new Coach on the same file reads it.
+        let reopened = try Coach.open(dbPath: path)
+        XCTAssertEqual(try reopened.planner().backlog(limit: 5).map { $0.title }, ["Buy milk"])
+        XCTAssertEqual(try reopened.planner().item(kind: .todo, id: r.applied[0].id)?.title, "Buy milk")
     }
 
     func testAssistantIdempotentReplayAndConflict() throws {
         let coach = try Coach.openInMemory()
         let ops = [todoOp("Call mom", "2026-11-21")]
-        let first = try coach.applyOperations(operations: ops, idempotencyKey: "key-7", today: assistantToday)
-        let again = try coach.applyOperations(operations: ops, idempotencyKey: "key-7", today: assistantToday)
+        let first = try coach.planner().apply(operations: ops, idempotencyKey: "key-7", today: assistantToday)
+        let again = try coach.planner().apply(operations: ops, idempotencyKey: "key-7", today: assistantToday)
         XCTAssertTrue(again.replayed)
         XCTAssertEqual(again.requestId, first.requestId)
         XCTAssertEqual(again.applied, first.applied)
-        XCTAssertEqual(try coach.auditLog(limit: 10).count, 1, "applied once")
-        XCTAssertThrowsError(try coach.applyOperations(operations: [todoOp("Call dad")], idempotencyKey: "key-7",
+        XCTAssertEqual(try coach.planner().auditLog(limit: 10).count, 1, "applied once")
+        XCTAssertThrowsError(try coach.planner().apply(operations: [todoOp("Call dad")], idempotencyKey: "key-7",
                                                        today: assistantToday)) { error in
             guard case CoachError.IdempotencyConflict = error else { return XCTFail("got \(error)") }
         }
-        XCTAssertThrowsError(try coach.applyOperations(
+        XCTAssertThrowsError(try coach.planner().apply(
             operations: [todoOp("Buy milk"), PlannerOperation(op: .delete, kind: .event, id: "no-such-event")],
             idempotencyKey: nil, today: assistantToday)) { error in
             guard case CoachError.OperationsRejected(let invalid, let total, _) = error else {
@@ -958,15 +984,15 @@ final class CoachCoreTests: XCTestCase {
             XCTAssertEqual(invalid, 1)
             XCTAssertEqual(total, 2)
         }
-        XCTAssertEqual(try coach.backlog(limit: 10), [], "all or nothing")
+        XCTAssertEqual(try coach.planner().backlog(limit: 10), [], "all or nothing")
     }
 
     func testAssistantCancel() throws {
         let coach = try Coach.openInMemory()
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
+        try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        let task = coach.sendMessage(request: planRequest("plan my weekend"), listener: listener)
+        let task = coach.assistant().send(request: planRequest("plan my weekend"), listener: listener)
         while model.started.wait(timeout: .now() + 0.01) == .timedOut {
             XCTAssertFalse(task.isFinished(), "ended before the model ran")
             if task.isFinished() { return }
@@ -993,13 +1019,13 @@ final class CoachCoreTests: XCTestCase {
         let path = dir.appendingPathComponent("meals.sqlite3").path
         var coach: Coach? = try Coach.open(dbPath: path)
         let starter = try starterRecipesJson()
-        XCTAssertEqual(try coach!.importRecipes(json: starter), UInt32(starter.components(separatedBy: "\"id\":").count - 1))
+        XCTAssertEqual(try coach!.meals().importRecipes(json: starter), UInt32(starter.components(separatedBy: "\"id\":").count - 1))
         let request = mealRequest([
             ("2026-11-24", dayMeals(breakfast: mealSlot(2, ["eggs"]), dinner: mealSlot(4, ["chicken"]))),
             ("2026-11-23", dayMeals(breakfast: mealSlot(1), dinner: mealSlot(2, note: "something with rice"))),
         ], excluded: ["peanut"])
         let listener = CollectingMealListener()
-        let task = try coach!.startMealPlan(request: request, listener: listener)
+        let task = try coach!.meals().plan(request: request, listener: listener)
         XCTAssertTrue(isUuidLike(task.id()), task.id())
         let job = task.wait()
         XCTAssertTrue(task.isFinished())
@@ -1032,55 +1058,55 @@ final class CoachCoreTests: XCTestCase {
         // Read back by id from a new Coach on the same file.
         coach = nil
         let again = try Coach.open(dbPath: path)
-        let back = try XCTUnwrap(try again.mealPlanJob(id: task.id()))
+        let back = try XCTUnwrap(try again.meals().job(id: task.id()))
         XCTAssertEqual(back.status, .complete)
         XCTAssertEqual(back.result, result)
-        XCTAssertNil(try again.mealPlanJob(id: "no-such-job"))
-        let staged = try XCTUnwrap(try again.recipe(id: selections[3].recipeId))
+        XCTAssertNil(try again.meals().job(id: "no-such-job"))
+        let staged = try XCTUnwrap(try again.meals().recipe(id: selections[3].recipeId))
         XCTAssertEqual(staged.source, .stage)
         XCTAssertNotNil(staged.expiresMs)
-        XCTAssertEqual(try again.confirmMealPlan(plan: result), 4)
-        XCTAssertNil(try again.recipe(id: staged.id)?.expiresMs, "kept on confirm")
-        let history = try again.mealHistory(from: "2026-11-23", to: "2026-11-24")
+        XCTAssertEqual(try again.meals().confirm(plan: result), 4)
+        XCTAssertNil(try again.meals().recipe(id: staged.id)?.expiresMs, "kept on confirm")
+        let history = try again.meals().history(from: "2026-11-23", to: "2026-11-24")
         XCTAssertEqual(history.map { "\($0.date) \($0.mealType)" },
                        ["2026-11-23 breakfast", "2026-11-23 dinner", "2026-11-24 breakfast", "2026-11-24 dinner"])
         XCTAssertEqual(history[3].recipeId, staged.originId, "history names the core recipe")
-        let logged = try again.logMeal(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-greek-salad"))
+        let logged = try again.meals().log(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-greek-salad"))
         XCTAssertEqual(logged.title, "Greek Village Salad")
-        XCTAssertEqual(try again.mealHistory(from: "2026-11-23", to: "2026-11-25").count, 5)
-        assertNotFound(try again.logMeal(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-nope")))
+        XCTAssertEqual(try again.meals().history(from: "2026-11-23", to: "2026-11-25").count, 5)
+        assertNotFound(try again.meals().log(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-nope")))
     }
 
     func testMealsStageKeepAndCleanup() throws {
         let coach = try Coach.openInMemory()
-        _ = try coach.importRecipes(json: try starterRecipesJson())
-        let staged = try coach.stageRecipe(coreRecipeId: "core-shakshuka")
+        _ = try coach.meals().importRecipes(json: try starterRecipesJson())
+        let staged = try coach.meals().stageRecipe(coreRecipeId: "core-shakshuka")
         XCTAssertEqual(staged.source, .stage)
         XCTAssertEqual(staged.originId, "core-shakshuka")
         XCTAssertEqual(staged.title, "Shakshuka")
         XCTAssertNotNil(staged.expiresMs)
-        XCTAssertEqual(try coach.recipe(id: staged.id), staged)
-        let other = try coach.stageRecipe(coreRecipeId: "core-menemen")
-        try coach.keepStagedRecipe(id: staged.id)
-        XCTAssertNil(try coach.recipe(id: staged.id)?.expiresMs)
-        XCTAssertEqual(try coach.cleanupStagedRecipes(), 0, "nothing is 72 h old yet")
-        XCTAssertNotNil(try coach.recipe(id: other.id))
-        assertNotFound(try coach.stageRecipe(coreRecipeId: "core-nope"))
-        assertNotFound(try coach.keepStagedRecipe(id: "stage-nope"))
+        XCTAssertEqual(try coach.meals().recipe(id: staged.id), staged)
+        let other = try coach.meals().stageRecipe(coreRecipeId: "core-menemen")
+        try coach.meals().keepStaged(id: staged.id)
+        XCTAssertNil(try coach.meals().recipe(id: staged.id)?.expiresMs)
+        XCTAssertEqual(try coach.meals().cleanupStaged(), 0, "nothing is 72 h old yet")
+        XCTAssertNotNil(try coach.meals().recipe(id: other.id))
+        assertNotFound(try coach.meals().stageRecipe(coreRecipeId: "core-nope"))
+        assertNotFound(try coach.meals().keepStaged(id: "stage-nope"))
     }
 
     func testMealsBadRequestsAreTypedErrors() throws {
         let coach = try Coach.openInMemory()
-        XCTAssertThrowsError(try coach.startMealPlan(request: mealRequest([]), listener: nil)) { error in
+        XCTAssertThrowsError(try coach.meals().plan(request: mealRequest([]), listener: nil)) { error in
             guard case CoachError.InvalidArgument(let detail) = error else { return XCTFail("got \(error)") }
             XCTAssertTrue(detail.contains("days"), detail)
         }
-        XCTAssertThrowsError(try coach.startMealPlan(
+        XCTAssertThrowsError(try coach.meals().plan(
             request: mealRequest([("2026-11-23", dayMeals(lunch: mealSlot(0)))]), listener: nil)) { error in
             guard case CoachError.InvalidArgument(let detail) = error else { return XCTFail("got \(error)") }
             XCTAssertTrue(detail.contains("servings"), detail)
         }
-        assertInvalidArgument(try coach.importRecipes(json: #"[{"title": 1}]"#))
+        assertInvalidArgument(try coach.meals().importRecipes(json: #"[{"title": 1}]"#))
     }
 
     // ---- the model's lifecycle ----
@@ -1102,9 +1128,9 @@ final class CoachCoreTests: XCTestCase {
     func testAssistantListenerThatAlwaysThrowsCannotHangWait() throws {
         for typed in [true, false] {
             let coach = try Coach.openInMemory()
-            coach.useLanguageModel(model: FakeModel(replies: [proposal, assistantSummary]))
+            try coach.model().set(model: FakeModel(replies: [proposal, assistantSummary]))
             let listener = ThrowingAssistantListener(typed: typed)
-            let task = coach.sendMessage(request: planRequest("something about mom"), listener: listener)
+            let task = coach.assistant().send(request: planRequest("something about mom"), listener: listener)
             let result = try task.wait()  // returns: the message goes on without its listener
             XCTAssertEqual(result.summary, assistantSummary)
             XCTAssertEqual(result.operations.count, 1)
@@ -1115,9 +1141,9 @@ final class CoachCoreTests: XCTestCase {
     func testAssistantDroppingTheTaskCancelsIt() throws {
         let coach = try Coach.openInMemory()
         let model = BlockingModel()
-        coach.useLanguageModel(model: model)
+        try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        var task: AssistantTask? = coach.sendMessage(request: planRequest("plan my weekend"), listener: listener)
+        var task: AssistantTask? = coach.assistant().send(request: planRequest("plan my weekend"), listener: listener)
         XCTAssertEqual(model.started.wait(timeout: .now() + 30), .success, "the model never ran")
         XCTAssertNotNil(task)
         task = nil  // released: the message is cancelled
@@ -1131,26 +1157,26 @@ final class CoachCoreTests: XCTestCase {
 
     func testModelLifecycleErrors() throws {
         let coach = try Coach.openInMemory()
-        XCTAssertNil(coach.modelInfo())
-        XCTAssertFalse(coach.unloadModel())
+        XCTAssertNil(coach.model().info())
+        XCTAssertFalse(coach.model().unload())
         let options = ModelOptions(contextTokens: 2048, threads: 2)
-        XCTAssertThrowsError(try coach.loadModel(path: "/no/such/model.gguf", options: options)) { error in
+        XCTAssertThrowsError(try coach.model().load(path: "/no/such/model.gguf", options: options)) { error in
             guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
         }
         // test.sh copies the fixture into the package (the repository is not visible in the root).
         let pkg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let huge = pkg.appendingPathComponent("huge-kv-header.bin").path
-        XCTAssertThrowsError(try coach.loadModel(path: huge, options: options)) { error in
+        XCTAssertThrowsError(try coach.model().load(path: huge, options: options)) { error in
             guard case CoachError.InsufficientMemory(let needed, let available) = error else {
                 return XCTFail("got \(error)")
             }
             XCTAssertGreaterThan(needed, available)
         }
-        coach.useLanguageModel(model: FakeModel())
-        XCTAssertEqual(coach.modelInfo()?.embedded, false)
-        XCTAssertTrue(coach.unloadModel())
-        XCTAssertNil(coach.modelInfo())
+        try coach.model().set(model: FakeModel())
+        XCTAssertEqual(coach.model().info()?.embedded, false)
+        XCTAssertTrue(coach.model().unload())
+        XCTAssertNil(coach.model().info())
     }
 
     // ---- workouts (spec 001) and today-plan generation (spec 000) ----
@@ -1158,7 +1184,7 @@ final class CoachCoreTests: XCTestCase {
     func testWorkoutGenerateListGetLogAndValidate() throws {
         let coach = try Coach.openInMemory()
         let listener = CollectingWorkoutListener()
-        let task = coach.generateWorkout(request: workoutRequest(), listener: listener)
+        let task = coach.workouts().generate(request: workoutRequest(), listener: listener)
         let result = try task.wait()
         XCTAssertTrue(task.isFinished())
         XCTAssertEqual(result.source, .deterministic)
@@ -1167,50 +1193,50 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(workout.version, "1.2")
         XCTAssertFalse(workout.sets.contains { $0.equipment == "eq_smith_machine" }, "a banned key")
         XCTAssertEqual(listener.stages, [.preAnalysis, .done])
-        let listed = try coach.workouts(limit: 10)
+        let listed = try coach.workouts().list(limit: 10)
         XCTAssertEqual(listed.map { $0.workoutId }, [workout.workoutId])
         XCTAssertFalse(listed[0].logged)
-        XCTAssertEqual(try coach.workout(workoutId: workout.workoutId), result)
-        XCTAssertNil(try coach.workout(workoutId: "no-such-workout"))
+        XCTAssertEqual(try coach.workouts().get(workoutId: workout.workoutId), result)
+        XCTAssertNil(try coach.workouts().get(workoutId: "no-such-workout"))
         let first = workout.sets[0]
-        try coach.logWorkout(log: WorkoutLog(workoutId: workout.workoutId, performedAtMs: 1_755_432_000_000,
+        try coach.workouts().log(log: WorkoutLog(workoutId: workout.workoutId, performedAtMs: 1_755_432_000_000,
                                              sets: [SetActual(setId: first.id, actualWeight: 95, actualReps: 8)],
                                              postWorkout: nil))
-        XCTAssertTrue(try coach.workouts(limit: 10)[0].logged)
-        let logged = try XCTUnwrap(try coach.workout(workoutId: workout.workoutId)).workout.sets[0]
+        XCTAssertTrue(try coach.workouts().list(limit: 10)[0].logged)
+        let logged = try XCTUnwrap(try coach.workouts().get(workoutId: workout.workoutId)).workout.sets[0]
         XCTAssertEqual(logged.actualWeight, 95)
         XCTAssertEqual(logged.actualReps, 8)
-        assertNotFound(try coach.logWorkout(log: WorkoutLog(workoutId: "nope", performedAtMs: 0, sets: [],
+        assertNotFound(try coach.workouts().log(log: WorkoutLog(workoutId: "nope", performedAtMs: 0, sets: [],
                                                             postWorkout: nil)))
-        let ok = coach.validateWorkoutYaml(yaml: result.yaml)
+        let ok = validateWorkoutYaml(yaml: result.yaml)
         XCTAssertEqual(ok.workout, workout)
         XCTAssertNil(ok.error)
         let broken = result.yaml.replacingOccurrences(of: "id: \(first.id)\n", with: "id: bad\n")
-        let bad = coach.validateWorkoutYaml(yaml: broken)
+        let bad = validateWorkoutYaml(yaml: broken)
         XCTAssertNil(bad.workout)
         XCTAssertEqual(bad.error?.code, "schema_violation")
         XCTAssertEqual(bad.error?.path, "sets[0].id")
-        XCTAssertEqual(coach.validateWorkoutYaml(yaml: "sets: [").error?.code, "invalid_yaml")
+        XCTAssertEqual(validateWorkoutYaml(yaml: "sets: [").error?.code, "invalid_yaml")
     }
 
     func testGenerateTodayPlanWithAnAppModel() throws {
         let coach = try Coach.openInMemory()
-        XCTAssertThrowsError(try coach.generateTodayPlan(request: todayPlanRequest())) { error in
+        XCTAssertThrowsError(try coach.workouts().todayPlan(request: todayPlanRequest())) { error in
             guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
         }
         // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
         let model = FakeModel(replies: [#"{"focus": 1}"#, #"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#])
-        coach.useLanguageModel(model: model)
-        let t = try coach.generateTodayPlan(request: todayPlanRequest())
+        try coach.model().set(model: model)
+        let t = try coach.workouts().todayPlan(request: todayPlanRequest())
         XCTAssertEqual(t.schemaVersion, .v1Current)
         XCTAssertEqual(t.plan.focus, "Upper Body Session")
         XCTAssertEqual(t.plan.blocks.map { $0.title }, ["Warm-up", "Main Lifts", "Accessories", "Cool-down"])
         XCTAssertEqual(t.plan.blocks[1].exercises[0].name, "Dumbbell Bench Press")
         XCTAssertEqual(model.requests.count, 2, "one repair")
         XCTAssertNotNil(model.requests[0].jsonSchema)
-        XCTAssertEqual(try coach.recentGenerations(limit: 1)[0].feature, "plan.generate")
-        coach.useLanguageModel(model: FakeModel(replies: ["no json"]))
-        XCTAssertThrowsError(try coach.generateTodayPlan(request: todayPlanRequest())) { error in
+        XCTAssertEqual(try coach.workouts().planGenerations(limit: 1)[0].feature, "plan.generate")
+        try coach.model().set(model: FakeModel(replies: ["no json"]))
+        XCTAssertThrowsError(try coach.workouts().todayPlan(request: todayPlanRequest())) { error in
             guard case CoachError.ModelOutputRejected = error else { return XCTFail("got \(error)") }
         }
     }

@@ -4,7 +4,7 @@
 // The library never downloads a model. The app ships a GGUF file (MainActivity copies
 // `assets/model.gguf` to `<filesDir>/model.gguf` once: an asset inside the APK has no file path)
 // or downloads one to `<filesDir>/model.gguf` itself, then passes the file's path to
-// `Coach.loadModel`. This class loads it (with the memory pre-flight), shows what it is and asks it
+// `coach.model().load`. This class loads it (with the memory pre-flight), shows what it is and asks it
 // for today's plan.
 package com.coachcore.demo
 
@@ -40,10 +40,12 @@ class ModelDemoModel(
         return try {
             Coach.open(dbPath).use { coach ->
                 // 2048 tokens of context: enough for a plan; the KV cache grows with it.
-                val info = coach.loadModel(modelPath, ModelOptions(contextTokens = 2048u, threads = null))
-                val plan = coach.generateTodayPlan(
-                    TodayPlanRequest(date = today, notes = "30 minutes, upper body, dumbbells only"),
-                )
+                // Closing the Coach and the service objects taken from it (model(), workouts()) lets
+                // go of the model's memory and the database file.
+                val info = coach.model().use { it.load(modelPath, ModelOptions(contextTokens = 2048u, threads = null)) }
+                val plan = coach.workouts().use {
+                    it.todayPlan(TodayPlanRequest(date = today, notes = "30 minutes, upper body, dumbbells only"))
+                }
                 PlanDemoResult(describe(info) + PlanDemoModel.lines(plan), null)
             }
         } catch (e: CoachException.InsufficientMemory) {

@@ -7,6 +7,7 @@ import uniffi.coachcore.CoachException
 import uniffi.coachcore.InternalException
 import uniffi.coachcore.PlanTransform
 import uniffi.coachcore.SchemaVersion
+import uniffi.coachcore.selectPlanSchema
 
 /** What the demo shows: readable lines, or an error message. Immutable; safe to pass between threads. */
 data class PlanDemoResult(
@@ -33,10 +34,12 @@ class PlanDemoModel(
     fun run(): PlanDemoResult =
         try {
             // A real app opens one Coach per file at startup and keeps it; the demo runs once and
-            // closes it (Coach is AutoCloseable; close() frees the Rust object and its connection).
+            // closes it. Coach and the service objects it hands out (workouts(), ...) are
+            // AutoCloseable; the connection closes when the Coach and every service object taken
+            // from it are closed (or at once with coach.shutdown()).
             Coach.open(dbPath).use { coach ->
-                val selection = coach.selectPlanSchema(listOf(SchemaVersion.V2_FLAT), null)
-                val transform = coach.transformPlan(modelOutput, selection)
+                val selection = selectPlanSchema(listOf(SchemaVersion.V2_FLAT), null)
+                val transform = coach.workouts().use { it.transformPlan(modelOutput, selection) }
                 PlanDemoResult(lines(transform), null)
             }
         } catch (e: CoachException.InvalidModelOutput) {
