@@ -239,11 +239,9 @@ mod assistant {
     use coachcore::ffi::AssistantListener;
     use coachcore::kernel::clock::FixedClock;
     use coachcore::llm::scripted::ScriptedModel;
-    use coachcore::llm::{
-        CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
-        TokenListener,
-    };
     use coachcore::{Coach, CoachError};
+
+    use crate::common::Blocking;
 
     /// 2025-11-21 (a Friday), 04:40 UTC.
     const NOW_MS: i64 = 1_763_700_000_000;
@@ -615,35 +613,7 @@ mod assistant {
         assert_eq!(quiet.wait().unwrap().operations.len(), 1);
     }
 
-    /// A model that blocks until its call is cancelled, telling the test when it started.
-    struct Blocking {
-        started: Mutex<mpsc::Sender<()>>,
-    }
-
-    impl LanguageModel for Blocking {
-        fn info(&self) -> ModelInfo {
-            ModelInfo {
-                name: "blocking".into(),
-                context_tokens: 8192,
-                constrains_json_schema: false,
-            }
-        }
-
-        fn generate(
-            &self,
-            _request: GenerationRequest,
-            _listener: Option<Arc<dyn TokenListener>>,
-            cancel: Arc<CancelToken>,
-        ) -> Result<GenerationResult, LlmError> {
-            let _ = self.started.lock().unwrap().send(());
-            while !cancel.is_cancelled() {
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
-            Err(LlmError::Cancelled)
-        }
-    }
-
-    /// A message sent to a [`Blocking`] model: its task, its listener, and the model's start signal.
+    /// A message sent to a [`Blocking`](crate::common::Blocking) model: its task, its listener, and the model's start signal.
     fn blocked_message(
         coach: &Arc<Coach>,
     ) -> (
@@ -652,9 +622,9 @@ mod assistant {
         mpsc::Receiver<()>,
     ) {
         let (tx, rx) = mpsc::channel();
-        coach.model().set_assistant_model(Some(Arc::new(Blocking {
-            started: Mutex::new(tx),
-        })));
+        coach
+            .model()
+            .set_assistant_model(Some(Arc::new(Blocking::new(tx))));
         let listener = Arc::new(Collect::default());
         let task = coach
             .assistant()

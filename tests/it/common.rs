@@ -91,3 +91,41 @@ impl Rng {
         &xs[self.below(xs.len())]
     }
 }
+
+/// A model that blocks until its call is cancelled, telling the test (through the sender) when
+/// each call started.
+pub struct Blocking {
+    started: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+}
+
+impl Blocking {
+    /// A blocking model that sends `()` on `started` as each call begins.
+    pub fn new(started: std::sync::mpsc::Sender<()>) -> Self {
+        Blocking {
+            started: std::sync::Mutex::new(started),
+        }
+    }
+}
+
+impl coachcore::llm::LanguageModel for Blocking {
+    fn info(&self) -> coachcore::llm::ModelInfo {
+        coachcore::llm::ModelInfo {
+            name: "blocking".into(),
+            context_tokens: 8192,
+            constrains_json_schema: false,
+        }
+    }
+
+    fn generate(
+        &self,
+        _request: coachcore::llm::GenerationRequest,
+        _listener: Option<std::sync::Arc<dyn coachcore::llm::TokenListener>>,
+        cancel: std::sync::Arc<coachcore::llm::CancelToken>,
+    ) -> Result<coachcore::llm::GenerationResult, coachcore::llm::LlmError> {
+        let _ = self.started.lock().unwrap().send(());
+        while !cancel.is_cancelled() {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        Err(coachcore::llm::LlmError::Cancelled)
+    }
+}

@@ -4,15 +4,14 @@
 //! released, and closes it when released last. Every exported object is `Send + Sync`.
 
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use coachcore::assistant::{AssistantMode, AssistantRequest, ItemKind, OpType, PlannerOperation};
-use coachcore::llm::{
-    CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, ModelInfo,
-    TokenListener,
-};
+use coachcore::llm::CancelToken;
 use coachcore::{Coach, CoachError};
+
+use crate::common::Blocking;
 
 const TODAY: &str = "2026-11-23";
 
@@ -110,34 +109,6 @@ fn a_service_object_keeps_the_database_open_after_the_coach_is_released() {
     assert!(std::fs::metadata(&wal).map_or(true, |m| m.len() == 0));
 }
 
-/// A model that blocks until its call is cancelled, telling the test when it started.
-struct Blocking {
-    started: Mutex<mpsc::Sender<()>>,
-}
-
-impl LanguageModel for Blocking {
-    fn info(&self) -> ModelInfo {
-        ModelInfo {
-            name: "blocking".into(),
-            context_tokens: 8192,
-            constrains_json_schema: false,
-        }
-    }
-
-    fn generate(
-        &self,
-        _request: GenerationRequest,
-        _listener: Option<Arc<dyn TokenListener>>,
-        cancel: Arc<CancelToken>,
-    ) -> Result<GenerationResult, LlmError> {
-        let _ = self.started.lock().unwrap().send(());
-        while !cancel.is_cancelled() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        Err(LlmError::Cancelled)
-    }
-}
-
 #[test]
 fn shutdown_cancels_the_running_tasks() {
     let dir = tempfile::tempdir().unwrap();
@@ -145,9 +116,7 @@ fn shutdown_cancels_the_running_tasks() {
     let (tx, rx) = mpsc::channel();
     coach
         .model()
-        .set(Some(Arc::new(Blocking {
-            started: Mutex::new(tx),
-        })))
+        .set(Some(Arc::new(Blocking::new(tx))))
         .unwrap();
     let message = coach.assistant().send(
         AssistantRequest {
