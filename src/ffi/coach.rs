@@ -141,11 +141,6 @@ impl Coach {
             inner: Arc::new(CoachInner::new(store, clock)),
         }
     }
-
-    /// The database (Rust callers and tests).
-    pub fn store(&self) -> &Store {
-        &self.inner.store
-    }
 }
 
 /// Chooses the LLM schema for a plan generation (spec 000): `override_version` if given; else
