@@ -550,7 +550,7 @@ class CoachTest(unittest.TestCase):
             del coach
             with self.assertRaises(CoachError.WrongKey):
                 Coach.open_encrypted(path, key)
-            self.assertEqual(len(Coach.open_encrypted(path, new_key).backlog(10)), 1)
+            self.assertEqual(len(Coach.open_encrypted(path, new_key).planner().backlog(10)), 1)
 
     def test_not_a_database(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
