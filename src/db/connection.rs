@@ -996,6 +996,48 @@ mod tests {
     }
 
     #[test]
+    fn a_path_that_is_not_a_regular_file_is_refused_before_sqlite_opens_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("folder.db");
+        std::fs::create_dir(&folder).unwrap();
+        let pipe = dir.path().join("pipe.db");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let listing = |d: &Path| {
+            let mut names: Vec<_> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            names.sort();
+            names
+        };
+        let (before, devices) = (listing(dir.path()), listing(Path::new("/dev")));
+        for path in [
+            Path::new("/dev/null"),
+            Path::new("/dev/zero"),
+            &folder,
+            &pipe,
+        ] {
+            let opens: [fn(&Path) -> Result<Store>; 2] =
+                [|p| Store::open(p), |p| Store::open_read_only(p)];
+            for open in opens {
+                let e = CoachError::from(open(path).unwrap_err());
+                assert_eq!(e.code(), "not_a_database", "{}: {e}", path.display());
+                assert!(e.detail().contains("not a regular file"), "{e}");
+            }
+        }
+        assert_eq!(listing(dir.path()), before);
+        assert_eq!(
+            listing(Path::new("/dev")),
+            devices,
+            "nothing was created in /dev"
+        );
+    }
+
+    #[test]
     fn an_empty_path_is_refused() {
         assert!(matches!(Store::open(""), Err(Error::InvalidArgument(_))));
     }
