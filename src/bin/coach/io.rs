@@ -92,15 +92,28 @@ pub(crate) fn print_ops_error(e: &CoachError) -> ExitCode {
     }
 }
 
+/// Reads at most `cap` bytes of `reader` (it stops reading there): `None` when it holds more.
+fn read_capped(reader: impl Read, cap: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(cap as u64 + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() <= cap).then_some(bytes))
+}
+
+/// Bytes read by [`read_capped`] as text: `invalid_argument` when there were more than `cap` or
+/// they are not UTF-8; `what` names the input in the detail (`the input`, `the --request file`).
+fn capped_text(bytes: Option<Vec<u8>>, what: &str, cap: usize) -> Result<String, CoachError> {
+    let invalid = |detail: String| CoachError::InvalidArgument { detail };
+    match bytes {
+        None => Err(invalid(format!("{what} is larger than {cap} bytes"))),
+        Some(bytes) => {
+            String::from_utf8(bytes).map_err(|_| invalid(format!("{what} is not UTF-8 text")))
+        }
+    }
+}
+
 /// Reads stdin, at most `cap` bytes (it stops reading there): `None` when the input is larger.
 pub(crate) fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(cap as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|_| Usage("cannot read stdin".into()))?;
-    Ok((bytes.len() <= cap).then_some(bytes))
+    read_capped(std::io::stdin().lock(), cap).map_err(|_| Usage("cannot read stdin".into()))
 }
 
 /// Reads stdin as text of at most `cap` bytes; input that is larger or not UTF-8 prints the
@@ -115,11 +128,20 @@ pub(crate) fn stdin_or_refuse(cap: usize) -> Result<Result<String, ExitCode>, Us
 /// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error
 /// JSON to print (`invalid_argument`); a usage error only when stdin cannot be read at all.
 pub(crate) fn read_stdin(cap: usize) -> Result<Result<String, ErrorJson>, Usage> {
-    let invalid = |detail: String| CoachError::InvalidArgument { detail }.to_json();
-    Ok(match read_stdin_bytes(cap)? {
-        None => Err(invalid(format!("the input is larger than {cap} bytes"))),
-        Some(bytes) => {
-            String::from_utf8(bytes).map_err(|_| invalid("the input is not UTF-8 text".into()))
-        }
-    })
+    let bytes = read_stdin_bytes(cap)?;
+    Ok(capped_text(bytes, "the input", cap).map_err(|e| e.to_json()))
+}
+
+/// The text of the file a flag names (`--request`, `--script`), read no further than `cap` bytes
+/// (a device, a sparse file or a pipe that never ends included). A usage error when it cannot be
+/// opened or read; `invalid_argument` (the inner `Err`) when it is larger or not UTF-8.
+pub(crate) fn read_file(
+    flag: &str,
+    path: &str,
+    cap: usize,
+) -> Result<Result<String, CoachError>, Usage> {
+    let unreadable = |e: std::io::Error| Usage(format!("cannot read the {flag} file: {e}"));
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let bytes = read_capped(file, cap).map_err(unreadable)?;
+    Ok(capped_text(bytes, &format!("the {flag} file"), cap))
 }

@@ -58,10 +58,12 @@
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
 //!
-//! Stdin is read up to the command's cap (`src/limits.rs`; 512 KiB for `ops`, 32 MiB for
-//! `recipes import`, 1 MiB otherwise): larger input, or input that is not UTF-8, prints the error
-//! JSON with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
-//! non-UTF-8 with `invalid_json`, exit 2).
+//! Stdin, and the files `--request` and `--script` name, are read no further than their cap
+//! (`src/kernel/limits.rs`; stdin: 512 KiB for `ops`, 32 MiB for `recipes import`, 1 MiB
+//! otherwise; a `--request` file 256 KiB, a `--script` file 1 MiB), so a device or a sparse file
+//! costs no more than the cap: larger input, or input that is not UTF-8, prints the error JSON
+//! with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
+//! non-UTF-8 with `invalid_json`, exit 2). A file that cannot be opened or read is a usage error.
 //!
 //! Encryption at rest: with `COACH_DB_KEY` set to a 32-byte key as 64 hexadecimal digits, `--db`
 //! opens (or creates) the file encrypted with it (a build with the feature `encryption`; without
