@@ -39,6 +39,11 @@
 //! [`Error::ReadOnly`]. In a write-protected folder without SQLite's `-shm` index, the file is
 //! opened `immutable` (a WAL database otherwise needs to create the index).
 //!
+//! A path that is not a regular file (a device such as `/dev/null`, a folder, a pipe), or a
+//! database with a `-journal`, `-wal` or `-shm` beside it that is not one, is refused with
+//! [`Error::NotAFile`] before SQLite opens anything: SQLite would read it and create its own files
+//! beside it.
+//!
 //! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
 //! that a write-ahead log another application left un-checkpointed stays as it was, next to a
 //! `-shm` index SQLite needs to read it; it is never folded into the file): a file that is
@@ -192,6 +197,7 @@ impl Store {
         // A key this build cannot use, or one given for a plain file: refused before SQLite opens
         // anything.
         cipher::initialize();
+        refuse_special_files(path)?;
         cipher::check_before_open(path, key)?;
         if path.as_os_str().is_empty() {
             // SQLite would open a private temporary database: nothing would be kept.
@@ -434,6 +440,20 @@ fn sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
     let mut p = path.as_os_str().to_owned();
     p.push(suffix);
     p.into()
+}
+
+/// Refuses a path that is not a regular file (a device such as `/dev/null`, a folder, a pipe, a
+/// socket), and a database whose `-journal`, `-wal` or `-shm` is one: SQLite would open it, read
+/// from it (a pipe can block forever) and create its own files beside it (`/dev/null-journal`,
+/// with the device's permissions). A path that does not exist yet is fine; a symbolic link
+/// counts as what it points to.
+fn refuse_special_files(path: &Path) -> Result<()> {
+    let beside = ["-journal", "-wal", "-shm"].map(|suffix| sibling(path, suffix));
+    let special = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_file());
+    if special(path) || beside.iter().any(|p| special(p)) {
+        return Err(Error::NotAFile);
+    }
+    Ok(())
 }
 
 /// Whether SQLite would roll the rollback journal at `journal` back into a file that was not

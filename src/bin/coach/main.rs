@@ -73,8 +73,9 @@
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
 //! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
-//! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
-//! refused with `not_a_database` and left untouched.
+//! with `--db` that is not the library's (not SQLite, corrupt, or another application's), or a
+//! path that is not a regular file (`/dev/null`, a folder, a pipe), is refused with
+//! `not_a_database` and left untouched, with nothing created beside it.
 //!
 //! Output: a reader that goes away early (`coach … | head -c 100`) ends the output quietly; the
 //! command still finishes and exits with its normal code. Any other failure to write stdout is

@@ -95,6 +95,14 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             },
             Fault::Caller,
         ),
+        Error::NotAFile => (
+            CoachError::NotADatabase {
+                detail: "the path is not a regular file (a device, a folder or a pipe); it was \
+                         not opened"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
         // rusqlite's messages name SQLite result codes, never bound values; the SQL text is left
         // out.
         Error::Migration { .. } => (
@@ -378,6 +386,7 @@ mod tests {
             },
             Error::IdempotencyConflict,
             Error::ForeignDatabase,
+            Error::NotAFile,
             Error::Output(OutputError::new(OutputErrorCode::InvalidJson, None, "d")),
             Error::Llm(LlmError::TimedOut { after_ms: 5 }),
             Error::ModelStep {
