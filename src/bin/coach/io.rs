@@ -23,6 +23,35 @@ pub(crate) fn stdout_failed() -> bool {
     STDOUT.load(Ordering::Relaxed) == STDOUT_FAILED
 }
 
+/// Whether stdout (descriptor 1) was closed when the process started (`coach … >&-`). Rust's
+/// runtime opens `/dev/null` on a closed standard descriptor before `main`, after which every
+/// line would vanish without an error: so this is recorded earlier, by [`record_stdout`], which
+/// the loader runs with the program's initialisers (Linux, Android, Apple platforms; elsewhere
+/// stdout counts as open).
+pub(crate) fn stdout_closed_at_start() -> bool {
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn record_stdout() {
+    // SAFETY: F_GETFD on a descriptor number only reads the process's descriptor table.
+    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// [`record_stdout`] among the initialisers the loader runs before the runtime starts.
+#[cfg(unix)]
+#[used]
+#[cfg_attr(
+    any(target_os = "linux", target_os = "android"),
+    link_section = ".init_array"
+)]
+#[cfg_attr(target_vendor = "apple", link_section = "__DATA,__mod_init_func")]
+static RECORD_STDOUT: extern "C" fn() = record_stdout;
+
 /// Prints one line on stdout (what `out!` calls).
 pub(crate) fn emit(line: std::fmt::Arguments<'_>) {
     if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {

@@ -78,8 +78,10 @@
 //! `not_a_database` and left untouched, with nothing created beside it.
 //!
 //! Output: a reader that goes away early (`coach … | head -c 100`) ends the output quietly; the
-//! command still finishes and exits with its normal code. Any other failure to write stdout is
-//! reported on stderr and exits 74. Error details never quote the input.
+//! command still finishes and exits with its normal code. A stdout that is closed when `coach`
+//! starts (`coach … >&-`) is reported on stderr and exits 74 before anything is done (nothing
+//! read, opened or applied). Any other failure to write stdout is reported on stderr and exits
+//! 74. Error details never quote the input.
 //!
 //! This file owns the contract, usage, dispatch, flags and stdout/exit handling; the commands are
 //! in `commands.rs`, `meals.rs` and `workout.rs`, the demo in `demo.rs`.
@@ -127,6 +129,12 @@ mod meals;
 mod workout;
 
 fn main() -> ExitCode {
+    // Output that would vanish: refused before anything is read, opened or applied, so a retry
+    // with stdout open does the work once.
+    if io::stdout_closed_at_start() {
+        err_out!("coach: stdout is closed: nothing was done");
+        return ExitCode::from(74);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match run(&args) {
         Ok(code) => code,
