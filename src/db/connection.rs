@@ -39,6 +39,11 @@
 //! [`Error::ReadOnly`]. In a write-protected folder without SQLite's `-shm` index, the file is
 //! opened `immutable` (a WAL database otherwise needs to create the index).
 //!
+//! A full disk: before its first read of a write-ahead-log database SQLite sizes the `-shm` index
+//! beside it (32 KiB), which fails when the disk is full. The open then tries again in exclusive
+//! locking mode, where the index is kept in memory: reads work (writes fail with `storage`, as
+//! they would), and other processes wait for the file until this store is closed.
+//!
 //! A path that is not a regular file (a device such as `/dev/null`, a folder, a pipe), or a
 //! database with a `-journal`, `-wal` or `-shm` beside it that is not one, is refused with
 //! [`Error::NotAFile`] before SQLite opens anything: SQLite would read it and create its own files
@@ -157,6 +162,15 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// SQLite's locking mode for a connection ([`Store::connect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Locking {
+    /// Shared with other connections and processes, through the `-shm` index beside the file.
+    Normal,
+    /// This connection alone, its write-ahead-log index in memory: no `-shm` needed.
+    Exclusive,
+}
+
 /// How [`Store::open`] may use the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Access {
@@ -236,7 +250,40 @@ impl Store {
         // A write-ahead log left by whoever wrote the file last, not folded into it yet.
         let pending_log = std::fs::metadata(sibling(path, "-wal")).is_ok_and(|m| m.len() > 0);
         let write_protected = file.as_ref().is_some_and(|m| m.permissions().readonly());
-        let conn = if access == Access::ReadOnly || write_protected {
+        let read_only = access == Access::ReadOnly || write_protected;
+        let index = sibling(path, "-shm");
+        let had_index = index.exists();
+        match Self::connect(path, read_only, pending_log, key, Locking::Normal) {
+            // The disk is full (or the process may not grow files): SQLite cannot give its
+            // shared-memory index its first 32 KiB, so even a read fails. In exclusive locking
+            // mode the index lives in the connection's memory: reads work, and writes fail as
+            // they would anyway. Other processes wait while this connection is open.
+            Err(e) if !read_only && index_cannot_grow(&e) => {
+                log::warn!(target: LOG_TARGET,
+                    "SQLite cannot grow its -shm index (is the disk full?): the database is \
+                     opened in exclusive locking mode");
+                let store = Self::connect(path, false, pending_log, key, Locking::Exclusive)?;
+                // The first attempt left the index it created (3 bytes); with this connection's
+                // exclusive lock no other connection can be using it.
+                if !had_index {
+                    let _ = std::fs::remove_file(&index);
+                }
+                Ok(store)
+            }
+            other => other,
+        }
+    }
+
+    /// One connection on `path` (read-only, or read-write and created if absent), keyed, with
+    /// `locking`, then [`Store::init`].
+    fn connect(
+        path: &Path,
+        read_only: bool,
+        pending_log: bool,
+        key: Option<&DatabaseKey>,
+        locking: Locking,
+    ) -> Result<Store> {
+        let conn = if read_only {
             open_read_only_connection(path, pending_log)?
         } else {
             let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -247,6 +294,10 @@ impl Store {
         // The key first: every step below reads the file.
         if let Some(key) = key {
             cipher::apply_key(&conn, key)?;
+        }
+        if locking == Locking::Exclusive {
+            // Before the first read: the write-ahead log's index is then kept in memory.
+            conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
         }
         // SQLite opens a file it may not write (another user's) read-only by itself.
         let read_only = conn.is_readonly(MAIN_DB)?;
@@ -517,6 +568,21 @@ fn is_busy(e: &Error) -> bool {
         _ => None,
     };
     matches!(code, Some(DatabaseBusy | DatabaseLocked))
+}
+
+/// Whether `e` is SQLite failing to create, size or map the `-shm` index of the write-ahead log
+/// (on a full disk: the index needs 32 KiB before the first read).
+fn index_cannot_grow(e: &Error) -> bool {
+    use rusqlite::ffi::{SQLITE_IOERR_SHMMAP, SQLITE_IOERR_SHMOPEN, SQLITE_IOERR_SHMSIZE};
+    let Error::Sqlite(rusqlite::Error::SqliteFailure(failure, _)) = e else {
+        return false;
+    };
+    [
+        SQLITE_IOERR_SHMOPEN,
+        SQLITE_IOERR_SHMSIZE,
+        SQLITE_IOERR_SHMMAP,
+    ]
+    .contains(&failure.extended_code)
 }
 
 fn is_corrupt(e: &rusqlite::Error) -> bool {
