@@ -268,7 +268,7 @@ fn a_plain_database_copied_under_a_key_holds_the_same_data() {
     let key = DatabaseKey::from_bytes(&KEY).unwrap();
     let copy = at(Store::open_encrypted(&secret, &key).unwrap());
     assert_eq!(copy.data().export_all().unwrap(), doc, "the same data");
-    assert!(copy.check_integrity().unwrap().ok);
+    assert!(copy.data().check_integrity().unwrap().ok);
     assert_eq!(
         copy.workouts().plan("upper-lower".into()).unwrap(),
         source.workouts().plan("upper-lower".into()).unwrap()
