@@ -85,17 +85,25 @@ pub(crate) fn version(s: &str) -> Result<SchemaVersion, Usage> {
 /// never an argument, which other users of the machine can read in the process list.
 const KEY_VARIABLE: &str = "COACH_DB_KEY";
 
-/// The database of `--db` (encrypted with the key in `COACH_DB_KEY` when that is set and not
-/// empty), or an in-memory one without `--db`.
+/// The database of `--db` ([`open_file`]), or an in-memory one without `--db`.
 pub(crate) fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
-    let key = std::env::var(KEY_VARIABLE).ok().filter(|k| !k.is_empty());
-    match (db, key) {
-        (Some(path), Some(hex)) => {
-            let key = coachcore::db::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
+    match db {
+        Some(path) => open_file(path),
+        None => Coach::open_in_memory(),
+    }
+}
+
+/// The database file at `path`, encrypted with the key in `COACH_DB_KEY` when that is set. Set but
+/// empty, blank or not 64 hexadecimal digits is `invalid_argument` before anything is opened:
+/// never taken for no key, which would store in plaintext what was meant to be encrypted.
+pub(crate) fn open_file(path: &str) -> Result<Arc<Coach>, CoachError> {
+    match std::env::var_os(KEY_VARIABLE) {
+        Some(hex) => {
+            let hex = hex.to_str().unwrap_or_default();
+            let key = coachcore::db::DatabaseKey::from_hex(hex).map_err(CoachError::from)?;
             Coach::open_with_key(path.to_string(), &key)
         }
-        (Some(path), None) => Coach::open(path.to_string()),
-        (None, _) => Coach::open_in_memory(),
+        None => Coach::open(path.to_string()),
     }
 }
 

@@ -66,8 +66,9 @@
 //! non-UTF-8 with `invalid_json`, exit 2). A file that cannot be opened or read is a usage error.
 //!
 //! Encryption at rest: with `COACH_DB_KEY` set to a 32-byte key as 64 hexadecimal digits, `--db`
-//! opens (or creates) the file encrypted with it (a build with the feature `encryption`; without
-//! it the error is `encryption_unavailable`). A wrong key is `wrong_key`, a plain file
+//! opens (or creates) the file encrypted with it, `coach demo`'s file included (a build with the
+//! feature `encryption`; without it the error is `encryption_unavailable`). Set but empty, blank or
+//! malformed, it is `invalid_argument` and nothing is opened or created. A wrong key is `wrong_key`, a plain file
 //! `database_not_encrypted`, an encrypted file without the variable `database_encrypted`; the
 //! file is left untouched. The key is never taken as an argument.
 //!
@@ -107,7 +108,7 @@ const USAGE: &str = "usage:
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
   coach demo [--db PATH] [--model GGUF]
-environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption)";
+environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
 
 /// Prints one line on stdout; never panics. After a failed write nothing more is printed.
 macro_rules! out {
