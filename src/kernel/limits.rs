@@ -15,6 +15,7 @@
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use crate::kernel::error::json::outside_strings;
 use crate::kernel::error::RequestError;
 
 /// Recipes per import call, at most.
@@ -118,18 +119,7 @@ pub fn check_json(text: &str, caps: &Caps) -> Result<(), RequestError> {
     check_size(text, caps)?;
     // Per open container: is it an array, and how many elements have started in it.
     let mut stack: Vec<(bool, usize)> = Vec::new();
-    let (mut in_string, mut escaped) = (false, false);
-    for &b in text.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    for (_, b) in outside_strings(text) {
         if b.is_ascii_whitespace() {
             continue;
         }
@@ -140,7 +130,6 @@ pub fn check_json(text: &str, caps: &Caps) -> Result<(), RequestError> {
             }
         }
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 if stack.len() >= caps.depth {
                     return Err(refused(format!("nested deeper than {} levels", caps.depth)));

@@ -1207,6 +1207,32 @@ fn negative_zero_is_zero_in_integer_fields() {
         String::from_utf8_lossy(&o.stdout)
     );
     assert_eq!(o.stdout, expected.stdout);
+    // An analyzer plan to render: `warmups` is an integer.
+    let (_dir, db) = temp_db();
+    let request = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/workout/request.json"
+    );
+    let o = coach(
+        &["workout", "generate", "--db", &db, "--request", request],
+        "",
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    let result: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let analyzer = result["result"]["analyzer"].to_string();
+    assert!(analyzer.contains("\"warmups\":0"), "{analyzer}");
+    let expected = coach(&["workout", "render"], &analyzer);
+    assert_eq!(expected.status.code(), Some(0));
+    let o = coach(
+        &["workout", "render"],
+        &analyzer.replace("\"warmups\":0", "\"warmups\":-0"),
+    );
+    assert_eq!(
+        o.stdout,
+        expected.stdout,
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }
 
 #[test]

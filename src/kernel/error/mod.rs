@@ -17,7 +17,7 @@ mod stage;
 
 pub use json::ErrorJson;
 pub use llm::LlmError;
-pub use request::{parse_request, RequestError};
+pub use request::{parse_request, parse_request_borrowed, RequestError};
 pub use stage::OutputStage;
 
 /// What was wrong with a piece of model output (or any plan text handed to the library).
