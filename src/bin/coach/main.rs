@@ -69,8 +69,9 @@
 //! opens (or creates) the file encrypted with it, `coach demo`'s file included (a build with the
 //! feature `encryption`; without it the error is `encryption_unavailable`). Set but empty, blank or
 //! malformed, it is `invalid_argument` and nothing is opened or created. A wrong key is `wrong_key`, a plain file
-//! `database_not_encrypted`, an encrypted file without the variable `database_encrypted`; the
-//! file is left untouched. The key is never taken as an argument.
+//! `database_not_encrypted`, an encrypted file without the variable `database_encrypted` (so is
+//! a file of random bytes, in every build: the two cannot be told apart); the file is left
+//! untouched. The key is never taken as an argument.
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
 //! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
