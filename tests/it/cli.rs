@@ -826,13 +826,16 @@ fn recipes_import_then_meals_plan_prints_progress_then_the_job() {
     assert_eq!(o.status.code(), Some(64), "--request is required");
 }
 
+/// The workout request of the CLI tests.
+const WORKOUT_REQUEST: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/workout/request.json"
+);
+
 #[test]
 fn workout_generate_then_validate_and_render() {
     let (dir, db) = temp_db();
-    let request = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/workout/request.json"
-    );
+    let request = WORKOUT_REQUEST;
     let o = coach(
         &["workout", "generate", "--db", &db, "--request", request],
         "",
@@ -1190,49 +1193,39 @@ fn reads_work_while_the_disk_is_full() {
 
 #[test]
 fn negative_zero_is_zero_in_integer_fields() {
-    let mut input: Value =
+    let mut evaluate: Value =
         serde_json::from_str(include_str!("../data/suggest/evaluate-input.json")).unwrap();
-    input["nowMs"] = json!(0);
-    let text = input.to_string();
-    let expected = coach(&["suggest", "evaluate"], &text);
-    assert_eq!(expected.status.code(), Some(0));
-    let o = coach(
-        &["suggest", "evaluate"],
-        &text.replace("\"nowMs\":0", "\"nowMs\":-0"),
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    assert_eq!(o.stdout, expected.stdout);
-    // An analyzer plan to render: `warmups` is an integer.
+    evaluate["nowMs"] = json!(0);
+    // An analyzer plan to render, from a generated workout: `warmups` is an integer.
     let (_dir, db) = temp_db();
-    let request = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/workout/request.json"
-    );
-    let o = coach(
-        &["workout", "generate", "--db", &db, "--request", request],
-        "",
-    );
-    let out = String::from_utf8(o.stdout).unwrap();
+    let generate = [
+        "workout",
+        "generate",
+        "--db",
+        &db,
+        "--request",
+        WORKOUT_REQUEST,
+    ];
+    let out = String::from_utf8(coach(&generate, "").stdout).unwrap();
     let result: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     let analyzer = result["result"]["analyzer"].to_string();
-    assert!(analyzer.contains("\"warmups\":0"), "{analyzer}");
-    let expected = coach(&["workout", "render"], &analyzer);
-    assert_eq!(expected.status.code(), Some(0));
-    let o = coach(
-        &["workout", "render"],
-        &analyzer.replace("\"warmups\":0", "\"warmups\":-0"),
-    );
-    assert_eq!(
-        o.stdout,
-        expected.stdout,
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    for (args, text, field) in [
+        (&["suggest", "evaluate"], evaluate.to_string(), "\"nowMs\":"),
+        (&["workout", "render"], analyzer, "\"warmups\":"),
+    ] {
+        let zero = format!("{field}0");
+        assert!(text.contains(&zero), "{args:?}");
+        let expected = coach(args, &text);
+        assert_eq!(expected.status.code(), Some(0), "{args:?}");
+        let o = coach(args, &text.replace(&zero, &format!("{field}-0")));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        assert_eq!(o.stdout, expected.stdout, "{args:?}");
+    }
 }
 
 #[test]
