@@ -1086,12 +1086,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("folder.db");
         std::fs::create_dir(&folder).unwrap();
-        let pipe = dir.path().join("pipe.db");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        // A pipe could block a read: tests/it/cli.rs tries one in a child process with a time
+        // limit.
         let listing = |d: &Path| {
             let mut names: Vec<_> = std::fs::read_dir(d)
                 .unwrap()
@@ -1101,12 +1097,7 @@ mod tests {
             names
         };
         let (before, devices) = (listing(dir.path()), listing(Path::new("/dev")));
-        for path in [
-            Path::new("/dev/null"),
-            Path::new("/dev/zero"),
-            &folder,
-            &pipe,
-        ] {
+        for path in [Path::new("/dev/null"), Path::new("/dev/zero"), &folder] {
             let opens: [fn(&Path) -> Result<Store>; 2] =
                 [|p| Store::open(p), |p| Store::open_read_only(p)];
             for open in opens {
