@@ -141,7 +141,7 @@ unsafe fn handle_arg<'a>(h: *const CoachHandle) -> Result<&'a Coach, CoachError>
 }
 
 /// The request JSON as `T`; the error has the JSON path and never quotes the request.
-fn parse_request<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, RequestError> {
+fn parse_request<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, RequestError> {
     crate::kernel::error::parse_request(json)
 }
 
@@ -262,7 +262,7 @@ fn ops_request(request: &str) -> Result<(String, Option<String>, Option<String>)
         }
         .into());
     }
-    let r: OpsRequest<'_> = parse_request(request)?;
+    let r: OpsRequest<'_> = crate::kernel::error::parse_request_borrowed(request)?;
     let ops = match r.operations {
         Some(raw) => format!("{{\"operations\":{}}}", raw.get()),
         None => "{}".to_string(),
@@ -366,7 +366,7 @@ fn workout_generate(coach: &Coach, request: &str) -> Result<WorkoutResponse, Api
     // An optional top-level `settings` (`WorkoutSettings`, camelCase) beside the request's fields.
     // Split at the top level only (raw slices, no value tree: peak memory stays near the input's).
     let mut fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
-        parse_request(request)?;
+        crate::kernel::error::parse_request_borrowed(request)?;
     let settings: crate::workout::WorkoutSettings = match fields.remove("settings") {
         Some(s) => {
             let settings: crate::workout::WorkoutSettings =

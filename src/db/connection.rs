@@ -39,6 +39,16 @@
 //! [`Error::ReadOnly`]. In a write-protected folder without SQLite's `-shm` index, the file is
 //! opened `immutable` (a WAL database otherwise needs to create the index).
 //!
+//! A full disk: before its first read of a write-ahead-log database SQLite sizes the `-shm` index
+//! beside it (32 KiB), which fails when the disk is full. The open then tries again in exclusive
+//! locking mode, where the index is kept in memory: reads work (writes fail with `storage`, as
+//! they would), and other processes wait for the file until this store is closed.
+//!
+//! A path that is not a regular file (a device such as `/dev/null`, a folder, a pipe), or a
+//! database with a `-journal`, `-wal` or `-shm` beside it that is not one, is refused with
+//! [`Error::NotAFile`] before SQLite opens anything: SQLite would read it and create its own files
+//! beside it.
+//!
 //! Anything else is refused untouched (the file byte-identical; no `-wal`/`-shm` left behind, except
 //! that a write-ahead log another application left un-checkpointed stays as it was, next to a
 //! `-shm` index SQLite needs to read it; it is never folded into the file): a file that is
@@ -152,6 +162,15 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// SQLite's locking mode for a connection ([`Store::connect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Locking {
+    /// Shared with other connections and processes, through the `-shm` index beside the file.
+    Normal,
+    /// This connection alone, its write-ahead-log index in memory: no `-shm` needed.
+    Exclusive,
+}
+
 /// How [`Store::open`] may use the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Access {
@@ -192,6 +211,7 @@ impl Store {
         // A key this build cannot use, or one given for a plain file: refused before SQLite opens
         // anything.
         cipher::initialize();
+        refuse_special_files(path)?;
         cipher::check_before_open(path, key)?;
         if path.as_os_str().is_empty() {
             // SQLite would open a private temporary database: nothing would be kept.
@@ -230,7 +250,40 @@ impl Store {
         // A write-ahead log left by whoever wrote the file last, not folded into it yet.
         let pending_log = std::fs::metadata(sibling(path, "-wal")).is_ok_and(|m| m.len() > 0);
         let write_protected = file.as_ref().is_some_and(|m| m.permissions().readonly());
-        let conn = if access == Access::ReadOnly || write_protected {
+        let read_only = access == Access::ReadOnly || write_protected;
+        let index = sibling(path, "-shm");
+        let had_index = index.exists();
+        match Self::connect(path, read_only, pending_log, key, Locking::Normal) {
+            // The disk is full (or the process may not grow files): SQLite cannot give its
+            // shared-memory index its first 32 KiB, so even a read fails. In exclusive locking
+            // mode the index lives in the connection's memory: reads work, and writes fail as
+            // they would anyway. Other processes wait while this connection is open.
+            Err(e) if !read_only && index_cannot_grow(&e) => {
+                log::warn!(target: LOG_TARGET,
+                    "SQLite cannot grow its -shm index (is the disk full?): the database is \
+                     opened in exclusive locking mode");
+                let store = Self::connect(path, false, pending_log, key, Locking::Exclusive)?;
+                // The first attempt left the index it created (3 bytes); with this connection's
+                // exclusive lock no other connection can be using it.
+                if !had_index {
+                    let _ = std::fs::remove_file(&index);
+                }
+                Ok(store)
+            }
+            other => other,
+        }
+    }
+
+    /// One connection on `path` (read-only, or read-write and created if absent), keyed, with
+    /// `locking`, then [`Store::init`].
+    fn connect(
+        path: &Path,
+        read_only: bool,
+        pending_log: bool,
+        key: Option<&DatabaseKey>,
+        locking: Locking,
+    ) -> Result<Store> {
+        let conn = if read_only {
             open_read_only_connection(path, pending_log)?
         } else {
             let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -241,6 +294,10 @@ impl Store {
         // The key first: every step below reads the file.
         if let Some(key) = key {
             cipher::apply_key(&conn, key)?;
+        }
+        if locking == Locking::Exclusive {
+            // Before the first read: the write-ahead log's index is then kept in memory.
+            conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
         }
         // SQLite opens a file it may not write (another user's) read-only by itself.
         let read_only = conn.is_readonly(MAIN_DB)?;
@@ -436,6 +493,20 @@ fn sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
     p.into()
 }
 
+/// Refuses a path that is not a regular file (a device such as `/dev/null`, a folder, a pipe, a
+/// socket), and a database whose `-journal`, `-wal` or `-shm` is one: SQLite would open it, read
+/// from it (a pipe can block forever) and create its own files beside it (`/dev/null-journal`,
+/// with the device's permissions). A path that does not exist yet is fine; a symbolic link
+/// counts as what it points to.
+fn refuse_special_files(path: &Path) -> Result<()> {
+    let beside = ["-journal", "-wal", "-shm"].map(|suffix| sibling(path, suffix));
+    let special = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_file());
+    if special(path) || beside.iter().any(|p| special(p)) {
+        return Err(Error::NotAFile);
+    }
+    Ok(())
+}
+
 /// Whether SQLite would roll the rollback journal at `journal` back into a file that was not
 /// empty: the journal is hot (its header synced: non-empty, first byte not zero) and records an
 /// original file of one page or more. A journal that is absent, empty, zeroed, or records an empty
@@ -497,6 +568,21 @@ fn is_busy(e: &Error) -> bool {
         _ => None,
     };
     matches!(code, Some(DatabaseBusy | DatabaseLocked))
+}
+
+/// Whether `e` is SQLite failing to create, size or map the `-shm` index of the write-ahead log
+/// (on a full disk: the index needs 32 KiB before the first read).
+fn index_cannot_grow(e: &Error) -> bool {
+    use rusqlite::ffi::{SQLITE_IOERR_SHMMAP, SQLITE_IOERR_SHMOPEN, SQLITE_IOERR_SHMSIZE};
+    let Error::Sqlite(rusqlite::Error::SqliteFailure(failure, _)) = e else {
+        return false;
+    };
+    [
+        SQLITE_IOERR_SHMOPEN,
+        SQLITE_IOERR_SHMSIZE,
+        SQLITE_IOERR_SHMMAP,
+    ]
+    .contains(&failure.extended_code)
 }
 
 fn is_corrupt(e: &rusqlite::Error) -> bool {
@@ -993,6 +1079,39 @@ mod tests {
         ] {
             assert_refused_untouched(sql, false, |e| matches!(e, Error::ForeignDatabase));
         }
+    }
+
+    #[test]
+    fn a_path_that_is_not_a_regular_file_is_refused_before_sqlite_opens_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("folder.db");
+        std::fs::create_dir(&folder).unwrap();
+        // A pipe could block a read: tests/it/cli.rs tries one in a child process with a time
+        // limit.
+        let listing = |d: &Path| {
+            let mut names: Vec<_> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            names.sort();
+            names
+        };
+        let (before, devices) = (listing(dir.path()), listing(Path::new("/dev")));
+        for path in [Path::new("/dev/null"), Path::new("/dev/zero"), &folder] {
+            let opens: [fn(&Path) -> Result<Store>; 2] =
+                [|p| Store::open(p), |p| Store::open_read_only(p)];
+            for open in opens {
+                let e = CoachError::from(open(path).unwrap_err());
+                assert_eq!(e.code(), "not_a_database", "{}: {e}", path.display());
+                assert!(e.detail().contains("not a regular file"), "{e}");
+            }
+        }
+        assert_eq!(listing(dir.path()), before);
+        assert_eq!(
+            listing(Path::new("/dev")),
+            devices,
+            "nothing was created in /dev"
+        );
     }
 
     #[test]

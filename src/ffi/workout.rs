@@ -22,7 +22,7 @@ use crate::workout::model::{
 use crate::workout::service::{self, WorkoutSink};
 
 /// Largest workout request read from JSON (bytes).
-const MAX_REQUEST_BYTES: usize = 256 * 1024;
+const MAX_REQUEST_BYTES: usize = crate::kernel::limits::MAX_JOB_REQUEST_BYTES;
 
 /// Receives the events of [`Workouts::generate`]: `preAnalysis`, then `analyzer` (and
 /// `analyzerRepair`) and `generator` (and `generatorRepair`) per model call, and always `done`

@@ -15,6 +15,7 @@
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use crate::kernel::error::json::outside_strings;
 use crate::kernel::error::RequestError;
 
 /// Recipes per import call, at most.
@@ -22,9 +23,13 @@ pub const MAX_IMPORT_RECIPES: usize = 20_000;
 /// Bytes of import JSON, at most (checked before parsing).
 pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
 
-/// Bytes of one request to the C API (`coach_call`) or of the stdin of
-/// `coach suggest evaluate` and `coach plan transform`, at most: 1 MiB.
+/// Bytes of one request to the C API (`coach_call`), of the stdin of `coach suggest evaluate` and
+/// `coach plan transform`, or of the CLI's `--script` file, at most: 1 MiB.
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
+/// Bytes of a meal-plan or workout request read as JSON (`Meals::request_from_json`, `meals.plan`,
+/// `Workouts::request_from_json`, the `--request` file of `coach meals plan` and
+/// `coach workout generate`), at most: 256 KiB.
+pub const MAX_JOB_REQUEST_BYTES: usize = 256 << 10;
 /// Bytes of an operations text (`Planner::dry_run_json`, `Planner::apply_json`, `planner.dryRun`, `planner.apply`,
 /// `coach ops`), at most: 512 KiB (20 operations with notes at their longest fit in a fifth).
 pub const MAX_OPERATIONS_BYTES: usize = 512 << 10;
@@ -114,18 +119,7 @@ pub fn check_json(text: &str, caps: &Caps) -> Result<(), RequestError> {
     check_size(text, caps)?;
     // Per open container: is it an array, and how many elements have started in it.
     let mut stack: Vec<(bool, usize)> = Vec::new();
-    let (mut in_string, mut escaped) = (false, false);
-    for &b in text.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    for (_, b) in outside_strings(text) {
         if b.is_ascii_whitespace() {
             continue;
         }
@@ -136,7 +130,6 @@ pub fn check_json(text: &str, caps: &Caps) -> Result<(), RequestError> {
             }
         }
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 if stack.len() >= caps.depth {
                     return Err(refused(format!("nested deeper than {} levels", caps.depth)));

@@ -269,20 +269,9 @@ impl<'a> Iterator for BalancedObjects<'a> {
 /// Length of the balanced `{…}` at the start of `s` (braces inside strings do not count), or
 /// `None` when it never closes (cut-off JSON).
 pub(crate) fn closed_object_len(s: &str) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut depth = 0usize;
+    for (i, b) in json::outside_strings(s) {
         match b {
-            b'"' => in_string = true,
             b'{' => depth += 1,
             b'}' => {
                 depth = depth.saturating_sub(1);

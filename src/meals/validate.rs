@@ -11,7 +11,7 @@ use crate::kernel::error::{Error, Result};
 pub use crate::kernel::limits::{MAX_IMPORT_BYTES, MAX_IMPORT_RECIPES};
 
 /// Bytes of a request read as JSON, at most (checked before parsing).
-pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+pub const MAX_REQUEST_BYTES: usize = crate::kernel::limits::MAX_JOB_REQUEST_BYTES;
 /// Days per plan, at most.
 pub const MAX_DAYS: usize = 31;
 /// Longest id.

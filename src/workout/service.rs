@@ -530,8 +530,9 @@ pub fn render_plan_json(text: &str) -> Result<String> {
     };
     crate::kernel::limits::check_json(text, &crate::kernel::limits::Caps::ANALYZER_PLAN)
         .map_err(|e| bad(String::new(), e.detail))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| bad(String::new(), crate::kernel::error::json::describe(&e)))?;
+    // `-0` is zero (an integer field refuses serde_json's -0.0).
+    let value: Value = serde_json::from_str(&json::negative_zero_as_zero(text))
+        .map_err(|e| bad(String::new(), json::describe(&e)))?;
     if let Some(i) = document::schema_issues(document::analyzer_validator(), &value)
         .into_iter()
         .next()

@@ -1,6 +1,6 @@
 //! The `coach` CLI contract: exit codes and exact stdout, as scripts see them.
 
-use crate::common::run_coach;
+use crate::common::{run_coach, run_coach_with, Child};
 use std::process::Output;
 
 use serde_json::{json, Value};
@@ -826,13 +826,16 @@ fn recipes_import_then_meals_plan_prints_progress_then_the_job() {
     assert_eq!(o.status.code(), Some(64), "--request is required");
 }
 
+/// The workout request of the CLI tests.
+const WORKOUT_REQUEST: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/workout/request.json"
+);
+
 #[test]
 fn workout_generate_then_validate_and_render() {
     let (dir, db) = temp_db();
-    let request = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/workout/request.json"
-    );
+    let request = WORKOUT_REQUEST;
     let o = coach(
         &["workout", "generate", "--db", &db, "--request", request],
         "",
@@ -987,4 +990,257 @@ fn plan_generate_prints_the_transform_from_the_models_answer() {
         "legs",
     );
     assert_eq!(o.status.code(), Some(64), "a model is needed");
+}
+
+// ---- hostile files, devices and environments ----
+
+/// The address space a CLI child gets where an input could be read whole: a run needs less than
+/// 64 MiB; reading a large file or a device whole runs out of this.
+const CHILD_MEMORY: u64 = 256 << 20;
+
+fn coach_limited(args: &[&str], stdin: &[u8]) -> Output {
+    let how = Child {
+        memory_bytes: Some(CHILD_MEMORY),
+        ..Child::default()
+    };
+    run_coach_with(args, stdin, &how)
+}
+
+/// The error JSON of `o`: its code and detail, after checking the exit code.
+fn refusal(o: &Output, exit: i32, what: &str) -> (String, String) {
+    assert_eq!(
+        o.status.code(),
+        Some(exit),
+        "{what}: stdout {} stderr {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = stdout_json(o);
+    (
+        v["error"]["code"].as_str().unwrap_or_default().to_string(),
+        v["error"]["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    )
+}
+
+#[test]
+fn request_and_script_files_are_read_no_further_than_their_cap() {
+    let (dir, db) = temp_db();
+    // 600 MB that take no room on disk, a device that never ends, and bytes that are not UTF-8.
+    let sparse = dir.path().join("sparse.json");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(600 << 20)
+        .unwrap();
+    let sparse = sparse.to_str().unwrap();
+    let latin1 = dir.path().join("latin1.json");
+    std::fs::write(&latin1, b"{\"date\": \"caf\xe9\"}").unwrap();
+    let latin1 = latin1.to_str().unwrap();
+    for file in [sparse, "/dev/zero"] {
+        for args in [
+            vec!["meals", "plan", "--db", &db, "--request", file],
+            vec!["workout", "generate", "--db", &db, "--request", file],
+        ] {
+            let (code, detail) = refusal(&coach_limited(&args, b""), 1, &args.join(" "));
+            assert_eq!(code, "invalid_argument", "{args:?}");
+            assert_eq!(
+                detail, "the --request file is larger than 262144 bytes",
+                "{args:?}"
+            );
+        }
+        let script = ["--script", file];
+        for args in [
+            [&["assistant", "--db", &db][..], &script, &["hello"]].concat(),
+            [
+                &["plan", "generate", "--db", &db, "--date", "2026-11-23"][..],
+                &script,
+            ]
+            .concat(),
+        ] {
+            let (code, detail) = refusal(&coach_limited(&args, b"legs"), 1, &args.join(" "));
+            assert_eq!(code, "invalid_argument", "{args:?}");
+            assert_eq!(
+                detail, "the --script file is larger than 1048576 bytes",
+                "{args:?}"
+            );
+        }
+    }
+    for args in [
+        vec!["meals", "plan", "--db", &db, "--request", latin1],
+        vec!["workout", "generate", "--db", &db, "--request", latin1],
+    ] {
+        let (code, detail) = refusal(&coach_limited(&args, b""), 1, &args.join(" "));
+        assert_eq!(
+            (code.as_str(), detail.as_str()),
+            ("invalid_argument", "the --request file is not UTF-8 text"),
+            "{args:?}"
+        );
+    }
+}
+
+/// The names in `/dev` that start with one of the devices' names: SQLite would put its
+/// `-journal`, `-wal` or `-shm` there.
+fn device_siblings() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("/dev")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| ["null-", "zero-", "full-"].iter().any(|d| n.starts_with(d)))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_db_path_that_is_not_a_regular_file_is_not_a_database() {
+    let (dir, db) = temp_db();
+    // A pipe, a folder, and a pipe where SQLite looks for a rollback journal beside a database.
+    let fifo = dir.path().join("pipe.db");
+    let folder = dir.path().join("folder.db");
+    std::fs::create_dir(&folder).unwrap();
+    drop(coachcore::Coach::open(db.clone()).unwrap());
+    let fifo_journal = format!("{db}-journal");
+    for path in [fifo.to_str().unwrap(), &fifo_journal] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {path}");
+    }
+    let listing = crate::damaged_and_read_only::names_in(dir.path());
+    let devices = device_siblings();
+    let fifo = fifo.to_str().unwrap();
+    for path in [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        fifo,
+        folder.to_str().unwrap(),
+        &db,
+    ] {
+        // A dry run promises no change, and an apply is refused before anything is written.
+        for args in [
+            vec!["ops", "dryrun", "--db", path, "--today", "2026-11-23"],
+            vec!["ops", "apply", "--db", path, "--today", "2026-11-23"],
+        ] {
+            let (code, detail) = refusal(&coach_limited(&args, CALL_MOM.as_bytes()), 1, path);
+            assert_eq!(code, "not_a_database", "{args:?}: {detail}");
+        }
+    }
+    assert_eq!(device_siblings(), devices, "nothing was created in /dev");
+    assert_eq!(crate::damaged_and_read_only::names_in(dir.path()), listing);
+}
+
+#[test]
+fn a_closed_stdout_exits_74_before_doing_anything() {
+    let (_dir, db) = temp_db();
+    let how = Child {
+        stdout_closed: true,
+        ..Child::default()
+    };
+    let apply = ["ops", "apply", "--db", &db, "--today", "2026-11-23"];
+    for args in [&apply[..], &["plan", "select-schema"], &["--help"]] {
+        let o = run_coach_with(args, CALL_MOM.as_bytes(), &how);
+        assert_eq!(o.status.code(), Some(74), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("stdout"), "{args:?}: {stderr}");
+    }
+    // Nothing was applied: the database was not even created, so a retry applies once.
+    assert!(!std::path::Path::new(&db).exists());
+    let o = coach(&apply, CALL_MOM);
+    assert_eq!(o.status.code(), Some(0));
+    let c = coachcore::Coach::open(db.clone()).unwrap();
+    assert_eq!(c.planner().audit_log(10, None).unwrap().len(), 1);
+}
+
+#[test]
+fn reads_work_while_the_disk_is_full() {
+    let (dir, db) = temp_db();
+    let o = coach(
+        &["ops", "apply", "--db", &db, "--today", "2026-11-23"],
+        CALL_MOM,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let listing = crate::damaged_and_read_only::names_in(dir.path());
+    let bytes = std::fs::read(&db).unwrap();
+    // No file may grow past 1 KiB: every write that needs room fails, as on a full disk.
+    let full = Child {
+        file_bytes: Some(1024),
+        ..Child::default()
+    };
+    let dryrun = ["ops", "dryrun", "--db", &db, "--today", "2026-11-23"];
+    let o = run_coach_with(&dryrun, CALL_MOM.as_bytes(), &full);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(stdout_json(&o)["validCount"], 1);
+    let o = run_coach_with(&["ops", "undo", "--db", &db, "no-such-request"], b"", &full);
+    assert_eq!(stdout_json(&o)["error"]["code"], "not_found", "a read");
+    // A write fails as storage and changes nothing.
+    let apply = ["ops", "apply", "--db", &db, "--today", "2026-11-23"];
+    let o = run_coach_with(&apply, CALL_MOM.as_bytes(), &full);
+    let (code, _) = refusal(&o, 1, "apply on a full disk");
+    assert_eq!(code, "storage");
+    assert_eq!(crate::damaged_and_read_only::names_in(dir.path()), listing);
+    assert!(std::fs::read(&db).unwrap() == bytes, "the file changed");
+    let c = coachcore::Coach::open(db.clone()).unwrap();
+    assert_eq!(c.planner().audit_log(10, None).unwrap().len(), 1);
+}
+
+#[test]
+fn negative_zero_is_zero_in_integer_fields() {
+    let mut evaluate: Value =
+        serde_json::from_str(include_str!("../data/suggest/evaluate-input.json")).unwrap();
+    evaluate["nowMs"] = json!(0);
+    // An analyzer plan to render, from a generated workout: `warmups` is an integer.
+    let (_dir, db) = temp_db();
+    let generate = [
+        "workout",
+        "generate",
+        "--db",
+        &db,
+        "--request",
+        WORKOUT_REQUEST,
+    ];
+    let out = String::from_utf8(coach(&generate, "").stdout).unwrap();
+    let result: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let analyzer = result["result"]["analyzer"].to_string();
+    for (args, text, field) in [
+        (&["suggest", "evaluate"], evaluate.to_string(), "\"nowMs\":"),
+        (&["workout", "render"], analyzer, "\"warmups\":"),
+    ] {
+        let zero = format!("{field}0");
+        assert!(text.contains(&zero), "{args:?}");
+        let expected = coach(args, &text);
+        assert_eq!(expected.status.code(), Some(0), "{args:?}");
+        let o = coach(args, &text.replace(&zero, &format!("{field}-0")));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        assert_eq!(o.stdout, expected.stdout, "{args:?}");
+    }
+}
+
+#[test]
+fn random_bytes_cannot_be_told_from_an_encrypted_database() {
+    let (dir, _) = temp_db();
+    let path = dir.path().join("random.db");
+    let mut rng = crate::common::Rng(22);
+    let bytes: Vec<u8> = (0..8192).map(|_| rng.next() as u8).collect();
+    std::fs::write(&path, &bytes).unwrap();
+    let o = coach(&["ops", "dryrun", "--db", path.to_str().unwrap()], CALL_MOM);
+    let (code, _) = refusal(&o, 1, "random bytes");
+    assert_eq!(code, "database_encrypted");
+    assert!(std::fs::read(&path).unwrap() == bytes, "the file changed");
+    assert_eq!(
+        crate::damaged_and_read_only::names_in(dir.path()),
+        ["random.db"]
+    );
 }

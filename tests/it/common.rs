@@ -1,5 +1,6 @@
 //! Shared by the integration tests: the test model for the real-model modules (`llama*.rs`), the
-//! CLI runner for the CLI modules (`cli.rs`, `demo.rs`), and a seedable random stream for the
+//! CLI runner for the CLI modules (`cli.rs`, `demo.rs`, `encryption.rs`: a child process with a time
+//! limit, and optionally a memory or file-size limit), and a seedable random stream for the
 //! generated-input runs ([`Rng`]).
 
 // Each module uses part of this one, and the real-model modules exist only with feature `llama`.
@@ -30,21 +31,116 @@ pub fn model_path() -> Option<String> {
 /// Runs the CLI with `stdin`; with `close_stdout` its stdout is closed before it writes anything
 /// (as `coach … | head -c 0`).
 pub fn run_coach(args: &[&str], stdin: &str, close_stdout: bool) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_coach"))
-        .args(args)
+    let how = Child {
+        reader_gone: close_stdout,
+        ..Child::default()
+    };
+    run_coach_with(args, stdin.as_bytes(), &how)
+}
+
+/// How [`run_coach_with`] runs the CLI as a child process. Every run has a time limit
+/// ([`CHILD_TIME_LIMIT`]: a hang fails the test instead of stalling it); the rest is optional.
+#[derive(Default)]
+pub struct Child<'a> {
+    /// Environment variables set for the child (it inherits this process's others, except
+    /// `COACH_DB_KEY`, which it gets only from here).
+    pub env: &'a [(&'a str, &'a str)],
+    /// The address space the child may use (`RLIMIT_AS`): input read whole runs out of it.
+    pub memory_bytes: Option<u64>,
+    /// The largest file the child may write (`RLIMIT_FSIZE`, `SIGXFSZ` ignored): a write that
+    /// grows a file past it fails as on a full disk.
+    pub file_bytes: Option<u64>,
+    /// Stdout closed when the child starts (`coach … >&-`).
+    pub stdout_closed: bool,
+    /// The reader closes stdout before the child writes anything (`coach … | head -c 0`).
+    pub reader_gone: bool,
+}
+
+/// How long a CLI child may run before it is killed and the test fails (a guard against hangs,
+/// not a measurement: a run takes well under a second).
+pub const CHILD_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs the CLI with `stdin` as `how` says; panics if it runs past [`CHILD_TIME_LIMIT`].
+pub fn run_coach_with(args: &[&str], stdin: &[u8], how: &Child<'_>) -> Output {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_coach"));
+    cmd.args(args)
+        .env_remove("COACH_DB_KEY")
+        .envs(how.env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if close_stdout {
+        .stderr(Stdio::piped());
+    let (memory, file, closed) = (how.memory_bytes, how.file_bytes, how.stdout_closed);
+    // SAFETY: between fork and exec the closure only makes async-signal-safe calls (setrlimit,
+    // signal, close) on plain values it owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = |resource, bytes: u64| {
+                let l = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
+                if libc::setrlimit(resource, &l) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            };
+            if let Some(bytes) = memory {
+                limit(libc::RLIMIT_AS, bytes)?;
+            }
+            if let Some(bytes) = file {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                limit(libc::RLIMIT_FSIZE, bytes)?;
+            }
+            if closed {
+                libc::close(1);
+            }
+            Ok(())
+        })
+    };
+    let mut child = cmd.spawn().unwrap();
+    if how.reader_gone {
         drop(child.stdout.take());
     }
-    // A command that fails before reading stdin (a usage error) closes the pipe early.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // A command that fails before reading stdin (a usage error), or reads only up to a cap,
+    // closes the pipe early.
+    let writer = std::thread::spawn(move || {
+        if let Err(e) = input.write_all(&stdin) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+        }
+    });
+    let deadline = std::time::Instant::now() + CHILD_TIME_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("coach {args:?} ran longer than {CHILD_TIME_LIMIT:?} and was killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    writer.join().unwrap();
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
     }
-    child.wait_with_output().unwrap()
 }
 
 /// A xorshift stream seeded from the clock, for the kill tests: the seed (for the caller to print,

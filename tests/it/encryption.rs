@@ -1,8 +1,9 @@
 //! Encryption at rest (feature `encryption`, SQLCipher) on real files: a database written with a
 //! key reads back with it and is not plain SQLite on disk; a wrong key, no key, and a key for a
 //! plain file are typed errors that leave the file byte-identical; rekey; encrypted and plain
-//! copies; two connections and a read-only file with the key; the CLI's `COACH_DB_KEY`. Without
-//! the feature, a key is `EncryptionUnavailable` and nothing is created.
+//! copies; two connections and a read-only file with the key; the CLI's `COACH_DB_KEY` (the demo's
+//! too; an empty one is refused). Without the feature, a key is `EncryptionUnavailable` and
+//! nothing is created.
 
 #[cfg(feature = "encryption")]
 use std::path::Path;
@@ -11,12 +12,14 @@ use coachcore::{Coach, CoachError};
 
 use crate::damaged_and_read_only::names_in;
 
+use serde_json::Value;
+
 #[cfg(feature = "encryption")]
 use {
     crate::data_export::{fill, T0},
     coachcore::db::{DatabaseKey, Store},
     coachcore::kernel::clock::FixedClock,
-    serde_json::{json, Value},
+    serde_json::json,
     std::path::PathBuf,
     std::sync::Arc,
 };
@@ -317,35 +320,27 @@ fn every_connection_is_keyed_two_coaches_and_a_read_only_file() {
     drop(dir);
 }
 
+/// Runs the CLI with `COACH_DB_KEY` set to `key` (or unset): its exit code and stdout. The key
+/// goes to the child only: set in this process it would reach the other tests' children.
+fn coach_with_key(args: &[&str], key: Option<&str>, stdin: &str) -> (Option<i32>, String) {
+    let env = key.map(|k| [("COACH_DB_KEY", k)]);
+    let how = crate::common::Child {
+        env: env.as_ref().map_or(&[][..], |e| &e[..]),
+        ..Default::default()
+    };
+    let out = crate::common::run_coach_with(args, stdin.as_bytes(), &how);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 #[cfg(feature = "encryption")]
 #[test]
 fn the_cli_takes_the_key_from_coach_db_key() {
-    use std::process::Command;
     let (dir, path) = encrypted_file();
     let db = path.to_str().unwrap();
     let hex: String = KEY.iter().map(|b| format!("{b:02x}")).collect();
-    // The key goes to the child only: setting it in this process would reach the other tests'
-    // children.
-    let run = |args: &[&str], key: Option<&str>, stdin: &str| {
-        use std::io::Write;
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_coach"));
-        cmd.args(args);
-        match key {
-            Some(k) => cmd.env("COACH_DB_KEY", k),
-            None => cmd.env_remove("COACH_DB_KEY"),
-        };
-        let mut child = cmd
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-        let out = child.wait_with_output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
     let dryrun = ["ops", "dryrun", "--db", db, "--today", "2026-11-18"];
     let ops = r#"{"operations": [{"op": "create", "kind": "todo", "title": "cli-written"}]}"#;
     let before = snapshot(&path);
@@ -354,7 +349,7 @@ fn the_cli_takes_the_key_from_coach_db_key() {
         (Some("00".repeat(32)), "wrong_key"),
         (Some("xyz".into()), "invalid_argument"),
     ] {
-        let (status, out) = run(&dryrun, key.as_deref(), ops);
+        let (status, out) = coach_with_key(&dryrun, key.as_deref(), ops);
         let v: Value = serde_json::from_str(out.trim()).unwrap_or(Value::Null);
         assert_eq!(v["error"]["code"], code, "{out}");
         assert_ne!(status, Some(0));
@@ -362,13 +357,64 @@ fn the_cli_takes_the_key_from_coach_db_key() {
         assert_eq!(snapshot(&path), before);
     }
     // With the key: a dry run, then a write; the title goes in encrypted.
-    let (status, out) = run(&dryrun, Some(&hex), ops);
+    let (status, out) = coach_with_key(&dryrun, Some(&hex), ops);
     assert_eq!(status, Some(0), "{out}");
     let apply = ["ops", "apply", "--db", db, "--today", "2026-11-18"];
-    let (status, out) = run(&apply, Some(&hex), ops);
+    let (status, out) = coach_with_key(&apply, Some(&hex), ops);
     assert_eq!(status, Some(0), "{out}");
     assert!(titles(&open(&path, &KEY).unwrap()).contains(&"cli-written".to_string()));
     let bytes = std::fs::read(&path).unwrap();
     assert!(!bytes.windows(11).any(|w| w == b"cli-written"));
     drop(dir);
+}
+
+/// `COACH_DB_KEY` set but empty (or blank) is a key that is too short, in every build: refused
+/// before anything is created, never a plain database in its place.
+#[test]
+fn an_empty_coach_db_key_is_refused_and_nothing_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("coach.db");
+    let db = db.to_str().unwrap();
+    let ops = r#"[{"op": "create", "kind": "todo", "title": "t"}]"#;
+    for key in ["", " "] {
+        // `coach ops` exits 2 on invalid_argument, the other commands 1.
+        for (args, exit) in [
+            (&["ops", "apply", "--db", db][..], 2),
+            (&["ops", "dryrun", "--db", db], 2),
+            (&["demo", "--db", db], 1),
+        ] {
+            let (status, out) = coach_with_key(args, Some(key), ops);
+            assert_eq!(status, Some(exit), "{args:?}: {out}");
+            let v: Value = serde_json::from_str(out.lines().last().unwrap_or("")).unwrap();
+            assert_eq!(v["error"]["code"], "invalid_argument", "{args:?}: {out}");
+            assert!(
+                names_in(dir.path()).is_empty(),
+                "{args:?}: a file was created"
+            );
+        }
+    }
+}
+
+/// `coach demo --db` opens its file with `COACH_DB_KEY` as every other command does.
+#[test]
+fn the_demo_takes_the_key_from_coach_db_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.db");
+    let hex: String = KEY.iter().map(|b| format!("{b:02x}")).collect();
+    let (status, out) = coach_with_key(&["demo", "--db", path.to_str().unwrap()], Some(&hex), "");
+    let out = out.lines().last().unwrap_or_default();
+    if cfg!(feature = "encryption") {
+        assert_eq!(status, Some(0), "{out}");
+        assert_ne!(&std::fs::read(&path).unwrap()[..16], b"SQLite format 3\0");
+        let c = Coach::open_encrypted(path.display().to_string(), KEY.to_vec()).unwrap();
+        assert_eq!(c.planner().audit_log(10, None).unwrap().len(), 3);
+    } else {
+        assert_eq!(status, Some(1), "{out}");
+        let v: Value = serde_json::from_str(out).unwrap();
+        assert_eq!(v["error"]["code"], "encryption_unavailable", "{out}");
+        assert!(
+            names_in(dir.path()).is_empty(),
+            "no plaintext store was made"
+        );
+    }
 }

@@ -11,12 +11,16 @@ use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
 use coachcore::ffi::requests::EvaluateRequest;
 use coachcore::kernel::error::ErrorJson;
-use coachcore::kernel::limits::{check_json, Caps, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES};
+use coachcore::kernel::limits::{
+    check_json, Caps, MAX_JOB_REQUEST_BYTES, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES,
+};
 use coachcore::llm::scripted::ScriptedModel;
 use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
-use crate::io::{open, print_error, print_ops_error, read_stdin, read_stdin_bytes, version, Usage};
+use crate::io::{
+    open, print_error, print_ops_error, read_file, read_stdin, read_stdin_bytes, version, Usage,
+};
 
 /// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
 fn ops_input() -> Result<Result<String, ExitCode>, Usage> {
@@ -90,12 +94,17 @@ impl EventSink for PrintEvents {
     }
 }
 
-fn scripted(path: &str) -> Result<Arc<dyn LanguageModel>, Usage> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Usage(format!("cannot read the --script file: {e}")))?;
+/// The scripted model of `--script FILE` (at most 1 MiB: larger or not UTF-8 is the inner `Err`,
+/// `invalid_argument`); a usage error when the file cannot be read or is not a JSON array of
+/// strings.
+fn scripted(path: &str) -> Result<Result<Arc<dyn LanguageModel>, CoachError>, Usage> {
+    let text = match read_file("--script", path, MAX_REQUEST_BYTES)? {
+        Ok(text) => text,
+        Err(e) => return Ok(Err(e)),
+    };
     let replies: Vec<String> = coachcore::kernel::error::parse_request(&text)
         .map_err(|e| Usage(format!("--script must be a JSON array of strings ({e})")))?;
-    Ok(ScriptedModel::texts(replies))
+    Ok(Ok(ScriptedModel::texts(replies)))
 }
 
 #[cfg(feature = "llama")]
@@ -117,12 +126,13 @@ fn gguf(_path: &str) -> Result<Arc<dyn LanguageModel>, CoachError> {
     })
 }
 
-/// The text of the `--request FILE` flag's file (required).
-pub(crate) fn request_file(f: &HashMap<String, &str>) -> Result<String, Usage> {
+/// The text of the `--request FILE` flag's file (required), read no further than
+/// [`MAX_JOB_REQUEST_BYTES`]: larger or not UTF-8 is the inner `Err` (`invalid_argument`).
+fn request_file(f: &HashMap<String, &str>) -> Result<Result<String, CoachError>, Usage> {
     let path = f
         .get("--request")
         .ok_or_else(|| Usage("--request is required".into()))?;
-    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read the --request file: {e}")))
+    read_file("--request", path, MAX_JOB_REQUEST_BYTES)
 }
 
 /// The model `--script FILE` or `--model GGUF` names (neither: none); a usage error for both, a
@@ -132,7 +142,7 @@ pub(crate) fn model_flags(
 ) -> Result<Result<Option<Arc<dyn LanguageModel>>, CoachError>, Usage> {
     Ok(match (f.get("--script"), f.get("--model")) {
         (Some(_), Some(_)) => return Err(Usage("give --script or --model, not both".into())),
-        (Some(path), None) => Ok(Some(scripted(path)?)),
+        (Some(path), None) => scripted(path)?.map(Some),
         (None, Some(path)) => gguf(path).map(Some),
         (None, None) => Ok(None),
     })
@@ -163,7 +173,7 @@ pub(crate) fn job_inputs<'a, R>(
         Ok(m) => m,
         Err(e) => return Ok(Err(print_error(&e))),
     };
-    Ok(match parse(&text) {
+    Ok(match text.and_then(|text| parse(&text)) {
         Ok(request) => Ok(JobInputs { db, request, model }),
         Err(e) => Err(print_error(&e)),
     })

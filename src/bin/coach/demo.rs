@@ -91,7 +91,7 @@ fn load(coach: &Coach, path: &str) -> Result<(), CoachError> {
 
 fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
     out!("coachcore {} demo", coachcore::library_version());
-    let coach = Coach::open(path.to_string())?;
+    let coach = crate::io::open_file(path)?;
     out!("database: {path}");
     match model {
         Some(m) => load(&coach, m)?,

@@ -23,6 +23,35 @@ pub(crate) fn stdout_failed() -> bool {
     STDOUT.load(Ordering::Relaxed) == STDOUT_FAILED
 }
 
+/// Whether stdout (descriptor 1) was closed when the process started (`coach … >&-`). Rust's
+/// runtime opens `/dev/null` on a closed standard descriptor before `main`, after which every
+/// line would vanish without an error: so this is recorded earlier, by [`record_stdout`], which
+/// the loader runs with the program's initialisers (Linux, Android, Apple platforms; elsewhere
+/// stdout counts as open).
+pub(crate) fn stdout_closed_at_start() -> bool {
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn record_stdout() {
+    // SAFETY: F_GETFD on a descriptor number only reads the process's descriptor table.
+    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// [`record_stdout`] among the initialisers the loader runs before the runtime starts.
+#[cfg(unix)]
+#[used]
+#[cfg_attr(
+    any(target_os = "linux", target_os = "android"),
+    link_section = ".init_array"
+)]
+#[cfg_attr(target_vendor = "apple", link_section = "__DATA,__mod_init_func")]
+static RECORD_STDOUT: extern "C" fn() = record_stdout;
+
 /// Prints one line on stdout (what `out!` calls).
 pub(crate) fn emit(line: std::fmt::Arguments<'_>) {
     if STDOUT.load(Ordering::Relaxed) != STDOUT_OK {
@@ -56,17 +85,25 @@ pub(crate) fn version(s: &str) -> Result<SchemaVersion, Usage> {
 /// never an argument, which other users of the machine can read in the process list.
 const KEY_VARIABLE: &str = "COACH_DB_KEY";
 
-/// The database of `--db` (encrypted with the key in `COACH_DB_KEY` when that is set and not
-/// empty), or an in-memory one without `--db`.
+/// The database of `--db` ([`open_file`]), or an in-memory one without `--db`.
 pub(crate) fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
-    let key = std::env::var(KEY_VARIABLE).ok().filter(|k| !k.is_empty());
-    match (db, key) {
-        (Some(path), Some(hex)) => {
-            let key = coachcore::db::DatabaseKey::from_hex(&hex).map_err(CoachError::from)?;
+    match db {
+        Some(path) => open_file(path),
+        None => Coach::open_in_memory(),
+    }
+}
+
+/// The database file at `path`, encrypted with the key in `COACH_DB_KEY` when that is set. Set but
+/// empty, blank or not 64 hexadecimal digits is `invalid_argument` before anything is opened:
+/// never taken for no key, which would store in plaintext what was meant to be encrypted.
+pub(crate) fn open_file(path: &str) -> Result<Arc<Coach>, CoachError> {
+    match std::env::var_os(KEY_VARIABLE) {
+        Some(hex) => {
+            let hex = hex.to_str().unwrap_or_default();
+            let key = coachcore::db::DatabaseKey::from_hex(hex).map_err(CoachError::from)?;
             Coach::open_with_key(path.to_string(), &key)
         }
-        (Some(path), None) => Coach::open(path.to_string()),
-        (None, _) => Coach::open_in_memory(),
+        None => Coach::open(path.to_string()),
     }
 }
 
@@ -92,15 +129,28 @@ pub(crate) fn print_ops_error(e: &CoachError) -> ExitCode {
     }
 }
 
+/// Reads at most `cap` bytes of `reader` (it stops reading there): `None` when it holds more.
+fn read_capped(reader: impl Read, cap: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(cap as u64 + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() <= cap).then_some(bytes))
+}
+
+/// Bytes read by [`read_capped`] as text: `invalid_argument` when there were more than `cap` or
+/// they are not UTF-8; `what` names the input in the detail (`the input`, `the --request file`).
+fn capped_text(bytes: Option<Vec<u8>>, what: &str, cap: usize) -> Result<String, CoachError> {
+    let invalid = |detail: String| CoachError::InvalidArgument { detail };
+    match bytes {
+        None => Err(invalid(format!("{what} is larger than {cap} bytes"))),
+        Some(bytes) => {
+            String::from_utf8(bytes).map_err(|_| invalid(format!("{what} is not UTF-8 text")))
+        }
+    }
+}
+
 /// Reads stdin, at most `cap` bytes (it stops reading there): `None` when the input is larger.
 pub(crate) fn read_stdin_bytes(cap: usize) -> Result<Option<Vec<u8>>, Usage> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(cap as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|_| Usage("cannot read stdin".into()))?;
-    Ok((bytes.len() <= cap).then_some(bytes))
+    read_capped(std::io::stdin().lock(), cap).map_err(|_| Usage("cannot read stdin".into()))
 }
 
 /// Reads stdin as text of at most `cap` bytes; input that is larger or not UTF-8 prints the
@@ -115,11 +165,20 @@ pub(crate) fn stdin_or_refuse(cap: usize) -> Result<Result<String, ExitCode>, Us
 /// Reads stdin as text of at most `cap` bytes. Input that is larger or not UTF-8 is the error
 /// JSON to print (`invalid_argument`); a usage error only when stdin cannot be read at all.
 pub(crate) fn read_stdin(cap: usize) -> Result<Result<String, ErrorJson>, Usage> {
-    let invalid = |detail: String| CoachError::InvalidArgument { detail }.to_json();
-    Ok(match read_stdin_bytes(cap)? {
-        None => Err(invalid(format!("the input is larger than {cap} bytes"))),
-        Some(bytes) => {
-            String::from_utf8(bytes).map_err(|_| invalid("the input is not UTF-8 text".into()))
-        }
-    })
+    let bytes = read_stdin_bytes(cap)?;
+    Ok(capped_text(bytes, "the input", cap).map_err(|e| e.to_json()))
+}
+
+/// The text of the file a flag names (`--request`, `--script`), read no further than `cap` bytes
+/// (a device, a sparse file or a pipe that never ends included). A usage error when it cannot be
+/// opened or read; `invalid_argument` (the inner `Err`) when it is larger or not UTF-8.
+pub(crate) fn read_file(
+    flag: &str,
+    path: &str,
+    cap: usize,
+) -> Result<Result<String, CoachError>, Usage> {
+    let unreadable = |e: std::io::Error| Usage(format!("cannot read the {flag} file: {e}"));
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let bytes = read_capped(file, cap).map_err(unreadable)?;
+    Ok(capped_text(bytes, &format!("the {flag} file"), cap))
 }

@@ -58,25 +58,32 @@
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
 //!
-//! Stdin is read up to the command's cap (`src/limits.rs`; 512 KiB for `ops`, 32 MiB for
-//! `recipes import`, 1 MiB otherwise): larger input, or input that is not UTF-8, prints the error
-//! JSON with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
-//! non-UTF-8 with `invalid_json`, exit 2).
+//! Stdin, and the files `--request` and `--script` name, are read no further than their cap
+//! (`src/kernel/limits.rs`; stdin: 512 KiB for `ops`, 32 MiB for `recipes import`, 1 MiB
+//! otherwise; a `--request` file 256 KiB, a `--script` file 1 MiB), so a device or a sparse file
+//! costs no more than the cap: larger input, or input that is not UTF-8, prints the error JSON
+//! with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
+//! non-UTF-8 with `invalid_json`, exit 2). A file that cannot be opened or read is a usage error.
 //!
 //! Encryption at rest: with `COACH_DB_KEY` set to a 32-byte key as 64 hexadecimal digits, `--db`
-//! opens (or creates) the file encrypted with it (a build with the feature `encryption`; without
-//! it the error is `encryption_unavailable`). A wrong key is `wrong_key`, a plain file
-//! `database_not_encrypted`, an encrypted file without the variable `database_encrypted`; the
-//! file is left untouched. The key is never taken as an argument.
+//! opens (or creates) the file encrypted with it, `coach demo`'s file included (a build with the
+//! feature `encryption`; without it the error is `encryption_unavailable`). Set but empty, blank or
+//! malformed, it is `invalid_argument` and nothing is opened or created. A wrong key is `wrong_key`, a plain file
+//! `database_not_encrypted`, an encrypted file without the variable `database_encrypted` (so is
+//! a file of random bytes, in every build: the two cannot be told apart); the file is left
+//! untouched. The key is never taken as an argument.
 //!
 //! Usage errors print to stderr and exit 64; other failures print the error JSON
 //! `{"error":{"code":C,"path":P,"detail":D}}` (keys in that order) and exit 1. A database given
-//! with `--db` that is not the library's (not SQLite, corrupt, or another application's) is
-//! refused with `not_a_database` and left untouched.
+//! with `--db` that is not the library's (not SQLite, corrupt, or another application's), or a
+//! path that is not a regular file (`/dev/null`, a folder, a pipe), is refused with
+//! `not_a_database` and left untouched, with nothing created beside it.
 //!
 //! Output: a reader that goes away early (`coach … | head -c 100`) ends the output quietly; the
-//! command still finishes and exits with its normal code. Any other failure to write stdout is
-//! reported on stderr and exits 74. Error details never quote the input.
+//! command still finishes and exits with its normal code. A stdout that is closed when `coach`
+//! starts (`coach … >&-`) is reported on stderr and exits 74 before anything is done (nothing
+//! read, opened or applied). Any other failure to write stdout is reported on stderr and exits
+//! 74. Error details never quote the input.
 //!
 //! This file owns the contract, usage, dispatch, flags and stdout/exit handling; the commands are
 //! in `commands.rs`, `meals.rs` and `workout.rs`, the demo in `demo.rs`.
@@ -102,7 +109,7 @@ const USAGE: &str = "usage:
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
   coach demo [--db PATH] [--model GGUF]
-environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption)";
+environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
 
 /// Prints one line on stdout; never panics. After a failed write nothing more is printed.
 macro_rules! out {
@@ -124,6 +131,12 @@ mod meals;
 mod workout;
 
 fn main() -> ExitCode {
+    // Output that would vanish: refused before anything is read, opened or applied, so a retry
+    // with stdout open does the work once.
+    if io::stdout_closed_at_start() {
+        err_out!("coach: stdout is closed: nothing was done");
+        return ExitCode::from(74);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match run(&args) {
         Ok(code) => code,

@@ -95,6 +95,14 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             },
             Fault::Caller,
         ),
+        Error::NotAFile => (
+            CoachError::NotADatabase {
+                detail: "the path is not a regular file (a device, a folder or a pipe); it was \
+                         not opened"
+                    .into(),
+            },
+            Fault::Caller,
+        ),
         // rusqlite's messages name SQLite result codes, never bound values; the SQL text is left
         // out.
         Error::Migration { .. } => (
@@ -378,6 +386,7 @@ mod tests {
             },
             Error::IdempotencyConflict,
             Error::ForeignDatabase,
+            Error::NotAFile,
             Error::Output(OutputError::new(OutputErrorCode::InvalidJson, None, "d")),
             Error::Llm(LlmError::TimedOut { after_ms: 5 }),
             Error::ModelStep {
@@ -556,5 +565,23 @@ mod request_tests {
             assert!(!public.contains("SECRET"), "{public}");
             assert!(!e.to_json().to_response().contains("SECRET"), "{input}");
         }
+    }
+
+    #[test]
+    fn negative_zero_is_zero() {
+        let r =
+            parse_request::<Req>(r#"{"n":-0,"x":-0,"tags":["-0"],"by_name":{"a": -0 }}"#).unwrap();
+        assert_eq!((r.n, r.by_name["a"], r.tags[0].as_str()), (0, 0, "-0"));
+        assert!(r.x == 0.0 && r.x.is_sign_positive());
+        // Other numbers that start with -0 keep their sign and meaning; -01 is not JSON.
+        let r = parse_request::<Req>(r#"{"n":0,"x":-0.5,"tags":[],"by_name":{}}"#).unwrap();
+        assert_eq!(r.x, -0.5);
+        let r = parse_request::<Req>(r#"{"n":0,"x":-0e3,"tags":[],"by_name":{}}"#).unwrap();
+        assert_eq!(r.x, 0.0);
+        let e = parse_request::<Req>(r#"{"n":-01,"x":1,"tags":[],"by_name":{}}"#).unwrap_err();
+        assert_eq!(e.detail, "malformed JSON at line 1 column 8");
+        // An escaped quote does not end a string: its "-0" stays text.
+        let r = parse_request::<Req>(r#"{"n":0,"x":1,"tags":["\" -0"],"by_name":{}}"#).unwrap();
+        assert_eq!(r.tags[0], "\" -0");
     }
 }

@@ -8,8 +8,56 @@
 //! Pure: these helpers depend on nothing else in the crate, and everything that reads JSON uses
 //! them (request parsing in `super::request`, model output in `crate::llm::extract`, the assistant's
 //! operations), so a case is worded the same way wherever it comes from.
+//!
+//! Two helpers read JSON text itself, before it is parsed: [`outside_strings`], the one scan of its
+//! bytes that skips what is inside strings (the caps of `crate::kernel::limits` count with it), and
+//! [`negative_zero_as_zero`].
+
+use std::borrow::Cow;
 
 use serde_json::error::Category;
+
+/// The bytes of JSON text that are not inside a string, with their offsets: a string's opening
+/// quote is yielded, its content and closing quote are not (an escaped quote does not end it).
+/// Malformed text is scanned the same way; the parser that follows reports it.
+pub(crate) fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.bytes().enumerate().filter(move |&(_, b)| {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            return false;
+        }
+        in_string = b == b'"';
+        true
+    })
+}
+
+/// `text` with every number `-0` written ` 0`. JSON's `-0` is zero, but `serde_json` reads it as
+/// the float `-0.0`, which an integer field refuses. The text keeps its length, so an error's line
+/// and column stay where they were; `-0.5`, `-0e3` and the text of strings are left alone.
+pub(crate) fn negative_zero_as_zero(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let negative_zero = |&(i, b): &(usize, u8)| {
+        b == b'-'
+            && bytes.get(i + 1) == Some(&b'0')
+            && !matches!(bytes.get(i + 2), Some(b'0'..=b'9' | b'.' | b'e' | b'E'))
+    };
+    if !outside_strings(text).any(|p| negative_zero(&p)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = bytes.to_vec();
+    for (i, _) in outside_strings(text).filter(negative_zero) {
+        out[i] = b' ';
+    }
+    // One ASCII byte for another: still UTF-8.
+    String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned)
+}
 
 /// Describes any `serde_json` error: malformed or cut-off JSON with its line and column, or a
 /// value that does not fit the expected type (see [`describe_data`]). Never quotes the input.

@@ -17,7 +17,7 @@ mod stage;
 
 pub use json::ErrorJson;
 pub use llm::LlmError;
-pub use request::{parse_request, RequestError};
+pub use request::{parse_request, parse_request_borrowed, RequestError};
 pub use stage::OutputStage;
 
 /// What was wrong with a piece of model output (or any plan text handed to the library).
@@ -151,6 +151,10 @@ pub enum Error {
     /// tables that are not ours). Nothing was written to it.
     #[error("the file is a SQLite database of another application")]
     ForeignDatabase,
+    /// The path, or a `-journal`, `-wal` or `-shm` beside it, is not a regular file (a device
+    /// such as `/dev/null`, a folder, a pipe). Refused before SQLite opens it.
+    #[error("the database path is not a regular file")]
+    NotAFile,
     /// A migration step failed; the transaction rolled back, so the file keeps its old version.
     #[error("migration {step} failed: {}", sqlite_message(.source))]
     Migration {

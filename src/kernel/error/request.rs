@@ -39,8 +39,17 @@ impl fmt::Display for RequestError {
 impl std::error::Error for RequestError {}
 
 /// Reads a JSON request into `T`. The error names the JSON path and what was expected; it never
-/// quotes the input (a value, an unknown key or an unknown enum value may be user data).
-pub fn parse_request<'de, T: serde::Deserialize<'de>>(json: &'de str) -> Result<T, RequestError> {
+/// quotes the input (a value, an unknown key or an unknown enum value may be user data). A number
+/// `-0` is zero, in integer fields too ([`json::negative_zero_as_zero`]).
+pub fn parse_request<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, RequestError> {
+    parse_request_borrowed(&json::negative_zero_as_zero(json))
+}
+
+/// [`parse_request`] into a type that borrows from the text (raw JSON slices read again later, with
+/// [`parse_request`]): `-0` is left as `serde_json` reads it.
+pub fn parse_request_borrowed<'de, T: serde::Deserialize<'de>>(
+    json: &'de str,
+) -> Result<T, RequestError> {
     let syntax = |e: &serde_json::Error| RequestError {
         path: None,
         detail: json::describe(e),
