@@ -22,7 +22,7 @@ const REQUEST: &str = include_str!("../data/workout/request.json");
 const NOW_MS: i64 = 1_755_432_000_000;
 const DAY_MS: i64 = 86_400_000;
 
-fn request() -> WorkoutRequest {
+pub(crate) fn request() -> WorkoutRequest {
     serde_json::from_str(REQUEST).unwrap()
 }
 
@@ -645,7 +645,7 @@ fn scripted(texts: Vec<String>) -> Arc<ScriptedModel> {
 
 /// The deterministic plan as the analyzer's choices, and the generator's choices (every set at
 /// the low end of its range), as JSON answers a model could give; and the deterministic result.
-fn reference_answers() -> (String, String, WorkoutResult) {
+pub(crate) fn reference_answers() -> (String, String, WorkoutResult) {
     let r = generate(&coach(), &request(), None, &Events::default()).unwrap();
     // One pick per slot: the slots are named by tier and place (A1, A2, B1, ...).
     let mut analyzer = serde_json::Map::new();
