@@ -557,22 +557,8 @@ fn deterministic_flow_round_trips_through_yaml_and_saves() {
 
 /// Logs every set of `w` at its target (or 100 lb) for 10 reps.
 fn log_all(c: &Coach, w: &Workout, performed_at_ms: i64) {
-    let sets = w
-        .sets
-        .iter()
-        .map(|s| SetActual {
-            set_id: s.id.clone(),
-            actual_weight: s.target_weight.unwrap_or(100.0),
-            actual_reps: 10,
-        })
-        .collect();
     c.workouts()
-        .log(WorkoutLog {
-            workout_id: w.workout_id.clone(),
-            performed_at_ms,
-            sets,
-            post_workout: None,
-        })
+        .log(crate::common::log_at_targets(w, performed_at_ms, 10))
         .unwrap();
 }
 

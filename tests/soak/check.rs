@@ -55,6 +55,22 @@ fn one(conn: &Connection, sql: &str) -> i64 {
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
+/// `SELECT count(*) FROM <from_where>` with `?1` bound to `arg`.
+fn count(conn: &Connection, from_where: &str, arg: &str) -> i64 {
+    conn.query_row(&format!("SELECT count(*) FROM {from_where}"), [arg], |r| {
+        r.get(0)
+    })
+    .unwrap()
+}
+
+/// `Err(found)` when `count` is not `want`.
+fn count_is(conn: &Connection, from_where: &str, arg: &str, want: i64) -> Result<(), i64> {
+    match count(conn, from_where, arg) {
+        n if n == want => Ok(()),
+        n => Err(n),
+    }
+}
+
 fn opt_text(conn: &Connection, sql: &str, arg: &str) -> Option<Option<String>> {
     conn.query_row(sql, [arg], |r| r.get(0)).optional().unwrap()
 }
@@ -210,10 +226,7 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                 add("assistant_audit", 3);
                 add("assistant_idempotency", 1);
                 let req = s("request");
-                let audit = one(
-                    &conn,
-                    &format!("SELECT count(*) FROM assistant_audit WHERE request_id = '{req}'"),
-                );
+                let audit = count(&conn, "assistant_audit WHERE request_id = ?1", req);
                 let key = opt_text(
                     &conn,
                     "SELECT key FROM assistant_idempotency WHERE key = ?1",
@@ -241,12 +254,8 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                 add("planner_items", -3);
                 add("assistant_audit", 3);
                 let req = s("request");
-                let audit = one(
-                    &conn,
-                    &format!(
-                        "SELECT count(*) FROM assistant_audit WHERE request_id = 'undo:{req}'"
-                    ),
-                );
+                let undo = format!("undo:{req}");
+                let audit = count(&conn, "assistant_audit WHERE request_id = ?1", &undo);
                 if audit != 3 {
                     lost(format!("undo {req}: {audit} audit entries"));
                 }
@@ -304,27 +313,15 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
             "confirm" => {
                 let n = v["meals"].as_i64().unwrap();
                 add("meal_history", n);
-                let found = one(
-                    &conn,
-                    &format!(
-                        "SELECT count(*) FROM meal_history WHERE date = '{}' AND origin = 'plan'",
-                        s("date")
-                    ),
-                );
-                if found != n {
+                let plan = "meal_history WHERE date = ?1 AND origin = 'plan'";
+                if let Err(found) = count_is(&conn, plan, s("date"), n) {
                     lost(format!("confirm {}: {n} meals, {found} stored", s("date")));
                 }
             }
             "meal_log" => {
                 add("meal_history", 1);
-                let found = one(
-                    &conn,
-                    &format!(
-                        "SELECT count(*) FROM meal_history WHERE date = '{}' AND origin = 'log'",
-                        s("date")
-                    ),
-                );
-                if found != 1 {
+                let log = "meal_history WHERE date = ?1 AND origin = 'log'";
+                if let Err(found) = count_is(&conn, log, s("date"), 1) {
                     lost(format!("meal log {}: {found} stored", s("date")));
                 }
             }
@@ -371,10 +368,7 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                     id,
                 );
                 let want_session = format!("workout:{id}");
-                let exists = one(
-                    &conn,
-                    &format!("SELECT count(*) FROM workout_sessions WHERE id = '{want_session}'"),
-                );
+                let exists = count(&conn, "workout_sessions WHERE id = ?1", &want_session);
                 if session != Some(Some(want_session.clone())) || exists != 1 {
                     lost(format!(
                         "workout log {id}: session {session:?}, {exists} stored"
@@ -385,11 +379,7 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                 add("plans", 1);
                 add("plan_exercises", 2);
                 add("set_prescriptions", 6);
-                if one(
-                    &conn,
-                    &format!("SELECT count(*) FROM plans WHERE id = '{}'", s("id")),
-                ) != 1
-                {
+                if count_is(&conn, "plans WHERE id = ?1", s("id"), 1).is_err() {
                     lost(format!("plan {}: no row", s("id")));
                 }
             }
@@ -397,14 +387,8 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                 add("workout_sessions", 1);
                 add("exercise_performances", 2);
                 add("performed_sets", 6);
-                let n = one(
-                    &conn,
-                    &format!(
-                        "SELECT count(*) FROM exercise_performances WHERE session_id = '{}'",
-                        s("id")
-                    ),
-                );
-                if n != 2 {
+                let performances = "exercise_performances WHERE session_id = ?1";
+                if let Err(n) = count_is(&conn, performances, s("id"), 2) {
                     lost(format!("session {}: {n} performances", s("id")));
                 }
             }
@@ -425,13 +409,7 @@ pub fn check(path: &Path, baseline: &Counts, logs: &[PathBuf]) -> Report {
                     .unwrap()
                     .map(Result::unwrap)
                     .collect();
-                let run = one(
-                    &conn,
-                    &format!(
-                        "SELECT count(*) FROM suggestion_runs WHERE session_id = '{}'",
-                        s("session")
-                    ),
-                );
+                let run = count(&conn, "suggestion_runs WHERE session_id = ?1", s("session"));
                 if stored != ids || run != 1 {
                     lost(format!(
                         "suggestions of {}: stored another set",

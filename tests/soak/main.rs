@@ -22,6 +22,8 @@
 //! | `check.rs` | the file against the logs |
 
 mod check;
+#[path = "../it/common.rs"]
+mod common;
 mod worker;
 
 use std::path::{Path, PathBuf};

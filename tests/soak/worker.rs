@@ -16,10 +16,11 @@ use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::{JobStatus, MealLog, MealPlanEvent, MealType};
 use coachcore::suggest::{SessionLog, WorkoutPlan};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
-use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog};
+use coachcore::workout::WorkoutEvent;
 use coachcore::{Coach, CoachError, Meals, Workouts};
 use serde_json::{json, Value};
 
+use crate::common::log_at_targets;
 use crate::{data, now_ms};
 
 struct Quiet;
@@ -220,21 +221,7 @@ impl Worker {
         let Some(w) = self.workouts.pop_front() else {
             return;
         };
-        let sets = w
-            .sets
-            .iter()
-            .map(|s| SetActual {
-                set_id: s.id.clone(),
-                actual_weight: s.target_weight.unwrap_or(100.0),
-                actual_reps: 8,
-            })
-            .collect();
-        match self.c.workouts().log(WorkoutLog {
-            workout_id: w.workout_id.clone(),
-            performed_at_ms: now_ms(),
-            sets,
-            post_workout: None,
-        }) {
+        match self.c.workouts().log(log_at_targets(&w, now_ms(), 8)) {
             Ok(()) => self
                 .log
                 .write(json!({"op": "workout_log", "id": w.workout_id})),

@@ -308,7 +308,11 @@ fn as_stored(store: &Store, mut job: MealPlanJob) -> (MealPlanJob, MealPlanEvent
         }
         _ => {
             job.result = None;
-            let event = fail(&mut job, "storage", "the job's final state could not be read");
+            let event = fail(
+                &mut job,
+                "storage",
+                "the job's final state could not be read",
+            );
             (job, event)
         }
     }
