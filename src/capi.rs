@@ -680,7 +680,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.keepStaged` | `{"id": stagedId}` | `null`; `not_found` for no such staged copy |
 /// | `meals.cleanupStaged` | `{}` (ignored) | count of expired staged copies deleted |
 /// | `meals.plan` | `MealPlanRequest` | `{"events": [MealPlanEvent], "job": MealPlanJob}` (runs synchronously; the job is stored) |
-/// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`) |
+/// | `meals.job` | `{"id": jobId}` | `MealPlanJob` or `null` (a job cut off by a crash reads `FAILED`, code `interrupted`; in another process once its 30 s lease has run out) |
 /// | `meals.confirm` | `MealPlanResult` (a job's `result`, possibly edited) | count of meals recorded in the history |
 /// | `meals.log` | `MealLog` (`{"date": D, "mealType": M, "recipeId": I}`) | `MealHistoryEntry`; `not_found` for an unknown recipe |
 /// | `meals.history` | `{"from": D, "to": D}` (both included) | `[MealHistoryEntry]` by date and meal |

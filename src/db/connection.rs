@@ -69,6 +69,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use crate::kernel::error::{Error, Result};
+use crate::kernel::ids::IdGenerator;
 
 use super::cipher::{self, DatabaseKey, Secret, ENCRYPTION_AVAILABLE};
 
@@ -99,6 +100,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0005_meals.sql"),
     include_str!("migrations/0006_workout.sql"),
     include_str!("migrations/0007_workout_equipment.sql"),
+    include_str!("migrations/0008_meal_job_leases.sql"),
 ];
 
 /// The schema version this code writes.
@@ -152,6 +154,8 @@ pub struct Store {
     corrupt: AtomicBool,
     /// The connection was keyed (`cipher.rs`): the file is encrypted.
     encrypted: bool,
+    /// This open's id (see [`Store::instance_id`]).
+    instance: String,
 }
 
 impl std::fmt::Debug for Store {
@@ -348,12 +352,20 @@ impl Store {
             read_only,
             corrupt: AtomicBool::new(damage.is_some()),
             encrypted: false,
+            instance: IdGenerator::from_entropy().next_id(),
         })
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<u32> {
         user_version(&*self.lock()?)
+    }
+
+    /// This open of the file: a random id, unique across processes and opens, that rows a
+    /// writer owns for a while carry (a meal-plan job's owner), so another open can tell them
+    /// from its own.
+    pub fn instance_id(&self) -> &str {
+        &self.instance
     }
 
     /// Whether the database was opened read-only (every [`Store::write`] fails).

@@ -128,8 +128,10 @@ impl Meals {
     }
 
     /// The meal-plan job with `id`, or `None`: `{id, status, result, errorCode, errorMessage}`
-    /// and its progress. A job whose process ended while it ran reads `FAILED` with error code
-    /// `interrupted`, never `RUNNING` forever.
+    /// and its progress. A job another process is running (an app and its extension on one
+    /// file) reads `RUNNING` with its progress. A job whose process ended while it ran reads
+    /// `FAILED` with error code `interrupted`, never `RUNNING` forever: at once in the `Coach`
+    /// that started it, in others once its lease (30 s, renewed while it runs) has run out.
     pub fn job(&self, id: String) -> Result<Option<MealPlanJob>, CoachError> {
         Ok(jobs::read_job(&self.store, &*self.clock, &id)?)
     }
@@ -231,7 +233,8 @@ impl Meals {
             "coachcore-meals",
             cancel,
             move || {
-                // The job's row reads `interrupted` once its lease is dropped.
+                // The job's row reads `interrupted` once its lease is dropped (in other opens
+                // of the file, once its stored lease has run out).
                 abandoned.status = JobStatus::Failed;
                 abandoned.error_code = Some("internal".into());
                 abandoned.error_message = Some("the meal planning thread ended early".into());

@@ -453,7 +453,7 @@ pub struct MealPlanResult {
 pub enum JobStatus {
     /// Created, not started yet.
     Pending,
-    /// A runner of this process is working on it.
+    /// A runner is working on it (in this process, or in another one on the same file).
     Running,
     /// Finished: `result` holds the plan (possibly with failed slots).
     Complete,
@@ -535,7 +535,7 @@ pub enum MealPlanEvent {
     },
     /// The job stopped without a plan.
     Failed {
-        /// `cancelled`, `internal` or `storage`.
+        /// `cancelled`, `interrupted`, `internal` or `storage`.
         error_code: String,
         /// A short description.
         message: String,

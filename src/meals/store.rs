@@ -1,6 +1,7 @@
 //! Meal planning (spec 003): recipes of every source with their full-text index, candidate
 //! search, staged copies, the meal history and meal-plan jobs. Schema:
-//! `migrations/0005_meals.sql`. The search rules are `meals::search`; this file only runs them.
+//! `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`). The search
+//! rules are `meals::search`; this file only runs them.
 
 use rusqlite::{params, OptionalExtension, Row};
 
@@ -44,6 +45,28 @@ fn recipe_row(r: &Row<'_>) -> rusqlite::Result<Recipe> {
         origin_id: r.get(11)?,
         expires_ms: r.get(12)?,
     })
+}
+
+/// Who runs a job: the process (its id, for people reading the file) and the open of the file
+/// ([`crate::db::Store::instance_id`]).
+#[derive(Debug, Clone, Copy)]
+pub struct JobOwner<'a> {
+    /// The process id.
+    pub pid: u32,
+    /// The open of the file that runs the job.
+    pub instance: &'a str,
+}
+
+/// A job stored as `PENDING` or `RUNNING`, with its owner and lease (both `None` for a job from
+/// before leases).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnfinishedJob {
+    /// The job id.
+    pub id: String,
+    /// The open of the file that runs it.
+    pub owner_instance: Option<String>,
+    /// Until when its runner counts as alive for the other opens of the file.
+    pub lease_until_ms: Option<i64>,
 }
 
 fn job_row(r: &Row<'_>) -> rusqlite::Result<MealPlanJob> {
@@ -299,53 +322,100 @@ impl Db<'_> {
         Ok(rows)
     }
 
-    /// Inserts a new job, `PENDING`, with its request.
+    /// Inserts a new job, `PENDING`, with its request, owned by `owner` with a lease until
+    /// `lease_until_ms`.
     pub fn insert_meal_plan_job(
         &self,
         id: &str,
         request_json: &str,
         total_slots: u32,
         now_ms: i64,
+        owner: &JobOwner<'_>,
+        lease_until_ms: i64,
     ) -> Result<()> {
         self.conn
             .prepare_cached(
                 "INSERT INTO meal_plan_jobs (id, status, request_json, total_slots, created_ms,
-                     updated_ms)
-                 VALUES (?1, 'PENDING', ?2, ?3, ?4, ?4)",
+                     updated_ms, owner_pid, owner_instance, lease_until_ms)
+                 VALUES (?1, 'PENDING', ?2, ?3, ?4, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![id, request_json, total_slots, now_ms])?;
+            .execute(params![
+                id,
+                request_json,
+                total_slots,
+                now_ms,
+                owner.pid,
+                owner.instance,
+                lease_until_ms
+            ])?;
         Ok(())
     }
 
-    /// Sets a job's status and progress (not a final state: see [`Db::finish_meal_plan_job`]).
-    /// Returns whether the job exists.
+    /// Sets a job's status and progress (not a final state: see [`Db::finish_meal_plan_job`])
+    /// and renews its lease, when the job is unfinished and owned by `instance`. Returns whether
+    /// it was (false: unknown, finished, or taken for interrupted).
     pub fn set_meal_plan_job_progress(
         &self,
         id: &str,
+        instance: &str,
         status: JobStatus,
         processed_slots: u32,
+        now_ms: i64,
+        lease_until_ms: i64,
+    ) -> Result<bool> {
+        let n = self
+            .conn
+            .prepare_cached(
+                "UPDATE meal_plan_jobs SET status = ?3, processed_slots = ?4, updated_ms = ?5,
+                     lease_until_ms = ?6
+                  WHERE id = ?1 AND owner_instance = ?2 AND status IN ('PENDING', 'RUNNING')",
+            )?
+            .execute(params![
+                id,
+                instance,
+                status.as_str(),
+                processed_slots,
+                now_ms,
+                lease_until_ms
+            ])?;
+        Ok(n == 1)
+    }
+
+    /// Renews the lease of a job that is unfinished and owned by `instance`. Returns whether it
+    /// was.
+    pub fn renew_meal_plan_job_lease(
+        &self,
+        id: &str,
+        instance: &str,
+        lease_until_ms: i64,
+    ) -> Result<bool> {
+        let n = self
+            .conn
+            .prepare_cached(
+                "UPDATE meal_plan_jobs SET lease_until_ms = ?3
+                  WHERE id = ?1 AND owner_instance = ?2 AND status IN ('PENDING', 'RUNNING')",
+            )?
+            .execute(params![id, instance, lease_until_ms])?;
+        Ok(n == 1)
+    }
+
+    /// Moves a job that is still `PENDING` or `RUNNING` to its final state: `COMPLETE` with a
+    /// result, or `FAILED` with an error; with `instance`, only a job that open owns (its
+    /// runner's final state), without, any (an interrupted job). Returns whether it moved (false:
+    /// unknown, already final, or another's).
+    pub fn finish_meal_plan_job(
+        &self,
+        job: &MealPlanJob,
+        instance: Option<&str>,
         now_ms: i64,
     ) -> Result<bool> {
         let n = self
             .conn
             .prepare_cached(
-                "UPDATE meal_plan_jobs SET status = ?2, processed_slots = ?3, updated_ms = ?4
-                  WHERE id = ?1 AND status IN ('PENDING', 'RUNNING')",
-            )?
-            .execute(params![id, status.as_str(), processed_slots, now_ms])?;
-        Ok(n == 1)
-    }
-
-    /// Moves a job that is still `PENDING` or `RUNNING` to its final state: `COMPLETE` with a
-    /// result, or `FAILED` with an error. Returns whether it moved (false: unknown, or already
-    /// final).
-    pub fn finish_meal_plan_job(&self, job: &MealPlanJob, now_ms: i64) -> Result<bool> {
-        let n = self
-            .conn
-            .prepare_cached(
                 "UPDATE meal_plan_jobs SET status = ?2, result_json = ?3, error_code = ?4,
                      error_message = ?5, processed_slots = ?6, updated_ms = ?7
-                  WHERE id = ?1 AND status IN ('PENDING', 'RUNNING')",
+                  WHERE id = ?1 AND status IN ('PENDING', 'RUNNING')
+                    AND (?8 IS NULL OR owner_instance = ?8)",
             )?
             .execute(params![
                 job.id,
@@ -355,6 +425,7 @@ impl Db<'_> {
                 job.error_message,
                 job.processed_slots,
                 now_ms,
+                instance,
             ])?;
         Ok(n == 1)
     }
@@ -372,14 +443,23 @@ impl Db<'_> {
             .optional()?)
     }
 
-    /// The ids of jobs stored as `PENDING` or `RUNNING`.
-    pub fn unfinished_meal_plan_jobs(&self) -> Result<Vec<String>> {
+    /// The jobs stored as `PENDING` or `RUNNING` (only the one with id `only` when given): id,
+    /// owner and lease, by id.
+    pub fn unfinished_meal_plan_jobs(&self, only: Option<&str>) -> Result<Vec<UnfinishedJob>> {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT id FROM meal_plan_jobs WHERE status IN ('PENDING', 'RUNNING') ORDER BY id",
+                "SELECT id, owner_instance, lease_until_ms FROM meal_plan_jobs
+                  WHERE status IN ('PENDING', 'RUNNING') AND (?1 IS NULL OR id = ?1)
+                  ORDER BY id",
             )?
-            .query_map([], |r| r.get(0))?
+            .query_map([only], |r| {
+                Ok(UnfinishedJob {
+                    id: r.get(0)?,
+                    owner_instance: r.get(1)?,
+                    lease_until_ms: r.get(2)?,
+                })
+            })?
             .collect::<rusqlite::Result<_>>()?)
     }
 }

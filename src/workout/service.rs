@@ -39,7 +39,7 @@ use super::model::{
 use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
-use crate::db::Store;
+use crate::db::{Db, Store};
 use crate::kernel::clock::Clock;
 use crate::kernel::error::{json, Error, ModelStep, Result};
 use crate::llm::metered::Metered;
@@ -403,7 +403,8 @@ impl Drop for DoneOnDrop<'_> {
 
 /// Generates, validates and saves a workout. `model` (the metered wrapper of one run: the
 /// breaker, one log line per call) `None`: the deterministic planner and renderer. `done` is
-/// always the last event. Settings out of bounds are `InvalidArgument`.
+/// always the last event. Settings out of bounds are `InvalidArgument`. The workout's number
+/// (`NN` of its id) is the next free one of its date and place when it is saved.
 pub fn generate(
     store: &Store,
     clock: &dyn Clock,
@@ -444,13 +445,8 @@ pub fn generate(
         },
     };
     cancelled(cancel)?;
-    let prefix = format!("{}-{}-", plan.meta.date, ids::kebab(&plan.meta.location));
-    let seq = store.read(|db| db.last_workout_seq(&prefix))? + 1;
-    if seq > 99 {
-        return Err(Error::InvalidArgument(
-            "at most 99 workouts per date and location".into(),
-        ));
-    }
+    // The number the document is written with; the saving transaction checks it is still free.
+    let seq = store.read(|db| next_seq(db, &plan))?;
     let expected_id = ids::workout_id(&plan.meta.date, &plan.meta.location, seq);
     let (workout, source) = match model {
         None => (
@@ -500,8 +496,35 @@ pub fn generate(
         yaml,
     };
     cancelled(cancel)?;
-    store.write(|db| db.insert_workout(&result, clock.now_ms()))?;
+    let result = store.write(|db| save_numbered(db, result, clock.now_ms()))?;
     log::info!(target: "coachcore::workout", "workout saved source={source:?} sets={}", result.workout.sets.len());
+    Ok(result)
+}
+
+/// The next free number of `plan`'s date and place: `InvalidArgument` after 99.
+fn next_seq(db: &Db<'_>, plan: &AnalyzerPlan) -> Result<u32> {
+    let prefix = format!("{}-{}-", plan.meta.date, ids::kebab(&plan.meta.location));
+    let seq = db.last_workout_seq(&prefix)? + 1;
+    if seq > 99 {
+        return Err(Error::InvalidArgument(
+            "at most 99 workouts per date and location".into(),
+        ));
+    }
+    Ok(seq)
+}
+
+/// Saves `result` under the next free number of its date and place, chosen in the saving
+/// transaction, so two generations at once (another process on the file) never take one number:
+/// the one the document was written with when it is still free, else the next (the document's
+/// id and YAML follow). Returns what was saved.
+fn save_numbered(db: &Db<'_>, mut result: WorkoutResult, now_ms: i64) -> Result<WorkoutResult> {
+    let meta = &result.analyzer.meta;
+    let id = ids::workout_id(&meta.date, &meta.location, next_seq(db, &result.analyzer)?);
+    if result.workout.workout_id != id {
+        result.workout.workout_id = id;
+        result.yaml = document::to_yaml(&result.workout);
+    }
+    db.insert_workout(&result, now_ms)?;
     Ok(result)
 }
 

@@ -1,7 +1,8 @@
 //! Shared by the integration tests: the test model for the real-model modules (`llama*.rs`), the
 //! CLI runner for the CLI modules (`cli.rs`, `demo.rs`, `encryption.rs`: a child process with a time
-//! limit, and optionally a memory or file-size limit), and a seedable random stream for the
-//! generated-input runs ([`Rng`]).
+//! limit, and optionally a memory or file-size limit), a seedable random stream for the
+//! generated-input runs ([`Rng`]), and the log of a workout done as written ([`log_at_targets`]).
+//! The soak (`tests/soak`) includes this file too.
 
 // Each module uses part of this one, and the real-model modules exist only with feature `llama`.
 #![allow(dead_code)]
@@ -223,5 +224,28 @@ impl coachcore::llm::LanguageModel for Blocking {
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         Err(coachcore::llm::LlmError::Cancelled)
+    }
+}
+
+/// The log of workout `w` done as written: every set at its target weight (100 lb without one)
+/// for `reps` reps.
+pub fn log_at_targets(
+    w: &coachcore::workout::Workout,
+    performed_at_ms: i64,
+    reps: u32,
+) -> coachcore::workout::WorkoutLog {
+    coachcore::workout::WorkoutLog {
+        workout_id: w.workout_id.clone(),
+        performed_at_ms,
+        sets: w
+            .sets
+            .iter()
+            .map(|s| coachcore::workout::SetActual {
+                set_id: s.id.clone(),
+                actual_weight: s.target_weight.unwrap_or(100.0),
+                actual_reps: reps,
+            })
+            .collect(),
+        post_workout: None,
     }
 }

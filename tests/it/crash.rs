@@ -9,6 +9,9 @@
 //! then logged as a session) and `meals` (a meal-plan job run and its plan confirmed into the
 //! history).
 //!
+//! A killed meal-plan job reads `interrupted` once its lease has run out (another process cannot
+//! tell a killed runner from a live one before): the check reads the jobs at both times.
+//!
 //! CI runs `COACH_CRASH_KILLS` kills per path (default 20). The full run (200 per path):
 //! `COACH_CRASH_KILLS=200 cargo test --release --test it -- crash:: --nocapture`.
 
@@ -22,6 +25,7 @@ use std::time::{Duration, Instant};
 use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
 use coachcore::llm::CancelToken;
+use coachcore::meals::service::jobs;
 use coachcore::meals::JobStatus;
 use coachcore::Coach;
 use rusqlite::Connection;
@@ -395,9 +399,23 @@ fn killed_meal_jobs_leave_all_or_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let (file, secs) = kill_children("meals", dir.path());
     let conn = check_file("meals", &file);
-    let c = Coach::with_store(Store::open(&file).unwrap(), Arc::new(FixedClock::new(T0)));
-    // Every job reads finished: complete with a result for its slots, or failed as interrupted.
     let ids: Vec<String> = rows(&conn, "SELECT id FROM meal_plan_jobs");
+    // Another process cannot tell a killed runner from a live one until the job's lease runs
+    // out: before that a killed job reads unfinished, never failed.
+    let within = Coach::with_store(
+        Store::open(&file).unwrap(),
+        Arc::new(FixedClock::new(T0 + jobs::LEASE_MS - 1)),
+    );
+    for id in &ids {
+        let job = within.meals().job(id.clone()).unwrap().unwrap();
+        assert_ne!(job.status, JobStatus::Failed, "{job:?}");
+    }
+    // Once it has run out, every job reads finished: complete with a result for its slots, or
+    // failed as interrupted.
+    let c = Coach::with_store(
+        Store::open(&file).unwrap(),
+        Arc::new(FixedClock::new(T0 + jobs::LEASE_MS)),
+    );
     let mut complete = 0;
     for id in &ids {
         let job = c.meals().job(id.clone()).unwrap().unwrap();

@@ -15,7 +15,7 @@ use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::{MealLog, MealPlanEvent, MealType};
 use coachcore::suggest::{CatalogExercise, SessionLog, WorkoutPlan};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
-use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog};
+use coachcore::workout::WorkoutEvent;
 use coachcore::{Coach, CoachError, SchemaSelection, SchemaVersion, SelectionReason};
 use serde_json::{json, Value};
 
@@ -228,21 +228,11 @@ pub fn workout_generated_and_logged(c: &Coach, place: &str, performed_at_ms: i64
         )
         .unwrap();
     c.workouts()
-        .log(WorkoutLog {
-            workout_id: w.workout.workout_id.clone(),
+        .log(crate::common::log_at_targets(
+            &w.workout,
             performed_at_ms,
-            sets: w
-                .workout
-                .sets
-                .iter()
-                .map(|s| SetActual {
-                    set_id: s.id.clone(),
-                    actual_weight: s.target_weight.unwrap_or(100.0),
-                    actual_reps: 8,
-                })
-                .collect(),
-            post_workout: None,
-        })
+            8,
+        ))
         .unwrap();
 }
 

@@ -40,6 +40,7 @@ mod llama_workout;
 mod meals;
 mod migrations;
 mod model_lifecycle;
+mod multi_process;
 mod narrow_eval;
 mod plan_generate;
 mod schema_validator;

@@ -1311,22 +1311,53 @@ fn origin_of(coach: &Coach, id: &str) -> String {
 }
 
 #[test]
-fn a_job_cut_off_by_a_crash_reads_failed() {
+fn a_job_cut_off_by_a_crash_reads_failed_once_its_lease_ran_out() {
     let env = Env::new();
     let req = week_request();
-    // A runner that died with its process: the row is left RUNNING, no lease in this process.
+    // A runner that died with its process: its rows are left RUNNING and PENDING under their
+    // owner (another open of the file), with the lease it last renewed; and a row from before
+    // leases, without an owner.
     let json = serde_json::to_string(&req).unwrap();
+    let dead = jobs::JobOwner {
+        pid: 1,
+        instance: "an-open-that-crashed",
+    };
     env.store
         .write(|db| {
-            db.insert_meal_plan_job("job-crashed", &json, 21, T0)?;
-            db.set_meal_plan_job_progress("job-crashed", JobStatus::Running, 5, T0 + 1)?;
-            db.insert_meal_plan_job("job-pending", &json, 21, T0)
+            db.insert_meal_plan_job("job-crashed", &json, 21, T0, &dead, T0 + jobs::LEASE_MS)?;
+            db.set_meal_plan_job_progress(
+                "job-crashed",
+                dead.instance,
+                JobStatus::Running,
+                5,
+                T0 + 1,
+                T0 + 1 + jobs::LEASE_MS,
+            )?;
+            db.insert_meal_plan_job("job-pending", &json, 21, T0, &dead, T0 + jobs::LEASE_MS)
         })
         .unwrap();
     let path = env.path.clone();
     drop(env.store);
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute(
+        "INSERT INTO meal_plan_jobs (id, status, request_json, total_slots, created_ms, updated_ms)
+         VALUES ('job-old', 'RUNNING', ?1, 21, ?2, ?2)",
+        rusqlite::params![json, T0],
+    )
+    .unwrap();
+    // Within the lease another process cannot tell a dead runner from a live one: running. The
+    // job from before leases reads interrupted at once, as it did.
     let coach = coach_on(&path);
     let job = coach.meals().job("job-crashed".into()).unwrap().unwrap();
+    assert_eq!(job.status, JobStatus::Running, "{job:?}");
+    let old = coach.meals().job("job-old".into()).unwrap().unwrap();
+    assert_eq!(old.error_code.as_deref(), Some("interrupted"), "{old:?}");
+    // Once the lease it renewed last has run out: interrupted.
+    let later = Coach::with_store(
+        Store::open(&path).unwrap(),
+        Arc::new(FixedClock::new(T0 + 1 + jobs::LEASE_MS)),
+    );
+    let job = later.meals().job("job-crashed".into()).unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Failed);
     assert_eq!(job.error_code.as_deref(), Some("interrupted"));
     assert_eq!(job.processed_slots, 5, "the progress it had is kept");
@@ -1342,7 +1373,7 @@ fn a_job_cut_off_by_a_crash_reads_failed() {
         JobStatus::Pending
     );
     assert_eq!(
-        jobs::recover_interrupted(&store, &FixedClock::new(T0)).unwrap(),
+        jobs::recover_interrupted(&store, &FixedClock::new(T0 + jobs::LEASE_MS)).unwrap(),
         1
     );
     assert_eq!(

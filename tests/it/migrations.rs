@@ -7,6 +7,9 @@
 //! database's (compared as mozilla application-services' migration tests do: the `sqlite_master`
 //! SQL of every table and index, and here of every trigger and view too, normalised).
 //!
+//! Migration 0008 (meal-plan jobs get an owner and a lease) runs on a version-7 file built from the
+//! migration files, with jobs as that version wrote them: values kept, old jobs read as before.
+//!
 //! Both kinds of version-3 file are upgraded: stamped as `Store::open` stamps one today
 //! (`application_id` 'CoCo'), and unstamped (`application_id` 0), as the library that shipped
 //! version 3 left them (it did not stamp the id yet; the library recognises them by their tables).
@@ -127,26 +130,34 @@ fn schema(conn: &Connection) -> BTreeMap<(String, String), String> {
     rows.map(|r| r.unwrap()).collect()
 }
 
-/// Migrations 0001-0003 as they are in src/db/migrations, run on an empty database.
-fn migrations_up_to_3() -> Connection {
+/// Migrations 0001 to `n` as they are in src/db/migrations, run on `conn`.
+fn run_migrations_up_to(conn: &Connection, n: usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db/migrations");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            ["0001_", "0002_", "0003_"]
-                .iter()
-                .any(|n| name.starts_with(n))
+            name.ends_with(".sql") && name[..4].parse::<usize>().is_ok_and(|k| k <= n)
         })
         .collect();
     files.sort();
-    assert_eq!(files.len(), 3, "migrations 0001-0003 in {}", dir.display());
-    let conn = Connection::open_in_memory().unwrap();
+    assert_eq!(
+        files.len(),
+        n,
+        "migrations 0001-{n:04} in {}",
+        dir.display()
+    );
     for f in &files {
         conn.execute_batch(&std::fs::read_to_string(f).unwrap())
             .unwrap();
     }
+}
+
+/// Migrations 0001-0003 as they are in src/db/migrations, run on an empty database.
+fn migrations_up_to_3() -> Connection {
+    let conn = Connection::open_in_memory().unwrap();
+    run_migrations_up_to(&conn, 3);
     conn
 }
 
@@ -498,4 +509,66 @@ fn the_library_reads_and_writes_the_upgraded_file() {
         )
         .unwrap();
     assert_eq!(unit, "kg");
+}
+
+/// Migration 0008 (meal-plan jobs get an owner and a lease, issue 22) on a version-7 file with
+/// jobs as that version left them: every value is kept, the new columns are empty, and a job left
+/// running by that version (no owner, no lease) reads interrupted at once, as it did; a finished
+/// one reads as it was.
+#[test]
+fn opening_a_v7_file_runs_0008_and_old_jobs_read_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v7.db");
+    let result = r#"{"days":[],"slotFailuresCount":0}"#;
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        run_migrations_up_to(&conn, 7);
+        conn.pragma_update(None, "user_version", 7).unwrap();
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO meal_plan_jobs (id, status, request_json, total_slots, processed_slots,
+                 created_ms, updated_ms)
+             VALUES ('job-left-running', 'RUNNING', '{{}}', 21, 4, {NOW}, {NOW});
+             INSERT INTO meal_plan_jobs (id, status, request_json, result_json, total_slots,
+                 processed_slots, created_ms, updated_ms)
+             VALUES ('job-done', 'COMPLETE', '{{}}', '{result}', 0, 0, {NOW}, {NOW});"
+        ))
+        .unwrap();
+    }
+    let before = {
+        let conn = Connection::open(&path).unwrap();
+        let cols = columns(&conn, "meal_plan_jobs");
+        rows(&conn, "meal_plan_jobs", &cols)
+    };
+    let coach = Coach::with_store(Store::open(&path).unwrap(), Arc::new(FixedClock::new(NOW)));
+    {
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(user_version(&conn), i64::from(SCHEMA_VERSION));
+        let cols = columns(&conn, "meal_plan_jobs");
+        assert_eq!(
+            cols[cols.len() - 3..],
+            ["owner_pid", "owner_instance", "lease_until_ms"]
+        );
+        let after = rows(&conn, "meal_plan_jobs", &cols);
+        for (old, new) in before.iter().zip(&after) {
+            assert_eq!(&new[..old.len()], &old[..], "every value kept");
+            assert!(
+                new[old.len()..].iter().all(|v| *v == Value::Null),
+                "{new:?}"
+            );
+        }
+    }
+    let left = coach
+        .meals()
+        .job("job-left-running".into())
+        .unwrap()
+        .unwrap();
+    assert_eq!(left.status, coachcore::meals::JobStatus::Failed);
+    assert_eq!(left.error_code.as_deref(), Some("interrupted"));
+    assert_eq!(left.processed_slots, 4);
+    let done = coach.meals().job("job-done".into()).unwrap().unwrap();
+    assert_eq!(done.status, coachcore::meals::JobStatus::Complete);
+    assert_eq!(done.result.unwrap().slot_failures_count, 0);
 }

@@ -22,7 +22,7 @@ const REQUEST: &str = include_str!("../data/workout/request.json");
 const NOW_MS: i64 = 1_755_432_000_000;
 const DAY_MS: i64 = 86_400_000;
 
-fn request() -> WorkoutRequest {
+pub(crate) fn request() -> WorkoutRequest {
     serde_json::from_str(REQUEST).unwrap()
 }
 
@@ -557,22 +557,8 @@ fn deterministic_flow_round_trips_through_yaml_and_saves() {
 
 /// Logs every set of `w` at its target (or 100 lb) for 10 reps.
 fn log_all(c: &Coach, w: &Workout, performed_at_ms: i64) {
-    let sets = w
-        .sets
-        .iter()
-        .map(|s| SetActual {
-            set_id: s.id.clone(),
-            actual_weight: s.target_weight.unwrap_or(100.0),
-            actual_reps: 10,
-        })
-        .collect();
     c.workouts()
-        .log(WorkoutLog {
-            workout_id: w.workout_id.clone(),
-            performed_at_ms,
-            sets,
-            post_workout: None,
-        })
+        .log(crate::common::log_at_targets(w, performed_at_ms, 10))
         .unwrap();
 }
 
@@ -645,7 +631,7 @@ fn scripted(texts: Vec<String>) -> Arc<ScriptedModel> {
 
 /// The deterministic plan as the analyzer's choices, and the generator's choices (every set at
 /// the low end of its range), as JSON answers a model could give; and the deterministic result.
-fn reference_answers() -> (String, String, WorkoutResult) {
+pub(crate) fn reference_answers() -> (String, String, WorkoutResult) {
     let r = generate(&coach(), &request(), None, &Events::default()).unwrap();
     // One pick per slot: the slots are named by tier and place (A1, A2, B1, ...).
     let mut analyzer = serde_json::Map::new();
