@@ -24,7 +24,7 @@ use std::mem::MaybeUninit;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use unsafe_libyaml_norway as sys;
+use unsafe_libyaml_norway as unsafe_yaml;
 
 use super::limits::{
     excerpt, MAX_YAML_ALIAS_BYTES, MAX_YAML_BYTES, MAX_YAML_DEPTH, MAX_YAML_DIRECTIVES,
@@ -228,7 +228,7 @@ enum Event {
 /// libyaml's parser over a text, one event at a time.
 struct Parser<'a> {
     /// Initialised by [`Parser::new`]; boxed because libyaml keeps a pointer to it.
-    sys: Box<MaybeUninit<sys::yaml_parser_t>>,
+    sys: Box<MaybeUninit<unsafe_yaml::yaml_parser_t>>,
     done: bool,
     /// libyaml reads the text in place.
     text: PhantomData<&'a str>,
@@ -236,17 +236,17 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Option<Self> {
-        let mut sys = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let mut sys = Box::new(MaybeUninit::<unsafe_yaml::yaml_parser_t>::uninit());
         let parser = sys.as_mut_ptr();
         // SAFETY: `parser` points to memory for one parser, which `yaml_parser_initialize` fills;
         // on failure nothing was allocated and nothing is read. The text outlives the parser
         // (`'a`), and the boxed parser never moves.
         unsafe {
-            if sys::yaml_parser_initialize(parser).fail {
+            if unsafe_yaml::yaml_parser_initialize(parser).fail {
                 return None;
             }
-            sys::yaml_parser_set_encoding(parser, sys::YAML_UTF8_ENCODING);
-            sys::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as _);
+            unsafe_yaml::yaml_parser_set_encoding(parser, unsafe_yaml::YAML_UTF8_ENCODING);
+            unsafe_yaml::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as _);
         }
         Some(Parser {
             sys,
@@ -260,13 +260,13 @@ impl<'a> Parser<'a> {
         if self.done {
             return None;
         }
-        let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+        let mut event = MaybeUninit::<unsafe_yaml::yaml_event_t>::uninit();
         let event = event.as_mut_ptr();
         // SAFETY: the parser was initialised in `new`; `yaml_parser_parse` fills `event` when it
         // succeeds (and only then is it read and deleted). Anchors are NUL-terminated strings
         // owned by the event, copied before it is deleted.
         unsafe {
-            if sys::yaml_parser_parse(self.sys.as_mut_ptr(), event).fail {
+            if unsafe_yaml::yaml_parser_parse(self.sys.as_mut_ptr(), event).fail {
                 self.done = true;
                 return None;
             }
@@ -274,24 +274,30 @@ impl<'a> Parser<'a> {
                 |p: *const u8| (!p.is_null()).then(|| CStr::from_ptr(p.cast()).to_bytes().to_vec());
             let data = &(*event).data;
             let out = match (*event).type_ {
-                sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
-                sys::YAML_SEQUENCE_START_EVENT => Event::Open(anchor(data.sequence_start.anchor)),
-                sys::YAML_MAPPING_START_EVENT => Event::Open(anchor(data.mapping_start.anchor)),
-                sys::YAML_SEQUENCE_END_EVENT | sys::YAML_MAPPING_END_EVENT => Event::Close,
-                sys::YAML_SCALAR_EVENT => Event::Scalar {
+                unsafe_yaml::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
+                unsafe_yaml::YAML_SEQUENCE_START_EVENT => {
+                    Event::Open(anchor(data.sequence_start.anchor))
+                }
+                unsafe_yaml::YAML_MAPPING_START_EVENT => {
+                    Event::Open(anchor(data.mapping_start.anchor))
+                }
+                unsafe_yaml::YAML_SEQUENCE_END_EVENT | unsafe_yaml::YAML_MAPPING_END_EVENT => {
+                    Event::Close
+                }
+                unsafe_yaml::YAML_SCALAR_EVENT => Event::Scalar {
                     anchor: anchor(data.scalar.anchor),
                     len: data.scalar.length as usize,
                 },
-                sys::YAML_ALIAS_EVENT => {
+                unsafe_yaml::YAML_ALIAS_EVENT => {
                     Event::Alias(anchor(data.alias.anchor).unwrap_or_default())
                 }
-                sys::YAML_STREAM_END_EVENT => {
+                unsafe_yaml::YAML_STREAM_END_EVENT => {
                     self.done = true;
                     Event::Other
                 }
                 _ => Event::Other,
             };
-            sys::yaml_event_delete(event);
+            unsafe_yaml::yaml_event_delete(event);
             Some(out)
         }
     }
@@ -300,7 +306,7 @@ impl<'a> Parser<'a> {
 impl Drop for Parser<'_> {
     fn drop(&mut self) {
         // SAFETY: initialised in `new` (a `Parser` exists only then), deleted once.
-        unsafe { sys::yaml_parser_delete(self.sys.as_mut_ptr()) }
+        unsafe { unsafe_yaml::yaml_parser_delete(self.sys.as_mut_ptr()) }
     }
 }
 
