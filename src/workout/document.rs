@@ -1,7 +1,7 @@
 //! The documents against their schema files (pure): `schemas/analyzer-v1.json` (with today's
 //! allowed exercises as an enum, per request) and `schemas/workout-v1.2.json`, validated at run
 //! time with the library's validator (`llm::schema`); the workout written as YAML and read back
-//! (`serde_norway`); the id and tier rules a schema cannot say. Errors carry a path such as `sets[3].id` and the validator's
+//! (`serde_norway`, read under the YAML caps of `kernel::yaml`); the id and tier rules a schema cannot say. Errors carry a path such as `sets[3].id` and the validator's
 //! message, which never quotes the offending value (no user text).
 
 use std::collections::HashSet;
