@@ -57,6 +57,26 @@ for t in tasks:
 # Workout YAML: the hand-written document also as JSON (YAML reads JSON).
 yaml_text = (pathlib.Path("seeds") / "workout_yaml" / "valid.yaml").read_text()
 
+# Workout YAML as an attacker writes it (issue 22), small: the caps must refuse each quickly.
+# Anchors and aliases within the budget, an alias bomb in small, nesting past the cap in each
+# form, a key given twice, numbers that are not finite, too many directives, two documents.
+notes = yaml_text.replace("notes: ''", "notes: &n Brace hard", 1).replace("notes: ''", "notes: *n")
+put("workout_yaml", "anchors.yaml", notes)
+put("workout_yaml", "alias-bomb.yaml", "a: &x " + "b" * 5000 + "\nc: [" + "*x," * 20 + "*x]\n")
+laughs = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 10))
+put("workout_yaml", "nested-aliases.yaml", laughs)
+put("workout_yaml", "self-alias.yaml", "a: &x [1, *x]\n")
+for name, unit in [("flow3", "[[[a: "), ("flow1", "[a: "), ("key", "{? "), ("map", "{a: "),
+                   ("open", "["), ("block", "- ")]:
+    put("workout_yaml", f"deep-{name}.yaml", unit * 70)
+put("workout_yaml", "deep-indent.yaml", "".join(" " * i + "a:\n" for i in range(70)))
+put("workout_yaml", "duplicate-key.yaml", yaml_text + "units: kg\n")
+put("workout_yaml", "nan.yaml", yaml_text.replace("target_weight: 135", "target_weight: .nan", 1))
+put("workout_yaml", "inf.yaml", yaml_text.replace("target_weight: 135", "target_weight: -.inf", 1))
+put("workout_yaml", "directives.yaml", "".join(f"%TAG !t{i}! tag:x,{i}:\n" for i in range(20)) + "---\n" + yaml_text)
+put("workout_yaml", "two-documents.yaml", yaml_text + "---\n" + yaml_text)
+
 # C API: each method with a plausible request.
 def call(name, method, request):
     put("capi_call", name, method + "\n" + (request if isinstance(request, str) else json.dumps(request)))

@@ -12,6 +12,9 @@
 //! Only then is the text parsed. A refusal is `invalid_argument` with a detail in the library's
 //! words (`nested deeper than 64 levels`, `larger than 1048576 bytes`); nothing of the text is
 //! quoted.
+//!
+//! YAML (the workout documents) has caps of its own, the `MAX_YAML_*` below, which
+//! [`super::yaml`] checks before anything is built from the text.
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -38,6 +41,16 @@ pub const MAX_DEPTH: usize = 64;
 /// Elements of one array, at most, unless a call names its own cap (recipes import: 20,000 at the
 /// top).
 pub const MAX_ARRAY_ITEMS: usize = 1000;
+/// Bytes of a YAML document (a workout), at most.
+pub const MAX_YAML_BYTES: usize = 256 << 10;
+/// Nesting of a YAML document's collections, block or flow, with its aliases expanded, at most.
+pub const MAX_YAML_DEPTH: usize = MAX_DEPTH;
+/// What the aliases of a YAML document add, in all, at most: each alias counts what its anchor
+/// stands for (expanded), one per node plus the bytes of each scalar. 64 KiB: a workout repeats
+/// little, and the alias bomb of issue 22 (one 200 KB scalar named 12,000 times) would add 2.4 GB.
+pub const MAX_YAML_ALIAS_BYTES: usize = 64 << 10;
+/// Lines of a YAML text that begin with `%` (directives such as `%TAG`), at most.
+pub const MAX_YAML_DIRECTIVES: usize = 16;
 /// Characters of a free-text field (`notes` of a todo, event, habit or goal), at most.
 pub const MAX_NOTES_CHARS: usize = 2000;
 /// Characters of a caller's value an error or a repair note may quote, at most (then `…`).

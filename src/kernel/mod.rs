@@ -13,6 +13,7 @@
 //! | `logging.rs` | the bridge from the `log` crate to the app's `LogListener` |
 //! | `prompts.rs` | every prompt template, embedded |
 //! | `units.rs` | weight units (pounds, kilograms) and their conversion |
+//! | `yaml.rs` | YAML read into JSON under the caps of `limits.rs` |
 //!
 //! [`Error`]: error::Error
 //! [`CoachError`]: error::CoachError
@@ -26,3 +27,4 @@ pub mod limits;
 pub mod logging;
 pub mod prompts;
 pub mod units;
+pub mod yaml;

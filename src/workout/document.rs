@@ -1,7 +1,7 @@
 //! The documents against their schema files (pure): `schemas/analyzer-v1.json` (with today's
 //! allowed exercises as an enum, per request) and `schemas/workout-v1.2.json`, validated at run
 //! time with the library's validator (`llm::schema`); the workout written as YAML and read back
-//! (`serde_norway`); the id and tier rules a schema cannot say. Errors carry a path such as `sets[3].id` and the validator's
+//! (`serde_norway`, read under the YAML caps of `kernel::yaml`); the id and tier rules a schema cannot say. Errors carry a path such as `sets[3].id` and the validator's
 //! message, which never quotes the offending value (no user text).
 
 use std::collections::HashSet;
@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::ids;
 use super::model::{SetTier, Workout};
+use crate::kernel::yaml::{self, YamlError};
 use crate::llm::schema::Validator;
 use crate::llm::structured::Issue;
 
@@ -20,8 +21,8 @@ pub const ANALYZER_SCHEMA: &str = include_str!("../../schemas/analyzer-v1.json")
 /// `schemas/workout-v1.2.json`.
 pub const WORKOUT_SCHEMA: &str = include_str!("../../schemas/workout-v1.2.json");
 
-/// Largest YAML document read (bytes).
-pub const MAX_YAML_BYTES: usize = 256 * 1024;
+/// Largest YAML document read (bytes); the other YAML caps are in `kernel::limits` too.
+pub use crate::kernel::limits::MAX_YAML_BYTES;
 
 /// Most validator lines kept per document.
 const MAX_ISSUES: usize = 10;
@@ -168,24 +169,29 @@ pub fn check_workout_value(value: &Value) -> Result<Workout, DocumentError> {
     }
 }
 
-/// Reads YAML into JSON (`invalid_yaml` when it is not YAML, has non-string keys or is over
-/// [`MAX_YAML_BYTES`]).
+/// Reads YAML into JSON under the YAML caps (`kernel::yaml`): `invalid_yaml` when it is not YAML,
+/// has non-string keys, a key given twice or is past a cap (size, nesting, alias expansion);
+/// `schema_violation` at its path for a number that is not finite (`.nan`, `.inf`).
 pub fn yaml_to_json(text: &str) -> Result<Value, DocumentError> {
-    let bad = |detail: String| DocumentError {
+    let invalid = |path, detail| DocumentError {
         code: "invalid_yaml".into(),
-        path: None,
+        path,
         detail,
     };
-    if text.len() > MAX_YAML_BYTES {
-        return Err(bad(format!("the document is over {MAX_YAML_BYTES} bytes")));
-    }
-    serde_norway::from_str::<Value>(text).map_err(|e| {
-        // The parser's message names a position, not the text.
-        let at = e
-            .location()
-            .map(|l| format!(" at line {} column {}", l.line(), l.column()))
-            .unwrap_or_default();
-        bad(format!("not a YAML mapping{at}"))
+    yaml::read(text).map_err(|e| match e {
+        // The parser's position, not the text.
+        YamlError::Syntax { at } => {
+            let at = at
+                .map(|(line, column)| format!(" at line {line} column {column}"))
+                .unwrap_or_default();
+            invalid(None, format!("not a YAML mapping{at}"))
+        }
+        YamlError::Refused { path, detail } => invalid(path, detail),
+        YamlError::NotFinite { path } => DocumentError {
+            code: "schema_violation".into(),
+            path: Some(path),
+            detail: "must be a finite number".into(),
+        },
     })
 }
 

@@ -875,6 +875,20 @@ fn workout_generate_then_validate_and_render() {
     let e = stdout_json(&o);
     assert_eq!(e["error"]["code"], "schema_violation");
     assert_eq!(e["error"]["path"], "sets[0].id");
+    // Issue 22: a weight that is not a finite number, and a key given twice.
+    let nan = yaml.replacen("target_weight: ", "target_weight: .nan # ", 1);
+    let o = coach(&["workout", "validate"], &nan);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "{\"error\":{\"code\":\"schema_violation\",\"path\":\"sets[0].target_weight\",\"detail\":\"must be a finite number\"}}\n"
+    );
+    let o = coach(&["workout", "validate"], &format!("{yaml}\nunits: kg\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "{\"error\":{\"code\":\"invalid_yaml\",\"path\":\"units\",\"detail\":\"the key appears twice in its mapping\"}}\n"
+    );
     let o = coach(&["workout", "validate"], "sets: [");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout_json(&o)["error"]["code"], "invalid_yaml");

@@ -38,19 +38,52 @@ fn run(mut cmd: Command, stdin: Vec<u8>) -> (Option<i32>, String) {
     (status.code(), String::from_utf8_lossy(&out).into_owned())
 }
 
-/// Runs `argv` with stdin from the file `stdin` and returns its exit code, stdout and peak
-/// resident set in bytes.
+/// How a child run by [`run_measured`] ended.
+struct Measured {
+    /// Exit code (`None`: killed by a signal).
+    code: Option<i32>,
+    /// The signal that ended it (6 for an abort, 9 for the kill after the time limit).
+    signal: Option<i32>,
+    /// Killed after [`Limits::seconds`].
+    timed_out: bool,
+    /// Wall time, milliseconds.
+    ms: u64,
+    /// Its stdout (the first 4000 characters).
+    out: String,
+    /// Peak resident set, bytes.
+    peak: usize,
+}
+
+/// What a child of [`run_measured`] may use: address space (`setrlimit(RLIMIT_AS)` in the child,
+/// so an allocation past it fails there) and wall time (killed after it).
+#[derive(Clone, Copy)]
+struct Limits {
+    address_space: Option<u64>,
+    seconds: u64,
+}
+
+impl Limits {
+    /// No memory limit and ten minutes: the peak-memory tests, which measure rather than limit.
+    const MEASURE: Limits = Limits {
+        address_space: None,
+        seconds: 600,
+    };
+}
+
+/// Runs `argv` with stdin from the file `stdin` under `limits`, and returns how it ended, its
+/// stdout and peak resident set.
 ///
 /// Linux starts a child's `ru_maxrss` at its parent's peak when it execs (the old address space's
 /// high-water mark is kept), so a child of this busy test process would report this process's
 /// peak. The child is therefore started by a small intermediary, this test binary run again as
-/// [`measure_child`], which reports the child's `wait4` usage; its own footprint (about 15 MB,
-/// it holds no input) is the floor of what is measured.
+/// [`measure_child`], which applies the limits and reports the child's `wait4` usage; its own
+/// footprint (about 15 MB, it holds no input) is the floor of what is measured.
 fn run_measured(
     argv: &[String],
     stdin: &std::path::Path,
     env: &[(&str, &std::path::Path)],
-) -> (Option<i32>, String, usize) {
+    limits: Limits,
+) -> Measured {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.envs(env.iter().copied());
     cmd.args([
@@ -61,18 +94,25 @@ fn run_measured(
     ])
     .args(["--test-threads", "1", "-q"])
     .env("COACH_MEASURE_ARGV", serde_json::to_string(argv).unwrap())
-    .env("COACH_MEASURE_STDIN", stdin);
+    .env("COACH_MEASURE_STDIN", stdin)
+    .env("COACH_MEASURE_SECONDS", limits.seconds.to_string());
+    if let Some(bytes) = limits.address_space {
+        cmd.env("COACH_MEASURE_AS", bytes.to_string());
+    }
     let (code, out) = run(cmd, Vec::new());
     let line = out
         .lines()
         .find_map(|l| l.strip_prefix("MEASURED "))
         .unwrap_or_else(|| panic!("no measurement ({code:?}): {out}"));
     let m: Value = serde_json::from_str(line).unwrap();
-    (
-        m["code"].as_i64().map(|c| c as i32),
-        m["out"].as_str().unwrap().to_string(),
-        m["peak"].as_u64().unwrap() as usize,
-    )
+    Measured {
+        code: m["code"].as_i64().map(|c| c as i32),
+        signal: m["signal"].as_i64().map(|c| c as i32),
+        timed_out: m["timed_out"].as_bool().unwrap(),
+        ms: m["ms"].as_u64().unwrap(),
+        out: m["out"].as_str().unwrap().to_string(),
+        peak: m["peak"].as_u64().unwrap() as usize,
+    }
 }
 
 /// The intermediary of [`run_measured`].
@@ -81,29 +121,76 @@ fn run_measured(
 // The child is reaped by `wait4`, which `Child::wait` cannot replace (it gives no usage).
 #[allow(clippy::zombie_processes)]
 fn measure_child() {
+    use std::os::unix::process::CommandExt;
     let argv: Vec<String> =
         serde_json::from_str(&std::env::var("COACH_MEASURE_ARGV").unwrap()).unwrap();
     let stdin = std::fs::File::open(std::env::var("COACH_MEASURE_STDIN").unwrap()).unwrap();
-    let mut child = Command::new(&argv[0])
-        .args(&argv[1..])
+    let seconds: u64 = std::env::var("COACH_MEASURE_SECONDS")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let address_space: Option<libc::rlim_t> = std::env::var("COACH_MEASURE_AS")
+        .ok()
+        .map(|v| v.parse().unwrap());
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
         .stdin(stdin)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = Vec::new();
-    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+        .stderr(Stdio::null());
+    if let Some(limit) = address_space {
+        let rlimit = libc::rlimit {
+            rlim_cur: limit,
+            rlim_max: limit,
+        };
+        // SAFETY: runs in the forked child before exec; setrlimit is async-signal-safe and
+        // `rlimit` is a valid pointer.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_AS, &rlimit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    let started = std::time::Instant::now();
+    let mut child = cmd.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).unwrap();
+        out
+    });
+    let pid = child.id() as libc::pid_t;
     let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
-    // SAFETY: waits for our own child; `status` and `usage` are valid out-pointers.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
+    let mut timed_out = false;
+    loop {
+        let flags = if timed_out { 0 } else { libc::WNOHANG };
+        // SAFETY: waits for our own child; `status` and `usage` are valid out-pointers.
+        let got = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+        if got == pid {
+            break;
+        }
+        assert_eq!(got, 0, "wait4 failed");
+        if started.elapsed().as_secs() >= seconds {
+            // Not reaped yet, so the pid is still this child's.
+            child.kill().unwrap();
+            timed_out = true;
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+    let ms = started.elapsed().as_millis() as u64;
+    let out = reader.join().unwrap();
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let signal = libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status));
     let out: String = String::from_utf8_lossy(&out).chars().take(4000).collect();
     // Linux reports ru_maxrss in KiB.
     let peak = usage.ru_maxrss as u64 * 1024;
     println!(
         "\nMEASURED {}",
-        json!({"code": code, "out": out, "peak": peak})
+        json!({"code": code, "signal": signal, "timed_out": timed_out, "ms": ms, "out": out,
+               "peak": peak})
     );
 }
 
@@ -239,7 +326,9 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
                 .chain(args.iter().map(|a| a.to_string()))
                 .collect();
             let stdin = if args[0] == "meals" { &empty } else { &path };
-            let (code, out, peak) = run_measured(&argv, stdin, &[]);
+            let Measured {
+                code, out, peak, ..
+            } = run_measured(&argv, stdin, &[], Limits::MEASURE);
             let what = format!("{} with {name}", args[..2].join(" "));
             assert!(matches!(code, Some(0..=2)), "{what}: exit {code:?}: {out}");
             assert!(out.len() < 4000, "{what}: {} bytes of output", out.len());
@@ -368,36 +457,41 @@ fn c_call(method: &str, request: Vec<u8>) -> String {
     }
 }
 
+/// The command line of [`c_child`] (this test binary run again), for [`run_measured`]; the
+/// method and input come from the environment.
+fn c_child_argv() -> Vec<String> {
+    let exe = std::env::current_exe().unwrap();
+    [
+        exe.to_str().unwrap(),
+        "--exact",
+        "limits::c_child",
+        "--ignored",
+        "--nocapture",
+        "--test-threads",
+        "1",
+        "-q",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 #[test]
 fn c_api_peak_memory_stays_within_ten_times_the_input() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty");
     std::fs::write(&empty, "").unwrap();
-    let exe = std::env::current_exe()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
+    let argv = c_child_argv();
     let mut worst = Worst::default();
     for (name, path, len) in input_files(dir.path()) {
         for method in C_METHODS {
-            let argv: Vec<String> = [
-                exe.as_str(),
-                "--exact",
-                "limits::c_child",
-                "--ignored",
-                "--nocapture",
-                "--test-threads",
-                "1",
-                "-q",
-            ]
-            .map(String::from)
-            .to_vec();
             // The intermediary passes its environment on to the child.
             let env = [
                 ("COACH_C_METHOD", std::path::Path::new(method)),
                 ("COACH_C_INPUT", path.as_path()),
             ];
-            let (code, out, peak) = run_measured(&argv, &empty, &env);
+            let Measured {
+                code, out, peak, ..
+            } = run_measured(&argv, &empty, &env, Limits::MEASURE);
             let what = format!("{method} with {name}");
             assert_eq!(code, Some(0), "{what}: {out}");
             assert!(
@@ -411,6 +505,109 @@ fn c_api_peak_memory_stays_within_ten_times_the_input() {
         "closest to the goal: {:.2} of it ({})",
         worst.ratio, worst.what
     );
+}
+
+/// Hostile workout YAML (issue 22): each input, about 256 KB or less, and the refusal it must
+/// get (`invalid_yaml` with this detail). Before the YAML caps an alias bomb took 2.35 GB and
+/// nested flow collections minutes of parsing.
+fn hostile_yaml() -> Vec<(&'static str, String, &'static str)> {
+    const DEEP: &str = "nested deeper than 64 levels";
+    const ALIASES: &str = "aliases expand to more than 65536 bytes";
+    let directives: String = (0..10_000)
+        .map(|i| format!("%TAG !t{i}! tag:x,{i}:\n"))
+        .collect();
+    let mut laughs = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let prev = format!("*a{}", i - 1);
+        laughs += &format!("a{i}: &a{i} [{}]\n", vec![prev; 10].join(", "));
+    }
+    vec![
+        (
+            "alias bomb",
+            format!(
+                "a: &x {}\nc: [{}*x]\n",
+                "b".repeat(200_000),
+                "*x,".repeat(11_999)
+            ),
+            ALIASES,
+        ),
+        ("nested aliases", laughs, ALIASES),
+        ("[[[a: ", "[[[a: ".repeat(43_666), DEEP),
+        ("[[a: ", "[[a: ".repeat(52_428), DEEP),
+        ("[a: ", "[a: ".repeat(65_536), DEEP),
+        ("{? ", "{? ".repeat(87_381), DEEP),
+        ("{a: ", "{a: ".repeat(65_536), DEEP),
+        ("[", "[".repeat(262_144), DEEP),
+        ("- ", "- ".repeat(131_072), DEEP),
+        (
+            "%TAG directives",
+            directives + "---\na: 1\n",
+            "holds more than 16 directives",
+        ),
+    ]
+}
+
+/// Hostile YAML through `coach workout validate` and C `workouts.validate`, each call in a child
+/// process limited to 512 MiB of address space and killed after 20 s: a crash, an out-of-memory
+/// abort or a hang fails, and so does a peak over the memory goal.
+#[test]
+fn hostile_yaml_is_refused_within_time_and_memory() {
+    let limits = Limits {
+        address_space: Some(512 << 20),
+        seconds: 20,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let coach = env!("CARGO_BIN_EXE_coach").to_string();
+    let cli = [coach, "workout".into(), "validate".into()];
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, "").unwrap();
+    let mut failures = Vec::new();
+    for (i, (name, text, detail)) in hostile_yaml().into_iter().enumerate() {
+        let yaml = dir.path().join(format!("{i}.yaml"));
+        std::fs::write(&yaml, &text).unwrap();
+        let request = dir.path().join(format!("{i}.json"));
+        std::fs::write(&request, json!({ "yaml": text }).to_string()).unwrap();
+        let env = [
+            ("COACH_C_METHOD", std::path::Path::new("workouts.validate")),
+            ("COACH_C_INPUT", request.as_path()),
+        ];
+        for (route, m) in [
+            (
+                "coach workout validate",
+                run_measured(&cli, &yaml, &[], limits),
+            ),
+            (
+                "C workouts.validate",
+                run_measured(&c_child_argv(), &empty, &env, limits),
+            ),
+        ] {
+            let what = format!(
+                "{route} with {name} ({} KB): exit {:?}, signal {:?}, {} ms, peak {} MB",
+                text.len() / 1024,
+                m.code,
+                m.signal,
+                m.ms,
+                m.peak >> 20
+            );
+            eprintln!("{what}");
+            // The first JSON object printed (the C child's comes among the test harness's lines).
+            let error = m
+                .out
+                .find('{')
+                .and_then(|at| {
+                    let mut values = serde_json::Deserializer::from_str(&m.out[at..]).into_iter();
+                    values.next()?.ok()
+                })
+                .and_then(|v: Value| v.get("error").or(v.pointer("/ok/error")).cloned())
+                .unwrap_or(Value::Null);
+            let refused = error["code"] == "invalid_yaml" && error["detail"] == *detail;
+            let exit = if route.starts_with("coach") { 1 } else { 0 };
+            if m.timed_out || m.code != Some(exit) || !refused || !within_goal(m.peak, text.len()) {
+                failures.push(format!("{what}, timed out {}: {}", m.timed_out, m.out));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 #[test]

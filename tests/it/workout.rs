@@ -402,6 +402,53 @@ fn validate_workout_yaml_reports_code_and_path() {
     assert_eq!(e.path.as_deref(), Some("sets[1].id"), "{e:?}");
 }
 
+/// Issue 22: `.nan` and `.inf` were read as `null` (a valid weight) and a repeated key silently
+/// replaced the first.
+#[test]
+fn validate_workout_yaml_refuses_non_finite_numbers_and_duplicate_keys() {
+    let yaml = serde_norway::to_string(&valid_workout()).unwrap();
+    let weight = "target_weight: 225";
+    for number in [".nan", ".NaN", ".inf", "-.Inf", "+.INF"] {
+        let text = yaml.replacen(weight, &format!("target_weight: {number}"), 1);
+        let e = validate_workout_yaml(&text).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.path.as_deref(), e.detail.as_str()),
+            (
+                "schema_violation",
+                Some("sets[0].target_weight"),
+                "must be a finite number"
+            ),
+            "{number}"
+        );
+    }
+    // Too large for a number: a string, which the schema refuses.
+    let e = validate_workout_yaml(&yaml.replacen(weight, "target_weight: 1e400", 1)).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_deref()),
+        ("schema_violation", Some("sets[0].target_weight"))
+    );
+
+    let e = validate_workout_yaml(&format!("{yaml}units: kg\n")).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_deref(), e.detail.as_str()),
+        (
+            "invalid_yaml",
+            Some("units"),
+            "the key appears twice in its mapping"
+        )
+    );
+    let rir = yaml.lines().find(|l| l.trim() == "rir: 2").unwrap();
+    let twice = yaml.replacen(&format!("{rir}\n"), &format!("{rir}\n{rir}\n"), 1);
+    let e = validate_workout_yaml(&twice).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.path.as_deref()),
+        ("invalid_yaml", Some("sets[0].rir"))
+    );
+    // The same key written two ways is the same key.
+    let e = validate_workout_yaml(&format!("{yaml}'units': kg\n")).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("units"), "{e:?}");
+}
+
 fn plan_with(load: f64, working: u32, minutes: u32) -> AnalyzerPlan {
     let mut v = valid_analyzer();
     v["exercise_plan"][0]["targets"]["target_load"] = json!(load);
