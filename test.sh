@@ -18,9 +18,9 @@ echo "model: $COACH_MODEL"
 step "rust tests" cargo test --locked
 
 # Two processes on one file (docs/integration.md): 8 processes mixing every write path on one
-# database for 40 s, then every write each was told succeeded must be in the file as reported,
+# database for 60 s, then every write each was told succeeded must be in the file as reported,
 # nothing else changed and no call failed (tests/soak; longer by hand: `-- 600`).
-step "soak: 8 processes on one file (40 s)" cargo test --locked --test soak -- 40
+step "soak: 8 processes on one file (60 s)" cargo test --locked --test soak -- 60
 
 # The unit tests of the database (db, and each feature's store) and of the C API, and the
 # encryption module of the integration tests, on SQLCipher.
