@@ -149,7 +149,7 @@ fn a_today_plan_comes_from_the_model_and_keeps_to_the_notes() {
     let rows = c.workouts().plan_generations(5).unwrap();
     let t = out.expect("a plan from the model");
     assert_eq!(rows.len(), 1);
-    assert!(rows[0].succeeded && rows[0].feature == "workouts.todayPlan");
+    assert!(rows[0].succeeded && rows[0].feature == "plan.generate");
     assert_eq!(Some(rows[0].id), t.generation_id);
     assert_eq!(t.plan.duration_minutes, 30);
     assert!(t.plan.focus.starts_with("Upper Body"), "{}", t.plan.focus);
