@@ -60,6 +60,17 @@ macro_rules! service_object {
 pub(crate) use service_object;
 
 impl CoachInner {
+    /// A new shared state over `store`.
+    pub(crate) fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
+        CoachInner {
+            store,
+            clock,
+            ai: RwLock::new(None),
+            model: RwLock::new(None),
+            tasks: Mutex::new(Vec::new()),
+        }
+    }
+
     /// `Closed` after `shutdown()`.
     pub(crate) fn check_open(&self) -> Result<(), CoachError> {
         if self.store.is_closed() {
@@ -99,7 +110,7 @@ impl CoachInner {
     }
 
     /// Cancels the running tasks, closes the database (after the call holding it) and lets the
-    /// model go: `Coach::shutdown`, and what releasing the `Coach` does.
+    /// model go: `Coach::shutdown`.
     pub(crate) fn shutdown(&self) {
         self.cancel_tasks();
         self.store.close();
@@ -135,18 +146,5 @@ impl CoachInner {
 
     pub(crate) fn ai_source(&self) -> Option<Arc<dyn AiSuggestionSource>> {
         self.ai.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-}
-
-impl CoachInner {
-    /// A new shared state over `store`.
-    pub(crate) fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
-        CoachInner {
-            store,
-            clock,
-            ai: RwLock::new(None),
-            model: RwLock::new(None),
-            tasks: Mutex::new(Vec::new()),
-        }
     }
 }

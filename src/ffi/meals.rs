@@ -211,11 +211,6 @@ impl Meals {
 }
 
 impl Meals {
-    /// The model meal planning uses: the one `model()` holds, with its breaker.
-    fn meal_model(&self) -> Option<SharedModel> {
-        self.shared_model()
-    }
-
     /// Stores a new job and starts it on its own thread, stopped by `cancel`; its id and cell.
     fn start_plan(
         self: Arc<Self>,
@@ -227,7 +222,7 @@ impl Meals {
         let lease = jobs::create_job(&self.store, &*self.clock, &mut ids, &request)?;
         let id = lease.id().to_string();
         let mut abandoned = lease.pending();
-        let model = self.meal_model();
+        let model = self.shared_model();
         let this = Arc::clone(&self);
         let cell = self.start(
             "coachcore-meals",
@@ -293,7 +288,7 @@ impl Meals {
         sink: &dyn PlanSink,
         cancel: &Arc<CancelToken>,
     ) -> Result<MealPlanJob, CoachError> {
-        self.plan_sync(request, self.meal_model(), sink, cancel)
+        self.plan_sync(request, self.shared_model(), sink, cancel)
     }
 
     fn plan_sync(

@@ -1,4 +1,6 @@
-//! What every background task handle shares (`AssistantTask`, `MealPlanTask`, `WorkoutTask`):
+//! The one task implementation behind the exported handles (`AssistantTask`, `MealPlanTask`,
+//! `WorkoutTask`: [`TaskHandle`] and [`export_task!`]) and the async calls ([`start`],
+//! [`run_async`], [`ListenerSink`]):
 //! - [`TaskCell`]: its cancel token and its outcome, set once by the worker thread and read by any
 //!   number of `wait` calls from any thread;
 //! - [`Finisher`]: the worker's drop guard, which finishes the task even when the worker never
