@@ -241,7 +241,10 @@ pub fn consistency_issues(w: &Workout) -> Vec<Issue> {
 pub fn check_workout_value(value: &Value) -> Result<Workout, DocumentError> {
     let mut value = value.clone();
     upgrade(&mut value).map_err(DocumentError::schema)?;
-    if let Some(first) = schema_issues(workout_validator(), &value).into_iter().next() {
+    if let Some(first) = schema_issues(workout_validator(), &value)
+        .into_iter()
+        .next()
+    {
         return Err(DocumentError::schema(first));
     }
     let w: Workout = serde_json::from_value(value).map_err(|e| DocumentError {
@@ -400,7 +403,10 @@ mod tests {
         assert_eq!(w.sets.len(), earlier["sets"].as_array().unwrap().len());
         // Written by hand: B ids first, repeated tiers, one tier only.
         for (ids, tiers) in [
-            (json!(["B-DB-ONE-ARM-ROW-2", "C-DB-CURL-1"]), json!(["C", "B"])),
+            (
+                json!(["B-DB-ONE-ARM-ROW-2", "C-DB-CURL-1"]),
+                json!(["C", "B"]),
+            ),
             (
                 json!(["B-DB-SHOULDER-PRESS-1", "B-DB-ONE-ARM-ROW-1"]),
                 json!(["B"]),

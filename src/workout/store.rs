@@ -37,8 +37,8 @@ fn document_col(r: &Row<'_>, col: usize) -> rusqlite::Result<(Workout, bool)> {
     let bad = |e: Box<dyn std::error::Error + Send + Sync>| {
         rusqlite::Error::FromSqlConversionFailure(col, Type::Text, e)
     };
-    let upgraded =
-        document::upgrade(&mut value).map_err(|i| bad(format!("{}: {}", i.path, i.message).into()))?;
+    let upgraded = document::upgrade(&mut value)
+        .map_err(|i| bad(format!("{}: {}", i.path, i.message).into()))?;
     let w = serde_json::from_value(value).map_err(|e| bad(Box::new(e)))?;
     Ok((w, upgraded))
 }
