@@ -130,12 +130,14 @@ pub fn upgrade(value: &mut Value) -> Result<bool, Issue> {
             .collect(),
         _ => None,
     };
-    let Some(set_ids) = set_ids else {
+    // Without sets to read the tiers from (missing, not a list, too many), the schema refuses the
+    // document for its sets.
+    let sets = doc
+        .get("sets")
+        .and_then(Value::as_array)
+        .filter(|sets| sets.len() <= MAX_SETS);
+    let (Some(set_ids), Some(sets)) = (set_ids, sets) else {
         return Ok(changed);
-    };
-    let sets: &[Value] = match doc.get("sets") {
-        Some(Value::Array(sets)) if sets.len() <= MAX_SETS => sets,
-        _ => &[],
     };
     let mut tiers = Vec::new();
     for (i, id) in set_ids.iter().enumerate() {
@@ -446,6 +448,19 @@ mod tests {
         let mut v = original();
         v["cut_order"] = json!(["C", "B-DB-ONE-ARM-ROW-1"]);
         assert_eq!(refused(&v).path.as_deref(), Some("cut_order[1]"));
+        // Without sets to read the tiers from (too many, missing), nothing is upgraded: the
+        // schema refuses the document, not the upgrade.
+        let mut v = original();
+        v["cut_order"] = json!(["C-DB-CURL-1"]);
+        let first = v["sets"][0].clone();
+        v["sets"] = json!(vec![first; 81]);
+        let mut up = v.clone();
+        assert!(!upgrade(&mut up).unwrap());
+        assert_eq!(up, v);
+        assert_eq!(refused(&v).code, "schema_violation");
+        v.as_object_mut().unwrap().remove("sets");
+        assert!(!upgrade(&mut v.clone()).unwrap());
+        assert_eq!(refused(&v).code, "schema_violation");
     }
 
     #[test]
