@@ -13,9 +13,15 @@
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
 //!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
 //!   is interpreted.
+//! - Progression state: per exercise, the suggestion engine's [`ProgressionState`] of its sessions
+//!   (the load progression continues from, the sessions at it, lighter days, the best e1RM); the
+//!   planner's next prescription reads it (`planner::prescribe`).
 //! - Load cap: the last working load x `load_cap_pct`; with thin history (fewer than 2 sessions of
-//!   the exercise in 90 days) the factor is at most 1.0. Without history there is no cap and no
-//!   target load (chosen by feel).
+//!   the exercise in 90 days) the factor is at most 1.0. When rested (no RIR shift) and not thin,
+//!   the cap is at least the progression state's load plus 1.5 of the exercise's weight increments
+//!   (the largest step progression takes; a lighter day does not hold the next session below the
+//!   load progression had reached). Without history there is no cap and no target load (chosen
+//!   by feel).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -23,11 +29,12 @@ use serde::Serialize;
 
 use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
-use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
+use super::model::{FatiguePolicy, TimeBudget, WeightUnit, WorkoutRequest};
 use super::timebox;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
-use crate::suggest::e1rm;
+use crate::suggest::progress::OVERSHOOT_MULTIPLIER;
+use crate::suggest::{e1rm, weight_increment, CatalogExercise, ProgressionState};
 use crate::suggest::{ExercisePerformance, SetType};
 
 /// Days of history read.
@@ -60,6 +67,8 @@ pub struct ExerciseFacts {
     pub load_cap: Option<f64>,
     /// Fewer than 2 sessions in 90 days.
     pub thin: bool,
+    /// What progression continues from (`None` when no session has a working set).
+    pub progression: Option<ProgressionState>,
 }
 
 /// An exercise left out today, and why.
@@ -97,6 +106,8 @@ pub struct PreAnalysis {
     /// The request's equipment resolved (with the app's own definitions).
     #[serde(skip)]
     pub inventory: Inventory,
+    /// The request's unit: every weight above is in it.
+    pub units: WeightUnit,
 }
 
 impl PreAnalysis {
@@ -223,11 +234,14 @@ fn is_banned(e: &WorkoutExercise, inv: &Inventory, bans: &HashSet<String>) -> bo
         })
 }
 
-/// Facts per exercise from `history` (completed performances, weights in the request unit).
+/// Facts per exercise from `history` (completed performances, weights in `unit`), the
+/// increments of each exercise from `catalog`.
 fn exercise_facts(
     today: i64,
     history: &[ExercisePerformance],
     policy: FatiguePolicy,
+    catalog: &[WorkoutExercise],
+    unit: WeightUnit,
 ) -> Vec<ExerciseFacts> {
     // Newest first per exercise.
     let mut by_exercise: BTreeMap<&str, Vec<(i64, &ExercisePerformance)>> = BTreeMap::new();
@@ -269,7 +283,24 @@ fn exercise_facts(
         } else {
             policy.load_cap_pct
         };
-        let load_cap = (last_load > 0.0).then(|| (last_load * pct * 100.0).round() / 100.0);
+        let progression = ProgressionState::read(&perfs, unit);
+        let mut cap = last_load * pct;
+        if let Some(reference) = progression.as_ref().map(|p| p.load) {
+            if !thin && policy.rir_shift == 0 && reference > 0.0 {
+                let exercise = catalog.iter().find(|e| e.id == id).map_or_else(
+                    || CatalogExercise {
+                        catalog_id: id.to_string(),
+                        name: id.to_string(),
+                        equipment: crate::suggest::Equipment::Other,
+                        target_muscles: vec![],
+                    },
+                    WorkoutExercise::to_catalog,
+                );
+                let step = OVERSHOOT_MULTIPLIER * weight_increment(&exercise, reference, unit);
+                cap = cap.max(reference + step);
+            }
+        }
+        let load_cap = (last_load > 0.0).then(|| (cap * 100.0).round() / 100.0);
         out.push(ExerciseFacts {
             exercise: id.to_string(),
             sessions,
@@ -281,6 +312,7 @@ fn exercise_facts(
             e1rm: best.2.map(|e| (e * 10.0).round() / 10.0),
             load_cap,
             thin,
+            progression,
         });
     }
     out
@@ -310,7 +342,7 @@ pub fn analyze_with(
 ) -> PreAnalysis {
     let today = date.days_since_epoch();
     let fatigue = fatigue::assess(date, &request.recent_cardio, request.recovery.as_ref());
-    let facts = exercise_facts(today, history, fatigue.policy);
+    let facts = exercise_facts(today, history, fatigue.policy, catalog, request.meta.units);
     let last_strength_days_ago = facts.iter().map(|f| f.days_ago).min();
     let recent: Vec<String> = facts
         .iter()
@@ -362,6 +394,7 @@ pub fn analyze_with(
         thin_history: sessions.len() < 3,
         unknown_equipment: inventory.unknown.clone(),
         inventory,
+        units: request.meta.units,
     }
 }
 

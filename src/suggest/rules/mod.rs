@@ -12,7 +12,8 @@
 mod drafts;
 mod hygiene;
 
-pub(crate) use drafts::{draft, evidence, num, weight_text};
+pub(crate) use super::metrics::weight_text;
+pub(crate) use drafts::{draft, evidence, num};
 pub(crate) use hygiene::top_regular;
 pub(crate) use progression::weight_progression_indexes;
 mod progression;
