@@ -18,10 +18,13 @@
 //! - a session at that load (within 0.5 lb, 0.25 kg) joins the sessions at the load;
 //! - a heavier session, or one after a gap of 30 days or more, starts a new load;
 //! - a lighter session starts a new load when the sessions at the load had called for a deload
-//!   (below), when it did fewer reps than the last session at the load (the user lightened the
-//!   bar and still fell short: spec 004's "reduced weight to hit reps"), or when it is the third
-//!   lighter session in a row (spec 004's "match actual weight"); otherwise it is a lighter day
-//!   (a fatigue cap, a cautious choice) and the load stands: the next prescription returns to it.
+//!   (below: judged with the rep range, [`ProgressionState::walk`]); at the sixth lighter
+//!   session in a row (two weeks at three sessions a week: the user has settled lower) the load
+//!   becomes the heaviest of them; otherwise it is a lighter day (a fatigue cap, a cautious
+//!   choice) and the load stands: the next prescription returns to it. The reps of a lighter day
+//!   say little: they were asked for at another load, often the bottom of the range after a load
+//!   step the cap held back. A few tired days in a row (each capped below the load) therefore do
+//!   not lower the load progression continues from.
 //!
 //! **The next prescription** ([`next_prescription`]) for a rep range, a target RIR and a number of
 //! working sets; every set gets the same target reps. In this order:
@@ -34,9 +37,12 @@
 //!    load rises by 1 (double progression) or 1.5 (large overshoot) increments, reps back to the
 //!    bottom of the range. When no heavier achievable load exists, the load stays and the reps
 //!    aim at the top.
-//! 4. 3 sessions in a row at the load without progress (no working set at the load gained a rep
-//!    on the session before it; so at least 4 sessions at the load): a deload, 10% off rounded to
-//!    an achievable load (below the load), reps back to the bottom; the climb starts again.
+//! 4. 3 sessions in a row at the load without progress (none of their working sets at the load
+//!    gained a rep on what the sessions at the load before it did, the sets compared best to
+//!    worst: a rep that moved from one set to another, or came back after a bad day, is no
+//!    progress; a session at the top of the range is not stalled, its reps cannot rise; so at
+//!    least 4 sessions at the load): a deload, 10% off rounded to an achievable load (below the
+//!    load), reps back to the bottom; the climb starts again.
 //! 5. Else the same load, and reps one more than the fewest reps of the last session at the load,
 //!    within the range: `10/10/9` gives `10/10/10`.
 //!
@@ -73,7 +79,7 @@ pub const HARD_SET_MAX_RIR: u32 = 3;
 /// Loads this close (in pounds) are the same load.
 const SAME_LOAD_LBS: f64 = 0.5;
 /// Lighter sessions in a row after which the lighter load is followed.
-const LIGHTER_SESSIONS_FOLLOWED: usize = 3;
+pub const LIGHTER_SESSIONS_FOLLOWED: usize = 6;
 
 /// Whether a working set at `rir` reps in reserve is a hard set.
 pub fn is_hard_set(rir: u32) -> bool {
@@ -222,46 +228,104 @@ fn reps_at(perf: &ExercisePerformance, load: f64, unit: WeightUnit) -> Vec<u32> 
         .collect()
 }
 
-/// Whether `newer` gained a rep on `older` in some working set at `load` (a set `older` did not
-/// do counts as a gain).
-fn gained(
-    newer: &ExercisePerformance,
-    older: &ExercisePerformance,
+/// The reps of a session's working sets at `load`, best first.
+fn best_first(perf: &ExercisePerformance, load: f64, unit: WeightUnit) -> Vec<u32> {
+    let mut reps = reps_at(perf, load, unit);
+    reps.sort_unstable_by(|a, b| b.cmp(a));
+    reps
+}
+
+/// Whether `session` made progress on the `earlier` sessions at `load`: one of its sets, best to
+/// worst, has more reps than the same-ranked set of every earlier session (a set none of them
+/// did counts). A rep that only moved from one set to another, or that came back after a bad
+/// day, is no progress.
+fn progressed(
+    session: &ExercisePerformance,
+    earlier: &[&ExercisePerformance],
     load: f64,
     unit: WeightUnit,
 ) -> bool {
-    let before = reps_at(older, load, unit);
-    reps_at(newer, load, unit)
+    let mut best: Vec<u32> = Vec::new();
+    for p in earlier {
+        for (i, r) in best_first(p, load, unit).into_iter().enumerate() {
+            match best.get_mut(i) {
+                Some(b) => *b = (*b).max(r),
+                None => best.push(r),
+            }
+        }
+    }
+    best_first(session, load, unit)
         .iter()
         .enumerate()
-        .any(|(i, r)| before.get(i).is_none_or(|b| r > b))
+        .any(|(i, r)| best.get(i).is_none_or(|b| r > b))
 }
 
-/// Whether sessions at `load` (newest first) call for a deload: the newest
-/// [`STALLED_SESSIONS`] each without a gain on the session before it.
-fn deload_due(at_load: &[ExercisePerformance], load: f64, unit: WeightUnit) -> bool {
+/// Whether a session reached the top of `range`: every progression set at the double
+/// progression threshold (the upper bound). Its reps cannot rise further at the load.
+fn at_top(perf: &ExercisePerformance, range: &RepRange) -> bool {
+    let sets = progression_sets(perf, TrainingStyle::Unknown);
+    !sets.is_empty() && double_threshold(range).is_some_and(|t| sets.iter().all(|s| s.reps >= t))
+}
+
+/// Whether sessions at `load` (newest first) call for a deload under `range`: each of the newest
+/// [`STALLED_SESSIONS`] without progress on the sessions at the load before it, and not at the
+/// top of the range.
+fn deload_due(
+    at_load: &[&ExercisePerformance],
+    load: f64,
+    range: &RepRange,
+    unit: WeightUnit,
+) -> bool {
     at_load.len() > STALLED_SESSIONS
-        && at_load
-            .windows(2)
-            .take(STALLED_SESSIONS)
-            .all(|w| !gained(&w[0], &w[1], load, unit))
+        && (0..STALLED_SESSIONS).all(|i| {
+            !progressed(at_load[i], &at_load[i + 1..], load, unit) && !at_top(at_load[i], range)
+        })
 }
 
-/// The per-exercise progression state read from its logged sessions (see the module docs).
+/// The load step the newest 2 sessions at a load (newest first) earn under `range`.
+fn earned(at_load: &[&ExercisePerformance], range: &RepRange) -> Option<LoadStep> {
+    match at_load {
+        [a, b, ..] => {
+            window([a, b], TrainingStyle::Unknown).and_then(|w| load_step(range, w.min_reps))
+        }
+        _ => None,
+    }
+}
+
+/// One logged session of an exercise, as progression reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoggedSession {
+    /// Days before today.
+    pub days_ago: i64,
+    /// Its load: the heaviest working set.
+    pub load: f64,
+    /// What was done.
+    pub performance: ExercisePerformance,
+}
+
+/// The per-exercise progression state: the logged sessions that have a working set, oldest
+/// first, and what they say (see the module docs).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ProgressionState {
     /// The unit of every weight.
     pub unit: WeightUnit,
     /// Days since the exercise was last done.
     pub days_since: i64,
+    /// The sessions, oldest first.
+    pub sessions: Vec<LoggedSession>,
+    /// The best Epley e1RM of the working sets of every session.
+    pub best_e1rm: Option<f64>,
+}
+
+/// Where the sessions leave progression ([`ProgressionState::walk`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Walk<'a> {
     /// The load progression continues from (0: body weight).
     pub load: f64,
     /// The sessions at that load since it was taken up, newest first.
-    pub at_load: Vec<ExercisePerformance>,
+    pub at_load: Vec<&'a ExercisePerformance>,
     /// Lighter sessions since the last one at the load (lighter days), newest first.
-    pub lighter: Vec<ExercisePerformance>,
-    /// The best Epley e1RM of the working sets of every session read.
-    pub best_e1rm: Option<f64>,
+    pub lighter: Vec<&'a ExercisePerformance>,
 }
 
 impl ProgressionState {
@@ -271,67 +335,82 @@ impl ProgressionState {
         sessions: &[(i64, &ExercisePerformance)],
         unit: WeightUnit,
     ) -> Option<ProgressionState> {
-        let mut ordered: Vec<(i64, &ExercisePerformance, f64)> = sessions
+        let mut ordered: Vec<LoggedSession> = sessions
             .iter()
-            .filter_map(|(ago, p)| Some((*ago, *p, session_load(p)?)))
+            .filter_map(|(ago, p)| {
+                Some(LoggedSession {
+                    days_ago: *ago,
+                    load: session_load(p)?,
+                    performance: (*p).clone(),
+                })
+            })
             .collect();
-        ordered.sort_by_key(|(ago, p, _)| (std::cmp::Reverse(*ago), p.performed_at_ms));
-        let mut state: Option<ProgressionState> = None;
-        let mut best: Option<f64> = None;
-        for (ago, perf, load) in ordered {
-            for s in working(perf) {
-                if let Some(e) = e1rm(s.weight, s.reps) {
-                    best = Some(best.map_or(e, |b| b.max(e)));
-                }
-            }
-            let fresh = |at_load: Vec<ExercisePerformance>| ProgressionState {
-                unit,
-                days_since: ago,
-                load,
-                at_load,
-                lighter: Vec::new(),
-                best_e1rm: None,
-            };
-            let st = match state.as_mut() {
-                Some(st) => st,
-                None => {
-                    state = Some(fresh(vec![perf.clone()]));
-                    continue;
-                }
-            };
-            let gap = st.days_since - ago >= UNPRACTISED_DAYS;
-            if !gap && same_load(load, st.load, unit) {
-                st.at_load.insert(0, perf.clone());
-                st.lighter.clear();
-                st.days_since = ago;
+        ordered.sort_by_key(|s| (std::cmp::Reverse(s.days_ago), s.performance.performed_at_ms));
+        let best_e1rm = ordered
+            .iter()
+            .flat_map(|s| working(&s.performance))
+            .filter_map(|set| e1rm(set.weight, set.reps))
+            .reduce(f64::max);
+        Some(ProgressionState {
+            unit,
+            days_since: ordered.last()?.days_ago,
+            sessions: ordered,
+            best_e1rm,
+        })
+    }
+
+    /// Walks the sessions from the oldest (the module docs' rules). With the rep `range` the
+    /// engine prescribes for, a lighter session right after sessions at the load that called for
+    /// a deload (and did not earn a load step) is that deload, and is followed. Without a range
+    /// it is a lighter day like the others, so the load is never below the one a range would
+    /// give: what today's cap is computed from before the range is known.
+    pub fn walk(&self, range: Option<&RepRange>) -> Walk<'_> {
+        let unit = self.unit;
+        let mut load = 0.0;
+        let mut at_load: Vec<&ExercisePerformance> = Vec::new();
+        let mut lighter: Vec<&LoggedSession> = Vec::new();
+        let mut previous_day: Option<i64> = None;
+        for s in &self.sessions {
+            let gap = previous_day.is_some_and(|d| d - s.days_ago >= UNPRACTISED_DAYS);
+            previous_day = Some(s.days_ago);
+            if !at_load.is_empty() && !gap && same_load(s.load, load, unit) {
+                at_load.insert(0, &s.performance);
+                lighter.clear();
                 continue;
             }
-            let follow = gap
-                || load > st.load
-                || deload_due(&st.at_load, st.load, unit)
-                || st.lighter.len() + 1 >= LIGHTER_SESSIONS_FOLLOWED
-                || st.at_load.first().is_some_and(|last| {
-                    let min = |r: Vec<u32>| r.into_iter().min().unwrap_or(0);
-                    min(reps_at(perf, load, unit)) < min(reps_at(last, st.load, unit))
-                });
+            let deload = range.is_some_and(|r| {
+                earned(&at_load, r).is_none() && deload_due(&at_load, load, r, unit)
+            });
+            let follow = at_load.is_empty() || gap || s.load > load || deload;
             if follow {
-                let mut at_load: Vec<ExercisePerformance> = st
-                    .lighter
+                let mut run: Vec<&ExercisePerformance> = lighter
                     .iter()
-                    .filter(|p| !gap && session_load(p).is_some_and(|l| same_load(l, load, unit)))
-                    .cloned()
+                    .filter(|l| !gap && same_load(l.load, s.load, unit))
+                    .map(|l| &l.performance)
                     .collect();
-                at_load.insert(0, perf.clone());
-                *st = fresh(at_load);
+                run.insert(0, &s.performance);
+                load = s.load;
+                at_load = run;
+                lighter.clear();
+            } else if lighter.len() + 1 >= LIGHTER_SESSIONS_FOLLOWED {
+                // Settled lighter: the heaviest of those sessions, with those at it.
+                lighter.insert(0, s);
+                load = lighter.iter().map(|l| l.load).fold(0.0, f64::max);
+                at_load = lighter
+                    .iter()
+                    .filter(|l| same_load(l.load, load, unit))
+                    .map(|l| &l.performance)
+                    .collect();
+                lighter.clear();
             } else {
-                st.lighter.insert(0, perf.clone());
-                st.days_since = ago;
+                lighter.insert(0, s);
             }
         }
-        state.map(|s| ProgressionState {
-            best_e1rm: best,
-            ..s
-        })
+        Walk {
+            load,
+            at_load,
+            lighter: lighter.into_iter().map(|l| &l.performance).collect(),
+        }
     }
 }
 
@@ -371,6 +450,8 @@ pub enum Basis {
 pub struct NextPrescription {
     /// The working load (the state's unit): `None` for body weight or by feel.
     pub load: Option<f64>,
+    /// The load progression continued from (0: none, or body weight): the base of today's caps.
+    pub reference: f64,
     /// Target reps of every working set.
     pub reps: u32,
     /// What decided it.
@@ -408,6 +489,7 @@ pub fn next_prescription(
     let Some(st) = state else {
         return NextPrescription {
             load: None,
+            reference: 0.0,
             reps: lower,
             basis: Basis::New,
             reason: format!(
@@ -446,26 +528,22 @@ pub fn next_prescription(
         };
         return NextPrescription {
             load: from_best,
+            reference: st.walk(None).load,
             reps,
             basis: Basis::Unpractised,
             reason,
         };
     }
-    let current = (loaded && st.load > 0.0).then_some(st.load);
     let range = RepRange {
         mode: RepRangeMode::Range,
         lower,
         upper,
         target: 0,
     };
+    let walk = st.walk(Some(&range));
+    let current = (loaded && walk.load > 0.0).then_some(walk.load);
     // 3. A load step, on the rules' condition.
-    let earned = match st.at_load.as_slice() {
-        [a, b, ..] => {
-            window([a, b], TrainingStyle::Unknown).and_then(|win| load_step(&range, win.min_reps))
-        }
-        _ => None,
-    };
-    if let Some(step_up) = earned {
+    if let Some(step_up) = earned(&walk.at_load, &range) {
         let raised = current
             .map(|l| raised_load(l, step_up.increments(), exercise, load, unit).0)
             .filter(|r| current.is_some_and(|l| *r > l + 1e-9));
@@ -478,12 +556,14 @@ pub fn next_prescription(
         return match (raised, current) {
             (Some(r), _) => NextPrescription {
                 load: Some(r),
+                reference: walk.load,
                 reps: lower,
                 basis: Basis::LoadStep(step_up),
                 reason: format!("{why}: {} {u}, reps back to {lower}", w(r)),
             },
             (None, Some(l)) => NextPrescription {
                 load: Some(l),
+                reference: walk.load,
                 reps: upper,
                 basis: Basis::NoHeavierLoad,
                 reason: format!(
@@ -494,6 +574,7 @@ pub fn next_prescription(
             },
             (None, None) => NextPrescription {
                 load: None,
+                reference: walk.load,
                 reps: upper,
                 basis: Basis::NoHeavierLoad,
                 reason: format!("{why}: aim for {} again", per_set(upper, goal.sets)),
@@ -501,7 +582,7 @@ pub fn next_prescription(
         };
     }
     // 4. A deload after 3 sessions without progress.
-    if deload_due(&st.at_load, st.load, unit) {
+    if deload_due(&walk.at_load, walk.load, &range, unit) {
         let lighter = current.and_then(|l| {
             round_at_most(
                 DELOAD_FRACTION * l,
@@ -524,20 +605,21 @@ pub fn next_prescription(
         };
         return NextPrescription {
             load: lighter.or(current),
+            reference: walk.load,
             reps: lower,
             basis: Basis::Deload,
             reason,
         };
     }
     // 5. The same load, one rep more.
-    let last = st
+    let last = walk
         .at_load
         .first()
-        .map(|p| reps_at(p, st.load, unit))
+        .map(|p| reps_at(p, walk.load, unit))
         .unwrap_or_default();
     let fewest = last.iter().copied().min().unwrap_or(0);
     let reps = next_reps(fewest, upper).max(lower);
-    let when = if st.lighter.is_empty() {
+    let when = if walk.lighter.is_empty() {
         "last time"
     } else {
         "before a lighter day"
@@ -557,6 +639,7 @@ pub fn next_prescription(
     };
     NextPrescription {
         load: current,
+        reference: walk.load,
         reps,
         basis: Basis::Reps,
         reason,

@@ -29,7 +29,7 @@ use super::model::{
     AnalyzerPlan, Goal, PlanMeta, PlanTargets, PlanTier, PlanTiers, PlannedExercise, SessionType,
     WarmupPolicy, WorkoutRequest,
 };
-use super::preanalysis::PreAnalysis;
+use super::preanalysis::{load_cap, PreAnalysis};
 use super::render::loadable_at_most;
 use super::timebox;
 use crate::suggest::{next_prescription, weight_text, Basis, RepGoal};
@@ -144,7 +144,6 @@ pub fn prescribe(
     let unit = pre.units;
     let facts = pre.facts(&e.id);
     let loaded = !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other);
-    let cap = facts.and_then(|f| f.load_cap).filter(|_| loaded);
     let (lower, upper) = rep_bounds(reps);
     let mut exercise = e.to_catalog();
     exercise.equipment = rounding_equipment(e.load);
@@ -159,6 +158,16 @@ pub fn prescribe(
         &exercise,
         &pre.inventory.load_config(e.load, unit),
     );
+    // Today's cap from the load progression continued from with this range (a deload it
+    // followed lowers it), never above the pre-analysis's.
+    let cap = facts.and_then(|f| {
+        let own = load_cap(next.reference, pre.policy(), f.thin, &exercise, unit);
+        match (f.load_cap, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    });
+    let cap = cap.filter(|_| loaded);
     let mut reason = next.reason;
     let load = next.load.filter(|_| loaded).map(|wanted| {
         match loadable_at_most(wanted, cap, e.load, &pre.inventory, unit) {

@@ -16,12 +16,13 @@
 //! - Progression state: per exercise, the suggestion engine's [`ProgressionState`] of its sessions
 //!   (the load progression continues from, the sessions at it, lighter days, the best e1RM); the
 //!   planner's next prescription reads it (`planner::prescribe`).
-//! - Load cap: the last working load x `load_cap_pct`; with thin history (fewer than 2 sessions of
-//!   the exercise in 90 days) the factor is at most 1.0. When rested (no RIR shift) and not thin,
-//!   the cap is at least the progression state's load plus 1.5 of the exercise's weight increments
-//!   (the largest step progression takes; a lighter day does not hold the next session below the
-//!   load progression had reached). Without history there is no cap and no target load (chosen
-//!   by feel).
+//! - Load cap: the working load x `load_cap_pct`, where the working load is the load the
+//!   progression state continues from (the last session's heaviest working set, unless the last
+//!   sessions were lighter days: a run of tired days is each capped from the same load, not one
+//!   from the other); with thin history (fewer than 2 sessions of the exercise in 90 days) the
+//!   factor is at most 1.0. When rested (no RIR shift) and not thin, the cap is at least that
+//!   load plus 1.5 of the exercise's weight increments (the largest step progression takes).
+//!   Without history there is no cap and no target load (chosen by feel).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -63,7 +64,7 @@ pub struct ExerciseFacts {
     pub best_reps: u32,
     /// Its Epley e1RM (`None` for body-weight sets).
     pub e1rm: Option<f64>,
-    /// Most load allowed today (`None` without a last load).
+    /// Most load allowed today (`None` without a loaded working set).
     pub load_cap: Option<f64>,
     /// Fewer than 2 sessions in 90 days.
     pub thin: bool,
@@ -234,6 +235,33 @@ fn is_banned(e: &WorkoutExercise, inv: &Inventory, bans: &HashSet<String>) -> bo
         })
 }
 
+/// Today's load cap of `exercise` when progression continues from `reference` (request unit; see
+/// the module docs): `reference` x the policy's `load_cap_pct` (at most 1.0 with `thin` history),
+/// and rested (no RIR shift) with history that is not thin, at least `reference` plus 1.5 weight
+/// increments. `None` without a reference load (body weight, no history). Rounded to hundredths.
+pub fn load_cap(
+    reference: f64,
+    policy: FatiguePolicy,
+    thin: bool,
+    exercise: &CatalogExercise,
+    unit: WeightUnit,
+) -> Option<f64> {
+    if !(reference > 0.0 && reference.is_finite()) {
+        return None;
+    }
+    let pct = if thin {
+        policy.load_cap_pct.min(1.0)
+    } else {
+        policy.load_cap_pct
+    };
+    let mut cap = reference * pct;
+    if !thin && policy.rir_shift == 0 {
+        let step = OVERSHOOT_MULTIPLIER * weight_increment(exercise, reference, unit);
+        cap = cap.max(reference + step);
+    }
+    Some((cap * 100.0).round() / 100.0)
+}
+
 /// Facts per exercise from `history` (completed performances, weights in `unit`), the
 /// increments of each exercise from `catalog`.
 fn exercise_facts(
@@ -278,29 +306,22 @@ fn exercise_facts(
         }
         let sessions = perfs.len() as u32;
         let thin = sessions < 2;
-        let pct = if thin {
-            policy.load_cap_pct.min(1.0)
-        } else {
-            policy.load_cap_pct
-        };
         let progression = ProgressionState::read(&perfs, unit);
-        let mut cap = last_load * pct;
-        if let Some(reference) = progression.as_ref().map(|p| p.load) {
-            if !thin && policy.rir_shift == 0 && reference > 0.0 {
-                let exercise = catalog.iter().find(|e| e.id == id).map_or_else(
-                    || CatalogExercise {
-                        catalog_id: id.to_string(),
-                        name: id.to_string(),
-                        equipment: crate::suggest::Equipment::Other,
-                        target_muscles: vec![],
-                    },
-                    WorkoutExercise::to_catalog,
-                );
-                let step = OVERSHOOT_MULTIPLIER * weight_increment(&exercise, reference, unit);
-                cap = cap.max(reference + step);
-            }
-        }
-        let load_cap = (last_load > 0.0).then(|| (cap * 100.0).round() / 100.0);
+        let reference = progression
+            .as_ref()
+            .map(|p| p.walk(None).load)
+            .filter(|l| *l > 0.0)
+            .unwrap_or(last_load);
+        let exercise = catalog.iter().find(|e| e.id == id).map_or_else(
+            || CatalogExercise {
+                catalog_id: id.to_string(),
+                name: id.to_string(),
+                equipment: crate::suggest::Equipment::Other,
+                target_muscles: vec![],
+            },
+            WorkoutExercise::to_catalog,
+        );
+        let load_cap = load_cap(reference, policy, thin, &exercise, unit);
         out.push(ExerciseFacts {
             exercise: id.to_string(),
             sessions,
