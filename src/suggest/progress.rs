@@ -11,14 +11,15 @@
 //! [`raised_load`] (the load plus that many [`weight_increment`]s, rounded with
 //! [`round_to_achievable`]) and [`next_reps`] (one rep more, at most the upper bound).
 //!
-//! **The state** ([`ProgressionState::read`]), from an exercise's logged sessions (weights in one
+//! **The state** ([`ProgressionState::read`]): an exercise's logged sessions (weights in one
 //! unit). A session's working sets are its completed sets that are not warm-ups and have reps; its
-//! load is the heaviest of them. Walking the sessions from the oldest, the *load* progression
-//! continues from is the first session's, then:
+//! load is the heaviest of them. Walking the sessions from the oldest
+//! ([`ProgressionState::walk`]), the *load* progression continues from is the first session's,
+//! then:
 //! - a session at that load (within 0.5 lb, 0.25 kg) joins the sessions at the load;
 //! - a heavier session, or one after a gap of 30 days or more, starts a new load;
 //! - a lighter session starts a new load when the sessions at the load had called for a deload
-//!   (below: judged with the rep range, [`ProgressionState::walk`]); at the sixth lighter
+//!   (step 4 below, judged with the rep range; without one, never); at the sixth lighter
 //!   session in a row (two weeks at three sessions a week: the user has settled lower) the load
 //!   becomes the heaviest of them; otherwise it is a lighter day (a fatigue cap, a cautious
 //!   choice) and the load stands: the next prescription returns to it. The reps of a lighter day

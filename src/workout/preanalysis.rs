@@ -34,8 +34,9 @@ use super::model::{FatiguePolicy, TimeBudget, WeightUnit, WorkoutRequest};
 use super::timebox;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
-use crate::suggest::progress::OVERSHOOT_MULTIPLIER;
-use crate::suggest::{e1rm, weight_increment, CatalogExercise, ProgressionState};
+use crate::suggest::{
+    e1rm, weight_increment, CatalogExercise, ProgressionState, OVERSHOOT_MULTIPLIER,
+};
 use crate::suggest::{ExercisePerformance, SetType};
 
 /// Days of history read.
