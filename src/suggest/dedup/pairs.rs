@@ -223,38 +223,42 @@ fn set_type_rules_on_one_set_keep_the_earlier_rule() {
             2
         ]
     };
-    let cases: Vec<(&str, Ctx, &str, SetType)> = vec![
+    // (case, set 1 prescribed as, logged as (type, weight), the rule kept, its new type)
+    let cases = [
         (
-            "regular logged as a light warmup",
-            Ctx::range(8, 12).performed(logged((Warmup, 50.0))),
+            "regular, a light warmup",
+            Regular,
+            (Warmup, 50.0),
             "regular_acting_as_warmup",
             Warmup,
         ),
         (
-            "regular logged as a light drop set",
-            Ctx::range(8, 12).performed(logged((Drop, 50.0))),
+            "regular, a light drop set",
+            Regular,
+            (Drop, 50.0),
             "regular_acting_as_warmup",
             Warmup,
         ),
         (
-            "warmup logged as a heavy regular set",
-            Ctx::range(8, 12)
-                .rx(|rx| rx.sets[0].set_type = Warmup)
-                .performed(logged((Regular, 95.0))),
+            "warmup, a heavy regular set",
+            Warmup,
+            (Regular, 95.0),
             "warmup_acting_as_working_set",
             Regular,
         ),
         (
-            "warmup logged as a drop set before any regular set",
-            Ctx::range(8, 12)
-                .rx(|rx| rx.sets[0].set_type = Warmup)
-                .performed(logged((Drop, 80.0))),
+            "warmup, a drop set with no base",
+            Warmup,
+            (Drop, 80.0),
             "drop_set_without_base",
             Regular,
         ),
     ];
-    for (name, ctx, rule, new) in cases {
-        let ctx = ctx.build();
+    for (name, prescribed, set0, rule, new) in cases {
+        let ctx = Ctx::range(8, 12)
+            .rx(|rx| rx.sets[0].set_type = prescribed)
+            .performed(logged(set0))
+            .build();
         let after = on(
             &evaluate_exercise(&ctx, &[], NOW),
             Some(0),

@@ -59,6 +59,24 @@ fn state_of(unit: WeightUnit, newest_ago: i64, sessions: &[(f64, &[u32])]) -> Pr
     ProgressionState::read(&dated, unit).expect("sessions with working sets")
 }
 
+/// An 8-12 goal (Tier B).
+const GOAL_8_12: RepGoal = RepGoal {
+    lower: 8,
+    upper: 12,
+    rir: 2,
+    sets: 3,
+};
+
+/// The next bench press (a barbell, kg plates) for `goal`.
+fn next_kg(state: &ProgressionState, goal: RepGoal) -> NextPrescription {
+    next_prescription(
+        Some(state),
+        goal,
+        &barbell(Muscle::Chest),
+        &plates(WeightUnit::Kg),
+    )
+}
+
 /// The walk with [`GOAL`]'s range: (load, sessions at it, lighter days).
 fn walked(state: &ProgressionState) -> (f64, usize, usize) {
     let range = RepRange {
@@ -440,12 +458,6 @@ fn the_rules_and_the_planner_agree_on_one_history() {
 fn a_lighter_day_after_the_top_twice_is_no_deload() {
     // 12/12/12 at 47.5 kg (8-12) after 11/12/12: no progress in the last 3, but the top of the
     // range twice came first. A tired day at 40 after it is a lighter day: the load step comes.
-    let goal = RepGoal {
-        lower: 8,
-        upper: 12,
-        rir: 2,
-        sets: 3,
-    };
     let st = state_of(
         WeightUnit::Kg,
         2,
@@ -457,12 +469,7 @@ fn a_lighter_day_after_the_top_twice_is_no_deload() {
             (40.0, &[8, 8, 8]),
         ],
     );
-    let p = next_prescription(
-        Some(&st),
-        goal,
-        &barbell(Muscle::Chest),
-        &plates(WeightUnit::Kg),
-    );
+    let p = next_kg(&st, GOAL_8_12);
     assert_eq!(
         (p.load, p.reference, p.basis),
         (Some(50.0), 47.5, Basis::LoadStep(LoadStep::Double))
@@ -473,12 +480,6 @@ fn a_lighter_day_after_the_top_twice_is_no_deload() {
 fn near_the_top_of_the_range_is_no_stall() {
     // 12/12/12, 11/12/12, 11/12/12, 12/12/12 at 47.5 kg (8-12): no new best since the first, but
     // the last is at the top: no deload; the top once, so again the top.
-    let goal = RepGoal {
-        lower: 8,
-        upper: 12,
-        rir: 2,
-        sets: 3,
-    };
     let st = state_of(
         WeightUnit::Kg,
         2,
@@ -490,12 +491,7 @@ fn near_the_top_of_the_range_is_no_stall() {
             (47.5, &[12, 12, 12]),
         ],
     );
-    let p = next_prescription(
-        Some(&st),
-        goal,
-        &barbell(Muscle::Chest),
-        &plates(WeightUnit::Kg),
-    );
+    let p = next_kg(&st, GOAL_8_12);
     assert_eq!((p.load, p.reps, p.basis), (Some(47.5), 12, Basis::Reps));
 }
 
