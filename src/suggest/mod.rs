@@ -38,6 +38,7 @@ pub(crate) use store::performances_of;
 // What workouts use (ARCHITECTURE.md, "Feature edges": workout -> suggest).
 pub use metrics::{e1rm, round_at_most, round_to_achievable, step, weight_increment, weight_text};
 pub use progress::{
-    next_prescription, Basis, NextPrescription, ProgressionState, RepGoal, OVERSHOOT_MULTIPLIER,
+    is_hard_set, next_prescription, Basis, NextPrescription, ProgressionState, RepGoal,
+    HARD_SET_MAX_RIR, OVERSHOOT_MULTIPLIER,
 };
 pub(crate) use service::log_session_in;

@@ -8,12 +8,12 @@
 //! |---|---|
 //! | `model.rs` | request, analyzer plan, workout document, result, events |
 //! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
-//! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
+//! | `preanalysis.rs` | request bounds, history facts and progression state, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
 //! | `store.rs` | the SQL: workout exercises and equipment, saved workouts |
 //! | `timebox.rs` | set times and the time budget |
 //! | `ids.rs` | workout and set ids |
-//! | `planner.rs` | the deterministic analyzer plan |
+//! | `planner.rs` | the deterministic analyzer plan; each exercise's load, reps and reason from the progression engine (`prescribe`) |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
 //! | `document.rs` | schema validation, YAML out and back, consistency rules |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |

@@ -481,4 +481,52 @@ mod tests {
             pre.thin_history && pre.last_strength_days_ago.is_none() && !pre.anti_repeat_active
         );
     }
+
+    /// Bench press (chest: 5 lb increments) `days` before 2025-08-17 at `weight` x 8/8/8.
+    fn bench(days: i64, weight: f64) -> ExercisePerformance {
+        ExercisePerformance {
+            id: format!("p{days}"),
+            session_id: format!("s{days}"),
+            catalog_id: "bb-bench-press".into(),
+            performed_at_ms: 1_755_432_000_000 - days * 86_400_000,
+            sets: (0..3)
+                .map(|i| crate::suggest::PerformedSet {
+                    index: i,
+                    set_type: SetType::Regular,
+                    weight,
+                    reps: 8,
+                    rest_seconds: None,
+                    completed: true,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn load_caps_come_from_the_load_progression_continues_from() {
+        let cap = |history: &[ExercisePerformance], sleep: Option<u32>| {
+            let mut r = request("", &[], &["eq_barbell_olympic", "eq_bench_flat"]);
+            r.recovery = sleep.map(|s| crate::workout::model::Recovery {
+                sleep_score: Some(s),
+                body_battery: None,
+            });
+            let date = validate_request(&r).unwrap();
+            analyze(&r, date, builtin(), history)
+                .facts("bb-bench-press")
+                .and_then(|f| f.load_cap)
+        };
+        let trained = [bench(9, 100.0), bench(7, 100.0), bench(5, 100.0)];
+        // Rested: at least 1.5 increments above the load (the step progression may take).
+        assert_eq!(cap(&trained, None), Some(107.5));
+        // Tired (sleep 55: shift 1, 95%): from the load trained at.
+        assert_eq!(cap(&trained, Some(55)), Some(95.0));
+        // After a tired day at 95, again from 100, not 95 x 95%.
+        let mut after = trained.to_vec();
+        after.push(bench(2, 95.0));
+        assert_eq!(cap(&after, Some(55)), Some(95.0));
+        assert_eq!(cap(&after, None), Some(107.5));
+        // Thin history (one session): never above it.
+        assert_eq!(cap(&trained[..1], None), Some(100.0));
+        assert_eq!(cap(&[], None), None);
+    }
 }
