@@ -276,6 +276,9 @@ pub fn evaluate_exercise(
 }
 
 #[cfg(test)]
+mod pairs;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::suggest::model::{ChangeProperty, ChangeValue, Evidence, Outcome};

@@ -1,6 +1,7 @@
 //! The numbers the rules are built on (spec 004 "Context and Helpers", with the values the issue
-//! fixes): progression sets, weight increments, rounding to an achievable load, the Epley e1RM, the
-//! ±2% plateau test, and "struggling".
+//! fixes): progression sets, weight increments, rounding to an achievable load (the nearest, or
+//! the nearest under a cap), the Epley e1RM, the ±2% plateau test, "struggling", and weights
+//! written for sentences.
 //!
 //! Units: thresholds are stated in pounds. For kg plans, loads compared with a pound threshold are
 //! converted exactly (1 kg = 2.20462 lb), while steps, increments and tolerances use the gym
@@ -215,6 +216,34 @@ pub fn round_to_achievable(
         }
         _ => round_to(weight, step(2.5, unit)),
     }
+}
+
+/// The achievable load nearest `weight` that is not above `cap` (when given): the nearest one,
+/// else the nearest to a weight 2.5 lb (1.25 kg) lighter, and so on for up to 100 lb (50 kg);
+/// `None` when nothing achievable fits under the cap (the empty bar is above it).
+pub fn round_at_most(
+    weight: f64,
+    cap: Option<f64>,
+    equipment: Equipment,
+    load: &LoadConfig,
+    unit: WeightUnit,
+) -> Option<f64> {
+    let cap = cap.unwrap_or(f64::INFINITY);
+    let mut x = weight.min(cap);
+    let mut r = round_to_achievable(x, equipment, load, unit);
+    for _ in 0..40 {
+        if r <= cap + 1e-9 {
+            return Some(r);
+        }
+        x -= step(2.5, unit);
+        r = round_to_achievable(x, equipment, load, unit);
+    }
+    (r <= cap + 1e-9).then_some(r)
+}
+
+/// A weight for a sentence: rounded to thousandths (no float noise), no trailing ".0".
+pub fn weight_text(weight: f64) -> String {
+    format!("{}", (weight * 1000.0).round() / 1000.0)
 }
 
 /// Epley's estimated one-rep max, `weight x (1 + reps / 30)`; `None` when weight or reps is not

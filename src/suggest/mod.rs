@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `model.rs` | the vocabulary: prescriptions, performances, history, [`PrescriptionChange`] |
 //! | `metrics.rs` | progression sets, increments, load rounding, e1RM, plateau, struggling |
+//! | `progress.rs` | the one progression engine: the conditions and load steps the rules and the workout planner share, the per-exercise progression state and the next prescription |
 //! | `rules/` | the rule engine, one file per rule family, run in the spec's order |
 //! | `dedup.rs` | cooldown and conflict resolution |
 //! | `history.rs` | the cached per-exercise history |
@@ -24,6 +25,7 @@ pub mod history;
 pub mod metrics;
 pub mod model;
 pub mod outcome;
+pub mod progress;
 pub mod rules;
 pub mod service;
 mod store;
@@ -34,5 +36,9 @@ pub use model::*;
 pub(crate) use store::performances_of;
 
 // What workouts use (ARCHITECTURE.md, "Feature edges": workout -> suggest).
-pub use metrics::{e1rm, round_to_achievable, step};
+pub use metrics::{e1rm, round_at_most, round_to_achievable, step, weight_increment, weight_text};
+pub use progress::{
+    is_hard_set, next_prescription, Basis, NextPrescription, ProgressionState, RepGoal,
+    HARD_SET_MAX_RIR, OVERSHOOT_MULTIPLIER,
+};
 pub(crate) use service::log_session_in;

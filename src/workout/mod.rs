@@ -8,12 +8,12 @@
 //! |---|---|
 //! | `model.rs` | request, analyzer plan, workout document, result, events |
 //! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
-//! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
+//! | `preanalysis.rs` | request bounds, history facts and progression state, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
 //! | `store.rs` | the SQL: workout exercises and equipment, saved workouts (upgraded when read) |
 //! | `timebox.rs` | set times and the time budget |
 //! | `ids.rs` | workout and set ids |
-//! | `planner.rs` | the deterministic analyzer plan |
+//! | `planner.rs` | the deterministic analyzer plan; each exercise's load, reps and reason from the progression engine (`prescribe`) |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
 //! | `document.rs` | schema validation, YAML out and back, consistency rules, the upgrade of documents in the library's earlier form |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
@@ -41,6 +41,6 @@ pub use model::*;
 pub use catalog::{builtin, capabilities_of, WorkoutExercise};
 pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
 pub use document::validator as document_validator;
-pub use planner::{skeleton_of, Slot, SlotSpec, FULL_BODY_SLOTS};
+pub use planner::{prescribe, skeleton_of, Prescription, Slot, SlotSpec, FULL_BODY_SLOTS};
 pub use preanalysis::{analyze, validate_request};
 pub use service::{exercises, pre_analysis_over};

@@ -219,7 +219,8 @@ pub struct PlanTiers {
 pub struct FatiguePolicy {
     /// Added to every working set's RIR (at most 4 after the shift), 0 to 2.
     pub rir_shift: u32,
-    /// Today's loads at most this factor of the last working load, 0.8 to 1.05.
+    /// Today's loads at most this factor of the working load (the load progression continues
+    /// from: the last session's, unless that was a lighter day), 0.8 to 1.05.
     pub load_cap_pct: f64,
 }
 

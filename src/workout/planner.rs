@@ -14,16 +14,25 @@
 //! strength 4x3-5, 3x6-8, 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15,
 //! 2x15-20, 2x15-20; general 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue
 //! shift). Sets are trimmed from C, then B, to the budget's working sets; when one set per slot is
-//! still too many, the last slots are left out. Target loads: the last working load within
-//! today's cap.
+//! still too many, the last slots are left out.
+//!
+//! Target loads and reps ([`prescribe`]): the suggestion engine's next prescription
+//! (`suggest::progress`: reps up within the range at a load, a load step after the top of the
+//! range twice, a deload after 3 sessions without progress, the e1RM after 30 days away) from the
+//! exercise's progression state in the pre-analysis, for the slot's rep range and RIR; then
+//! today's cap on top (fatigue, thin history: the loadable weight not above it). The plan's
+//! `rep_range` is the target reps of every working set (`10`, `10/side`), or the goal's range for
+//! an exercise without history (chosen by feel); its `notes` say why, in one line.
 
-use super::catalog::{Inventory, LoadKind, WorkoutExercise};
+use super::catalog::{rounding_equipment, Inventory, LoadKind, WorkoutExercise};
 use super::model::{
     AnalyzerPlan, Goal, PlanMeta, PlanTargets, PlanTier, PlanTiers, PlannedExercise, SessionType,
     WarmupPolicy, WorkoutRequest,
 };
-use super::preanalysis::PreAnalysis;
+use super::preanalysis::{load_cap, PreAnalysis};
+use super::render::loadable_at_most;
 use super::timebox;
+use crate::suggest::{next_prescription, weight_text, Basis, RepGoal};
 
 /// One kind of slot: its tier, the movement patterns that may fill it and what it is for in words
 /// (shown to the model).
@@ -90,9 +99,112 @@ pub fn prescription(goal: Goal, tier: PlanTier) -> (u32, &'static str, u32) {
     }
 }
 
+/// The low and high reps of a rep range (`8-12`, `5`, `10/side`; 1 when unreadable).
+fn rep_bounds(range: &str) -> (u32, u32) {
+    let r = range.trim_end_matches("/side");
+    let n = |t: &str| t.trim().parse::<u32>().unwrap_or(1).max(1);
+    match r.split_once('-') {
+        Some((lo, hi)) => (n(lo), n(hi).max(n(lo))),
+        None => (n(r), n(r)),
+    }
+}
+
+/// An exercise's prescription today: what `generateWorkout` plans for it and today's plan can
+/// show. Weights in the request's unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prescription {
+    /// The working load: loadable and within today's cap; `None` for body weight, bands, or an
+    /// exercise without loaded history (chosen by feel).
+    pub load: Option<f64>,
+    /// Most load allowed today (`None` without loaded history).
+    pub load_cap: Option<f64>,
+    /// Target reps of every working set (for an exercise chosen by feel, the range's bottom).
+    pub reps: u32,
+    /// The plan's `rep_range`: the target (`10`, per side `10/side`), or for an exercise without
+    /// history the goal's range (`6-10`; per side, its bottom: `6/side`).
+    pub rep_range: String,
+    /// Why, in one line for the user (at most 200 characters): `reps 10/10/9 at 60 kg last time:
+    /// same load, aim for 10/10/10`, `top of the range twice: 62.5 kg, reps back to 6`.
+    pub reason: String,
+}
+
+/// Most characters of a prescription's reason (the analyzer plan's `notes`).
+const MAX_REASON_CHARS: usize = 200;
+
+/// The prescription of `e` today for `sets` working sets of the goal's rep range `reps` (`6-10`)
+/// at `rir` (before the fatigue shift): the suggestion engine's next prescription from its
+/// progression state in `pre`, with today's load cap on top (see the module docs).
+pub fn prescribe(
+    e: &WorkoutExercise,
+    sets: u32,
+    reps: &str,
+    rir: u32,
+    pre: &PreAnalysis,
+) -> Prescription {
+    let unit = pre.units;
+    let facts = pre.facts(&e.id);
+    let loaded = !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other);
+    let (lower, upper) = rep_bounds(reps);
+    let mut exercise = e.to_catalog();
+    exercise.equipment = rounding_equipment(e.load);
+    let next = next_prescription(
+        facts.and_then(|f| f.progression.as_ref()),
+        RepGoal {
+            lower,
+            upper,
+            rir,
+            sets,
+        },
+        &exercise,
+        &pre.inventory.load_config(e.load, unit),
+    );
+    // Today's cap from the load progression continued from with this range (a deload it
+    // followed lowers it), never above the pre-analysis's.
+    let cap = facts.and_then(|f| {
+        let own = load_cap(next.reference, pre.policy(), f.thin, &exercise, unit);
+        match (f.load_cap, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    });
+    let cap = cap.filter(|_| loaded);
+    let mut reason = next.reason;
+    let load = next.load.filter(|_| loaded).map(|wanted| {
+        match loadable_at_most(wanted, cap, e.load, &pre.inventory, unit) {
+            Some(x) if x < wanted - 1e-9 => {
+                let why = if pre.policy().rir_shift > 0 {
+                    "tired today"
+                } else {
+                    "capped today"
+                };
+                reason = format!("{reason}; {why}: {} {}", weight_text(x), unit.symbol());
+                x
+            }
+            Some(x) => x,
+            // Nothing loadable fits under the cap: the cap, which the renderer notes.
+            None => cap.unwrap_or(wanted),
+        }
+    });
+    if reason.chars().count() > MAX_REASON_CHARS {
+        reason = reason.chars().take(MAX_REASON_CHARS).collect();
+    }
+    let per_side = if e.per_side { "/side" } else { "" };
+    let rep_range = match next.basis {
+        Basis::New if e.per_side => format!("{lower}{per_side}"),
+        Basis::New => reps.to_string(),
+        _ => format!("{}{per_side}", next.reps),
+    };
+    Prescription {
+        load,
+        load_cap: cap,
+        reps: next.reps,
+        rep_range,
+        reason,
+    }
+}
+
 /// `e` planned at `tier` with `sets` x `reps` at `rir`: the equipment key of the inventory, the
-/// tier's rest, and the loads code computes (the last working load within today's cap; none
-/// without loaded history). A per-side exercise gets `N/side` with the range's low end.
+/// tier's rest, and the loads, reps and reason of its [`prescribe`]d prescription.
 #[allow(clippy::too_many_arguments)]
 pub fn planned(
     e: &WorkoutExercise,
@@ -104,17 +216,7 @@ pub fn planned(
     pre: &PreAnalysis,
     inv: &Inventory,
 ) -> PlannedExercise {
-    let facts = pre.facts(&e.id);
-    let loaded = !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other);
-    let cap = facts.and_then(|f| f.load_cap).filter(|_| loaded);
-    let target = facts
-        .filter(|f| f.last_load > 0.0 && loaded)
-        .map(|f| cap.map_or(f.last_load, |c| f.last_load.min(c)));
-    let rep_range = if e.per_side {
-        format!("{}/side", reps.split('-').next().unwrap_or(reps))
-    } else {
-        reps.to_string()
-    };
+    let rx = prescribe(e, sets, reps, rir, pre);
     PlannedExercise {
         tier,
         exercise: e.id.clone(),
@@ -127,16 +229,12 @@ pub fn planned(
             _ => timebox::accessory_rest(goal),
         },
         targets: PlanTargets {
-            rep_range,
+            rep_range: rx.rep_range,
             rir,
-            target_load: target,
-            load_cap: cap,
+            target_load: rx.load,
+            load_cap: rx.load_cap,
         },
-        notes: if facts.is_none() && loaded {
-            "no recent history: pick a load at the target RIR".into()
-        } else {
-            String::new()
-        },
+        notes: rx.reason,
     }
 }
 
@@ -401,6 +499,119 @@ mod tests {
         let slots = skeleton(&r, &pre_of(&r), builtin());
         let keys: Vec<&str> = slots.iter().map(|s| s.key.as_str()).collect();
         assert_eq!(keys, ["A1", "A2", "B1", "B2", "C1", "C2"]);
+    }
+
+    /// A session of `id` `days` before 2025-08-17 at `weight` (request unit) with these reps.
+    fn logged(
+        id: &str,
+        days: i64,
+        weight: f64,
+        reps: &[u32],
+    ) -> crate::suggest::ExercisePerformance {
+        use crate::suggest::{PerformedSet, SetType};
+        crate::suggest::ExercisePerformance {
+            id: format!("{id}-{days}"),
+            session_id: format!("s-{days}"),
+            catalog_id: id.into(),
+            performed_at_ms: 1_755_432_000_000 - days * 86_400_000,
+            sets: reps
+                .iter()
+                .enumerate()
+                .map(|(i, r)| PerformedSet {
+                    index: i as u32,
+                    set_type: SetType::Regular,
+                    weight,
+                    reps: *r,
+                    rest_seconds: None,
+                    completed: true,
+                })
+                .collect(),
+        }
+    }
+
+    fn bench() -> &'static WorkoutExercise {
+        builtin().iter().find(|e| e.id == "bb-bench-press").unwrap()
+    }
+
+    #[test]
+    fn prescriptions_follow_the_progression_state_under_todays_cap() {
+        let mut r = request(GYM, 60, Goal::Hypertrophy);
+        r.instructions.clear();
+        let history = [
+            logged("bb-bench-press", 4, 135.0, &[10, 10, 10]),
+            logged("bb-bench-press", 2, 135.0, &[10, 10, 9]),
+        ];
+        let pre_with = |r: &WorkoutRequest, h: &[crate::suggest::ExercisePerformance]| {
+            let date = preanalysis::validate_request(r).unwrap();
+            preanalysis::analyze(r, date, builtin(), h)
+        };
+        // Rested: the top of the range twice adds 5 lb, within the cap (135 + 1.5 x 5).
+        let pre = pre_with(&r, &history);
+        assert_eq!(pre.facts("bb-bench-press").unwrap().load_cap, Some(142.5));
+        let rx = prescribe(bench(), 3, "6-10", 2, &pre);
+        assert_eq!(
+            (rx.load, rx.load_cap, rx.reps, rx.rep_range.as_str()),
+            (Some(140.0), Some(142.5), 6, "6")
+        );
+        assert_eq!(rx.reason, "top of the range twice: 140 lb, reps back to 6");
+        let p = planned(
+            bench(),
+            PlanTier::A,
+            3,
+            "6-10",
+            2,
+            r.meta.goal,
+            &pre,
+            &pre.inventory,
+        );
+        assert_eq!(
+            (
+                p.targets.target_load,
+                p.targets.rep_range.as_str(),
+                p.notes.as_str()
+            ),
+            (Some(140.0), "6", rx.reason.as_str())
+        );
+        // Tired (shift 2, cap 87.5% of 135 = 118.13): never above the cap, and said so.
+        let mut tired = r.clone();
+        tired.recovery = Some(crate::workout::model::Recovery {
+            sleep_score: Some(30),
+            body_battery: Some(10),
+        });
+        let pre = pre_with(&tired, &history);
+        let rx = prescribe(bench(), 3, "6-10", 2, &pre);
+        assert_eq!((rx.load, rx.load_cap), (Some(115.0), Some(118.13)));
+        assert_eq!(
+            rx.reason,
+            "top of the range twice: 140 lb, reps back to 6; tired today: 115 lb"
+        );
+        // Thin history (one session): at most the last load; reps up.
+        let pre = pre_with(&r, &history[1..]);
+        let rx = prescribe(bench(), 3, "6-10", 2, &pre);
+        assert_eq!(
+            (rx.load, rx.load_cap, rx.reps),
+            (Some(135.0), Some(135.0), 10)
+        );
+        assert_eq!(
+            rx.reason,
+            "reps 10/10/9 at 135 lb last time: same load, aim for 10/10/10"
+        );
+        // No history: by feel, the goal's range; per side, its bottom.
+        let rx = prescribe(bench(), 3, "6-10", 2, &pre_with(&r, &[]));
+        assert_eq!(
+            (rx.load, rx.load_cap, rx.rep_range.as_str()),
+            (None, None, "6-10")
+        );
+        assert!(rx.reason.starts_with("new exercise"), "{}", rx.reason);
+        let lunge = builtin()
+            .iter()
+            .find(|e| e.id == "db-walking-lunge")
+            .unwrap();
+        let rx = prescribe(lunge, 3, "8-12", 2, &pre_with(&r, &[]));
+        assert_eq!(rx.rep_range, "8/side");
+        let pre = pre_with(&r, &[logged("db-walking-lunge", 2, 30.0, &[9, 9, 8])]);
+        let rx = prescribe(lunge, 3, "8-12", 2, &pre);
+        assert_eq!((rx.load, rx.rep_range.as_str()), (Some(30.0), "9/side"));
     }
 
     #[test]

@@ -13,9 +13,16 @@
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
 //!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
 //!   is interpreted.
-//! - Load cap: the last working load x `load_cap_pct`; with thin history (fewer than 2 sessions of
-//!   the exercise in 90 days) the factor is at most 1.0. Without history there is no cap and no
-//!   target load (chosen by feel).
+//! - Progression state: per exercise, the suggestion engine's [`ProgressionState`] of its sessions
+//!   (the load progression continues from, the sessions at it, lighter days, the best e1RM); the
+//!   planner's next prescription reads it (`planner::prescribe`).
+//! - Load cap: the working load x `load_cap_pct`, where the working load is the load the
+//!   progression state continues from (the last session's heaviest working set, unless the last
+//!   sessions were lighter days: a run of tired days is each capped from the same load, not one
+//!   from the other); with thin history (fewer than 2 sessions of the exercise in 90 days) the
+//!   factor is at most 1.0. When rested (no RIR shift) and not thin, the cap is at least that
+//!   load plus 1.5 of the exercise's weight increments (the largest step progression takes).
+//!   Without history there is no cap and no target load (chosen by feel).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -23,11 +30,13 @@ use serde::Serialize;
 
 use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
-use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
+use super::model::{FatiguePolicy, TimeBudget, WeightUnit, WorkoutRequest};
 use super::timebox;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
-use crate::suggest::e1rm;
+use crate::suggest::{
+    e1rm, weight_increment, CatalogExercise, ProgressionState, OVERSHOOT_MULTIPLIER,
+};
 use crate::suggest::{ExercisePerformance, SetType};
 
 /// Days of history read.
@@ -56,10 +65,12 @@ pub struct ExerciseFacts {
     pub best_reps: u32,
     /// Its Epley e1RM (`None` for body-weight sets).
     pub e1rm: Option<f64>,
-    /// Most load allowed today (`None` without a last load).
+    /// Most load allowed today (`None` without a loaded working set).
     pub load_cap: Option<f64>,
     /// Fewer than 2 sessions in 90 days.
     pub thin: bool,
+    /// What progression continues from (`None` when no session has a working set).
+    pub progression: Option<ProgressionState>,
 }
 
 /// An exercise left out today, and why.
@@ -97,6 +108,8 @@ pub struct PreAnalysis {
     /// The request's equipment resolved (with the app's own definitions).
     #[serde(skip)]
     pub inventory: Inventory,
+    /// The request's unit: every weight above is in it.
+    pub units: WeightUnit,
 }
 
 impl PreAnalysis {
@@ -223,11 +236,41 @@ fn is_banned(e: &WorkoutExercise, inv: &Inventory, bans: &HashSet<String>) -> bo
         })
 }
 
-/// Facts per exercise from `history` (completed performances, weights in the request unit).
+/// Today's load cap of `exercise` when progression continues from `reference` (request unit; see
+/// the module docs): `reference` x the policy's `load_cap_pct` (at most 1.0 with `thin` history),
+/// and rested (no RIR shift) with history that is not thin, at least `reference` plus 1.5 weight
+/// increments. `None` without a reference load (body weight, no history). Rounded to hundredths.
+pub fn load_cap(
+    reference: f64,
+    policy: FatiguePolicy,
+    thin: bool,
+    exercise: &CatalogExercise,
+    unit: WeightUnit,
+) -> Option<f64> {
+    if !(reference > 0.0 && reference.is_finite()) {
+        return None;
+    }
+    let pct = if thin {
+        policy.load_cap_pct.min(1.0)
+    } else {
+        policy.load_cap_pct
+    };
+    let mut cap = reference * pct;
+    if !thin && policy.rir_shift == 0 {
+        let step = OVERSHOOT_MULTIPLIER * weight_increment(exercise, reference, unit);
+        cap = cap.max(reference + step);
+    }
+    Some((cap * 100.0).round() / 100.0)
+}
+
+/// Facts per exercise from `history` (completed performances, weights in `unit`), the
+/// increments of each exercise from `catalog`.
 fn exercise_facts(
     today: i64,
     history: &[ExercisePerformance],
     policy: FatiguePolicy,
+    catalog: &[WorkoutExercise],
+    unit: WeightUnit,
 ) -> Vec<ExerciseFacts> {
     // Newest first per exercise.
     let mut by_exercise: BTreeMap<&str, Vec<(i64, &ExercisePerformance)>> = BTreeMap::new();
@@ -264,12 +307,22 @@ fn exercise_facts(
         }
         let sessions = perfs.len() as u32;
         let thin = sessions < 2;
-        let pct = if thin {
-            policy.load_cap_pct.min(1.0)
-        } else {
-            policy.load_cap_pct
-        };
-        let load_cap = (last_load > 0.0).then(|| (last_load * pct * 100.0).round() / 100.0);
+        let progression = ProgressionState::read(&perfs, unit);
+        let reference = progression
+            .as_ref()
+            .map(|p| p.walk(None).load)
+            .filter(|l| *l > 0.0)
+            .unwrap_or(last_load);
+        let exercise = catalog.iter().find(|e| e.id == id).map_or_else(
+            || CatalogExercise {
+                catalog_id: id.to_string(),
+                name: id.to_string(),
+                equipment: crate::suggest::Equipment::Other,
+                target_muscles: vec![],
+            },
+            WorkoutExercise::to_catalog,
+        );
+        let load_cap = load_cap(reference, policy, thin, &exercise, unit);
         out.push(ExerciseFacts {
             exercise: id.to_string(),
             sessions,
@@ -281,6 +334,7 @@ fn exercise_facts(
             e1rm: best.2.map(|e| (e * 10.0).round() / 10.0),
             load_cap,
             thin,
+            progression,
         });
     }
     out
@@ -310,7 +364,7 @@ pub fn analyze_with(
 ) -> PreAnalysis {
     let today = date.days_since_epoch();
     let fatigue = fatigue::assess(date, &request.recent_cardio, request.recovery.as_ref());
-    let facts = exercise_facts(today, history, fatigue.policy);
+    let facts = exercise_facts(today, history, fatigue.policy, catalog, request.meta.units);
     let last_strength_days_ago = facts.iter().map(|f| f.days_ago).min();
     let recent: Vec<String> = facts
         .iter()
@@ -362,6 +416,7 @@ pub fn analyze_with(
         thin_history: sessions.len() < 3,
         unknown_equipment: inventory.unknown.clone(),
         inventory,
+        units: request.meta.units,
     }
 }
 
@@ -425,5 +480,53 @@ mod tests {
         assert!(
             pre.thin_history && pre.last_strength_days_ago.is_none() && !pre.anti_repeat_active
         );
+    }
+
+    /// Bench press (chest: 5 lb increments) `days` before 2025-08-17 at `weight` x 8/8/8.
+    fn bench(days: i64, weight: f64) -> ExercisePerformance {
+        ExercisePerformance {
+            id: format!("p{days}"),
+            session_id: format!("s{days}"),
+            catalog_id: "bb-bench-press".into(),
+            performed_at_ms: 1_755_432_000_000 - days * 86_400_000,
+            sets: (0..3)
+                .map(|i| crate::suggest::PerformedSet {
+                    index: i,
+                    set_type: SetType::Regular,
+                    weight,
+                    reps: 8,
+                    rest_seconds: None,
+                    completed: true,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn load_caps_come_from_the_load_progression_continues_from() {
+        let cap = |history: &[ExercisePerformance], sleep: Option<u32>| {
+            let mut r = request("", &[], &["eq_barbell_olympic", "eq_bench_flat"]);
+            r.recovery = sleep.map(|s| crate::workout::model::Recovery {
+                sleep_score: Some(s),
+                body_battery: None,
+            });
+            let date = validate_request(&r).unwrap();
+            analyze(&r, date, builtin(), history)
+                .facts("bb-bench-press")
+                .and_then(|f| f.load_cap)
+        };
+        let trained = [bench(9, 100.0), bench(7, 100.0), bench(5, 100.0)];
+        // Rested: at least 1.5 increments above the load (the step progression may take).
+        assert_eq!(cap(&trained, None), Some(107.5));
+        // Tired (sleep 55: shift 1, 95%): from the load trained at.
+        assert_eq!(cap(&trained, Some(55)), Some(95.0));
+        // After a tired day at 95, again from 100, not 95 x 95%.
+        let mut after = trained.to_vec();
+        after.push(bench(2, 95.0));
+        assert_eq!(cap(&after, Some(55)), Some(95.0));
+        assert_eq!(cap(&after, None), Some(107.5));
+        // Thin history (one session): never above it.
+        assert_eq!(cap(&trained[..1], None), Some(100.0));
+        assert_eq!(cap(&[], None), None);
     }
 }

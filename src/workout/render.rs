@@ -21,7 +21,7 @@ use super::model::{
     WorkoutSet, WORKOUT_VERSION,
 };
 use super::timebox;
-use crate::suggest::{round_to_achievable, step};
+use crate::suggest::{round_at_most, round_to_achievable};
 
 /// The ramp: (fraction of the working load, reps) for `n` warm-up sets.
 pub fn ramp(n: u32) -> &'static [(f64, u32)] {
@@ -54,18 +54,7 @@ pub fn loadable_at_most(
     unit: WeightUnit,
 ) -> Option<f64> {
     let load = inv.load_config(kind, unit);
-    let eq = rounding_equipment(kind);
-    let cap = cap.unwrap_or(f64::INFINITY);
-    let mut x = weight.min(cap);
-    let mut r = round_to_achievable(x, eq, &load, unit);
-    for _ in 0..40 {
-        if r <= cap + 1e-9 {
-            return Some(r);
-        }
-        x -= step(2.5, unit);
-        r = round_to_achievable(x, eq, &load, unit);
-    }
-    (r <= cap + 1e-9).then_some(r)
+    round_at_most(weight, cap, rounding_equipment(kind), &load, unit)
 }
 
 /// The loadable weight nearest `weight` (no cap).

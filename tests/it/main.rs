@@ -43,6 +43,7 @@ mod model_lifecycle;
 mod multi_process;
 mod narrow_eval;
 mod plan_generate;
+mod progression;
 mod schema_validator;
 mod shutdown;
 mod suggestion_choices;

@@ -1,4 +1,4 @@
-//! What every rule builds: a rule's draft, and weights written for its sentences.
+//! What every rule builds: a rule's draft and its evidence.
 
 use crate::suggest::model::{
     ChangeProperty, ChangeType, ChangeValue, Evidence, EvidenceFigure, SuggestionDraft,
@@ -28,11 +28,6 @@ pub(crate) fn draft(
         reasoning,
         evidence,
     }
-}
-
-/// A weight for a sentence: rounded to thousandths (no float noise), no trailing ".0".
-pub(crate) fn weight_text(weight: f64) -> String {
-    format!("{}", (weight * 1000.0).round() / 1000.0)
 }
 
 /// A numeric change value.

@@ -12,7 +12,8 @@
 mod drafts;
 mod hygiene;
 
-pub(crate) use drafts::{draft, evidence, num, weight_text};
+pub(crate) use super::metrics::weight_text;
+pub(crate) use drafts::{draft, evidence, num};
 pub(crate) use hygiene::top_regular;
 pub(crate) use progression::weight_progression_indexes;
 mod progression;
@@ -105,8 +106,9 @@ mod tests {
     fn evaluate_emits_drafts_in_spec_order() {
         // An 8-12 range; 4 prescribed regular sets at 100 lb. Three identical sessions: set 0 at
         // 50 x 8, sets 1-2 at 100 x 12, set 3 logged as a 70 lb drop set. Sets 1-2 at the top
-        // twice -> double progression; set 0 lightened and at the floor twice -> reduced weight
-        // (so match actual leaves it); set 0 under 70% of the top -> regular acting as warmup;
+        // twice -> double progression; set 0 lightened and at the floor twice -> reduced weight,
+        // and 50 lb three times -> match actual weight too (the deduplicator keeps one); set 0
+        // under 70% of the top -> regular acting as warmup;
         // set 3 logged as a drop set twice -> set type mismatch. (Rep range inference, first in
         // the order, needs a prescription without a rep goal: its own test shows it first.)
         let session = vec![
@@ -137,6 +139,7 @@ mod tests {
                 progression::DOUBLE_PROGRESSION_RANGE,
                 progression::DOUBLE_PROGRESSION_RANGE,
                 safety::REDUCED_WEIGHT_TO_HIT_REPS,
+                safety::MATCH_ACTUAL_WEIGHT,
                 hygiene::REGULAR_ACTING_AS_WARMUP,
                 hygiene::SET_TYPE_MISMATCH,
             ]

@@ -23,7 +23,9 @@
 //! the set prescription with the same index (sets without one are skipped). Weight changes need a
 //! target weight > 0 (body weight sets are left alone). The increment is
 //! [`metrics::weight_increment`] at the set's target weight, and the new weight is
-//! [`metrics::round_to_achievable`] of target weight + multiplier x increment.
+//! [`metrics::round_to_achievable`] of target weight + multiplier x increment. The window, the
+//! thresholds, the load step and the raised load are [`progress`]'s: the workout planner's next
+//! prescription is decided by the same code (one progression engine).
 //!
 //! Choices where the spec and the issue are silent:
 //! - **Overshoot wins.** Large overshoot implies double progression on the same sets (reps of at
@@ -53,6 +55,10 @@ use super::super::model::{
     ChangeProperty, ChangeType, ExerciseContext, ExercisePerformance, RepRangeMode, SetType,
     SuggestionDraft,
 };
+use super::super::progress::{
+    self, load_step, next_reps, overshoot_threshold, raised_load, LoadStep, Window,
+    OVERSHOOT_MULTIPLIER, TARGET_EXCEED_REPS,
+};
 use super::{draft, evidence, num, weight_text as fmt};
 
 /// Rule id of the large overshoot progression.
@@ -64,26 +70,8 @@ pub(super) const DOUBLE_PROGRESSION_TARGET: &str = "double_progression_target";
 /// Rule id of the steady reps increase within the range.
 pub(super) const STEADY_REPS_INCREASE: &str = "steady_reps_increase";
 
-/// Reps above the upper bound that count as a large overshoot in range mode.
-const RANGE_OVERSHOOT_REPS: u32 = 4;
-/// Reps above the target that count as a large overshoot in target mode.
-const TARGET_OVERSHOOT_REPS: u32 = 5;
-/// Reps above the target that warrant double progression in target mode.
-const TARGET_EXCEED_REPS: u32 = 1;
-/// The large overshoot's weight jump, in normal increments.
-const OVERSHOOT_MULTIPLIER: f64 = 1.5;
 /// Weight tolerance of "the same weight" for steady reps, in pounds.
 const SAME_WEIGHT_LBS: f64 = 2.5;
-
-/// The last 2 sessions as the progression conditions see them.
-struct Window<'a> {
-    /// Current and previous performance, newest first.
-    perfs: [&'a ExercisePerformance; 2],
-    /// The fewest reps among the progression sets of both.
-    min_reps: u32,
-    /// Union of their progression set indexes, ascending.
-    set_indexes: Vec<u32>,
-}
 
 /// The current and previous performance, if both exist.
 fn last_two(ctx: &ExerciseContext) -> Option<[&ExercisePerformance; 2]> {
@@ -91,64 +79,22 @@ fn last_two(ctx: &ExerciseContext) -> Option<[&ExercisePerformance; 2]> {
     Some([recent.next()?, recent.next()?])
 }
 
-/// The last 2 sessions, if there are 2 and each has progression sets.
+/// The last 2 sessions, if there are 2 and each has progression sets ([`progress::window`]).
 fn window(ctx: &ExerciseContext) -> Option<Window<'_>> {
-    let perfs = last_two(ctx)?;
-    let mut min_reps = u32::MAX;
-    let mut set_indexes = Vec::new();
-    for perf in perfs {
-        let sets = progression_sets(perf, ctx.plan.training_style);
-        if sets.is_empty() {
-            return None;
-        }
-        for s in sets {
-            min_reps = min_reps.min(s.reps);
-            set_indexes.push(s.index);
-        }
-    }
-    set_indexes.sort_unstable();
-    set_indexes.dedup();
-    Some(Window {
-        perfs,
-        min_reps,
-        set_indexes,
-    })
+    progress::window(last_two(ctx)?, ctx.plan.training_style)
 }
 
-/// The large-overshoot rep threshold of the rep range mode, if it has one.
-fn overshoot_threshold(ctx: &ExerciseContext) -> Option<u32> {
-    let range = &ctx.prescription.rep_range;
-    match range.mode {
-        RepRangeMode::Range => Some(range.upper.saturating_add(RANGE_OVERSHOOT_REPS)),
-        RepRangeMode::Target => Some(range.target.saturating_add(TARGET_OVERSHOOT_REPS)),
-        RepRangeMode::NotSet => None,
-    }
-}
-
-/// Whether the large-overshoot condition holds (then double progression stays silent).
-fn overshoot_holds(ctx: &ExerciseContext) -> bool {
-    match (overshoot_threshold(ctx), window(ctx)) {
-        (Some(threshold), Some(w)) => w.min_reps >= threshold,
-        _ => false,
-    }
-}
-
-/// Whether double progression's condition holds (range: every progression set at the upper bound
-/// or more in both of the last 2 sessions; target: at target + 1 or more).
-fn double_progression_holds(ctx: &ExerciseContext) -> bool {
-    let range = &ctx.prescription.rep_range;
-    let threshold = match range.mode {
-        RepRangeMode::Range => range.upper,
-        RepRangeMode::Target => range.target.saturating_add(TARGET_EXCEED_REPS),
-        RepRangeMode::NotSet => return false,
-    };
-    window(ctx).is_some_and(|w| w.min_reps >= threshold)
+/// The load step the last 2 sessions earn under the prescribed rep goal
+/// ([`progress::load_step`]), with their window.
+fn earned(ctx: &ExerciseContext) -> Option<(LoadStep, Window<'_>)> {
+    let w = window(ctx)?;
+    Some((load_step(&ctx.prescription.rep_range, w.min_reps)?, w))
 }
 
 /// The indexes of the current progression sets when large overshoot or double progression
 /// qualifies (on the condition, not on emitted drafts), ascending; else empty.
 pub(super) fn weight_progression_warranted(ctx: &ExerciseContext) -> Vec<u32> {
-    if !(overshoot_holds(ctx) || double_progression_holds(ctx)) {
+    if earned(ctx).is_none() {
         return Vec::new();
     }
     progression_sets(&ctx.current, ctx.plan.training_style)
@@ -184,13 +130,8 @@ fn emit_increases(ctx: &ExerciseContext, inc: Increase<'_>, out: &mut Vec<Sugges
         if weight <= 0.0 || !weight.is_finite() {
             continue;
         }
-        let increment = metrics::weight_increment(&ctx.exercise, weight, unit);
-        let new_weight = metrics::round_to_achievable(
-            weight + inc.multiplier * increment,
-            ctx.exercise.equipment,
-            &ctx.plan.load,
-            unit,
-        );
+        let (new_weight, increment) =
+            raised_load(weight, inc.multiplier, &ctx.exercise, &ctx.plan.load, unit);
         if new_weight <= weight {
             continue;
         }
@@ -247,16 +188,12 @@ fn emit_increases(ctx: &ExerciseContext, inc: Increase<'_>, out: &mut Vec<Sugges
 /// both of the last 2 sessions -> 1.5x the weight increment, and in range mode reps reset to the
 /// lower bound.
 pub(super) fn large_overshoot(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
-    let Some(threshold) = overshoot_threshold(ctx) else {
-        return;
-    };
-    let Some(w) = window(ctx) else {
-        return;
-    };
-    if w.min_reps < threshold {
-        return;
-    }
     let range = &ctx.prescription.rep_range;
+    let (Some((LoadStep::Overshoot, w)), Some(threshold)) =
+        (earned(ctx), overshoot_threshold(range))
+    else {
+        return;
+    };
     let (bound, reset, weight_reason) = match range.mode {
         RepRangeMode::Range => (
             ("upper", range.upper as f64),
@@ -302,15 +239,12 @@ pub(super) fn large_overshoot(ctx: &ExerciseContext, out: &mut Vec<SuggestionDra
 /// large overshoot applies.
 pub(super) fn double_progression_range(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     let range = &ctx.prescription.rep_range;
-    if range.mode != RepRangeMode::Range || overshoot_holds(ctx) {
+    if range.mode != RepRangeMode::Range {
         return;
     }
-    let Some(w) = window(ctx) else {
+    let Some((LoadStep::Double, w)) = earned(ctx) else {
         return;
     };
-    if w.min_reps < range.upper {
-        return;
-    }
     let inc = Increase {
         rule: DOUBLE_PROGRESSION_RANGE,
         multiplier: 1.0,
@@ -333,16 +267,13 @@ pub(super) fn double_progression_range(ctx: &ExerciseContext, out: &mut Vec<Sugg
 /// last 2 sessions -> one weight increment. Silent when the large overshoot applies.
 pub(super) fn double_progression_target(ctx: &ExerciseContext, out: &mut Vec<SuggestionDraft>) {
     let range = &ctx.prescription.rep_range;
-    if range.mode != RepRangeMode::Target || overshoot_holds(ctx) {
+    if range.mode != RepRangeMode::Target {
         return;
     }
-    let Some(w) = window(ctx) else {
+    let Some((LoadStep::Double, w)) = earned(ctx) else {
         return;
     };
     let threshold = range.target.saturating_add(TARGET_EXCEED_REPS);
-    if w.min_reps < threshold {
-        return;
-    }
     let inc = Increase {
         rule: DOUBLE_PROGRESSION_TARGET,
         multiplier: 1.0,
@@ -401,7 +332,7 @@ pub(super) fn steady_reps_increase(ctx: &ExerciseContext, out: &mut Vec<Suggesti
         if reps < range.lower || reps >= range.upper || reps < rx.target_reps {
             continue;
         }
-        let new_reps = reps.saturating_add(1).min(range.upper);
+        let new_reps = next_reps(reps, range.upper);
         if new_reps <= rx.target_reps {
             continue;
         }

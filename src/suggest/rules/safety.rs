@@ -17,8 +17,12 @@
 //!    set the target to the average used, rounded (increase or decrease accordingly). Skipped for
 //!    sets a progression rule already wants to make heavier
 //!    ([`super::weight_progression_indexes`], judged on the progression condition, so a set stays
-//!    skipped when rounding leaves no heavier achievable load) and for sets
-//!    `reduced_weight_to_hit_reps` has already decreased.
+//!    skipped when rounding leaves no heavier achievable load), as the spec says. A set that
+//!    `reduced_weight_to_hit_reps` also lowers is *not* skipped: both decreases are emitted and
+//!    the deduplicator keeps the larger one (spec 004's tie-breaks: same priority, both rules,
+//!    then the larger |new - prev|). Skipping here would keep the smaller cut whenever the
+//!    3-session average is lower than the 2-session one (prescribed 100, used 85, 85, 70: 85
+//!    instead of 80).
 //! 4. **Stagnation: increase rest** (`stagnation_increase_rest`). The current session and the 2
 //!    previous ones must each have a session e1RM (Epley, best completed set); they plateau
 //!    (newest vs third newest strictly within ±2%) and the user is struggling (in 2 of the last 3
@@ -233,13 +237,6 @@ pub(super) fn match_actual_weight(ctx: &ExerciseContext, out: &mut Vec<Suggestio
     let progressing = weight_progression_indexes(ctx);
     for rx in by_index(ctx).filter(|rx| rx.set_type == SetType::Regular) {
         if progressing.contains(&rx.index) {
-            continue;
-        }
-        let already_reduced = out.iter().any(|d| {
-            d.rule_id.as_deref() == Some(REDUCED_WEIGHT_TO_HIT_REPS)
-                && d.target_set_index == Some(rx.index)
-        });
-        if already_reduced {
             continue;
         }
         let weights: Vec<f64> = sessions

@@ -522,10 +522,10 @@ fn stagnation_needs_a_rep_goal() {
 }
 
 #[test]
-fn match_actual_weight_skips_sets_already_reduced() {
+fn match_actual_weight_also_judges_sets_already_reduced() {
     // 90 lb instead of 100 with 7 reps (range 8-12) three times on sets 0 and 1, 90 x 10 on
-    // set 2: sets 0 and 1 are reduced by reduced_weight_to_hit_reps; match actual only takes
-    // set 2 (above the floor, so not "reduced to hit reps").
+    // set 2: reduced_weight_to_hit_reps lowers sets 0 and 1, match actual weight lowers all
+    // three (the deduplicator keeps one decrease per set, the larger).
     let session = vec![
         done(0, Regular, 90.0, 7),
         done(1, Regular, 90.0, 7),
@@ -542,7 +542,11 @@ fn match_actual_weight_skips_sets_already_reduced() {
     );
     assert_eq!(
         fired(&drafts, MATCH_ACTUAL_WEIGHT),
-        vec![(DecreaseWeight, Some(2), Some(90.0))]
+        vec![
+            (DecreaseWeight, Some(0), Some(90.0)),
+            (DecreaseWeight, Some(1), Some(90.0)),
+            (DecreaseWeight, Some(2), Some(90.0))
+        ]
     );
 }
 
