@@ -210,12 +210,13 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             schema_version: None,
             timezone: None,
             seed: Some(1),
+            units: None,
         };
         let model: Arc<dyn LanguageModel> = counting.clone();
         let started = Instant::now();
         let out = c.workouts().today_plan_with(
             &request,
-            SharedModel::plain(model),
+            Some(SharedModel::plain(model)),
             &CancelToken::new(),
             &PlanGenerateSettings::default(),
         );
