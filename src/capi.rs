@@ -603,8 +603,9 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "workouts.recentTodayPlans" => out(coach
             .workouts()
             .recent_today_plans(parse_request::<LimitRequest>(request)?.limit)?),
-        "workouts.markTodayPlanDone" => out(parse_request::<MarkTodayPlanDoneRequest>(request)?
-            .mark(&coach.workouts())?),
+        "workouts.markTodayPlanDone" => {
+            out(parse_request::<MarkTodayPlanDoneRequest>(request)?.mark(&coach.workouts())?)
+        }
         "workouts.transformPlan" => out(transform_plan(coach, request)?),
         "workouts.selectSchema" => {
             let r: SelectRequest = parse_request(request)?;
@@ -1357,7 +1358,7 @@ mod tests {
         let out: serde_json::Value = serde_json::from_str(&call(
             &h,
             "workouts.todayPlan",
-            r#"{"date":"2025-08-18","notes":"legs","units":"kg"}"#,
+            r#"{"date":"2025-08-18","notes":"legs, bodyweight only","units":"kg"}"#,
         ))
         .unwrap();
         assert_eq!(out["ok"]["plan"]["source"], "deterministic", "{out}");
@@ -1372,12 +1373,14 @@ mod tests {
         .unwrap();
         assert_eq!(saved["ok"]["plan"], out["ok"]["plan"], "{saved}");
         assert_eq!(saved["ok"]["units"], "kg");
-        assert!(saved["ok"]["targets"].as_array().unwrap().len() >= 2, "{saved}");
+        assert!(
+            saved["ok"]["targets"].as_array().unwrap().len() >= 2,
+            "{saved}"
+        );
         let none = call(&h, "workouts.savedTodayPlan", r#"{"date":"2025-08-19"}"#);
         assert_eq!(none, r#"{"ok":null}"#);
         let recent: serde_json::Value =
-            serde_json::from_str(&call(&h, "workouts.recentTodayPlans", r#"{"limit":5}"#))
-                .unwrap();
+            serde_json::from_str(&call(&h, "workouts.recentTodayPlans", r#"{"limit":5}"#)).unwrap();
         assert_eq!(recent["ok"].as_array().unwrap().len(), 1, "{recent}");
         let done: serde_json::Value = serde_json::from_str(&call(
             &h,
@@ -1394,7 +1397,10 @@ mod tests {
         );
         assert!(again.contains("invalid_argument"), "{again}");
         let unknown = call(&h, "workouts.markTodayPlanDone", r#"{"planId":"SECRET"}"#);
-        assert!(unknown.contains("not_found") && !unknown.contains(SECRET), "{unknown}");
+        assert!(
+            unknown.contains("not_found") && !unknown.contains(SECRET),
+            "{unknown}"
+        );
         let bad = call(
             &h,
             "workouts.markTodayPlanDone",

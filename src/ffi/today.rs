@@ -152,7 +152,9 @@ impl Workouts {
                 &self.store,
                 &*self.clock,
                 Ruleset::embedded(),
-                metered.as_ref().map(|m| m as &dyn crate::llm::LanguageModel),
+                metered
+                    .as_ref()
+                    .map(|m| m as &dyn crate::llm::LanguageModel),
                 request,
                 cancel,
                 settings,

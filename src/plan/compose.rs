@@ -318,7 +318,10 @@ fn exercise_fields(
     let note = target.note.trim();
     if !note.is_empty() {
         let mut c = note.chars();
-        let first: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
+        let first: String = c
+            .next()
+            .map(|f| f.to_uppercase().collect())
+            .unwrap_or_default();
         detail.push_str(&format!(". {first}{}", c.as_str()));
         if !note.ends_with('.') {
             detail.push('.');
@@ -714,7 +717,12 @@ mod tests {
     #[test]
     fn loads_and_notes_reach_the_plan_and_its_working_exercises_are_found_again() {
         assert_eq!(
-            [load_text(60.0), load_text(62.5), load_text(61.234), load_text(0.04)],
+            [
+                load_text(60.0),
+                load_text(62.5),
+                load_text(61.234),
+                load_text(0.04)
+            ],
             ["60", "62.5", "61.2", "0"]
         );
         for notes in [
@@ -734,7 +742,11 @@ mod tests {
             let targets: Vec<ItemTarget> = (0..items.len())
                 .map(|i| ItemTarget {
                     load: (i % 2 == 0).then_some(20.0 + 2.5 * i as f64),
-                    note: if i == 0 { "top of the range twice".into() } else { String::new() },
+                    note: if i == 0 {
+                        "top of the range twice".into()
+                    } else {
+                        String::new()
+                    },
                 })
                 .collect();
             for version in SchemaVersion::ALL {
@@ -755,7 +767,8 @@ mod tests {
                     assert_eq!(e.name, items[i].1.name, "{notes}");
                     match targets[i].load {
                         Some(l) => assert!(
-                            e.prescription.ends_with(&format!(" at {} kg", load_text(l))),
+                            e.prescription
+                                .ends_with(&format!(" at {} kg", load_text(l))),
                             "{notes}: {}",
                             e.prescription
                         ),
@@ -771,7 +784,9 @@ mod tests {
             }
             // Another plan's blocks do not pass for this one's.
             let (other, _) = plan_of("push day", SchemaVersion::V2Flat, 0);
-            if other.blocks[1].exercises.len() != items.iter().filter(|i| i.0.tier != PlanTier::C).count() {
+            if other.blocks[1].exercises.len()
+                != items.iter().filter(|i| i.0.tier != PlanTier::C).count()
+            {
                 assert!(working_exercises(&other, &items).is_empty(), "{notes}");
             }
         }

@@ -29,8 +29,8 @@ mod transform;
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
 pub use generate::TodayPlanRequest;
 pub use model::{
-    Energy, PlanBlock, PlanExercise, PlanFallbackReason, PlanSource, PlanTransform,
-    SavedTodayPlan, TodayExerciseDone, TodayPlan, TodayPlanTarget, TodaySetDone,
+    Energy, PlanBlock, PlanExercise, PlanFallbackReason, PlanSource, PlanTransform, SavedTodayPlan,
+    TodayExerciseDone, TodayPlan, TodayPlanTarget, TodaySetDone,
 };
 pub use notes::FULL_GYM;
 pub use schema::{

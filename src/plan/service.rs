@@ -392,7 +392,10 @@ fn performed_of(
                 "performed[{i}].exerciseId: not a working exercise of the plan"
             )));
         }
-        if performed[..i].iter().any(|p| p.exercise_id == e.exercise_id) {
+        if performed[..i]
+            .iter()
+            .any(|p| p.exercise_id == e.exercise_id)
+        {
             return Err(invalid(format!("performed[{i}].exerciseId: repeated")));
         }
         if e.sets.len() > MAX_DONE_SETS_PER_EXERCISE {
@@ -414,9 +417,10 @@ fn performed_of(
         {
             Some(e) => e.sets.iter().map(|s| (s.weight, s.reps)).collect(),
             None => {
-                let body_weight = catalog.iter().find(|e| e.id == t.catalog_id).is_some_and(
-                    |e| matches!(e.load, LoadKind::Bodyweight | LoadKind::Other),
-                );
+                let body_weight = catalog
+                    .iter()
+                    .find(|e| e.id == t.catalog_id)
+                    .is_some_and(|e| matches!(e.load, LoadKind::Bodyweight | LoadKind::Other));
                 let load = match (t.load, body_weight) {
                     (Some(l), _) => l,
                     (None, true) => 0.0,
@@ -480,7 +484,10 @@ pub fn mark_today_plan_done(
     let session_id = format!("today:{plan_id}");
     store.write(|db| {
         // Checked again in the transaction: two marks at once log the plan once.
-        if db.today_plan(plan_id)?.is_some_and(|p| p.done_at_ms.is_some()) {
+        if db
+            .today_plan(plan_id)?
+            .is_some_and(|p| p.done_at_ms.is_some())
+        {
             return Err(invalid("planId: this plan is already done"));
         }
         // The session first: the mark points at it.

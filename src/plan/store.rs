@@ -226,8 +226,8 @@ impl Db<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Energy, PlanBlock, PlanExercise, PlanSource, TodayPlan, TodayPlanTarget};
     use crate::kernel::units::WeightUnit;
+    use crate::plan::{Energy, PlanBlock, PlanExercise, PlanSource, TodayPlan, TodayPlanTarget};
 
     fn saved(id: &str, date: &str, created_at_ms: i64) -> SavedTodayPlan {
         SavedTodayPlan {
@@ -284,7 +284,11 @@ mod tests {
         s.read(|db| {
             assert_eq!(db.today_plan("a")?.as_ref(), Some(&a));
             assert_eq!(db.today_plan("zzz")?, None);
-            assert_eq!(db.today_plan_of("2025-08-18")?.as_ref(), Some(&b), "the newest");
+            assert_eq!(
+                db.today_plan_of("2025-08-18")?.as_ref(),
+                Some(&b),
+                "the newest"
+            );
             assert_eq!(db.today_plan_of("2025-08-20")?, None);
             let recent: Vec<String> = db
                 .recent_today_plans(2)?
@@ -299,7 +303,10 @@ mod tests {
         let mut again = saved("a", "2025-08-18", 4);
         again.plan.focus = "Arms".into();
         assert!(s.write(|db| db.save_today_plan(&again)).unwrap());
-        assert_eq!(s.read(|db| db.today_plan("a")).unwrap(), Some(again.clone()));
+        assert_eq!(
+            s.read(|db| db.today_plan("a")).unwrap(),
+            Some(again.clone())
+        );
         // The session the plan points at exists (a foreign key).
         s.write(|db| {
             db.conn.execute(
@@ -310,10 +317,18 @@ mod tests {
         })
         .unwrap();
         assert!(s.write(|db| db.set_today_plan_done("a", 5, "s1")).unwrap());
-        assert!(!s.write(|db| db.set_today_plan_done("a", 6, "s1")).unwrap(), "once");
-        assert!(!s.write(|db| db.save_today_plan(&saved("a", "2025-08-18", 7))).unwrap());
+        assert!(
+            !s.write(|db| db.set_today_plan_done("a", 6, "s1")).unwrap(),
+            "once"
+        );
+        assert!(!s
+            .write(|db| db.save_today_plan(&saved("a", "2025-08-18", 7)))
+            .unwrap());
         let done = s.read(|db| db.today_plan("a")).unwrap().unwrap();
-        assert_eq!((done.done_at_ms, done.session_id.as_deref()), (Some(5), Some("s1")));
+        assert_eq!(
+            (done.done_at_ms, done.session_id.as_deref()),
+            (Some(5), Some("s1"))
+        );
         assert_eq!(done.plan.focus, "Arms", "a done plan is not replaced");
     }
 

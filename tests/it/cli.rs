@@ -997,13 +997,274 @@ fn plan_generate_prints_the_transform_from_the_models_answer() {
         &script,
     ];
     let o = coach(&args, "legs");
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout_json(&o)["error"]["code"], "model_output_rejected");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let t = stdout_json(&o);
+    assert_eq!(t["plan"]["source"], "deterministic");
+    assert_eq!(t["fallbackReason"], "invalid_answers");
+    // No model: the deterministic plan, the same skeleton.
     let o = coach(
         &["plan", "generate", "--db", &db, "--date", "2025-08-18"],
         "legs",
     );
-    assert_eq!(o.status.code(), Some(64), "a model is needed");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let d = stdout_json(&o);
+    assert_eq!(d["fallbackReason"], "no_model");
+    assert!(d["generationId"].is_null());
+    assert_eq!(without_ids(&d["plan"]), without_ids(&t["plan"]));
+}
+
+/// `v` without its `id` keys, at any depth (plans compared apart from their generated ids).
+fn without_ids(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| k.as_str() != "id")
+                .map(|(k, v)| (k.clone(), without_ids(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_ids).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn plan_today_recent_and_done_print_the_saved_plans() {
+    let (dir, db) = temp_db();
+    let generate = |date: &str, notes: &str| {
+        let o = coach(
+            &[
+                "plan", "generate", "--db", &db, "--date", date, "--units", "kg",
+            ],
+            notes,
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        stdout_json(&o)["plan"].clone()
+    };
+    let monday = generate("2025-08-18", "bodyweight only, 20 minutes");
+    let tuesday = generate("2025-08-19", "bodyweight only, 30 minutes, legs");
+    let o = coach(&["plan", "today", "--db", &db, "--date", "2025-08-18"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let saved = stdout_json(&o);
+    assert_eq!(saved["plan"], monday);
+    assert_eq!(saved["units"], "kg");
+    assert_eq!(saved["fallbackReason"], "no_model");
+    assert!(saved["doneAtMs"].is_null());
+    let o = coach(&["plan", "today", "--db", &db, "--date", "2025-08-20"], "");
+    assert_eq!((o.status.code(), stdout_json(&o)), (Some(0), Value::Null));
+    let o = coach(&["plan", "recent", "--db", &db, "--limit", "5"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let recent = stdout_json(&o);
+    let ids: Vec<&Value> = recent
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["plan"]["id"])
+        .collect();
+    assert_eq!(ids, [&tuesday["id"], &monday["id"]], "newest first");
+    // Done: the body-weight exercises as planned, one of them given otherwise.
+    let first = &saved["targets"][0];
+    let performed = dir.path().join("performed.json");
+    std::fs::write(
+        &performed,
+        json!([{"exerciseId": first["exerciseId"], "sets": [{"weight": 0, "reps": 12}]}])
+            .to_string(),
+    )
+    .unwrap();
+    let id = monday["id"].as_str().unwrap();
+    let args = [
+        "plan",
+        "done",
+        "--db",
+        &db,
+        "--id",
+        id,
+        "--performed",
+        performed.to_str().unwrap(),
+        "--performed-at-ms",
+        "1755500000000",
+    ];
+    let o = coach(&args, "");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let done = stdout_json(&o);
+    assert_eq!(done["doneAtMs"], 1_755_500_000_000_i64);
+    assert_eq!(done["sessionId"], format!("today:{id}"));
+    let o = coach(&args, "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&o)["error"]["code"],
+        "invalid_argument",
+        "done once"
+    );
+    let o = coach(&["plan", "done", "--db", &db, "--id", "SECRET"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "not_found");
+    std::fs::write(&performed, r#"[{"exerciseId": "x", "sets": "SECRET"}]"#).unwrap();
+    let o = coach(&args, "");
+    assert_eq!(o.status.code(), Some(1));
+    let e = stdout_json(&o);
+    assert_eq!(e["error"]["code"], "invalid_argument");
+    assert_eq!(e["error"]["path"], "[0].sets");
+    assert!(!e.to_string().contains("SECRET"));
+    for args in [
+        vec!["plan", "today"],
+        vec!["plan", "recent", "--db", &db, "--limit", "x"],
+        vec!["plan", "done", "--db", &db],
+        vec![
+            "plan",
+            "generate",
+            "--db",
+            &db,
+            "--date",
+            "2025-08-18",
+            "--units",
+            "stone",
+        ],
+    ] {
+        assert_eq!(coach(&args, "").status.code(), Some(64), "{args:?}");
+    }
+}
+
+#[test]
+fn workout_log_takes_the_performed_document_as_yaml_or_json() {
+    let (_dir, db) = temp_db();
+    let generate = || {
+        let o = coach(
+            &[
+                "workout",
+                "generate",
+                "--db",
+                &db,
+                "--request",
+                WORKOUT_REQUEST,
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0));
+        let last = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string();
+        serde_json::from_str::<Value>(&last).unwrap()["result"].clone()
+    };
+    // As JSON: every other set done at its target, the rest left null (not done).
+    let first = generate();
+    let mut w = first["workout"].clone();
+    let sets = w["sets"].as_array_mut().unwrap();
+    let total = sets.len();
+    for s in sets.iter_mut().step_by(2) {
+        s["actual_weight"] = s["target_weight"].clone();
+        s["actual_reps"] = json!(8);
+    }
+    let o = coach(&["workout", "log", "--db", &db], &w.to_string());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(
+        stdout_json(&o),
+        json!({"ok": {"workoutId": w["workout_id"], "sets": total.div_ceil(2)}})
+    );
+    let o = coach(&["workout", "log", "--db", &db], &w.to_string());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&o)["error"]["code"],
+        "invalid_argument",
+        "logged once"
+    );
+    // Logged through `workouts().log`: the saved workout holds the actual values, the sessions
+    // the suggestion engine reads hold the sets done, performed at noon UTC of its date.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (session, at): (String, i64) = conn
+        .query_row(
+            "SELECT w.session_id, s.performed_at_ms FROM workouts w JOIN workout_sessions s
+             ON s.id = w.session_id WHERE w.workout_id = ?1",
+            [w["workout_id"].as_str().unwrap()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        session,
+        format!("workout:{}", w["workout_id"].as_str().unwrap())
+    );
+    assert_eq!(at, 1_755_432_000_000, "2025-08-17T12:00:00Z");
+    let sets: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM performed_sets s JOIN exercise_performances p
+             ON p.id = s.performance_id WHERE p.session_id = ?1",
+            [&session],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(sets as usize, total.div_ceil(2));
+    // As YAML, with the time given; a weight without reps is refused at its path.
+    let second = generate();
+    let yaml = second["yaml"].as_str().unwrap();
+    let mut w2 = second["workout"].clone();
+    w2["sets"][1]["actual_weight"] = json!(50);
+    let o = coach(&["workout", "log", "--db", &db], &w2.to_string());
+    assert_eq!(o.status.code(), Some(1));
+    let e = stdout_json(&o);
+    assert_eq!(e["error"]["code"], "invalid_argument");
+    assert!(
+        e["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("sets[1].actual_reps"),
+        "{e}"
+    );
+    let done_yaml = yaml.replacen("actual_reps: null", "actual_reps: 5", 1);
+    assert_ne!(done_yaml, yaml);
+    let o = coach(
+        &[
+            "workout",
+            "log",
+            "--db",
+            &db,
+            "--performed-at-ms",
+            "1755450000000",
+        ],
+        &done_yaml,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(stdout_json(&o)["ok"]["sets"], 1);
+    // A document that does not validate is refused as `workout validate` refuses it; one not
+    // in the database is not found.
+    let o = coach(&["workout", "log", "--db", &db], "sets: [");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_yaml");
+    let other = yaml.replace("gym-downtown-02", "gym-downtown-09");
+    let o = coach(&["workout", "log", "--db", &db], &other);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "not_found");
+    assert_eq!(coach(&["workout", "log"], yaml).status.code(), Some(64));
 }
 
 // ---- hostile files, devices and environments ----

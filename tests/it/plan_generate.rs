@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::units::WeightUnit;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LlmError};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
-use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog, WorkoutRequest};
-use coachcore::kernel::units::WeightUnit;
 use coachcore::workout::LoadKind;
+use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog, WorkoutRequest};
 use coachcore::{
     Coach, CoachError, Energy, OutputErrorCode, PlanExercise, PlanFallbackReason, PlanSource,
     SchemaVersion, TodayExerciseDone, TodayPlan, TodayPlanRequest, TodayPlanTarget, TodaySetDone,
@@ -248,7 +248,8 @@ fn without_a_model_each_slot_takes_its_first_choice() {
         let schema: Value = serde_json::from_str(coachcore::plan::TODAY_PLAN_SCHEMA).unwrap();
         let v = coachcore::llm::schema::Validator::new(&schema).unwrap();
         assert!(
-            v.issues(&serde_json::to_value(&t.plan).unwrap(), 5).is_empty(),
+            v.issues(&serde_json::to_value(&t.plan).unwrap(), 5)
+                .is_empty(),
             "{notes}"
         );
     }
@@ -398,7 +399,10 @@ fn logged_workout(c: &Coach, date: &str, days_ago: i64, weight: f64) -> Vec<(Str
             &WorkoutSettings::default(),
         )
         .unwrap();
-    assert_eq!(done.workout.units, coachcore::kernel::units::WeightUnit::Lbs);
+    assert_eq!(
+        done.workout.units,
+        coachcore::kernel::units::WeightUnit::Lbs
+    );
     let sets: Vec<SetActual> = done
         .workout
         .sets
@@ -441,7 +445,8 @@ fn loads_come_from_the_history_in_the_users_units() {
             .unwrap();
         assert_eq!(saved.plan, t.plan);
         assert_eq!(saved.units, units);
-        let exercises: Vec<&PlanExercise> = t.plan.blocks.iter().flat_map(|b| &b.exercises).collect();
+        let exercises: Vec<&PlanExercise> =
+            t.plan.blocks.iter().flat_map(|b| &b.exercises).collect();
         let loaded: Vec<&TodayPlanTarget> =
             saved.targets.iter().filter(|t| t.load.is_some()).collect();
         assert!(!loaded.is_empty(), "{:?}", saved.targets);
@@ -450,7 +455,9 @@ fn loads_come_from_the_history_in_the_users_units() {
                 .iter()
                 .find(|e| e.id == target.exercise_id)
                 .unwrap_or_else(|| panic!("{target:?} is not in the plan"));
-            assert!(e.prescription.starts_with(&format!("{} x {}", target.sets, target.reps)));
+            assert!(e
+                .prescription
+                .starts_with(&format!("{} x {}", target.sets, target.reps)));
             match target.load {
                 Some(load) => {
                     assert!(
@@ -461,7 +468,8 @@ fn loads_come_from_the_history_in_the_users_units() {
                     assert!(lbs > 0.0 && lbs <= 100.0 + 1e-6, "{target:?}");
                     let symbol = units.symbol();
                     assert!(
-                        e.prescription.ends_with(&format!(" {symbol}")) && e.prescription.contains(" at "),
+                        e.prescription.ends_with(&format!(" {symbol}"))
+                            && e.prescription.contains(" at "),
                         "{}",
                         e.prescription
                     );
@@ -535,14 +543,20 @@ fn a_plan_marked_done_is_logged_as_training_the_next_plan_reads() {
             .workouts()
             .mark_today_plan_done(t.plan.id.clone(), Some(bad.clone()), None)
             .unwrap_err();
-        assert!(matches!(e, CoachError::InvalidArgument { .. }), "{bad:?}: {e:?}");
+        assert!(
+            matches!(e, CoachError::InvalidArgument { .. }),
+            "{bad:?}: {e:?}"
+        );
     }
     assert!(matches!(
         c.workouts()
             .mark_today_plan_done("no-such-plan".into(), None, None),
         Err(CoachError::NotFound { .. })
     ));
-    assert!(performed(&c, &needs[0].catalog_id).is_none(), "nothing logged");
+    assert!(
+        performed(&c, &needs[0].catalog_id).is_none(),
+        "nothing logged"
+    );
     // The loaded exercises with what was lifted (the first one skipped), the rest as planned.
     let given: Vec<TodayExerciseDone> = needs
         .iter()
@@ -586,7 +600,8 @@ fn a_plan_marked_done_is_logged_as_training_the_next_plan_reads() {
     }
     // Once only.
     assert!(matches!(
-        c.workouts().mark_today_plan_done(t.plan.id.clone(), None, None),
+        c.workouts()
+            .mark_today_plan_done(t.plan.id.clone(), None, None),
         Err(CoachError::InvalidArgument { .. })
     ));
     // Training the next plans read: the next day's plan offers none of what was done.
@@ -613,14 +628,20 @@ fn a_plan_marked_done_is_logged_as_training_the_next_plan_reads() {
 fn a_seed_replaces_the_plan_it_made_until_that_one_is_done() {
     let c = coach();
     let a = c.workouts().today_plan(request("legs", None)).unwrap();
-    let b = c.workouts().today_plan(request("arms, 20 minutes", None)).unwrap();
+    let b = c
+        .workouts()
+        .today_plan(request("arms, 20 minutes", None))
+        .unwrap();
     assert_eq!(a.plan.id, b.plan.id, "reproducible ids");
     let recent = c.workouts().recent_today_plans(5).unwrap();
     assert_eq!(recent.len(), 1);
     assert_eq!(recent[0].plan, b.plan, "the newer replaced it");
     let bodyweight = |t: &TodayPlanTarget| TodayExerciseDone {
         exercise_id: t.exercise_id.clone(),
-        sets: vec![TodaySetDone { weight: 40.0, reps: 10 }],
+        sets: vec![TodaySetDone {
+            weight: 40.0,
+            reps: 10,
+        }],
     };
     let given: Vec<TodayExerciseDone> = recent[0].targets.iter().map(bodyweight).collect();
     c.workouts()

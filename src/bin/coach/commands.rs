@@ -390,15 +390,20 @@ pub(crate) fn plan_done(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let performed = match f.get("--performed") {
         None => None,
         Some(path) => {
-            let parsed = read_file("--performed", path, MAX_REQUEST_BYTES)?.and_then(|text| {
-                check_json(&text, &Caps::REQUEST)?;
-                Ok(coachcore::kernel::error::parse_request::<
-                    Vec<coachcore::TodayExerciseDone>,
-                >(&text)?)
+            let text = match read_file("--performed", path, MAX_REQUEST_BYTES)? {
+                Ok(text) => text,
+                Err(e) => return Ok(print_error(&e)),
+            };
+            // The request error keeps the JSON path of the problem.
+            let parsed = check_json(&text, &Caps::REQUEST).and_then(|()| {
+                coachcore::kernel::error::parse_request::<Vec<coachcore::TodayExerciseDone>>(&text)
             });
             match parsed {
                 Ok(p) => Some(p),
-                Err(e) => return Ok(print_error(&e)),
+                Err(e) => {
+                    out!("{}", e.to_json().to_response());
+                    return Ok(ExitCode::from(1));
+                }
             }
         }
     };

@@ -196,9 +196,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             ],
         )?),
         ["plan", "today", rest @ ..] => commands::plan_today(&flags(rest, &["--db", "--date"])?),
-        ["plan", "recent", rest @ ..] => {
-            commands::plan_recent(&flags(rest, &["--db", "--limit"])?)
-        }
+        ["plan", "recent", rest @ ..] => commands::plan_recent(&flags(rest, &["--db", "--limit"])?),
         ["plan", "done", rest @ ..] => commands::plan_done(&flags(
             rest,
             &["--db", "--id", "--performed", "--performed-at-ms"],
