@@ -465,7 +465,7 @@ pub fn plan_json(
                 .into_iter()
                 .map(|(mut b, list)| {
                     if b.get("blockTemplate").is_none() {
-                        b["exercises"] = list.iter().map(|i| exercise(i)).collect();
+                        b["exercises"] = list.iter().map(&exercise).collect();
                     }
                     b
                 })

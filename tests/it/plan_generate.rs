@@ -18,7 +18,8 @@ use coachcore::workout::LoadKind;
 use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog, WorkoutRequest};
 use coachcore::{
     Coach, CoachError, Energy, OutputErrorCode, PlanExercise, PlanFallbackReason, PlanSource,
-    SchemaVersion, TodayExerciseDone, TodayPlan, TodayPlanRequest, TodayPlanTarget, TodaySetDone,
+    SavedTodayPlan, SchemaVersion, TodayExerciseDone, TodayPlan, TodayPlanRequest, TodayPlanTarget,
+    TodaySetDone,
 };
 use serde_json::Value;
 
@@ -303,42 +304,7 @@ impl WorkoutSink for NoEvents {
 fn what_the_user_trained_this_week_is_not_offered_again() {
     let c = coach();
     // A deterministic workout two days ago, logged.
-    let mut w: WorkoutRequest =
-        serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
-    w.meta.date = "2025-08-16".into();
-    let done = c
-        .workouts()
-        .generate_with(
-            &w,
-            None,
-            &NoEvents,
-            &CancelToken::new(),
-            &WorkoutSettings::default(),
-        )
-        .unwrap();
-    c.workouts()
-        .log(WorkoutLog {
-            workout_id: done.workout.workout_id.clone(),
-            performed_at_ms: NOW_MS - DAY_MS,
-            sets: done
-                .workout
-                .sets
-                .iter()
-                .map(|s| SetActual {
-                    set_id: s.id.clone(),
-                    actual_weight: s.target_weight.unwrap_or(50.0),
-                    actual_reps: 8,
-                })
-                .collect(),
-            post_workout: None,
-        })
-        .unwrap();
-    let trained: Vec<&str> = done
-        .analyzer
-        .exercise_plan
-        .iter()
-        .map(|p| p.exercise.as_str())
-        .collect();
+    let trained = logged_workout(&c, "2025-08-16", 1, 50.0);
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
     c.model().set(Some(model.clone())).unwrap();
     let _ = c
@@ -348,10 +314,7 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
     assert!(!s.is_empty());
     for (slot, ids) in &s {
         for id in ids {
-            assert!(
-                !trained.contains(&id.as_str()),
-                "{slot}: {id} trained yesterday"
-            );
+            assert!(!trained.contains(id), "{slot}: {id} trained yesterday");
         }
     }
 }
@@ -383,9 +346,8 @@ fn model_errors_and_bad_requests_are_typed_and_record_nothing() {
 }
 
 /// Logs a deterministic full-body workout of `date` done `days_ago` days before [`NOW_MS`], each
-/// set at its target or `weight` (lbs); returns the exercises and the weight of their first
-/// working set.
-fn logged_workout(c: &Coach, date: &str, days_ago: i64, weight: f64) -> Vec<(String, f64)> {
+/// set at its target or `weight` (lbs), 8 reps; returns its exercises.
+fn logged_workout(c: &Coach, date: &str, days_ago: i64, weight: f64) -> Vec<String> {
     let mut w: WorkoutRequest =
         serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
     w.meta.date = date.into();
@@ -424,8 +386,24 @@ fn logged_workout(c: &Coach, date: &str, days_ago: i64, weight: f64) -> Vec<(Str
     done.analyzer
         .exercise_plan
         .iter()
-        .map(|p| (p.exercise.clone(), weight))
+        .map(|p| p.exercise.clone())
         .collect()
+}
+
+/// The full-body plan of 2025-08-18 in `units`, and the plan saved for that day, checked to be it
+/// (in `units`, not done).
+fn made_and_saved(c: &Coach, units: WeightUnit) -> (coachcore::PlanTransform, SavedTodayPlan) {
+    let mut r = request("45 minutes, full body", None);
+    r.units = Some(units);
+    let t = c.workouts().today_plan(r).unwrap();
+    let saved = c
+        .workouts()
+        .saved_today_plan("2025-08-18".into())
+        .unwrap()
+        .unwrap();
+    assert_eq!(saved.plan, t.plan);
+    assert_eq!((saved.units, saved.done_at_ms), (units, None));
+    (t, saved)
 }
 
 #[test]
@@ -435,16 +413,7 @@ fn loads_come_from_the_history_in_the_users_units() {
         let c = coach();
         // Ten days ago: no anti-repeat, the exercises with history come first.
         let trained = logged_workout(&c, "2025-08-07", 10, 100.0);
-        let mut r = request("45 minutes, full body", None);
-        r.units = Some(units);
-        let t = c.workouts().today_plan(r).unwrap();
-        let saved = c
-            .workouts()
-            .saved_today_plan("2025-08-18".into())
-            .unwrap()
-            .unwrap();
-        assert_eq!(saved.plan, t.plan);
-        assert_eq!(saved.units, units);
+        let (t, saved) = made_and_saved(&c, units);
         let exercises: Vec<&PlanExercise> =
             t.plan.blocks.iter().flat_map(|b| &b.exercises).collect();
         let loaded: Vec<&TodayPlanTarget> =
@@ -461,7 +430,7 @@ fn loads_come_from_the_history_in_the_users_units() {
             match target.load {
                 Some(load) => {
                     assert!(
-                        trained.iter().any(|(id, _)| *id == target.catalog_id),
+                        trained.contains(&target.catalog_id),
                         "a load only from history: {target:?}"
                     );
                     let lbs = units.convert(load, WeightUnit::Lbs);
@@ -501,16 +470,11 @@ fn performed(c: &Coach, catalog_id: &str) -> Option<coachcore::suggest::Exercise
 #[test]
 fn a_plan_marked_done_is_logged_as_training_the_next_plan_reads() {
     let c = coach();
-    let mut r = request("45 minutes, full body", None);
-    r.units = Some(WeightUnit::Kg);
-    let t = c.workouts().today_plan(r).unwrap();
-    let saved = c
-        .workouts()
-        .saved_today_plan("2025-08-18".into())
-        .unwrap()
-        .unwrap();
-    assert_eq!(saved.done_at_ms, None);
-    assert_eq!(c.workouts().recent_today_plans(5).unwrap(), [saved.clone()]);
+    let (t, saved) = made_and_saved(&c, WeightUnit::Kg);
+    assert_eq!(
+        c.workouts().recent_today_plans(5).unwrap(),
+        std::slice::from_ref(&saved)
+    );
     // No history, no loads: a loaded exercise left out of `performed` is refused, nothing logged.
     let catalog = coachcore::workout::catalog::builtin();
     let loaded = |t: &&TodayPlanTarget| {

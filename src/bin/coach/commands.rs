@@ -19,7 +19,8 @@ use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
 use crate::io::{
-    open, print_error, print_ops_error, read_file, read_stdin, read_stdin_bytes, version, Usage,
+    number, open, print_error, print_ops_error, read_file, read_stdin, read_stdin_bytes, required,
+    version, Usage,
 };
 
 /// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
@@ -262,20 +263,10 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
 /// `PlanTransform` JSON and exits 0, or the error JSON (exit 2 for rejected model output, 1
 /// otherwise). Without a model the plan is the deterministic one.
 pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let date = f
-        .get("--date")
-        .ok_or_else(|| Usage("--date is required".into()))?;
+    let db = required(f, "--db")?;
+    let date = required(f, "--date")?;
     let schema_version = f.get("--schema").map(|v| version(v)).transpose()?;
-    let seed = f
-        .get("--seed")
-        .map(|s| {
-            s.parse::<u64>()
-                .map_err(|_| Usage("--seed must be a non-negative integer".into()))
-        })
-        .transpose()?;
+    let seed = number::<u64>(f, "--seed")?;
     let units = f.get("--units").map(|u| units(u)).transpose()?;
     let model = match model_flags(f)? {
         Ok(m) => m,
@@ -298,21 +289,14 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         breaker: None,
         details: None,
     });
-    let result = open(Some(db)).and_then(|c| {
+    Ok(print_result(open(Some(&db)).and_then(|c| {
         c.workouts().today_plan_with(
             &request,
             model,
             &CancelToken::new(),
             &coachcore::plan::PlanGenerateSettings::default(),
         )
-    });
-    Ok(match result {
-        Ok(t) => {
-            out!("{}", serde_json::to_string(&t).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Err(e) => print_error(&e),
-    })
+    })))
 }
 
 /// `kg` or `lbs`.
@@ -325,8 +309,9 @@ fn units(s: &str) -> Result<coachcore::kernel::units::WeightUnit, Usage> {
     }
 }
 
-/// Prints `value` as one line of JSON and exits 0, or the error JSON and exits 1.
-fn print_result<T: serde::Serialize>(result: Result<T, CoachError>) -> ExitCode {
+/// Prints `value` as one line of JSON and exits 0, or the error JSON (exit 2 for rejected model
+/// output, 1 otherwise).
+pub(crate) fn print_result<T: serde::Serialize>(result: Result<T, CoachError>) -> ExitCode {
     match result {
         Ok(v) => {
             out!("{}", serde_json::to_string(&v).unwrap_or_default());
@@ -340,53 +325,34 @@ fn print_result<T: serde::Serialize>(result: Result<T, CoachError>) -> ExitCode 
 /// UTC date by default) as `SavedTodayPlan` JSON, or `null`.
 pub(crate) fn plan_today(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     use coachcore::kernel::clock::{Clock, SystemClock};
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
+    let db = required(f, "--db")?;
     let date = match f.get("--date") {
         Some(d) => d.to_string(),
         None => coachcore::kernel::date::Date::from_unix_ms(SystemClock.now_ms(), 0).to_string(),
     };
     Ok(print_result(
-        open(Some(db)).and_then(|c| c.workouts().saved_today_plan(date)),
+        open(Some(&db)).and_then(|c| c.workouts().saved_today_plan(date)),
     ))
 }
 
 /// `coach plan recent --db PATH [--limit N]`: up to N (default 10) saved plans, newest first, as
 /// a JSON array of `SavedTodayPlan`.
 pub(crate) fn plan_recent(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let limit = match f.get("--limit") {
-        Some(n) => n
-            .parse::<u32>()
-            .map_err(|_| Usage("--limit must be a non-negative integer".into()))?,
-        None => 10,
-    };
+    let db = required(f, "--db")?;
+    let limit = number::<u32>(f, "--limit")?.unwrap_or(10);
     Ok(print_result(
-        open(Some(db)).and_then(|c| c.workouts().recent_today_plans(limit)),
+        open(Some(&db)).and_then(|c| c.workouts().recent_today_plans(limit)),
     ))
 }
 
 /// `coach plan done --db PATH --id PLAN_ID [--performed FILE] [--performed-at-ms MS]`: marks a
 /// saved plan done and logs it as training; FILE holds the exercises not done as planned
-/// (`[TodayExerciseDone]`, read no further than 1 MiB), without it everything as planned. Prints the `SavedTodayPlan`
-/// JSON now done and exits 0, or the error JSON and exits 1.
+/// (`[TodayExerciseDone]`, read no further than 1 MiB), without it everything as planned. Prints
+/// the `SavedTodayPlan` JSON now done and exits 0, or the error JSON and exits 1.
 pub(crate) fn plan_done(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let plan_id = f
-        .get("--id")
-        .ok_or_else(|| Usage("--id is required".into()))?;
-    let performed_at_ms = f
-        .get("--performed-at-ms")
-        .map(|s| {
-            s.parse::<i64>()
-                .map_err(|_| Usage("--performed-at-ms must be an integer".into()))
-        })
-        .transpose()?;
+    let db = required(f, "--db")?;
+    let plan_id = required(f, "--id")?;
+    let performed_at_ms = number::<i64>(f, "--performed-at-ms")?;
     let performed = match f.get("--performed") {
         None => None,
         Some(path) => {
@@ -413,7 +379,7 @@ pub(crate) fn plan_done(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
         performed_at_ms,
     };
     Ok(print_result(
-        open(Some(db)).and_then(|c| request.mark(&c.workouts())),
+        open(Some(&db)).and_then(|c| request.mark(&c.workouts())),
     ))
 }
 

@@ -12,8 +12,8 @@ use coachcore::workout::{Workout, WorkoutEvent, WorkoutLog, WorkoutResult};
 use coachcore::Workouts;
 use serde::Serialize;
 
-use crate::commands::{job_inputs, JobInputs};
-use crate::io::{open, print_error, stdin_or_refuse, Usage};
+use crate::commands::{job_inputs, print_result, JobInputs};
+use crate::io::{number, open, print_error, required, stdin_or_refuse, Usage};
 use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
@@ -71,50 +71,36 @@ pub(crate) fn validate() -> Result<ExitCode, Usage> {
 /// `{"ok":{"workoutId":ID,"sets":N}}` (the sets logged) and exits 0; a document error as
 /// `workout validate` prints it, or the error JSON, and exits 1.
 pub(crate) fn log(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let at = f
-        .get("--performed-at-ms")
-        .map(|s| {
-            s.parse::<i64>()
-                .map_err(|_| Usage("--performed-at-ms must be an integer".into()))
-        })
-        .transpose()?;
+    let db = required(f, "--db")?;
+    let at = number::<i64>(f, "--performed-at-ms")?;
     let w = match document_on_stdin()? {
         Ok(w) => w,
         Err(code) => return Ok(code),
     };
+    /// `{"ok": {"workoutId": ID, "sets": N}}`.
+    #[derive(Serialize)]
+    struct Line<'a> {
+        ok: Logged<'a>,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Logged<'a> {
+        workout_id: &'a str,
+        sets: usize,
+    }
     let logged = WorkoutLog::from_document(&w, at)
         .map_err(coachcore::CoachError::from)
         .and_then(|log| {
             let sets = log.sets.len();
-            open(Some(db))?.workouts().log(log)?;
-            Ok(sets)
-        });
-    Ok(match logged {
-        Ok(sets) => {
-            #[derive(Serialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Logged<'a> {
-                workout_id: &'a str,
-                sets: usize,
-            }
-            #[derive(Serialize)]
-            struct Line<'a> {
-                ok: Logged<'a>,
-            }
-            let line = Line {
+            open(Some(&db))?.workouts().log(log)?;
+            Ok(Line {
                 ok: Logged {
                     workout_id: &w.workout_id,
                     sets,
                 },
-            };
-            out!("{}", serde_json::to_string(&line).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Err(e) => print_error(&e),
-    })
+            })
+        });
+    Ok(print_result(logged))
 }
 
 /// Prints each event as one JSON line: `{"event": STAGE, "attempt": N}`.
