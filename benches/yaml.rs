@@ -39,7 +39,7 @@ fn repeat(unit: &str, bytes: usize) -> String {
 /// A workout document (the schema's example shape) whose sets are repeated to about `bytes`: a
 /// schema violation past 80 sets, read to the end first.
 fn workout(bytes: usize) -> String {
-    let head = "version: '1.2'\nworkout_id: 2025-08-17-gym-downtown-01\ndate: '2025-08-17'\n\
+    let head = "version: 1.2\nworkout_id: 2025-08-17-gym-downtown-01\ndate: '2025-08-17'\n\
                 location: gym\nunits: lbs\nduration_minutes: 60\ngoal: hypertrophy\n\
                 cut_order: []\nsets:\n";
     let set = "- id: A-BB-BACK-SQUAT-1\n  tier: A\n  must: true\n  superset: null\n  order: 1\n  \

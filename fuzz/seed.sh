@@ -56,6 +56,9 @@ for t in tasks:
 
 # Workout YAML: the hand-written document also as JSON (YAML reads JSON).
 yaml_text = (pathlib.Path("seeds") / "workout_yaml" / "valid.yaml").read_text()
+# The test documents: the original app's shape and the library's earlier one (upgraded on read).
+for f in sorted((data / "workout").glob("*.yaml")):
+    put("workout_yaml", f.name, f.read_bytes())
 
 # Workout YAML as an attacker writes it (issue 22), small: the caps must refuse each quickly.
 # Anchors and aliases within the budget, an alias bomb in small, nesting past the cap in each

@@ -1048,6 +1048,8 @@ static const char *WORKOUT_REQUEST =
     "\"durationMinutes\":45,\"relativeEffort\":62}],\"upcomingCardio\":\"Long run on 2025-08-19.\","
     "\"recovery\":{\"sleepScore\":72,\"bodyBattery\":58}}";
 
+static char *read_file(const char *path);
+
 static void test_call_workout(void) {
     CoachHandle *h = open_memory();
     char *gen = coach_call(h, "workouts.generate", WORKOUT_REQUEST);
@@ -1071,7 +1073,11 @@ static void test_call_workout(void) {
     char *list2 = coach_call(h, "workouts.list", "{\"limit\":10}");
     char *valid = yaml_raw ? callf(h, "workouts.validate", "{\"yaml\":%s}", yaml_raw) : NULL;
     char *invalid = coach_call(h, "workouts.validate",
-                               "{\"yaml\":\"version: '1.2'\\nworkout_id: x\\n\"}");
+                               "{\"yaml\":\"version: 1.2\\nworkout_id: x\\n\"}");
+    /* The original app's own document (issue 23): version the number 1.2, cut_order the tiers. */
+    char *original_yaml = read_file("tests/data/workout/original-app.yaml");
+    char *original_quoted = original_yaml ? json_quote(original_yaml) : NULL;
+    char *original = original_quoted ? callf(h, "workouts.validate", "{\"yaml\":%s}", original_quoted) : NULL;
     char *broken = coach_call(h, "workouts.validate", "{\"yaml\":\"sets: [\"}");
     char *bad = coach_call(h, "workouts.generate", "{\"meta\":{\"units\":\"stones\"}}");
     char *plan_no_model = coach_call(h, "workouts.todayPlan", "{\"date\":\"2025-08-18\",\"notes\":\"legs\"}");
@@ -1085,7 +1091,9 @@ static void test_call_workout(void) {
     CHECK(is_ok(gen) && has_kv(gen, "source", "\"deterministic\"") &&
           has_kv(gen, "workout_id", "\"2025-08-17-gym-downtown-01\"") &&
           pos(gen, "{\"stage\":\"pre_analysis\",\"attempt\":0}") > 0 &&
-          pos(gen, "{\"stage\":\"done\",\"attempt\":0}]") > 0 && pos(gen, "eq_smith_machine") < 0,
+          pos(gen, "{\"stage\":\"done\",\"attempt\":0}]") > 0 && pos(gen, "eq_smith_machine") < 0 &&
+          has_kv(gen, "version", "1.2") && has_kv(gen, "cut_order", "[\"C\",\"B\"]") &&
+          pos(gen, "version: 1.2\\n") > 0,
           "workout.generate: %.300s", gen);
     CHECK(is_ok(list) && array_count(find_value(list, "ok")) == 1 && has_kv(list, "logged", "false"),
           "workouts.list: %s", list);
@@ -1102,6 +1110,9 @@ static void test_call_workout(void) {
     CHECK(VALIDATION(invalid) && has_kv(invalid, "workout", "null") && has_kv(invalid, "code", "\"schema_violation\""),
           "workouts.validate invalid: %s", invalid);
     CHECK(VALIDATION(broken) && has_kv(broken, "code", "\"invalid_yaml\""), "workouts.validate broken: %s", broken);
+    CHECK(VALIDATION(original) && has_kv(original, "error", "null") && has_kv(original, "version", "1.2") &&
+          has_kv(original, "cut_order", "[\"C\",\"B\"]"), "workouts.validate original-app.yaml: %.300s",
+          original ? original : "(tests/data/workout/original-app.yaml not readable)");
     CHECK(is_error(bad, "invalid_argument") && pos(bad, "stones") < 0, "bad request: %s", bad);
     /* Without a model: the deterministic plan (each slot's first choice), saved. */
     CHECK(is_ok(plan_no_model) && has_kv(plan_no_model, "source", "\"deterministic\"") &&
@@ -1111,10 +1122,10 @@ static void test_call_workout(void) {
     CHECK(is_ok(saved) && has_kv(saved, "fallbackReason", "\"no_model\"") && has_kv(saved, "doneAtMs", "null"),
           "workouts.savedTodayPlan: %.300s", saved);
     CHECK(is_ok(recent) && array_count(find_value(recent, "ok")) == 1, "workouts.recentTodayPlans: %.300s", recent);
-    char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan, saved,
-                   recent};
+    char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan, original,
+                   saved, recent};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
-    free(set_id); free(yaml_raw); free(quoted);
+    free(set_id); free(yaml_raw); free(quoted); free(original_yaml); free(original_quoted);
 }
 
 /* ---- meal planning through coach_call (spec 003), deterministic: no model is loaded ---- */

@@ -353,7 +353,9 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(result.source, WorkoutSource.DETERMINISTIC, "source")
             val workout = result.workout
             eq(workout.workoutId, "2025-08-17-gym-downtown-01", "workout id")
-            eq(workout.version, "1.2", "version")
+            // The original app's shape (issue 23): the number 1.2, the tiers to drop, C first.
+            eq(workout.version, 1.2, "version")
+            eq(workout.cutOrder, listOf("C", "B"), "cut order")
             check(workout.sets.none { it.equipment == "eq_smith_machine" }) { "a banned key" }
             eq(listener.stages.toList(), listOf(WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE), "stages")
             val listed = coach.workouts().list(10u)
@@ -378,6 +380,15 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(bad.error?.code, "schema_violation", "code")
             eq(bad.error?.path, "sets[0].id", "path")
             eq(validateWorkoutYaml("sets: [").error?.code, "invalid_yaml", "broken yaml")
+            // The library's earlier form (version '1.2', cut_order set ids) is read as the original's.
+            val tiers = "cut_order:\n- C\n- B\n"
+            check(result.yaml.startsWith("version: 1.2\n") && result.yaml.contains(tiers)) { result.yaml }
+            val lastOf = { t: SetTier -> workout.sets.last { it.tier == t }.id }
+            val earlier = validateWorkoutYaml(result.yaml.replaceFirst("version: 1.2\n", "version: '1.2'\n")
+                .replaceFirst(tiers, "cut_order:\n- ${lastOf(SetTier.B)}\n- ${lastOf(SetTier.C)}\n"))
+            eq(earlier.workout, workout, "earlier form upgraded")
+            val bFirst = validateWorkoutYaml(result.yaml.replaceFirst(tiers, "cut_order:\n- B\n- C\n"))
+            eq(bFirst.error?.path, "cut_order[1]", "C is cut before B")
         }
     },
     "plan: workouts().todayPlan with an app model picking per slot, repaired; deterministic otherwise; saved, done" to {

@@ -91,6 +91,7 @@ from coachcore import (  # noqa: E402
     LoadKind,
     Recovery,
     SetActual,
+    SetTier,
     TodayExerciseDone,
     TodayPlanRequest,
     TodaySetDone,
@@ -1280,7 +1281,9 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(result.source, WorkoutSource.DETERMINISTIC)
         workout = result.workout
         self.assertEqual(workout.workout_id, "2025-08-17-gym-downtown-01")
-        self.assertEqual(workout.version, "1.2")
+        # The original app's shape (issue 23): the number 1.2, the tiers to drop, C first.
+        self.assertEqual(workout.version, 1.2)
+        self.assertEqual(workout.cut_order, ["C", "B"])
         self.assertTrue(all(s.equipment != "eq_smith_machine" for s in workout.sets))
         self.assertEqual(listener.stages, [WorkoutStage.PRE_ANALYSIS, WorkoutStage.DONE])
         listed = self.coach.workouts().list(10)
@@ -1306,6 +1309,21 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(bad.error.code, "schema_violation")
         self.assertEqual(bad.error.path, "sets[0].id")
         self.assertEqual(coachcore.validate_workout_yaml("sets: [").error.code, "invalid_yaml")
+        # The library's earlier form (version '1.2', cut_order set ids) is read as the original's.
+        tiers = "cut_order:\n- C\n- B\n"
+        self.assertTrue(result.yaml.startswith("version: 1.2\n") and tiers in result.yaml, result.yaml)
+        last_b = [s.id for s in workout.sets if s.tier == SetTier.B][-1]
+        last_c = [s.id for s in workout.sets if s.tier == SetTier.C][-1]
+        earlier = (result.yaml.replace("version: 1.2\n", "version: '1.2'\n", 1)
+                   .replace(tiers, f"cut_order:\n- {last_b}\n- {last_c}\n", 1))
+        self.assertEqual(coachcore.validate_workout_yaml(earlier).workout, workout)
+        b_first = coachcore.validate_workout_yaml(result.yaml.replace(tiers, "cut_order:\n- B\n- C\n", 1))
+        self.assertEqual((b_first.error.path, b_first.error.detail), ("cut_order[1]", "C is cut before B: list C first"))
+        # The original app's own document validates as it is.
+        with open(os.path.join(REPO, "tests", "data", "workout", "original-app.yaml"), encoding="utf-8") as f:
+            original = coachcore.validate_workout_yaml(f.read())
+        self.assertIsNone(original.error)
+        self.assertEqual((original.workout.version, original.workout.cut_order), (1.2, ["C", "B"]))
 
     def test_the_apps_own_exercises_and_equipment_are_saved_and_used(self):
         # Without a definition the key provides nothing: no trap-bar exercise is allowed.

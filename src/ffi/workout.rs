@@ -131,7 +131,8 @@ impl Workouts {
         Ok(service::list(&self.store, limit)?)
     }
 
-    /// A saved workout (with the actual values once logged), or `None`.
+    /// A saved workout (with the actual values once logged), or `None`. One saved by an earlier
+    /// library version comes back in the original app's shape (`version` 1.2, `cutOrder` tiers).
     pub fn get(&self, workout_id: String) -> Result<Option<WorkoutResult>, CoachError> {
         Ok(service::fetch(&self.store, &workout_id)?)
     }
@@ -257,7 +258,9 @@ impl Workouts {
 }
 
 /// Validates a workout YAML document against Workout v1.2 (schema, ids, tiers). Needs no
-/// database.
+/// database. Takes the original app's shape (`version: 1.2`, `cut_order: ["C", "B"]`) and the
+/// library's earlier form (`version: '1.2'`, `cut_order` set ids), which is upgraded; the workout
+/// returned is in the original's shape.
 #[uniffi::export]
 pub fn validate_workout_yaml(yaml: String) -> WorkoutValidation {
     match document::validate_workout_yaml(&yaml) {

@@ -10,12 +10,12 @@
 //! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
 //! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
-//! | `store.rs` | the SQL: workout exercises and equipment, saved workouts |
+//! | `store.rs` | the SQL: workout exercises and equipment, saved workouts (upgraded when read) |
 //! | `timebox.rs` | set times and the time budget |
 //! | `ids.rs` | workout and set ids |
 //! | `planner.rs` | the deterministic analyzer plan |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
-//! | `document.rs` | schema validation, YAML out and back, consistency rules |
+//! | `document.rs` | schema validation, YAML out and back, consistency rules, the upgrade of documents in the library's earlier form |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
 //! | `check.rs` | domain checks of model output against the pre-analysis and the plan |
 //! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging |

@@ -376,12 +376,18 @@ pub struct PostWorkout {
     pub notes: Option<String>,
 }
 
-/// The Workout v1.2 document (`schemas/workout-v1.2.json`).
+/// The `version` of every Workout document: the number 1.2, as the original app of spec 001
+/// writes it.
+pub const WORKOUT_VERSION: f64 = 1.2;
+
+/// The Workout v1.2 document (`schemas/workout-v1.2.json`), in the shape the original app of
+/// spec 001 reads and writes. Documents the library wrote in its earlier form (`version` the
+/// string `"1.2"`, `cut_order` set ids) are read in this shape (see `document::upgrade`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(deny_unknown_fields)]
 pub struct Workout {
-    /// Always `1.2`.
-    pub version: String,
+    /// Always the number 1.2 ([`WORKOUT_VERSION`]).
+    pub version: f64,
     /// `YYYY-MM-DD-<kebab-location>-NN`.
     pub workout_id: String,
     /// `YYYY-MM-DD`.
@@ -394,7 +400,9 @@ pub struct Workout {
     pub duration_minutes: u32,
     /// The goal.
     pub goal: Goal,
-    /// Optional set ids, the first to drop first.
+    /// The tiers to drop when time runs short, in order: `["C", "B"]` drops the C sets first,
+    /// then the B sets. Only `B` and `C` (W and A are never cut), each one a tier the workout has
+    /// sets of, C before B; empty when nothing can be cut.
     pub cut_order: Vec<String>,
     /// A note for the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -10,14 +10,15 @@
 //! - Fatigue policy: working RIR = targets.rir + rir_shift (at most 4); working load = the target
 //!   load capped at `load_cap`, rounded to a loadable weight not above the cap.
 //! - Time-boxing: sets are walked in order with their time (`timebox.rs`); a set that ends past
-//!   the budget moves down a tier (A to B, B to C) and loses `must`; `cut_order` lists the C sets,
-//!   then the B sets, each from the last to the first.
+//!   the budget moves down a tier (A to B, B to C) and loses `must`; `cut_order` lists the tiers
+//!   to drop, C then B, those the document has sets of (`["C", "B"]`, as the original app writes
+//!   it).
 
 use super::catalog::{rounding_equipment, Inventory, LoadKind, WorkoutExercise};
 use super::ids;
 use super::model::{
     AnalyzerPlan, PlanTier, PlannedExercise, PostWorkout, SetTier, TargetReps, WeightUnit, Workout,
-    WorkoutSet,
+    WorkoutSet, WORKOUT_VERSION,
 };
 use super::timebox;
 use crate::suggest::{round_to_achievable, step};
@@ -312,18 +313,11 @@ pub fn render(
     for (i, s) in out.iter_mut().enumerate() {
         s.order = i as u32 + 1;
     }
-    let mut cut_order: Vec<String> = out
-        .iter()
-        .rev()
-        .filter(|s| s.tier == SetTier::C)
-        .map(|s| s.id.clone())
+    let cut_order: Vec<String> = [SetTier::C, SetTier::B]
+        .into_iter()
+        .filter(|t| out.iter().any(|s| s.tier == *t))
+        .map(|t| t.letter().to_string())
         .collect();
-    cut_order.extend(
-        out.iter()
-            .rev()
-            .filter(|s| s.tier == SetTier::B)
-            .map(|s| s.id.clone()),
-    );
     let mut notes = Vec::new();
     if shift > 0 {
         notes.push(format!(
@@ -343,7 +337,7 @@ pub fn render(
         notes_to_user.truncate(cut);
     }
     Workout {
-        version: "1.2".into(),
+        version: WORKOUT_VERSION,
         workout_id: ids::workout_id(&plan.meta.date, &plan.meta.location, seq),
         date: plan.meta.date.clone(),
         location: plan.meta.location.clone(),

@@ -1,7 +1,14 @@
 //! Workouts (spec 001): the app's own catalog exercises, generated workouts, and the 90-day
 //! history read of the pre-analysis (the suggestion engine's logged performances).
+//!
+//! A saved workout is read in today's shape: a document saved (or imported) in the library's
+//! earlier form (`version` the string `"1.2"`, `cut_order` set ids) is upgraded as it is read
+//! (`document::upgrade`) and its YAML written again from the upgraded document; the row itself
+//! is rewritten when the workout is next written (logged). No migration is needed.
 
+use rusqlite::types::Type;
 use rusqlite::{params, OptionalExtension, Row};
+use serde_json::Value;
 
 use crate::db::codec::{from_json, from_text, json, text};
 use crate::db::Db;
@@ -9,6 +16,7 @@ use crate::kernel::error::Result;
 use crate::suggest::performances_of;
 use crate::suggest::{ExercisePerformance, WeightUnit};
 use crate::workout::catalog::{WorkoutEquipment, WorkoutExercise};
+use crate::workout::document;
 use crate::workout::model::{Workout, WorkoutResult, WorkoutSummary};
 
 /// A saved workout: its result and whether it was logged.
@@ -22,8 +30,25 @@ pub struct StoredWorkout {
     pub session_id: Option<String>,
 }
 
+/// The workout document of column `col`, upgraded when it was saved in the library's earlier
+/// form (then `true`).
+fn document_col(r: &Row<'_>, col: usize) -> rusqlite::Result<(Workout, bool)> {
+    let mut value: Value = from_json(&r.get::<_, String>(col)?, col)?;
+    let bad = |e: Box<dyn std::error::Error + Send + Sync>| {
+        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, e)
+    };
+    let upgraded = document::upgrade(&mut value)
+        .map_err(|i| bad(format!("{}: {}", i.path, i.message).into()))?;
+    let w = serde_json::from_value(value).map_err(|e| bad(Box::new(e)))?;
+    Ok((w, upgraded))
+}
+
 fn summary_row(r: &Row<'_>) -> rusqlite::Result<WorkoutSummary> {
-    let w: Workout = from_json(&r.get::<_, String>(4)?, 4)?;
+    summary_of(r, &document_col(r, 4)?.0)
+}
+
+/// The list entry of a row whose document `w` is read.
+fn summary_of(r: &Row<'_>, w: &Workout) -> rusqlite::Result<WorkoutSummary> {
     Ok(WorkoutSummary {
         workout_id: r.get(0)?,
         date: r.get(1)?,
@@ -140,13 +165,20 @@ impl Db<'_> {
                      analyzer, yaml FROM workouts WHERE workout_id = ?1",
             )?
             .query_row([workout_id], |r| {
-                let summary = summary_row(r)?;
+                let (workout, upgraded) = document_col(r, 4)?;
+                let summary = summary_of(r, &workout)?;
+                // The saved YAML is the document's: written again when the document was upgraded.
+                let yaml = if upgraded {
+                    document::to_yaml(&workout)
+                } else {
+                    r.get(8)?
+                };
                 Ok(StoredWorkout {
                     result: WorkoutResult {
                         source: summary.source,
                         analyzer: from_json(&r.get::<_, String>(7)?, 7)?,
-                        workout: from_json(&r.get::<_, String>(4)?, 4)?,
-                        yaml: r.get(8)?,
+                        workout,
+                        yaml,
                     },
                     session_id: r.get(6)?,
                     summary,

@@ -862,7 +862,14 @@ fn workout_generate_then_validate_and_render() {
         "2025-08-17-gym-downtown-01"
     );
     assert_eq!(result["analyzer"]["meta"]["date"], "2025-08-17");
+    // Issue 23: the original app's shape, the number 1.2 and the tiers to cut.
+    assert_eq!(result["workout"]["version"], json!(1.2));
+    assert_eq!(result["workout"]["cut_order"], json!(["C", "B"]));
     let yaml = result["yaml"].as_str().unwrap();
+    assert!(
+        yaml.starts_with("version: 1.2\n") && yaml.contains("\ncut_order:\n- C\n- B\n"),
+        "{yaml}"
+    );
 
     // validate: the document as JSON, exit 0; a broken id is exit 1 with its path.
     let o = coach(&["workout", "validate"], yaml);
@@ -947,6 +954,44 @@ fn workout_generate_then_validate_and_render() {
     );
     let o = coach(&["workout", "generate", "--db", &db], "");
     assert_eq!(o.status.code(), Some(64), "--request is required");
+}
+
+/// Issue 23: `coach workout validate` takes the original app's document (`version: 1.2`,
+/// `cut_order: ["C", "B"]`) and the library's earlier form (read in the original's shape), and
+/// refuses B before C with its path.
+#[test]
+fn workout_validate_takes_the_original_apps_shape() {
+    let original = include_str!("../data/workout/original-app.yaml");
+    let o = coach(&["workout", "validate"], original);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let ok = &stdout_json(&o)["ok"];
+    assert_eq!(
+        (&ok["version"], &ok["cut_order"]),
+        (&json!(1.2), &json!(["C", "B"]))
+    );
+    let o = coach(
+        &["workout", "validate"],
+        include_str!("../data/workout/earlier-library.yaml"),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let ok = &stdout_json(&o)["ok"];
+    assert_eq!(
+        (&ok["version"], &ok["cut_order"]),
+        (&json!(1.2), &json!(["C", "B"]))
+    );
+    let b_first = original.replacen(r#"cut_order: ["C", "B"]"#, r#"cut_order: ["B", "C"]"#, 1);
+    assert_ne!(b_first, original);
+    let o = coach(&["workout", "validate"], &b_first);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "{\"error\":{\"code\":\"schema_violation\",\"path\":\"cut_order[1]\",\"detail\":\"C is cut before B: list C first\"}}\n"
+    );
 }
 
 #[test]
@@ -1133,9 +1178,11 @@ fn generated_workout(db: &str) -> Value {
 fn workout_log_takes_the_performed_document_as_yaml_or_json() {
     let (_dir, db) = temp_db();
     let generate = || generated_workout(&db)["result"].clone();
-    // As JSON: every other set done at its target, the rest left null (not done).
+    // As JSON: every other set done at its target, the rest left null (not done); in the
+    // library's earlier form (`version` a string), which is upgraded when read.
     let first = generate();
     let mut w = first["workout"].clone();
+    w["version"] = json!("1.2");
     let sets = w["sets"].as_array_mut().unwrap();
     let total = sets.len();
     for s in sets.iter_mut().step_by(2) {

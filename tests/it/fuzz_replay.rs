@@ -96,7 +96,7 @@ fn capi_call_seeds() {
 
 #[test]
 fn workout_yaml_seeds() {
-    replay("workout_yaml", 17, workout_yaml::run);
+    replay("workout_yaml", 19, workout_yaml::run);
 }
 
 #[test]

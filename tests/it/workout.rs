@@ -119,8 +119,8 @@ fn valid_workout() -> Value {
         })
     };
     json!({
-        "version": "1.2", "workout_id": "2025-08-17-gym-downtown-01", "date": "2025-08-17", "location": "gym:downtown",
-        "units": "lbs", "duration_minutes": 60, "goal": "hypertrophy", "cut_order": ["B-BB-BACK-SQUAT-3"],
+        "version": 1.2, "workout_id": "2025-08-17-gym-downtown-01", "date": "2025-08-17", "location": "gym:downtown",
+        "units": "lbs", "duration_minutes": 60, "goal": "hypertrophy", "cut_order": ["B"],
         "notes_to_user": "hi",
         "sets": [
             set("W-BB-BACK-SQUAT-WU1", "W", true, 1, json!(8)),
@@ -280,11 +280,14 @@ fn workout_schema_contract() {
         ("/post_workout/perceived_difficulty", Some(json!(10))),
         ("/notes_to_user", None),
         ("/cut_order", Some(json!([]))),
+        ("/cut_order", Some(json!(["C", "B"]))),
         ("/workout_id", Some(json!("2025-08-17-home-99"))),
     ];
     let mut invalid: Vec<(&str, Option<Value>)> = vec![
+        ("/version", Some(json!(1.1))),
         ("/version", Some(json!("1.1"))),
-        ("/version", Some(json!(1.2))),
+        // The library's earlier form is upgraded before the schema is checked, never by it.
+        ("/version", Some(json!("1.2"))),
         ("/workout_id", Some(json!("2025-08-17-Gym-01"))),
         ("/workout_id", Some(json!("2025-08-17-gym-1"))),
         ("/workout_id", Some(json!("20250817-gym-01"))),
@@ -294,11 +297,11 @@ fn workout_schema_contract() {
         ("/goal", Some(json!("power"))),
         ("/duration_minutes", Some(json!(9))),
         ("/duration_minutes", Some(json!(181))),
-        ("/cut_order", Some(json!(["A-BB-BACK-SQUAT-1"]))),
-        (
-            "/cut_order",
-            Some(json!(["B-BB-BACK-SQUAT-3", "B-BB-BACK-SQUAT-3"])),
-        ),
+        ("/cut_order", Some(json!(["A"]))),
+        ("/cut_order", Some(json!(["W"]))),
+        ("/cut_order", Some(json!(["B", "B"]))),
+        ("/cut_order", Some(json!(["C", "B", "A"]))),
+        ("/cut_order", Some(json!(["B-BB-BACK-SQUAT-3"]))),
         ("/sets", Some(json!([]))),
         ("/sets/0/id", Some(json!("W-BB-BACK-SQUAT-1"))),
         ("/sets/1/id", Some(json!("A-BB-BACK-SQUAT-WU1"))),
@@ -449,6 +452,170 @@ fn validate_workout_yaml_refuses_non_finite_numbers_and_duplicate_keys() {
     assert_eq!(e.path.as_deref(), Some("units"), "{e:?}");
 }
 
+/// A document as the original app of spec 001 writes it: `version: 1.2`, `cut_order: ["C", "B"]`.
+const ORIGINAL_APP: &str = include_str!("../data/workout/original-app.yaml");
+/// A document as the library wrote it before: `version: '1.2'`, `cut_order` the B and C set ids.
+const EARLIER_LIBRARY: &str = include_str!("../data/workout/earlier-library.yaml");
+/// The `workouts` row of [`EARLIER_LIBRARY`] as that library saved it (its YAML column is
+/// [`EARLIER_LIBRARY`]).
+const EARLIER_ROW: &str = include_str!("../data/workout/earlier-stored-row.json");
+
+fn tiers(list: &[&str]) -> Vec<String> {
+    list.iter().map(|t| t.to_string()).collect()
+}
+
+/// Issue 23: the public validation takes the original app's document as it is, reads the
+/// library's earlier form in the original's shape, and refuses a cut order the original would
+/// not write.
+#[test]
+fn the_public_validation_takes_the_original_shape_and_upgrades_the_earlier_one() {
+    let v = coachcore::validate_workout_yaml(ORIGINAL_APP.into());
+    assert_eq!(v.error, None);
+    let w = v.workout.unwrap();
+    assert_eq!((w.version, w.cut_order), (1.2, tiers(&["C", "B"])));
+
+    let v = coachcore::validate_workout_yaml(EARLIER_LIBRARY.into());
+    assert_eq!(v.error, None);
+    let w = v.workout.unwrap();
+    assert_eq!((w.version, w.cut_order.clone()), (1.2, tiers(&["C", "B"])));
+    let earlier = document::yaml_to_json(EARLIER_LIBRARY).unwrap();
+    assert_eq!(
+        serde_json::to_value(&w.sets).unwrap(),
+        earlier["sets"],
+        "the sets are kept as they were"
+    );
+    // Written again, it is the original's shape and reads back the same.
+    let yaml = document::to_yaml(&w);
+    assert!(yaml.starts_with("version: 1.2\n") && yaml.contains("cut_order:\n- C\n- B\n"));
+    assert_eq!(validate_workout_yaml(&yaml).unwrap(), w);
+
+    let line = "cut_order: [\"C\", \"B\"]";
+    assert!(ORIGINAL_APP.contains(line));
+    for (order, path, detail) in [
+        ("[\"B\", \"C\"]", "cut_order[1]", "C is cut before B: list C first"),
+        ("[\"C\", \"A\"]", "cut_order[1]", "must be one of \"C\", \"B\""),
+        ("[W]", "cut_order[0]", "must be one of \"C\", \"B\""),
+        (
+            "[C-DB-CURL-1, A-BB-BENCH-PRESS-1]",
+            "cut_order[1]",
+            "a set id (the library's earlier form of cut_order) must name a B or C set of the workout; write the tiers to cut, e.g. [\"C\", \"B\"]",
+        ),
+    ] {
+        let text = ORIGINAL_APP.replacen(line, &format!("cut_order: {order}"), 1);
+        let e = coachcore::validate_workout_yaml(text).error.unwrap();
+        assert_eq!(
+            (e.code.as_str(), e.path.as_deref(), e.detail.as_str()),
+            ("schema_violation", Some(path), detail),
+            "{order}"
+        );
+    }
+    // A tier listed that has no sets: the document without its C sets (the last ones).
+    let (head, _) = ORIGINAL_APP.split_once("\n  - id: C-").unwrap();
+    let (_, post) = ORIGINAL_APP.split_once("\npost_workout:").unwrap();
+    let text = format!("{head}\npost_workout:{post}");
+    let e = coachcore::validate_workout_yaml(text.clone())
+        .error
+        .unwrap();
+    assert_eq!(
+        (e.path.as_deref(), e.detail.as_str()),
+        (
+            Some("cut_order[0]"),
+            "must be a tier the workout has sets of"
+        )
+    );
+    let only_b = text.replacen(line, "cut_order: [B]", 1);
+    assert_eq!(coachcore::validate_workout_yaml(only_b).error, None);
+}
+
+/// Issue 23: a workout the library saved before (its row as that version wrote it) is read in
+/// the original's shape: listed, read with version 1.2, the tiers and its YAML written again, and
+/// logging it rewrites the row in the new shape.
+#[test]
+fn a_workout_saved_in_the_earlier_shape_reads_back_upgraded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coach.db");
+    drop(Store::open(&path).unwrap());
+    let row: Value = serde_json::from_str(EARLIER_ROW).unwrap();
+    assert_eq!(
+        row["workout"]["version"], "1.2",
+        "the fixture is the earlier form"
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "INSERT INTO workouts (workout_id, date, location, source, created_at_ms, analyzer, workout, yaml)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        rusqlite::params![
+            row["workout_id"].as_str(),
+            row["date"].as_str(),
+            row["location"].as_str(),
+            row["source"].as_str(),
+            row["created_at_ms"].as_i64(),
+            row["analyzer"].to_string(),
+            row["workout"].to_string(),
+            EARLIER_LIBRARY,
+        ],
+    )
+    .unwrap();
+    drop(conn);
+    let c = Coach::with_store(
+        Store::open(&path).unwrap(),
+        Arc::new(FixedClock::new(NOW_MS)),
+    );
+    let id = row["workout_id"].as_str().unwrap().to_string();
+    let list = c.workouts().list(10).unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(
+        list[0].set_count as usize,
+        row["workout"]["sets"].as_array().unwrap().len()
+    );
+    let got = c.workouts().get(id.clone()).unwrap().unwrap();
+    assert_eq!(
+        (got.workout.version, got.workout.cut_order.clone()),
+        (1.2, tiers(&["C", "B"]))
+    );
+    assert_eq!(
+        serde_json::to_value(&got.workout.sets).unwrap(),
+        row["workout"]["sets"]
+    );
+    assert_eq!(
+        got.yaml,
+        document::to_yaml(&got.workout),
+        "the YAML is the upgraded document"
+    );
+    assert_eq!(validate_workout_yaml(&got.yaml).unwrap(), got.workout);
+    // The next generation on that date and place still gets the next number.
+    let next = generate(&c, &request(), None, &Events::default()).unwrap();
+    assert_eq!(next.workout.workout_id, "2025-08-17-gym-downtown-02");
+    // Logged: the row is written again, in the new shape.
+    let first = got.workout.sets[0].id.clone();
+    c.workouts()
+        .log(WorkoutLog {
+            workout_id: id.clone(),
+            performed_at_ms: NOW_MS,
+            sets: vec![SetActual {
+                set_id: first,
+                actual_weight: 45.0,
+                actual_reps: 8,
+            }],
+            post_workout: None,
+        })
+        .unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let (stored, yaml): (String, String) = conn
+        .query_row(
+            "SELECT workout, yaml FROM workouts WHERE workout_id = ?1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let stored: Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(
+        (&stored["version"], &stored["cut_order"]),
+        (&json!(1.2), &json!(["C", "B"]))
+    );
+    assert!(yaml.starts_with("version: 1.2\n"), "{yaml}");
+}
+
 fn plan_with(load: f64, working: u32, minutes: u32) -> AnalyzerPlan {
     let mut v = valid_analyzer();
     v["exercise_plan"][0]["targets"]["target_load"] = json!(load);
@@ -529,22 +696,16 @@ fn time_boxing_moves_overflow_to_b_then_c_with_cut_order() {
         .sets
         .iter()
         .all(|s| s.must == matches!(s.tier, SetTier::W | SetTier::A)));
-    // cut_order: the C sets from the last, then B.
-    let last = w.sets.last().unwrap();
-    assert_eq!(w.cut_order[0], last.id);
-    let optional = w
-        .sets
-        .iter()
-        .filter(|s| matches!(s.tier, SetTier::B | SetTier::C))
-        .count();
-    assert_eq!(w.cut_order.len(), optional);
-    assert!(
-        w.cut_order.iter().position(|id| id.starts_with("B-"))
-            > w.cut_order.iter().rposition(|id| id.starts_with("C-"))
+    // cut_order: the tiers to drop, C first, then B (as the original app writes it).
+    assert_eq!(w.cut_order, ["C", "B"]);
+    assert_eq!(
+        document::validate_workout_yaml(&document::to_yaml(&w)).unwrap(),
+        w
     );
-    // With an hour, nothing is cut.
+    // With an hour nothing moves down: only the plan's Tier C can be cut.
     let w = render::render(&plan_with(225.0, 3, 60), builtin(), &inventory(), 1);
-    assert_eq!(w.cut_order, vec!["C-DEAD-BUG-2", "C-DEAD-BUG-1"]);
+    assert!(!w.sets.iter().any(|s| s.tier == SetTier::B));
+    assert_eq!(w.cut_order, ["C"]);
     assert!(document::validate_workout_yaml(&document::to_yaml(&w)).is_ok());
 }
 

@@ -1190,7 +1190,9 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(result.source, .deterministic)
         let workout = result.workout
         XCTAssertEqual(workout.workoutId, "2025-08-17-gym-downtown-01")
-        XCTAssertEqual(workout.version, "1.2")
+        // The original app's shape (issue 23): the number 1.2, the tiers to drop, C first.
+        XCTAssertEqual(workout.version, 1.2)
+        XCTAssertEqual(workout.cutOrder, ["C", "B"])
         XCTAssertFalse(workout.sets.contains { $0.equipment == "eq_smith_machine" }, "a banned key")
         XCTAssertEqual(listener.stages, [.preAnalysis, .done])
         let listed = try coach.workouts().list(limit: 10)
@@ -1217,6 +1219,17 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(bad.error?.code, "schema_violation")
         XCTAssertEqual(bad.error?.path, "sets[0].id")
         XCTAssertEqual(validateWorkoutYaml(yaml: "sets: [").error?.code, "invalid_yaml")
+        // The library's earlier form (version '1.2', cut_order set ids) is read as the original's.
+        let tiers = "cut_order:\n- C\n- B\n"
+        XCTAssertTrue(result.yaml.hasPrefix("version: 1.2\n") && result.yaml.contains(tiers), result.yaml)
+        let lastB = try XCTUnwrap(workout.sets.last { $0.tier == .b }).id
+        let lastC = try XCTUnwrap(workout.sets.last { $0.tier == .c }).id
+        let earlier = result.yaml
+            .replacingOccurrences(of: "version: 1.2\n", with: "version: '1.2'\n")
+            .replacingOccurrences(of: tiers, with: "cut_order:\n- \(lastB)\n- \(lastC)\n")
+        XCTAssertEqual(validateWorkoutYaml(yaml: earlier).workout, workout)
+        let bFirst = validateWorkoutYaml(yaml: result.yaml.replacingOccurrences(of: tiers, with: "cut_order:\n- B\n- C\n"))
+        XCTAssertEqual(bFirst.error?.path, "cut_order[1]")
     }
 
     func testGenerateTodayPlanWithAnAppModel() throws {
