@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ffi::requests::EvaluateRequest;
+use crate::ffi::requests::{EvaluateRequest, MarkTodayPlanDoneRequest};
 use crate::kernel::error::{CoachError, Error, ErrorJson, RequestError};
 use crate::kernel::limits::{check_json, Caps};
 use crate::plan::{SchemaSelection, SchemaVersion, SelectionReason};
@@ -597,6 +597,15 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "workouts.equipment" => out(coach.workouts().equipment()?),
         "workouts.todayPlan" => out(coach.workouts().today_plan(parse_request(request)?)?),
+        "workouts.savedTodayPlan" => out(coach
+            .workouts()
+            .saved_today_plan(parse_request::<DateRequest>(request)?.date)?),
+        "workouts.recentTodayPlans" => out(coach
+            .workouts()
+            .recent_today_plans(parse_request::<LimitRequest>(request)?.limit)?),
+        "workouts.markTodayPlanDone" => {
+            out(parse_request::<MarkTodayPlanDoneRequest>(request)?.mark(&coach.workouts())?)
+        }
         "workouts.transformPlan" => out(transform_plan(coach, request)?),
         "workouts.selectSchema" => {
             let r: SelectRequest = parse_request(request)?;
@@ -701,7 +710,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `workouts.exercises` | `{}` | `[WorkoutExercise]`: the built-in catalog and the app's own |
 /// | `workouts.saveEquipment` | `WorkoutEquipment` (`{key, name, provides, weights, units}`) | `null` |
 /// | `workouts.equipment` | `{}` | `[WorkoutEquipment]`: the app's own definitions |
-/// | `workouts.todayPlan` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N}`) | `PlanTransform`, as `workouts.transformPlan` returns it |
+/// | `workouts.todayPlan` | `TodayPlanRequest` (`{"date": D, "notes": T, "schemaVersion": V, "timezone": Z, "seed": N, "units": "kg"\|"lbs"}`) | `PlanTransform`, as `workouts.transformPlan` returns it, with `fallbackReason` (`no_model`, `invalid_answers`) when code made it alone (`plan.source` `deterministic`); the plan is saved |
+/// | `workouts.savedTodayPlan` | `{"date": D}` | `SavedTodayPlan` (`{"plan", "date", "units", "fallbackReason", "targets", "createdAtMs", "doneAtMs", "sessionId"}`), the newest of that date, or `null` |
+/// | `workouts.recentTodayPlans` | `{"limit": N}` | `[SavedTodayPlan]`, newest first |
+/// | `workouts.markTodayPlanDone` | `{"planId": P, "performed": [{"exerciseId": E, "sets": [{"weight": W, "reps": R}]}], "performedAtMs": N}` (`performed`: the exercises not done as planned, `"sets": []` for one not done; absent: everything as planned; `performedAtMs` absent: now) | the `SavedTodayPlan` now done; logged as training like `workouts.log`; `not_found`, `invalid_argument` (done already, bad sets, a loaded exercise without a planned load left out; nothing logged) |
 /// | `workouts.transformPlan` | `{"rawText": T, "schemaVersion": "v2-flat"\|"v1-current", "reason": R, "seed": N}` (`reason`, the selection reason to record, default `override`, and `seed` optional) | `PlanTransform` (`{"plan": {...}, "schemaVersion": V, "rulesetVersion": ..., "generationId": N}`) |
 /// | `workouts.selectSchema` | `{"supported": ["v1-current","v2-flat"], "override": V}` (both optional) | `SchemaSelection` (`{"schemaVersion": V, "reason": R}`) |
 /// | `coach.shutdown` | `{}` (ignored) | `null`; the database is closed: running calls are cancelled and every later call on this handle fails with `closed` (`coach_close` still frees the handle) |
@@ -717,7 +729,8 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// `assistant.send` in plan mode fails with `invalid_argument` and `meals.plan` ranks
 /// deterministically. Model calls on one handle run one at a time, in arrival order.
 /// `workouts.generate` uses it when loaded, else the deterministic planner and generator;
-/// `workouts.todayPlan` needs it (without one: `model_unusable`). `assistant.send`,
+/// `workouts.todayPlan` uses it when loaded, else (and when its answers stay invalid) each
+/// slot's first choice. `assistant.send`,
 /// `meals.plan`, `workouts.generate` and `workouts.todayPlan` run synchronously: they block while the
 /// model works.
 ///
@@ -1340,14 +1353,65 @@ mod tests {
     }
 
     #[test]
-    fn plan_generate_needs_a_model_and_returns_the_transform() {
+    fn plan_generate_without_a_model_is_deterministic_and_saved_plans_are_read_and_done() {
         let h = Handle::new();
-        let out = call(
+        let out: serde_json::Value = serde_json::from_str(&call(
             &h,
             "workouts.todayPlan",
-            r#"{"date":"2025-08-18","notes":"legs"}"#,
+            r#"{"date":"2025-08-18","notes":"legs, bodyweight only","units":"kg"}"#,
+        ))
+        .unwrap();
+        assert_eq!(out["ok"]["plan"]["source"], "deterministic", "{out}");
+        assert_eq!(out["ok"]["fallbackReason"], "no_model", "{out}");
+        assert!(out["ok"]["generationId"].is_null(), "{out}");
+        let id = out["ok"]["plan"]["id"].as_str().unwrap().to_string();
+        let saved: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "workouts.savedTodayPlan",
+            r#"{"date":"2025-08-18"}"#,
+        ))
+        .unwrap();
+        assert_eq!(saved["ok"]["plan"], out["ok"]["plan"], "{saved}");
+        assert_eq!(saved["ok"]["units"], "kg");
+        assert!(
+            saved["ok"]["targets"].as_array().unwrap().len() >= 2,
+            "{saved}"
         );
-        assert!(out.contains("model_unusable"), "{out}");
+        let none = call(&h, "workouts.savedTodayPlan", r#"{"date":"2025-08-19"}"#);
+        assert_eq!(none, r#"{"ok":null}"#);
+        let recent: serde_json::Value =
+            serde_json::from_str(&call(&h, "workouts.recentTodayPlans", r#"{"limit":5}"#)).unwrap();
+        assert_eq!(recent["ok"].as_array().unwrap().len(), 1, "{recent}");
+        let done: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "workouts.markTodayPlanDone",
+            &serde_json::json!({"planId": id, "performedAtMs": 1_755_500_000_000_i64}).to_string(),
+        ))
+        .unwrap();
+        assert_eq!(done["ok"]["doneAtMs"], 1_755_500_000_000_i64, "{done}");
+        assert_eq!(done["ok"]["sessionId"], format!("today:{id}"));
+        let again = call(
+            &h,
+            "workouts.markTodayPlanDone",
+            &serde_json::json!({"planId": id}).to_string(),
+        );
+        assert!(again.contains("invalid_argument"), "{again}");
+        let unknown = call(&h, "workouts.markTodayPlanDone", r#"{"planId":"SECRET"}"#);
+        assert!(
+            unknown.contains("not_found") && !unknown.contains(SECRET),
+            "{unknown}"
+        );
+        let bad = call(
+            &h,
+            "workouts.markTodayPlanDone",
+            r#"{"planId":"x","performed":[{"exerciseId":"e","sets":[{"weight":"SECRET","reps":1}]}]}"#,
+        );
+        invalid_at(&bad, Some("performed[0].sets[0].weight"));
+    }
+
+    #[test]
+    fn plan_generate_with_a_model_returns_the_transform() {
+        let h = Handle::new();
         // One exercise per slot of "legs" (45 minutes, a full gym, no history).
         let picks = r#"{"A1": "bb-back-squat", "A2": "bb-deadlift", "B1": "bb-reverse-lunge", "B2": "bb-good-morning", "C1": "bb-calf-raise", "C2": "db-farmer-carry"}"#;
         // SAFETY: a live handle.
@@ -1366,6 +1430,8 @@ mod tests {
             serde_json::from_str(&call(&h, "workouts.todayPlan", &req.to_string())).unwrap();
         assert_eq!(out["ok"]["schemaVersion"], "v2-flat", "{out}");
         assert!(out["ok"]["generationId"].as_i64().is_some());
+        assert!(out["ok"]["fallbackReason"].is_null(), "{out}");
+        assert_eq!(out["ok"]["plan"]["source"], "ai", "{out}");
         assert_eq!(out["ok"]["plan"]["focus"], "Lower Body Session", "{out}");
         assert_eq!(
             out["ok"]["plan"]["blocks"][1]["exercises"][0]["name"],

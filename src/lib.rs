@@ -46,6 +46,7 @@ pub use ffi::{
 };
 pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{
-    Energy, GenerationRecord, PlanBlock, PlanExercise, PlanSource, PlanTransform, SchemaSelection,
-    SchemaVersion, SelectionReason, TodayPlan, TodayPlanRequest,
+    Energy, GenerationRecord, PlanBlock, PlanExercise, PlanFallbackReason, PlanSource,
+    PlanTransform, SavedTodayPlan, SchemaSelection, SchemaVersion, SelectionReason,
+    TodayExerciseDone, TodayPlan, TodayPlanRequest, TodayPlanTarget, TodaySetDone,
 };

@@ -202,6 +202,9 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         prompt: AtomicU64::new(0),
         completion: AtomicU64::new(0),
     });
+    // Plans whose exercises the model picked (the others: each slot's first choice after its
+    // answers stayed invalid).
+    let mut from_model = 0;
     for t in &tasks[..take] {
         let c = coach(&strings(&t["history"]));
         let request = TodayPlanRequest {
@@ -210,12 +213,13 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             schema_version: None,
             timezone: None,
             seed: Some(1),
+            units: None,
         };
         let model: Arc<dyn LanguageModel> = counting.clone();
         let started = Instant::now();
         let out = c.workouts().today_plan_with(
             &request,
-            SharedModel::plain(model),
+            Some(SharedModel::plain(model)),
             &CancelToken::new(),
             &PlanGenerateSettings::default(),
         );
@@ -226,6 +230,9 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
         let id = t["id"].as_str().unwrap_or("?");
         match out {
             Ok(p) => {
+                if p.fallback_reason.is_none() {
+                    from_model += 1;
+                }
                 let (v, invalid) = violations(t, &p.plan);
                 if invalid {
                     score.invalid += 1;
@@ -243,4 +250,5 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
     score.prompt_tokens = counting.prompt.load(Ordering::Relaxed);
     score.completion_tokens = counting.completion.load(Ordering::Relaxed);
     score.print("plan");
+    println!("plan: exercises picked by the model {from_model}/{take} (the rest each slot's first choice after invalid answers)");
 }

@@ -1085,6 +1085,8 @@ static void test_call_workout(void) {
     /* There is no test hook: a script of model replies is an unknown field. */
     char *plan = callf(h, "workouts.todayPlan", "{\"date\":\"2025-08-18\",\"notes\":\"legs\",\"seed\":7,\"script\":[%s]}",
                        quoted);
+    char *saved = coach_call(h, "workouts.savedTodayPlan", "{\"date\":\"2025-08-18\"}");
+    char *recent = coach_call(h, "workouts.recentTodayPlans", "{\"limit\":5}");
     coach_close(h);
     CHECK(is_ok(gen) && has_kv(gen, "source", "\"deterministic\"") &&
           has_kv(gen, "workout_id", "\"2025-08-17-gym-downtown-01\"") &&
@@ -1112,9 +1114,16 @@ static void test_call_workout(void) {
           has_kv(original, "cut_order", "[\"C\",\"B\"]"), "workouts.validate original-app.yaml: %.300s",
           original ? original : "(tests/data/workout/original-app.yaml not readable)");
     CHECK(is_error(bad, "invalid_argument") && pos(bad, "stones") < 0, "bad request: %s", bad);
-    CHECK(is_error(plan_no_model, "model_unusable"), "workouts.todayPlan without a model: %s", plan_no_model);
+    /* Without a model: the deterministic plan (each slot's first choice), saved. */
+    CHECK(is_ok(plan_no_model) && has_kv(plan_no_model, "source", "\"deterministic\"") &&
+          has_kv(plan_no_model, "fallbackReason", "\"no_model\""),
+          "workouts.todayPlan without a model: %.300s", plan_no_model);
     CHECK(is_error(plan, "invalid_argument"), "workouts.todayPlan with a script: %s", plan);
-    char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan, original};
+    CHECK(is_ok(saved) && has_kv(saved, "fallbackReason", "\"no_model\"") && has_kv(saved, "doneAtMs", "null"),
+          "workouts.savedTodayPlan: %.300s", saved);
+    CHECK(is_ok(recent) && array_count(find_value(recent, "ok")) == 1, "workouts.recentTodayPlans: %.300s", recent);
+    char *all[] = {gen, list, got, missing, logged, list2, valid, invalid, broken, bad, plan_no_model, plan, original,
+                   saved, recent};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
     free(set_id); free(yaml_raw); free(quoted); free(original_yaml); free(original_quoted);
 }

@@ -391,9 +391,12 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(bFirst.error?.path, "cut_order[1]", "C is cut before B")
         }
     },
-    "plan: workouts().todayPlan with an app model picking per slot, repaired; typed errors" to {
+    "plan: workouts().todayPlan with an app model picking per slot, repaired; deterministic otherwise; saved, done" to {
         Coach.openInMemory().use { coach ->
-            expectThrows<CoachException.ModelUnusable>("no model") { coach.workouts().todayPlan(todayPlanRequest()) }
+            val d = coach.workouts().todayPlan(todayPlanRequest())
+            eq(d.plan.source, PlanSource.DETERMINISTIC, "no model: code's plan")
+            eq(d.fallbackReason, PlanFallbackReason.NO_MODEL, "fallback reason")
+            eq(coach.workouts().savedTodayPlan("2025-08-18")?.plan, d.plan, "saved")
             // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
             val model = FakeModel(replies = listOf("""{"focus": 1}""", """{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"""))
             coach.model().set(model)
@@ -407,8 +410,17 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             check(model.requests[0].jsonSchema!!.contains("\"A1\"")) { "one enum per slot" }
             eq(coach.workouts().planGenerations(1u)[0].feature, "plan.generate", "recorded")
             coach.model().set(FakeModel(replies = listOf("no json")))
-            expectThrows<CoachException.ModelOutputRejected>("invalid answers") {
-                coach.workouts().todayPlan(todayPlanRequest())
+            val f = coach.workouts().todayPlan(todayPlanRequest())
+            eq(f.fallbackReason, PlanFallbackReason.INVALID_ANSWERS, "invalid answers")
+            eq(f.plan.source, PlanSource.DETERMINISTIC, "invalid answers: code's plan")
+            val saved = coach.workouts().recentTodayPlans(5u)
+            eq(saved.size, 1, "one plan per seed and date")
+            val performed = saved[0].targets.map { TodayExerciseDone(it.exerciseId, listOf(TodaySetDone(20.0, 8u))) }
+            val done = coach.workouts().markTodayPlanDone(f.plan.id, performed, 1_755_500_000_000L)
+            eq(done.doneAtMs, 1_755_500_000_000L, "done")
+            eq(done.sessionId, "today:${f.plan.id}", "logged as a session")
+            expectThrows<CoachException.InvalidArgument>("done once") {
+                coach.workouts().markTodayPlanDone(f.plan.id, null, null)
             }
         }
     },

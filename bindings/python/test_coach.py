@@ -71,6 +71,7 @@ from coachcore import (  # noqa: E402
     PickedBy,
     PlanSettings,
     PlanOutcome,
+    PlanFallbackReason,
     PlanSource,
     RepRange,
     RepRangeMode,
@@ -91,7 +92,9 @@ from coachcore import (  # noqa: E402
     Recovery,
     SetActual,
     SetTier,
+    TodayExerciseDone,
     TodayPlanRequest,
+    TodaySetDone,
     WorkoutEquipment,
     WorkoutExercise,
     WorkoutListener,
@@ -1344,8 +1347,10 @@ class CoachTest(unittest.TestCase):
         self.assertIn(own, self.coach.workouts().exercises())
 
     def test_generate_today_plan_with_an_app_model(self):
-        with self.assertRaises(CoachError.ModelUnusable):
-            self.coach.workouts().today_plan(today_plan_request())
+        d = self.coach.workouts().today_plan(today_plan_request())
+        self.assertEqual(d.plan.source, PlanSource.DETERMINISTIC, "no model: code's plan")
+        self.assertEqual(d.fallback_reason, PlanFallbackReason.NO_MODEL)
+        self.assertEqual(self.coach.workouts().saved_today_plan("2025-08-18").plan, d.plan)
         # One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
         model = FakeModel(replies=['{"focus": 1}', '{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}'])
         self.coach.model().set(model)
@@ -1359,8 +1364,18 @@ class CoachTest(unittest.TestCase):
         self.assertEqual(schema["required"], ["A1", "A2", "B1", "B2", "C1", "C2"])
         self.assertEqual(self.coach.workouts().plan_generations(1)[0].feature, "plan.generate")
         self.coach.model().set(FakeModel(replies=["no json"]))
-        with self.assertRaises(CoachError.ModelOutputRejected):
-            self.coach.workouts().today_plan(today_plan_request())
+        f = self.coach.workouts().today_plan(today_plan_request())
+        self.assertEqual(f.fallback_reason, PlanFallbackReason.INVALID_ANSWERS)
+        self.assertEqual(f.plan.source, PlanSource.DETERMINISTIC)
+        saved = self.coach.workouts().recent_today_plans(5)
+        self.assertEqual(len(saved), 1, "one plan per seed and date")
+        performed = [TodayExerciseDone(exercise_id=t.exercise_id, sets=[TodaySetDone(weight=20.0, reps=8)])
+                     for t in saved[0].targets]
+        done = self.coach.workouts().mark_today_plan_done(f.plan.id, performed, 1_755_500_000_000)
+        self.assertEqual(done.done_at_ms, 1_755_500_000_000)
+        self.assertEqual(done.session_id, "today:" + f.plan.id)
+        with self.assertRaises(CoachError.InvalidArgument):
+            self.coach.workouts().mark_today_plan_done(f.plan.id)
         # The async form (`async def`) returns the same plan.
         import asyncio
         self.coach.model().set(FakeModel(replies=['{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}']))

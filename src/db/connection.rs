@@ -101,6 +101,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0006_workout.sql"),
     include_str!("migrations/0007_workout_equipment.sql"),
     include_str!("migrations/0008_meal_job_leases.sql"),
+    include_str!("migrations/0009_today_plans.sql"),
 ];
 
 /// The schema version this code writes.

@@ -6,7 +6,9 @@
 
 use serde::Deserialize;
 
+use crate::ffi::Workouts;
 use crate::kernel::error::{CoachError, Error, ErrorJson};
+use crate::plan::{SavedTodayPlan, TodayExerciseDone};
 use crate::suggest::model::{ExerciseContext, PrescriptionChange, SuggestionDraft};
 
 /// The input of [`crate::evaluate_exercise`] as one JSON object: the request of the C API's
@@ -45,5 +47,31 @@ impl EvaluateRequest {
             return Err(json);
         }
         self.evaluate().map_err(|e| e.to_json())
+    }
+}
+
+/// The arguments of [`Workouts::mark_today_plan_done`] as one JSON object: the request of the C
+/// API's `workouts.markTodayPlanDone` and the `--performed` file of `coach plan done`.
+///
+/// JSON: `{"planId": P, "performed": [TodayExerciseDone], "performedAtMs": N}`; `performed`
+/// (the exercises not done as planned; absent or null: everything as planned) and
+/// `performedAtMs` (absent: now) are optional.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MarkTodayPlanDoneRequest {
+    /// The saved plan's id (`TodayPlan.id`).
+    pub plan_id: String,
+    /// The exercises not done as planned; `None`: every working exercise as planned.
+    #[serde(default)]
+    pub performed: Option<Vec<TodayExerciseDone>>,
+    /// When it was done (ms since the Unix epoch); `None`: now.
+    #[serde(default)]
+    pub performed_at_ms: Option<i64>,
+}
+
+impl MarkTodayPlanDoneRequest {
+    /// Runs [`Workouts::mark_today_plan_done`] with this request.
+    pub fn mark(self, workouts: &Workouts) -> Result<SavedTodayPlan, CoachError> {
+        workouts.mark_today_plan_done(self.plan_id, self.performed, self.performed_at_ms)
     }
 }

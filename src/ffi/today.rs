@@ -1,5 +1,6 @@
 //! Today's plan on [`Workouts`] (spec 000): transforming model text into the canonical
-//! `TodayPlan`, generating today's plan with the shared model, and the generation records.
+//! `TodayPlan`, generating today's plan (with the shared model, or deterministically without
+//! one), the saved plans (today's, the recent ones, marking one done) and the generation records.
 
 use std::sync::Arc;
 
@@ -10,7 +11,8 @@ use crate::llm::metered::SharedModel;
 use crate::llm::CancelToken;
 use crate::plan::GenerationRecord;
 use crate::plan::{
-    self, PlanGenerateSettings, PlanTransform, Ruleset, SchemaSelection, TodayPlanRequest,
+    self, PlanGenerateSettings, PlanTransform, Ruleset, SavedTodayPlan, SchemaSelection,
+    TodayExerciseDone, TodayPlanRequest,
 };
 
 #[uniffi::export]
@@ -41,21 +43,27 @@ impl Workouts {
         )?)
     }
 
-    /// Generates today's plan with the shared model (`model().set` or `model().load`; spec 000,
-    /// the provider side), in a way even a very small model does well: the library reads the
-    /// notes (minutes, focus, goal, energy, equipment, body parts to spare, exercises asked for or
-    /// refused), looks at the user's logged training (nothing trained in the last 14 days is
-    /// offered again) and plans the session as slots with sets and reps; the model picks one
-    /// exercise per slot among at most four allowed ones (up to 3 generations, a repair names the
-    /// slot and its choices). The library then writes the plan in the request's schema version
-    /// (or the one `selectPlanSchema` picks): a warm-up, "Main Lifts", "Accessories", a cool-down
-    /// from 30 minutes. It comes back as `workouts().transformPlan` returns it, recorded in the generation
-    /// metadata (feature `plan.generate`, also when every answer was invalid).
+    /// Makes today's plan and saves it (spec 000, the provider side), in a way even a very small
+    /// model does well: the library reads the notes (minutes, focus, goal, energy, equipment,
+    /// body parts to spare, exercises asked for or refused), looks at the user's logged training
+    /// (nothing trained in the last 14 days is offered again) and plans the session as slots with
+    /// sets and reps; the shared model (`model().set` or `model().load`) picks one exercise per
+    /// slot among at most four allowed ones (up to 3 generations, a repair names the slot and
+    /// its choices). Without a model, or when the model's answers stay invalid, each slot takes
+    /// its first choice: the plan comes back all the same, with `plan.source` `deterministic` and
+    /// `fallbackReason` `noModel` or `invalidAnswers`. Each exercise with recent loaded history
+    /// gets its load in the request's `units` (`3 x 6-10 at 60 kg`), the workout flow's target
+    /// load. The library then writes the plan in the request's schema version (or the one
+    /// `selectPlanSchema` picks): a warm-up, "Main Lifts", "Accessories", a cool-down from 30
+    /// minutes. It comes back as `workouts().transformPlan` returns it; it is saved
+    /// (`savedTodayPlan`, `recentTodayPlans`, `markTodayPlanDone`) and a model's plan is
+    /// recorded in the generation metadata (feature `plan.generate`, also when every answer was
+    /// invalid).
     ///
     /// Blocks while the model works (seconds): call it from a background thread. Throws
-    /// `InvalidArgument` for a bad request (date, notes over 4000 characters),
-    /// `ModelUnusable` when no model is configured, `ModelOutputRejected` when the answers stayed
-    /// invalid, and the model's errors (`TimedOut`, `ModelUnavailable`, ...).
+    /// `InvalidArgument` for a bad request (date, notes over 4000 characters, equipment and bans
+    /// that leave no exercise, a seed whose plan of that date is done already), and the model's
+    /// errors (`TimedOut`, `Cancelled`, `ModelUnavailable`, ...).
     pub fn today_plan(&self, request: TodayPlanRequest) -> Result<PlanTransform, CoachError> {
         self.today_plan_with_shared_model(&request, &CancelToken::new())
     }
@@ -82,26 +90,71 @@ impl Workouts {
     pub fn plan_generations(&self, limit: u32) -> Result<Vec<GenerationRecord>, CoachError> {
         Ok(self.store.recent_generations(limit)?)
     }
+
+    /// The plan `todayPlan` made last for `date` (`YYYY-MM-DD`, the user's local date), with its
+    /// targets and whether it was done; `None` when none was made. Throws `InvalidArgument` for
+    /// a malformed date.
+    pub fn saved_today_plan(&self, date: String) -> Result<Option<SavedTodayPlan>, CoachError> {
+        Ok(plan::saved_today_plan(&self.store, &date)?)
+    }
+
+    /// Up to `limit` saved plans, newest first (done or not).
+    pub fn recent_today_plans(&self, limit: u32) -> Result<Vec<SavedTodayPlan>, CoachError> {
+        Ok(plan::recent_today_plans(&self.store, limit)?)
+    }
+
+    /// Marks a saved plan done and logs it as training, through the same call `log` uses for a
+    /// workout: the next plans, workouts and suggestions read it (session `today:<planId>`).
+    ///
+    /// Working exercises `performed` does not name were done as planned: their sets at the low
+    /// end of their reps, at their load (`TodayPlanTarget.load`), or at 0 for a body-weight
+    /// exercise. Name the others by `TodayPlanTarget.exerciseId` with their sets (loads in the
+    /// plan's `units`); an exercise named with no sets was not done. A loaded exercise without
+    /// a planned load (no recent history) must be named: its weight is not known otherwise.
+    /// `performed` `None` is everything as planned; `performedAtMs` `None` is now. Returns the
+    /// plan as saved now (`doneAtMs`, `sessionId`). Throws `NotFound` for an unknown plan and
+    /// `InvalidArgument` for a plan done already, an exercise that is not a working exercise of
+    /// the plan or is named twice, a loaded exercise without a load left unnamed, no sets at
+    /// all, or values out of bounds (weights 0 to 2000, reps at most 1000, at most 50 sets an
+    /// exercise and 200 in all). Nothing is logged when it throws.
+    #[uniffi::method(default(performed = None, performed_at_ms = None))]
+    pub fn mark_today_plan_done(
+        &self,
+        plan_id: String,
+        performed: Option<Vec<TodayExerciseDone>>,
+        performed_at_ms: Option<i64>,
+    ) -> Result<SavedTodayPlan, CoachError> {
+        Ok(plan::mark_today_plan_done(
+            &self.store,
+            &*self.clock,
+            &plan_id,
+            performed.as_deref().unwrap_or_default(),
+            performed_at_ms,
+        )?)
+    }
 }
 
 impl Workouts {
-    /// `todayPlan` with `model` (its breaker, if any, is used), a cancel token and settings: for
-    /// the CLI, the C API and Rust callers. A panic becomes `Internal`.
+    /// `todayPlan` with `model` (its breaker, if any, is used; `None`: the deterministic plan), a
+    /// cancel token and settings: for the CLI, the C API and Rust callers. A panic becomes
+    /// `Internal`.
     pub fn today_plan_with(
         &self,
         request: &TodayPlanRequest,
-        model: SharedModel,
+        model: Option<SharedModel>,
         cancel: &Arc<CancelToken>,
         settings: &PlanGenerateSettings,
     ) -> Result<PlanTransform, CoachError> {
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // One metered wrapper per generation: breaker, one log line per call.
-            let metered = model.metered("plan");
+            let metered = model.as_ref().map(|m| m.metered("plan"));
             plan::generate_and_record(
                 &self.store,
                 &*self.clock,
                 Ruleset::embedded(),
-                &metered,
+                metered
+                    .as_ref()
+                    .map(|m| m as &dyn crate::llm::LanguageModel),
                 request,
                 cancel,
                 settings,
@@ -116,18 +169,14 @@ impl Workouts {
         }
     }
 
-    /// Today's plan with the shared model (default settings), `ModelUnusable` without one.
+    /// Today's plan with the shared model, if any (default settings).
     fn today_plan_with_shared_model(
         &self,
         request: &TodayPlanRequest,
         cancel: &Arc<CancelToken>,
     ) -> Result<PlanTransform, CoachError> {
         self.check_open()?;
-        let Some(model) = self.shared_model() else {
-            return Err(CoachError::ModelUnusable {
-                detail: "no model is configured: call model().set or model().load first".into(),
-            });
-        };
+        let model = self.shared_model();
         self.today_plan_with(request, model, cancel, &PlanGenerateSettings::default())
     }
 }

@@ -64,7 +64,8 @@ export_task!(WorkoutTask => Result<WorkoutResult, CoachError>,
     finished: "Whether the generation has finished.");
 
 /// Workouts, from `Coach.workouts()`: generated workouts (spec 001) and the app's workout
-/// catalog and equipment; today's plan (spec 000: `todayPlan`, `workouts().transformPlan`); and training
+/// catalog and equipment; today's plan (spec 000: `todayPlan`, `workouts().transformPlan`, the saved
+/// plans `savedTodayPlan`, `recentTodayPlans`, `markTodayPlanDone`); and training
 /// plans with their logged sessions and exercise history (what `suggestions()` works on).
 #[derive(uniffi::Object)]
 pub struct Workouts {

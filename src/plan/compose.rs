@@ -8,13 +8,16 @@
 //! `warmup-basic`), the main lifts (Tier A and B), the accessories (Tier C), a `core-finisher` on
 //! a core day of 30 minutes or more, and a `cooldown-stretch` from 30 minutes. The minutes left
 //! after the templates are the workout's time budget and are split between the two working
-//! blocks by sets. Prescriptions are `sets x reps` (`each side` for one-sided exercises); the
-//! detail is the reps in reserve (one more on an easy day, one fewer on an intense one, 0 to 4).
+//! blocks by sets. Prescriptions are `sets x reps` (`each side` for one-sided exercises) and
+//! `at <load> <unit>` when the workout flow's plan of the picks has a target load (in the
+//! request's unit); the detail is the reps in reserve (one more on an easy day, one fewer on an
+//! intense one, 0 to 4), then the workout flow's note on the exercise, if any. The working
+//! exercises of the transformed plan are found again by their place ([`working_exercises`]).
 
 use serde_json::{json, Value};
 
 use super::notes::{DayReading, Focus};
-use super::{Energy, SchemaVersion, TodayPlanRequest};
+use super::{Energy, PlanExercise, SchemaVersion, TodayPlan, TodayPlanRequest};
 use crate::kernel::units::WeightUnit;
 use crate::workout::{
     Goal, PlanTier, Slot, SlotSpec, WorkoutExercise, WorkoutMeta, WorkoutRequest, FULL_BODY_SLOTS,
@@ -93,7 +96,8 @@ pub fn layout(r: &DayReading) -> Layout {
 /// of overhead and a 3-set ramp); the plan's warm-up template takes their place.
 const WORKOUT_WARMUP_MINUTES: u32 = 10;
 
-/// The workout request whose pre-analysis and skeleton make today's plan: the working minutes
+/// The workout request whose pre-analysis and skeleton make today's plan: the request's date and
+/// unit, the working minutes
 /// plus the minutes the workout budget keeps for its warm-up (the plan's warm-up template is
 /// that warm-up), the goal, the notes as instructions, and as bans the kinds
 /// of equipment the notes ban, every catalog exercise of a spared pattern and the `refused`
@@ -119,7 +123,7 @@ pub fn workout_request(
         meta: WorkoutMeta {
             date: r.date.clone(),
             location: "today".into(),
-            units: WeightUnit::Lbs,
+            units: r.weight_unit(),
             duration_minutes: (layout(reading).work_minutes + WORKOUT_WARMUP_MINUTES)
                 .clamp(10, 180),
             goal: reading.goal,
@@ -243,6 +247,9 @@ pub fn honour_wanted<'a>(slots: &mut [Slot<'a>], wanted: &[&'a WorkoutExercise])
 /// energy) and the exercise picked for it.
 pub type PlannedItem<'s, 'a> = (&'s Slot<'a>, &'a WorkoutExercise);
 
+/// An item with its target, as the plan JSON is written from them.
+type Targeted<'i, 's, 'a, 't> = (&'i PlannedItem<'s, 'a>, &'t ItemTarget);
+
 fn goal_word(g: Goal) -> &'static str {
     match g {
         Goal::Strength => "Strength",
@@ -266,8 +273,33 @@ fn equipment_name(requirement: &str) -> String {
         .join(" ")
 }
 
-/// (name, prescription, detail) of an item on a day of `energy`.
-fn exercise_fields(item: &PlannedItem<'_, '_>, energy: Energy) -> (String, String, String) {
+/// What the workout flow's plan of the picks says of one item beyond its slot: the target load
+/// (in the request's unit; `None`: by feel) and its note on the exercise (may be empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemTarget {
+    /// The load of each working set.
+    pub load: Option<f64>,
+    /// The workout flow's note, e.g. why this load.
+    pub note: String,
+}
+
+/// A load as a person reads it: at most one decimal, none when whole (`60`, `62.5`).
+pub fn load_text(load: f64) -> String {
+    let tenths = (load * 10.0).round() / 10.0;
+    if tenths.fract() == 0.0 {
+        format!("{tenths:.0}")
+    } else {
+        format!("{tenths:.1}")
+    }
+}
+
+/// (name, prescription, detail) of an item on a day of `energy` with its `target` in `units`.
+fn exercise_fields(
+    item: &PlannedItem<'_, '_>,
+    target: &ItemTarget,
+    units: WeightUnit,
+    energy: Energy,
+) -> (String, String, String) {
     let rir = match energy {
         Energy::Easy => item.0.rir + 1,
         Energy::Moderate => item.0.rir,
@@ -275,26 +307,85 @@ fn exercise_fields(item: &PlannedItem<'_, '_>, energy: Energy) -> (String, Strin
     }
     .min(4);
     let side = if item.1.per_side { " each side" } else { "" };
+    let load = target
+        .load
+        .map(|l| format!(" at {} {}", load_text(l), units.symbol()))
+        .unwrap_or_default();
+    let mut detail = format!(
+        "Stop with {rir} rep{} in reserve",
+        if rir == 1 { "" } else { "s" }
+    );
+    let note = target.note.trim();
+    if !note.is_empty() {
+        let mut c = note.chars();
+        let first: String = c
+            .next()
+            .map(|f| f.to_uppercase().collect())
+            .unwrap_or_default();
+        detail.push_str(&format!(". {first}{}", c.as_str()));
+        if !note.ends_with('.') {
+            detail.push('.');
+        }
+    }
     (
         item.1.name.clone(),
-        format!("{} x {}{side}", item.0.sets, item.0.reps),
-        format!(
-            "Stop with {rir} rep{} in reserve",
-            if rir == 1 { "" } else { "s" }
-        ),
+        format!("{} x {}{side}{load}", item.0.sets, item.0.reps),
+        detail,
     )
 }
 
-/// The plan JSON in `version`'s schema for `items` (in slot order) on the day `reading` describes.
+/// The working exercises of `plan` (made by [`plan_json`] from `items` and transformed), each
+/// with the index of its item: the block after the warm-up holds the main lifts, the next the
+/// accessories, each in item order. Empty when the plan does not have that shape.
+pub fn working_exercises<'p>(
+    plan: &'p TodayPlan,
+    items: &[PlannedItem<'_, '_>],
+) -> Vec<(&'p PlanExercise, usize)> {
+    let main: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].0.tier != PlanTier::C)
+        .collect();
+    let acc: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].0.tier == PlanTier::C)
+        .collect();
+    let mut out = Vec::new();
+    let mut block = 1;
+    for group in [main, acc] {
+        if group.is_empty() {
+            continue;
+        }
+        let Some(b) = plan.blocks.get(block) else {
+            return Vec::new();
+        };
+        if b.exercises.len() != group.len() {
+            return Vec::new();
+        }
+        out.extend(b.exercises.iter().zip(group));
+        block += 1;
+    }
+    out
+}
+
+/// The plan JSON in `version`'s schema for `items` (in slot order) on the day `reading` describes,
+/// with `targets` (one per item, in order; missing ones count as none) in `units`.
 pub fn plan_json(
     version: SchemaVersion,
     reading: &DayReading,
     items: &[PlannedItem<'_, '_>],
+    targets: &[ItemTarget],
+    units: WeightUnit,
 ) -> Value {
     let lay = layout(reading);
-    let main: Vec<&PlannedItem> = items.iter().filter(|i| i.0.tier != PlanTier::C).collect();
-    let acc: Vec<&PlannedItem> = items.iter().filter(|i| i.0.tier == PlanTier::C).collect();
-    let sets = |l: &[&PlannedItem]| l.iter().map(|i| i.0.sets).sum::<u32>();
+    let none = ItemTarget::default();
+    let tiered = |main: bool| -> Vec<Targeted> {
+        items
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| (i.0.tier != PlanTier::C) == main)
+            .map(|(n, i)| (i, targets.get(n).unwrap_or(&none)))
+            .collect()
+    };
+    let (main, acc) = (tiered(true), tiered(false));
+    let sets = |l: &[Targeted]| l.iter().map(|i| i.0 .0.sets).sum::<u32>();
     let work = lay.work_minutes;
     let acc_minutes = match (main.is_empty(), acc.is_empty()) {
         (_, true) => 0,
@@ -303,7 +394,7 @@ pub fn plan_json(
             (work * sets(&acc) / (sets(&main) + sets(&acc)).max(1)).clamp(1, work - 1)
         }
     };
-    let mut working: Vec<(Value, Vec<&PlannedItem>)> = Vec::new();
+    let mut working: Vec<(Value, Vec<Targeted>)> = Vec::new();
     if !main.is_empty() {
         let focus = match reading.goal {
             Goal::General => "Strength",
@@ -320,7 +411,7 @@ pub fn plan_json(
             acc,
         ));
     }
-    let mut blocks: Vec<(Value, Vec<&PlannedItem>)> =
+    let mut blocks: Vec<(Value, Vec<Targeted>)> =
         vec![(json!({"blockTemplate": lay.warmup.0}), Vec::new())];
     blocks.extend(working);
     if lay.finisher.is_some() {
@@ -364,8 +455,8 @@ pub fn plan_json(
         "energy": reading.energy,
         "summary": summary,
     });
-    let exercise = |item: &PlannedItem| {
-        let (name, prescription, detail) = exercise_fields(item, reading.energy);
+    let exercise = |(item, target): &Targeted| {
+        let (name, prescription, detail) = exercise_fields(item, target, units, reading.energy);
         json!({"name": name, "prescription": prescription, "detail": detail})
     };
     match version {
@@ -374,7 +465,7 @@ pub fn plan_json(
                 .into_iter()
                 .map(|(mut b, list)| {
                     if b.get("blockTemplate").is_none() {
-                        b["exercises"] = list.iter().map(|i| exercise(i)).collect();
+                        b["exercises"] = list.iter().map(&exercise).collect();
                     }
                     b
                 })
@@ -412,6 +503,7 @@ mod tests {
             schema_version: None,
             timezone: None,
             seed: Some(1),
+            units: None,
         }
     }
 
@@ -433,7 +525,7 @@ mod tests {
             .map(|s| (s, s.candidates[pick.min(s.candidates.len() - 1)]))
             .collect();
         let ids = items.iter().map(|i| i.1.id.clone()).collect();
-        let text = plan_json(version, &reading, &items).to_string();
+        let text = plan_json(version, &reading, &items, &[], WeightUnit::Lbs).to_string();
         let plan = transform(
             &text,
             version,
@@ -620,5 +712,83 @@ mod tests {
             "{:?}",
             p.blocks[1]
         );
+    }
+
+    #[test]
+    fn loads_and_notes_reach_the_plan_and_its_working_exercises_are_found_again() {
+        assert_eq!(
+            [
+                load_text(60.0),
+                load_text(62.5),
+                load_text(61.234),
+                load_text(0.04)
+            ],
+            ["60", "62.5", "61.2", "0"]
+        );
+        for notes in [
+            "45 minutes, upper body",
+            "abs and core, 40 min",
+            "20 minutes bodyweight, tired",
+            "legs",
+            "15 minutes",
+        ] {
+            let r = request(notes);
+            let reading = read(notes);
+            let w = workout_request(&r, &reading, builtin(), vec![]);
+            let date = validate_request(&w).unwrap();
+            let pre = analyze(&w, date, builtin(), &[]);
+            let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
+            let items: Vec<PlannedItem> = slots.iter().map(|s| (s, s.candidates[0])).collect();
+            let targets: Vec<ItemTarget> = (0..items.len())
+                .map(|i| ItemTarget {
+                    load: (i % 2 == 0).then_some(20.0 + 2.5 * i as f64),
+                    note: if i == 0 {
+                        "top of the range twice".into()
+                    } else {
+                        String::new()
+                    },
+                })
+                .collect();
+            for version in SchemaVersion::ALL {
+                let text = plan_json(version, &reading, &items, &targets, WeightUnit::Kg);
+                let plan = transform(
+                    &text.to_string(),
+                    version,
+                    Ruleset::embedded(),
+                    &mut IdGenerator::new(Some(1)),
+                )
+                .unwrap();
+                let found = working_exercises(&plan, &items);
+                assert_eq!(found.len(), items.len(), "{notes}");
+                let mut seen: Vec<usize> = found.iter().map(|(_, i)| *i).collect();
+                seen.sort();
+                assert_eq!(seen, (0..items.len()).collect::<Vec<_>>(), "{notes}");
+                for (e, i) in found {
+                    assert_eq!(e.name, items[i].1.name, "{notes}");
+                    match targets[i].load {
+                        Some(l) => assert!(
+                            e.prescription
+                                .ends_with(&format!(" at {} kg", load_text(l))),
+                            "{notes}: {}",
+                            e.prescription
+                        ),
+                        None => assert!(!e.prescription.contains(" at "), "{notes}"),
+                    }
+                    let detail = e.detail.as_deref().unwrap_or("");
+                    assert_eq!(
+                        detail.ends_with(". Top of the range twice."),
+                        i == 0,
+                        "{notes}: {detail}"
+                    );
+                }
+            }
+            // Another plan's blocks do not pass for this one's.
+            let (other, _) = plan_of("push day", SchemaVersion::V2Flat, 0);
+            if other.blocks[1].exercises.len()
+                != items.iter().filter(|i| i.0.tier != PlanTier::C).count()
+            {
+                assert!(working_exercises(&other, &items).is_empty(), "{notes}");
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ use super::SchemaVersion;
 use crate::assistant::today_label;
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
+use crate::kernel::units::WeightUnit;
 use serde::{Deserialize, Serialize};
 
 /// Most characters of [`TodayPlanRequest::notes`].
@@ -38,10 +39,33 @@ pub struct TodayPlanRequest {
     #[serde(default)]
     #[uniffi(default = None)]
     pub timezone: Option<String>,
-    /// Makes the plan's ids reproducible.
+    /// Makes the plan's ids reproducible (mixed with the date, so plans of different days get
+    /// different ids). The plan is saved under its id: a seeded plan of a date replaces the
+    /// saved plan with the same id unless that one is done.
     #[serde(default)]
     #[uniffi(default = None)]
     pub seed: Option<u64>,
+    /// The unit of the plan's loads (`kg` or `lbs`; `None`: `lbs`): the loads in the
+    /// prescriptions and in the saved plan's targets, and of the sets `markTodayPlanDone` is
+    /// given.
+    #[serde(default)]
+    #[uniffi(default = None)]
+    pub units: Option<WeightUnit>,
+}
+
+impl TodayPlanRequest {
+    /// The unit of the plan's loads: the request's, else pounds.
+    pub fn weight_unit(&self) -> WeightUnit {
+        self.units.unwrap_or(WeightUnit::Lbs)
+    }
+
+    /// The seed of the plan's ids: the request's seed mixed with its date (`None` without a
+    /// seed), so a fixed seed gives each day's plan its own ids.
+    pub fn id_seed(&self) -> Option<u64> {
+        let day = Date::parse(&self.date).map_or(0, Date::days_since_epoch);
+        self.seed
+            .map(|s| s ^ (day as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
 }
 
 fn invalid(path: &str, what: &str) -> Error {
@@ -88,6 +112,7 @@ mod tests {
             schema_version: None,
             timezone: None,
             seed: None,
+            units: None,
         }
     }
 
@@ -103,6 +128,20 @@ mod tests {
         let e = bad(&|r| r.notes = "SECRET ".repeat(700));
         assert!(e.contains("request.notes") && !e.contains("SECRET"), "{e}");
         assert!(bad(&|r| r.timezone = Some("x".repeat(65))).contains("request.timezone"));
+    }
+
+    #[test]
+    fn a_seed_gives_each_day_its_own_ids_and_pounds_are_the_default() {
+        let mut r = request();
+        assert_eq!(r.id_seed(), None);
+        assert_eq!(r.weight_unit(), WeightUnit::Lbs);
+        r.seed = Some(7);
+        let monday = r.id_seed();
+        assert_eq!(monday, r.id_seed(), "reproducible");
+        r.date = "2025-08-19".into();
+        assert_ne!(r.id_seed(), monday);
+        r.units = Some(WeightUnit::Kg);
+        assert_eq!(r.weight_unit(), WeightUnit::Kg);
     }
 
     #[test]

@@ -4,16 +4,16 @@
 //!
 //! | file | concern |
 //! |---|---|
-//! | `model.rs` | [`TodayPlan`] and its parts: what apps receive |
+//! | `model.rs` | [`TodayPlan`] and its parts: what apps receive; a saved plan, its targets, what was done |
 //! | `raw.rs` | the two LLM shapes as parsed: absent apart from `null`, integers as JSON Schema counts them |
 //! | `transform.rs` | extract, parse, validate, expand, join, order, assign ids (pure) |
 //! | `expansion.rs` | the versioned enum-expansion ruleset (`schemas/plan-expansion.rules.json`) |
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
 //! | `generate.rs` | today-plan generation: the request, its bounds, the user turn (pure) |
-//! | `store.rs` | the SQL: one row of generation metadata per generation or transform |
+//! | `store.rs` | the SQL: one row of generation metadata per generation or transform; today's plans saved |
 //! | `notes.rs` | today-plan generation: minutes, focus, goal, energy, equipment, spared parts read from the notes (pure) |
-//! | `compose.rs` | today-plan generation: slots per focus, the workout request, the plan JSON around the model's picks (pure) |
-//! | `service.rs` | transform plus generation metadata in the store; generation with the model |
+//! | `compose.rs` | today-plan generation: slots per focus, the workout request, the plan JSON around the picks with their loads, its working exercises found again (pure) |
+//! | `service.rs` | transform plus generation metadata in the store; generation with the model or deterministic (each slot's first candidate), saved; saved plans read and marked done |
 
 mod compose;
 mod expansion;
@@ -28,15 +28,18 @@ mod transform;
 
 pub use expansion::{BlockTemplate, Ruleset, TemplateExercise};
 pub use generate::TodayPlanRequest;
-pub use model::{Energy, PlanBlock, PlanExercise, PlanSource, PlanTransform, TodayPlan};
+pub use model::{
+    Energy, PlanBlock, PlanExercise, PlanFallbackReason, PlanSource, PlanTransform, SavedTodayPlan,
+    TodayExerciseDone, TodayPlan, TodayPlanTarget, TodaySetDone,
+};
 pub use notes::FULL_GYM;
 pub use schema::{
     estimate_json_size, schema_depth, select_schema, SchemaSelection, SchemaVersion,
     SelectionReason, TODAY_PLAN_SCHEMA,
 };
 pub use service::{
-    generate_and_record, transform_and_record, PlanGenerateSettings, PLAN_GENERATE_FEATURE,
-    PLAN_TRANSFORM_FEATURE,
+    generate_and_record, mark_today_plan_done, recent_today_plans, saved_today_plan,
+    transform_and_record, PlanGenerateSettings, PLAN_GENERATE_FEATURE, PLAN_TRANSFORM_FEATURE,
 };
 pub use store::{GenerationRecord, NewGeneration};
 pub use transform::transform;

@@ -1,8 +1,10 @@
-//! The canonical plan apps receive, whatever schema the model wrote.
+//! The canonical plan apps receive, whatever schema the model wrote; and today's plans as the
+//! library saves them (their targets, whether and how they were done).
 
 use serde::{Deserialize, Serialize};
 
 use super::SchemaVersion;
+use crate::kernel::units::WeightUnit;
 
 /// Who made the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
@@ -12,6 +14,21 @@ pub enum PlanSource {
     Ai,
     /// Written by the user.
     Manual,
+    /// Made by the library's code alone: each slot's first candidate, when no model is loaded or
+    /// the model's answers stayed invalid (`PlanTransform.fallbackReason` says which). Only
+    /// `workouts().todayPlan` makes such plans; model text saying `deterministic` is refused.
+    Deterministic,
+}
+
+/// Why `workouts().todayPlan` made a plan without the model's picks (`source` `deterministic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanFallbackReason {
+    /// No model was configured (`model().set` or `model().load` not called, or unloaded).
+    NoModel,
+    /// Every answer of the model stayed invalid after its repairs (3 generations by default);
+    /// the failure is recorded in the generation metadata.
+    InvalidAnswers,
 }
 
 /// How hard the plan is meant to feel.
@@ -90,8 +107,79 @@ pub struct PlanTransform {
     pub schema_version: SchemaVersion,
     /// Version of the enum-expansion ruleset that was applied (e.g. `plan-expansion/1`).
     pub ruleset_version: String,
-    /// Row id of the generation-metadata record, when the transform was recorded in a database.
+    /// Row id of the generation-metadata record, when the transform was recorded in a database
+    /// (for a plan made after invalid answers: the record of that failure; with no model, none).
     pub generation_id: Option<i64>,
+    /// Why the plan was made without the model (`plan.source` is then `deterministic`); `None`
+    /// when the model picked the exercises or the text was transformed.
+    #[serde(default)]
+    #[uniffi(default = None)]
+    pub fallback_reason: Option<PlanFallbackReason>,
+}
+
+/// What one working exercise of a saved plan asks for, in numbers (the plan's `prescription`
+/// says the same in words, e.g. `3 x 6-10 at 60 kg`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TodayPlanTarget {
+    /// The exercise's id in the plan (`PlanExercise.id`): what
+    /// `workouts().markTodayPlanDone` names it by.
+    pub exercise_id: String,
+    /// The exercise in the workout catalog (`workouts().exercises()`), e.g. `bb-back-squat`: the
+    /// id its training history is kept under.
+    pub catalog_id: String,
+    /// Working sets.
+    pub sets: u32,
+    /// Reps per set as planned: a range such as `6-10`, or `8/side`.
+    pub reps: String,
+    /// The load of each working set in the plan's `units`, from the user's logged training (the
+    /// workout flow's target load); `None` for body-weight exercises and ones without recent
+    /// history (chosen by feel at the reps in reserve).
+    pub load: Option<f64>,
+}
+
+/// A saved today's plan: the plan as `workouts().todayPlan` returned it, its targets in numbers,
+/// and whether it was done.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedTodayPlan {
+    /// The plan (its `id` is the saved plan's id).
+    pub plan: TodayPlan,
+    /// The day planned, `YYYY-MM-DD` (the request's date).
+    pub date: String,
+    /// The unit of every load of the plan (the request's).
+    pub units: WeightUnit,
+    /// Why the plan was made without the model, if it was.
+    pub fallback_reason: Option<PlanFallbackReason>,
+    /// The working exercises in plan order (warm-up, finisher and cool-down exercises have none).
+    pub targets: Vec<TodayPlanTarget>,
+    /// When it was generated (ms since the Unix epoch).
+    pub created_at_ms: i64,
+    /// When it was performed, once marked done (ms since the Unix epoch).
+    pub done_at_ms: Option<i64>,
+    /// The training session it was logged as, once marked done (`today:<plan id>`).
+    pub session_id: Option<String>,
+}
+
+/// One set done, for `workouts().markTodayPlanDone`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TodaySetDone {
+    /// Load lifted in the plan's units, 0 to 2000 (0 for body weight).
+    pub weight: f64,
+    /// Reps done, at most 1000 (0: the set was not completed).
+    pub reps: u32,
+}
+
+/// What was done of one working exercise of a saved plan, for `workouts().markTodayPlanDone`,
+/// when it was not done as planned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TodayExerciseDone {
+    /// The exercise's id in the plan (`TodayPlanTarget.exerciseId`).
+    pub exercise_id: String,
+    /// Its working sets in the order done (at most 50; none: the exercise was not done).
+    pub sets: Vec<TodaySetDone>,
 }
 
 impl TodayPlan {

@@ -38,9 +38,11 @@ pub use document::{validate_workout_yaml, DocumentError};
 pub use model::*;
 
 // What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> workout).
-pub use catalog::{builtin, capabilities_of, WorkoutExercise};
+pub use catalog::{builtin, capabilities_of, LoadKind, WorkoutExercise};
 pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
 pub use document::validator as document_validator;
-pub use planner::{prescribe, skeleton_of, Prescription, Slot, SlotSpec, FULL_BODY_SLOTS};
-pub use preanalysis::{analyze, validate_request};
-pub use service::{exercises, pre_analysis_over};
+pub use planner::{
+    plan_of_slots, prescribe, skeleton_of, Prescription, Slot, SlotSpec, FULL_BODY_SLOTS,
+};
+pub use preanalysis::{analyze, validate_request, PreAnalysis};
+pub use service::{exercises, log_performed, pre_analysis_over, PerformedExercise};

@@ -503,6 +503,51 @@ pub struct WorkoutLog {
     pub post_workout: Option<PostWorkout>,
 }
 
+impl WorkoutLog {
+    /// What a performed Workout v1.2 document says was done, as [`workouts().log`] takes it: each
+    /// set with `actual_reps` filled was done (`actual_weight` null with it: body weight, 0), a
+    /// set whose `actual_reps` is null was not; the document's `post_workout` when it holds
+    /// anything. `performed_at_ms` `None`: noon UTC of the document's date. `InvalidArgument` at
+    /// the set's path for a weight without reps.
+    ///
+    /// [`workouts().log`]: crate::Workouts::log
+    pub fn from_document(
+        w: &Workout,
+        performed_at_ms: Option<i64>,
+    ) -> crate::kernel::error::Result<WorkoutLog> {
+        let mut sets = Vec::new();
+        for (i, s) in w.sets.iter().enumerate() {
+            match (s.actual_weight, s.actual_reps) {
+                (weight, Some(reps)) => sets.push(SetActual {
+                    set_id: s.id.clone(),
+                    actual_weight: weight.unwrap_or(0.0),
+                    actual_reps: reps,
+                }),
+                (Some(_), None) => {
+                    return Err(crate::kernel::error::Error::InvalidArgument(format!(
+                        "workout.sets[{i}].actual_reps: null while actual_weight is given"
+                    )))
+                }
+                (None, None) => {}
+            }
+        }
+        let noon = || {
+            crate::kernel::date::Date::parse(&w.date)
+                .map_or(0, |d| d.days_since_epoch() * 86_400_000 + 43_200_000)
+        };
+        let p = &w.post_workout;
+        let feedback = p.perceived_difficulty.is_some()
+            || p.completion_time_minutes.is_some()
+            || p.notes.is_some();
+        Ok(WorkoutLog {
+            workout_id: w.workout_id.clone(),
+            performed_at_ms: performed_at_ms.unwrap_or_else(noon),
+            sets,
+            post_workout: feedback.then(|| p.clone()),
+        })
+    }
+}
+
 /// A progress event of [`workouts().generate`](crate::Workouts::generate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]

@@ -18,7 +18,8 @@
 //! - Logging a workout ([`log_workout`]) records it through the suggestion engine's
 //!   `log_session` (a session without a plan, weights in pounds, one performance per exercise with
 //!   the exercise id as catalog id): the same history the suggestion engine and the next
-//!   pre-analysis read.
+//!   pre-analysis read. Exercises done outside a saved workout (today's plan marked done) are
+//!   logged the same way ([`log_performed`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -639,25 +640,6 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
     let catalog = exercises(store)?;
     let yaml = document::to_yaml(&w);
     store.write(|db| {
-        for e in &session.exercises {
-            if db.exercise(&e.catalog_id)?.is_none() {
-                let def = render::find(&catalog, &e.catalog_id).map(|d| d.to_catalog());
-                let def = def.unwrap_or_else(|| {
-                    WorkoutExercise {
-                        id: e.catalog_id.clone(),
-                        name: e.catalog_id.clone(),
-                        requires: vec![],
-                        muscles: vec![],
-                        compound: false,
-                        load: catalog::LoadKind::Other,
-                        pattern: String::new(),
-                        per_side: false,
-                    }
-                    .to_catalog()
-                });
-                db.save_exercise(&def)?;
-            }
-        }
         // One transaction: a crash never leaves the session without the workout marked logged
         // (a retry would then log it twice), and two loggers at once cannot both log it.
         if db
@@ -668,9 +650,93 @@ pub fn log_workout(store: &Store, clock: &dyn Clock, log: &WorkoutLog) -> Result
                 "log.workoutId: this workout is already logged".into(),
             ));
         }
-        crate::suggest::log_session_in(db, clock, &session)?;
+        record_session(db, clock, &catalog, &session)?;
         db.set_workout_logged(&w, &yaml, &session.id)
     })
+}
+
+/// Records `session` in the training history in `db`'s transaction: the exercises the suggestion
+/// engine's catalog lacks are added from `catalog` (or by id alone) first, then the session goes
+/// through the suggestion engine's `log_session`, the one call every logged training takes.
+fn record_session(
+    db: &Db<'_>,
+    clock: &dyn Clock,
+    catalog: &[WorkoutExercise],
+    session: &SessionLog,
+) -> Result<()> {
+    for e in &session.exercises {
+        if db.exercise(&e.catalog_id)?.is_none() {
+            let def = render::find(catalog, &e.catalog_id).map(|d| d.to_catalog());
+            let def = def.unwrap_or_else(|| {
+                WorkoutExercise {
+                    id: e.catalog_id.clone(),
+                    name: e.catalog_id.clone(),
+                    requires: vec![],
+                    muscles: vec![],
+                    compound: false,
+                    load: catalog::LoadKind::Other,
+                    pattern: String::new(),
+                    per_side: false,
+                }
+                .to_catalog()
+            });
+            db.save_exercise(&def)?;
+        }
+    }
+    crate::suggest::log_session_in(db, clock, session)
+}
+
+/// One exercise done outside a saved workout (today's plan marked done): its catalog id and its
+/// working sets in order, as (weight in the session's unit, reps).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerformedExercise {
+    /// The exercise's catalog id.
+    pub exercise: String,
+    /// (weight, reps) per set, in order.
+    pub sets: Vec<(f64, u32)>,
+}
+
+/// Logs exercises done outside a saved workout as the session `session_id` in `db`'s
+/// transaction, the way [`log_workout`] logs a workout (working sets, weights from `units` to
+/// pounds, a set completed when it has reps, one performance `<session_id>:<exercise>` per
+/// exercise), so the next pre-analysis and the suggestion engine read it as training.
+/// `InvalidArgument` when a session of that id is logged already.
+pub fn log_performed(
+    db: &Db<'_>,
+    clock: &dyn Clock,
+    catalog: &[WorkoutExercise],
+    session_id: &str,
+    performed_at_ms: i64,
+    units: WeightUnit,
+    done: &[PerformedExercise],
+) -> Result<()> {
+    let session = SessionLog {
+        id: session_id.to_string(),
+        plan_id: None,
+        performed_at_ms,
+        exercises: done
+            .iter()
+            .map(|e| ExerciseLog {
+                id: format!("{session_id}:{}", e.exercise),
+                catalog_id: e.exercise.clone(),
+                prescription_id: None,
+                sets: e
+                    .sets
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(weight, reps))| PerformedSet {
+                        index: i as u32,
+                        set_type: SetType::Regular,
+                        weight: units.convert(weight, WeightUnit::Lbs),
+                        reps,
+                        rest_seconds: None,
+                        completed: reps > 0,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    record_session(db, clock, catalog, &session)
 }
 
 /// The session a logged workout becomes: one performance per exercise (in the order first done),

@@ -1041,14 +1041,206 @@ fn plan_generate_prints_the_transform_from_the_models_answer() {
         "--script",
         &script,
     ];
-    let o = coach(&args, "legs");
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout_json(&o)["error"]["code"], "model_output_rejected");
-    let o = coach(
+    let t = ok_json(&args, "legs");
+    assert_eq!(t["plan"]["source"], "deterministic");
+    assert_eq!(t["fallbackReason"], "invalid_answers");
+    // No model: the deterministic plan, the same skeleton.
+    let d = ok_json(
         &["plan", "generate", "--db", &db, "--date", "2025-08-18"],
         "legs",
     );
-    assert_eq!(o.status.code(), Some(64), "a model is needed");
+    assert_eq!(d["fallbackReason"], "no_model");
+    assert!(d["generationId"].is_null());
+    assert_eq!(without_ids(&d["plan"]), without_ids(&t["plan"]));
+}
+
+/// The JSON the CLI prints for `args` and `stdin`, after checking it exits 0.
+fn ok_json(args: &[&str], stdin: &str) -> Value {
+    let o = coach(args, stdin);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    stdout_json(&o)
+}
+
+/// `v` without its `id` keys, at any depth (plans compared apart from their generated ids).
+fn without_ids(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| k.as_str() != "id")
+                .map(|(k, v)| (k.clone(), without_ids(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_ids).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn plan_today_recent_and_done_print_the_saved_plans() {
+    let (dir, db) = temp_db();
+    let generate = |date: &str, notes: &str| {
+        let args = [
+            "plan", "generate", "--db", &db, "--date", date, "--units", "kg",
+        ];
+        ok_json(&args, notes)["plan"].clone()
+    };
+    let monday = generate("2025-08-18", "bodyweight only, 20 minutes");
+    let tuesday = generate("2025-08-19", "bodyweight only, 30 minutes, legs");
+    let saved = ok_json(&["plan", "today", "--db", &db, "--date", "2025-08-18"], "");
+    assert_eq!(saved["plan"], monday);
+    assert_eq!(saved["units"], "kg");
+    assert_eq!(saved["fallbackReason"], "no_model");
+    assert!(saved["doneAtMs"].is_null());
+    let o = coach(&["plan", "today", "--db", &db, "--date", "2025-08-20"], "");
+    assert_eq!((o.status.code(), stdout_json(&o)), (Some(0), Value::Null));
+    let recent = ok_json(&["plan", "recent", "--db", &db, "--limit", "5"], "");
+    let ids: Vec<&Value> = recent
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["plan"]["id"])
+        .collect();
+    assert_eq!(ids, [&tuesday["id"], &monday["id"]], "newest first");
+    // Done: the body-weight exercises as planned, one of them given otherwise.
+    let first = &saved["targets"][0];
+    let performed = dir.path().join("performed.json");
+    std::fs::write(
+        &performed,
+        json!([{"exerciseId": first["exerciseId"], "sets": [{"weight": 0, "reps": 12}]}])
+            .to_string(),
+    )
+    .unwrap();
+    let id = monday["id"].as_str().unwrap();
+    let args = [
+        "plan",
+        "done",
+        "--db",
+        &db,
+        "--id",
+        id,
+        "--performed",
+        performed.to_str().unwrap(),
+        "--performed-at-ms",
+        "1755500000000",
+    ];
+    let done = ok_json(&args, "");
+    assert_eq!(done["doneAtMs"], 1_755_500_000_000_i64);
+    assert_eq!(done["sessionId"], format!("today:{id}"));
+    let (code, _) = refusal(&coach(&args, ""), 1, "done once");
+    assert_eq!(code, "invalid_argument");
+    let unknown = ["plan", "done", "--db", &db, "--id", "SECRET"];
+    let (code, _) = refusal(&coach(&unknown, ""), 1, "unknown plan");
+    assert_eq!(code, "not_found");
+    std::fs::write(&performed, r#"[{"exerciseId": "x", "sets": "SECRET"}]"#).unwrap();
+    let o = coach(&args, "");
+    assert_eq!(o.status.code(), Some(1));
+    let e = stdout_json(&o);
+    assert_eq!(e["error"]["code"], "invalid_argument");
+    assert_eq!(e["error"]["path"], "[0].sets");
+    assert!(!e.to_string().contains("SECRET"));
+    for args in [
+        vec!["plan", "today"],
+        vec!["plan", "recent", "--db", &db, "--limit", "x"],
+        vec!["plan", "done", "--db", &db],
+        [
+            &["plan", "generate", "--db", &db][..],
+            &["--units", "stone"],
+        ]
+        .concat(),
+    ] {
+        assert_eq!(coach(&args, "").status.code(), Some(64), "{args:?}");
+    }
+}
+
+/// The last line `coach workout generate` prints for [`WORKOUT_REQUEST`] into `db` (the workout
+/// is saved there): `{"event": "result", "result": WorkoutResult}`.
+fn generated_workout(db: &str) -> Value {
+    let args = [
+        "workout",
+        "generate",
+        "--db",
+        db,
+        "--request",
+        WORKOUT_REQUEST,
+    ];
+    let o = coach(&args, "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    serde_json::from_str(out.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn workout_log_takes_the_performed_document_as_yaml_or_json() {
+    let (_dir, db) = temp_db();
+    let generate = || generated_workout(&db)["result"].clone();
+    // As JSON: every other set done at its target, the rest left null (not done); in the
+    // library's earlier form (`version` a string), which is upgraded when read.
+    let first = generate();
+    let mut w = first["workout"].clone();
+    w["version"] = json!("1.2");
+    let sets = w["sets"].as_array_mut().unwrap();
+    let total = sets.len();
+    for s in sets.iter_mut().step_by(2) {
+        s["actual_weight"] = s["target_weight"].clone();
+        s["actual_reps"] = json!(8);
+    }
+    let log = ["workout", "log", "--db", &db];
+    assert_eq!(
+        ok_json(&log, &w.to_string()),
+        json!({"ok": {"workoutId": w["workout_id"], "sets": total.div_ceil(2)}})
+    );
+    let (code, _) = refusal(&coach(&log, &w.to_string()), 1, "logged once");
+    assert_eq!(code, "invalid_argument");
+    // Logged through `workouts().log`: the saved workout holds the actual values, the sessions
+    // the suggestion engine reads hold the sets done, performed at noon UTC of its date.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (session, at): (String, i64) = conn
+        .query_row(
+            "SELECT w.session_id, s.performed_at_ms FROM workouts w JOIN workout_sessions s
+             ON s.id = w.session_id WHERE w.workout_id = ?1",
+            [w["workout_id"].as_str().unwrap()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        session,
+        format!("workout:{}", w["workout_id"].as_str().unwrap())
+    );
+    assert_eq!(at, 1_755_432_000_000, "2025-08-17T12:00:00Z");
+    let sets: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM performed_sets s JOIN exercise_performances p
+             ON p.id = s.performance_id WHERE p.session_id = ?1",
+            [&session],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(sets as usize, total.div_ceil(2));
+    // As YAML, with the time given; a weight without reps is refused at its path.
+    let second = generate();
+    let yaml = second["yaml"].as_str().unwrap();
+    let mut w2 = second["workout"].clone();
+    w2["sets"][1]["actual_weight"] = json!(50);
+    let (code, detail) = refusal(&coach(&log, &w2.to_string()), 1, "weight without reps");
+    assert_eq!(code, "invalid_argument");
+    assert!(detail.contains("sets[1].actual_reps"), "{detail}");
+    let done_yaml = yaml.replacen("actual_reps: null", "actual_reps: 5", 1);
+    assert_ne!(done_yaml, yaml);
+    let at = [&log[..], &["--performed-at-ms", "1755450000000"]].concat();
+    assert_eq!(ok_json(&at, &done_yaml)["ok"]["sets"], 1);
+    // A document that does not validate is refused as `workout validate` refuses it; one not
+    // in the database is not found.
+    let (code, _) = refusal(&coach(&log, "sets: ["), 1, "not YAML");
+    assert_eq!(code, "invalid_yaml");
+    let other = yaml.replace("gym-downtown-02", "gym-downtown-09");
+    let (code, _) = refusal(&coach(&log, &other), 1, "not saved");
+    assert_eq!(code, "not_found");
+    assert_eq!(coach(&["workout", "log"], yaml).status.code(), Some(64));
 }
 
 // ---- hostile files, devices and environments ----
@@ -1257,17 +1449,7 @@ fn negative_zero_is_zero_in_integer_fields() {
     evaluate["nowMs"] = json!(0);
     // An analyzer plan to render, from a generated workout: `warmups` is an integer.
     let (_dir, db) = temp_db();
-    let generate = [
-        "workout",
-        "generate",
-        "--db",
-        &db,
-        "--request",
-        WORKOUT_REQUEST,
-    ];
-    let out = String::from_utf8(coach(&generate, "").stdout).unwrap();
-    let result: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    let analyzer = result["result"]["analyzer"].to_string();
+    let analyzer = generated_workout(&db)["result"]["analyzer"].to_string();
     for (args, text, field) in [
         (&["suggest", "evaluate"], evaluate.to_string(), "\"nowMs\":"),
         (&["workout", "render"], analyzer, "\"warmups\":"),

@@ -208,6 +208,26 @@ pub fn fill(c: &Coach) {
         )
         .unwrap();
     workout_generated_and_logged(c, "downtown", T0 + 20 * DAY);
+    today_plan_done(c, "2026-11-21", T0 + 21 * DAY);
+}
+
+/// Makes the deterministic today's plan of `date` (body weight, kilograms, saved) and marks it
+/// done as planned at `performed_at_ms`.
+pub fn today_plan_done(c: &Coach, date: &str, performed_at_ms: i64) {
+    let t = c
+        .workouts()
+        .today_plan(coachcore::TodayPlanRequest {
+            date: date.into(),
+            notes: "30 minutes, bodyweight only".into(),
+            schema_version: None,
+            timezone: None,
+            seed: None,
+            units: Some(coachcore::kernel::units::WeightUnit::Kg),
+        })
+        .unwrap();
+    c.workouts()
+        .mark_today_plan_done(t.plan.id, None, Some(performed_at_ms))
+        .unwrap();
 }
 
 /// Generates the deterministic workout of `tests/data/workout/request.json` (saved) for the
@@ -348,6 +368,10 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
         target.workouts().list(10).unwrap(),
         source.workouts().list(10).unwrap()
     );
+    assert_eq!(
+        target.workouts().recent_today_plans(10).unwrap(),
+        source.workouts().recent_today_plans(10).unwrap()
+    );
     assert_eq!(target.data().export_all().unwrap(), doc);
     assert!(target.data().check_integrity().unwrap().ok);
     // And the copy keeps working: a new session logs on top of the imported history.
@@ -472,6 +496,7 @@ fn erase_deletes_every_row_in_one_go_and_the_file_stays_usable() {
     );
     assert!(c.data().check_integrity().unwrap().ok);
     assert_eq!(c.planner().audit_log(10, None).unwrap(), vec![]);
+    assert_eq!(c.workouts().recent_today_plans(10).unwrap(), vec![]);
     // An empty database takes an import again, and an export of it has every table, no rows.
     let doc = c.data().export_all().unwrap();
     let v: Value = serde_json::from_str(&doc).unwrap();

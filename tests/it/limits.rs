@@ -311,9 +311,11 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
         vec!["recipes", "import", "--db", &db],
         vec!["workout", "validate"],
         vec!["workout", "render"],
+        vec!["workout", "log", "--db", &db],
         vec![
             "plan", "generate", "--db", &db, "--date", TODAY, "--script", &script,
         ],
+        vec!["plan", "generate", "--db", &db, "--date", TODAY],
     ];
     let coach = env!("CARGO_BIN_EXE_coach").to_string();
     let mut worst = Worst::default();
@@ -343,7 +345,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 56] = [
+const C_METHODS: [&str; 59] = [
     "workouts.saveCatalogExercise",
     "workouts.savePlan",
     "workouts.plan",
@@ -390,6 +392,9 @@ const C_METHODS: [&str; 56] = [
     "workouts.saveEquipment",
     "workouts.equipment",
     "workouts.todayPlan",
+    "workouts.savedTodayPlan",
+    "workouts.recentTodayPlans",
+    "workouts.markTodayPlanDone",
     "data.checkIntegrity",
     "data.rekey",
     "data.copy",

@@ -127,6 +127,7 @@ fn a_today_plan_comes_from_the_model_and_keeps_to_the_notes() {
         schema_version: None,
         timezone: Some("Europe/Berlin".into()),
         seed: Some(1),
+        units: None,
     };
     let settings = PlanGenerateSettings {
         max_tokens: 256,
@@ -141,13 +142,14 @@ fn a_today_plan_comes_from_the_model_and_keeps_to_the_notes() {
     let started = std::time::Instant::now();
     let out = c
         .workouts()
-        .today_plan_with(&request, model, &CancelToken::new(), &settings);
+        .today_plan_with(&request, Some(model), &CancelToken::new(), &settings);
     eprintln!(
         "today plan: {:.1} s, {out:?}",
         started.elapsed().as_secs_f64()
     );
     let rows = c.workouts().plan_generations(5).unwrap();
     let t = out.expect("a plan from the model");
+    assert_eq!(t.fallback_reason, None, "the model's picks");
     assert_eq!(rows.len(), 1);
     assert!(rows[0].succeeded && rows[0].feature == "plan.generate");
     assert_eq!(Some(rows[0].id), t.generation_id);

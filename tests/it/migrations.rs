@@ -9,6 +9,8 @@
 //!
 //! Migration 0008 (meal-plan jobs get an owner and a lease) runs on a version-7 file built from the
 //! migration files, with jobs as that version wrote them: values kept, old jobs read as before.
+//! Migration 0009 (today's plans saved) runs on a version-8 file the same way: its sessions kept,
+//! plans saved and marked done on it.
 //!
 //! Both kinds of version-3 file are upgraded: stamped as `Store::open` stamps one today
 //! (`application_id` 'CoCo'), and unstamped (`application_id` 0), as the library that shipped
@@ -571,4 +573,71 @@ fn opening_a_v7_file_runs_0008_and_old_jobs_read_as_before() {
     let done = coach.meals().job("job-done".into()).unwrap().unwrap();
     assert_eq!(done.status, coachcore::meals::JobStatus::Complete);
     assert_eq!(done.result.unwrap().slot_failures_count, 0);
+}
+
+/// Migration 0009 (today's plans are saved, issue 23) on a version-8 file with a logged session:
+/// the session is kept, the new table starts empty, and a plan made on the upgraded file is saved,
+/// read back and marked done (logged next to the old session).
+#[test]
+fn opening_a_v8_file_runs_0009_and_plans_are_saved_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v8.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        run_migrations_up_to(&conn, 8);
+        conn.pragma_update(None, "user_version", 8).unwrap();
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO workout_sessions (id, plan_id, performed_at_ms) VALUES ('old', NULL, {NOW});"
+        ))
+        .unwrap();
+    }
+    let coach = Coach::with_store(Store::open(&path).unwrap(), Arc::new(FixedClock::new(NOW)));
+    {
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(user_version(&conn), i64::from(SCHEMA_VERSION));
+        assert_eq!(
+            columns(&conn, "today_plans"),
+            [
+                "id",
+                "date",
+                "units",
+                "source",
+                "fallback_reason",
+                "created_at_ms",
+                "plan",
+                "targets",
+                "done_at_ms",
+                "session_id"
+            ]
+        );
+        let cols = columns(&conn, "today_plans");
+        assert!(rows(&conn, "today_plans", &cols).is_empty());
+    }
+    assert!(coach.workouts().recent_today_plans(5).unwrap().is_empty());
+    let t = coach
+        .workouts()
+        .today_plan(coachcore::TodayPlanRequest {
+            date: "2026-11-10".into(),
+            notes: "20 minutes, bodyweight".into(),
+            schema_version: None,
+            timezone: None,
+            seed: Some(3),
+            units: None,
+        })
+        .unwrap();
+    let done = coach
+        .workouts()
+        .mark_today_plan_done(t.plan.id.clone(), None, None)
+        .unwrap();
+    assert_eq!(done.plan, t.plan);
+    assert_eq!(done.done_at_ms, Some(NOW));
+    let conn = Connection::open(&path).unwrap();
+    let sessions = strings(&conn, "SELECT id FROM workout_sessions ORDER BY id");
+    assert_eq!(
+        sessions,
+        ["old".to_string(), format!("today:{}", t.plan.id)]
+    );
 }

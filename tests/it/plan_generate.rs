@@ -1,18 +1,26 @@
 //! `workouts().todayPlan` (spec 000, the provider side) with the scripted model: the notes read by
 //! code, the skeleton's slots as the grammar (one enum of allowed exercises per slot), the plan
 //! written by code around the model's picks in the selected schema version and transformed,
-//! repairs with the validator's line, the typed error after three invalid answers, the user's
-//! history shaping the choices, and the generation metadata.
+//! repairs with the validator's line, the deterministic plan (each slot's first choice) without a
+//! model or after three invalid answers, loads from the user's history in kg and lbs, the user's
+//! history shaping the choices, the generation metadata, and the saved plans: read again, listed,
+//! marked done and logged as training.
 
 use std::sync::Arc;
 
 use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
+use coachcore::kernel::units::WeightUnit;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
 use coachcore::llm::{CancelToken, LlmError};
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
+use coachcore::workout::LoadKind;
 use coachcore::workout::{SetActual, WorkoutEvent, WorkoutLog, WorkoutRequest};
-use coachcore::{Coach, CoachError, Energy, OutputErrorCode, SchemaVersion, TodayPlanRequest};
+use coachcore::{
+    Coach, CoachError, Energy, OutputErrorCode, PlanExercise, PlanFallbackReason, PlanSource,
+    SavedTodayPlan, SchemaVersion, TodayExerciseDone, TodayPlan, TodayPlanRequest, TodayPlanTarget,
+    TodaySetDone,
+};
 use serde_json::Value;
 
 /// 2025-08-17T12:00:00Z.
@@ -36,6 +44,7 @@ fn request(notes: &str, version: Option<SchemaVersion>) -> TodayPlanRequest {
         schema_version: version,
         timezone: Some("Europe/Berlin".into()),
         seed: Some(7),
+        units: None,
     }
 }
 
@@ -154,7 +163,7 @@ fn a_pick_outside_its_slot_is_repaired_with_the_slots_choices() {
 }
 
 #[test]
-fn three_invalid_answers_are_the_typed_error_and_the_failure_is_recorded() {
+fn three_invalid_answers_give_the_deterministic_plan_and_the_failure_is_recorded() {
     let c = coach();
     c.model()
         .set(Some(ScriptedModel::texts([
@@ -163,20 +172,88 @@ fn three_invalid_answers_are_the_typed_error_and_the_failure_is_recorded() {
             "{\"A1\": \"bb-deadlift\"}",
         ])))
         .unwrap();
-    let e = c
+    let t = c
         .workouts()
         .today_plan(request("legs", Some(SchemaVersion::V2Flat)))
-        .unwrap_err();
-    assert!(
-        matches!(e, CoachError::ModelOutputRejected { attempts: 3, .. }),
-        "{e:?}"
-    );
+        .unwrap();
+    assert_eq!(t.plan.source, PlanSource::Deterministic);
+    assert_eq!(t.fallback_reason, Some(PlanFallbackReason::InvalidAnswers));
     let rows = c.workouts().plan_generations(5).unwrap();
     assert_eq!(rows.len(), 1);
+    assert_eq!(Some(rows[0].id), t.generation_id, "the failure's record");
     assert_eq!(rows[0].feature, "plan.generate");
     assert!(!rows[0].succeeded);
     assert_eq!(rows[0].error_code, Some(OutputErrorCode::SchemaViolation));
     assert!(rows[0].error_path.is_some(), "{:?}", rows[0]);
+    // The same plan as without a model: the same skeleton, each slot's first choice.
+    let none = coach();
+    let d = none
+        .workouts()
+        .today_plan(request("legs", Some(SchemaVersion::V2Flat)))
+        .unwrap();
+    assert_eq!(d.fallback_reason, Some(PlanFallbackReason::NoModel));
+    assert_eq!(d.plan.without_ids(), t.plan.without_ids());
+    let saved = c.workouts().saved_today_plan("2025-08-18".into()).unwrap();
+    assert_eq!(
+        saved.map(|s| (s.plan, s.fallback_reason)),
+        Some((t.plan, t.fallback_reason))
+    );
+}
+
+/// The working exercises of a plan, by name.
+fn working(p: &TodayPlan) -> Vec<&str> {
+    p.blocks
+        .iter()
+        .filter(|b| b.title == "Main Lifts" || b.title == "Accessories")
+        .flat_map(|b| b.exercises.iter().map(|e| e.name.as_str()))
+        .collect()
+}
+
+#[test]
+fn without_a_model_each_slot_takes_its_first_choice() {
+    for notes in ["30 minutes, upper body", "legs", "push day, 20 minutes", ""] {
+        let c = coach();
+        // The grammar a model gets: the slots and their choices, in order.
+        let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
+        c.model().set(Some(model.clone())).unwrap();
+        assert!(matches!(
+            c.workouts().today_plan(request(notes, None)),
+            Err(CoachError::Cancelled)
+        ));
+        let s = slots(model.requests()[0].json_schema.as_deref().unwrap());
+        c.model().set(None).unwrap();
+        let t = c.workouts().today_plan(request(notes, None)).unwrap();
+        assert_eq!(
+            (t.plan.source, t.fallback_reason, t.generation_id),
+            (
+                PlanSource::Deterministic,
+                Some(PlanFallbackReason::NoModel),
+                None
+            ),
+            "{notes}"
+        );
+        let catalog = coachcore::workout::catalog::builtin();
+        let first: Vec<&str> = s
+            .iter()
+            .map(|(_, ids)| {
+                let e = catalog.iter().find(|e| e.id == ids[0]).unwrap();
+                e.name.as_str()
+            })
+            .collect();
+        let mut names = working(&t.plan);
+        names.sort();
+        let mut first = first;
+        first.sort();
+        assert_eq!(names, first, "{notes}");
+        // Valid against the canonical schema, `deterministic` included.
+        let schema: Value = serde_json::from_str(coachcore::plan::TODAY_PLAN_SCHEMA).unwrap();
+        let v = coachcore::llm::schema::Validator::new(&schema).unwrap();
+        assert!(
+            v.issues(&serde_json::to_value(&t.plan).unwrap(), 5)
+                .is_empty(),
+            "{notes}"
+        );
+    }
 }
 
 #[test]
@@ -227,42 +304,7 @@ impl WorkoutSink for NoEvents {
 fn what_the_user_trained_this_week_is_not_offered_again() {
     let c = coach();
     // A deterministic workout two days ago, logged.
-    let mut w: WorkoutRequest =
-        serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
-    w.meta.date = "2025-08-16".into();
-    let done = c
-        .workouts()
-        .generate_with(
-            &w,
-            None,
-            &NoEvents,
-            &CancelToken::new(),
-            &WorkoutSettings::default(),
-        )
-        .unwrap();
-    c.workouts()
-        .log(WorkoutLog {
-            workout_id: done.workout.workout_id.clone(),
-            performed_at_ms: NOW_MS - DAY_MS,
-            sets: done
-                .workout
-                .sets
-                .iter()
-                .map(|s| SetActual {
-                    set_id: s.id.clone(),
-                    actual_weight: s.target_weight.unwrap_or(50.0),
-                    actual_reps: 8,
-                })
-                .collect(),
-            post_workout: None,
-        })
-        .unwrap();
-    let trained: Vec<&str> = done
-        .analyzer
-        .exercise_plan
-        .iter()
-        .map(|p| p.exercise.as_str())
-        .collect();
+    let trained = logged_workout(&c, "2025-08-16", 1, 50.0);
     let model = ScriptedModel::new([ScriptedReply::Fail(LlmError::Cancelled)]);
     c.model().set(Some(model.clone())).unwrap();
     let _ = c
@@ -272,21 +314,14 @@ fn what_the_user_trained_this_week_is_not_offered_again() {
     assert!(!s.is_empty());
     for (slot, ids) in &s {
         for id in ids {
-            assert!(
-                !trained.contains(&id.as_str()),
-                "{slot}: {id} trained yesterday"
-            );
+            assert!(!trained.contains(id), "{slot}: {id} trained yesterday");
         }
     }
 }
 
 #[test]
-fn model_errors_bad_requests_and_no_model_are_typed_and_record_nothing() {
+fn model_errors_and_bad_requests_are_typed_and_record_nothing() {
     let c = coach();
-    assert!(matches!(
-        c.workouts().today_plan(request("legs", None)),
-        Err(CoachError::ModelUnusable { .. })
-    ));
     c.model()
         .set(Some(ScriptedModel::new([ScriptedReply::Fail(
             LlmError::TimedOut { after_ms: 5 },
@@ -303,4 +338,291 @@ fn model_errors_bad_requests_and_no_model_are_typed_and_record_nothing() {
         Err(CoachError::InvalidArgument { .. })
     ));
     assert!(c.workouts().plan_generations(5).unwrap().is_empty());
+    assert!(c.workouts().recent_today_plans(5).unwrap().is_empty());
+    assert!(matches!(
+        c.workouts().saved_today_plan("18.08.2025".into()),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+}
+
+/// Logs a deterministic full-body workout of `date` done `days_ago` days before [`NOW_MS`], each
+/// set at its target or `weight` (lbs), 8 reps; returns its exercises.
+fn logged_workout(c: &Coach, date: &str, days_ago: i64, weight: f64) -> Vec<String> {
+    let mut w: WorkoutRequest =
+        serde_json::from_str(include_str!("../data/workout/request.json")).unwrap();
+    w.meta.date = date.into();
+    let done = c
+        .workouts()
+        .generate_with(
+            &w,
+            None,
+            &NoEvents,
+            &CancelToken::new(),
+            &WorkoutSettings::default(),
+        )
+        .unwrap();
+    assert_eq!(
+        done.workout.units,
+        coachcore::kernel::units::WeightUnit::Lbs
+    );
+    let sets: Vec<SetActual> = done
+        .workout
+        .sets
+        .iter()
+        .map(|s| SetActual {
+            set_id: s.id.clone(),
+            actual_weight: s.target_weight.unwrap_or(weight),
+            actual_reps: 8,
+        })
+        .collect();
+    c.workouts()
+        .log(WorkoutLog {
+            workout_id: done.workout.workout_id.clone(),
+            performed_at_ms: NOW_MS - days_ago * DAY_MS,
+            sets,
+            post_workout: None,
+        })
+        .unwrap();
+    done.analyzer
+        .exercise_plan
+        .iter()
+        .map(|p| p.exercise.clone())
+        .collect()
+}
+
+/// The full-body plan of 2025-08-18 in `units`, and the plan saved for that day, checked to be it
+/// (in `units`, not done).
+fn made_and_saved(c: &Coach, units: WeightUnit) -> (coachcore::PlanTransform, SavedTodayPlan) {
+    let mut r = request("45 minutes, full body", None);
+    r.units = Some(units);
+    let t = c.workouts().today_plan(r).unwrap();
+    let saved = c
+        .workouts()
+        .saved_today_plan("2025-08-18".into())
+        .unwrap()
+        .unwrap();
+    assert_eq!(saved.plan, t.plan);
+    assert_eq!((saved.units, saved.done_at_ms), (units, None));
+    (t, saved)
+}
+
+#[test]
+fn loads_come_from_the_history_in_the_users_units() {
+    let mut by_unit = Vec::new();
+    for units in [WeightUnit::Lbs, WeightUnit::Kg] {
+        let c = coach();
+        // Ten days ago: no anti-repeat, the exercises with history come first.
+        let trained = logged_workout(&c, "2025-08-07", 10, 100.0);
+        let (t, saved) = made_and_saved(&c, units);
+        let exercises: Vec<&PlanExercise> =
+            t.plan.blocks.iter().flat_map(|b| &b.exercises).collect();
+        let loaded: Vec<&TodayPlanTarget> =
+            saved.targets.iter().filter(|t| t.load.is_some()).collect();
+        assert!(!loaded.is_empty(), "{:?}", saved.targets);
+        for target in &saved.targets {
+            let e = exercises
+                .iter()
+                .find(|e| e.id == target.exercise_id)
+                .unwrap_or_else(|| panic!("{target:?} is not in the plan"));
+            assert!(e
+                .prescription
+                .starts_with(&format!("{} x {}", target.sets, target.reps)));
+            match target.load {
+                Some(load) => {
+                    assert!(
+                        trained.contains(&target.catalog_id),
+                        "a load only from history: {target:?}"
+                    );
+                    let lbs = units.convert(load, WeightUnit::Lbs);
+                    assert!(lbs > 0.0 && lbs <= 100.0 + 1e-6, "{target:?}");
+                    let symbol = units.symbol();
+                    assert!(
+                        e.prescription.ends_with(&format!(" {symbol}"))
+                            && e.prescription.contains(" at "),
+                        "{}",
+                        e.prescription
+                    );
+                }
+                None => assert!(!e.prescription.contains(" at "), "{}", e.prescription),
+            }
+        }
+        by_unit.push(saved.targets);
+    }
+    // The same loads, once in pounds and once in kilograms.
+    let (lbs, kg) = (&by_unit[0], &by_unit[1]);
+    assert_eq!(lbs.len(), kg.len());
+    for (a, b) in lbs.iter().zip(kg) {
+        assert_eq!(a.catalog_id, b.catalog_id);
+        match (a.load, b.load) {
+            (Some(x), Some(y)) => assert!((x - y * 2.20462).abs() < 0.01, "{x} lb, {y} kg"),
+            (x, y) => assert_eq!(x.is_some(), y.is_some()),
+        }
+    }
+}
+
+/// The training history of an exercise (kilograms), if it was ever logged.
+fn performed(c: &Coach, catalog_id: &str) -> Option<coachcore::suggest::ExerciseHistory> {
+    c.workouts()
+        .history(catalog_id.into(), Some(coachcore::suggest::WeightUnit::Kg))
+        .unwrap()
+}
+
+#[test]
+fn a_plan_marked_done_is_logged_as_training_the_next_plan_reads() {
+    let c = coach();
+    let (t, saved) = made_and_saved(&c, WeightUnit::Kg);
+    assert_eq!(
+        c.workouts().recent_today_plans(5).unwrap(),
+        std::slice::from_ref(&saved)
+    );
+    // No history, no loads: a loaded exercise left out of `performed` is refused, nothing logged.
+    let catalog = coachcore::workout::catalog::builtin();
+    let loaded = |t: &&TodayPlanTarget| {
+        let e = catalog.iter().find(|e| e.id == t.catalog_id).unwrap();
+        !matches!(e.load, LoadKind::Bodyweight | LoadKind::Other)
+    };
+    let needs: Vec<&TodayPlanTarget> = saved.targets.iter().filter(loaded).collect();
+    assert!(!needs.is_empty());
+    let e = c
+        .workouts()
+        .mark_today_plan_done(t.plan.id.clone(), None, None)
+        .unwrap_err();
+    assert!(matches!(e, CoachError::InvalidArgument { .. }), "{e:?}");
+    // Bad input: refused, nothing logged.
+    let set = |weight: f64, reps: u32| TodaySetDone { weight, reps };
+    let done = |id: &str, sets: Vec<TodaySetDone>| TodayExerciseDone {
+        exercise_id: id.into(),
+        sets,
+    };
+    let first = &needs[0].exercise_id;
+    for bad in [
+        vec![done("not-in-the-plan", vec![set(10.0, 5)])],
+        vec![done(first, vec![set(10.0, 5)]), done(first, vec![])],
+        vec![done(first, vec![set(-1.0, 5)])],
+        vec![done(first, vec![set(f64::NAN, 5)])],
+        vec![done(first, vec![set(10.0, 1001)])],
+        vec![done(first, vec![set(10.0, 5); 51])],
+    ] {
+        let e = c
+            .workouts()
+            .mark_today_plan_done(t.plan.id.clone(), Some(bad.clone()), None)
+            .unwrap_err();
+        assert!(
+            matches!(e, CoachError::InvalidArgument { .. }),
+            "{bad:?}: {e:?}"
+        );
+    }
+    assert!(matches!(
+        c.workouts()
+            .mark_today_plan_done("no-such-plan".into(), None, None),
+        Err(CoachError::NotFound { .. })
+    ));
+    assert!(
+        performed(&c, &needs[0].catalog_id).is_none(),
+        "nothing logged"
+    );
+    // The loaded exercises with what was lifted (the first one skipped), the rest as planned.
+    let given: Vec<TodayExerciseDone> = needs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let sets = if i == 0 {
+                vec![]
+            } else {
+                vec![set(20.0 + i as f64, 8); t.sets as usize]
+            };
+            done(&t.exercise_id, sets)
+        })
+        .collect();
+    let at = NOW_MS + 3_600_000;
+    let marked = c
+        .workouts()
+        .mark_today_plan_done(t.plan.id.clone(), Some(given), Some(at))
+        .unwrap();
+    let session = format!("today:{}", t.plan.id);
+    assert_eq!(
+        (marked.done_at_ms, marked.session_id.as_deref()),
+        (Some(at), Some(session.as_str()))
+    );
+    assert_eq!(marked.plan, saved.plan);
+    assert_eq!(
+        c.workouts().saved_today_plan("2025-08-18".into()).unwrap(),
+        Some(marked.clone())
+    );
+    assert!(performed(&c, &needs[0].catalog_id).is_none(), "skipped");
+    for (i, t) in needs.iter().enumerate().skip(1) {
+        let h = performed(&c, &t.catalog_id).unwrap_or_else(|| panic!("{t:?} not logged"));
+        let w = 20.0 + i as f64;
+        // Logged in kilograms as given: its e1RM (Epley) read back in kilograms.
+        assert!(
+            (h.last_e1rm - w * (1.0 + 8.0 / 30.0)).abs() < 0.01,
+            "{t:?}: {h:?}"
+        );
+    }
+    for t in saved.targets.iter().filter(|t| !loaded(t)) {
+        assert!(performed(&c, &t.catalog_id).is_some(), "{t:?} as planned");
+    }
+    // Once only.
+    assert!(matches!(
+        c.workouts()
+            .mark_today_plan_done(t.plan.id.clone(), None, None),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+    // Training the next plans read: the next day's plan offers none of what was done.
+    let next = c.workouts().today_plan(TodayPlanRequest {
+        date: "2025-08-19".into(),
+        ..request("45 minutes, full body", None)
+    });
+    let next = next.unwrap();
+    assert_ne!(next.plan.id, t.plan.id, "a seed gives each day its own ids");
+    let done_names: Vec<&str> = needs
+        .iter()
+        .skip(1)
+        .map(|t| {
+            let e = catalog.iter().find(|e| e.id == t.catalog_id).unwrap();
+            e.name.as_str()
+        })
+        .collect();
+    for name in working(&next.plan) {
+        assert!(!done_names.contains(&name), "{name} was done yesterday");
+    }
+}
+
+#[test]
+fn a_seed_replaces_the_plan_it_made_until_that_one_is_done() {
+    let c = coach();
+    let a = c.workouts().today_plan(request("legs", None)).unwrap();
+    let b = c
+        .workouts()
+        .today_plan(request("arms, 20 minutes", None))
+        .unwrap();
+    assert_eq!(a.plan.id, b.plan.id, "reproducible ids");
+    let recent = c.workouts().recent_today_plans(5).unwrap();
+    assert_eq!(recent.len(), 1);
+    assert_eq!(recent[0].plan, b.plan, "the newer replaced it");
+    let bodyweight = |t: &TodayPlanTarget| TodayExerciseDone {
+        exercise_id: t.exercise_id.clone(),
+        sets: vec![TodaySetDone {
+            weight: 40.0,
+            reps: 10,
+        }],
+    };
+    let given: Vec<TodayExerciseDone> = recent[0].targets.iter().map(bodyweight).collect();
+    c.workouts()
+        .mark_today_plan_done(b.plan.id.clone(), Some(given), None)
+        .unwrap();
+    assert!(matches!(
+        c.workouts().today_plan(request("legs", None)),
+        Err(CoachError::InvalidArgument { .. })
+    ));
+    let kept = c.workouts().recent_today_plans(5).unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].plan, b.plan);
+    assert!(kept[0].done_at_ms.is_some());
+    // Without a seed, every plan is saved on its own.
+    let mut r = request("legs", None);
+    r.seed = None;
+    c.workouts().today_plan(r.clone()).unwrap();
+    c.workouts().today_plan(r).unwrap();
+    assert_eq!(c.workouts().recent_today_plans(5).unwrap().len(), 3);
 }

@@ -1,5 +1,5 @@
 //! The commands of `coach` that do one job each: `plan transform`, `plan generate`,
-//! `plan select-schema`,
+//! `plan today`, `plan recent`, `plan done`, `plan select-schema`,
 //! `suggest evaluate`, `ops dryrun`, `ops apply`, `ops undo` and `assistant`. Each reads its flags and input,
 //! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use coachcore::assistant::service::EventSink;
 use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
-use coachcore::ffi::requests::EvaluateRequest;
+use coachcore::ffi::requests::{EvaluateRequest, MarkTodayPlanDoneRequest};
 use coachcore::kernel::error::ErrorJson;
 use coachcore::kernel::limits::{
     check_json, Caps, MAX_JOB_REQUEST_BYTES, MAX_OPERATIONS_BYTES, MAX_REQUEST_BYTES,
@@ -19,7 +19,8 @@ use coachcore::llm::{CancelToken, LanguageModel};
 use coachcore::{CoachError, SchemaSelection, SelectionReason};
 
 use crate::io::{
-    open, print_error, print_ops_error, read_file, read_stdin, read_stdin_bytes, version, Usage,
+    number, open, print_error, print_ops_error, read_file, read_stdin, read_stdin_bytes, required,
+    version, Usage,
 };
 
 /// The operations text on stdin, or the exit of its refusal (too large, not UTF-8: exit 2).
@@ -257,27 +258,18 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
     })
 }
 
-/// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N] (--script FILE |
-/// --model GGUF)`: the user's goal and notes on stdin; prints the `PlanTransform` JSON and exits
-/// 0, or the error JSON (exit 2 for rejected model output, 1 otherwise).
+/// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N] [--units U]
+/// [--script FILE | --model GGUF]`: the user's goal and notes on stdin; prints the
+/// `PlanTransform` JSON and exits 0, or the error JSON (exit 2 for rejected model output, 1
+/// otherwise). Without a model the plan is the deterministic one.
 pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let date = f
-        .get("--date")
-        .ok_or_else(|| Usage("--date is required".into()))?;
+    let db = required(f, "--db")?;
+    let date = required(f, "--date")?;
     let schema_version = f.get("--schema").map(|v| version(v)).transpose()?;
-    let seed = f
-        .get("--seed")
-        .map(|s| {
-            s.parse::<u64>()
-                .map_err(|_| Usage("--seed must be a non-negative integer".into()))
-        })
-        .transpose()?;
+    let seed = number::<u64>(f, "--seed")?;
+    let units = f.get("--units").map(|u| units(u)).transpose()?;
     let model = match model_flags(f)? {
-        Ok(Some(m)) => m,
-        Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),
+        Ok(m) => m,
         Err(e) => return Ok(print_error(&e)),
     };
     let notes = match crate::io::stdin_or_refuse(MAX_REQUEST_BYTES)? {
@@ -290,27 +282,105 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         schema_version,
         timezone: f.get("--timezone").map(|s| s.to_string()),
         seed,
+        units,
     };
-    let model = coachcore::llm::metered::SharedModel {
+    let model = model.map(|model| coachcore::llm::metered::SharedModel {
         model,
         breaker: None,
         details: None,
-    };
-    let result = open(Some(db)).and_then(|c| {
+    });
+    Ok(print_result(open(Some(&db)).and_then(|c| {
         c.workouts().today_plan_with(
             &request,
             model,
             &CancelToken::new(),
             &coachcore::plan::PlanGenerateSettings::default(),
         )
-    });
-    Ok(match result {
-        Ok(t) => {
-            out!("{}", serde_json::to_string(&t).unwrap_or_default());
+    })))
+}
+
+/// `kg` or `lbs`.
+fn units(s: &str) -> Result<coachcore::kernel::units::WeightUnit, Usage> {
+    use coachcore::kernel::units::WeightUnit;
+    match s {
+        "kg" => Ok(WeightUnit::Kg),
+        "lbs" => Ok(WeightUnit::Lbs),
+        other => Err(Usage(format!("unknown unit {other:?} (kg or lbs)"))),
+    }
+}
+
+/// Prints `value` as one line of JSON and exits 0, or the error JSON (exit 2 for rejected model
+/// output, 1 otherwise).
+pub(crate) fn print_result<T: serde::Serialize>(result: Result<T, CoachError>) -> ExitCode {
+    match result {
+        Ok(v) => {
+            out!("{}", serde_json::to_string(&v).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => print_error(&e),
-    })
+    }
+}
+
+/// `coach plan today --db PATH [--date YYYY-MM-DD]`: the newest plan saved for the date (today's
+/// UTC date by default) as `SavedTodayPlan` JSON, or `null`.
+pub(crate) fn plan_today(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    use coachcore::kernel::clock::{Clock, SystemClock};
+    let db = required(f, "--db")?;
+    let date = match f.get("--date") {
+        Some(d) => d.to_string(),
+        None => coachcore::kernel::date::Date::from_unix_ms(SystemClock.now_ms(), 0).to_string(),
+    };
+    Ok(print_result(
+        open(Some(&db)).and_then(|c| c.workouts().saved_today_plan(date)),
+    ))
+}
+
+/// `coach plan recent --db PATH [--limit N]`: up to N (default 10) saved plans, newest first, as
+/// a JSON array of `SavedTodayPlan`.
+pub(crate) fn plan_recent(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = required(f, "--db")?;
+    let limit = number::<u32>(f, "--limit")?.unwrap_or(10);
+    Ok(print_result(
+        open(Some(&db)).and_then(|c| c.workouts().recent_today_plans(limit)),
+    ))
+}
+
+/// `coach plan done --db PATH --id PLAN_ID [--performed FILE] [--performed-at-ms MS]`: marks a
+/// saved plan done and logs it as training; FILE holds the exercises not done as planned
+/// (`[TodayExerciseDone]`, read no further than 1 MiB), without it everything as planned. Prints
+/// the `SavedTodayPlan` JSON now done and exits 0, or the error JSON and exits 1.
+pub(crate) fn plan_done(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = required(f, "--db")?;
+    let plan_id = required(f, "--id")?;
+    let performed_at_ms = number::<i64>(f, "--performed-at-ms")?;
+    let performed = match f.get("--performed") {
+        None => None,
+        Some(path) => {
+            let text = match read_file("--performed", path, MAX_REQUEST_BYTES)? {
+                Ok(text) => text,
+                Err(e) => return Ok(print_error(&e)),
+            };
+            // The request error keeps the JSON path of the problem.
+            let parsed = check_json(&text, &Caps::REQUEST).and_then(|()| {
+                coachcore::kernel::error::parse_request::<Vec<coachcore::TodayExerciseDone>>(&text)
+            });
+            match parsed {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    out!("{}", e.to_json().to_response());
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+    };
+    let request = MarkTodayPlanDoneRequest {
+        plan_id: plan_id.to_string(),
+        performed,
+        performed_at_ms,
+    };
+    Ok(print_result(
+        open(Some(&db)).and_then(|c| request.mark(&c.workouts())),
+    ))
 }
 
 /// `coach suggest evaluate`: an [`EvaluateRequest`] on stdin, the suggestions on stdout.

@@ -167,7 +167,8 @@ fn demo_run(path: &str, model: Option<&str>) -> Result<(), CoachError> {
 }
 
 /// Today's plan from the loaded model (`workouts().todayPlan`: code reads the notes and plans the
-/// slots, the model picks an exercise per slot): the plan, or why its answers were rejected (the demo goes on either way; both are recorded in the generation metadata).
+/// slots, the model picks an exercise per slot): the plan, made by code alone when the model's
+/// answers stayed invalid (the failure is recorded in the generation metadata), or the error.
 fn demo_generated_plan(coach: &Coach) {
     use coachcore::kernel::clock::{Clock, SystemClock};
     let today = coachcore::kernel::date::Date::from_unix_ms(SystemClock.now_ms(), 0);
@@ -179,14 +180,16 @@ fn demo_generated_plan(coach: &Coach) {
         schema_version: None,
         timezone: None,
         seed: Some(7),
+        units: None,
     };
     match coach.workouts().today_plan(request) {
-        Ok(t) => print_plan(&t.plan),
-        Err(e) => out!(
-            "  the model's answers were rejected: {} at {} (nothing is shown to the user)",
-            e.code(),
-            e.path().unwrap_or("-")
-        ),
+        Ok(t) => {
+            if t.fallback_reason.is_some() {
+                out!("  the model's answers were rejected: each slot's first choice instead");
+            }
+            print_plan(&t.plan)
+        }
+        Err(e) => out!("  no plan: {} ({})", e.code(), e.path().unwrap_or("-")),
     }
 }
 

@@ -73,6 +73,30 @@ pub(crate) fn emit(line: std::fmt::Arguments<'_>) {
     }
 }
 
+/// The value of a required flag; a usage error without it.
+pub(crate) fn required<'a>(
+    f: &std::collections::HashMap<String, &'a str>,
+    flag: &str,
+) -> Result<&'a str, Usage> {
+    f.get(flag)
+        .copied()
+        .ok_or_else(|| Usage(format!("{flag} is required")))
+}
+
+/// The value of an optional number flag (`--seed`, `--limit`, `--performed-at-ms`); a usage error
+/// when it is not a number of that kind.
+pub(crate) fn number<T: std::str::FromStr>(
+    f: &std::collections::HashMap<String, &str>,
+    flag: &str,
+) -> Result<Option<T>, Usage> {
+    f.get(flag)
+        .map(|s| {
+            s.parse::<T>()
+                .map_err(|_| Usage(format!("{flag} must be a whole number in range")))
+        })
+        .transpose()
+}
+
 pub(crate) fn version(s: &str) -> Result<SchemaVersion, Usage> {
     SchemaVersion::parse(s).ok_or_else(|| {
         Usage(format!(

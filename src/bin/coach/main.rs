@@ -5,10 +5,23 @@
 //!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
-//!   [--timezone TZ] [--seed N] (--script FILE | --model GGUF)`: the user's goal and notes on
-//!   stdin. The model writes today's plan (spec 000, `workouts().todayPlan`); prints the
-//!   `PlanTransform` JSON (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..}`)
+//!   [--timezone TZ] [--seed N] [--units kg|lbs] [--script FILE | --model GGUF]`: the user's goal
+//!   and notes on stdin. Today's plan (spec 000, `workouts().todayPlan`), the model picking the
+//!   exercises; without `--script` or `--model`, or when the model's answers stay invalid, each
+//!   slot's first choice (`plan.source` `deterministic`, `fallbackReason` `no_model` or
+//!   `invalid_answers`). The plan is saved. Prints the `PlanTransform` JSON
+//!   (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..,"fallbackReason":..}`)
 //!   and exits 0, or the error JSON and exits 2 for rejected model output, 1 otherwise.
+//! - `coach plan today --db PATH [--date YYYY-MM-DD]`: the newest plan saved for the date (default
+//!   today's UTC date) as the `SavedTodayPlan` JSON (`{"plan","date","units","fallbackReason",
+//!   "targets","createdAtMs","doneAtMs","sessionId"}`), or `null`; exit 0.
+//! - `coach plan recent --db PATH [--limit N]`: up to N (default 10) saved plans, newest first, as
+//!   a JSON array; exit 0.
+//! - `coach plan done --db PATH --id PLAN_ID [--performed FILE] [--performed-at-ms MS]`: marks a
+//!   saved plan done and logs it as training (`workouts().markTodayPlanDone`); FILE holds the
+//!   exercises not done as planned (`[{"exerciseId":E,"sets":[{"weight":W,"reps":R}]}]`, no sets:
+//!   not done), without it everything as planned. Prints the `SavedTodayPlan` JSON and exits 0, or the error JSON and exits 1
+//!   (`not_found`, `invalid_argument`: nothing logged).
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
 //!   `{"schemaVersion":V,"reason":R}`.
 //! - `coach suggest evaluate`: `{"context": ExerciseContext, "existing": [PrescriptionChange],
@@ -54,13 +67,21 @@
 //!   deterministic planner and generator make the workout. The workout is saved in the database.
 //! - `coach workout render`: an analyzer plan JSON (`schemas/analyzer-v1.json`) on stdin; prints
 //!   the deterministic workout YAML and exits 0, or the error JSON and exits 1.
+//! - `coach workout log --db PATH [--performed-at-ms MS]`: a performed Workout v1.2 document on
+//!   stdin, YAML or JSON (a workout `workout generate` saved in that database, with `actual_weight`
+//!   and `actual_reps` filled; a set whose `actual_reps` is null was not done, a null
+//!   `actual_weight` beside reps is body weight), read as `workout validate` reads it and logged
+//!   through `workouts().log` (performed at noon UTC of the document's date unless
+//!   `--performed-at-ms` says). Prints `{"ok":{"workoutId":ID,"sets":N}}` and exits 0; a
+//!   document error as `workout validate` prints it, or the error JSON (`not_found` for a workout
+//!   not in the database, `invalid_argument` for one logged already or a bad set), and exits 1.
 //! - `coach demo [--db PATH] [--model GGUF]`: a readable walk through the library's main jobs;
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
 //!
-//! Stdin, and the files `--request` and `--script` name, are read no further than their cap
-//! (`src/kernel/limits.rs`; stdin: 512 KiB for `ops`, 32 MiB for `recipes import`, 1 MiB
-//! otherwise; a `--request` file 256 KiB, a `--script` file 1 MiB), so a device or a sparse file
+//! Stdin, and the files `--request`, `--script` and `--performed` name, are read no further than
+//! their cap (`src/kernel/limits.rs`; stdin: 512 KiB for `ops`, 32 MiB for `recipes import`,
+//! 1 MiB otherwise; a `--request` file 256 KiB, a `--script` or `--performed` file 1 MiB), so a device or a sparse file
 //! costs no more than the cap: larger input, or input that is not UTF-8, prints the error JSON
 //! with code `invalid_argument` (exit 2 for `ops`, 1 otherwise; `plan transform` answers
 //! non-UTF-8 with `invalid_json`, exit 2). A file that cannot be opened or read is a usage error.
@@ -96,7 +117,10 @@ use io::Usage;
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
-  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] --script FILE|--model GGUF   (goal and notes on stdin)
+  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] [--units kg|lbs] [--script FILE|--model GGUF]   (goal and notes on stdin)
+  coach plan today --db PATH [--date YYYY-MM-DD]
+  coach plan recent --db PATH [--limit N]
+  coach plan done --db PATH --id PLAN_ID [--performed FILE] [--performed-at-ms MS]
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
@@ -108,6 +132,7 @@ const USAGE: &str = "usage:
   coach workout validate   (a workout YAML on stdin)
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
+  coach workout log --db PATH [--performed-at-ms MS]   (a performed workout, YAML or JSON, on stdin)
   coach demo [--db PATH] [--model GGUF]
 environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
 
@@ -165,9 +190,16 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 "--schema",
                 "--timezone",
                 "--seed",
+                "--units",
                 "--script",
                 "--model",
             ],
+        )?),
+        ["plan", "today", rest @ ..] => commands::plan_today(&flags(rest, &["--db", "--date"])?),
+        ["plan", "recent", rest @ ..] => commands::plan_recent(&flags(rest, &["--db", "--limit"])?),
+        ["plan", "done", rest @ ..] => commands::plan_done(&flags(
+            rest,
+            &["--db", "--id", "--performed", "--performed-at-ms"],
         )?),
         ["plan", "select-schema", rest @ ..] => {
             commands::select(&flags(rest, &["--supported", "--override"])?)
@@ -200,6 +232,9 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         }
         ["workout", "validate"] => workout::validate(),
         ["workout", "render"] => workout::render(),
+        ["workout", "log", rest @ ..] => {
+            workout::log(&flags(rest, &["--db", "--performed-at-ms"])?)
+        }
         ["workout", "generate", rest @ ..] => workout::generate(&flags(
             rest,
             &[

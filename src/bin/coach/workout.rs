@@ -1,5 +1,5 @@
-//! `coach workout validate`, `coach workout generate` and `coach workout render`: the workout
-//! flow of spec 001 over the public API.
+//! `coach workout validate`, `coach workout generate`, `coach workout render` and
+//! `coach workout log`: the workout flow of spec 001 over the public API.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -8,12 +8,12 @@ use coachcore::llm::metered::SharedModel;
 use coachcore::llm::CancelToken;
 use coachcore::workout::document::DocumentError;
 use coachcore::workout::service::{WorkoutSettings, WorkoutSink};
-use coachcore::workout::{Workout, WorkoutEvent, WorkoutResult};
+use coachcore::workout::{Workout, WorkoutEvent, WorkoutLog, WorkoutResult};
 use coachcore::Workouts;
 use serde::Serialize;
 
-use crate::commands::{job_inputs, JobInputs};
-use crate::io::{open, print_error, stdin_or_refuse, Usage};
+use crate::commands::{job_inputs, print_result, JobInputs};
+use crate::io::{number, open, print_error, required, stdin_or_refuse, Usage};
 use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
@@ -28,31 +28,79 @@ struct Invalid<'a> {
     error: &'a DocumentError,
 }
 
-/// `coach workout validate`: a workout YAML on stdin; `{"ok": WORKOUT}` and exit 0, or the
-/// document error and exit 1.
-pub(crate) fn validate() -> Result<ExitCode, Usage> {
+/// The workout document on stdin (YAML, or JSON, which YAML reads too), read no further than
+/// 1 MiB and checked as `workout validate` checks it; `Err` is the exit after the refusal was
+/// printed (the document error, exit 1).
+fn document_on_stdin() -> Result<Result<Workout, ExitCode>, Usage> {
     let yaml = match stdin_or_refuse(MAX_REQUEST_BYTES)? {
         Ok(text) => text,
-        Err(code) => return Ok(code),
+        Err(code) => return Ok(Err(code)),
     };
     let v = coachcore::validate_workout_yaml(yaml);
     Ok(match (v.workout, v.error) {
-        (Some(w), _) => {
+        (Some(w), _) => Ok(w),
+        (None, Some(e)) => {
+            out!(
+                "{}",
+                serde_json::to_string(&Invalid { error: &e }).unwrap_or_default()
+            );
+            Err(ExitCode::from(1))
+        }
+        (None, None) => Err(ExitCode::from(1)),
+    })
+}
+
+/// `coach workout validate`: a workout YAML on stdin; `{"ok": WORKOUT}` and exit 0, or the
+/// document error and exit 1.
+pub(crate) fn validate() -> Result<ExitCode, Usage> {
+    Ok(match document_on_stdin()? {
+        Ok(w) => {
             out!(
                 "{}",
                 serde_json::to_string(&Valid { ok: &w }).unwrap_or_default()
             );
             ExitCode::SUCCESS
         }
-        (None, Some(e)) => {
-            out!(
-                "{}",
-                serde_json::to_string(&Invalid { error: &e }).unwrap_or_default()
-            );
-            ExitCode::from(1)
-        }
-        (None, None) => ExitCode::from(1),
+        Err(code) => code,
     })
+}
+
+/// `coach workout log --db PATH [--performed-at-ms MS]`: a performed Workout v1.2 document on
+/// stdin (YAML or JSON: a saved workout with `actual_weight` and `actual_reps` filled; sets left
+/// null were not done) logged through `workouts().log` ([`WorkoutLog::from_document`]). Prints
+/// `{"ok":{"workoutId":ID,"sets":N}}` (the sets logged) and exits 0; a document error as
+/// `workout validate` prints it, or the error JSON, and exits 1.
+pub(crate) fn log(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = required(f, "--db")?;
+    let at = number::<i64>(f, "--performed-at-ms")?;
+    let w = match document_on_stdin()? {
+        Ok(w) => w,
+        Err(code) => return Ok(code),
+    };
+    /// `{"ok": {"workoutId": ID, "sets": N}}`.
+    #[derive(Serialize)]
+    struct Line<'a> {
+        ok: Logged<'a>,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Logged<'a> {
+        workout_id: &'a str,
+        sets: usize,
+    }
+    let logged = WorkoutLog::from_document(&w, at)
+        .map_err(coachcore::CoachError::from)
+        .and_then(|log| {
+            let sets = log.sets.len();
+            open(Some(&db))?.workouts().log(log)?;
+            Ok(Line {
+                ok: Logged {
+                    workout_id: &w.workout_id,
+                    sets,
+                },
+            })
+        });
+    Ok(print_result(logged))
 }
 
 /// Prints each event as one JSON line: `{"event": STAGE, "attempt": N}`.

@@ -1234,9 +1234,10 @@ final class CoachCoreTests: XCTestCase {
 
     func testGenerateTodayPlanWithAnAppModel() throws {
         let coach = try Coach.openInMemory()
-        XCTAssertThrowsError(try coach.workouts().todayPlan(request: todayPlanRequest())) { error in
-            guard case CoachError.ModelUnusable = error else { return XCTFail("got \(error)") }
-        }
+        let d = try coach.workouts().todayPlan(request: todayPlanRequest())
+        XCTAssertEqual(d.plan.source, .deterministic, "no model: code's plan")
+        XCTAssertEqual(d.fallbackReason, .noModel)
+        XCTAssertEqual(try coach.workouts().savedTodayPlan(date: "2025-08-18")?.plan, d.plan)
         // One exercise per slot of today's skeleton ("30 minutes, upper body", a full gym).
         let model = FakeModel(replies: [#"{"focus": 1}"#, #"{"A1": "db-bench-press", "A2": "machine-lat-pulldown", "B1": "db-shoulder-press", "B2": "pull-up", "C1": "db-curl", "C2": "db-lateral-raise"}"#])
         try coach.model().set(model: model)
@@ -1249,8 +1250,20 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertNotNil(model.requests[0].jsonSchema)
         XCTAssertEqual(try coach.workouts().planGenerations(limit: 1)[0].feature, "plan.generate")
         try coach.model().set(model: FakeModel(replies: ["no json"]))
-        XCTAssertThrowsError(try coach.workouts().todayPlan(request: todayPlanRequest())) { error in
-            guard case CoachError.ModelOutputRejected = error else { return XCTFail("got \(error)") }
+        let f = try coach.workouts().todayPlan(request: todayPlanRequest())
+        XCTAssertEqual(f.fallbackReason, .invalidAnswers)
+        XCTAssertEqual(f.plan.source, .deterministic)
+        let saved = try coach.workouts().recentTodayPlans(limit: 5)
+        XCTAssertEqual(saved.count, 1, "one plan per seed and date")
+        let performed = saved[0].targets.map {
+            TodayExerciseDone(exerciseId: $0.exerciseId, sets: [TodaySetDone(weight: 20.0, reps: 8)])
+        }
+        let done = try coach.workouts().markTodayPlanDone(planId: f.plan.id, performed: performed,
+                                                          performedAtMs: 1_755_500_000_000)
+        XCTAssertEqual(done.doneAtMs, 1_755_500_000_000)
+        XCTAssertEqual(done.sessionId, "today:\(f.plan.id)")
+        XCTAssertThrowsError(try coach.workouts().markTodayPlanDone(planId: f.plan.id)) { error in
+            guard case CoachError.InvalidArgument = error else { return XCTFail("got \(error)") }
         }
     }
 }
