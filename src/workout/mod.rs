@@ -41,6 +41,6 @@ pub use model::*;
 pub use catalog::{builtin, capabilities_of, WorkoutExercise};
 pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
 pub use document::validator as document_validator;
-pub use planner::{skeleton_of, Slot, SlotSpec, FULL_BODY_SLOTS};
+pub use planner::{session_slots, skeleton_of, Slot, SlotSpec, FULL_BODY_SLOTS};
 pub use preanalysis::{analyze, validate_request};
 pub use service::{exercises, pre_analysis_over};

@@ -47,6 +47,64 @@ pub const FULL_BODY_SLOTS: &[SlotSpec] = &[
     ),
 ];
 
+/// The upper-body slots: presses, pulls and rows, arms, shoulders or chest.
+pub const UPPER_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["push_h"], "main press"),
+    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
+    (PlanTier::B, &["push_v", "push_h"], "second press"),
+    (PlanTier::B, &["pull_h", "back", "pull_v"], "row"),
+    (PlanTier::C, &["arms"], "arm accessory"),
+    (
+        PlanTier::C,
+        &["shoulders", "chest"],
+        "shoulder or chest accessory",
+    ),
+];
+
+/// The lower-body (legs) slots: a squat, a hinge, single-leg work, leg and calf accessories,
+/// core.
+pub const LOWER_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["squat"], "main squat"),
+    (PlanTier::A, &["hinge"], "main hinge"),
+    (
+        PlanTier::B,
+        &["lunge", "squat"],
+        "single-leg or second squat",
+    ),
+    (PlanTier::B, &["legs", "hinge"], "leg accessory"),
+    (PlanTier::C, &["calves", "legs"], "calf or leg accessory"),
+    (PlanTier::C, &["core"], "core"),
+];
+
+/// The push slots: presses, shoulders, triceps.
+pub const PUSH_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["push_h"], "main press"),
+    (PlanTier::B, &["push_v"], "overhead press"),
+    (PlanTier::B, &["push_h", "chest"], "second press"),
+    (PlanTier::C, &["shoulders"], "shoulder accessory"),
+    (PlanTier::C, &["arms"], "triceps or arm accessory"),
+];
+
+/// The pull slots: pulls and rows, back, biceps, rear shoulders.
+pub const PULL_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
+    (PlanTier::B, &["pull_h", "pull_v"], "row"),
+    (PlanTier::B, &["back", "hinge"], "back accessory"),
+    (PlanTier::C, &["arms"], "biceps or arm accessory"),
+    (PlanTier::C, &["shoulders"], "rear shoulder accessory"),
+];
+
+/// The slots of a session type (lower body and legs share theirs).
+pub fn session_slots(t: SessionType) -> &'static [SlotSpec] {
+    match t {
+        SessionType::FullBody => FULL_BODY_SLOTS,
+        SessionType::Upper => UPPER_SLOTS,
+        SessionType::Lower | SessionType::Legs => LOWER_SLOTS,
+        SessionType::Push => PUSH_SLOTS,
+        SessionType::Pull => PULL_SLOTS,
+    }
+}
+
 /// Most exercises offered for one slot.
 pub const MAX_SLOT_CANDIDATES: usize = 4;
 
