@@ -105,6 +105,7 @@ for m, r in [
     ("meals.recipe", {"id": "core-beef-stew"}), ("meals.job", {"id": "j1"}), ("workouts.list", {"limit": 5}),
     ("workouts.get", {"id": "w1"}), ("planner.item", {"kind": "todo", "id": "t1"}),
     ("planner.week", {"date": "2026-11-23"}), ("planner.backlog", {"limit": 10}), ("data.checkIntegrity", {}),
+    ("workouts.week", {"today": "2026-11-23", "daysPerWeek": 4}),
     ("planner.auditLog", {"limit": 5, "beforeSeq": 9}), ("workouts.todayPlan", {"date": "2026-11-23", "notes": "legs"}),
     ("assistant.send", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
     ("workouts.log", {"workoutId": "w1", "sets": []}), ("workouts.saveCatalogExercise", {"id": "bb-back-squat", "name": "Back squat"}),

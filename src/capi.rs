@@ -442,6 +442,15 @@ struct HistoryRequest {
     unit: Option<crate::suggest::model::WeightUnit>,
 }
 
+/// The request of `workouts.week`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WeekRequest {
+    today: String,
+    #[serde(default)]
+    days_per_week: Option<u32>,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ItemRequest {
@@ -586,6 +595,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             .list(parse_request::<LimitRequest>(request)?.limit)?),
         "workouts.get" => out(coach.workouts().get(id()?)?),
         "workouts.log" => out(coach.workouts().log(parse_request(request)?)?),
+        "workouts.week" => {
+            let r: WeekRequest = parse_request(request)?;
+            out(coach.workouts().week(r.today, r.days_per_week)?)
+        }
         "workouts.validate" => out(crate::ffi::validate_workout_yaml(
             parse_request::<YamlRequest>(request)?.yaml,
         )),
@@ -695,6 +708,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `workouts.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
 /// | `workouts.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
 /// | `workouts.log` | `WorkoutLog` | `null` |
+/// | `workouts.week` | `{"today": D, "daysPerWeek": N}` (`daysPerWeek` optional, 1 to 7) | `TrainingWeek` (`{"from", "to", "sessions", "muscles": [{"muscle", "sets", "hardSets"}], "nextSession": {"sessionType", "reason"}}`) |
 /// | `workouts.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
 /// | `workouts.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
 /// | `workouts.saveExercise` | `WorkoutExercise` | `null` |

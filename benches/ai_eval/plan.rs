@@ -210,6 +210,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             schema_version: None,
             timezone: None,
             seed: Some(1),
+            days_per_week: None,
         };
         let model: Arc<dyn LanguageModel> = counting.clone();
         let started = Instant::now();

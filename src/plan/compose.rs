@@ -106,6 +106,7 @@ pub fn workout_request(
         upcoming_cardio: String::new(),
         recovery: None,
         history_text: None,
+        days_per_week: r.days_per_week,
     }
 }
 
@@ -387,6 +388,7 @@ mod tests {
             schema_version: None,
             timezone: None,
             seed: Some(1),
+            days_per_week: None,
         }
     }
 

@@ -18,7 +18,8 @@
 //! | `document.rs` | schema validation, YAML out and back, consistency rules |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
 //! | `check.rs` | domain checks of model output against the pre-analysis and the plan |
-//! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging |
+//! | `week.rs` | the last 7 days per muscle group, the split of the next session |
+//! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging, the week view |
 
 pub mod catalog;
 pub mod check;
@@ -33,9 +34,11 @@ pub mod render;
 pub mod service;
 mod store;
 pub mod timebox;
+pub mod week;
 
 pub use document::{validate_workout_yaml, DocumentError};
 pub use model::*;
+pub use week::{MuscleWeek, SessionChoice, TrainingWeek};
 
 // What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> workout).
 pub use catalog::{builtin, capabilities_of, WorkoutExercise};

@@ -230,14 +230,20 @@ pub fn frame(
     }
 }
 
-/// Today's session skeleton (see the module docs): the slots with their tier, sets, reps, RIR
-/// and candidates; at least one slot when any exercise is allowed.
+/// Today's session skeleton (see the module docs): the slots of the pre-analysis's split
+/// ([`session_slots`]) with their tier, sets, reps, RIR and candidates; at least one slot when
+/// any exercise is allowed.
 pub fn skeleton<'a>(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
     catalog: &'a [WorkoutExercise],
 ) -> Vec<Slot<'a>> {
-    skeleton_of(request, pre, catalog, FULL_BODY_SLOTS)
+    skeleton_of(
+        request,
+        pre,
+        catalog,
+        session_slots(pre.session.session_type),
+    )
 }
 
 /// The skeleton of `specs` (the kinds of slot, in order) rather than the full-body slots: the
@@ -344,7 +350,8 @@ pub fn skeleton_of<'a>(
 }
 
 /// The plan of `slots` filled with `picks` (one exercise per slot, in order): each planned with
-/// its slot's tier, sets, reps and RIR ([`planned`]), in the full-body frame.
+/// its slot's tier, sets, reps and RIR ([`planned`]), in the frame of the pre-analysis's split
+/// (its reason as the plan's notes when the request gave the days per week).
 pub fn plan_of_slots(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
@@ -353,18 +360,17 @@ pub fn plan_of_slots(
 ) -> AnalyzerPlan {
     let goal = request.meta.goal;
     let inv = &pre.inventory;
-    let exercise_plan = slots
+    let exercise_plan: Vec<PlannedExercise> = slots
         .iter()
         .zip(picks)
         .map(|(s, e)| planned(e, s.tier, s.sets, s.reps, s.rir, goal, pre, inv))
         .collect();
-    frame(
-        request,
-        pre,
-        SessionType::FullBody,
-        exercise_plan,
-        String::new(),
-    )
+    // The split and why, for the user, when the request gave the days per week.
+    let why = match request.days_per_week {
+        Some(_) => pre.session.reason.clone(),
+        None => String::new(),
+    };
+    frame(request, pre, pre.session.session_type, exercise_plan, why)
 }
 
 /// The plan for `request` from its pre-analysis over `catalog`: each slot of the [`skeleton`]
@@ -402,6 +408,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         }
     }
 
@@ -480,5 +487,63 @@ mod tests {
         let other = plan_of_slots(&r, &pre, &slots, &picks);
         assert_eq!((other.meta, other.time_budget), (p.meta, p.time_budget));
         assert_ne!(other.exercise_plan, p.exercise_plan);
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+    use crate::workout::catalog::builtin;
+    use crate::workout::model::{WeightUnit, WorkoutMeta};
+    use crate::workout::preanalysis;
+
+    fn request(minutes: u32, goal: Goal, days_per_week: Option<u32>) -> WorkoutRequest {
+        WorkoutRequest {
+            meta: WorkoutMeta {
+                date: "2025-08-17".into(),
+                location: "gym".into(),
+                units: WeightUnit::Lbs,
+                duration_minutes: minutes,
+                goal,
+            },
+            instructions: String::new(),
+            bans: vec![],
+            equipment: [
+                "eq_barbell_olympic",
+                "eq_squat_rack",
+                "eq_bench_adjustable",
+                "eq_dumbbells_set_5-50",
+                "eq_cable_machine_dual_stack",
+                "eq_pullup_bar",
+            ]
+            .map(String::from)
+            .to_vec(),
+            recent_cardio: vec![],
+            upcoming_cardio: String::new(),
+            recovery: None,
+            history_text: None,
+            days_per_week,
+        }
+    }
+
+    #[test]
+    fn the_split_sets_the_slots_and_the_plan_says_why() {
+        for (days, expected, first) in [
+            (None, SessionType::FullBody, "bb-back-squat"),
+            (Some(3), SessionType::FullBody, "bb-back-squat"),
+            (Some(4), SessionType::Upper, "bb-bench-press"),
+            (Some(6), SessionType::Push, "bb-bench-press"),
+        ] {
+            let r = request(60, Goal::Hypertrophy, days);
+            let date = preanalysis::validate_request(&r).unwrap();
+            let pre = preanalysis::analyze(&r, date, builtin(), &[]);
+            let p = plan(&r, &pre, builtin());
+            assert_eq!(p.session_type, expected, "{days:?}");
+            assert_eq!(p.exercise_plan[0].exercise, first, "{days:?}");
+            assert_eq!(p.notes.is_empty(), days.is_none(), "{days:?}");
+            if days.is_some() {
+                assert_eq!(p.notes, pre.session.reason);
+            }
+        }
     }
 }

@@ -13,6 +13,8 @@
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
 //!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
 //!   is interpreted.
+//! - Split: the session type when the instructions name no focus, from the request's
+//!   `days_per_week` and the logged sessions (`week.rs`).
 //! - Load cap: the last working load x `load_cap_pct`; with thin history (fewer than 2 sessions of
 //!   the exercise in 90 days) the factor is at most 1.0. Without history there is no cap and no
 //!   target load (chosen by feel).
@@ -25,6 +27,7 @@ use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
 use super::model::{FatiguePolicy, TimeBudget, WorkoutRequest};
 use super::timebox;
+use super::week::{self, SessionChoice};
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
 use crate::suggest::e1rm;
@@ -97,6 +100,8 @@ pub struct PreAnalysis {
     /// The request's equipment resolved (with the app's own definitions).
     #[serde(skip)]
     pub inventory: Inventory,
+    /// The split when the instructions name no focus ([`week::next_session`]).
+    pub session: SessionChoice,
 }
 
 impl PreAnalysis {
@@ -146,6 +151,9 @@ pub fn validate_request(r: &WorkoutRequest) -> Result<Date> {
         for (i, s) in list.iter().enumerate() {
             check_len(&format!("{path}[{i}]"), s, 80)?;
         }
+    }
+    if r.days_per_week.is_some_and(|d| !(1..=7).contains(&d)) {
+        return Err(invalid("daysPerWeek", "1 to 7"));
     }
     if r.recent_cardio.len() > 60 {
         return Err(invalid("recentCardio", "at most 60 entries"));
@@ -362,6 +370,11 @@ pub fn analyze_with(
         thin_history: sessions.len() < 3,
         unknown_equipment: inventory.unknown.clone(),
         inventory,
+        session: week::next_session(
+            request.days_per_week,
+            date,
+            &week::sessions_of(history, catalog),
+        ),
     }
 }
 
@@ -387,6 +400,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         }
     }
 

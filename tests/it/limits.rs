@@ -343,7 +343,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 56] = [
+const C_METHODS: [&str; 57] = [
     "workouts.saveCatalogExercise",
     "workouts.savePlan",
     "workouts.plan",
@@ -383,6 +383,7 @@ const C_METHODS: [&str; 56] = [
     "workouts.list",
     "workouts.get",
     "workouts.log",
+    "workouts.week",
     "workouts.validate",
     "workouts.render",
     "workouts.saveExercise",

@@ -36,6 +36,7 @@ fn request(notes: &str, version: Option<SchemaVersion>) -> TodayPlanRequest {
         schema_version: version,
         timezone: Some("Europe/Berlin".into()),
         seed: Some(7),
+        days_per_week: None,
     }
 }
 

@@ -257,8 +257,8 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
     })
 }
 
-/// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N] (--script FILE |
-/// --model GGUF)`: the user's goal and notes on stdin; prints the `PlanTransform` JSON and exits
+/// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N]
+/// [--days-per-week N] (--script FILE | --model GGUF)`: the user's goal and notes on stdin; prints the `PlanTransform` JSON and exits
 /// 0, or the error JSON (exit 2 for rejected model output, 1 otherwise).
 pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
@@ -275,6 +275,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
                 .map_err(|_| Usage("--seed must be a non-negative integer".into()))
         })
         .transpose()?;
+    let days_per_week = crate::workout::days_per_week(f)?;
     let model = match model_flags(f)? {
         Ok(Some(m)) => m,
         Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),
@@ -290,6 +291,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         schema_version,
         timezone: f.get("--timezone").map(|s| s.to_string()),
         seed,
+        days_per_week,
     };
     let model = coachcore::llm::metered::SharedModel {
         model,

@@ -179,6 +179,7 @@ fn demo_generated_plan(coach: &Coach) {
         schema_version: None,
         timezone: None,
         seed: Some(7),
+        days_per_week: None,
     };
     match coach.workouts().today_plan(request) {
         Ok(t) => print_plan(&t.plan),

@@ -5,8 +5,8 @@
 //!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
-//!   [--timezone TZ] [--seed N] (--script FILE | --model GGUF)`: the user's goal and notes on
-//!   stdin. The model writes today's plan (spec 000, `workouts().todayPlan`); prints the
+//!   [--timezone TZ] [--seed N] [--days-per-week N] (--script FILE | --model GGUF)`: the user's
+//!   goal and notes on stdin. The model writes today's plan (spec 000, `workouts().todayPlan`); prints the
 //!   `PlanTransform` JSON (`{"plan":..,"schemaVersion":..,"rulesetVersion":..,"generationId":..}`)
 //!   and exits 0, or the error JSON and exits 2 for rejected model output, 1 otherwise.
 //! - `coach plan select-schema [--supported v1-current,v2-flat] [--override V]`: prints
@@ -54,6 +54,10 @@
 //!   deterministic planner and generator make the workout. The workout is saved in the database.
 //! - `coach workout render`: an analyzer plan JSON (`schemas/analyzer-v1.json`) on stdin; prints
 //!   the deterministic workout YAML and exits 0, or the error JSON and exits 1.
+//! - `coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]`: prints the
+//!   `TrainingWeek` JSON (`workouts().week`: `{"from","to","sessions","muscles":[{"muscle",
+//!   "sets","hardSets"}],"nextSession":{"sessionType","reason"}}`) and exits 0, or the error JSON
+//!   and exits 1.
 //! - `coach demo [--db PATH] [--model GGUF]`: a readable walk through the library's main jobs;
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
@@ -96,7 +100,7 @@ use io::Usage;
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
-  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] --script FILE|--model GGUF   (goal and notes on stdin)
+  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] [--days-per-week N] --script FILE|--model GGUF   (goal and notes on stdin)
   coach plan select-schema [--supported v1-current,v2-flat] [--override VERSION]
   coach suggest evaluate   (one exercise context as JSON on stdin; see README)
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
@@ -108,6 +112,7 @@ const USAGE: &str = "usage:
   coach workout validate   (a workout YAML on stdin)
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
+  coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]
   coach demo [--db PATH] [--model GGUF]
 environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
 
@@ -165,6 +170,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 "--schema",
                 "--timezone",
                 "--seed",
+                "--days-per-week",
                 "--script",
                 "--model",
             ],
@@ -200,6 +206,9 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         }
         ["workout", "validate"] => workout::validate(),
         ["workout", "render"] => workout::render(),
+        ["workout", "week", rest @ ..] => {
+            workout::week(&flags(rest, &["--db", "--date", "--days-per-week"])?)
+        }
         ["workout", "generate", rest @ ..] => workout::generate(&flags(
             rest,
             &[

@@ -1,5 +1,5 @@
-//! `coach workout validate`, `coach workout generate` and `coach workout render`: the workout
-//! flow of spec 001 over the public API.
+//! `coach workout validate`, `coach workout generate`, `coach workout render` and `coach workout
+//! week`: the workout flow of spec 001 over the public API.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -135,4 +135,35 @@ pub(crate) fn render() -> Result<ExitCode, Usage> {
         }
         Err(e) => print_error(&e),
     })
+}
+
+/// `--days-per-week N` (1 to 7 is checked by the library), if given.
+pub(crate) fn days_per_week(f: &HashMap<String, &str>) -> Result<Option<u32>, Usage> {
+    f.get("--days-per-week")
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| Usage("--days-per-week: a number of days, 1 to 7".into()))
+        })
+        .transpose()
+}
+
+/// `coach workout week --db PATH --date D [--days-per-week N]`: the `TrainingWeek` JSON (the last
+/// 7 days per muscle group and the next session's split) and exit 0, or the error JSON and exit 1.
+pub(crate) fn week(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let date = f
+        .get("--date")
+        .ok_or_else(|| Usage("--date is required".into()))?;
+    let days = days_per_week(f)?;
+    Ok(
+        match open(Some(db)).and_then(|c| c.workouts().week(date.to_string(), days)) {
+            Ok(week) => {
+                out!("{}", serde_json::to_string(&week).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => print_error(&e),
+        },
+    )
 }
