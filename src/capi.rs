@@ -1244,6 +1244,30 @@ mod tests {
         assert_eq!(list["ok"][0]["logged"], true);
         invalid_at(&call(&h, "workouts.log", &log), None);
 
+        // The week: the logged set was a warm-up, so no muscle got a working set.
+        let week: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "workouts.week",
+            r#"{"today":"2025-08-17","daysPerWeek":4}"#,
+        ))
+        .unwrap();
+        assert_eq!(week["ok"]["from"], "2025-08-11", "{week}");
+        let muscles = week["ok"]["muscles"].as_array().unwrap();
+        assert_eq!(
+            muscles[0],
+            serde_json::json!({"muscle": "chest", "sets": 0, "hardSets": 0})
+        );
+        assert_eq!(week["ok"]["nextSession"]["sessionType"], "upper");
+        invalid_at(
+            &call(
+                &h,
+                "workouts.week",
+                r#"{"today":"2025-08-17","daysPerWeek":9}"#,
+            ),
+            None,
+        );
+        invalid_at(&call(&h, "workouts.week", r#"{"date":"2025-08-17"}"#), None);
+
         // Validation: the saved YAML is valid; a broken set id is refused with its path.
         let yaml = result["yaml"].as_str().unwrap();
         let req = serde_json::json!({ "yaml": yaml }).to_string();

@@ -11,7 +11,7 @@
 //! | `preanalysis.rs` | request bounds, history facts, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
 //! | `store.rs` | the SQL: workout exercises and equipment, saved workouts |
-//! | `timebox.rs` | set times and the time budget |
+//! | `timebox.rs` | set times, the time budget, supersets when it is short |
 //! | `ids.rs` | workout and set ids |
 //! | `planner.rs` | the deterministic analyzer plan |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |

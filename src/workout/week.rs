@@ -14,9 +14,11 @@
 //!   exercise listing `back` or `traps`) or the legs (`squat`, `hinge`, `lunge`, `legs`,
 //!   `calves`); core exercises none. An exercise without a known pattern goes by its first
 //!   muscle.
-//! - A logged session trained a region when at least a quarter of its regional working sets were
-//!   of it: legs only is a legs day, push or pull only a push or pull day, push and pull an upper
-//!   day, anything else full body; a session of core alone is no split session.
+//! - A logged session trained a region when at least a quarter of the working sets of its
+//!   compound lifts (of all its exercises, when it has no compound lift in a region) were of it:
+//!   legs only is a legs day, push or pull only a push or pull day, push and pull an upper day,
+//!   anything else full body; a session of core alone is no split session. (The accessories of a
+//!   push day, curls or shrugs, do not make it an upper day.)
 //! - The split ([`next_session`]) from the days the user trains per week: none given, 1, 2 or 3:
 //!   full body; 4: upper and lower alternate; 5 to 7: push, pull, legs in turn. The next in the
 //!   rotation follows the most recent split session of the last [`ROTATION_DAYS`] days (after a
@@ -167,20 +169,23 @@ pub struct TrainedSession {
     pub performed_at_ms: i64,
     /// Working sets of push, pull and legs exercises.
     pub sets: [u32; 3],
+    /// Those of compound exercises.
+    pub compound_sets: [u32; 3],
 }
 
 impl TrainedSession {
-    fn of(&self, r: Region) -> u32 {
-        self.sets[r as usize]
-    }
-
     /// The split this session trained (see the module docs); `None` without regional sets.
     pub fn split(&self) -> Option<SessionType> {
-        let total: u32 = self.sets.iter().sum();
+        let sets = if self.compound_sets.iter().sum::<u32>() > 0 {
+            self.compound_sets
+        } else {
+            self.sets
+        };
+        let total: u32 = sets.iter().sum();
         if total == 0 {
             return None;
         }
-        let trained = |r: Region| self.of(r) > 0 && self.of(r) * 4 >= total;
+        let trained = |r: Region| sets[r as usize] > 0 && sets[r as usize] * 4 >= total;
         Some(
             match (
                 trained(Region::Push),
@@ -203,8 +208,10 @@ pub fn sessions_of(
     history: &[ExercisePerformance],
     catalog: &[WorkoutExercise],
 ) -> Vec<TrainedSession> {
-    let regions: HashMap<&str, Option<Region>> =
-        catalog.iter().map(|e| (e.id.as_str(), region(e))).collect();
+    let regions: HashMap<&str, (Option<Region>, bool)> = catalog
+        .iter()
+        .map(|e| (e.id.as_str(), (region(e), e.compound)))
+        .collect();
     let mut by_session: BTreeMap<&str, TrainedSession> = BTreeMap::new();
     for p in history {
         let s = by_session
@@ -213,9 +220,14 @@ pub fn sessions_of(
                 day: Date::from_unix_ms(p.performed_at_ms, 0).days_since_epoch(),
                 performed_at_ms: p.performed_at_ms,
                 sets: [0; 3],
+                compound_sets: [0; 3],
             });
-        if let Some(r) = regions.get(p.catalog_id.as_str()).copied().flatten() {
-            s.sets[r as usize] += p.sets.iter().filter(|s| is_working(s)).count() as u32;
+        if let Some((Some(r), compound)) = regions.get(p.catalog_id.as_str()).copied() {
+            let n = p.sets.iter().filter(|s| is_working(s)).count() as u32;
+            s.sets[r as usize] += n;
+            if compound {
+                s.compound_sets[r as usize] += n;
+            }
         }
     }
     let mut out: Vec<TrainedSession> = by_session.into_values().collect();
@@ -469,6 +481,7 @@ mod tests {
             day,
             performed_at_ms: day * DAY_MS + 17 * 3_600_000,
             sets: [push, pull, legs],
+            compound_sets: [push, pull, legs],
         }
     }
 
@@ -503,24 +516,20 @@ mod tests {
     #[test]
     fn the_rotation_follows_the_most_recent_split_session() {
         use SessionType::*;
-        // Upper and lower: what the last session trained decides.
-        for (last, expected) in [
-            (session(1, 9, 9, 0), Lower),
-            (session(1, 12, 0, 0), Lower),
-            (session(1, 0, 12, 0), Lower),
-            (session(1, 0, 0, 12), Upper),
-            (session(1, 1, 0, 12), Upper),
+        // What the last session trained decides: upper and lower (4 days), push, pull, legs (6).
+        for (days, last, expected) in [
+            (4, session(1, 9, 9, 0), Lower),
+            (4, session(1, 12, 0, 0), Lower),
+            (4, session(1, 0, 12, 0), Lower),
+            (4, session(1, 0, 0, 12), Upper),
+            (4, session(1, 1, 0, 12), Upper),
+            (6, session(1, 12, 0, 0), Pull),
+            (6, session(1, 0, 12, 0), Legs),
+            (6, session(1, 0, 0, 12), Push),
+            (6, session(1, 9, 9, 0), Legs),
         ] {
-            assert_eq!(next(Some(4), &[last.clone()]), expected, "{last:?}");
-        }
-        // Push, pull, legs.
-        for (last, expected) in [
-            (session(1, 12, 0, 0), Pull),
-            (session(1, 0, 12, 0), Legs),
-            (session(1, 0, 0, 12), Push),
-            (session(1, 9, 9, 0), Legs),
-        ] {
-            assert_eq!(next(Some(6), &[last.clone()]), expected, "{last:?}");
+            let got = next(Some(days), std::slice::from_ref(&last));
+            assert_eq!(got, expected, "{days} days after {last:?}");
         }
         // The most recent counts, in any order; a core-only session is skipped.
         let history = [
@@ -609,6 +618,31 @@ mod tests {
         // Ties among the rest keep the rotation's order: after legs, push before pull.
         let history = [session(1, 0, 0, 12), session(2, 0, 0, 12)];
         assert_eq!(next(Some(5), &history), Push);
+    }
+
+    #[test]
+    fn a_session_is_read_from_its_compound_lifts() {
+        use SessionType::*;
+        let of = |sets: [u32; 3], compound_sets: [u32; 3]| {
+            TrainedSession {
+                day: 0,
+                performed_at_ms: 0,
+                sets,
+                compound_sets,
+            }
+            .split()
+        };
+        // Presses with curls and shrugs after them: a push day.
+        assert_eq!(of([9, 6, 0], [9, 0, 0]), Some(Push));
+        assert_eq!(of([9, 6, 0], [9, 6, 0]), Some(Upper));
+        // Arms only (no compound lift): all sets count.
+        assert_eq!(of([6, 6, 0], [0, 0, 0]), Some(Upper));
+        assert_eq!(of([4, 4, 4], [4, 4, 4]), Some(FullBody));
+        assert_eq!(of([6, 0, 6], [6, 0, 6]), Some(FullBody));
+        // A quarter makes a region trained: 3 of 12 is, 3 of 13 is not.
+        assert_eq!(of([3, 0, 9], [3, 0, 9]), Some(FullBody));
+        assert_eq!(of([3, 0, 10], [3, 0, 10]), Some(Legs));
+        assert_eq!(of([0, 0, 0], [0, 0, 0]), None);
     }
 
     #[test]
@@ -758,8 +792,16 @@ mod tests {
         // Newest first; the neck curl goes by its first muscle, which is in no region.
         let sessions = sessions_of(&history, &catalog);
         assert_eq!(
-            sessions.iter().map(|s| s.sets).collect::<Vec<_>>(),
-            vec![[3, 0, 0], [0, 0, 0], [0, 2, 0], [0, 0, 1]],
+            sessions
+                .iter()
+                .map(|s| (s.sets, s.compound_sets))
+                .collect::<Vec<_>>(),
+            vec![
+                ([3, 0, 0], [3, 0, 0]),
+                ([0, 0, 0], [0, 0, 0]),
+                ([0, 2, 0], [0, 2, 0]),
+                ([0, 0, 1], [0, 0, 1])
+            ],
         );
         // The split: the last session (today, bench press) was a push session: lower next.
         assert_eq!(week.next_session.session_type, SessionType::Lower);

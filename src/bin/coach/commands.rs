@@ -258,8 +258,9 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
 }
 
 /// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N]
-/// [--days-per-week N] (--script FILE | --model GGUF)`: the user's goal and notes on stdin; prints the `PlanTransform` JSON and exits
-/// 0, or the error JSON (exit 2 for rejected model output, 1 otherwise).
+/// [--days-per-week N] (--script FILE | --model GGUF)`: the user's goal and notes on stdin;
+/// prints the `PlanTransform` JSON and exits 0, or the error JSON (exit 2 for rejected model
+/// output, 1 otherwise).
 pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let db = f
         .get("--db")

@@ -150,20 +150,17 @@ pub(crate) fn days_per_week(f: &HashMap<String, &str>) -> Result<Option<u32>, Us
 /// `coach workout week --db PATH --date D [--days-per-week N]`: the `TrainingWeek` JSON (the last
 /// 7 days per muscle group and the next session's split) and exit 0, or the error JSON and exit 1.
 pub(crate) fn week(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
-    let db = f
-        .get("--db")
-        .ok_or_else(|| Usage("--db is required".into()))?;
-    let date = f
-        .get("--date")
-        .ok_or_else(|| Usage("--date is required".into()))?;
-    let days = days_per_week(f)?;
-    Ok(
-        match open(Some(db)).and_then(|c| c.workouts().week(date.to_string(), days)) {
-            Ok(week) => {
-                out!("{}", serde_json::to_string(&week).unwrap_or_default());
-                ExitCode::SUCCESS
-            }
-            Err(e) => print_error(&e),
-        },
-    )
+    let [db, date] = ["--db", "--date"].map(|flag| {
+        f.get(flag)
+            .ok_or_else(|| Usage(format!("{flag} is required")))
+    });
+    let (db, date, days) = (db?, date?, days_per_week(f)?);
+    let week = open(Some(db)).and_then(|c| c.workouts().week(date.to_string(), days));
+    Ok(match week {
+        Ok(week) => {
+            out!("{}", serde_json::to_string(&week).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
 }
