@@ -276,7 +276,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
                 .map_err(|_| Usage("--seed must be a non-negative integer".into()))
         })
         .transpose()?;
-    let days_per_week = crate::workout::days_per_week(f)?;
+    let days_per_week = crate::io::days_per_week(f)?;
     let model = match model_flags(f)? {
         Ok(Some(m)) => m,
         Ok(None) => return Err(Usage("plan generate needs --script or --model".into())),

@@ -13,7 +13,7 @@ use coachcore::Workouts;
 use serde::Serialize;
 
 use crate::commands::{job_inputs, JobInputs};
-use crate::io::{open, print_error, stdin_or_refuse, Usage};
+use crate::io::{days_per_week, open, print_error, stdin_or_refuse, Usage};
 use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
@@ -135,16 +135,6 @@ pub(crate) fn render() -> Result<ExitCode, Usage> {
         }
         Err(e) => print_error(&e),
     })
-}
-
-/// `--days-per-week N` (1 to 7 is checked by the library), if given.
-pub(crate) fn days_per_week(f: &HashMap<String, &str>) -> Result<Option<u32>, Usage> {
-    f.get("--days-per-week")
-        .map(|v| {
-            v.parse::<u32>()
-                .map_err(|_| Usage("--days-per-week: a number of days, 1 to 7".into()))
-        })
-        .transpose()
 }
 
 /// `coach workout week --db PATH --date D [--days-per-week N]`: the `TrainingWeek` JSON (the last
