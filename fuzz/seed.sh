@@ -111,6 +111,7 @@ for m, r in [
     ("planner.auditLog", {"limit": 5, "beforeSeq": 9}), ("workouts.todayPlan", {"date": "2026-11-23", "notes": "legs", "units": "kg"}),
     ("workouts.savedTodayPlan", {"date": "2026-11-23"}), ("workouts.recentTodayPlans", {"limit": 5}),
     ("workouts.markTodayPlanDone", {"planId": "p1", "performed": [{"exerciseId": "e1", "sets": [{"weight": 60, "reps": 8}]}]}),
+    ("workouts.week", {"today": "2026-11-23", "daysPerWeek": 4}),
     ("assistant.send", {"message": "Remind me to call mom tomorrow at 5", "mode": "auto", "today": "2026-11-23"}),
     ("workouts.log", {"workoutId": "w1", "sets": []}), ("workouts.saveCatalogExercise", {"id": "bb-back-squat", "name": "Back squat"}),
     ("workouts.logSession", {"id": "s1"}), ("workouts.render", {}), ("unknown.method", {}),

@@ -442,6 +442,15 @@ struct HistoryRequest {
     unit: Option<crate::suggest::model::WeightUnit>,
 }
 
+/// The request of `workouts.week`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WeekRequest {
+    today: String,
+    #[serde(default)]
+    days_per_week: Option<u32>,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ItemRequest {
@@ -586,6 +595,10 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             .list(parse_request::<LimitRequest>(request)?.limit)?),
         "workouts.get" => out(coach.workouts().get(id()?)?),
         "workouts.log" => out(coach.workouts().log(parse_request(request)?)?),
+        "workouts.week" => {
+            let r: WeekRequest = parse_request(request)?;
+            out(coach.workouts().week(r.today, r.days_per_week)?)
+        }
         "workouts.validate" => out(crate::ffi::validate_workout_yaml(
             parse_request::<YamlRequest>(request)?.yaml,
         )),
@@ -704,6 +717,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `workouts.list` | `{"limit": N}` | `[WorkoutSummary]`, newest first |
 /// | `workouts.get` | `{"id": workoutId}` | `WorkoutResult` (with the actual values once logged) or `null` |
 /// | `workouts.log` | `WorkoutLog` | `null` |
+/// | `workouts.week` | `{"today": D, "daysPerWeek": N}` (`daysPerWeek` optional, 1 to 7) | `TrainingWeek` (`{"from", "to", "sessions", "muscles": [{"muscle", "sets", "hardSets"}], "nextSession": {"sessionType", "reason"}}`) |
 /// | `workouts.validate` | `{"yaml": Y}` | `{"workout": Workout, "error": null}` or `{"workout": null, "error": {"code": "invalid_yaml"\|"schema_violation", "path": P, "detail": D}}` |
 /// | `workouts.render` | an analyzer plan (`schemas/analyzer-v1.json`) | the deterministic workout YAML (a string) |
 /// | `workouts.saveExercise` | `WorkoutExercise` | `null` |
@@ -1242,6 +1256,30 @@ mod tests {
             serde_json::from_str(&call(&h, "workouts.list", r#"{"limit":10}"#)).unwrap();
         assert_eq!(list["ok"][0]["logged"], true);
         invalid_at(&call(&h, "workouts.log", &log), None);
+
+        // The week: the logged set was a warm-up, so no muscle got a working set.
+        let week: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "workouts.week",
+            r#"{"today":"2025-08-17","daysPerWeek":4}"#,
+        ))
+        .unwrap();
+        assert_eq!(week["ok"]["from"], "2025-08-11", "{week}");
+        let muscles = week["ok"]["muscles"].as_array().unwrap();
+        assert_eq!(
+            muscles[0],
+            serde_json::json!({"muscle": "chest", "sets": 0, "hardSets": 0})
+        );
+        assert_eq!(week["ok"]["nextSession"]["sessionType"], "upper");
+        invalid_at(
+            &call(
+                &h,
+                "workouts.week",
+                r#"{"today":"2025-08-17","daysPerWeek":9}"#,
+            ),
+            None,
+        );
+        invalid_at(&call(&h, "workouts.week", r#"{"date":"2025-08-17"}"#), None);
 
         // Validation: the saved YAML is valid; a broken set id is refused with its path.
         let yaml = result["yaml"].as_str().unwrap();

@@ -214,6 +214,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             timezone: None,
             seed: Some(1),
             units: None,
+            days_per_week: None,
         };
         let model: Arc<dyn LanguageModel> = counting.clone();
         let started = Instant::now();

@@ -1,5 +1,5 @@
 //! [`Workouts`], its generated workouts (spec 001): `generate` with a listener and a task handle,
-//! saved workouts, `log`, the app's own exercises and equipment; and the free
+//! saved workouts, `log`, the training `week`, the app's own exercises and equipment; and the free
 //! `validateWorkoutYaml`. Today's plan is in `today.rs`, training plans and history in
 //! `training.rs`. Each method delegates to `workout::service` or `workout::document`.
 
@@ -20,6 +20,7 @@ use crate::workout::model::{
     WorkoutStage, WorkoutSummary,
 };
 use crate::workout::service::{self, WorkoutSink};
+use crate::workout::week::TrainingWeek;
 
 /// Largest workout request read from JSON (bytes).
 const MAX_REQUEST_BYTES: usize = crate::kernel::limits::MAX_JOB_REQUEST_BYTES;
@@ -142,6 +143,25 @@ impl Workouts {
     /// `InvalidArgument` for one already logged or a bad set.
     pub fn log(&self, log: WorkoutLog) -> Result<(), CoachError> {
         Ok(service::log_workout(&self.store, &*self.clock, &log)?)
+    }
+
+    /// What the last 7 days of training gave each muscle group, and the split of the next
+    /// session: `today` (`YYYY-MM-DD`, the user's local date) and the 6 days before it, read from
+    /// the logged training (`log` and `logSession`). Per muscle of the workout catalog (`chest`,
+    /// `lats`, `quads`, ...; the built-in groups always, with zeros): working sets (no warm-ups)
+    /// and hard sets (3 reps in reserve or fewer, as the logged workout prescribed; a set logged
+    /// through `logSession`, which has no RIR, counts as hard). Each set counts for every muscle
+    /// its exercise lists. `nextSession` is what `generate` plans when the instructions name no
+    /// focus, given `daysPerWeek` (1 to 7; `None`: full body), with its reason. Throws
+    /// `InvalidArgument` for a malformed date or days outside 1 to 7. Reads the database: call
+    /// it off the main thread.
+    #[uniffi::method(default(days_per_week = None))]
+    pub fn week(
+        &self,
+        today: String,
+        days_per_week: Option<u32>,
+    ) -> Result<TrainingWeek, CoachError> {
+        Ok(service::week(&self.store, &today, days_per_week)?)
     }
 
     /// Adds or replaces an exercise of the app's own workout catalog.

@@ -20,45 +20,20 @@ use super::notes::{DayReading, Focus};
 use super::{Energy, PlanExercise, SchemaVersion, TodayPlan, TodayPlanRequest};
 use crate::kernel::units::WeightUnit;
 use crate::workout::{
-    Goal, PlanTier, Slot, SlotSpec, WorkoutExercise, WorkoutMeta, WorkoutRequest, FULL_BODY_SLOTS,
+    session_slots, Goal, PlanTier, SessionType, Slot, SlotSpec, WorkoutExercise, WorkoutMeta,
+    WorkoutRequest,
 };
 
-/// The slots of a focus (full body and core: the workout flow's full-body slots).
+/// The slots of a focus (full body and core: the workout flow's full-body slots; the others
+/// the workout flow's tables of the same split).
 pub fn slot_specs(focus: Focus) -> &'static [SlotSpec] {
-    use PlanTier::{A, B, C};
-    match focus {
-        Focus::FullBody | Focus::Core => FULL_BODY_SLOTS,
-        Focus::UpperBody => &[
-            (A, &["push_h"], "main press"),
-            (A, &["pull_v", "pull_h"], "main pull"),
-            (B, &["push_v", "push_h"], "second press"),
-            (B, &["pull_h", "back", "pull_v"], "row"),
-            (C, &["arms"], "arm accessory"),
-            (C, &["shoulders", "chest"], "shoulder or chest accessory"),
-        ],
-        Focus::LowerBody => &[
-            (A, &["squat"], "main squat"),
-            (A, &["hinge"], "main hinge"),
-            (B, &["lunge", "squat"], "single-leg or second squat"),
-            (B, &["legs", "hinge"], "leg accessory"),
-            (C, &["calves", "legs"], "calf or leg accessory"),
-            (C, &["core"], "core"),
-        ],
-        Focus::Push => &[
-            (A, &["push_h"], "main press"),
-            (B, &["push_v"], "overhead press"),
-            (B, &["push_h", "chest"], "second press"),
-            (C, &["shoulders"], "shoulder accessory"),
-            (C, &["arms"], "triceps or arm accessory"),
-        ],
-        Focus::Pull => &[
-            (A, &["pull_v", "pull_h"], "main pull"),
-            (B, &["pull_h", "pull_v"], "row"),
-            (B, &["back", "hinge"], "back accessory"),
-            (C, &["arms"], "biceps or arm accessory"),
-            (C, &["shoulders"], "rear shoulder accessory"),
-        ],
-    }
+    session_slots(match focus {
+        Focus::FullBody | Focus::Core => SessionType::FullBody,
+        Focus::UpperBody => SessionType::Upper,
+        Focus::LowerBody => SessionType::Lower,
+        Focus::Push => SessionType::Push,
+        Focus::Pull => SessionType::Pull,
+    })
 }
 
 /// The predefined blocks around the working blocks, with their minutes.
@@ -135,6 +110,7 @@ pub fn workout_request(
         upcoming_cardio: String::new(),
         recovery: None,
         history_text: None,
+        days_per_week: r.days_per_week,
     }
 }
 
@@ -504,6 +480,7 @@ mod tests {
             timezone: None,
             seed: Some(1),
             units: None,
+            days_per_week: None,
         }
     }
 
@@ -655,7 +632,7 @@ mod tests {
             .iter()
             .find(|e| e.id == "bodyweight-squat")
             .unwrap();
-        let mut legs = skeleton_of(&w, &pre, builtin(), FULL_BODY_SLOTS);
+        let mut legs = skeleton_of(&w, &pre, builtin(), crate::workout::FULL_BODY_SLOTS);
         assert!(!legs
             .iter()
             .any(|s| s.candidates.iter().any(|c| c.id == squat.id)));

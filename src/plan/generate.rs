@@ -51,6 +51,11 @@ pub struct TodayPlanRequest {
     #[serde(default)]
     #[uniffi(default = None)]
     pub units: Option<WeightUnit>,
+    /// Days a week the user trains, 1 to 7, if the app knows: notes that name no focus then get
+    /// the split of the workout flow (`WorkoutRequest.daysPerWeek`). `None`: full body.
+    #[serde(default)]
+    #[uniffi(default = None)]
+    pub days_per_week: Option<u32>,
 }
 
 impl TodayPlanRequest {
@@ -79,6 +84,9 @@ pub fn validate_request(r: &TodayPlanRequest) -> Result<()> {
     }
     if r.notes.chars().count() > MAX_NOTES_CHARS {
         return Err(invalid("notes", "at most 4000 characters"));
+    }
+    if r.days_per_week.is_some_and(|d| !(1..=7).contains(&d)) {
+        return Err(invalid("daysPerWeek", "1 to 7"));
     }
     if let Some(tz) = &r.timezone {
         if tz.chars().count() > MAX_TIMEZONE_CHARS || tz.chars().any(char::is_control) {
@@ -113,6 +121,7 @@ mod tests {
             timezone: None,
             seed: None,
             units: None,
+            days_per_week: None,
         }
     }
 

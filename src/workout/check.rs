@@ -330,6 +330,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         }
     }
 

@@ -329,6 +329,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         };
         let date = preanalysis::validate_request(&r).unwrap();
         let pre = preanalysis::analyze(&r, date, builtin(), &[]);

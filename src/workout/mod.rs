@@ -11,14 +11,15 @@
 //! | `preanalysis.rs` | request bounds, history facts and progression state, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
 //! | `store.rs` | the SQL: workout exercises and equipment, saved workouts (upgraded when read) |
-//! | `timebox.rs` | set times and the time budget |
+//! | `timebox.rs` | set times, the time budget, supersets when it is short |
 //! | `ids.rs` | workout and set ids |
 //! | `planner.rs` | the deterministic analyzer plan; each exercise's load, reps and reason from the progression engine (`prescribe`) |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
 //! | `document.rs` | schema validation, YAML out and back, consistency rules, the upgrade of documents in the library's earlier form |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
 //! | `check.rs` | domain checks of model output against the pre-analysis and the plan |
-//! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging |
+//! | `week.rs` | the last 7 days per muscle group, the split of the next session |
+//! | `service.rs` | the flow over the store and the model: events, repairs, saving, logging, the week view |
 
 pub mod catalog;
 pub mod check;
@@ -33,16 +34,19 @@ pub mod render;
 pub mod service;
 mod store;
 pub mod timebox;
+pub mod week;
 
 pub use document::{validate_workout_yaml, DocumentError};
 pub use model::*;
+pub use week::{MuscleWeek, SessionChoice, TrainingWeek};
 
 // What today's plan uses (ARCHITECTURE.md, "Feature edges": plan -> workout).
 pub use catalog::{builtin, capabilities_of, LoadKind, WorkoutExercise};
 pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
 pub use document::validator as document_validator;
 pub use planner::{
-    plan_of_slots, prescribe, skeleton_of, Prescription, Slot, SlotSpec, FULL_BODY_SLOTS,
+    plan_of_slots, prescribe, session_slots, skeleton_of, Prescription, Slot, SlotSpec,
+    FULL_BODY_SLOTS,
 };
 pub use preanalysis::{analyze, validate_request, PreAnalysis};
 pub use service::{exercises, log_performed, pre_analysis_over, PerformedExercise};

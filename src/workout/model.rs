@@ -109,6 +109,13 @@ pub struct WorkoutRequest {
     /// database).
     #[serde(default)]
     pub history_text: Option<String>,
+    /// Days a week the user trains, 1 to 7, if the app knows. A session whose instructions name
+    /// no focus then follows a split: full body for 1 to 3 days, upper and lower in turn for 4,
+    /// push, pull and legs in turn for 5 to 7, after the logged sessions and balanced over the
+    /// last 7 days (`workouts().week` shows the choice and why). `None`: full body.
+    #[serde(default)]
+    #[uniffi(default = None)]
+    pub days_per_week: Option<u32>,
 }
 
 /// The tier of an exercise in the analyzer plan.

@@ -1,12 +1,15 @@
-//! The deterministic analyzer (pure): today's session skeleton and a full-body analyzer plan
-//! built from it, so the whole flow works with no model (source `deterministic`).
+//! The deterministic analyzer (pure): today's session skeleton and an analyzer plan built from
+//! it, so the whole flow works with no model (source `deterministic`).
 //!
 //! The skeleton ([`skeleton`]) is a list of slots, each with its tier, sets, rep range and RIR
 //! computed by code and up to [`MAX_SLOT_CANDIDATES`] allowed exercises that may fill it; the model
-//! picks one per slot, the deterministic plan takes each slot's first. Slots, in order: Tier A a
+//! picks one per slot, the deterministic plan takes each slot's first. The slots are those of the
+//! pre-analysis's split ([`session_slots`]; `week.rs` chooses it). Full body, in order: Tier A a
 //! squat or hinge and a horizontal push or vertical pull compound; Tier B a horizontal or vertical
 //! pull, a vertical push, lunge or horizontal push; Tier C an arm and a core, shoulder, chest or
-//! leg accessory. Candidates: allowed today (equipment, bans, anti-repeat), of the slot's patterns
+//! leg accessory. Upper, lower (and legs), push and pull: the tables [`UPPER_SLOTS`],
+//! [`LOWER_SLOTS`], [`PUSH_SLOTS`], [`PULL_SLOTS`]. Candidates: allowed today (equipment, bans,
+//! anti-repeat), of the slot's patterns
 //! (Tier A: compounds only), not offered in an earlier slot (so no answer repeats an exercise);
 //! ordered exercises with history first (loads are known), then one of each pattern before a
 //! second of any, then catalog order. A slot without a candidate is left out; when every slot is
@@ -14,7 +17,10 @@
 //! strength 4x3-5, 3x6-8, 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15,
 //! 2x15-20, 2x15-20; general 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue
 //! shift). Sets are trimmed from C, then B, to the budget's working sets; when one set per slot is
-//! still too many, the last slots are left out.
+//! still too many, the last slots are left out. When sets were trimmed, the picked antagonists
+//! become supersets and sets come back as far as the minutes allow
+//! ([`timebox::superset_when_short`]). The plan's `session_type` is the split; its notes say why
+//! when the request gave the days per week.
 //!
 //! Target loads and reps ([`prescribe`]): the suggestion engine's next prescription
 //! (`suggest::progress`: reps up within the range at a load, a load step after the top of the
@@ -55,6 +61,64 @@ pub const FULL_BODY_SLOTS: &[SlotSpec] = &[
         "core or shoulder accessory",
     ),
 ];
+
+/// The upper-body slots: presses, pulls and rows, arms, shoulders or chest.
+pub const UPPER_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["push_h"], "main press"),
+    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
+    (PlanTier::B, &["push_v", "push_h"], "second press"),
+    (PlanTier::B, &["pull_h", "back", "pull_v"], "row"),
+    (PlanTier::C, &["arms"], "arm accessory"),
+    (
+        PlanTier::C,
+        &["shoulders", "chest"],
+        "shoulder or chest accessory",
+    ),
+];
+
+/// The lower-body (legs) slots: a squat, a hinge, single-leg work, leg and calf accessories,
+/// core.
+pub const LOWER_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["squat"], "main squat"),
+    (PlanTier::A, &["hinge"], "main hinge"),
+    (
+        PlanTier::B,
+        &["lunge", "squat"],
+        "single-leg or second squat",
+    ),
+    (PlanTier::B, &["legs", "hinge"], "leg accessory"),
+    (PlanTier::C, &["calves", "legs"], "calf or leg accessory"),
+    (PlanTier::C, &["core"], "core"),
+];
+
+/// The push slots: presses, shoulders, triceps.
+pub const PUSH_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["push_h"], "main press"),
+    (PlanTier::B, &["push_v"], "overhead press"),
+    (PlanTier::B, &["push_h", "chest"], "second press"),
+    (PlanTier::C, &["shoulders"], "shoulder accessory"),
+    (PlanTier::C, &["arms"], "triceps or arm accessory"),
+];
+
+/// The pull slots: pulls and rows, back, biceps, rear shoulders.
+pub const PULL_SLOTS: &[SlotSpec] = &[
+    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
+    (PlanTier::B, &["pull_h", "pull_v"], "row"),
+    (PlanTier::B, &["back", "hinge"], "back accessory"),
+    (PlanTier::C, &["arms"], "biceps or arm accessory"),
+    (PlanTier::C, &["shoulders"], "rear shoulder accessory"),
+];
+
+/// The slots of a session type (lower body and legs share theirs).
+pub fn session_slots(t: SessionType) -> &'static [SlotSpec] {
+    match t {
+        SessionType::FullBody => FULL_BODY_SLOTS,
+        SessionType::Upper => UPPER_SLOTS,
+        SessionType::Lower | SessionType::Legs => LOWER_SLOTS,
+        SessionType::Push => PUSH_SLOTS,
+        SessionType::Pull => PULL_SLOTS,
+    }
+}
 
 /// Most exercises offered for one slot.
 pub const MAX_SLOT_CANDIDATES: usize = 4;
@@ -270,14 +334,20 @@ pub fn frame(
     }
 }
 
-/// Today's session skeleton (see the module docs): the slots with their tier, sets, reps, RIR
-/// and candidates; at least one slot when any exercise is allowed.
+/// Today's session skeleton (see the module docs): the slots of the pre-analysis's split
+/// ([`session_slots`]) with their tier, sets, reps, RIR and candidates; at least one slot when
+/// any exercise is allowed.
 pub fn skeleton<'a>(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
     catalog: &'a [WorkoutExercise],
 ) -> Vec<Slot<'a>> {
-    skeleton_of(request, pre, catalog, FULL_BODY_SLOTS)
+    skeleton_of(
+        request,
+        pre,
+        catalog,
+        session_slots(pre.session.session_type),
+    )
 }
 
 /// The skeleton of `specs` (the kinds of slot, in order) rather than the full-body slots: the
@@ -384,7 +454,8 @@ pub fn skeleton_of<'a>(
 }
 
 /// The plan of `slots` filled with `picks` (one exercise per slot, in order): each planned with
-/// its slot's tier, sets, reps and RIR ([`planned`]), in the full-body frame.
+/// its slot's tier, sets, reps and RIR ([`planned`]), in the frame of the pre-analysis's split
+/// (its reason as the plan's notes when the request gave the days per week).
 pub fn plan_of_slots(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
@@ -393,18 +464,39 @@ pub fn plan_of_slots(
 ) -> AnalyzerPlan {
     let goal = request.meta.goal;
     let inv = &pre.inventory;
-    let exercise_plan = slots
+    let mut exercise_plan: Vec<PlannedExercise> = slots
         .iter()
         .zip(picks)
         .map(|(s, e)| planned(e, s.tier, s.sets, s.reps, s.rir, goal, pre, inv))
         .collect();
-    frame(
-        request,
-        pre,
-        SessionType::FullBody,
-        exercise_plan,
-        String::new(),
-    )
+    // Sets the budget cut: antagonists in supersets keep more of them.
+    let full: Vec<u32> = slots.iter().map(|s| prescription(goal, s.tier).0).collect();
+    // The renderer's ramp: 3 sets before the first Tier A compound with a load, 1 without.
+    let ramp = exercise_plan
+        .iter()
+        .zip(picks)
+        .find(|(p, e)| p.tier == PlanTier::A && e.compound)
+        .map_or(0, |(p, _)| {
+            if p.targets.target_load.is_some() {
+                3
+            } else {
+                1
+            }
+        });
+    timebox::superset_when_short(
+        &mut exercise_plan,
+        picks,
+        &full,
+        ramp,
+        request.meta.duration_minutes,
+        2 * pre.budget.max_working_sets,
+    );
+    // The split and why, for the user, when the request gave the days per week.
+    let why = match request.days_per_week {
+        Some(_) => pre.session.reason.clone(),
+        None => String::new(),
+    };
+    frame(request, pre, pre.session.session_type, exercise_plan, why)
 }
 
 /// The plan for `request` from its pre-analysis over `catalog`: each slot of the [`skeleton`]
@@ -423,8 +515,8 @@ pub fn plan(
 mod tests {
     use super::*;
     use crate::workout::catalog::builtin;
-    use crate::workout::model::{WeightUnit, WorkoutMeta};
-    use crate::workout::preanalysis;
+    use crate::workout::model::{SetTier, WeightUnit, WorkoutMeta};
+    use crate::workout::{document, preanalysis, render};
 
     fn request(equipment: &[&str], minutes: u32, goal: Goal) -> WorkoutRequest {
         WorkoutRequest {
@@ -442,6 +534,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         }
     }
 
@@ -633,5 +726,194 @@ mod tests {
         let other = plan_of_slots(&r, &pre, &slots, &picks);
         assert_eq!((other.meta, other.time_budget), (p.meta, p.time_budget));
         assert_ne!(other.exercise_plan, p.exercise_plan);
+    }
+
+    /// Seconds the rendered `w` takes: each set's work and rest, one set-up per exercise.
+    fn rendered_seconds(w: &crate::workout::Workout) -> u32 {
+        let mut seen = std::collections::HashSet::new();
+        w.sets
+            .iter()
+            .map(|s| {
+                let per_side = s.tier != SetTier::W
+                    && render::find(builtin(), &s.exercise).is_some_and(|e| e.per_side);
+                timebox::set_seconds(s.rest_s, per_side)
+                    + if seen.insert(&s.exercise) {
+                        timebox::EXERCISE_SETUP_S
+                    } else {
+                        0
+                    }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn a_short_session_pairs_antagonists_and_keeps_more_sets_within_its_minutes() {
+        // (minutes, goal, days a week, the pairs, working sets kept by the budget alone, with
+        // supersets)
+        for (minutes, goal, days, pairs, budget_sets, kept) in [
+            (
+                20,
+                Goal::Hypertrophy,
+                None,
+                &[("bb-bench-press", "bb-bent-over-row")][..],
+                4,
+                5,
+            ),
+            (
+                20,
+                Goal::Strength,
+                Some(4),
+                &[("bb-bench-press", "bb-bent-over-row")][..],
+                2,
+                4,
+            ),
+            (
+                30,
+                Goal::Hypertrophy,
+                Some(4),
+                &[
+                    ("bb-bench-press", "bb-bent-over-row"),
+                    ("bb-overhead-press", "db-one-arm-row"),
+                ][..],
+                8,
+                11,
+            ),
+        ] {
+            let mut r = request(GYM, minutes, goal);
+            r.days_per_week = days;
+            let date = preanalysis::validate_request(&r).unwrap();
+            let pre = preanalysis::analyze(&r, date, builtin(), &[]);
+            let slots = skeleton(&r, &pre, builtin());
+            let p = plan(&r, &pre, builtin());
+            let case = format!("{minutes} min {goal:?}");
+            assert_eq!(
+                slots.iter().map(|s| s.sets).sum::<u32>(),
+                budget_sets,
+                "{case}"
+            );
+            let sets: u32 = p.exercise_plan.iter().map(|e| e.working_sets).sum();
+            assert_eq!(sets, kept, "{case}");
+            let labelled: Vec<(&str, &str)> = (1..=9)
+                .map(|k| {
+                    p.exercise_plan
+                        .iter()
+                        .filter(|e| e.superset.as_deref() == Some(format!("S{k}").as_str()))
+                        .map(|e| e.exercise.as_str())
+                        .collect::<Vec<_>>()
+                })
+                .take_while(|g| !g.is_empty())
+                .map(|g| (g[0], g[1]))
+                .collect();
+            assert_eq!(labelled, pairs, "{case}");
+            // The pair shares one rest: the longer of the two (Tier A's rest when one is A).
+            let rest_of = |x: &str| {
+                let e = p.exercise_plan.iter().find(|e| e.exercise == x).unwrap();
+                match e.tier {
+                    PlanTier::A => timebox::default_rest(goal),
+                    _ => timebox::accessory_rest(goal),
+                }
+            };
+            // Rendered: the pair alternates, the first set of a round without rest; the session
+            // fits its minutes, so no set is moved down a tier.
+            let w = render::render(&p, builtin(), &pre.inventory, 1);
+            assert!(document::validate_workout_yaml(&document::to_yaml(&w)).is_ok());
+            for (a, b) in pairs {
+                let rest = rest_of(a).max(rest_of(b));
+                for x in [a, b] {
+                    let e = p.exercise_plan.iter().find(|e| e.exercise == *x).unwrap();
+                    assert_eq!(e.rest_s, rest, "{case} {x}");
+                }
+                let sets_of = |x: &str| {
+                    p.exercise_plan
+                        .iter()
+                        .find(|e| e.exercise == x)
+                        .map_or(0, |e| e.working_sets)
+                };
+                let (na, nb) = (sets_of(a), sets_of(b));
+                let mut expected = Vec::new();
+                for r in 0..na.max(nb) {
+                    match (r < na, r < nb) {
+                        (true, true) => expected.extend([(*a, 0), (*b, rest)]),
+                        (true, false) => expected.push((*a, rest)),
+                        _ => expected.push((*b, rest)),
+                    }
+                }
+                let done: Vec<(&str, u32)> = w
+                    .sets
+                    .iter()
+                    .filter(|s| s.tier != SetTier::W && (s.exercise == *a || s.exercise == *b))
+                    .map(|s| (s.exercise.as_str(), s.rest_s))
+                    .collect();
+                assert_eq!(done, expected, "{case}");
+                // Together: no other exercise's set between them.
+                let at: Vec<usize> = w
+                    .sets
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.tier != SetTier::W && (s.exercise == *a || s.exercise == *b))
+                    .map(|(i, _)| i)
+                    .collect();
+                assert_eq!(at.last().unwrap() - at[0] + 1, at.len(), "{case}");
+            }
+            assert!(
+                rendered_seconds(&w) <= timebox::available_seconds(minutes),
+                "{case}: {} s",
+                rendered_seconds(&w)
+            );
+            for (e, planned) in p.exercise_plan.iter().map(|e| (e, SetTier::from(e.tier))) {
+                assert!(w
+                    .sets
+                    .iter()
+                    .filter(|s| s.exercise == e.exercise && s.tier != SetTier::W)
+                    .all(|s| s.tier == planned));
+            }
+            // The same plan without supersets does not fit: sets move down a tier.
+            let mut plain = p.clone();
+            for e in &mut plain.exercise_plan {
+                e.superset = None;
+            }
+            let picks: Vec<&WorkoutExercise> = plain
+                .exercise_plan
+                .iter()
+                .map(|e| render::find(builtin(), &e.exercise).unwrap())
+                .collect();
+            let ramp = u32::from(p.exercise_plan[0].targets.target_load.is_none());
+            assert!(
+                timebox::plan_seconds(&plain.exercise_plan, &picks, ramp)
+                    > timebox::available_seconds(minutes),
+                "{case}"
+            );
+        }
+        // An hour cuts nothing: no supersets.
+        let r = request(GYM, 60, Goal::Hypertrophy);
+        let date = preanalysis::validate_request(&r).unwrap();
+        let p = plan(
+            &r,
+            &preanalysis::analyze(&r, date, builtin(), &[]),
+            builtin(),
+        );
+        assert!(p.exercise_plan.iter().all(|e| e.superset.is_none()));
+    }
+
+    #[test]
+    fn the_split_sets_the_slots_and_the_plan_says_why() {
+        for (days, expected, first) in [
+            (None, SessionType::FullBody, "bb-back-squat"),
+            (Some(3), SessionType::FullBody, "bb-back-squat"),
+            (Some(4), SessionType::Upper, "bb-bench-press"),
+            (Some(6), SessionType::Push, "bb-bench-press"),
+        ] {
+            let mut r = request(GYM, 60, Goal::Hypertrophy);
+            r.days_per_week = days;
+            let date = preanalysis::validate_request(&r).unwrap();
+            let pre = preanalysis::analyze(&r, date, builtin(), &[]);
+            let p = plan(&r, &pre, builtin());
+            assert_eq!(p.session_type, expected, "{days:?}");
+            assert_eq!(p.exercise_plan[0].exercise, first, "{days:?}");
+            assert_eq!(p.notes.is_empty(), days.is_none(), "{days:?}");
+            if days.is_some() {
+                assert_eq!(p.notes, pre.session.reason);
+            }
+        }
     }
 }

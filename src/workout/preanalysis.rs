@@ -13,6 +13,8 @@
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
 //!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
 //!   is interpreted.
+//! - Split: the session type when the instructions name no focus, from the request's
+//!   `days_per_week` and the logged sessions (`week.rs`).
 //! - Progression state: per exercise, the suggestion engine's [`ProgressionState`] of its sessions
 //!   (the load progression continues from, the sessions at it, lighter days, the best e1RM); the
 //!   planner's next prescription reads it (`planner::prescribe`).
@@ -32,6 +34,7 @@ use super::catalog::{Inventory, WorkoutExercise};
 use super::fatigue::{self, FatigueAssessment};
 use super::model::{FatiguePolicy, TimeBudget, WeightUnit, WorkoutRequest};
 use super::timebox;
+use super::week::{self, SessionChoice};
 use crate::kernel::date::Date;
 use crate::kernel::error::{Error, Result};
 use crate::suggest::{
@@ -110,6 +113,8 @@ pub struct PreAnalysis {
     pub inventory: Inventory,
     /// The request's unit: every weight above is in it.
     pub units: WeightUnit,
+    /// The split when the instructions name no focus ([`week::next_session`]).
+    pub session: SessionChoice,
 }
 
 impl PreAnalysis {
@@ -159,6 +164,9 @@ pub fn validate_request(r: &WorkoutRequest) -> Result<Date> {
         for (i, s) in list.iter().enumerate() {
             check_len(&format!("{path}[{i}]"), s, 80)?;
         }
+    }
+    if r.days_per_week.is_some_and(|d| !(1..=7).contains(&d)) {
+        return Err(invalid("daysPerWeek", "1 to 7"));
     }
     if r.recent_cardio.len() > 60 {
         return Err(invalid("recentCardio", "at most 60 entries"));
@@ -417,6 +425,11 @@ pub fn analyze_with(
         unknown_equipment: inventory.unknown.clone(),
         inventory,
         units: request.meta.units,
+        session: week::next_session(
+            request.days_per_week,
+            date,
+            &week::sessions_of(history, catalog),
+        ),
     }
 }
 
@@ -442,6 +455,7 @@ mod tests {
             upcoming_cardio: String::new(),
             recovery: None,
             history_text: None,
+            days_per_week: None,
         }
     }
 

@@ -9,6 +9,11 @@
 //!   without a working load one set on the empty bar (barbell) or by feel. RIR 4, 60 s rest.
 //! - Fatigue policy: working RIR = targets.rir + rir_shift (at most 4); working load = the target
 //!   load capped at `load_cap`, rounded to a loadable weight not above the cap.
+//! - Supersets: the exercises of one `superset` label are done in rounds at the place of the
+//!   first (warm-ups first): one set of each in plan order, each set followed by its partner's at
+//!   once (`rest_s` 0), the last of a round with its own rest (the pair's shared rest). An
+//!   exercise with more sets than its partner does the rest alone. Unlabelled exercises one
+//!   after the other, as planned.
 //! - Time-boxing: sets are walked in order with their time (`timebox.rs`); a set that ends past
 //!   the budget moves down a tier (A to B, B to C) and loses `must`; `cut_order` lists the tiers
 //!   to drop, C then B, those the document has sets of (`["C", "B"]`, as the original app writes
@@ -206,6 +211,21 @@ pub fn planned_warmups(
     warmups(p, def, n, working_load(p, Some(def), inv, unit), inv, unit)
 }
 
+/// The exercises of `plan` in the order they are done, grouped: one group per superset label
+/// (its exercises in plan order, at the place of the first) and one per exercise without a
+/// label.
+pub fn superset_groups(plan: &AnalyzerPlan) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
+    for (i, p) in plan.exercise_plan.iter().enumerate() {
+        let label = p.superset.as_deref();
+        match groups.iter_mut().find(|g| label.is_some() && g.0 == label) {
+            Some(g) => g.1.push(i),
+            None => groups.push((label, vec![i])),
+        }
+    }
+    groups.into_iter().map(|g| g.1).collect()
+}
+
 /// Renders `plan` into the Workout v1.2 document; `seq` is the workout's number on its date and
 /// location (the id's `NN`). Exercises missing from `catalog` render as body-weight accessories.
 pub fn render(
@@ -217,8 +237,8 @@ pub fn render(
     let unit = plan.meta.units;
     let shift = plan.fatigue_policy.rir_shift;
     let ramp_at = ramp_exercise(plan, catalog);
-    // (set, seconds it takes, first set of its exercise)
-    let mut sets: Vec<(WorkoutSet, u32, bool)> = Vec::new();
+    // Per exercise: its warm-up and working sets, and whether its reps are per side.
+    let mut blocks: Vec<(Vec<WorkoutSet>, Vec<WorkoutSet>, bool)> = Vec::new();
     for (i, p) in plan.exercise_plan.iter().enumerate() {
         let fallback;
         let def = match find(catalog, &p.exercise) {
@@ -238,29 +258,19 @@ pub fn render(
             }
         };
         let work = working_load(p, Some(def), inv, unit);
-        let mut first = true;
-        if ramp_at == Some(i) {
+        let warm = if ramp_at == Some(i) {
             let n = plan.tiers.warmup_policy.ramp_sets.max(p.warmups);
-            for w in warmups(p, def, n, work, inv, unit) {
-                sets.push((
-                    w,
-                    timebox::set_seconds(timebox::WARMUP_REST_S, false)
-                        + if first { timebox::EXERCISE_SETUP_S } else { 0 },
-                    first,
-                ));
-                first = false;
-            }
-        }
+            warmups(p, def, n, work, inv, unit)
+        } else {
+            Vec::new()
+        };
         let rir = (p.targets.rir + shift).min(4);
         let per_side = def.per_side || p.targets.rep_range.ends_with("/side");
         let tier = SetTier::from(p.tier);
-        for n in 1..=p.working_sets {
-            let id = ids::set_id(tier, &def.slug(), n);
-            let secs = timebox::set_seconds(p.rest_s, per_side)
-                + if first { timebox::EXERCISE_SETUP_S } else { 0 };
-            sets.push((
+        let working = (1..=p.working_sets)
+            .map(|n| {
                 node(
-                    id,
+                    ids::set_id(tier, &def.slug(), n),
                     tier,
                     p,
                     target_reps(&p.targets.rep_range),
@@ -272,17 +282,53 @@ pub fn render(
                     } else {
                         p.notes.clone()
                     },
-                ),
-                secs,
-                first,
-            ));
-            first = false;
+                )
+            })
+            .collect();
+        blocks.push((warm, working, per_side));
+    }
+    // Supersets: the exercises of one label, in rounds at the first one's place.
+    let mut sets: Vec<(WorkoutSet, u32)> = Vec::new();
+    let mut started: Vec<bool> = vec![false; blocks.len()];
+    for group in superset_groups(plan) {
+        for &i in &group {
+            for w in std::mem::take(&mut blocks[i].0) {
+                sets.push((w, i as u32));
+            }
+        }
+        let rounds = group.iter().map(|&i| blocks[i].1.len()).max().unwrap_or(0);
+        for r in 0..rounds {
+            let members: Vec<usize> = group
+                .iter()
+                .copied()
+                .filter(|&i| r < blocks[i].1.len())
+                .collect();
+            for (k, &i) in members.iter().enumerate() {
+                let mut set = blocks[i].1[r].clone();
+                if k + 1 < members.len() {
+                    // The partner's set follows at once: the round shares the last set's rest.
+                    set.rest_s = 0;
+                }
+                sets.push((set, i as u32));
+            }
         }
     }
+    // (set, seconds it takes: its work and rest, and the set-up before its exercise's first set)
+    let mut sets: Vec<(WorkoutSet, u32)> = sets
+        .into_iter()
+        .map(|(s, i)| {
+            let i = i as usize;
+            let first = !std::mem::replace(&mut started[i], true);
+            let per_side = blocks[i].2 && s.tier != SetTier::W;
+            let secs = timebox::set_seconds(s.rest_s, per_side)
+                + if first { timebox::EXERCISE_SETUP_S } else { 0 };
+            (s, secs)
+        })
+        .collect();
     // Time-boxing.
     let budget = timebox::available_seconds(plan.meta.duration_minutes);
     let mut elapsed = 0;
-    for (s, secs, _) in sets.iter_mut() {
+    for (s, secs) in sets.iter_mut() {
         elapsed += *secs;
         if elapsed > budget {
             let demoted = match s.tier {
@@ -298,7 +344,7 @@ pub fn render(
             }
         }
     }
-    let mut out: Vec<WorkoutSet> = sets.into_iter().map(|(s, _, _)| s).collect();
+    let mut out: Vec<WorkoutSet> = sets.into_iter().map(|(s, _)| s).collect();
     for (i, s) in out.iter_mut().enumerate() {
         s.order = i as u32 + 1;
     }

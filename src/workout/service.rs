@@ -20,6 +20,8 @@
 //!   the exercise id as catalog id): the same history the suggestion engine and the next
 //!   pre-analysis read. Exercises done outside a saved workout (today's plan marked done) are
 //!   logged the same way ([`log_performed`]).
+//! - The week view ([`week`]) reads that history for the last 14 days and the logged workouts'
+//!   documents for the RIR of their sets.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -40,8 +42,10 @@ use super::model::{
 use super::planner;
 use super::preanalysis::{self, PreAnalysis};
 use super::render;
+use super::week::{self, TrainingWeek};
 use crate::db::{Db, Store};
 use crate::kernel::clock::Clock;
+use crate::kernel::date::Date;
 use crate::kernel::error::{json, Error, ModelStep, Result};
 use crate::llm::metered::Metered;
 use crate::llm::structured::{generate_validated, Issue};
@@ -739,6 +743,67 @@ pub fn log_performed(
     record_session(db, clock, catalog, &session)
 }
 
+/// The id of the session a logged workout becomes.
+fn session_id(w: &Workout) -> String {
+    format!("workout:{}", w.workout_id)
+}
+
+/// The id of the performance of `exercise` in the session a logged workout becomes.
+fn performance_id(w: &Workout, exercise: &str) -> String {
+    format!("workout:{}:{exercise}", w.workout_id)
+}
+
+/// The prescribed RIR of each logged set of `w` (warm-ups too), by the id of the performance its
+/// exercise becomes ([`session_of`]), in the performance's set order.
+pub fn logged_rirs(w: &Workout) -> HashMap<String, Vec<u32>> {
+    let mut out: HashMap<String, Vec<u32>> = HashMap::new();
+    for s in &w.sets {
+        if s.actual_weight.is_some() && s.actual_reps.is_some() {
+            out.entry(performance_id(w, &s.exercise))
+                .or_default()
+                .push(s.rir);
+        }
+    }
+    out
+}
+
+/// The last 7 days of training on `today` (`YYYY-MM-DD`, the user's local date) and the split
+/// of the next session for a user who trains `days_per_week` days (see `week.rs`): the logged
+/// sessions of the last 14 days, the RIR of the sets logged through [`log_workout`], the workout
+/// catalog's muscles. `InvalidArgument` for a malformed date or days outside 1 to 7.
+pub fn week(store: &Store, today: &str, days_per_week: Option<u32>) -> Result<TrainingWeek> {
+    let date = Date::parse(today)
+        .ok_or_else(|| Error::InvalidArgument("today: must be a date YYYY-MM-DD".into()))?;
+    if days_per_week.is_some_and(|d| !(1..=7).contains(&d)) {
+        return Err(Error::InvalidArgument("daysPerWeek: 1 to 7".into()));
+    }
+    let catalog = exercises(store)?;
+    let since = date.add_days(-week::ROTATION_DAYS).days_since_epoch() * 86_400_000;
+    let (history, rir) = store.read(|db| {
+        let history = db.performances_since(since, WeightUnit::Lbs)?;
+        let mut rir = HashMap::new();
+        let mut read = std::collections::HashSet::new();
+        for p in &history {
+            let Some(id) = p.session_id.strip_prefix("workout:") else {
+                continue;
+            };
+            if read.insert(id) {
+                if let Some(stored) = db.workout(id)? {
+                    rir.extend(logged_rirs(&stored.result.workout));
+                }
+            }
+        }
+        Ok((history, rir))
+    })?;
+    Ok(week::training_week(
+        date,
+        days_per_week,
+        &history,
+        &catalog,
+        &rir,
+    ))
+}
+
 /// The session a logged workout becomes: one performance per exercise (in the order first done),
 /// its logged sets in order (warm-ups as warm-up sets), weights in pounds (a session without a
 /// plan is logged in pounds), a set completed when it has reps.
@@ -767,13 +832,13 @@ pub fn session_of(w: &Workout, performed_at_ms: i64) -> SessionLog {
         });
     }
     SessionLog {
-        id: format!("workout:{}", w.workout_id),
+        id: session_id(w),
         plan_id: None,
         performed_at_ms,
         exercises: order
             .into_iter()
             .map(|e| ExerciseLog {
-                id: format!("workout:{}:{e}", w.workout_id),
+                id: performance_id(w, e),
                 catalog_id: e.to_string(),
                 prescription_id: None,
                 sets: sets.remove(e).unwrap_or_default(),

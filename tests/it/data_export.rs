@@ -223,6 +223,7 @@ pub fn today_plan_done(c: &Coach, date: &str, performed_at_ms: i64) {
             timezone: None,
             seed: None,
             units: Some(coachcore::kernel::units::WeightUnit::Kg),
+            days_per_week: None,
         })
         .unwrap();
     c.workouts()

@@ -345,7 +345,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 59] = [
+const C_METHODS: [&str; 60] = [
     "workouts.saveCatalogExercise",
     "workouts.savePlan",
     "workouts.plan",
@@ -385,6 +385,7 @@ const C_METHODS: [&str; 59] = [
     "workouts.list",
     "workouts.get",
     "workouts.log",
+    "workouts.week",
     "workouts.validate",
     "workouts.render",
     "workouts.saveExercise",

@@ -128,6 +128,7 @@ fn a_today_plan_comes_from_the_model_and_keeps_to_the_notes() {
         timezone: Some("Europe/Berlin".into()),
         seed: Some(1),
         units: None,
+        days_per_week: None,
     };
     let settings = PlanGenerateSettings {
         max_tokens: 256,

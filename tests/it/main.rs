@@ -49,6 +49,7 @@ mod shutdown;
 mod suggestion_choices;
 mod suggestion_outcomes;
 mod suggestions;
+mod training_week;
 mod transform;
 mod undo;
 mod workout;

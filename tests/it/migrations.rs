@@ -626,6 +626,7 @@ fn opening_a_v8_file_runs_0009_and_plans_are_saved_on_it() {
             timezone: None,
             seed: Some(3),
             units: None,
+            days_per_week: None,
         })
         .unwrap();
     let done = coach

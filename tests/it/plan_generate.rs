@@ -45,6 +45,7 @@ fn request(notes: &str, version: Option<SchemaVersion>) -> TodayPlanRequest {
         timezone: Some("Europe/Berlin".into()),
         seed: Some(7),
         units: None,
+        days_per_week: None,
     }
 }
 

@@ -123,6 +123,7 @@ fn request(date: Date, unit: WeightUnit, shift: u32) -> WorkoutRequest {
             goal: Goal::Hypertrophy,
         },
         instructions: String::new(),
+        days_per_week: None,
         bans,
         equipment: vec![
             "eq_barbell_olympic".into(),

@@ -259,7 +259,7 @@ pub(crate) fn plan_transform(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
 }
 
 /// `coach plan generate --db PATH --date D [--schema V] [--timezone Z] [--seed N] [--units U]
-/// [--script FILE | --model GGUF]`: the user's goal and notes on stdin; prints the
+/// [--days-per-week N] [--script FILE | --model GGUF]`: the user's goal and notes on stdin; prints the
 /// `PlanTransform` JSON and exits 0, or the error JSON (exit 2 for rejected model output, 1
 /// otherwise). Without a model the plan is the deterministic one.
 pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
@@ -268,6 +268,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
     let schema_version = f.get("--schema").map(|v| version(v)).transpose()?;
     let seed = number::<u64>(f, "--seed")?;
     let units = f.get("--units").map(|u| units(u)).transpose()?;
+    let days_per_week = crate::io::days_per_week(f)?;
     let model = match model_flags(f)? {
         Ok(m) => m,
         Err(e) => return Ok(print_error(&e)),
@@ -283,6 +284,7 @@ pub(crate) fn plan_generate(f: &HashMap<String, &str>) -> Result<ExitCode, Usage
         timezone: f.get("--timezone").map(|s| s.to_string()),
         seed,
         units,
+        days_per_week,
     };
     let model = model.map(|model| coachcore::llm::metered::SharedModel {
         model,

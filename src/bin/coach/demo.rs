@@ -181,6 +181,7 @@ fn demo_generated_plan(coach: &Coach) {
         timezone: None,
         seed: Some(7),
         units: None,
+        days_per_week: None,
     };
     match coach.workouts().today_plan(request) {
         Ok(t) => {

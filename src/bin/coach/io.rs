@@ -1,6 +1,7 @@
 //! The CLI's input and output: printing (what `out!` calls), stdin read under a cap, the database
 //! `--db` opens, usage errors and the error JSON.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -108,6 +109,16 @@ pub(crate) fn version(s: &str) -> Result<SchemaVersion, Usage> {
 /// The environment variable that holds the database key (64 hexadecimal digits) for `--db`:
 /// never an argument, which other users of the machine can read in the process list.
 const KEY_VARIABLE: &str = "COACH_DB_KEY";
+
+/// `--days-per-week N` (1 to 7 is checked by the library), if given.
+pub(crate) fn days_per_week(f: &HashMap<String, &str>) -> Result<Option<u32>, Usage> {
+    f.get("--days-per-week")
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| Usage("--days-per-week: a number of days, 1 to 7".into()))
+        })
+        .transpose()
+}
 
 /// The database of `--db` ([`open_file`]), or an in-memory one without `--db`.
 pub(crate) fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {

@@ -5,7 +5,8 @@
 //!   stdin. Exit 0 with exactly the `TodayPlan` JSON on stdout, or exit 2 with
 //!   `{"error":{"code":C,"path":P,"detail":D}}` on stdout.
 //! - `coach plan generate --db PATH --date YYYY-MM-DD [--schema v2-flat|v1-current]
-//!   [--timezone TZ] [--seed N] [--units kg|lbs] [--script FILE | --model GGUF]`: the user's goal
+//!   [--timezone TZ] [--seed N] [--units kg|lbs] [--days-per-week N] [--script FILE | --model GGUF]`:
+//!   the user's goal
 //!   and notes on stdin. Today's plan (spec 000, `workouts().todayPlan`), the model picking the
 //!   exercises; without `--script` or `--model`, or when the model's answers stay invalid, each
 //!   slot's first choice (`plan.source` `deterministic`, `fallbackReason` `no_model` or
@@ -75,6 +76,10 @@
 //!   `--performed-at-ms` says). Prints `{"ok":{"workoutId":ID,"sets":N}}` and exits 0; a
 //!   document error as `workout validate` prints it, or the error JSON (`not_found` for a workout
 //!   not in the database, `invalid_argument` for one logged already or a bad set), and exits 1.
+//! - `coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]`: prints the
+//!   `TrainingWeek` JSON (`workouts().week`: `{"from","to","sessions","muscles":[{"muscle",
+//!   "sets","hardSets"}],"nextSession":{"sessionType","reason"}}`) and exits 0, or the error JSON
+//!   and exits 1.
 //! - `coach demo [--db PATH] [--model GGUF]`: a readable walk through the library's main jobs;
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
@@ -117,7 +122,7 @@ use io::Usage;
 
 const USAGE: &str = "usage:
   coach plan transform --schema v2-flat|v1-current [--seed N] [--db PATH]   (model text on stdin)
-  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] [--units kg|lbs] [--script FILE|--model GGUF]   (goal and notes on stdin)
+  coach plan generate --db PATH --date YYYY-MM-DD [--schema VERSION] [--timezone TZ] [--seed N] [--units kg|lbs] [--days-per-week N] [--script FILE|--model GGUF]   (goal and notes on stdin)
   coach plan today --db PATH [--date YYYY-MM-DD]
   coach plan recent --db PATH [--limit N]
   coach plan done --db PATH --id PLAN_ID [--performed FILE] [--performed-at-ms MS]
@@ -133,6 +138,7 @@ const USAGE: &str = "usage:
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
   coach workout log --db PATH [--performed-at-ms MS]   (a performed workout, YAML or JSON, on stdin)
+  coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]
   coach demo [--db PATH] [--model GGUF]
 environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
 
@@ -191,6 +197,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 "--timezone",
                 "--seed",
                 "--units",
+                "--days-per-week",
                 "--script",
                 "--model",
             ],
@@ -234,6 +241,9 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["workout", "render"] => workout::render(),
         ["workout", "log", rest @ ..] => {
             workout::log(&flags(rest, &["--db", "--performed-at-ms"])?)
+        }
+        ["workout", "week", rest @ ..] => {
+            workout::week(&flags(rest, &["--db", "--date", "--days-per-week"])?)
         }
         ["workout", "generate", rest @ ..] => workout::generate(&flags(
             rest,

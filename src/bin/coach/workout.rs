@@ -1,5 +1,5 @@
-//! `coach workout validate`, `coach workout generate`, `coach workout render` and
-//! `coach workout log`: the workout flow of spec 001 over the public API.
+//! `coach workout validate`, `coach workout generate`, `coach workout render`, `coach workout log`
+//! and `coach workout week`: the workout flow of spec 001 over the public API.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ use coachcore::Workouts;
 use serde::Serialize;
 
 use crate::commands::{job_inputs, print_result, JobInputs};
-use crate::io::{number, open, print_error, required, stdin_or_refuse, Usage};
+use crate::io::{days_per_week, number, open, print_error, required, stdin_or_refuse, Usage};
 use coachcore::kernel::limits::MAX_REQUEST_BYTES;
 
 /// `{"ok": WORKOUT}`.
@@ -179,6 +179,24 @@ pub(crate) fn render() -> Result<ExitCode, Usage> {
     Ok(match Workouts::render_plan(&input) {
         Ok(yaml) => {
             out!("{}", yaml.trim_end());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    })
+}
+
+/// `coach workout week --db PATH --date D [--days-per-week N]`: the `TrainingWeek` JSON (the last
+/// 7 days per muscle group and the next session's split) and exit 0, or the error JSON and exit 1.
+pub(crate) fn week(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let [db, date] = ["--db", "--date"].map(|flag| {
+        f.get(flag)
+            .ok_or_else(|| Usage(format!("{flag} is required")))
+    });
+    let (db, date, days) = (db?, date?, days_per_week(f)?);
+    let week = open(Some(db)).and_then(|c| c.workouts().week(date.to_string(), days));
+    Ok(match week {
+        Ok(week) => {
+            out!("{}", serde_json::to_string(&week).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(e) => print_error(&e),
