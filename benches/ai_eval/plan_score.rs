@@ -8,7 +8,7 @@ use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
 use coachcore::plan::FULL_GYM;
 use coachcore::suggest::model::{ExerciseLog, PerformedSet, SessionLog, SetType};
-use coachcore::workout::catalog::{builtin, capabilities_of};
+use coachcore::workout::catalog::{builtin, capabilities_of, WorkoutExercise};
 use coachcore::{Coach, TodayPlan, TodayPlanRequest};
 use serde_json::Value;
 
@@ -90,32 +90,53 @@ pub fn violations(task: &Value, plan: &TodayPlan) -> (Vec<String>, bool) {
     if working.len() < 2 {
         out.push(format!("{} working exercises", working.len()));
     }
-    let gym = task["equipment"].as_str() == Some("gym");
-    let allowed_caps: Vec<String> = if gym {
-        FULL_GYM
-            .iter()
-            .flat_map(|k| capabilities_of(k))
-            .map(|c| c.to_string())
-            .collect()
-    } else {
-        strings(&task["equipment"])
+    let mut invalid = false;
+    let mut exercises = Vec::new();
+    for name in &working {
+        match builtin().iter().find(|e| e.name == *name) {
+            Some(e) => exercises.push(e),
+            None => {
+                invalid = true;
+                out.push(format!("{name} is not in the catalog"));
+            }
+        }
+    }
+    out.extend(exercise_violations(task, &exercises));
+    (out, invalid)
+}
+
+/// The constraints on the working exercises (`exercises`, in order) that they break:
+/// `equipment`, `patterns`, `avoid`, `avoidIds`, `history`, `want`, `wantEach`, `lead`,
+/// `muscles`; a key absent is free.
+pub fn exercise_violations(task: &Value, exercises: &[&WorkoutExercise]) -> Vec<String> {
+    let mut out = Vec::new();
+    let allowed_caps: Option<Vec<String>> = match &task["equipment"] {
+        Value::String(s) if s == "gym" => Some(
+            FULL_GYM
+                .iter()
+                .flat_map(|k| capabilities_of(k))
+                .map(|c| c.to_string())
+                .collect(),
+        ),
+        Value::Array(_) => Some(strings(&task["equipment"])),
+        _ => None,
     };
     let patterns = strings(&task["patterns"]);
     let avoid = strings(&task["avoid"]);
     let avoid_ids = strings(&task["avoidIds"]);
     let history = strings(&task["history"]);
-    let mut invalid = false;
-    let mut ids = Vec::new();
-    let mut main_muscles = Vec::new();
-    for name in &working {
-        let Some(e) = builtin().iter().find(|e| e.name == *name) else {
-            invalid = true;
-            out.push(format!("{name} is not in the catalog"));
-            continue;
-        };
-        ids.push(e.id.clone());
-        main_muscles.extend(e.muscles.first().cloned());
-        if let Some(r) = e.requires.iter().find(|r| !allowed_caps.contains(r)) {
+    let ids: Vec<&str> = exercises.iter().map(|e| e.id.as_str()).collect();
+    let main_muscles: Vec<&str> = exercises
+        .iter()
+        .filter_map(|e| e.muscles.first().map(String::as_str))
+        .collect();
+    for e in exercises {
+        let caps = allowed_caps.as_deref().unwrap_or_default();
+        if let Some(r) = e
+            .requires
+            .iter()
+            .find(|r| allowed_caps.is_some() && !caps.contains(r))
+        {
             out.push(format!("{} needs {r}", e.id));
         }
         if !patterns.is_empty() && !patterns.contains(&e.pattern) {
@@ -134,21 +155,25 @@ pub fn violations(task: &Value, plan: &TodayPlan) -> (Vec<String>, bool) {
         .unwrap_or_default();
     wanted.push(strings(&task["want"]));
     for want in wanted.iter().filter(|w| !w.is_empty()) {
-        if !want.iter().any(|w| ids.contains(w)) {
+        if !want.iter().any(|w| ids.contains(&w.as_str())) {
             out.push(format!("none of {want:?}"));
         }
     }
     let lead = strings(&task["lead"]);
-    if !lead.is_empty() && !ids.first().is_some_and(|first| lead.contains(first)) {
+    if !lead.is_empty()
+        && !ids
+            .first()
+            .is_some_and(|first| lead.iter().any(|l| l == first))
+    {
         out.push(format!("{:?} first, not one of {lead:?}", ids.first()));
     }
     for group in strings(&task["muscles"]) {
         let m = group_muscles(&group);
-        if m.is_empty() || !main_muscles.iter().any(|x| m.contains(&x.as_str())) {
+        if m.is_empty() || !main_muscles.iter().any(|x| m.contains(x)) {
             out.push(format!("{group} not trained"));
         }
     }
-    (out, invalid)
+    out
 }
 
 /// A coach over a fresh store at noon of the plans' date, with yesterday's `history` logged.

@@ -11,8 +11,12 @@
 //!   fewer than 3 exercises, anti-repeat is relaxed (`antiRepeatActive` false).
 //! - Bans: the request's `bans` (exercise ids, inventory keys or capabilities), plus instruction
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
-//!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
-//!   is interpreted.
+//!   split on commas, names exercise ids, keys or capabilities; plus what the reader of the
+//!   instructions ([`super::notes`]) leaves out: exercises refused by name or pattern, those a
+//!   spared body part leaves out, equipment kinds refused, and, when the instructions name the
+//!   equipment at hand ("just dumbbells", "bodyweight only"), every capability it does not
+//!   provide. The rest of the instructions (the focus, exercises asked for) shapes the
+//!   skeleton ([`super::planner`]) or goes to the model.
 //! - Load cap: the last working load x `load_cap_pct`; with thin history (fewer than 2 sessions of
 //!   the exercise in 90 days) the factor is at most 1.0. Without history there is no cap and no
 //!   target load (chosen by feel).
@@ -317,7 +321,8 @@ pub fn analyze_with(
         .filter(|f| f.days_ago <= ANTI_REPEAT_DAYS)
         .map(|f| f.exercise.clone())
         .collect();
-    let bans = bans(request);
+    let mut bans = bans(request);
+    bans.extend(super::notes::read(&request.instructions, catalog).bans(catalog));
     let mut excluded = Vec::new();
     let available: Vec<&WorkoutExercise> = catalog
         .iter()
