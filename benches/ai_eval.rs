@@ -42,6 +42,8 @@ mod cache;
 mod meals;
 #[path = "ai_eval/plan.rs"]
 mod plan;
+#[path = "ai_eval/plan_score.rs"]
+mod plan_score;
 #[path = "ai_eval/workout.rs"]
 mod workout;
 

@@ -1451,7 +1451,7 @@ mod tests {
     fn plan_generate_with_a_model_returns_the_transform() {
         let h = Handle::new();
         // One exercise per slot of "legs" (45 minutes, a full gym, no history).
-        let picks = r#"{"A1": "bb-back-squat", "A2": "bb-deadlift", "B1": "bb-reverse-lunge", "B2": "bb-good-morning", "C1": "bb-calf-raise", "C2": "db-farmer-carry"}"#;
+        let picks = r#"{"A1": "bb-back-squat", "A2": "bb-deadlift", "B1": "bb-reverse-lunge", "B2": "cable-glute-kickback", "C1": "bb-calf-raise", "C2": "db-farmer-carry"}"#;
         // SAFETY: a live handle.
         unsafe { &*h.0 }
             .coach

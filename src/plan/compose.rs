@@ -1,8 +1,9 @@
 //! Today's plan from a skeleton (pure): the reading of the notes ([`super::notes`]) becomes a
 //! workout request for the workout flow's pre-analysis (the user's history, anti-repeat,
-//! equipment, bans, time budget) and a skeleton of slots for the focus; the model picks one
-//! exercise per slot; this module writes the plan JSON in the selected schema version around the
-//! picks, which the transformer then validates, expands and gives ids like any model output.
+//! equipment, and what the notes refuse or spare, read again from the notes as instructions),
+//! and the workout flow's skeleton of slots for the notes' focus ([`skeleton`]); the model picks
+//! one exercise per slot; this module writes the plan JSON in the selected schema version around
+//! the picks, which the transformer then validates, expands and gives ids like any model output.
 //!
 //! Layout: a warm-up template (`warmup-mobility` on an easy day or when sparing a body part, else
 //! `warmup-basic`), the main lifts (Tier A and B), the accessories (Tier C), a `core-finisher` on
@@ -16,25 +17,13 @@
 
 use serde_json::{json, Value};
 
-use super::notes::{DayReading, Focus};
+use super::notes::DayReading;
 use super::{Energy, PlanExercise, SchemaVersion, TodayPlan, TodayPlanRequest};
 use crate::kernel::units::WeightUnit;
 use crate::workout::{
-    session_slots, Goal, PlanTier, SessionType, Slot, SlotSpec, WorkoutExercise, WorkoutMeta,
+    skeleton_for, title, Goal, PlanTier, PreAnalysis, Slot, WorkoutExercise, WorkoutMeta,
     WorkoutRequest,
 };
-
-/// The slots of a focus (full body and core: the workout flow's full-body slots; the others
-/// the workout flow's tables of the same split).
-pub fn slot_specs(focus: Focus) -> &'static [SlotSpec] {
-    session_slots(match focus {
-        Focus::FullBody | Focus::Core => SessionType::FullBody,
-        Focus::UpperBody => SessionType::Upper,
-        Focus::LowerBody => SessionType::Lower,
-        Focus::Push => SessionType::Push,
-        Focus::Pull => SessionType::Pull,
-    })
-}
 
 /// The predefined blocks around the working blocks, with their minutes.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,13 +40,13 @@ pub struct Layout {
 
 /// The layout of a day (minutes as in `schemas/plan-expansion.rules.json`).
 pub fn layout(r: &DayReading) -> Layout {
-    let warmup = if r.energy == Energy::Easy || !r.spare.is_empty() {
+    let warmup = if r.energy == Energy::Easy || !r.said.spare.is_empty() {
         ("warmup-mobility", 8)
     } else {
         ("warmup-basic", 5)
     };
     let cooldown = (r.minutes >= 30).then_some(5);
-    let finisher = (r.focus == Focus::Core && r.minutes >= 30).then_some(6);
+    let finisher = (r.focus.is_core_day() && r.minutes >= 30).then_some(6);
     let used = warmup.1 + cooldown.unwrap_or(0) + finisher.unwrap_or(0);
     Layout {
         warmup,
@@ -74,26 +63,9 @@ const WORKOUT_WARMUP_MINUTES: u32 = 10;
 /// The workout request whose pre-analysis and skeleton make today's plan: the request's date and
 /// unit, the working minutes
 /// plus the minutes the workout budget keeps for its warm-up (the plan's warm-up template is
-/// that warm-up), the goal, the notes as instructions, and as bans the kinds
-/// of equipment the notes ban, every catalog exercise of a spared pattern and the `refused`
-/// exercises (the second list of [`named_exercises`]).
-pub fn workout_request(
-    r: &TodayPlanRequest,
-    reading: &DayReading,
-    catalog: &[WorkoutExercise],
-    refused: Vec<String>,
-) -> WorkoutRequest {
-    let mut bans: Vec<String> = reading.banned.iter().map(|b| b.to_string()).collect();
-    for s in &reading.spare {
-        bans.extend(
-            catalog
-                .iter()
-                .filter(|e| e.pattern == s.pattern())
-                .map(|e| e.id.clone()),
-        );
-    }
-    bans.extend(refused);
-    bans.truncate(100);
+/// that warm-up), the goal, the equipment the notes name, and the notes as instructions (the
+/// pre-analysis reads the refusals and the parts to spare from them, as for any workout).
+pub fn workout_request(r: &TodayPlanRequest, reading: &DayReading) -> WorkoutRequest {
     WorkoutRequest {
         meta: WorkoutMeta {
             date: r.date.clone(),
@@ -104,7 +76,7 @@ pub fn workout_request(
             goal: reading.goal,
         },
         instructions: r.notes.clone(),
-        bans,
+        bans: Vec::new(),
         equipment: reading.equipment.iter().map(|k| k.to_string()).collect(),
         recent_cardio: Vec::new(),
         upcoming_cardio: String::new(),
@@ -114,109 +86,15 @@ pub fn workout_request(
     }
 }
 
-/// Words of exercise names that say how, not what (`Barbell Bench Press` is named by "bench
-/// press").
-const HOW_WORDS: &[&str] = &[
-    "barbell",
-    "dumbbell",
-    "db",
-    "bb",
-    "machine",
-    "cable",
-    "kettlebell",
-    "kb",
-    "ez",
-    "smith",
-    "bodyweight",
-    "bw",
-    "one",
-    "arm",
-    "seated",
-    "standing",
-];
-
-/// Words that turn a named exercise into one to leave out ("no burpees", "skip deadlifts").
-const NOT_WORDS: &[&str] = &["no", "not", "without", "avoid", "skip", "hate", "except"];
-
-/// `w` in the singular, roughly (`squats` -> `squat`, `ups` -> `up`; `press` stays).
-fn singular(w: &str) -> &str {
-    match w.strip_suffix('s') {
-        Some(stem) if stem.len() >= 2 && !stem.ends_with('s') => stem,
-        _ => w,
-    }
-}
-
-/// The exercises the notes name: (wanted, left out), by id. An exercise is named when the words
-/// of its name (without [`HOW_WORDS`]) occur in order in the notes, singular or plural (asking
-/// for one takes two such words, or its whole one-word name); a
-/// [`NOT_WORDS`] word just before leaves it out.
-pub fn named_exercises(notes: &str, catalog: &[WorkoutExercise]) -> (Vec<String>, Vec<String>) {
-    let w: Vec<String> = super::notes::words(notes)
-        .iter()
-        .map(|x| singular(x).to_string())
-        .collect();
-    let (mut wanted, mut unwanted) = (Vec::new(), Vec::new());
-    for e in catalog {
-        let full = super::notes::words(&e.name);
-        let name: Vec<String> = full
-            .iter()
-            .filter(|x| !HOW_WORDS.contains(&x.as_str()))
-            .map(|x| singular(x).to_string())
-            .collect();
-        // One word asks for an exercise only when it is the whole name ("plank"; not the
-        // "squat" of "Smith Machine Squat"), but it always leaves one out ("no deadlifts").
-        let vague = name.len() == 1 && full.len() > 1;
-        if name.is_empty() || name.len() > w.len() {
-            continue;
-        }
-        for i in 0..=(w.len() - name.len()) {
-            if w[i..i + name.len()] == name[..] {
-                let negated = i > 0 && NOT_WORDS.contains(&w[i - 1].as_str());
-                if negated {
-                    unwanted.push(e.id.clone());
-                    break;
-                } else if !vague {
-                    wanted.push(e.id.clone());
-                    break;
-                }
-            }
-        }
-    }
-    (wanted, unwanted)
-}
-
-/// Gives the exercises the notes ask for their place: a slot offering some of them offers only
-/// those; one offered by no slot (allowed today, not spared) becomes the only choice of the first
-/// slot of its pattern (Tier A: compounds only) that no other wanted exercise took.
-pub fn honour_wanted<'a>(slots: &mut [Slot<'a>], wanted: &[&'a WorkoutExercise]) {
-    let mut fixed = vec![false; slots.len()];
-    for (i, s) in slots.iter_mut().enumerate() {
-        let named: Vec<&WorkoutExercise> = s
-            .candidates
-            .iter()
-            .copied()
-            .filter(|c| wanted.iter().any(|w| w.id == c.id))
-            .collect();
-        if !named.is_empty() {
-            s.candidates = named;
-            fixed[i] = true;
-        }
-    }
-    for e in wanted {
-        if slots
-            .iter()
-            .any(|s| s.candidates.iter().any(|c| c.id == e.id))
-        {
-            continue;
-        }
-        let fits = |s: &Slot<'_>| {
-            s.patterns.contains(&e.pattern.as_str()) && (s.tier != PlanTier::A || e.compound)
-        };
-        if let Some(i) = (0..slots.len()).find(|&i| !fixed[i] && fits(&slots[i])) {
-            slots[i].candidates = vec![*e];
-            fixed[i] = true;
-        }
-    }
+/// Today's skeleton: the workout flow's slots for the notes' focus, the exercise named as the
+/// focus first, the exercises asked for placed ([`skeleton_for`]).
+pub fn skeleton<'a>(
+    request: &WorkoutRequest,
+    reading: &DayReading,
+    pre: &PreAnalysis,
+    catalog: &'a [WorkoutExercise],
+) -> Vec<Slot<'a>> {
+    skeleton_for(request, pre, catalog, &reading.said)
 }
 
 /// One exercise of the plan: its slot (tier, sets, reps, reps in reserve before the day's
@@ -237,16 +115,7 @@ fn goal_word(g: Goal) -> &'static str {
 
 /// An equipment requirement as a person reads it (`pullup_bar` -> `Pullup Bar`).
 fn equipment_name(requirement: &str) -> String {
-    requirement
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    title(requirement.split('_'))
 }
 
 /// What the workout flow's plan of the picks says of one item beyond its slot: the target load
@@ -406,10 +275,11 @@ pub fn plan_json(
         }
     }
     let total_sets: u32 = items.iter().map(|i| i.0.sets).sum();
+    let label = reading.focus.label();
     let mut summary = format!(
         "A {}-minute {} session: warm-up, {} exercise{} in {} working sets{}.",
         reading.minutes,
-        reading.focus.label().to_lowercase(),
+        label.to_lowercase(),
         items.len(),
         if items.len() == 1 { "" } else { "s" },
         total_sets,
@@ -419,12 +289,17 @@ pub fn plan_json(
             ""
         },
     );
-    if !reading.spare.is_empty() {
-        let parts: Vec<&str> = reading.spare.iter().map(|s| s.part()).collect();
+    if !reading.said.spare.is_empty() {
+        let parts: Vec<String> = reading
+            .said
+            .spare
+            .iter()
+            .map(|s| s.part.to_lowercase())
+            .collect();
         summary.push_str(&format!(" Chosen to spare the {}.", parts.join(" and ")));
     }
     let mut plan = json!({
-        "focus": format!("{} {}", reading.focus.label(), goal_word(reading.goal)),
+        "focus": format!("{label} {}", goal_word(reading.goal)),
         "durationMinutes": reading.minutes,
         "equipment": equipment,
         "source": "ai",
@@ -470,7 +345,7 @@ mod tests {
     use crate::kernel::ids::IdGenerator;
     use crate::plan::notes::read;
     use crate::plan::{transform, Ruleset};
-    use crate::workout::{analyze, builtin, capabilities_of, skeleton_of, validate_request};
+    use crate::workout::{analyze, builtin, capabilities_of, validate_request};
 
     fn request(notes: &str) -> TodayPlanRequest {
         TodayPlanRequest {
@@ -491,11 +366,11 @@ mod tests {
         pick: usize,
     ) -> (crate::plan::TodayPlan, Vec<String>) {
         let r = request(notes);
-        let reading = read(notes);
-        let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
+        let reading = read(notes, builtin());
+        let w = workout_request(&r, &reading);
         let date = validate_request(&w).unwrap();
         let pre = analyze(&w, date, builtin(), &[]);
-        let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
+        let slots = skeleton(&w, &reading, &pre, builtin());
         assert!(!slots.is_empty(), "{notes}");
         let items: Vec<PlannedItem> = slots
             .iter()
@@ -524,9 +399,12 @@ mod tests {
             "abs and core, 40 min",
             "15 minutes",
             "kettlebell only, conditioning",
+            "chest and tris, 40 min",
+            "bench day, bad knee",
+            "glute day, home with dumbbells and a bench",
             "",
         ] {
-            let reading = read(notes);
+            let reading = read(notes, builtin());
             let mut plans = Vec::new();
             for version in SchemaVersion::ALL {
                 for pick in [0, 3] {
@@ -552,8 +430,8 @@ mod tests {
                                 "{notes}: {id} needs {r}"
                             );
                         }
-                        for s in &reading.spare {
-                            assert_ne!(e.pattern, s.pattern(), "{notes}: {id} spared");
+                        for s in &reading.said.spare {
+                            assert!(!s.leaves_out(e), "{notes}: {id} spared");
                         }
                     }
                     if pick == 0 {
@@ -568,59 +446,50 @@ mod tests {
         }
     }
 
+    /// The slots of `notes` over the built-in catalog with no history.
+    fn slots_of(notes: &str) -> Vec<Slot<'static>> {
+        let reading = read(notes, builtin());
+        let w = workout_request(&request(notes), &reading);
+        let pre = analyze(&w, validate_request(&w).unwrap(), builtin(), &[]);
+        skeleton(&w, &reading, &pre, builtin())
+    }
+
     #[test]
-    fn exercises_the_notes_name_are_wanted_or_left_out() {
-        let (wanted, unwanted) = named_exercises(
-            "upper body, I love pull-ups and bench press, no deadlifts",
-            builtin(),
-        );
-        assert!(wanted.contains(&"pull-up".to_string()), "{wanted:?}");
-        assert!(
-            wanted.contains(&"bb-bench-press".to_string())
-                && wanted.contains(&"db-bench-press".to_string())
-        );
-        assert!(!wanted.iter().any(|w| w.contains("deadlift")), "{wanted:?}");
-        assert!(
-            unwanted.contains(&"bb-deadlift".to_string()),
-            "{unwanted:?}"
-        );
-        assert_eq!(named_exercises("legs", builtin()), (vec![], vec![]));
-        assert_eq!(
-            named_exercises("goblet squats please", builtin()).0,
-            ["db-goblet-squat", "kb-goblet-squat"]
-        );
-        assert!(
-            named_exercises("squats", builtin()).0.is_empty(),
-            "too vague"
-        );
-        // Left out: banned in the workout request.
-        let r = request("full body, skip walking lunges");
-        let refused = named_exercises(&r.notes, builtin()).1;
-        let w = workout_request(&r, &read(&r.notes), builtin(), refused);
-        assert!(
-            w.bans.contains(&"db-walking-lunge".to_string()),
-            "{:?}",
-            w.bans
-        );
-        assert!(
-            w.bans.contains(&"walking-lunge".to_string()),
-            "{:?}",
-            w.bans
-        );
+    fn what_the_notes_refuse_or_spare_is_never_offered() {
+        for (notes, never) in [
+            (
+                "full body, skip walking lunges",
+                &["db-walking-lunge", "walking-lunge"][..],
+            ),
+            (
+                "legs but no squats or lunges",
+                &["bb-back-squat", "db-goblet-squat", "bb-reverse-lunge"],
+            ),
+            (
+                "Leg day but go easy on the lower back",
+                &["bb-deadlift", "bb-back-squat", "bb-romanian-deadlift"],
+            ),
+            (
+                "pull day w/o barbell",
+                &["bb-bent-over-row", "inverted-row", "bb-deadlift"],
+            ),
+        ] {
+            for s in slots_of(notes) {
+                for c in &s.candidates {
+                    assert!(
+                        !never.contains(&c.id.as_str()),
+                        "{notes}: {} in {}",
+                        c.id,
+                        s.key
+                    );
+                }
+            }
+        }
     }
 
     #[test]
     fn a_wanted_exercise_becomes_its_slots_only_choice() {
-        let notes = "upper body, 45 minutes, I love pull-ups";
-        let r = request(notes);
-        let reading = read(notes);
-        let w = workout_request(&r, &reading, builtin(), named_exercises(notes, builtin()).1);
-        let date = validate_request(&w).unwrap();
-        let pre = analyze(&w, date, builtin(), &[]);
-        let specs = slot_specs(reading.focus);
-        let mut slots = skeleton_of(&w, &pre, builtin(), specs);
-        let pull_up = builtin().iter().find(|e| e.id == "pull-up").unwrap();
-        honour_wanted(&mut slots, &[pull_up]);
+        let slots = slots_of("upper body, 45 minutes, I love pull-ups");
         let with: Vec<&Slot> = slots
             .iter()
             .filter(|s| s.candidates.iter().any(|c| c.id == "pull-up"))
@@ -628,16 +497,50 @@ mod tests {
         assert_eq!(with.len(), 1);
         assert_eq!(with[0].candidates.len(), 1, "{:?}", with[0]);
         // Not offered by the skeleton at all: the first slot of its pattern takes it.
-        let squat = builtin()
+        let legs = slots_of("full body, bodyweight squats please");
+        assert_eq!(legs[0].candidates[0].id, "bodyweight-squat", "{legs:?}");
+        // No slot of its pattern: a slot of its own.
+        let big_three = slots_of("strength focus: squat, bench, deadlift. 75 min");
+        let firsts: Vec<&str> = big_three
             .iter()
-            .find(|e| e.id == "bodyweight-squat")
-            .unwrap();
-        let mut legs = skeleton_of(&w, &pre, builtin(), crate::workout::FULL_BODY_SLOTS);
-        assert!(!legs
+            .map(|s| s.candidates[0].id.as_str())
+            .collect();
+        assert_eq!(firsts[0], "bb-back-squat", "{firsts:?}");
+        assert!(
+            firsts.contains(&"bb-bench-press") && firsts.contains(&"bb-deadlift"),
+            "{firsts:?}"
+        );
+    }
+
+    #[test]
+    fn the_focus_shapes_the_slots() {
+        let main_muscles = |notes: &str| -> Vec<String> {
+            slots_of(notes)
+                .iter()
+                .map(|s| s.candidates[0].muscles[0].clone())
+                .collect()
+        };
+        let chest_tris = main_muscles("chest and tris");
+        assert!(
+            chest_tris.iter().all(|m| m == "chest" || m == "triceps"),
+            "{chest_tris:?}"
+        );
+        assert!(chest_tris.contains(&"triceps".into()));
+        let back = slots_of("back day");
+        assert!(back
             .iter()
-            .any(|s| s.candidates.iter().any(|c| c.id == squat.id)));
-        honour_wanted(&mut legs, &[squat]);
-        assert_eq!(legs[0].candidates, [squat]);
+            .all(|s| ["pull_v", "pull_h", "back", "arms"]
+                .contains(&s.candidates[0].pattern.as_str())));
+        let bench = slots_of("bench day");
+        assert_eq!(
+            (bench[0].key.as_str(), bench[0].candidates[0].id.as_str()),
+            ("A1", "bb-bench-press")
+        );
+        assert_eq!(
+            bench.iter().filter(|s| s.tier == PlanTier::A).count(),
+            1,
+            "the lead replaces the main press"
+        );
     }
 
     #[test]
@@ -682,6 +585,11 @@ mod tests {
 
         let (p, _) = plan_of("abs and core, 40 min", SchemaVersion::V2Flat, 0);
         assert!(p.blocks.iter().any(|b| b.title == "Core Finisher"));
+        assert_eq!(p.focus, "Core and Full Body Session");
+        let (p, _) = plan_of("chest and tris", SchemaVersion::V2Flat, 0);
+        assert_eq!(p.focus, "Chest and Triceps Session");
+        let (p, _) = plan_of("bench day", SchemaVersion::V2Flat, 0);
+        assert_eq!(p.focus, "Bench Press Session");
         let (p, _) = plan_of("an hour of heavy legs at the gym", SchemaVersion::V2Flat, 0);
         assert_eq!(p.focus, "Lower Body Strength");
         assert!(
@@ -710,11 +618,11 @@ mod tests {
             "15 minutes",
         ] {
             let r = request(notes);
-            let reading = read(notes);
-            let w = workout_request(&r, &reading, builtin(), vec![]);
+            let reading = read(notes, builtin());
+            let w = workout_request(&r, &reading);
             let date = validate_request(&w).unwrap();
             let pre = analyze(&w, date, builtin(), &[]);
-            let slots = skeleton_of(&w, &pre, builtin(), slot_specs(reading.focus));
+            let slots = skeleton(&w, &reading, &pre, builtin());
             let items: Vec<PlannedItem> = slots.iter().map(|s| (s, s.candidates[0])).collect();
             let targets: Vec<ItemTarget> = (0..items.len())
                 .map(|i| ItemTarget {

@@ -23,9 +23,10 @@ pub struct TodayPlanRequest {
     pub date: String,
     /// The user's goal and notes for the day, in their own words (at most 4000 characters):
     /// "45 minutes, upper body, dumbbells only, easy on the knees". The library reads the
-    /// minutes (default 45), the focus, goal, energy, equipment (default a full gym), body parts
-    /// to spare and exercises named from them (English words); the model reads them when it
-    /// picks the exercises.
+    /// minutes (default 45), the focus (a session type, body parts and muscle groups, an
+    /// exercise named as the focus), goal, energy, equipment (default a full gym), body parts to
+    /// spare and exercises asked for or refused (English words), as it reads a workout's
+    /// instructions; the model reads them when it picks the exercises.
     pub notes: String,
     /// The LLM schema to ask for; `None` chooses as [`selectPlanSchema`] does with no
     /// preference (the version with the smallest estimated JSON size).

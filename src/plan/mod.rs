@@ -11,8 +11,8 @@
 //! | `schema.rs` | the embedded JSON Schemas, depth measure, size estimate, schema selection |
 //! | `generate.rs` | today-plan generation: the request, its bounds, the user turn (pure) |
 //! | `store.rs` | the SQL: one row of generation metadata per generation or transform; today's plans saved |
-//! | `notes.rs` | today-plan generation: minutes, focus, goal, energy, equipment, spared parts read from the notes (pure) |
-//! | `compose.rs` | today-plan generation: slots per focus, the workout request, the plan JSON around the picks with their loads, its working exercises found again (pure) |
+//! | `notes.rs` | today-plan generation: the notes read by the workout flow's reader, with today's defaults (pure) |
+//! | `compose.rs` | today-plan generation: the workout request, the skeleton of the focus, the plan JSON around the picks with their loads, its working exercises found again (pure) |
 //! | `service.rs` | transform plus generation metadata in the store; generation with the model or deterministic (each slot's first candidate), saved; saved plans read and marked done |
 
 mod compose;

@@ -1,99 +1,24 @@
-//! Reading the user's notes for today's plan (pure and deterministic): the minutes, the body
-//! focus, the goal, the energy, the equipment and what to spare. Code reads the notes; the model
-//! only picks exercises among those this reading allows (a 135M-parameter model does not reliably
-//! turn "an hour and a half" into 90 or "dumbbells only" into an equipment list).
-//!
-//! Words are matched whole and lower-cased; English only. What the notes do not say takes the
-//! defaults: 45 minutes, full body, general fitness, moderate energy, a full gym.
-//! - Minutes: `40 minutes`, `40 min`, `40min`, `40-minute`, `1 hour`, `1.5 hours`, `90m`,
-//!   `an hour`, `half an hour`, `an hour and a half`; `quick` alone is 30. Kept within 15 to 180.
-//! - Focus: `upper` (body), `lower` (body), `legs`, `leg day`, `glutes`; `push` and `pull` (not
-//!   `push-ups` or `pull-ups`); `core`, `abs`; `full body`. Upper and lower together are full body.
-//! - Goal: strength (`strength`, `strong`, `stronger`, `heavy`, `power`), hypertrophy (`muscle`,
-//!   `hypertrophy`, `size`, `bulk`, `pump`), endurance (`endurance`, `conditioning`, `stamina`,
-//!   `circuit`, `sweat`), else general.
-//! - Energy: easy (`easy` but not `easy on ...`, `light`, `recovery`, `tired`, `gentle`, `deload`,
-//!   `sore`, `exhausted`, `low energy`), intense (`hard`, `intense`, `tough`, `brutal`, `all out`),
-//!   else moderate.
-//! - Equipment: named kinds (`dumbbells`, `kettlebell`, `barbell`, `bands`, `bench`, `pull-up bar`,
-//!   `cables`, `machines`) are the whole inventory ("dumbbells only", "at home with a
-//!   kettlebell"); `bodyweight`, `body weight`, `no equipment`, `calisthenics` are none; `gym` or
-//!   nothing named is a full gym. `no X` or `without X` bans a kind instead.
-//! - Spare: with a word of pain or care (`pain`, `hurts`, `sore`, `injured`, `bad`, `tweaked`,
-//!   `easy on`, `careful`, `spare`, `protect`), `knee` leaves out lunges, `back` hinges and
-//!   `shoulder` overhead presses.
+//! Reading the user's notes for today's plan (pure and deterministic). The words are read by the
+//! workout flow's reader, the one reader of notes and instructions for both entry points
+//! ([`crate::workout::read_notes`]; its module docs list every word it reads: minutes, the focus
+//! (session type, body parts and muscle groups, an exercise named as the focus), exercises
+//! wanted and refused, body parts to spare, equipment, energy, goal). This file fills in today's
+//! defaults: 45 minutes (kept within 15 to 180), a full-body focus, general fitness, moderate
+//! energy, and a full gym when the notes name no equipment; a place without equipment
+//! ("hotel room", "at home") is body weight only. The model only picks exercises among those
+//! this reading allows.
 
 use crate::plan::Energy;
-use crate::workout::Goal;
-
-/// The body focus of today's plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    /// The default.
-    FullBody,
-    /// Chest, back, shoulders, arms.
-    UpperBody,
-    /// Squats, hinges, lunges, legs.
-    LowerBody,
-    /// Presses and triceps.
-    Push,
-    /// Rows, pull-downs and biceps.
-    Pull,
-    /// Full body with a core finisher.
-    Core,
-}
-
-impl Focus {
-    /// The focus as a person reads it (`Upper Body`).
-    pub fn label(self) -> &'static str {
-        match self {
-            Focus::FullBody => "Full Body",
-            Focus::UpperBody => "Upper Body",
-            Focus::LowerBody => "Lower Body",
-            Focus::Push => "Push",
-            Focus::Pull => "Pull",
-            Focus::Core => "Core and Full Body",
-        }
-    }
-}
-
-/// A part of the body the notes ask to spare, and the movement pattern left out for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Spare {
-    /// Leaves out lunges.
-    Knees,
-    /// Leaves out hinges (deadlifts, good mornings, swings).
-    Back,
-    /// Leaves out overhead presses.
-    Shoulders,
-}
-
-impl Spare {
-    /// The catalog pattern left out.
-    pub fn pattern(self) -> &'static str {
-        match self {
-            Spare::Knees => "lunge",
-            Spare::Back => "hinge",
-            Spare::Shoulders => "push_v",
-        }
-    }
-
-    /// The body part, in words.
-    pub fn part(self) -> &'static str {
-        match self {
-            Spare::Knees => "knees",
-            Spare::Back => "back",
-            Spare::Shoulders => "shoulders",
-        }
-    }
-}
+use crate::workout::{
+    read_notes, Effort, EquipmentSaid, Focus, Goal, NotesReading, WorkoutExercise,
+};
 
 /// What the notes say about today, with the defaults filled in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DayReading {
     /// The whole session, 15 to 180 minutes.
     pub minutes: u32,
-    /// The body focus.
+    /// The focus.
     pub focus: Focus,
     /// The training goal.
     pub goal: Goal,
@@ -101,10 +26,9 @@ pub struct DayReading {
     pub energy: Energy,
     /// Inventory keys available (empty: body weight only).
     pub equipment: Vec<&'static str>,
-    /// Equipment kinds the notes ban (catalog requirement names such as `barbell`).
-    pub banned: Vec<&'static str>,
-    /// Body parts to spare.
-    pub spare: Vec<Spare>,
+    /// Everything the reader found (exercises wanted and refused, parts to spare, equipment
+    /// refused), for the skeleton and the pre-analysis.
+    pub said: NotesReading,
 }
 
 /// The default session length.
@@ -130,280 +54,43 @@ pub const FULL_GYM: &[&str] = &[
     "eq_resistance_bands",
 ];
 
-/// Equipment words: the words (one or two), the inventory keys they stand for, the catalog
-/// requirement a `no ...` bans.
-const EQUIPMENT: &[(&[&str], &[&str], &str)] = &[
-    (
-        &["dumbbell", "dumbbells", "db", "dbs"],
-        &["eq_dumbbells_set_5-50"],
-        "dumbbells",
-    ),
-    (
-        &["kettlebell", "kettlebells", "kb", "kbs"],
-        &["eq_kettlebell"],
-        "kettlebell",
-    ),
-    (
-        &["barbell", "barbells"],
-        &["eq_barbell_olympic", "eq_squat_rack", "eq_bench_adjustable"],
-        "barbell",
-    ),
-    (&["band", "bands"], &["eq_resistance_bands"], "bands"),
-    (&["bench"], &["eq_bench_adjustable"], "bench"),
-    (
-        &["cable", "cables"],
-        &["eq_cable_machine_dual_stack"],
-        "cable",
-    ),
-    (
-        &["machine", "machines"],
-        &[
-            "eq_cable_machine_dual_stack",
-            "eq_lat_pulldown",
-            "eq_seated_row",
-            "eq_leg_press",
-            "eq_leg_curl",
-            "eq_leg_extension",
-        ],
-        "cable",
-    ),
-];
-
-/// The notes as lower-case words: letters, digits and `.` inside numbers; everything else
-/// separates (so `pull-ups` is `pull`, `ups` and `45min` is one word).
-pub(crate) fn words(notes: &str) -> Vec<String> {
-    notes
-        .to_lowercase()
-        .split(|c: char| !(c.is_alphanumeric() || c == '.'))
-        .map(|w| w.trim_matches('.').to_string())
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
-/// Whether `phrase` (space-separated words) occurs in `w` at `i`.
-fn at(w: &[String], i: usize, phrase: &str) -> bool {
-    let p: Vec<&str> = phrase.split(' ').collect();
-    i + p.len() <= w.len() && p.iter().zip(&w[i..]).all(|(a, b)| a == b)
-}
-
-/// Whether `phrase` occurs anywhere in `w`.
-fn has(w: &[String], phrase: &str) -> bool {
-    (0..w.len()).any(|i| at(w, i, phrase))
-}
-
-/// Whether any of `list` is one of the words.
-fn any(w: &[String], list: &[&str]) -> bool {
-    list.iter().any(|p| has(w, p))
-}
-
-/// A number with an optional unit stuck to it (`45min`, `1.5h`): (value, unit).
-fn number(word: &str) -> Option<(f64, &str)> {
-    let split = word
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(word.len());
-    let (n, unit) = word.split_at(split);
-    n.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .map(|v| (v, unit))
-}
-
-fn minutes_unit(u: &str) -> Option<f64> {
-    match u {
-        "m" | "min" | "mins" | "minute" | "minutes" => Some(1.0),
-        "h" | "hr" | "hrs" | "hour" | "hours" => Some(60.0),
-        _ => None,
-    }
-}
-
-/// The session length the notes name, if any (before clamping).
-fn minutes(w: &[String]) -> Option<f64> {
-    for i in 0..w.len() {
-        if at(w, i, "hour and a half") || at(w, i, "an hour and a half") {
-            return Some(90.0);
-        }
-        if at(w, i, "half an hour") || at(w, i, "half hour") {
-            return Some(30.0);
-        }
-        if let Some((v, stuck)) = number(&w[i]) {
-            let unit = if stuck.is_empty() {
-                w.get(i + 1).map(String::as_str).unwrap_or("")
-            } else {
-                stuck
-            };
-            if let Some(f) = minutes_unit(unit) {
-                return Some(v * f);
-            }
-        }
-    }
-    if has(w, "an hour") || has(w, "one hour") {
-        return Some(60.0);
-    }
-    if has(w, "quick") {
-        return Some(30.0);
-    }
-    None
-}
-
-/// Whether `word` at `i` is negated by the word before (`no`, `without`, `not`).
-fn negated(w: &[String], i: usize) -> bool {
-    i > 0 && matches!(w[i - 1].as_str(), "no" | "without" | "not" | "skip")
-}
-
-fn focus(w: &[String]) -> Focus {
-    let upper = has(w, "upper");
-    let lower = any(w, &["lower", "legs", "leg day", "glutes", "leg"]);
-    let ups = |i: usize| w.get(i + 1).is_some_and(|n| n == "up" || n == "ups");
-    let push = (0..w.len()).any(|i| w[i] == "push" && !ups(i));
-    let pull = (0..w.len()).any(|i| w[i] == "pull" && !ups(i));
-    if has(w, "full body") || has(w, "total body") || (upper && lower) {
-        FullBody
-    } else if upper {
-        UpperBody
-    } else if lower {
-        LowerBody
-    } else if push && !pull {
-        Push
-    } else if pull && !push {
-        Pull
-    } else if push && pull {
-        UpperBody
-    } else if any(w, &["core", "abs"]) {
-        Core
-    } else {
-        FullBody
-    }
-}
-
-use Focus::*;
-
-fn goal(w: &[String]) -> Goal {
-    if any(w, &["strength", "strong", "stronger", "heavy", "power"]) {
-        Goal::Strength
-    } else if any(w, &["muscle", "hypertrophy", "size", "bulk", "pump"]) {
-        Goal::Hypertrophy
-    } else if any(
-        w,
-        &["endurance", "conditioning", "stamina", "circuit", "sweat"],
-    ) {
-        Goal::Endurance
-    } else {
-        Goal::General
-    }
-}
-
-fn energy(w: &[String]) -> Energy {
-    let easy_word = (0..w.len()).any(|i| w[i] == "easy" && !at(w, i + 1, "on"));
-    if easy_word
-        || any(
-            w,
-            &[
-                "light",
-                "recovery",
-                "tired",
-                "gentle",
-                "deload",
-                "sore",
-                "exhausted",
-                "low energy",
-            ],
-        )
-    {
-        Energy::Easy
-    } else if any(w, &["hard", "intense", "tough", "brutal", "all out"]) {
-        Energy::Intense
-    } else {
-        Energy::Moderate
-    }
-}
-
-/// (inventory, banned kinds).
-fn equipment(w: &[String]) -> (Vec<&'static str>, Vec<&'static str>) {
-    let mut named: Vec<&'static str> = Vec::new();
-    let mut banned: Vec<&'static str> = Vec::new();
-    let mut any_named = false;
-    for (i, word) in w.iter().enumerate() {
-        for (names, keys, kind) in EQUIPMENT {
-            if names.contains(&word.as_str()) {
-                if negated(w, i) {
-                    banned.push(kind);
-                } else {
-                    any_named = true;
-                    named.extend(keys.iter());
-                }
-            }
-        }
-        if at(w, i, "pull up bar") || at(w, i, "pullup bar") {
-            any_named = true;
-            named.push("eq_pullup_bar");
-        }
-    }
-    let bodyweight = any(
-        w,
-        &[
-            "bodyweight",
-            "body weight",
-            "no equipment",
-            "calisthenics",
-            "without equipment",
-        ],
-    );
-    let mut inventory: Vec<&'static str> = if any_named {
-        named
-    } else if bodyweight && !has(w, "gym") {
-        Vec::new()
-    } else {
-        FULL_GYM.to_vec()
-    };
-    let mut seen = std::collections::HashSet::new();
-    inventory.retain(|k| seen.insert(*k));
-    banned.sort_unstable();
-    banned.dedup();
-    (inventory, banned)
-}
-
-fn spare(w: &[String]) -> Vec<Spare> {
-    let care = any(
-        w,
-        &[
-            "pain", "painful", "hurts", "hurt", "sore", "injured", "injury", "bad", "tweaked",
-            "easy on", "careful", "spare", "protect", "achy", "aching",
-        ],
-    );
-    if !care {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if any(w, &["knee", "knees"]) {
-        out.push(Spare::Knees);
-    }
-    if any(w, &["back", "lower back", "spine"]) && !has(w, "back squat") {
-        out.push(Spare::Back);
-    }
-    if any(w, &["shoulder", "shoulders"]) {
-        out.push(Spare::Shoulders);
-    }
-    out
-}
-
-/// Reads `notes` (see the module docs).
-pub fn read(notes: &str) -> DayReading {
-    let w = words(notes);
-    let (equipment, banned) = equipment(&w);
+/// Reads `notes` against `catalog` (the exercises they may name; see the module docs).
+pub fn read(notes: &str, catalog: &[WorkoutExercise]) -> DayReading {
+    let said = read_notes(notes, catalog);
     DayReading {
-        minutes: minutes(&w).map_or(DEFAULT_MINUTES, |m| m.round().clamp(15.0, 180.0) as u32),
-        focus: focus(&w),
-        goal: goal(&w),
-        energy: energy(&w),
-        equipment,
-        banned,
-        spare: spare(&w),
+        minutes: said.minutes.map_or(DEFAULT_MINUTES, |m| m.clamp(15, 180)),
+        focus: said.focus.clone(),
+        goal: said.goal.unwrap_or(Goal::General),
+        energy: match said.effort {
+            Some(Effort::Easy) => Energy::Easy,
+            Some(Effort::Hard) => Energy::Intense,
+            None => Energy::Moderate,
+        },
+        equipment: match &said.equipment {
+            EquipmentSaid::Named(keys) => keys.clone(),
+            EquipmentSaid::Place => Vec::new(),
+            EquipmentSaid::Gym | EquipmentSaid::NotSaid => FULL_GYM.to_vec(),
+        },
+        said,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workout::{builtin, MuscleGroup, SessionType};
+
+    fn r(notes: &str) -> DayReading {
+        read(notes, builtin())
+    }
+
+    fn parts(notes: &str) -> Vec<&'static str> {
+        r(notes).said.spare.iter().map(|s| s.part).collect()
+    }
+
+    fn session(notes: &str) -> Option<SessionType> {
+        r(notes).focus.session
+    }
 
     #[test]
     fn minutes_in_the_ways_people_write_them() {
@@ -418,74 +105,299 @@ mod tests {
             ("an hour and a half, full body", 90),
             ("half an hour", 30),
             ("about an hour", 60),
+            ("an hr of legs", 60),
+            ("1hr push", 60),
+            ("1h30 full body", 90),
+            ("1 hr 15 upper", 75),
+            ("2 hrs, powerlifting", 120),
+            ("30ish mins", 30),
+            ("calves and abs, 30", 30),
             ("quick one", 30),
+            ("quick 20 min upper", 20),
             ("legs", DEFAULT_MINUTES),
             ("5 minutes", 15),
             ("10 hours", 180),
             ("3 x 10 push-ups", DEFAULT_MINUTES),
+            ("upper/lower split, 3 days a week", DEFAULT_MINUTES),
         ] {
-            assert_eq!(read(notes).minutes, m, "{notes}");
+            assert_eq!(r(notes).minutes, m, "{notes}");
         }
     }
 
     #[test]
-    fn focus_goal_and_energy() {
-        for (notes, f) in [
-            ("upper body, dumbbells only", UpperBody),
-            ("Leg day!", LowerBody),
-            ("glutes and hamstrings", LowerBody),
-            ("push day", Push),
-            ("pull", Pull),
-            ("push-ups and pull-ups only", FullBody),
-            ("push and pull", UpperBody),
-            ("upper and lower", FullBody),
-            ("abs", Core),
-            ("", FullBody),
+    fn session_types_and_what_is_not_one() {
+        for (notes, s) in [
+            ("upper body, dumbbells only", Some(SessionType::Upper)),
+            ("Leg day!", Some(SessionType::Lower)),
+            ("push day", Some(SessionType::Push)),
+            ("PPL - today is pull", Some(SessionType::Pull)),
+            ("push and pull", Some(SessionType::Upper)),
+            ("upper and lower", Some(SessionType::FullBody)),
+            ("push pull legs", Some(SessionType::FullBody)),
+            ("push-ups and pull-ups only", None),
+            ("feeling great, let's push it", None),
+            (
+                "my lower back is tweaked, upper body today",
+                Some(SessionType::Upper),
+            ),
+            ("", None),
         ] {
-            assert_eq!(read(notes).focus, f, "{notes}");
+            assert_eq!(session(notes), s, "{notes}");
         }
-        assert_eq!(read("heavy legs").goal, Goal::Strength);
-        assert_eq!(read("build muscle").goal, Goal::Hypertrophy);
-        assert_eq!(read("conditioning circuit").goal, Goal::Endurance);
-        assert_eq!(read("30 minutes").goal, Goal::General);
-        assert_eq!(read("tired, something light").energy, Energy::Easy);
-        assert_eq!(read("easy day").energy, Energy::Easy);
-        assert_eq!(
-            read("easy on the knees").energy,
-            Energy::Moderate,
-            "easy on X spares X"
-        );
-        assert_eq!(read("go hard").energy, Energy::Intense);
-        assert_eq!(read("upper body").energy, Energy::Moderate);
+        assert_eq!(r("").focus.label(), "Full Body");
+    }
+
+    #[test]
+    fn body_parts_and_muscle_groups_as_the_focus() {
+        use MuscleGroup::*;
+        for (notes, groups) in [
+            ("chest and tris", vec![Chest, Triceps]),
+            ("back day", vec![Back]),
+            ("back + biceps", vec![Back, Biceps]),
+            ("back and bi's", vec![Back, Biceps]),
+            (
+                "wanna hit chest, shoulders & triceps",
+                vec![Chest, Shoulders, Triceps],
+            ),
+            ("glutes and hamstrings pls", vec![Glutes, Hamstrings]),
+            ("traps and shoulders", vec![Shoulders]),
+            ("focus on arms", vec![Arms]),
+            ("calves and abs", vec![Calves, Core]),
+            ("I'm back after a week off", vec![]),
+            ("back squats and bench", vec![]),
+            ("sore shoulders, chest and back", vec![Chest, Back]),
+            (
+                "30 min, mostly glutes, sore quads from yesterday",
+                vec![Glutes],
+            ),
+            ("hamstring's tweaked, upper body today", vec![]),
+        ] {
+            assert_eq!(r(notes).focus.groups, groups, "{notes}");
+        }
+        assert_eq!(r("chest and tris").focus.label(), "Chest and Triceps");
+        assert_eq!(r("abs").focus.label(), "Core and Full Body");
+    }
+
+    #[test]
+    fn an_exercise_named_as_the_focus_leads() {
+        for (notes, first, name) in [
+            ("bench day", "bb-bench-press", "Bench Press"),
+            ("wanna work on my deadlift", "bb-deadlift", "Deadlift"),
+            ("squat day!! 90 min", "bb-back-squat", "Squat"),
+            ("ohp focus", "bb-overhead-press", "Overhead Press"),
+            ("I want to get better at pull-ups", "pull-up", "Pull Up"),
+            (
+                "strength focus: squat, bench, deadlift",
+                "bb-back-squat",
+                "Squat",
+            ),
+        ] {
+            let f = r(notes).focus;
+            assert_eq!(f.lead.first().map(String::as_str), Some(first), "{notes}");
+            assert_eq!(f.lead_name, name, "{notes}");
+        }
+        let big_three = r("strength focus: squat, bench, deadlift");
+        assert!(big_three
+            .said
+            .wanted
+            .iter()
+            .any(|g| g[0] == "bb-bench-press"));
+        assert!(big_three.said.wanted.iter().any(|g| g[0] == "bb-deadlift"));
+        assert!(r("home: barbell, rack and bench").focus.lead.is_empty());
+        assert!(r("upper body, I love pull-ups").focus.lead.is_empty());
+    }
+
+    #[test]
+    fn goal_and_energy() {
+        assert_eq!(r("heavy legs").goal, Goal::Strength);
+        assert_eq!(r("powerlifting style").goal, Goal::Strength);
+        assert_eq!(r("build muscle").goal, Goal::Hypertrophy);
+        assert_eq!(r("conditioning circuit").goal, Goal::Endurance);
+        assert_eq!(r("core and cardio-ish stuff").goal, Goal::Endurance);
+        assert_eq!(r("30 minutes").goal, Goal::General);
+        assert_eq!(r("home gym with a power rack").goal, Goal::General);
+        for easy in [
+            "tired, something light",
+            "easy day",
+            "legs, tired af",
+            "upper, im wiped",
+            "Slept pretty badly last night",
+            "Not feeling it today",
+        ] {
+            assert_eq!(r(easy).energy, Energy::Easy, "{easy}");
+        }
+        assert_eq!(r("easy on the knees").energy, Energy::Moderate);
+        assert_eq!(r("go easy on the lower back").energy, Energy::Moderate);
+        assert_eq!(r("tired of lunges").energy, Energy::Moderate);
+        assert_eq!(r("go hard").energy, Energy::Intense);
+        assert_eq!(r("let's push it").energy, Energy::Intense);
+        assert_eq!(r("upper body").energy, Energy::Moderate);
     }
 
     #[test]
     fn equipment_named_is_the_whole_inventory() {
-        assert_eq!(read("dumbbells only").equipment, ["eq_dumbbells_set_5-50"]);
+        assert_eq!(r("dumbbells only").equipment, ["eq_dumbbells_set_5-50"]);
+        assert_eq!(r("just dbs").equipment, ["eq_dumbbells_set_5-50"]);
         assert_eq!(
-            read("at home with a kettlebell and bands").equipment,
+            r("at home with a kettlebell and bands").equipment,
             ["eq_kettlebell", "eq_resistance_bands"]
         );
-        assert!(read("bodyweight, hotel room").equipment.is_empty());
-        assert!(read("no equipment").equipment.is_empty());
-        assert_eq!(read("legs").equipment, FULL_GYM);
-        assert_eq!(read("gym, bodyweight warm-up").equipment, FULL_GYM);
-        let r = read("gym but no barbell");
         assert_eq!(
-            (r.equipment.as_slice(), r.banned.as_slice()),
-            (FULL_GYM, &["barbell"][..])
+            r("home: barbell, rack and bench").equipment,
+            ["eq_barbell_olympic", "eq_squat_rack", "eq_bench_flat"]
         );
-        assert_eq!(read("pull-up bar only").equipment, ["eq_pullup_bar"]);
+        assert_eq!(
+            r("bb and rack only").equipment,
+            ["eq_barbell_olympic", "eq_squat_rack"]
+        );
+        assert!(r("bodyweight, hotel room").equipment.is_empty());
+        assert!(r("hotel room, 25 min").equipment.is_empty());
+        assert!(r("no equipment").equipment.is_empty());
+        assert_eq!(r("legs").equipment, FULL_GYM);
+        assert_eq!(r("gym, bodyweight warm-up").equipment, FULL_GYM);
+        assert_eq!(r("whatever equipment").equipment, FULL_GYM);
+        let g = r("gym but no barbell");
+        assert_eq!(g.equipment, FULL_GYM);
+        assert_eq!(g.said.banned_kinds, ["barbell"]);
+        assert_eq!(r("pull day w/o barbell").said.banned_kinds, ["barbell"]);
+        assert_eq!(r("hate cable stuff").said.banned_kinds, ["cable"]);
+        assert_eq!(r("pull-up bar only").equipment, ["eq_pullup_bar"]);
+        // An equipment word before an exercise narrows the exercise; it names nothing.
+        let rows = r("No barbell rows please");
+        assert_eq!(rows.equipment, FULL_GYM);
+        assert!(rows.said.banned_kinds.is_empty());
+        assert!(rows.said.refused.contains(&"bb-bent-over-row".to_string()));
+        assert!(!rows.said.refused.contains(&"db-one-arm-row".to_string()));
+    }
+
+    #[test]
+    fn refusals_in_the_ways_people_say_them() {
+        // notes | an exercise refused | one kept
+        let cases = "no squats today, legs | bb-back-squat | machine-leg-press
+            skip deadlifts | bb-romanian-deadlift | bb-hip-thrust
+            i hate burpees and pushups | push-up | dip
+            Avoid lunges please | db-bulgarian-split-squat | bb-back-squat
+            full body, lunges not today | walking-lunge | bodyweight-squat
+            don't want to do any overhead pressing | db-shoulder-press | bb-bench-press
+            Can't do anything overhead | pike-push-up | push-up
+            no pull-ups or chin-ups | chin-up | machine-lat-pulldown
+            legs but no squats or lunges | db-walking-lunge | machine-leg-curl
+            no deadlifts and no lunges | walking-lunge | bb-back-squat
+            - no bb-deadlift | bb-deadlift | bb-romanian-deadlift
+            skip swings | kb-swing | kb-goblet-squat
+            chest day no bench press | db-bench-press | db-fly
+            Squats are off for now | bb-back-squat | machine-leg-press";
+        for line in cases.lines() {
+            let [notes, refused, kept]: [&str; 3] = line
+                .split(" | ")
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .try_into()
+                .unwrap();
+            let said = r(notes).said;
+            assert!(
+                said.refused.contains(&refused.to_string()),
+                "{notes}: {:?}",
+                said.refused
+            );
+            assert!(
+                !said.refused.contains(&kept.to_string()),
+                "{notes}: {:?}",
+                said.refused
+            );
+            assert!(
+                said.wanted
+                    .iter()
+                    .all(|g| !g.contains(&refused.to_string())),
+                "{notes}"
+            );
+        }
+        assert!(r("no running or jumping").said.refused.is_empty());
+        assert!(r("no pain today, full body").said.spare.is_empty());
+    }
+
+    #[test]
+    fn exercises_asked_for() {
+        let w = |notes: &str| r(notes).said.wanted;
+        assert_eq!(w("upper body, I love pull-ups")[0], ["pull-up"]);
+        assert_eq!(
+            w("legs with dumbbells, goblet squats please")[0],
+            ["db-goblet-squat", "kb-goblet-squat"]
+        );
+        assert_eq!(w("45 min upper, want to do dips and pull ups").len(), 2);
+        assert!(w("squats").is_empty(), "a last word alone asks for nothing");
+        assert!(w("my knee hurts when I squat").is_empty());
+        assert!(w("did deadlifts yesterday, upper today").is_empty());
+        assert!(w("Left shoulder is cranky: keep presses moderate.").is_empty());
+    }
+
+    #[test]
+    fn what_is_refused_or_said_of_oneself_is_no_focus() {
+        assert_eq!(
+            session("No leg day today, upper only"),
+            Some(SessionType::Upper)
+        );
+        assert_eq!(
+            session("skip legs today pls. Upper body"),
+            Some(SessionType::Upper)
+        );
+        let iffy = r("Gonna hit legs hard, my back's been iffy");
+        assert_eq!(
+            (iffy.focus.session, iffy.focus.groups.as_slice()),
+            (Some(SessionType::Lower), &[][..])
+        );
+        assert_eq!(
+            iffy.said.spare.iter().map(|s| s.part).collect::<Vec<_>>(),
+            ["back"]
+        );
+        assert!(r("my right knee, legs").focus.groups.is_empty());
+        assert_eq!(r("work on my glutes").focus.groups, [MuscleGroup::Glutes]);
+        assert_eq!(r("ez day").energy, Energy::Easy);
+        assert_eq!(r("recovering from a cold").energy, Energy::Easy);
+        assert!(r("ez bar curls")
+            .said
+            .wanted
+            .iter()
+            .any(|g| g[0] == "ez-curl"));
+        assert_eq!(r("Need to be out in 35. Back & shoulders").minutes, 35);
+        assert_eq!(r("only have 40").minutes, 40);
+        assert_eq!(r("in 3 sets of 10").minutes, DEFAULT_MINUTES);
+        assert!(r("Squats are off for now")
+            .said
+            .refused
+            .contains(&"bb-back-squat".into()));
     }
 
     #[test]
     fn body_parts_are_spared_only_with_a_word_of_care() {
-        assert_eq!(read("easy on the knees").spare, [Spare::Knees]);
+        assert_eq!(parts("easy on the knees"), ["knees"]);
+        assert_eq!(parts("my back hurts, shoulders too"), ["back", "shoulders"]);
         assert_eq!(
-            read("my back hurts, shoulders too").spare,
-            [Spare::Back, Spare::Shoulders]
+            parts("my lower back is tweaked, upper body today"),
+            ["back"]
         );
-        assert!(read("back and biceps").spare.is_empty());
-        assert!(read("knee-high skips").spare.is_empty());
+        assert_eq!(parts("bad knee, legs anyway"), ["knees"]);
+        assert_eq!(parts("elbow's been cranky. upper, dbs only"), ["elbows"]);
+        assert_eq!(parts("wrist hurts, full body"), ["wrists"]);
+        assert_eq!(parts("back day with a sore knee"), ["knees"]);
+        assert_eq!(parts("my back and knees hurt"), ["back", "knees"]);
+        assert_eq!(parts("30 min, mostly glutes, sore quads"), ["Quads"]);
+        assert!(parts("back and biceps").is_empty());
+        assert!(parts("knee-high skips").is_empty());
+        assert!(parts("no pain in my knee").is_empty());
+        let knees = r("bad knee").said.spare[0];
+        let leaves = |id: &str| knees.leaves_out(builtin().iter().find(|e| e.id == id).unwrap());
+        assert!(
+            leaves("bb-back-squat")
+                && leaves("db-walking-lunge")
+                && leaves("machine-leg-extension")
+        );
+        assert!(!leaves("bb-deadlift") && !leaves("machine-leg-curl"));
+        let back = r("lower back tweaked").said.spare[0];
+        let leaves = |id: &str| back.leaves_out(builtin().iter().find(|e| e.id == id).unwrap());
+        assert!(
+            leaves("bb-romanian-deadlift") && leaves("bb-back-squat") && leaves("bb-bent-over-row")
+        );
+        assert!(!leaves("db-goblet-squat") && !leaves("cable-row"));
     }
 }

@@ -26,7 +26,7 @@ use crate::llm::{
 };
 use crate::workout::{
     analyzer_prompt, analyzer_schema, answer_picks, document_validator, exercises, log_performed,
-    plan_of_slots, pre_analysis_over, skeleton_of, LoadKind, PerformedExercise, PreAnalysis, Slot,
+    plan_of_slots, pre_analysis_over, LoadKind, PerformedExercise, PreAnalysis, Slot,
     WorkoutExercise, WorkoutRequest,
 };
 
@@ -215,10 +215,10 @@ fn model_picks<'a>(
 
 /// Generates today's plan (spec 000, the provider side), the way a small model can, and saves it:
 /// code reads the notes ([`super::notes`]: minutes, focus, goal, energy, equipment, what to
-/// spare; exercises named, wanted or not, [`compose::named_exercises`]), runs the workout flow's
-/// pre-analysis over the user's history (anti-repeat, allowed exercises, time budget) in the
-/// request's unit and builds a skeleton of slots for the focus, each with at most four allowed
-/// exercises. With `model`, the model picks one exercise per slot under a grammar where each slot
+/// spare, exercises wanted or refused), runs the workout flow's pre-analysis over the user's
+/// history (anti-repeat, allowed exercises, time budget) in the request's unit and builds a
+/// skeleton of slots for the focus ([`compose::skeleton`]; nothing named: the split of the days
+/// per week), each with at most four allowed exercises. With `model`, the model picks one exercise per slot under a grammar where each slot
 /// is an enum of its candidates (repaired with the validator's lines up to
 /// `settings.max_attempts` generations); without one, or when every answer stays invalid (the
 /// failure is recorded), each slot takes its first candidate and the plan's source is
@@ -243,20 +243,11 @@ pub fn generate_and_record(
     let selection = select_schema(&[], request.schema_version);
     let version = selection.schema_version;
     let units = request.weight_unit();
-    let reading = notes::read(&request.notes);
     let catalog = exercises(store)?;
-    // Exercises the notes name: refused ones are banned; wanted ones ("I love pull-ups") fill
-    // their slot when they are allowed today.
-    let (wanted, refused) = compose::named_exercises(&request.notes, &catalog);
-    let workout_request = compose::workout_request(request, &reading, &catalog, refused);
+    let reading = notes::read(&request.notes, &catalog);
+    let workout_request = compose::workout_request(request, &reading);
     let pre = pre_analysis_over(store, &workout_request, &catalog)?;
-    let specs = compose::slot_specs(reading.focus);
-    let mut slots = skeleton_of(&workout_request, &pre, &catalog, specs);
-    let wanted: Vec<&WorkoutExercise> = catalog
-        .iter()
-        .filter(|e| wanted.contains(&e.id) && pre.is_allowed(&e.id))
-        .collect();
-    compose::honour_wanted(&mut slots, &wanted);
+    let slots = compose::skeleton(&workout_request, &reading, &pre, &catalog);
     if slots.is_empty() {
         return Err(Error::InvalidArgument(
             "request.notes: the equipment and bans they name leave no exercise".into(),

@@ -10,10 +10,12 @@
 //! | `catalog.rs` | built-in exercises (`catalog.json`), equipment keys and loads |
 //! | `preanalysis.rs` | request bounds, history facts and progression state, anti-repeat, allowed exercises, caps |
 //! | `fatigue.rs` | cardio load and recovery to the fatigue policy (ADR 0009) |
+//! | `notes.rs` | the one reader of instructions and today's notes: minutes, focus, exercises wanted and refused, parts to spare, equipment, energy, goal |
+//! | `focus.rs` | the focus (session type, muscle groups, an exercise) and the slots it plans |
 //! | `store.rs` | the SQL: workout exercises and equipment, saved workouts (upgraded when read) |
 //! | `timebox.rs` | set times, the time budget, supersets when it is short |
 //! | `ids.rs` | workout and set ids |
-//! | `planner.rs` | the deterministic analyzer plan; each exercise's load, reps and reason from the progression engine (`prescribe`) |
+//! | `planner.rs` | the session skeleton of the focus or the split, the deterministic analyzer plan; each exercise's load, reps and reason from the progression engine (`prescribe`) |
 //! | `render.rs` | the deterministic generator: warm-up ramp, fatigue, time-boxing |
 //! | `document.rs` | schema validation, YAML out and back, consistency rules, the upgrade of documents in the library's earlier form |
 //! | `choices.rs` | the model's small choices: per-request schemas, short prompts, assembly |
@@ -26,8 +28,10 @@ pub mod check;
 pub mod choices;
 pub mod document;
 pub mod fatigue;
+pub mod focus;
 pub mod ids;
 pub mod model;
+pub mod notes;
 pub mod planner;
 pub mod preanalysis;
 pub mod render;
@@ -44,9 +48,8 @@ pub use week::{MuscleWeek, SessionChoice, TrainingWeek};
 pub use catalog::{builtin, capabilities_of, LoadKind, WorkoutExercise};
 pub use choices::{analyzer_prompt, analyzer_schema, answer_picks};
 pub use document::validator as document_validator;
-pub use planner::{
-    plan_of_slots, prescribe, session_slots, skeleton_of, Prescription, Slot, SlotSpec,
-    FULL_BODY_SLOTS,
-};
+pub use focus::{session_slots, slot_specs_for, Focus, MuscleGroup, SlotSpec, FULL_BODY_SLOTS};
+pub use notes::{read as read_notes, title, Effort, EquipmentSaid, NotesReading, Spare};
+pub use planner::{plan_of_slots, prescribe, skeleton_for, skeleton_of, Prescription, Slot};
 pub use preanalysis::{analyze, validate_request, PreAnalysis};
 pub use service::{exercises, log_performed, pre_analysis_over, PerformedExercise};

@@ -84,9 +84,13 @@ pub struct Recovery {
 pub struct WorkoutRequest {
     /// Date, location, units, duration and goal.
     pub meta: WorkoutMeta,
-    /// The user's own text: program notes, injuries, preferences. Lines of the form
-    /// `no <exercise id>`, `avoid <exercise id>` or `ban <exercise id or equipment key>` are also
-    /// read as bans; the rest goes to the model only.
+    /// The user's own text: program notes, injuries, preferences. The library reads from it
+    /// (English) the session's focus (a session type such as "push day", body parts and muscle
+    /// groups such as "chest and tris", an exercise named as the focus such as "bench day"),
+    /// exercises asked for or refused ("no squats", "skip deadlifts"), body parts to spare ("my
+    /// lower back is tweaked": no hinges) and equipment refused or named ("no barbell", "just
+    /// dumbbells"); lines of the form `no <exercise id>`, `avoid <exercise id>` or
+    /// `ban <exercise id or equipment key>` are bans too. The model sees the whole text.
     #[serde(default)]
     pub instructions: String,
     /// Exercise ids or equipment keys to exclude.

@@ -4,22 +4,32 @@
 //! The skeleton ([`skeleton`]) is a list of slots, each with its tier, sets, rep range and RIR
 //! computed by code and up to [`MAX_SLOT_CANDIDATES`] allowed exercises that may fill it; the model
 //! picks one per slot, the deterministic plan takes each slot's first. The slots are those of the
-//! pre-analysis's split ([`session_slots`]; `week.rs` chooses it). Full body, in order: Tier A a
-//! squat or hinge and a horizontal push or vertical pull compound; Tier B a horizontal or vertical
-//! pull, a vertical push, lunge or horizontal push; Tier C an arm and a core, shoulder, chest or
-//! leg accessory. Upper, lower (and legs), push and pull: the tables [`UPPER_SLOTS`],
-//! [`LOWER_SLOTS`], [`PUSH_SLOTS`], [`PULL_SLOTS`]. Candidates: allowed today (equipment, bans,
-//! anti-repeat), of the slot's patterns
-//! (Tier A: compounds only), not offered in an earlier slot (so no answer repeats an exercise);
+//! focus the instructions name ([`super::notes`], [`super::focus::slot_specs_for`]; nothing
+//! named: the pre-analysis's split (`week.rs` chooses it from the days per week and the logged
+//! sessions; full body without the days), the full-body slots in order Tier A a squat or hinge and
+//! a horizontal push or vertical pull compound; Tier B a horizontal or vertical pull, a vertical
+//! push, lunge or horizontal push; Tier C an arm and a core, shoulder, chest or leg accessory). An
+//! exercise named as the focus comes first, Tier A, its alternatives as candidates, and the first
+//! Tier A slot of its pattern goes. Candidates: allowed today (equipment, bans, anti-repeat; the
+//! instructions' refusals and spared body parts are bans, see the pre-analysis), of the slot's
+//! patterns and main muscles (Tier A: compounds only), offered in one slot only (so no answer
+//! repeats an exercise);
 //! ordered exercises with history first (loads are known), then one of each pattern before a
-//! second of any, then catalog order. A slot without a candidate is left out; when every slot is
-//! empty, one Tier A slot offers the first allowed exercises. Sets and reps by goal (A, B, C):
+//! second of any, then catalog order; a slot's first choice is of its first pattern when one is
+//! left. Every slot gets its first choice before any slot gets alternatives, so that
+//! alternatives never leave a later slot of the same kind empty. An exercise asked for narrows the first slot offering it to
+//! the exercises of its words, else becomes the only choice of the first slot of its pattern that
+//! nothing else asked for took, else gets a slot of its own (Tier B, or C for an isolation
+//! exercise). A slot without a candidate is left out; when every slot is empty, one Tier A slot
+//! offers the first allowed exercises; when no slot is Tier A, the first becomes Tier A. Sets and reps by goal (A, B, C):
 //! strength 4x3-5, 3x6-8, 2x10-12; hypertrophy 3x6-10, 3x8-12, 3x12-15; endurance 2x12-15,
 //! 2x15-20, 2x15-20; general 3x5-8, 3x8-12, 2x10-15. RIR: A 2, B 2, C 1 (before the fatigue
 //! shift). Sets are trimmed from C, then B, to the budget's working sets; when one set per slot is
 //! still too many, the last slots are left out. When sets were trimmed, the picked antagonists
 //! become supersets and sets come back as far as the minutes allow
-//! ([`timebox::superset_when_short`]). The plan's `session_type` is the split; its notes say why
+//! ([`timebox::superset_when_short`]). The plan's session type is that of the slots' patterns (all
+//! pushing: push; all pulling: pull; all upper body: upper; all lower body: lower; else full
+//! body), or the split's when the split chose the slots; the split's reason is the plan's notes
 //! when the request gave the days per week.
 //!
 //! Target loads and reps ([`prescribe`]): the suggestion engine's next prescription
@@ -31,94 +41,18 @@
 //! an exercise without history (chosen by feel); its `notes` say why, in one line.
 
 use super::catalog::{rounding_equipment, Inventory, LoadKind, WorkoutExercise};
+use super::focus::{slot_specs_for, Focus, PATTERNS};
 use super::model::{
     AnalyzerPlan, Goal, PlanMeta, PlanTargets, PlanTier, PlanTiers, PlannedExercise, SessionType,
     WarmupPolicy, WorkoutRequest,
 };
+use super::notes::{self, NotesReading};
 use super::preanalysis::{load_cap, PreAnalysis};
 use super::render::loadable_at_most;
 use super::timebox;
 use crate::suggest::{next_prescription, weight_text, Basis, RepGoal};
 
-/// One kind of slot: its tier, the movement patterns that may fill it and what it is for in words
-/// (shown to the model).
-pub type SlotSpec = (PlanTier, &'static [&'static str], &'static str);
-
-/// The full-body slots (the workout flow's skeleton).
-pub const FULL_BODY_SLOTS: &[SlotSpec] = &[
-    (PlanTier::A, &["squat", "hinge"], "main lower-body lift"),
-    (PlanTier::A, &["push_h", "pull_v"], "main upper-body lift"),
-    (PlanTier::B, &["pull_h", "pull_v"], "row or pull"),
-    (
-        PlanTier::B,
-        &["push_v", "lunge", "push_h"],
-        "press or lunge",
-    ),
-    (PlanTier::C, &["arms"], "arm accessory"),
-    (
-        PlanTier::C,
-        &["core", "shoulders", "chest", "legs"],
-        "core or shoulder accessory",
-    ),
-];
-
-/// The upper-body slots: presses, pulls and rows, arms, shoulders or chest.
-pub const UPPER_SLOTS: &[SlotSpec] = &[
-    (PlanTier::A, &["push_h"], "main press"),
-    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
-    (PlanTier::B, &["push_v", "push_h"], "second press"),
-    (PlanTier::B, &["pull_h", "back", "pull_v"], "row"),
-    (PlanTier::C, &["arms"], "arm accessory"),
-    (
-        PlanTier::C,
-        &["shoulders", "chest"],
-        "shoulder or chest accessory",
-    ),
-];
-
-/// The lower-body (legs) slots: a squat, a hinge, single-leg work, leg and calf accessories,
-/// core.
-pub const LOWER_SLOTS: &[SlotSpec] = &[
-    (PlanTier::A, &["squat"], "main squat"),
-    (PlanTier::A, &["hinge"], "main hinge"),
-    (
-        PlanTier::B,
-        &["lunge", "squat"],
-        "single-leg or second squat",
-    ),
-    (PlanTier::B, &["legs", "hinge"], "leg accessory"),
-    (PlanTier::C, &["calves", "legs"], "calf or leg accessory"),
-    (PlanTier::C, &["core"], "core"),
-];
-
-/// The push slots: presses, shoulders, triceps.
-pub const PUSH_SLOTS: &[SlotSpec] = &[
-    (PlanTier::A, &["push_h"], "main press"),
-    (PlanTier::B, &["push_v"], "overhead press"),
-    (PlanTier::B, &["push_h", "chest"], "second press"),
-    (PlanTier::C, &["shoulders"], "shoulder accessory"),
-    (PlanTier::C, &["arms"], "triceps or arm accessory"),
-];
-
-/// The pull slots: pulls and rows, back, biceps, rear shoulders.
-pub const PULL_SLOTS: &[SlotSpec] = &[
-    (PlanTier::A, &["pull_v", "pull_h"], "main pull"),
-    (PlanTier::B, &["pull_h", "pull_v"], "row"),
-    (PlanTier::B, &["back", "hinge"], "back accessory"),
-    (PlanTier::C, &["arms"], "biceps or arm accessory"),
-    (PlanTier::C, &["shoulders"], "rear shoulder accessory"),
-];
-
-/// The slots of a session type (lower body and legs share theirs).
-pub fn session_slots(t: SessionType) -> &'static [SlotSpec] {
-    match t {
-        SessionType::FullBody => FULL_BODY_SLOTS,
-        SessionType::Upper => UPPER_SLOTS,
-        SessionType::Lower | SessionType::Legs => LOWER_SLOTS,
-        SessionType::Push => PUSH_SLOTS,
-        SessionType::Pull => PULL_SLOTS,
-    }
-}
+pub use super::focus::{SlotSpec, FULL_BODY_SLOTS};
 
 /// Most exercises offered for one slot.
 pub const MAX_SLOT_CANDIDATES: usize = 4;
@@ -135,6 +69,8 @@ pub struct Slot<'a> {
     /// The movement patterns that may fill it (none for the fallback slot of any allowed
     /// exercise).
     pub patterns: &'static [&'static str],
+    /// The main muscles its exercise may have (empty: any).
+    pub muscles: &'static [&'static str],
     /// Working sets (after the time budget).
     pub sets: u32,
     /// The goal's rep range for the tier (`6-10`).
@@ -334,29 +270,101 @@ pub fn frame(
     }
 }
 
-/// Today's session skeleton (see the module docs): the slots of the pre-analysis's split
-/// ([`session_slots`]) with their tier, sets, reps, RIR and candidates; at least one slot when
+/// Today's session skeleton (see the module docs): the slots of the focus `request`'s
+/// instructions name (nothing named: the pre-analysis's split), with their tier, sets, reps, RIR
+/// and candidates; at least one slot when
 /// any exercise is allowed.
 pub fn skeleton<'a>(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
     catalog: &'a [WorkoutExercise],
 ) -> Vec<Slot<'a>> {
-    skeleton_of(
+    skeleton_for(
         request,
         pre,
         catalog,
-        session_slots(pre.session.session_type),
+        &notes::read(&request.instructions, catalog),
     )
 }
 
-/// The skeleton of `specs` (the kinds of slot, in order) rather than the full-body slots: the
-/// same candidates, prescription, budget and keys as [`skeleton`].
+/// The skeleton of what `reading` says: the slots of its focus, the exercise named as the focus
+/// first, the exercises asked for placed (see the module docs). Today's plan calls it with the
+/// reading of its notes.
+pub fn skeleton_for<'a>(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    catalog: &'a [WorkoutExercise],
+    reading: &NotesReading,
+) -> Vec<Slot<'a>> {
+    let allowed = |id: &String| catalog.iter().find(|e| &e.id == id && pre.is_allowed(id));
+    let lead: Vec<&WorkoutExercise> = reading.focus.lead.iter().filter_map(allowed).collect();
+    let wanted: Vec<Vec<&WorkoutExercise>> = reading
+        .wanted
+        .iter()
+        .map(|ids| ids.iter().filter_map(allowed).collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect();
+    // Nothing named: the pre-analysis's split (full body without the days per week).
+    let split;
+    let focus = if pre.split {
+        split = Focus::from(pre.session.session_type);
+        &split
+    } else {
+        &reading.focus
+    };
+    build(
+        request,
+        pre,
+        catalog,
+        &slot_specs_for(focus),
+        &lead,
+        &wanted,
+    )
+}
+
+/// The skeleton of `specs` (the kinds of slot, in order) rather than those of the instructions:
+/// the same candidates, prescription, budget and keys as [`skeleton`].
 pub fn skeleton_of<'a>(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
     catalog: &'a [WorkoutExercise],
     specs: &[SlotSpec],
+) -> Vec<Slot<'a>> {
+    build(request, pre, catalog, specs, &[], &[])
+}
+
+/// A slot of `tier` for `candidates` (the pattern of the first, if the catalog knows it).
+fn slot_for<'a>(
+    goal: Goal,
+    tier: PlanTier,
+    role: &'static str,
+    candidates: Vec<&'a WorkoutExercise>,
+) -> Slot<'a> {
+    let patterns: &'static [&'static str] = candidates
+        .first()
+        .and_then(|e| PATTERNS.iter().position(|p| *p == e.pattern))
+        .map_or(&[], |k| &PATTERNS[k..=k]);
+    let (sets, reps, rir) = prescription(goal, tier);
+    Slot {
+        key: String::new(),
+        tier,
+        role,
+        patterns,
+        muscles: &[],
+        sets,
+        reps,
+        rir,
+        candidates,
+    }
+}
+
+fn build<'a>(
+    request: &WorkoutRequest,
+    pre: &PreAnalysis,
+    catalog: &'a [WorkoutExercise],
+    specs: &[SlotSpec],
+    lead: &[&'a WorkoutExercise],
+    wanted: &[Vec<&'a WorkoutExercise>],
 ) -> Vec<Slot<'a>> {
     let goal = request.meta.goal;
     let allowed: Vec<(usize, &WorkoutExercise)> = catalog
@@ -364,16 +372,36 @@ pub fn skeleton_of<'a>(
         .filter(|e| pre.is_allowed(&e.id))
         .enumerate()
         .collect();
+    let mut specs: Vec<SlotSpec> = specs.to_vec();
     let mut offered: Vec<&str> = Vec::new();
     let mut slots: Vec<Slot<'a>> = Vec::new();
-    for (tier, patterns, role) in specs {
+    if let Some(first) = lead.first() {
+        // The lead takes the place of the first Tier A slot of its pattern.
+        if let Some(k) = specs
+            .iter()
+            .position(|s| s.tier == PlanTier::A && s.patterns.contains(&first.pattern.as_str()))
+        {
+            specs.remove(k);
+        }
+        let candidates: Vec<&WorkoutExercise> =
+            lead.iter().copied().take(MAX_SLOT_CANDIDATES).collect();
+        offered.extend(candidates.iter().map(|e| e.id.as_str()));
+        slots.push(slot_for(
+            goal,
+            PlanTier::A,
+            "the day's focus lift",
+            candidates,
+        ));
+    }
+    // Each slot's fitting exercises in order: history first, one of each pattern before a
+    // second of any, then catalog order.
+    let fitting_of = |spec: &SlotSpec| -> Vec<&'a WorkoutExercise> {
         let mut rank: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        let mut fitting: Vec<(bool, usize, usize, &WorkoutExercise)> = allowed
+        let mut fitting: Vec<(bool, usize, usize, &'a WorkoutExercise)> = allowed
             .iter()
             .filter(|(_, e)| {
-                patterns.contains(&e.pattern.as_str())
-                    && (*tier != PlanTier::A || e.compound)
-                    && !offered.contains(&e.id.as_str())
+                spec.fits(&e.pattern, e.muscles.first().map(String::as_str))
+                    && (spec.tier != PlanTier::A || e.compound)
             })
             .map(|(i, e)| {
                 let no_history = pre.facts(&e.id).is_none();
@@ -383,21 +411,48 @@ pub fn skeleton_of<'a>(
             })
             .collect();
         fitting.sort_by_key(|(h, r, i, _)| (*h, *r, *i));
-        let candidates: Vec<&WorkoutExercise> = fitting
-            .into_iter()
-            .take(MAX_SLOT_CANDIDATES)
-            .map(|t| t.3)
-            .collect();
-        if candidates.is_empty() {
-            continue;
+        fitting.into_iter().map(|t| t.3).collect()
+    };
+    // First each slot's first choice, then the alternatives, so that a slot's alternatives
+    // never leave a later slot of the same kind empty.
+    let mut filled: Vec<(
+        &SlotSpec,
+        Vec<&'a WorkoutExercise>,
+        Vec<&'a WorkoutExercise>,
+    )> = Vec::new();
+    for spec in &specs {
+        let fitting = fitting_of(spec);
+        let free = |e: &&&WorkoutExercise| !offered.contains(&e.id.as_str());
+        // The first choice is of the slot's first pattern when one is left (a row for `row`).
+        let first = fitting
+            .iter()
+            .filter(free)
+            .find(|e| spec.patterns.first() == Some(&e.pattern.as_str()))
+            .or_else(|| fitting.iter().find(free));
+        if let Some(first) = first {
+            offered.push(first.id.as_str());
+            filled.push((spec, vec![*first], fitting));
         }
-        offered.extend(candidates.iter().map(|e| e.id.as_str()));
-        let (sets, reps, rir) = prescription(goal, *tier);
+    }
+    for (_, candidates, fitting) in &mut filled {
+        for e in fitting.iter() {
+            if candidates.len() == MAX_SLOT_CANDIDATES {
+                break;
+            }
+            if !offered.contains(&e.id.as_str()) {
+                offered.push(e.id.as_str());
+                candidates.push(*e);
+            }
+        }
+    }
+    for (spec, candidates, _) in filled {
+        let (sets, reps, rir) = prescription(goal, spec.tier);
         slots.push(Slot {
             key: String::new(),
-            tier: *tier,
-            role,
-            patterns,
+            tier: spec.tier,
+            role: spec.role,
+            patterns: spec.patterns,
+            muscles: spec.muscles,
             sets,
             reps,
             rir,
@@ -411,6 +466,7 @@ pub fn skeleton_of<'a>(
             tier: PlanTier::A,
             role: "main lift",
             patterns: &[],
+            muscles: &[],
             sets,
             reps,
             rir,
@@ -420,6 +476,14 @@ pub fn skeleton_of<'a>(
                 .map(|(_, e)| *e)
                 .collect(),
         });
+    }
+    honour_wanted(&mut slots, wanted, !lead.is_empty(), goal);
+    // Every session has a main lift: with no Tier A slot (`calves and abs`), the first is one.
+    if !slots.iter().any(|s| s.tier == PlanTier::A) {
+        if let Some(s) = slots.first_mut() {
+            s.tier = PlanTier::A;
+            (s.sets, s.reps, s.rir) = prescription(goal, PlanTier::A);
+        }
     }
     // Trim to the budget: C first, then B, never below one set per slot.
     let max = pre.budget.max_working_sets;
@@ -453,9 +517,110 @@ pub fn skeleton_of<'a>(
     slots
 }
 
+/// Gives each exercise asked for (`wanted`: per exercise named, the allowed exercises of its
+/// words) its place: the first slot offering some of them offers only those; else the first slot
+/// of their pattern (Tier A: compounds only) nothing else asked for took offers only them; else
+/// they get a slot of their own, Tier B (C when none is a compound), after the slots of its tier.
+/// The lead's slot (the first, when `lead`) keeps its choices.
+pub fn honour_wanted<'a>(
+    slots: &mut Vec<Slot<'a>>,
+    wanted: &[Vec<&'a WorkoutExercise>],
+    lead: bool,
+    goal: Goal,
+) {
+    let mut fixed = vec![false; slots.len()];
+    if lead && !fixed.is_empty() {
+        fixed[0] = true;
+    }
+    let member =
+        |group: &[&WorkoutExercise], e: &WorkoutExercise| group.iter().any(|g| g.id == e.id);
+    for group in wanted {
+        if let Some(i) = slots
+            .iter()
+            .position(|s| s.candidates.iter().any(|c| member(group, c)))
+        {
+            if !fixed[i] {
+                slots[i].candidates.retain(|c| member(group, c));
+                fixed[i] = true;
+            }
+            continue;
+        }
+        let fits = |s: &Slot<'_>, e: &WorkoutExercise| {
+            s.patterns.contains(&e.pattern.as_str()) && (s.tier != PlanTier::A || e.compound)
+        };
+        let place =
+            (0..slots.len()).find(|&i| !fixed[i] && group.iter().any(|e| fits(&slots[i], e)));
+        if let Some(i) = place {
+            let chosen: Vec<&WorkoutExercise> = group
+                .iter()
+                .copied()
+                .filter(|e| fits(&slots[i], e))
+                .take(MAX_SLOT_CANDIDATES)
+                .collect();
+            slots[i].candidates = chosen;
+            fixed[i] = true;
+            continue;
+        }
+        let tier = if group.iter().any(|e| e.compound) {
+            PlanTier::B
+        } else {
+            PlanTier::C
+        };
+        let pattern = group[0].pattern.as_str();
+        let chosen: Vec<&WorkoutExercise> = group
+            .iter()
+            .copied()
+            .filter(|e| e.pattern == pattern && (tier == PlanTier::C || e.compound))
+            .take(MAX_SLOT_CANDIDATES)
+            .collect();
+        let at = slots
+            .iter()
+            .rposition(|s| s.tier <= tier)
+            .map_or(0, |k| k + 1);
+        slots.insert(at, slot_for(goal, tier, "asked for", chosen));
+        fixed.insert(at, true);
+    }
+}
+
+/// The session type of `slots`: that of their patterns (see the module docs).
+pub fn session_type_of(slots: &[Slot<'_>]) -> SessionType {
+    const PUSH: &[&str] = &["push_h", "push_v", "chest", "shoulders", "arms"];
+    const PULL: &[&str] = &["pull_h", "pull_v", "back", "hinge", "arms", "shoulders"];
+    const UPPER: &[&str] = &[
+        "push_h",
+        "push_v",
+        "pull_h",
+        "pull_v",
+        "back",
+        "chest",
+        "shoulders",
+        "arms",
+    ];
+    const LOWER: &[&str] = &["squat", "hinge", "lunge", "legs", "calves", "core"];
+    let patterns: Vec<&str> = slots
+        .iter()
+        .flat_map(|s| s.patterns.iter().copied())
+        .collect();
+    let within = |set: &[&str]| patterns.iter().all(|p| set.contains(p));
+    if patterns.is_empty() {
+        SessionType::FullBody
+    } else if within(PUSH) {
+        SessionType::Push
+    } else if within(PULL) {
+        SessionType::Pull
+    } else if within(UPPER) {
+        SessionType::Upper
+    } else if within(LOWER) {
+        SessionType::Lower
+    } else {
+        SessionType::FullBody
+    }
+}
+
 /// The plan of `slots` filled with `picks` (one exercise per slot, in order): each planned with
-/// its slot's tier, sets, reps and RIR ([`planned`]), in the frame of the pre-analysis's split
-/// (its reason as the plan's notes when the request gave the days per week).
+/// its slot's tier, sets, reps and RIR ([`planned`]), in the frame of the slots' session type
+/// (the split's, with its reason as the plan's notes, when the split chose the slots and the
+/// request gave the days per week).
 pub fn plan_of_slots(
     request: &WorkoutRequest,
     pre: &PreAnalysis,
@@ -491,12 +656,14 @@ pub fn plan_of_slots(
         request.meta.duration_minutes,
         2 * pre.budget.max_working_sets,
     );
-    // The split and why, for the user, when the request gave the days per week.
-    let why = match request.days_per_week {
-        Some(_) => pre.session.reason.clone(),
-        None => String::new(),
+    // The split and why, for the user, when the split chose the slots (no focus named) and the
+    // request gave the days per week.
+    let (session, why) = if pre.split && request.days_per_week.is_some() {
+        (pre.session.session_type, pre.session.reason.clone())
+    } else {
+        (session_type_of(slots), String::new())
     };
-    frame(request, pre, pre.session.session_type, exercise_plan, why)
+    frame(request, pre, session, exercise_plan, why)
 }
 
 /// The plan for `request` from its pre-analysis over `catalog`: each slot of the [`skeleton`]
@@ -705,6 +872,62 @@ mod tests {
         let pre = pre_with(&r, &[logged("db-walking-lunge", 2, 30.0, &[9, 9, 8])]);
         let rx = prescribe(lunge, 3, "8-12", 2, &pre);
         assert_eq!((rx.load, rx.rep_range.as_str()), (Some(30.0), "9/side"));
+    }
+
+    #[test]
+    fn the_instructions_shape_the_skeleton_and_what_is_allowed() {
+        let with = |instructions: &str| {
+            let mut r = request(GYM, 60, Goal::Hypertrophy);
+            r.instructions = instructions.into();
+            let pre = pre_of(&r);
+            let slots = skeleton(&r, &pre, builtin());
+            let p = plan(&r, &pre, builtin());
+            (pre, slots, p)
+        };
+        let (_, slots, p) = with("Push day today.");
+        assert_eq!(p.session_type, SessionType::Push);
+        for s in &slots {
+            for c in &s.candidates {
+                assert!(
+                    ["push_h", "push_v", "chest", "shoulders", "arms"]
+                        .contains(&c.pattern.as_str()),
+                    "{}",
+                    c.id
+                );
+            }
+        }
+        let (_, slots, p) = with("chest and tris");
+        assert_eq!(p.session_type, SessionType::Push);
+        assert!(slots
+            .iter()
+            .any(|s| s.candidates[0].muscles[0] == "triceps"));
+        let (_, slots, _) = with("bench day");
+        assert_eq!(slots[0].candidates[0].id, "bb-bench-press");
+        // Refusals and spared parts are bans of the pre-analysis.
+        let (pre, _, _) =
+            with("Left shoulder is cranky, no squats.\nHotel gym this week: just dumbbells.");
+        for out in [
+            "bb-overhead-press",
+            "db-shoulder-press",
+            "bb-back-squat",
+            "db-goblet-squat",
+            "bb-bench-press",
+        ] {
+            assert!(!pre.is_allowed(out), "{out}");
+            assert!(pre
+                .excluded
+                .iter()
+                .any(|e| e.exercise == out && e.reason == "banned"));
+        }
+        assert!(pre.is_allowed("db-floor-press") && pre.is_allowed("push-up"));
+        assert!(
+            !pre.is_allowed("db-bench-press"),
+            "just dumbbells: no bench"
+        );
+        // A place alone does not narrow the app's inventory.
+        let (pre, _, p) = with("Home workout in the living room.");
+        assert!(pre.is_allowed("bb-back-squat"));
+        assert_eq!(p.session_type, SessionType::FullBody);
     }
 
     #[test]

@@ -11,8 +11,12 @@
 //!   fewer than 3 exercises, anti-repeat is relaxed (`antiRepeatActive` false).
 //! - Bans: the request's `bans` (exercise ids, inventory keys or capabilities), plus instruction
 //!   lines that start with `no `, `avoid ` or `ban ` (after an optional `- ` or `* `), whose rest,
-//!   split on commas, names exercise ids, keys or capabilities. Nothing else in the instructions
-//!   is interpreted.
+//!   split on commas, names exercise ids, keys or capabilities; plus what the reader of the
+//!   instructions ([`super::notes`]) leaves out: exercises refused by name or pattern, those a
+//!   spared body part leaves out, equipment kinds refused, and, when the instructions name the
+//!   equipment at hand ("just dumbbells", "bodyweight only"), every capability it does not
+//!   provide. The rest of the instructions (the focus, exercises asked for) shapes the
+//!   skeleton ([`super::planner`]) or goes to the model.
 //! - Split: the session type when the instructions name no focus, from the request's
 //!   `days_per_week` and the logged sessions (`week.rs`).
 //! - Progression state: per exercise, the suggestion engine's [`ProgressionState`] of its sessions
@@ -115,6 +119,8 @@ pub struct PreAnalysis {
     pub units: WeightUnit,
     /// The split when the instructions name no focus ([`week::next_session`]).
     pub session: SessionChoice,
+    /// The instructions name no focus, so the split ([`Self::session`]) chooses the slots.
+    pub split: bool,
 }
 
 impl PreAnalysis {
@@ -379,7 +385,9 @@ pub fn analyze_with(
         .filter(|f| f.days_ago <= ANTI_REPEAT_DAYS)
         .map(|f| f.exercise.clone())
         .collect();
-    let bans = bans(request);
+    let mut bans = bans(request);
+    let reading = super::notes::read(&request.instructions, catalog);
+    bans.extend(reading.bans(catalog));
     let mut excluded = Vec::new();
     let available: Vec<&WorkoutExercise> = catalog
         .iter()
@@ -430,6 +438,7 @@ pub fn analyze_with(
             date,
             &week::sessions_of(history, catalog),
         ),
+        split: reading.focus == super::focus::Focus::default(),
     }
 }
 

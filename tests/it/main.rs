@@ -42,6 +42,7 @@ mod migrations;
 mod model_lifecycle;
 mod multi_process;
 mod narrow_eval;
+mod plan_eval;
 mod plan_generate;
 mod progression;
 mod schema_validator;
