@@ -986,7 +986,7 @@ mod tests {
                 20,
                 Goal::Strength,
                 Some(4),
-                &[("bb-bench-press", "bb-bent-over-row")][..],
+                &[("bb-bench-press", "cable-kneeling-pulldown")][..],
                 2,
                 4,
             ),
@@ -996,10 +996,10 @@ mod tests {
                 Some(4),
                 &[
                     ("bb-bench-press", "bb-bent-over-row"),
-                    ("bb-overhead-press", "db-one-arm-row"),
+                    ("cable-kneeling-pulldown", "bb-overhead-press"),
                 ][..],
                 8,
-                11,
+                9,
             ),
         ] {
             let mut r = request(GYM, minutes, goal);

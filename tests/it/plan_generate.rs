@@ -450,12 +450,15 @@ fn loads_come_from_the_history_in_the_users_units() {
         by_unit.push(saved.targets);
     }
     // The same loads, once in pounds and once in kilograms, each rounded to a weight loadable in
-    // its unit (5 lb, 2.5 kg steps): at most one step apart.
+    // its unit (5 lb, 2.5 kg steps): at most one step apart. Dumbbells aside: a full gym's rack
+    // (`eq_dumbbells_set_5-50`) holds 5 to 50 in the plan's unit, so 100 lb logged is 50 lb (the
+    // heaviest pair) in pounds but 45 kg in kilograms.
     let (lbs, kg) = (&by_unit[0], &by_unit[1]);
     assert_eq!(lbs.len(), kg.len());
     for (a, b) in lbs.iter().zip(kg) {
         assert_eq!(a.catalog_id, b.catalog_id);
         match (a.load, b.load) {
+            (Some(_), Some(_)) if a.catalog_id.starts_with("db-") => {}
             (Some(x), Some(y)) => assert!((x - y * 2.20462).abs() <= 5.52, "{x} lb, {y} kg"),
             (x, y) => assert_eq!(x.is_some(), y.is_some()),
         }
