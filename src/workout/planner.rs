@@ -9,8 +9,9 @@
 //! sessions; full body without the days), the full-body slots in order Tier A a squat or hinge and
 //! a horizontal push or vertical pull compound; Tier B a horizontal or vertical pull, a vertical
 //! push, lunge or horizontal push; Tier C an arm and a core, shoulder, chest or leg accessory). An
-//! exercise named as the focus comes first, Tier A, its alternatives as candidates, and the first
-//! Tier A slot of its pattern goes. Candidates: allowed today (equipment, bans, anti-repeat; the
+//! exercise named as the focus comes first, Tier A, as its only candidate (the first allowed form
+//! of the words: the barbell lift before its dumbbell form; an exercise asked for likewise), and
+//! the first Tier A slot of its pattern goes. Candidates: allowed today (equipment, bans, anti-repeat; the
 //! instructions' refusals and spared body parts are bans, see the pre-analysis), of the slot's
 //! patterns and main muscles (Tier A: compounds only), offered in one slot only (so no answer
 //! repeats an exercise);
@@ -297,11 +298,19 @@ pub fn skeleton_for<'a>(
     reading: &NotesReading,
 ) -> Vec<Slot<'a>> {
     let allowed = |id: &String| catalog.iter().find(|e| &e.id == id && pre.is_allowed(id));
-    let lead: Vec<&WorkoutExercise> = reading.focus.lead.iter().filter_map(allowed).collect();
+    // A lift the user named is that lift: the first allowed form of the words (the barbell lift
+    // before its dumbbell form), the slot's only choice, so no model can swap it for another.
+    let lead: Vec<&WorkoutExercise> = reading
+        .focus
+        .lead
+        .iter()
+        .filter_map(allowed)
+        .take(1)
+        .collect();
     let wanted: Vec<Vec<&WorkoutExercise>> = reading
         .wanted
         .iter()
-        .map(|ids| ids.iter().filter_map(allowed).collect::<Vec<_>>())
+        .map(|ids| ids.iter().filter_map(allowed).take(1).collect::<Vec<_>>())
         .filter(|g| !g.is_empty())
         .collect();
     // Nothing named: the pre-analysis's split (full body without the days per week).
