@@ -365,12 +365,7 @@ mod tests {
         version: SchemaVersion,
         pick: usize,
     ) -> (crate::plan::TodayPlan, Vec<String>) {
-        let r = request(notes);
-        let reading = read(notes, builtin());
-        let w = workout_request(&r, &reading);
-        let date = validate_request(&w).unwrap();
-        let pre = analyze(&w, date, builtin(), &[]);
-        let slots = skeleton(&w, &reading, &pre, builtin());
+        let (reading, slots) = read_and_plan(notes);
         assert!(!slots.is_empty(), "{notes}");
         let items: Vec<PlannedItem> = slots
             .iter()
@@ -448,10 +443,16 @@ mod tests {
 
     /// The slots of `notes` over the built-in catalog with no history.
     fn slots_of(notes: &str) -> Vec<Slot<'static>> {
+        read_and_plan(notes).1
+    }
+
+    /// The reading of `notes` and today's skeleton for it (no history).
+    fn read_and_plan(notes: &str) -> (DayReading, Vec<Slot<'static>>) {
         let reading = read(notes, builtin());
         let w = workout_request(&request(notes), &reading);
         let pre = analyze(&w, validate_request(&w).unwrap(), builtin(), &[]);
-        skeleton(&w, &reading, &pre, builtin())
+        let slots = skeleton(&w, &reading, &pre, builtin());
+        (reading, slots)
     }
 
     #[test]
@@ -617,12 +618,7 @@ mod tests {
             "legs",
             "15 minutes",
         ] {
-            let r = request(notes);
-            let reading = read(notes, builtin());
-            let w = workout_request(&r, &reading);
-            let date = validate_request(&w).unwrap();
-            let pre = analyze(&w, date, builtin(), &[]);
-            let slots = skeleton(&w, &reading, &pre, builtin());
+            let (reading, slots) = read_and_plan(notes);
             let items: Vec<PlannedItem> = slots.iter().map(|s| (s, s.candidates[0])).collect();
             let targets: Vec<ItemTarget> = (0..items.len())
                 .map(|i| ItemTarget {
