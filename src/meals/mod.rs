@@ -9,6 +9,7 @@
 //! | [`search`] | the candidate search rules: FTS query, hard exclusions, ranking (pure) |
 //! | [`rerank`] | what the model reads and may answer: aliases, the per-slot schema, checks (pure) |
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
+//! | [`units`] | ingredient quantities: kinds, conversions, scaling, sums (pure) |
 //! | [`service`] | the store and the model: import, save, stage, plan jobs |
 //! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs |
 //!
@@ -20,6 +21,7 @@ pub mod score;
 pub mod search;
 pub mod service;
 mod store;
+pub mod units;
 pub mod validate;
 
 pub use model::*;

@@ -135,6 +135,30 @@ pub struct Ingredient {
     /// The unit of `quantity`, e.g. `g`, `tbsp`, `cup` (at most 20 characters); `None` for a count.
     #[serde(default)]
     pub unit: Option<String>,
+    /// How it is prepared, e.g. `finely chopped` (at most 80 characters); shown after the name,
+    /// never part of what search or the shopping list match on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preparation: Option<String>,
+}
+
+/// Nutrition of one serving: energy and the macronutrients in grams. Built-in recipes carry it
+/// (computed from the library's ingredient table: estimates, see `docs/meals.md`); a user recipe
+/// may give its own.
+///
+/// Limits: every value finite, `kcal` 0 to 10,000, grams 0 to 1,000.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Nutrition {
+    /// Energy in kilocalories.
+    pub kcal: f64,
+    /// Protein in grams.
+    pub protein_g: f64,
+    /// Carbohydrate in grams.
+    pub carbohydrate_g: f64,
+    /// Fat in grams.
+    pub fat_g: f64,
+    /// Fibre in grams.
+    pub fibre_g: f64,
 }
 
 /// A recipe of the user's book, the core registry or a staged copy.
@@ -142,7 +166,8 @@ pub struct Ingredient {
 /// Limits: `id` 1 to 64 characters of `A-Z a-z 0-9 _ - . :` (empty when saving a new user recipe:
 /// the library makes one); `title` 1 to 120 characters; `description` at most 1,000; 1 to 5
 /// distinct `mealTypes`; at most 20 `tags` of 1 to 40 characters; 1 to 60 `ingredients`; times
-/// at most 1,440 minutes; `servings` 1 to 100; at most 6 `diets`.
+/// at most 1,440 minutes; `servings` 1 to 100; at most 6 `diets`; at most 40 `steps` of 1 to 1,000
+/// characters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Recipe {
@@ -173,6 +198,12 @@ pub struct Recipe {
     /// Diets it suits (implied ones need not be listed: see [`Diet`]).
     #[serde(default)]
     pub diets: Vec<Diet>,
+    /// The method, one step per entry, in order.
+    #[serde(default)]
+    pub steps: Vec<String>,
+    /// Nutrition of one serving, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nutrition: Option<Nutrition>,
     /// For a staged copy: the id of the core recipe it copies. Set by the library.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin_id: Option<String>,

@@ -219,6 +219,7 @@ mod tests {
                 name: protein.into(),
                 quantity: None,
                 unit: None,
+                preparation: None,
             }],
             prep_minutes: 10,
             cook_minutes: 10,
@@ -226,6 +227,8 @@ mod tests {
             diets: vec![],
             origin_id: None,
             expires_ms: None,
+            steps: vec![],
+            nutrition: None,
         }
     }
 

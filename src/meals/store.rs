@@ -1,6 +1,7 @@
 //! Meal planning (spec 003): recipes of every source with their full-text index, candidate
 //! search, staged copies, the meal history and meal-plan jobs. Schema:
-//! `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`). The search
+//! `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`; recipes' steps
+//! and nutrition: `0010_recipe_steps.sql`). The search
 //! rules are `meals::search`; this file only runs them.
 
 use rusqlite::{params, OptionalExtension, Row};
@@ -15,7 +16,7 @@ use crate::meals::search::{ingredient_text, CandidateQuery};
 
 const RECIPE_COLUMNS: &str = "r.id, r.source, r.title, r.description, r.meal_types, r.diets, \
      r.tags_json, r.ingredients_json, r.prep_minutes, r.cook_minutes, r.servings, r.origin_id, \
-     r.expires_ms";
+     r.expires_ms, r.steps_json, r.nutrition_json";
 
 fn meal_type_mask(types: &[MealType]) -> i64 {
     types.iter().fold(0, |m, t| m | t.bit())
@@ -44,6 +45,11 @@ fn recipe_row(r: &Row<'_>) -> rusqlite::Result<Recipe> {
         servings: r.get(10)?,
         origin_id: r.get(11)?,
         expires_ms: r.get(12)?,
+        steps: from_json(&r.get::<_, String>(13)?, 13)?,
+        nutrition: match r.get::<_, Option<String>>(14)? {
+            Some(t) => Some(from_json(&t, 14)?),
+            None => None,
+        },
     })
 }
 
@@ -93,15 +99,18 @@ impl Db<'_> {
             .prepare_cached(
                 "INSERT INTO recipes (id, source, title, description, meal_types, diets, diet_mask,
                      tags_json, ingredients_json, ingredient_text, prep_minutes, cook_minutes,
-                     servings, origin_id, expires_ms, created_ms, updated_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16)
+                     servings, origin_id, expires_ms, steps_json, nutrition_json, created_ms,
+                     updated_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?17,
+                     ?18, ?16, ?16)
                  ON CONFLICT (id) DO UPDATE SET title = excluded.title,
                      description = excluded.description, meal_types = excluded.meal_types,
                      diets = excluded.diets, diet_mask = excluded.diet_mask,
                      tags_json = excluded.tags_json, ingredients_json = excluded.ingredients_json,
                      ingredient_text = excluded.ingredient_text,
                      prep_minutes = excluded.prep_minutes, cook_minutes = excluded.cook_minutes,
-                     servings = excluded.servings, updated_ms = excluded.updated_ms
+                     servings = excluded.servings, steps_json = excluded.steps_json,
+                     nutrition_json = excluded.nutrition_json, updated_ms = excluded.updated_ms
                  WHERE recipes.source = excluded.source",
             )?
             .execute(params![
@@ -121,6 +130,8 @@ impl Db<'_> {
                 recipe.origin_id,
                 recipe.expires_ms,
                 now_ms,
+                json(&recipe.steps),
+                recipe.nutrition.as_ref().map(json),
             ])?;
         if n == 0 {
             return Err(Error::InvalidArgument(

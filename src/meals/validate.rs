@@ -24,6 +24,10 @@ const MAX_INGREDIENTS: usize = 60;
 const MAX_INGREDIENT_CHARS: usize = 80;
 const MAX_UNIT_CHARS: usize = 20;
 const MAX_QUANTITY: f64 = 100_000.0;
+const MAX_STEPS: usize = 40;
+const MAX_STEP_CHARS: usize = 1_000;
+const MAX_KCAL: f64 = 10_000.0;
+const MAX_GRAMS: f64 = 1_000.0;
 const MAX_MINUTES: u32 = 1_440;
 const MAX_SERVINGS: u32 = 100;
 const MAX_SLOT_TAGS: usize = 10;
@@ -96,6 +100,7 @@ pub fn recipe(path: &str, r: &Recipe, id_required: bool) -> Result<()> {
         MAX_INGREDIENTS,
     )?;
     list_len(&format!("{path}.diets"), r.diets.len(), 0, 6)?;
+    list_len(&format!("{path}.steps"), r.steps.len(), 0, MAX_STEPS)?;
     if id_required || !r.id.is_empty() {
         id(&format!("{path}.id"), &r.id)?;
     }
@@ -130,10 +135,31 @@ pub fn recipe(path: &str, r: &Recipe, id_required: bool) -> Result<()> {
         if let Some(u) = &ing.unit {
             text(&format!("{at}.unit"), u, 1, MAX_UNIT_CHARS)?;
         }
+        if let Some(p) = &ing.preparation {
+            text(&format!("{at}.preparation"), p, 0, MAX_INGREDIENT_CHARS)?;
+        }
+    }
+    for (i, step) in r.steps.iter().enumerate() {
+        text(&format!("{path}.steps[{i}]"), step, 1, MAX_STEP_CHARS)?;
+    }
+    if let Some(n) = &r.nutrition {
+        let at = format!("{path}.nutrition");
+        amount(&format!("{at}.kcal"), n.kcal, MAX_KCAL)?;
+        amount(&format!("{at}.proteinG"), n.protein_g, MAX_GRAMS)?;
+        amount(&format!("{at}.carbohydrateG"), n.carbohydrate_g, MAX_GRAMS)?;
+        amount(&format!("{at}.fatG"), n.fat_g, MAX_GRAMS)?;
+        amount(&format!("{at}.fibreG"), n.fibre_g, MAX_GRAMS)?;
     }
     minutes(&format!("{path}.prepMinutes"), r.prep_minutes)?;
     minutes(&format!("{path}.cookMinutes"), r.cook_minutes)?;
     servings(&format!("{path}.servings"), r.servings)?;
+    Ok(())
+}
+
+fn amount(path: &str, v: f64, max: f64) -> Result<()> {
+    if !v.is_finite() || !(0.0..=max).contains(&v) {
+        return Err(invalid(path, &format!("must be a number from 0 to {max}")));
+    }
     Ok(())
 }
 

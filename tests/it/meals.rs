@@ -444,6 +444,7 @@ fn search_hard_rules_soft_time_user_first_and_job_picks() {
             name: "beef mince".into(),
             quantity: Some(500.0),
             unit: Some("g".into()),
+            preparation: None,
         }],
         prep_minutes: 60,
         cook_minutes: 90,
@@ -451,6 +452,8 @@ fn search_hard_rules_soft_time_user_first_and_job_picks() {
         diets: vec![],
         origin_id: None,
         expires_ms: None,
+        steps: vec![],
+        nutrition: None,
     };
     let saved =
         meals::save_recipe(&env.store, &env.clock, &mut IdGenerator::seeded(9), mine).unwrap();
@@ -1106,6 +1109,7 @@ fn exclusions_and_diets_are_never_violated() {
                             name: rng.pick(POOL).to_string(),
                             quantity: None,
                             unit: None,
+                            preparation: None,
                         })
                         .collect(),
                     prep_minutes: rng.below(40) as u32,
@@ -1118,6 +1122,8 @@ fn exclusions_and_diets_are_never_violated() {
                         .collect(),
                     origin_id: None,
                     expires_ms: None,
+                    steps: vec![],
+                    nutrition: None,
                 }
             })
             .collect();
