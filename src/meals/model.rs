@@ -348,6 +348,19 @@ pub enum PickedBy {
     Fallback,
     /// The user pinned it.
     Pinned,
+    /// A repeat of a meal-prep slot: the same recipe, cooked once there (see
+    /// [`Selection::repeat_of`]).
+    Repeat,
+}
+
+/// A slot of a plan: its date and meal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotRef {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// The meal.
+    pub meal_type: MealType,
 }
 
 /// Another candidate the app may offer instead.
@@ -391,6 +404,11 @@ pub struct Selection {
     pub warnings: Vec<String>,
     /// Up to 2 other candidates, best first.
     pub alternatives: Vec<Alternative>,
+    /// For a repeat (`pickedBy: repeat`): the meal-prep slot that cooks it. Its ingredients are
+    /// bought and its servings cooked there: a shopping list counts a repeat's recipe once, at
+    /// the prep slot's servings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_of: Option<SlotRef>,
 }
 
 /// Why a slot has no selection.

@@ -379,6 +379,7 @@ fn select(
         matched_tags: matched_tags(recipe, view.tags),
         warnings,
         alternatives: Vec::new(),
+        repeat_of: None,
     })
 }
 
