@@ -615,6 +615,20 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{wrong:#?}");
+        // A tag naming a diet promises that diet.
+        let tagged = [
+            ("vegan", Diet::Vegan),
+            ("vegetarian", Diet::Vegetarian),
+            ("gluten-free", Diet::GlutenFree),
+            ("dairy-free", Diet::DairyFree),
+        ];
+        for r in core() {
+            for (tag, diet) in tagged {
+                let promised = r.tags.iter().any(|t| t == tag);
+                let suits = Diet::implied_mask(&r.diets) & diet.bit() != 0;
+                assert!(!promised || suits, "{} is tagged {tag}", r.id);
+            }
+        }
         // The check itself catches what it is for.
         assert!(words("unsalted butter").contains(" butter "));
         assert!(!words("peanut butter").contains(" butter "));
