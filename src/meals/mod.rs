@@ -10,8 +10,9 @@
 //! | [`rerank`] | what the model reads and may answer: aliases, the per-slot schema, checks (pure) |
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
 //! | [`units`] | ingredient quantities: kinds, conversions, scaling, sums (pure) |
-//! | [`service`] | the store and the model: import, save, stage, plan jobs |
-//! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs |
+//! | [`shopping`] | a plan's shopping list: sums by item, store sections, staples left out (pure) |
+//! | [`service`] | the store and the model: import, save, stage, plan jobs, shopping lists |
+//! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs, pantry staples |
 //!
 //! The formats and the rules are documented in `docs/meals.md`.
 
@@ -20,6 +21,7 @@ pub mod rerank;
 pub mod score;
 pub mod search;
 pub mod service;
+pub mod shopping;
 mod store;
 pub mod units;
 pub mod validate;

@@ -84,10 +84,33 @@ const VOLUME: &[(&[&str], f64, f64, &str)] = &[
     ),
 ];
 
-/// The singular of a counted unit: `cloves` -> `clove`, `bunches` -> `bunch`, `pieces` -> `piece`.
+/// Plurals the suffix rules of [`singular`] would get wrong.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("chillies", "chilli"),
+    ("cookies", "cookie"),
+    ("pies", "pie"),
+    ("brownies", "brownie"),
+    ("smoothies", "smoothie"),
+    ("leaves", "leaf"),
+    ("halves", "half"),
+    ("loaves", "loaf"),
+];
+
+/// The singular of a counted unit or an ingredient word: `cloves` -> `clove`, `bunches` ->
+/// `bunch`, `pieces` -> `piece`, `glasses` -> `glass`, `chillies` -> `chilli`, `leaves` -> `leaf`.
 pub fn singular(word: &str) -> String {
     let w = word.trim().to_lowercase();
-    for (plural, one) in [("ches", "ch"), ("shes", "sh"), ("ies", "y"), ("oes", "o")] {
+    if let Some((_, one)) = IRREGULAR.iter().find(|(many, _)| *many == w) {
+        return one.to_string();
+    }
+    for (plural, one) in [
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("ies", "y"),
+        ("oes", "o"),
+    ] {
         if let Some(stem) = w.strip_suffix(plural) {
             return format!("{stem}{one}");
         }
@@ -269,6 +292,14 @@ mod tests {
         assert_eq!(parse(Some("bunches")).kind, Kind::Count("bunch".into()));
         assert_eq!(parse(None).kind, Kind::Count(String::new()));
         assert_eq!(singular("glass"), "glass");
+        assert_eq!(singular("glasses"), "glass");
+        assert_eq!(singular("boxes"), "box");
+        assert_eq!(singular("chillies"), "chilli");
+        assert_eq!(singular("chilli"), "chilli");
+        assert_eq!(singular("leaves"), "leaf");
+        assert_eq!(singular("olives"), "olive");
+        assert_eq!(singular("tomatoes"), "tomato");
+        assert_eq!(singular("berries"), "berry");
     }
 
     #[test]
