@@ -1150,13 +1150,23 @@ static const char *MEAL_REQUEST =
     "\"breakfast\":{\"servings\":1,\"note\":\"oats\"}}}],"
     "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
 
+/* Imports the starter recipes and runs request: the import's and the plan's responses, the job, its id. */
+typedef struct { char *starter, *imported, *plan, *job, *job_id; } Planned;
+
+static Planned plan_starter(CoachHandle *h, const char *request) {
+    Planned p;
+    p.starter = read_file("tests/data/recipes/starter.json");
+    p.imported = p.starter ? coach_call(h, "meals.importRecipes", p.starter) : NULL;
+    p.plan = coach_call(h, "meals.plan", request);
+    p.job = object_value(p.plan, "job");
+    p.job_id = p.job ? string_value(p.job, "id") : NULL;
+    return p;
+}
+
 static void test_call_meals(void) {
     CoachHandle *h = open_memory();
-    char *starter = read_file("tests/data/recipes/starter.json");
-    char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
-    char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
-    char *job = object_value(plan, "job");
-    char *job_id = job ? string_value(job, "id") : NULL;
+    Planned p = plan_starter(h, MEAL_REQUEST);
+    char *starter = p.starter, *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *read_back = job_id ? callf(h, "meals.job", "{\"id\":\"%s\"}", job_id) : NULL;
     char *unknown_job = coach_call(h, "meals.job", "{\"id\":\"no-such-job\"}");
     char *result = job ? object_value(job, "result") : NULL;
@@ -1244,11 +1254,8 @@ static const char *SHOPPING_PLAN =
 
 static void test_call_shopping_list(void) {
     CoachHandle *h = open_memory();
-    char *starter = read_file("tests/data/recipes/starter.json");
-    char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
-    char *plan = coach_call(h, "meals.plan", SHOPPING_PLAN);
-    char *job = object_value(plan, "job");
-    char *job_id = job ? string_value(job, "id") : NULL;
+    Planned p = plan_starter(h, SHOPPING_PLAN);
+    char *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *set = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\"salt\",\" Salt \",\"olive oil\"]}");
     char *staples = coach_call(h, "meals.pantryStaples", "{}");
     char *list = job_id ? callf(h, "meals.shoppingList", "{\"jobId\":\"%s\"}", job_id) : NULL;
@@ -1281,7 +1288,7 @@ static void test_call_shopping_list(void) {
     CHECK(is_error(blank, "invalid_argument") && pos(blank, "staples[0]") > 0, "blank staple: %s", blank);
     char *all[] = {imported, plan, set, staples, list, sunday, outside, unknown, blank};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
-    free(starter); free(job); free(job_id);
+    free(p.starter); free(job); free(job_id);
 }
 
 int main(void) {

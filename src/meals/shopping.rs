@@ -90,6 +90,16 @@ pub struct ShoppingAmount {
     pub unit: Option<String>,
 }
 
+impl std::fmt::Display for ShoppingAmount {
+    /// `2 cloves`, `1.5 tbsp`, `3` (a bare count).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.unit {
+            Some(u) => write!(f, "{} {u}", self.quantity),
+            None => write!(f, "{}", self.quantity),
+        }
+    }
+}
+
 /// A meal that needs an item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
@@ -837,14 +847,7 @@ mod tests {
         items
             .iter()
             .map(|i| {
-                let amounts: Vec<String> = i
-                    .amounts
-                    .iter()
-                    .map(|a| match &a.unit {
-                        Some(u) => format!("{} {u}", a.quantity),
-                        None => a.quantity.to_string(),
-                    })
-                    .collect();
+                let amounts: Vec<String> = i.amounts.iter().map(|a| a.to_string()).collect();
                 let meals: Vec<String> = i
                     .meals
                     .iter()

@@ -1574,20 +1574,12 @@ fn meals_shopping_list_and_staples() {
         .collect();
     assert_eq!(skipped, ["olive oil", "salt"]);
 
-    let o = coach(
-        &[
-            "meals",
-            "shopping-list",
-            "--db",
-            db,
-            "--job",
-            &job,
-            "--days",
-            "2026-12-06",
-            "--all",
-        ],
-        "",
-    );
+    let shop = |more: &[&str]| {
+        let mut args = vec!["meals", "shopping-list", "--db", db];
+        args.extend_from_slice(more);
+        coach(&args, "")
+    };
+    let o = shop(&["--job", &job, "--days", "2026-12-06", "--all"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
@@ -1595,25 +1587,10 @@ fn meals_shopping_list_and_staples() {
     );
 
     // Errors: the error JSON and exit 1; usage errors exit 64.
-    let o = coach(
-        &["meals", "shopping-list", "--db", db, "--job", "no-such-job"],
-        "",
-    );
+    let o = shop(&["--job", "no-such-job"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout_json(&o)["error"]["code"], "not_found");
-    let o = coach(
-        &[
-            "meals",
-            "shopping-list",
-            "--db",
-            db,
-            "--job",
-            &job,
-            "--days",
-            "2026-12-09",
-        ],
-        "",
-    );
+    let o = shop(&["--job", &job, "--days", "2026-12-09"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout_json(&o)["error"]["code"], "invalid_argument");
     let long = "x".repeat(81);

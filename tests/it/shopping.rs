@@ -77,12 +77,7 @@ fn summary(items: &[ShoppingItem]) -> Vec<(StoreSection, String)> {
     items
         .iter()
         .map(|i| {
-            let amounts: Vec<String> = i
-                .amounts
-                .iter()
-                .map(|a| format!("{} {}", a.quantity, a.unit.as_deref().unwrap_or("")))
-                .map(|s| s.trim_end().to_string())
-                .collect();
+            let amounts: Vec<String> = i.amounts.iter().map(ToString::to_string).collect();
             let taste = if i.to_taste { " (to taste)" } else { "" };
             (
                 i.section,
