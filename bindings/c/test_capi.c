@@ -1150,13 +1150,23 @@ static const char *MEAL_REQUEST =
     "\"breakfast\":{\"servings\":1,\"note\":\"oats\"}}}],"
     "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
 
+/* Imports the starter recipes and runs request: the import's and the plan's responses, the job, its id. */
+typedef struct { char *starter, *imported, *plan, *job, *job_id; } Planned;
+
+static Planned plan_starter(CoachHandle *h, const char *request) {
+    Planned p;
+    p.starter = read_file("tests/data/recipes/starter.json");
+    p.imported = p.starter ? coach_call(h, "meals.importRecipes", p.starter) : NULL;
+    p.plan = coach_call(h, "meals.plan", request);
+    p.job = object_value(p.plan, "job");
+    p.job_id = p.job ? string_value(p.job, "id") : NULL;
+    return p;
+}
+
 static void test_call_meals(void) {
     CoachHandle *h = open_memory();
-    char *starter = read_file("tests/data/recipes/starter.json");
-    char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
-    char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
-    char *job = object_value(plan, "job");
-    char *job_id = job ? string_value(job, "id") : NULL;
+    Planned p = plan_starter(h, MEAL_REQUEST);
+    char *starter = p.starter, *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *read_back = job_id ? callf(h, "meals.job", "{\"id\":\"%s\"}", job_id) : NULL;
     char *unknown_job = coach_call(h, "meals.job", "{\"id\":\"no-such-job\"}");
     char *result = job ? object_value(job, "result") : NULL;
@@ -1236,6 +1246,51 @@ static void test_call_meals(void) {
     free(saved_id);
 }
 
+/* Shakshuka (serves 3) for 6 on one day, paella (serves 6) for 6 the next: all pinned. */
+static const char *SHOPPING_PLAN =
+    "{\"days\":[{\"date\":\"2026-12-05\",\"meals\":{\"breakfast\":{\"servings\":6,"
+    "\"pinnedRecipeId\":\"core-shakshuka\"}}},{\"date\":\"2026-12-06\",\"meals\":{\"dinner\":"
+    "{\"servings\":6,\"pinnedRecipeId\":\"core-paella\"}}}]}";
+
+static void test_call_shopping_list(void) {
+    CoachHandle *h = open_memory();
+    Planned p = plan_starter(h, SHOPPING_PLAN);
+    char *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
+    char *set = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\"salt\",\" Salt \",\"olive oil\"]}");
+    char *staples = coach_call(h, "meals.pantryStaples", "{}");
+    char *list = job_id ? callf(h, "meals.shoppingList", "{\"jobId\":\"%s\"}", job_id) : NULL;
+    char *sunday = job_id ? callf(h, "meals.shoppingList",
+                                  "{\"jobId\":\"%s\",\"days\":[\"2026-12-06\"],\"includeStaples\":true}",
+                                  job_id) : NULL;
+    char *outside = job_id ? callf(h, "meals.shoppingList", "{\"jobId\":\"%s\",\"days\":[\"2026-12-07\"]}",
+                                   job_id) : NULL;
+    char *unknown = coach_call(h, "meals.shoppingList", "{\"jobId\":\"no-such-job\"}");
+    char *blank = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\" \"]}");
+    coach_close(h);
+
+    CHECK(is_ok(imported), "recipes.import: %.200s", imported ? imported : "(null)");
+    CHECK(job && has_kv(job, "status", "\"COMPLETE\""), "meals.plan: %.300s", plan);
+    CHECK(is_ok(set) && has_kv(set, "ok", "[\"salt\",\"olive oil\"]"), "meals.setPantryStaples: %s", set);
+    CHECK(is_ok(staples) && has_kv(staples, "ok", "[\"salt\",\"olive oil\"]"), "meals.pantryStaples: %s", staples);
+    /* 4 cloves (shakshuka for 6) + 3 cloves (paella for 6); produce first; staples skipped. */
+    CHECK(list && is_ok(list) && pos(list, "\"section\":\"produce\"") > 0 &&
+          pos(list, "\"name\":\"garlic\",\"section\":\"produce\",\"amounts\":[{\"quantity\":7.0,"
+                    "\"unit\":\"cloves\"}]") > 0 &&
+          pos(list, "\"produce\"") < pos(list, "\"meatAndFish\"") &&
+          pos(list, "\"skippedStaples\":[{\"name\":\"olive oil\"") > 0,
+          "meals.shoppingList: %.600s", list ? list : "(null)");
+    CHECK(sunday && is_ok(sunday) && has_kv(sunday, "dates", "[\"2026-12-06\"]") &&
+          has_kv(sunday, "skippedStaples", "[]") && pos(sunday, "\"eggs\"") < 0 && pos(sunday, "\"squid\"") > 0,
+          "meals.shoppingList one day: %.400s", sunday ? sunday : "(null)");
+    CHECK(outside && is_error(outside, "invalid_argument") && pos(outside, "days[0]") > 0,
+          "a day outside the plan: %s", outside ? outside : "(null)");
+    CHECK(is_error(unknown, "not_found"), "unknown job: %s", unknown);
+    CHECK(is_error(blank, "invalid_argument") && pos(blank, "staples[0]") > 0, "blank staple: %s", blank);
+    char *all[] = {imported, plan, set, staples, list, sunday, outside, unknown, blank};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    free(p.starter); free(job); free(job_id);
+}
+
 int main(void) {
     struct { const char *name; void (*fn)(void); } tests[] = {
         {"version", test_version},
@@ -1261,6 +1316,7 @@ int main(void) {
         {"coach_call model.load with the test model", test_model_real},
         {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},
+        {"coach_call shopping list and pantry staples", test_call_shopping_list},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

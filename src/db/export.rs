@@ -45,7 +45,7 @@ pub const EXPORT_VERSION: u32 = 1;
 /// Every table that holds the user's data, parents before children, and whether it is a
 /// `WITHOUT ROWID` table (read in primary-key order). `tests/it/data_export.rs` checks that this
 /// names every table of the schema except SQLite's own and the full-text index.
-pub const TABLES: [(&str, bool); 24] = [
+pub const TABLES: [(&str, bool); 25] = [
     ("generation_metadata", false),
     ("exercise_catalog", false),
     ("plans", false),
@@ -70,6 +70,7 @@ pub const TABLES: [(&str, bool); 24] = [
     ("workout_equipment", false),
     ("workouts", false),
     ("today_plans", false),
+    ("pantry_staples", true),
 ];
 
 /// How many rows of each table an import inserted or an erase deleted.

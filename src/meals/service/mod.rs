@@ -7,9 +7,11 @@
 //! | `mod.rs` | recipes and the meal history |
 //! | [`plan`] | planning a request slot by slot (search, model or fallback, staging) |
 //! | [`jobs`] | plan jobs: the persisted status, events, cancellation, interrupted runners |
+//! | [`shopping`] | shopping lists of finished plans, pantry staples |
 
 pub mod jobs;
 pub mod plan;
+pub mod shopping;
 
 use crate::db::Store;
 use crate::kernel::clock::Clock;
