@@ -10,10 +10,17 @@
 //!   every started 10 minutes over;
 //! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its
 //!   primary protein is that of any meal the day before;
-//! - +1 for a user recipe.
+//! - +1 for a user recipe;
+//! - daily targets (when the preferences set `dailyKcal` or `dailyProteinG`, [`apply_targets`]):
+//!   -1 for each fifth of the slot's kcal share the candidate's serving strays from it and -1
+//!   for each 2/5 of the protein share (each rounded to the nearest point; at most -6 together);
+//!   a candidate without nutrition counts as 2/5 off each target. The slot's share is
+//!   `meals::servings::DayBudget`'s.
 //!
-//! Highest points first; ties keep the search order. Confidence is `0.3 + 0.6 * points / best
-//! possible` (0.3 for no positive points), rounded to 2 decimals.
+//! Highest points first; ties keep the search order (with daily targets: the candidate nearer
+//! the slot's share first). Confidence is `0.3 + 0.6 * points / best possible` (0.3 for no
+//! positive points; the best possible leaves the daily targets out, which take 0.05 per point
+//! instead, never below 0.3), rounded to 2 decimals.
 //!
 //! Variety warnings ([`variety_warnings`]): the pick repeats a recipe of the recent meals; or its
 //! primary protein is that of any meal the day before (breakfast to dessert, whatever the slot's
@@ -21,8 +28,9 @@
 
 use std::collections::HashSet;
 
-use super::model::{MealHistoryEntry, MealPreferences, MealType, Recipe, RecipeSource};
+use super::model::{MealHistoryEntry, MealPreferences, MealType, Nutrition, Recipe, RecipeSource};
 use super::search::{matched_tags, minutes_over, note_terms, primary_protein, words};
+use super::servings::SlotShare;
 use crate::kernel::date::Date;
 
 /// A candidate's fallback score.
@@ -174,6 +182,70 @@ pub fn shortlist(ranked: &[Scored], max: usize) -> Vec<&Scored> {
 /// one slot tag (3), so a clear tag winner is offered alone (the model then confirms it or says
 /// nothing fits), while a note word (2) or a time fit (2) leaves the choice to the model.
 pub const SHORTLIST_MARGIN: i32 = 2;
+
+/// Points off for each fifth of a slot's kcal share a candidate strays from it (at most
+/// [`MAX_TARGET_POINTS`]); half as many for protein.
+pub const KCAL_POINTS_PER_SHARE: f64 = 5.0;
+/// Points the daily targets take off a candidate, at most.
+pub const MAX_TARGET_POINTS: i32 = 6;
+/// How far (as a part of the share) a candidate without nutrition counts as straying.
+pub const UNKNOWN_NUTRITION_DISTANCE: f64 = 0.4;
+
+/// How far a candidate's serving strays from the slot's share of the daily targets: the points it
+/// loses and the distance (the part of the kcal share it strays, plus half the part of the protein
+/// share) that orders ties. A candidate without nutrition counts as
+/// [`UNKNOWN_NUTRITION_DISTANCE`] off each target.
+pub fn target_penalty(share: &SlotShare, nutrition: Option<&Nutrition>) -> (i32, f64) {
+    let off = |want: Option<f64>, got: Option<f64>| -> f64 {
+        match (want, got) {
+            (None, _) => 0.0,
+            (Some(w), Some(g)) => (g - w).abs() / w.max(1.0),
+            (Some(_), None) => UNKNOWN_NUTRITION_DISTANCE,
+        }
+    };
+    let kcal = off(share.kcal, nutrition.map(|n| n.kcal));
+    let protein = off(share.protein_g, nutrition.map(|n| n.protein_g));
+    let points =
+        (kcal * KCAL_POINTS_PER_SHARE).round() + (protein * KCAL_POINTS_PER_SHARE / 2.0).round();
+    ((points as i32).min(MAX_TARGET_POINTS), kcal + protein / 2.0)
+}
+
+/// `ranked` (as [`fallback_rank`] returns it) with the daily targets applied: each candidate loses
+/// its [`target_penalty`] points (and 0.05 confidence per point, never below 0.3), its reason says
+/// how it stands against the slot's share, and the order is by points, then by distance to the
+/// share, then the search order.
+pub fn apply_targets(ranked: Vec<Scored>, candidates: &[Recipe], share: &SlotShare) -> Vec<Scored> {
+    let mut out: Vec<(Scored, f64)> = ranked
+        .into_iter()
+        .map(|mut s| {
+            let nutrition = candidates[s.index].nutrition.as_ref();
+            let (points, distance) = target_penalty(share, nutrition);
+            s.points -= points;
+            s.confidence =
+                ((s.confidence - 0.05 * f64::from(points)).max(0.3) * 100.0).round() / 100.0;
+            let note = match (nutrition, share.kcal) {
+                (None, _) => "no nutrition".to_string(),
+                (Some(n), Some(k)) if (n.kcal - k).abs() > 0.1 * k => {
+                    let d = (n.kcal - k).round();
+                    format!(
+                        "{}{d} kcal against the day's target",
+                        if d > 0.0 { "+" } else { "" }
+                    )
+                }
+                _ => "fits the day's target".to_string(),
+            };
+            s.reason = if s.reason == "fits the meal type" {
+                note
+            } else {
+                format!("{}, {note}", s.reason)
+            };
+            (s, distance)
+        })
+        .collect();
+    // Stable: ties of points and distance keep the search order.
+    out.sort_by(|(a, da), (b, db)| b.points.cmp(&a.points).then(da.total_cmp(db)));
+    out.into_iter().map(|(s, _)| s).collect()
+}
 
 /// The variety warnings of picking `pick` for the slot; `others` are the slot's other candidates
 /// (for "while an alternative exists").

@@ -8,10 +8,23 @@
 //!   prompt would not fit the model's window; validated with bounded repair); no pick, or a note
 //!   that rules out every candidate, fails the slot; when there is no model, it fails or its
 //!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
-//! - a core pick is staged (the selection names the staged copy); variety warnings are added.
+//! - a core pick is staged (the selection names the staged copy); variety warnings are added;
+//! - with daily targets in the preferences, the fallback ranking (and so the short list the model
+//!   sees) prefers candidates near the slot's share of what is left of the day
+//!   (`servings::DayBudget`, `score::apply_targets`);
+//! - a meal-prep slot (`isMealPrep` with a `repeat` marker) is planned as above and remembered;
+//!   a later slot (by date, then meal) with the same marker and no `isMealPrep` is its repeat:
+//!   the prep slot's recipe, with no search and no model (`pickedBy: repeat`, `repeatOf`, no
+//!   variety warnings). A marker that names no earlier prep slot with a recipe is planned on its
+//!   own, with a warning.
+//!
+//! Every selection carries its recipe's ingredients scaled to the slot's servings and the slot's
+//! nutrition; each day and the plan carry their sums per person (`meals::servings`).
 //!
 //! A failed slot never fails the plan: it is counted in `slotFailuresCount`.
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{history_entry, stage_in};
@@ -27,11 +40,12 @@ use crate::llm::{
 use crate::meals::model::{
     Alternative, MealHistoryEntry, MealPlanRequest, MealPlanResult, MealSlotRequest, MealType,
     PickedBy, PlannedDay, PlannedMeals, PlannedSlot, Recipe, RecipeSource, Selection, SlotFailure,
-    SlotFailureCode,
+    SlotFailureCode, SlotRef,
 };
 use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
+use crate::meals::servings::{self, DayBudget, SlotShare};
 use crate::meals::validate;
 
 /// Days of history that count as recent when the request does not say.
@@ -85,6 +99,30 @@ pub struct PlanEnv<'a> {
     pub cancel: &'a Arc<CancelToken>,
 }
 
+thread_local! {
+    static SEARCHES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many candidate searches plans have run on the calling thread so far (a plan runs on the
+/// thread that calls [`plan`]). For tests and measurements: a meal-prep repeat runs none.
+pub fn searches_on_this_thread() -> u64 {
+    SEARCHES.with(Cell::get)
+}
+
+/// A meal-prep slot that later slots may repeat.
+struct Prep {
+    /// Where it is.
+    at: SlotRef,
+    /// The recipe cooked (for a staged pick: the core recipe it copies).
+    recipe: Recipe,
+    /// Its selection.
+    selection: Selection,
+    /// Its servings (what it cooks).
+    servings: u32,
+    /// Its servings less those its repeats so far eat.
+    servings_left: i64,
+}
+
 /// One ranked pick before staging.
 struct Pick {
     index: usize,
@@ -119,18 +157,81 @@ pub fn plan(
         env.store.read(|db| db.meal_history(&from, &to, 500))?
     };
     let mut picked: Vec<String> = Vec::new();
+    let mut preps: HashMap<String, Prep> = HashMap::new();
     let mut processed = 0u32;
     let mut out = Vec::with_capacity(days.len());
     for (date, day) in days {
         let mut meals = PlannedMeals::default();
-        for (meal_type, slot) in day.meals.slots() {
+        let mut budget = DayBudget::new(&request.preferences);
+        let slots = day.meals.slots();
+        for (i, &(meal_type, slot)) in slots.iter().enumerate() {
             if env.cancel.is_cancelled() {
                 return Err(LlmError::Cancelled.into());
             }
-            let (planned, eaten) =
-                plan_slot(env, ids, date, meal_type, slot, request, &recent, &picked)?;
+            let later: Vec<MealType> = slots[i + 1..].iter().map(|(t, _)| *t).collect();
+            let share = budget.as_ref().map(|b| b.share(meal_type, &later));
+            let marker = slot.repeat.as_deref().filter(|m| !m.trim().is_empty());
+            let prep = marker
+                .filter(|_| !slot.is_meal_prep)
+                .and_then(|m| preps.get_mut(m));
+            let (mut planned, eaten, repeated) = match prep {
+                Some(prep) => (
+                    filled(slot, Some(repeat_selection(prep, slot))),
+                    Some(prep.recipe.clone()),
+                    true,
+                ),
+                None => {
+                    let (mut planned, eaten) = plan_slot(
+                        env,
+                        ids,
+                        date,
+                        meal_type,
+                        slot,
+                        request,
+                        &recent,
+                        &picked,
+                        share.as_ref(),
+                    )?;
+                    if let (Some(m), Some(sel), false) =
+                        (marker, planned.selection.as_mut(), slot.is_meal_prep)
+                    {
+                        sel.warnings.push(format!(
+                            "No earlier meal-prep slot marked \"{m}\" has a recipe: planned on its own"
+                        ));
+                    }
+                    (planned, eaten, false)
+                }
+            };
+            if let (Some(sel), Some(r)) = (planned.selection.as_mut(), eaten.as_ref()) {
+                sel.ingredients = servings::scaled_ingredients(r, slot.servings);
+                sel.nutrition = servings::slot_nutrition(r, slot.servings);
+            }
+            if let (Some(b), Some(s)) = (budget.as_mut(), share.as_ref()) {
+                b.take(s, eaten.as_ref().and_then(|r| r.nutrition.as_ref()));
+            }
+            if let (Some(m), Some(sel), Some(r), true) = (
+                marker,
+                planned.selection.as_ref(),
+                eaten.as_ref(),
+                slot.is_meal_prep,
+            ) {
+                let at = SlotRef {
+                    date: date.to_string(),
+                    meal_type,
+                };
+                let prep = Prep {
+                    at,
+                    recipe: r.clone(),
+                    selection: sel.clone(),
+                    servings: slot.servings,
+                    servings_left: i64::from(slot.servings),
+                };
+                preps.insert(m.to_string(), prep);
+            }
             if let Some(r) = eaten {
-                picked.push(history_id(&r).to_string());
+                if !repeated {
+                    picked.push(history_id(&r).to_string());
+                }
                 recent.push(history_entry(&r, date.to_string(), meal_type));
             }
             meals.set(meal_type, planned);
@@ -139,6 +240,7 @@ pub fn plan(
         }
         out.push(PlannedDay {
             date: date.to_string(),
+            nutrition: servings::day_nutrition(&meals, &request.preferences),
             meals,
         });
     }
@@ -148,9 +250,37 @@ pub fn plan(
         .filter(|(_, s)| s.selection.is_none())
         .count() as u32;
     Ok(MealPlanResult {
+        nutrition: servings::plan_nutrition(&out, &request.preferences),
         days: out,
         slot_failures_count,
     })
+}
+
+/// The selection of a repeat of `prep` (the caller adds ingredients and nutrition): its recipe,
+/// no alternatives, no variety warnings; a warning when the repeats eat more servings than the
+/// prep slot cooks.
+fn repeat_selection(prep: &mut Prep, slot: &MealSlotRequest) -> Selection {
+    prep.servings_left -= i64::from(slot.servings);
+    let (date, meal) = (&prep.at.date, prep.at.meal_type.as_str());
+    let mut warnings = Vec::new();
+    if prep.servings_left < 0 {
+        warnings.push(format!(
+            "The meal prep of {date} ({meal}) cooks {} servings; its repeats eat more",
+            prep.servings
+        ));
+    }
+    Selection {
+        confidence: 1.0,
+        reason: Some(format!("Meal prep from {date} ({meal})")),
+        picked_by: PickedBy::Repeat,
+        matched_tags: matched_tags(&prep.recipe, &slot.tags),
+        warnings,
+        alternatives: Vec::new(),
+        repeat_of: Some(prep.at.clone()),
+        ingredients: Vec::new(),
+        nutrition: None,
+        ..prep.selection.clone()
+    }
 }
 
 fn failed(slot: &MealSlotRequest, code: SlotFailureCode, message: &str) -> PlannedSlot {
@@ -187,6 +317,7 @@ fn plan_slot(
     request: &MealPlanRequest,
     recent: &[MealHistoryEntry],
     picked: &[String],
+    share: Option<&SlotShare>,
 ) -> Result<(PlannedSlot, Option<Recipe>)> {
     let prefs = &request.preferences;
     let view = SlotView {
@@ -243,7 +374,10 @@ fn plan_slot(
         ));
     }
     let mut warnings = Vec::new();
-    let scored = score::fallback_rank(&view, &candidates);
+    let mut scored = score::fallback_rank(&view, &candidates);
+    if let Some(share) = share {
+        scored = score::apply_targets(scored, &candidates, share);
+    }
     // The model is offered a short list by the fallback scoring, best first: none the note rules
     // out, none far below the best. When the note rules out every candidate, nothing fits.
     let offered = score::shortlist(&scored, rerank::MODEL_CANDIDATES);
@@ -337,6 +471,7 @@ fn candidates(
 ) -> Result<Vec<Recipe>> {
     let prefs = &request.preferences;
     let q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    SEARCHES.with(|n| n.set(n.get() + 1));
     let mut found = store.read(|db| db.search_candidates(&q))?;
     let before = found.len();
     found.retain(|r| search::violation(r, meal_type, prefs, &q.excluded).is_none());
@@ -380,6 +515,8 @@ fn select(
         warnings,
         alternatives: Vec::new(),
         repeat_of: None,
+        ingredients: Vec::new(),
+        nutrition: None,
     })
 }
 
