@@ -1157,6 +1157,7 @@ fn exclusions_and_diets_are_never_violated() {
                         .collect(),
                     max_prep_minutes: rng.chance(50).then(|| rng.below(30) as u32),
                     max_cook_minutes: None,
+                    ..MealPreferences::default()
                 },
                 recent_days: None,
             };
