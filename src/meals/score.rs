@@ -376,6 +376,63 @@ mod tests {
     }
 
     #[test]
+    fn daily_targets_take_points_by_distance_from_the_slots_share() {
+        let n = |kcal: f64, protein_g: f64| Nutrition {
+            kcal,
+            protein_g,
+            ..Nutrition::default()
+        };
+        let kcal_only = SlotShare {
+            kcal: Some(500.0),
+            protein_g: None,
+        };
+        assert_eq!(target_penalty(&kcal_only, Some(&n(500.0, 0.0))), (0, 0.0));
+        // 150 over 500: 0.3 of the share, 1.5 points rounded to 2.
+        assert_eq!(target_penalty(&kcal_only, Some(&n(650.0, 0.0))), (2, 0.3));
+        assert_eq!(target_penalty(&kcal_only, Some(&n(5000.0, 0.0))).0, 6);
+        assert_eq!(target_penalty(&kcal_only, None), (2, 0.4));
+        let both = SlotShare {
+            kcal: Some(500.0),
+            protein_g: Some(40.0),
+        };
+        // Protein 20 under 40: half the share, 1.25 points rounded to 1; distance 0 + 0.25.
+        assert_eq!(target_penalty(&both, Some(&n(500.0, 20.0))), (1, 0.25));
+        let (points, distance) = target_penalty(&both, None);
+        assert_eq!(points, 3);
+        assert!((distance - 0.6).abs() < 1e-9);
+
+        let mut a = recipe("core-a", "beef");
+        a.nutrition = Some(n(900.0, 0.0));
+        let mut b = recipe("core-b", "tofu");
+        b.nutrition = Some(n(560.0, 0.0));
+        let mut c = recipe("core-c", "fish");
+        c.nutrition = Some(n(480.0, 0.0));
+        let scored = |index: usize, points: i32| Scored {
+            index,
+            points,
+            confidence: 0.6,
+            reason: "1 tag(s)".into(),
+            avoid_hits: 0,
+        };
+        let ranked = vec![scored(0, 3), scored(1, 0), scored(2, 0)];
+        let got = apply_targets(ranked, &[a, b, c], &kcal_only);
+        // a: 0.8 off, -4; b: 0.12 off, -1; c: 0.04 off, 0. a and b tie at -1: the nearer (b)
+        // first.
+        let order: Vec<(usize, i32)> = got.iter().map(|s| (s.index, s.points)).collect();
+        assert_eq!(order, [(2, 0), (1, -1), (0, -1)]);
+        assert_eq!(got[0].reason, "1 tag(s), fits the day's target");
+        assert_eq!(got[1].reason, "1 tag(s), +60 kcal against the day's target");
+        assert_eq!(
+            got[2].reason,
+            "1 tag(s), +400 kcal against the day's target"
+        );
+        assert_eq!(
+            (got[0].confidence, got[1].confidence, got[2].confidence),
+            (0.6, 0.55, 0.4)
+        );
+    }
+
+    #[test]
     fn the_model_is_offered_the_close_candidates_the_note_allows() {
         let s = |index: usize, points: i32, avoid_hits: u32| Scored {
             index,

@@ -38,6 +38,8 @@ struct Env {
     _dir: tempfile::TempDir,
     store: Store,
     clock: FixedClock,
+    /// The id seed of the next run (each run stages copies under new ids).
+    seed: std::cell::Cell<u64>,
 }
 
 impl Env {
@@ -50,6 +52,7 @@ impl Env {
             _dir: dir,
             store,
             clock,
+            seed: std::cell::Cell::new(1),
         }
     }
 
@@ -67,7 +70,14 @@ impl Env {
             settings: &settings,
             cancel: &cancel,
         };
-        plan(&env, &mut IdGenerator::seeded(1), request, &mut |_, _| {})
+        let seed = self.seed.get();
+        self.seed.set(seed + 1_000);
+        plan(
+            &env,
+            &mut IdGenerator::seeded(seed),
+            request,
+            &mut |_, _| {},
+        )
     }
 
     fn run(&self, model: Option<&dyn LanguageModel>, request: &MealPlanRequest) -> MealPlanResult {
@@ -525,6 +535,19 @@ fn a_repeat_naming_no_earlier_prep_slot_is_planned_on_its_own_with_a_warning() {
     assert_eq!(
         third.warnings,
         ["The meal prep of 2026-11-23 (dinner) cooks 2 servings; its repeats eat more"]
+    );
+    // A pinned slot with the marker is no repeat: the user's recipe, no warning.
+    let req = request(json!({"days": [
+        {"date": "2026-11-23", "meals": {"dinner": {"servings": 2, "isMealPrep": true, "repeat": "b"}}},
+        {"date": "2026-11-24", "meals": {"dinner": {"servings": 2, "repeat": "b", "pinnedRecipeId": "core-mushroom-risotto"}}},
+    ]}));
+    let result = env.run(None, &req);
+    let pinned = sel(&result.days[1], MealType::Dinner);
+    assert_eq!(pinned.picked_by, PickedBy::Pinned);
+    assert_eq!(env.origin(pinned).id, "core-mushroom-risotto");
+    assert!(
+        pinned.repeat_of.is_none() && pinned.warnings.is_empty(),
+        "{pinned:?}"
     );
 }
 

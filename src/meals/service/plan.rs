@@ -16,7 +16,7 @@
 //!   a later slot (by date, then meal) with the same marker and no `isMealPrep` is its repeat:
 //!   the prep slot's recipe, with no search and no model (`pickedBy: repeat`, `repeatOf`, no
 //!   variety warnings). A marker that names no earlier prep slot with a recipe is planned on its
-//!   own, with a warning.
+//!   own, with a warning; a pinned slot is never a repeat.
 //!
 //! Every selection carries its recipe's ingredients scaled to the slot's servings and the slot's
 //! nutrition; each day and the plan carry their sums per person (`meals::servings`).
@@ -171,9 +171,10 @@ pub fn plan(
             let later: Vec<MealType> = slots[i + 1..].iter().map(|(t, _)| *t).collect();
             let share = budget.as_ref().map(|b| b.share(meal_type, &later));
             let marker = slot.repeat.as_deref().filter(|m| !m.trim().is_empty());
-            let prep = marker
-                .filter(|_| !slot.is_meal_prep)
-                .and_then(|m| preps.get_mut(m));
+            // A repeat: a marker, no meal prep of its own, no pinned recipe (the user's choice
+            // wins).
+            let repeats = marker.filter(|_| !slot.is_meal_prep && slot.pinned_recipe_id.is_none());
+            let prep = repeats.and_then(|m| preps.get_mut(m));
             let (mut planned, eaten, repeated) = match prep {
                 Some(prep) => (
                     filled(slot, Some(repeat_selection(prep, slot))),
@@ -192,9 +193,7 @@ pub fn plan(
                         &picked,
                         share.as_ref(),
                     )?;
-                    if let (Some(m), Some(sel), false) =
-                        (marker, planned.selection.as_mut(), slot.is_meal_prep)
-                    {
+                    if let (Some(m), Some(sel)) = (repeats, planned.selection.as_mut()) {
                         sel.warnings.push(format!(
                             "No earlier meal-prep slot marked \"{m}\" has a recipe: planned on its own"
                         ));
