@@ -453,6 +453,20 @@ pub struct TargetGap {
     pub percent: f64,
 }
 
+/// How far a day (or a plan's daily average) is from the daily targets that are set.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetGaps {
+    /// Against `dailyKcal`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub kcal: Option<TargetGap>,
+    /// Against `dailyProteinG`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub protein_g: Option<TargetGap>,
+}
+
 /// A planned day's nutrition per person: the sum of one serving of each of its meals that has
 /// nutrition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
@@ -463,14 +477,10 @@ pub struct DayNutrition {
     /// The day's meals left out of the sum: no selection, or a recipe without nutrition. Empty
     /// when the sum covers the whole day.
     pub meals_without_nutrition: Vec<MealType>,
-    /// How far `perPerson.kcal` is from the preferences' `dailyKcal`, when set.
+    /// How far `perPerson` is from the preferences' daily targets, when any is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[uniffi(default = None)]
-    pub kcal_vs_target: Option<TargetGap>,
-    /// How far `perPerson.proteinG` is from the preferences' `dailyProteinG`, when set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[uniffi(default = None)]
-    pub protein_vs_target: Option<TargetGap>,
+    pub vs_targets: Option<TargetGaps>,
 }
 
 /// A plan's nutrition per person, over the days that carry nutrition.
@@ -485,14 +495,10 @@ pub struct PlanNutrition {
     pub per_person: Nutrition,
     /// `perPerson` divided by `daysCounted`.
     pub daily_average: Nutrition,
-    /// How far the daily average is from `dailyKcal`, when set.
+    /// How far `dailyAverage` is from the preferences' daily targets, when any is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[uniffi(default = None)]
-    pub kcal_vs_target: Option<TargetGap>,
-    /// How far the daily average is from `dailyProteinG`, when set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[uniffi(default = None)]
-    pub protein_vs_target: Option<TargetGap>,
+    pub vs_targets: Option<TargetGaps>,
 }
 
 /// Why a slot has no selection.

@@ -15,7 +15,7 @@
 
 use super::model::{
     DayNutrition, Ingredient, MealPreferences, MealType, Nutrition, PlanNutrition, PlannedDay,
-    PlannedMeals, Recipe, SlotNutrition, TargetGap,
+    PlannedMeals, Recipe, SlotNutrition, TargetGap, TargetGaps,
 };
 use super::units;
 
@@ -91,13 +91,15 @@ pub fn gap(actual: f64, target: f64) -> TargetGap {
     }
 }
 
-fn gaps(n: &Nutrition, prefs: &MealPreferences) -> (Option<TargetGap>, Option<TargetGap>) {
-    (
-        prefs.daily_kcal.map(|t| gap(n.kcal, f64::from(t))),
-        prefs
+/// How far `n` is from the preferences' daily targets; `None` when none is set.
+pub fn gaps(n: &Nutrition, prefs: &MealPreferences) -> Option<TargetGaps> {
+    let gaps = TargetGaps {
+        kcal: prefs.daily_kcal.map(|t| gap(n.kcal, f64::from(t))),
+        protein_g: prefs
             .daily_protein_g
             .map(|t| gap(n.protein_g, f64::from(t))),
-    )
+    };
+    (gaps.kcal.is_some() || gaps.protein_g.is_some()).then_some(gaps)
 }
 
 /// A day's nutrition per person from its planned meals; `None` when no meal has nutrition.
@@ -118,12 +120,10 @@ pub fn day_nutrition(meals: &PlannedMeals, prefs: &MealPreferences) -> Option<Da
         return None;
     }
     let per_person = rounded(&sum);
-    let (kcal_vs_target, protein_vs_target) = gaps(&per_person, prefs);
     Some(DayNutrition {
+        vs_targets: gaps(&per_person, prefs),
         per_person,
         meals_without_nutrition: without,
-        kcal_vs_target,
-        protein_vs_target,
     })
 }
 
@@ -147,14 +147,12 @@ pub fn plan_nutrition(days: &[PlannedDay], prefs: &MealPreferences) -> Option<Pl
         return None;
     }
     let daily_average = rounded(&times(&sum, 1.0 / f64::from(counted)));
-    let (kcal_vs_target, protein_vs_target) = gaps(&daily_average, prefs);
     Some(PlanNutrition {
         days_counted: counted,
         meals_without_nutrition: without,
         per_person: rounded(&sum),
+        vs_targets: gaps(&daily_average, prefs),
         daily_average,
-        kcal_vs_target,
-        protein_vs_target,
     })
 }
 
@@ -341,12 +339,12 @@ mod tests {
         assert_eq!(day.per_person.kcal, 1400.0);
         assert_eq!(day.per_person.fibre_g, 2.5);
         assert_eq!(day.meals_without_nutrition, [MealType::Lunch]);
-        let kcal = day.kcal_vs_target.unwrap();
+        let kcal = day.vs_targets.unwrap().kcal.unwrap();
         assert_eq!(
             (kcal.target, kcal.difference, kcal.percent),
             (2000.0, -600.0, -30.0)
         );
-        assert_eq!(day.protein_vs_target.unwrap().percent, -40.0);
+        assert_eq!(day.vs_targets.unwrap().protein_g.unwrap().percent, -40.0);
 
         let mut empty = PlannedMeals::default();
         empty.set(MealType::Lunch, planned(None));
@@ -367,7 +365,7 @@ mod tests {
         let plan = plan_nutrition(&days, &prefs).unwrap();
         assert_eq!((plan.days_counted, plan.meals_without_nutrition), (1, 2));
         assert_eq!(plan.daily_average.kcal, 1400.0);
-        assert_eq!(plan.kcal_vs_target.unwrap().difference, -600.0);
+        assert_eq!(plan.vs_targets.unwrap().kcal.unwrap().difference, -600.0);
     }
 
     #[test]

@@ -9,29 +9,17 @@ use std::ffi::{CStr, CString};
 use coachcore::db::Store;
 use coachcore::kernel::clock::FixedClock;
 use coachcore::kernel::error::Error;
-use coachcore::kernel::ids::IdGenerator;
 use coachcore::llm::scripted::{ScriptedModel, ScriptedReply};
-use coachcore::llm::{CancelToken, LanguageModel, LlmError};
-use coachcore::meals::service::plan::{plan, searches_on_this_thread, PlanEnv, PlanSettings};
+use coachcore::llm::{LanguageModel, LlmError};
+use coachcore::meals::service::plan::searches_on_this_thread;
 use coachcore::meals::service::{self as meals};
 use coachcore::meals::*;
 use serde_json::{json, Value};
 
 use crate::common::run_coach;
+use crate::meals::{plan_on, starter, starter_json};
 
 const T0: i64 = 1_795_000_000_000;
-
-fn starter_json() -> String {
-    std::fs::read_to_string(format!(
-        "{}/tests/data/recipes/starter.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
-
-fn starter() -> Vec<Recipe> {
-    serde_json::from_str(&starter_json()).unwrap()
-}
 
 /// A store holding `recipes` as the core registry.
 struct Env {
@@ -61,23 +49,9 @@ impl Env {
         model: Option<&dyn LanguageModel>,
         request: &MealPlanRequest,
     ) -> coachcore::kernel::error::Result<MealPlanResult> {
-        let settings = PlanSettings::default();
-        let cancel = CancelToken::new();
-        let env = PlanEnv {
-            store: &self.store,
-            clock: &self.clock,
-            model,
-            settings: &settings,
-            cancel: &cancel,
-        };
         let seed = self.seed.get();
         self.seed.set(seed + 1_000);
-        plan(
-            &env,
-            &mut IdGenerator::seeded(seed),
-            request,
-            &mut |_, _| {},
-        )
+        plan_on(&self.store, &self.clock, model, request, seed)
     }
 
     fn run(&self, model: Option<&dyn LanguageModel>, request: &MealPlanRequest) -> MealPlanResult {
@@ -204,25 +178,25 @@ fn selections_carry_the_recipe_scaled_and_days_their_sums_per_person() {
     assert_eq!(dn.per_person.kcal, 1030.0);
     assert_eq!(dn.per_person.protein_g, 51.5);
     assert_eq!(dn.meals_without_nutrition, [MealType::Dinner]);
-    let gap = dn.kcal_vs_target.unwrap();
+    let gap = dn.vs_targets.unwrap().kcal.unwrap();
     assert_eq!(
         (gap.target, gap.difference, gap.percent),
         (2000.0, -970.0, -48.5)
     );
-    assert_eq!(dn.protein_vs_target.unwrap().difference, -38.5);
+    assert_eq!(dn.vs_targets.unwrap().protein_g.unwrap().difference, -38.5);
     // A day with no nutrition at all has none; the plan counts the days that have it.
     assert!(result.days[1].nutrition.is_none());
     let pn = result.nutrition.as_ref().unwrap();
     assert_eq!((pn.days_counted, pn.meals_without_nutrition), (1, 2));
     assert_eq!(pn.daily_average.kcal, 1030.0);
-    assert_eq!(pn.kcal_vs_target.unwrap().percent, -48.5);
+    assert_eq!(pn.vs_targets.unwrap().kcal.unwrap().percent, -48.5);
 
     // The JSON names the new fields in camelCase and reads back (an app hands it to confirm).
     let text = serde_json::to_string(&result).unwrap();
     for key in [
         "\"perServing\"",
         "\"mealsWithoutNutrition\"",
-        "\"kcalVsTarget\"",
+        "\"vsTargets\"",
         "\"dailyAverage\"",
     ] {
         assert!(text.contains(key), "{key}");
@@ -321,7 +295,7 @@ fn week_kcal_percents(recipes: Vec<Recipe>, target: bool) -> Vec<f64> {
         .map(|d| {
             let n = d.nutrition.as_ref().unwrap();
             assert!(n.meals_without_nutrition.is_empty());
-            match n.kcal_vs_target {
+            match n.vs_targets.and_then(|g| g.kcal) {
                 Some(g) => {
                     assert_eq!(g.target, 2000.0);
                     g.percent
@@ -395,7 +369,14 @@ fn the_target_ranks_candidates_near_the_slots_share_first() {
     // Dinner gets what breakfast left: 1,250 kcal.
     let d = sel(day, MealType::Dinner);
     assert_eq!(env.origin(d).id, "dinner-b");
-    let gap = day.nutrition.as_ref().unwrap().kcal_vs_target.unwrap();
+    let gap = day
+        .nutrition
+        .as_ref()
+        .unwrap()
+        .vs_targets
+        .unwrap()
+        .kcal
+        .unwrap();
     assert_eq!((gap.difference, gap.percent), (-50.0, -2.5));
     // Without a target, the search order decides and nothing is said about a target.
     let req = request(json!({
@@ -410,7 +391,7 @@ fn the_target_ranks_candidates_near_the_slots_share_first() {
         .nutrition
         .as_ref()
         .unwrap()
-        .kcal_vs_target
+        .vs_targets
         .is_none());
 }
 
