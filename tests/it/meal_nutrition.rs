@@ -328,6 +328,26 @@ fn a_week_with_a_2000_kcal_target_lands_each_day_within_15_percent() {
     assert_week_near_target(with_rule_nutrition(starter()));
 }
 
+/// The built-in recipes (`data/recipes/core.json`), each with the nutrition the library computes
+/// for it from its ingredient table.
+fn built_in_with_nutrition() -> Vec<Recipe> {
+    let text = std::fs::read_to_string(format!(
+        "{}/data/recipes/core.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut recipes: Vec<Recipe> = serde_json::from_str(&text).unwrap();
+    for r in &mut recipes {
+        r.nutrition = coachcore::meals::nutrition::per_serving(r);
+    }
+    recipes
+}
+
+#[test]
+fn a_week_on_the_built_in_recipes_lands_each_day_within_15_percent() {
+    assert_week_near_target(built_in_with_nutrition());
+}
+
 #[test]
 fn the_target_ranks_candidates_near_the_slots_share_first() {
     // Breakfast's share of 2,000 kcal over breakfast and dinner is 25/65: 769 kcal.

@@ -9,9 +9,10 @@
 //!   that rules out every candidate, fails the slot; when there is no model, it fails or its
 //!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
 //! - a core pick is staged (the selection names the staged copy); variety warnings are added;
-//! - with daily targets in the preferences, the fallback ranking (and so the short list the model
-//!   sees) prefers candidates near the slot's share of what is left of the day
-//!   (`servings::DayBudget`, `score::apply_targets`);
+//! - with daily targets in the preferences, the search looks at up to [`TARGET_POOL`] recipes and
+//!   the slot's candidates are the 25 best by the fallback ranking with the targets; that ranking
+//!   (and so the short list the model sees) prefers candidates near the slot's share of what is
+//!   left of the day (`servings::DayBudget`, `score::apply_targets`);
 //! - a meal-prep slot (`isMealPrep` with a `repeat` marker) is planned as above and remembered;
 //!   a later slot (by date, then meal) with the same marker and no `isMealPrep` is its repeat:
 //!   the prep slot's recipe, with no search and no model (`pickedBy: repeat`, `repeatOf`, no
@@ -365,7 +366,11 @@ fn plan_slot(
         )?;
         return Ok((filled(slot, Some(sel)), Some(recipe)));
     }
-    let candidates = candidates(env.store, meal_type, slot, request, picked)?;
+    let pool = share.map_or(search::MAX_CANDIDATES, |_| TARGET_POOL);
+    let mut candidates = candidates(env.store, meal_type, slot, request, picked, pool)?;
+    if let Some(share) = share {
+        candidates = best_for_share(&view, candidates, share);
+    }
     if candidates.is_empty() {
         return Ok((
             failed(slot, SlotFailureCode::NoCandidates, NO_FIT_MESSAGE),
@@ -467,9 +472,11 @@ fn candidates(
     slot: &MealSlotRequest,
     request: &MealPlanRequest,
     picked: &[String],
+    limit: usize,
 ) -> Result<Vec<Recipe>> {
     let prefs = &request.preferences;
-    let q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    let mut q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    q.limit = limit;
     SEARCHES.with(|n| n.set(n.get() + 1));
     let mut found = store.read(|db| db.search_candidates(&q))?;
     let before = found.len();
@@ -478,8 +485,25 @@ fn candidates(
         log::error!(target: "coachcore::meals",
             "search returned {} candidates breaking a hard rule; dropped", before - found.len());
     }
-    found.truncate(search::MAX_CANDIDATES);
+    found.truncate(limit);
     Ok(found)
+}
+
+/// Recipes the search looks at for a slot planned against daily targets (instead of
+/// `search::MAX_CANDIDATES`): the ones nearest the slot's share are often not among the first 25
+/// in search order.
+pub const TARGET_POOL: usize = 100;
+
+/// The slot's candidates from a wider `pool`: the best `search::MAX_CANDIDATES` by the fallback
+/// ranking with the daily targets, in that order.
+fn best_for_share(view: &SlotView<'_>, pool: Vec<Recipe>, share: &SlotShare) -> Vec<Recipe> {
+    let ranked = score::apply_targets(score::fallback_rank(view, &pool), &pool, share);
+    let mut keep: Vec<Option<Recipe>> = pool.into_iter().map(Some).collect();
+    ranked
+        .iter()
+        .take(search::MAX_CANDIDATES)
+        .filter_map(|s| keep[s.index].take())
+        .collect()
 }
 
 /// The selection of `candidates[pick.index]`: a core recipe is staged first.
