@@ -11,6 +11,7 @@
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
 //! | [`units`] | ingredient quantities: kinds, conversions, scaling, sums (pure) |
 //! | [`nutrition`] | nutrition per serving from the shipped ingredient table (pure) |
+//! | [`servings`] | a plan's servings and nutrition: scaled recipes, day and plan sums, daily targets (pure) |
 //! | [`shopping`] | a plan's shopping list: sums by item, store sections, staples left out (pure) |
 //! | [`service`] | the store and the model: import, save, stage, plan jobs, shopping lists |
 //! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs, pantry staples |
@@ -23,6 +24,7 @@ pub mod rerank;
 pub mod score;
 pub mod search;
 pub mod service;
+pub mod servings;
 pub mod shopping;
 mod store;
 pub mod units;

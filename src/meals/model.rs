@@ -231,6 +231,14 @@ pub struct MealPreferences {
     pub max_prep_minutes: Option<u32>,
     /// Preferred longest cooking (soft: ranks, never excludes).
     pub max_cook_minutes: Option<u32>,
+    /// Daily energy target per person in kilocalories, 500 to 10,000 (soft: the fallback ranks
+    /// the candidates that keep each day near it first; each day of the result says how far it
+    /// is). See `docs/meals.md`, Daily targets.
+    #[uniffi(default = None)]
+    pub daily_kcal: Option<u32>,
+    /// Daily protein target per person in grams, 10 to 500 (soft, like `daily_kcal`).
+    #[uniffi(default = None)]
+    pub daily_protein_g: Option<u32>,
 }
 
 /// Accessors by [`MealType`] for a record with one optional field per meal type.
@@ -408,7 +416,89 @@ pub struct Selection {
     /// bought and its servings cooked there: a shopping list counts a repeat's recipe once, at
     /// the prep slot's servings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
     pub repeat_of: Option<SlotRef>,
+    /// The recipe's ingredients scaled to the slot's servings, in the recipe's order, with units
+    /// kept readable (spoons and cups to the nearest 1/4, grams and millilitres to whole numbers,
+    /// counts to the nearest half; see `meals::units`). For a repeat: what this slot eats of the
+    /// prep slot's batch (the prep slot's list already holds it: buy from that one).
+    #[serde(default)]
+    #[uniffi(default = [])]
+    pub ingredients: Vec<Ingredient>,
+    /// The slot's nutrition, when the recipe has nutrition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub nutrition: Option<SlotNutrition>,
+}
+
+/// The nutrition of a slot's meal.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotNutrition {
+    /// One serving (what one person eats), as the recipe gives it.
+    pub per_serving: Nutrition,
+    /// The slot's servings together (kcal rounded to whole numbers, grams to 0.1).
+    pub total: Nutrition,
+}
+
+/// How far a day (or a plan's daily average) is from a daily target.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetGap {
+    /// The target, per person.
+    pub target: f64,
+    /// What the meals give minus the target (negative: under), per person.
+    pub difference: f64,
+    /// `difference` as a percentage of the target, to 0.1.
+    pub percent: f64,
+}
+
+/// How far a day (or a plan's daily average) is from the daily targets that are set.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetGaps {
+    /// Against `dailyKcal`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub kcal: Option<TargetGap>,
+    /// Against `dailyProteinG`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub protein_g: Option<TargetGap>,
+}
+
+/// A planned day's nutrition per person: the sum of one serving of each of its meals that has
+/// nutrition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct DayNutrition {
+    /// The sum (kcal rounded to whole numbers, grams to 0.1).
+    pub per_person: Nutrition,
+    /// The day's meals left out of the sum: no selection, or a recipe without nutrition. Empty
+    /// when the sum covers the whole day.
+    pub meals_without_nutrition: Vec<MealType>,
+    /// How far `perPerson` is from the preferences' daily targets, when any is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub vs_targets: Option<TargetGaps>,
+}
+
+/// A plan's nutrition per person, over the days that carry nutrition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanNutrition {
+    /// Days with nutrition (those whose `nutrition` is set).
+    pub days_counted: u32,
+    /// Meals of the plan left out of the sums (no selection, or no nutrition).
+    pub meals_without_nutrition: u32,
+    /// The sum over the counted days.
+    pub per_person: Nutrition,
+    /// `perPerson` divided by `daysCounted`.
+    pub daily_average: Nutrition,
+    /// How far `dailyAverage` is from the preferences' daily targets, when any is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub vs_targets: Option<TargetGaps>,
 }
 
 /// Why a slot has no selection.
@@ -484,6 +574,10 @@ pub struct PlannedDay {
     pub date: String,
     /// Its meals.
     pub meals: PlannedMeals,
+    /// The day's nutrition per person; `None` when none of its meals has nutrition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub nutrition: Option<DayNutrition>,
 }
 
 /// The computed plan (never the request echoed).
@@ -494,6 +588,11 @@ pub struct MealPlanResult {
     pub days: Vec<PlannedDay>,
     /// How many slots ended with no selection.
     pub slot_failures_count: u32,
+    /// The plan's nutrition per person (totals and daily averages); `None` when no day has
+    /// nutrition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[uniffi(default = None)]
+    pub nutrition: Option<PlanNutrition>,
 }
 
 /// A job's state, as stored.

@@ -10,10 +10,17 @@
 //!   every started 10 minutes over;
 //! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its
 //!   primary protein is that of any meal the day before;
-//! - +1 for a user recipe.
+//! - +1 for a user recipe;
+//! - daily targets (when the preferences set `dailyKcal` or `dailyProteinG`, [`apply_targets`]):
+//!   -1 for each fifth of the slot's kcal share the candidate's serving strays from it and -1
+//!   for each 2/5 of the protein share (each rounded to the nearest point; at most -6 together);
+//!   a candidate without nutrition counts as 2/5 off each target. The slot's share is
+//!   `meals::servings::DayBudget`'s.
 //!
-//! Highest points first; ties keep the search order. Confidence is `0.3 + 0.6 * points / best
-//! possible` (0.3 for no positive points), rounded to 2 decimals.
+//! Highest points first; ties keep the search order (with daily targets: the candidate nearer
+//! the slot's share first). Confidence is `0.3 + 0.6 * points / best possible` (0.3 for no
+//! positive points; the best possible leaves the daily targets out, which take 0.05 per point
+//! instead, never below 0.3), rounded to 2 decimals.
 //!
 //! Variety warnings ([`variety_warnings`]): the pick repeats a recipe of the recent meals; or its
 //! primary protein is that of any meal the day before (breakfast to dessert, whatever the slot's
@@ -21,8 +28,9 @@
 
 use std::collections::HashSet;
 
-use super::model::{MealHistoryEntry, MealPreferences, MealType, Recipe, RecipeSource};
+use super::model::{MealHistoryEntry, MealPreferences, MealType, Nutrition, Recipe, RecipeSource};
 use super::search::{matched_tags, minutes_over, note_terms, primary_protein, words};
+use super::servings::SlotShare;
 use crate::kernel::date::Date;
 
 /// A candidate's fallback score.
@@ -175,6 +183,70 @@ pub fn shortlist(ranked: &[Scored], max: usize) -> Vec<&Scored> {
 /// nothing fits), while a note word (2) or a time fit (2) leaves the choice to the model.
 pub const SHORTLIST_MARGIN: i32 = 2;
 
+/// Points off for each fifth of a slot's kcal share a candidate strays from it (at most
+/// [`MAX_TARGET_POINTS`]); half as many for protein.
+pub const KCAL_POINTS_PER_SHARE: f64 = 5.0;
+/// Points the daily targets take off a candidate, at most.
+pub const MAX_TARGET_POINTS: i32 = 6;
+/// How far (as a part of the share) a candidate without nutrition counts as straying.
+pub const UNKNOWN_NUTRITION_DISTANCE: f64 = 0.4;
+
+/// How far a candidate's serving strays from the slot's share of the daily targets: the points it
+/// loses and the distance (the part of the kcal share it strays, plus half the part of the protein
+/// share) that orders ties. A candidate without nutrition counts as
+/// [`UNKNOWN_NUTRITION_DISTANCE`] off each target.
+pub fn target_penalty(share: &SlotShare, nutrition: Option<&Nutrition>) -> (i32, f64) {
+    let off = |want: Option<f64>, got: Option<f64>| -> f64 {
+        match (want, got) {
+            (None, _) => 0.0,
+            (Some(w), Some(g)) => (g - w).abs() / w.max(1.0),
+            (Some(_), None) => UNKNOWN_NUTRITION_DISTANCE,
+        }
+    };
+    let kcal = off(share.kcal, nutrition.map(|n| n.kcal));
+    let protein = off(share.protein_g, nutrition.map(|n| n.protein_g));
+    let points =
+        (kcal * KCAL_POINTS_PER_SHARE).round() + (protein * KCAL_POINTS_PER_SHARE / 2.0).round();
+    ((points as i32).min(MAX_TARGET_POINTS), kcal + protein / 2.0)
+}
+
+/// `ranked` (as [`fallback_rank`] returns it) with the daily targets applied: each candidate loses
+/// its [`target_penalty`] points (and 0.05 confidence per point, never below 0.3), its reason says
+/// how it stands against the slot's share, and the order is by points, then by distance to the
+/// share, then the search order.
+pub fn apply_targets(ranked: Vec<Scored>, candidates: &[Recipe], share: &SlotShare) -> Vec<Scored> {
+    let mut out: Vec<(Scored, f64)> = ranked
+        .into_iter()
+        .map(|mut s| {
+            let nutrition = candidates[s.index].nutrition.as_ref();
+            let (points, distance) = target_penalty(share, nutrition);
+            s.points -= points;
+            s.confidence =
+                ((s.confidence - 0.05 * f64::from(points)).max(0.3) * 100.0).round() / 100.0;
+            let note = match (nutrition, share.kcal) {
+                (None, _) => "no nutrition".to_string(),
+                (Some(n), Some(k)) if (n.kcal - k).abs() > 0.1 * k => {
+                    let d = (n.kcal - k).round();
+                    format!(
+                        "{}{d} kcal against the day's target",
+                        if d > 0.0 { "+" } else { "" }
+                    )
+                }
+                _ => "fits the day's target".to_string(),
+            };
+            s.reason = if s.reason == "fits the meal type" {
+                note
+            } else {
+                format!("{}, {note}", s.reason)
+            };
+            (s, distance)
+        })
+        .collect();
+    // Stable: ties of points and distance keep the search order.
+    out.sort_by(|(a, da), (b, db)| b.points.cmp(&a.points).then(da.total_cmp(db)));
+    out.into_iter().map(|(s, _)| s).collect()
+}
+
 /// The variety warnings of picking `pick` for the slot; `others` are the slot's other candidates
 /// (for "while an alternative exists").
 pub fn variety_warnings(view: &SlotView<'_>, pick: &Recipe, others: &[&Recipe]) -> Vec<String> {
@@ -300,6 +372,63 @@ mod tests {
         assert_eq!(
             variety_warnings(&view, &staged, &[&beef]),
             ["Repeats a recipe from 2026-11-20 (dinner)"]
+        );
+    }
+
+    #[test]
+    fn daily_targets_take_points_by_distance_from_the_slots_share() {
+        let n = |kcal: f64, protein_g: f64| Nutrition {
+            kcal,
+            protein_g,
+            ..Nutrition::default()
+        };
+        let kcal_only = SlotShare {
+            kcal: Some(500.0),
+            protein_g: None,
+        };
+        assert_eq!(target_penalty(&kcal_only, Some(&n(500.0, 0.0))), (0, 0.0));
+        // 150 over 500: 0.3 of the share, 1.5 points rounded to 2.
+        assert_eq!(target_penalty(&kcal_only, Some(&n(650.0, 0.0))), (2, 0.3));
+        assert_eq!(target_penalty(&kcal_only, Some(&n(5000.0, 0.0))).0, 6);
+        assert_eq!(target_penalty(&kcal_only, None), (2, 0.4));
+        let both = SlotShare {
+            kcal: Some(500.0),
+            protein_g: Some(40.0),
+        };
+        // Protein 20 under 40: half the share, 1.25 points rounded to 1; distance 0 + 0.25.
+        assert_eq!(target_penalty(&both, Some(&n(500.0, 20.0))), (1, 0.25));
+        let (points, distance) = target_penalty(&both, None);
+        assert_eq!(points, 3);
+        assert!((distance - 0.6).abs() < 1e-9);
+
+        let mut a = recipe("core-a", "beef");
+        a.nutrition = Some(n(900.0, 0.0));
+        let mut b = recipe("core-b", "tofu");
+        b.nutrition = Some(n(560.0, 0.0));
+        let mut c = recipe("core-c", "fish");
+        c.nutrition = Some(n(480.0, 0.0));
+        let scored = |index: usize, points: i32| Scored {
+            index,
+            points,
+            confidence: 0.6,
+            reason: "1 tag(s)".into(),
+            avoid_hits: 0,
+        };
+        let ranked = vec![scored(0, 3), scored(1, 0), scored(2, 0)];
+        let got = apply_targets(ranked, &[a, b, c], &kcal_only);
+        // a: 0.8 off, -4; b: 0.12 off, -1; c: 0.04 off, 0. a and b tie at -1: the nearer (b)
+        // first.
+        let order: Vec<(usize, i32)> = got.iter().map(|s| (s.index, s.points)).collect();
+        assert_eq!(order, [(2, 0), (1, -1), (0, -1)]);
+        assert_eq!(got[0].reason, "1 tag(s), fits the day's target");
+        assert_eq!(got[1].reason, "1 tag(s), +60 kcal against the day's target");
+        assert_eq!(
+            got[2].reason,
+            "1 tag(s), +400 kcal against the day's target"
+        );
+        assert_eq!(
+            (got[0].confidence, got[1].confidence, got[2].confidence),
+            (0.6, 0.55, 0.4)
         );
     }
 

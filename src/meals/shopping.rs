@@ -831,6 +831,8 @@ mod tests {
                     date: date.into(),
                     meal_type,
                 }),
+                ingredients: vec![],
+                nutrition: None,
             }),
             failure: None,
         }
@@ -844,6 +846,7 @@ mod tests {
         PlannedDay {
             date: date.into(),
             meals,
+            nutrition: None,
         }
     }
 
@@ -958,6 +961,7 @@ mod tests {
                 ),
             ],
             slot_failures_count: 1,
+            nutrition: None,
         }
     }
 
@@ -1087,6 +1091,7 @@ mod tests {
                     vec![(MealType::Dinner, slot(servings, Some("chili"), None))],
                 )],
                 slot_failures_count: 0,
+                nutrition: None,
             };
             let dates = chosen_dates(&plan, &ShoppingListOptions::default()).unwrap();
             all_lines(&build("j", &plan, &dates, &recipes, &[], false))

@@ -35,6 +35,14 @@ const MAX_NOTE_CHARS: usize = 300;
 const MAX_REPEAT_CHARS: usize = 40;
 const MAX_EXCLUDED: usize = 30;
 const MAX_RECENT_DAYS: u32 = 60;
+/// Smallest daily energy target, in kilocalories.
+pub const MIN_DAILY_KCAL: u32 = 500;
+/// Largest daily energy target, in kilocalories.
+pub const MAX_DAILY_KCAL: u32 = 10_000;
+/// Smallest daily protein target, in grams.
+pub const MIN_DAILY_PROTEIN_G: u32 = 10;
+/// Largest daily protein target, in grams.
+pub const MAX_DAILY_PROTEIN_G: u32 = 500;
 
 fn invalid(path: &str, what: &str) -> Error {
     Error::InvalidArgument(format!("{path} {what}"))
@@ -205,6 +213,22 @@ pub fn request(r: &MealPlanRequest) -> Result<u32> {
     }
     if let Some(m) = p.max_cook_minutes {
         minutes("preferences.maxCookMinutes", m)?;
+    }
+    if p.daily_kcal
+        .is_some_and(|k| !(MIN_DAILY_KCAL..=MAX_DAILY_KCAL).contains(&k))
+    {
+        return Err(invalid(
+            "preferences.dailyKcal",
+            &format!("must be from {MIN_DAILY_KCAL} to {MAX_DAILY_KCAL}"),
+        ));
+    }
+    if p.daily_protein_g
+        .is_some_and(|g| !(MIN_DAILY_PROTEIN_G..=MAX_DAILY_PROTEIN_G).contains(&g))
+    {
+        return Err(invalid(
+            "preferences.dailyProteinG",
+            &format!("must be from {MIN_DAILY_PROTEIN_G} to {MAX_DAILY_PROTEIN_G}"),
+        ));
     }
     if r.recent_days.is_some_and(|d| d > MAX_RECENT_DAYS) {
         return Err(invalid("recentDays", "must be at most 60"));

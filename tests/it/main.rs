@@ -37,6 +37,7 @@ mod llama_meals;
 mod llama_suggestions;
 #[cfg(feature = "llama")]
 mod llama_workout;
+mod meal_nutrition;
 mod meals;
 mod migrations;
 mod model_lifecycle;

@@ -32,7 +32,8 @@ use serde_json::{json, Value};
 const T0: i64 = 1_795_000_000_000;
 const HOUR: i64 = 3_600_000;
 
-fn starter_json() -> String {
+/// The starter recipe set's JSON (`tests/data/recipes/starter.json`).
+pub(crate) fn starter_json() -> String {
     std::fs::read_to_string(format!(
         "{}/tests/data/recipes/starter.json",
         env!("CARGO_MANIFEST_DIR")
@@ -40,8 +41,34 @@ fn starter_json() -> String {
     .unwrap()
 }
 
-fn starter() -> Vec<Recipe> {
+/// The starter recipe set.
+pub(crate) fn starter() -> Vec<Recipe> {
     serde_json::from_str(&starter_json()).unwrap()
+}
+
+/// Plans `request` on `store` with default settings, ids seeded with `seed`.
+pub(crate) fn plan_on(
+    store: &Store,
+    clock: &FixedClock,
+    model: Option<&dyn LanguageModel>,
+    request: &MealPlanRequest,
+    seed: u64,
+) -> coachcore::kernel::error::Result<MealPlanResult> {
+    let settings = PlanSettings::default();
+    let cancel = CancelToken::new();
+    let env = PlanEnv {
+        store,
+        clock,
+        model,
+        settings: &settings,
+        cancel: &cancel,
+    };
+    plan(
+        &env,
+        &mut IdGenerator::seeded(seed),
+        request,
+        &mut |_, _| {},
+    )
 }
 
 struct Env {
@@ -67,16 +94,7 @@ impl Env {
     }
 
     fn run(&self, model: Option<&dyn LanguageModel>, request: &MealPlanRequest) -> MealPlanResult {
-        let settings = PlanSettings::default();
-        let cancel = CancelToken::new();
-        let env = PlanEnv {
-            store: &self.store,
-            clock: &self.clock,
-            model,
-            settings: &settings,
-            cancel: &cancel,
-        };
-        plan(&env, &mut IdGenerator::seeded(1), request, &mut |_, _| {}).unwrap()
+        plan_on(&self.store, &self.clock, model, request, 1).unwrap()
     }
 
     fn recipe(&self, id: &str) -> Recipe {
@@ -1157,6 +1175,7 @@ fn exclusions_and_diets_are_never_violated() {
                         .collect(),
                     max_prep_minutes: rng.chance(50).then(|| rng.below(30) as u32),
                     max_cook_minutes: None,
+                    ..MealPreferences::default()
                 },
                 recent_days: None,
             };

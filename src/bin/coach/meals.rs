@@ -10,7 +10,7 @@ use coachcore::kernel::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
 use coachcore::meals::shopping::ShoppingListOptions;
-use coachcore::meals::MealPlanEvent;
+use coachcore::meals::{MealPlanEvent, MealPlanJob};
 use coachcore::Meals;
 
 use crate::commands::{job_inputs, JobInputs};
@@ -54,6 +54,21 @@ impl PlanSink for PrintProgress {
     }
 }
 
+/// The last line of `coach meals plan`: the final event's fields, then the job envelope.
+#[derive(serde::Serialize)]
+struct LastLine<'a> {
+    #[serde(flatten)]
+    event: &'a MealPlanEvent,
+    job: &'a MealPlanJob,
+}
+
+/// The last line when the job ended without a final event.
+#[derive(serde::Serialize)]
+struct NoEventLine<'a> {
+    event: &'static str,
+    job: &'a MealPlanJob,
+}
+
 /// `coach meals plan --db PATH --request FILE [--model GGUF | --script FILE]`: events as JSON
 /// lines; the last is the `completed` or `failed` event with the job envelope under `"job"`.
 pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
@@ -71,13 +86,16 @@ pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     };
     let last = sink.0.lock().unwrap_or_else(|p| p.into_inner()).take();
     let failed = !matches!(last, Some(MealPlanEvent::Completed { .. }));
-    let mut line = match last.map(|e| serde_json::to_value(&e)) {
-        Some(Ok(serde_json::Value::Object(m))) => m,
-        _ => serde_json::Map::new(),
+    // Serialised straight from the records (never through `serde_json::Value`, whose maps sort
+    // their keys): fields stay in declaration order, a day's meals breakfast to dessert.
+    let line = match &last {
+        Some(event) => serde_json::to_string(&LastLine { event, job: &job }),
+        None => serde_json::to_string(&NoEventLine {
+            event: "failed",
+            job: &job,
+        }),
     };
-    line.entry("event").or_insert_with(|| "failed".into());
-    line.insert("job".into(), serde_json::to_value(&job).unwrap_or_default());
-    out!("{}", serde_json::Value::Object(line));
+    out!("{}", line.unwrap_or_default());
     Ok(if failed {
         ExitCode::from(1)
     } else {

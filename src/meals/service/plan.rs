@@ -8,10 +8,24 @@
 //!   prompt would not fit the model's window; validated with bounded repair); no pick, or a note
 //!   that rules out every candidate, fails the slot; when there is no model, it fails or its
 //!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
-//! - a core pick is staged (the selection names the staged copy); variety warnings are added.
+//! - a core pick is staged (the selection names the staged copy); variety warnings are added;
+//! - with daily targets in the preferences, the search looks at up to [`TARGET_POOL`] recipes and
+//!   the slot's candidates are the 25 best by the fallback ranking with the targets; that ranking
+//!   (and so the short list the model sees) prefers candidates near the slot's share of what is
+//!   left of the day (`servings::DayBudget`, `score::apply_targets`);
+//! - a meal-prep slot (`isMealPrep` with a `repeat` marker) is planned as above and remembered;
+//!   a later slot (by date, then meal) with the same marker and no `isMealPrep` is its repeat:
+//!   the prep slot's recipe, with no search and no model (`pickedBy: repeat`, `repeatOf`, no
+//!   variety warnings). A marker that names no earlier prep slot with a recipe is planned on its
+//!   own, with a warning; a pinned slot is never a repeat.
+//!
+//! Every selection carries its recipe's ingredients scaled to the slot's servings and the slot's
+//! nutrition; each day and the plan carry their sums per person (`meals::servings`).
 //!
 //! A failed slot never fails the plan: it is counted in `slotFailuresCount`.
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{history_entry, stage_in};
@@ -27,11 +41,12 @@ use crate::llm::{
 use crate::meals::model::{
     Alternative, MealHistoryEntry, MealPlanRequest, MealPlanResult, MealSlotRequest, MealType,
     PickedBy, PlannedDay, PlannedMeals, PlannedSlot, Recipe, RecipeSource, Selection, SlotFailure,
-    SlotFailureCode,
+    SlotFailureCode, SlotRef,
 };
 use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
+use crate::meals::servings::{self, DayBudget, SlotShare};
 use crate::meals::validate;
 
 /// Days of history that count as recent when the request does not say.
@@ -85,6 +100,30 @@ pub struct PlanEnv<'a> {
     pub cancel: &'a Arc<CancelToken>,
 }
 
+thread_local! {
+    static SEARCHES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many candidate searches plans have run on the calling thread so far (a plan runs on the
+/// thread that calls [`plan`]). For tests and measurements: a meal-prep repeat runs none.
+pub fn searches_on_this_thread() -> u64 {
+    SEARCHES.with(Cell::get)
+}
+
+/// A meal-prep slot that later slots may repeat.
+struct Prep {
+    /// Where it is.
+    at: SlotRef,
+    /// The recipe cooked (for a staged pick: the core recipe it copies).
+    recipe: Recipe,
+    /// Its selection.
+    selection: Selection,
+    /// Its servings (what it cooks).
+    servings: u32,
+    /// Its servings less those its repeats so far eat.
+    servings_left: i64,
+}
+
 /// One ranked pick before staging.
 struct Pick {
     index: usize,
@@ -119,18 +158,80 @@ pub fn plan(
         env.store.read(|db| db.meal_history(&from, &to, 500))?
     };
     let mut picked: Vec<String> = Vec::new();
+    let mut preps: HashMap<String, Prep> = HashMap::new();
     let mut processed = 0u32;
     let mut out = Vec::with_capacity(days.len());
     for (date, day) in days {
         let mut meals = PlannedMeals::default();
-        for (meal_type, slot) in day.meals.slots() {
+        let mut budget = DayBudget::new(&request.preferences);
+        let slots = day.meals.slots();
+        for (i, &(meal_type, slot)) in slots.iter().enumerate() {
             if env.cancel.is_cancelled() {
                 return Err(LlmError::Cancelled.into());
             }
-            let (planned, eaten) =
-                plan_slot(env, ids, date, meal_type, slot, request, &recent, &picked)?;
+            let later: Vec<MealType> = slots[i + 1..].iter().map(|(t, _)| *t).collect();
+            let share = budget.as_ref().map(|b| b.share(meal_type, &later));
+            let marker = slot.repeat.as_deref().filter(|m| !m.trim().is_empty());
+            // A repeat: a marker, no meal prep of its own, no pinned recipe (the user's choice
+            // wins).
+            let repeats = marker.filter(|_| !slot.is_meal_prep && slot.pinned_recipe_id.is_none());
+            let prep = repeats.and_then(|m| preps.get_mut(m));
+            let (mut planned, eaten, repeated) = match prep {
+                Some(prep) => (
+                    filled(slot, Some(repeat_selection(prep, slot))),
+                    Some(prep.recipe.clone()),
+                    true,
+                ),
+                None => {
+                    let (mut planned, eaten) = plan_slot(
+                        env,
+                        ids,
+                        date,
+                        meal_type,
+                        slot,
+                        request,
+                        &recent,
+                        &picked,
+                        share.as_ref(),
+                    )?;
+                    if let (Some(m), Some(sel)) = (repeats, planned.selection.as_mut()) {
+                        sel.warnings.push(format!(
+                            "No earlier meal-prep slot marked \"{m}\" has a recipe: planned on its own"
+                        ));
+                    }
+                    (planned, eaten, false)
+                }
+            };
+            if let (Some(sel), Some(r)) = (planned.selection.as_mut(), eaten.as_ref()) {
+                sel.ingredients = servings::scaled_ingredients(r, slot.servings);
+                sel.nutrition = servings::slot_nutrition(r, slot.servings);
+            }
+            if let (Some(b), Some(s)) = (budget.as_mut(), share.as_ref()) {
+                b.take(s, eaten.as_ref().and_then(|r| r.nutrition.as_ref()));
+            }
+            if let (Some(m), Some(sel), Some(r), true) = (
+                marker,
+                planned.selection.as_ref(),
+                eaten.as_ref(),
+                slot.is_meal_prep,
+            ) {
+                let at = SlotRef {
+                    date: date.to_string(),
+                    meal_type,
+                };
+                let prep = Prep {
+                    at,
+                    recipe: r.clone(),
+                    selection: sel.clone(),
+                    servings: slot.servings,
+                    servings_left: i64::from(slot.servings),
+                };
+                preps.insert(m.to_string(), prep);
+            }
             if let Some(r) = eaten {
-                picked.push(history_id(&r).to_string());
+                if !repeated {
+                    picked.push(history_id(&r).to_string());
+                }
                 recent.push(history_entry(&r, date.to_string(), meal_type));
             }
             meals.set(meal_type, planned);
@@ -139,6 +240,7 @@ pub fn plan(
         }
         out.push(PlannedDay {
             date: date.to_string(),
+            nutrition: servings::day_nutrition(&meals, &request.preferences),
             meals,
         });
     }
@@ -148,9 +250,37 @@ pub fn plan(
         .filter(|(_, s)| s.selection.is_none())
         .count() as u32;
     Ok(MealPlanResult {
+        nutrition: servings::plan_nutrition(&out, &request.preferences),
         days: out,
         slot_failures_count,
     })
+}
+
+/// The selection of a repeat of `prep` (the caller adds ingredients and nutrition): its recipe,
+/// no alternatives, no variety warnings; a warning when the repeats eat more servings than the
+/// prep slot cooks.
+fn repeat_selection(prep: &mut Prep, slot: &MealSlotRequest) -> Selection {
+    prep.servings_left -= i64::from(slot.servings);
+    let (date, meal) = (&prep.at.date, prep.at.meal_type.as_str());
+    let mut warnings = Vec::new();
+    if prep.servings_left < 0 {
+        warnings.push(format!(
+            "The meal prep of {date} ({meal}) cooks {} servings; its repeats eat more",
+            prep.servings
+        ));
+    }
+    Selection {
+        confidence: 1.0,
+        reason: Some(format!("Meal prep from {date} ({meal})")),
+        picked_by: PickedBy::Repeat,
+        matched_tags: matched_tags(&prep.recipe, &slot.tags),
+        warnings,
+        alternatives: Vec::new(),
+        repeat_of: Some(prep.at.clone()),
+        ingredients: Vec::new(),
+        nutrition: None,
+        ..prep.selection.clone()
+    }
 }
 
 fn failed(slot: &MealSlotRequest, code: SlotFailureCode, message: &str) -> PlannedSlot {
@@ -187,6 +317,7 @@ fn plan_slot(
     request: &MealPlanRequest,
     recent: &[MealHistoryEntry],
     picked: &[String],
+    share: Option<&SlotShare>,
 ) -> Result<(PlannedSlot, Option<Recipe>)> {
     let prefs = &request.preferences;
     let view = SlotView {
@@ -235,7 +366,11 @@ fn plan_slot(
         )?;
         return Ok((filled(slot, Some(sel)), Some(recipe)));
     }
-    let candidates = candidates(env.store, meal_type, slot, request, picked)?;
+    let pool = share.map_or(search::MAX_CANDIDATES, |_| TARGET_POOL);
+    let mut candidates = candidates(env.store, meal_type, slot, request, picked, pool)?;
+    if let Some(share) = share {
+        candidates = best_for_share(&view, candidates, share);
+    }
     if candidates.is_empty() {
         return Ok((
             failed(slot, SlotFailureCode::NoCandidates, NO_FIT_MESSAGE),
@@ -243,7 +378,10 @@ fn plan_slot(
         ));
     }
     let mut warnings = Vec::new();
-    let scored = score::fallback_rank(&view, &candidates);
+    let mut scored = score::fallback_rank(&view, &candidates);
+    if let Some(share) = share {
+        scored = score::apply_targets(scored, &candidates, share);
+    }
     // The model is offered a short list by the fallback scoring, best first: none the note rules
     // out, none far below the best. When the note rules out every candidate, nothing fits.
     let offered = score::shortlist(&scored, rerank::MODEL_CANDIDATES);
@@ -334,9 +472,12 @@ fn candidates(
     slot: &MealSlotRequest,
     request: &MealPlanRequest,
     picked: &[String],
+    limit: usize,
 ) -> Result<Vec<Recipe>> {
     let prefs = &request.preferences;
-    let q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    let mut q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    q.limit = limit;
+    SEARCHES.with(|n| n.set(n.get() + 1));
     let mut found = store.read(|db| db.search_candidates(&q))?;
     let before = found.len();
     found.retain(|r| search::violation(r, meal_type, prefs, &q.excluded).is_none());
@@ -344,8 +485,25 @@ fn candidates(
         log::error!(target: "coachcore::meals",
             "search returned {} candidates breaking a hard rule; dropped", before - found.len());
     }
-    found.truncate(search::MAX_CANDIDATES);
+    found.truncate(limit);
     Ok(found)
+}
+
+/// Recipes the search looks at for a slot planned against daily targets (instead of
+/// `search::MAX_CANDIDATES`): the ones nearest the slot's share are often not among the first 25
+/// in search order.
+pub const TARGET_POOL: usize = 100;
+
+/// The slot's candidates from a wider `pool`: the best `search::MAX_CANDIDATES` by the fallback
+/// ranking with the daily targets, in that order.
+fn best_for_share(view: &SlotView<'_>, pool: Vec<Recipe>, share: &SlotShare) -> Vec<Recipe> {
+    let ranked = score::apply_targets(score::fallback_rank(view, &pool), &pool, share);
+    let mut keep: Vec<Option<Recipe>> = pool.into_iter().map(Some).collect();
+    ranked
+        .iter()
+        .take(search::MAX_CANDIDATES)
+        .filter_map(|s| keep[s.index].take())
+        .collect()
 }
 
 /// The selection of `candidates[pick.index]`: a core recipe is staged first.
@@ -380,6 +538,8 @@ fn select(
         warnings,
         alternatives: Vec::new(),
         repeat_of: None,
+        ingredients: Vec::new(),
+        nutrition: None,
     })
 }
 
