@@ -38,6 +38,7 @@ mod llama_suggestions;
 #[cfg(feature = "llama")]
 mod llama_workout;
 mod meals;
+mod meals_eval;
 mod migrations;
 mod model_lifecycle;
 mod multi_process;
