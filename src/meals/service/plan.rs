@@ -29,6 +29,7 @@ use crate::meals::model::{
     PickedBy, PlannedDay, PlannedMeals, PlannedSlot, Recipe, RecipeSource, Selection, SlotFailure,
     SlotFailureCode,
 };
+use crate::meals::notes;
 use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
@@ -244,47 +245,56 @@ fn plan_slot(
     }
     let mut warnings = Vec::new();
     let scored = score::fallback_rank(&view, &candidates);
-    // The model is offered a short list by the fallback scoring, best first: none the note rules
-    // out, none far below the best. When the note rules out every candidate, nothing fits.
+    // The close candidates by the scoring, best first: none the note rules out, none far below
+    // the best. When the note rules out every candidate, nothing fits (with or without a model).
     let offered = score::shortlist(&scored, rerank::MODEL_CANDIDATES);
-    if env.model.is_some() && offered.is_empty() {
+    if offered.is_empty() {
         return Ok((failed(slot, SlotFailureCode::NoFit, NO_FIT_MESSAGE), None));
     }
-    let ranked = match env.model {
-        Some(model) => match rerank_with(
-            env,
-            model,
-            date,
-            meal_type,
-            slot,
-            request,
-            recent,
-            &offered
-                .iter()
-                .map(|s| candidates[s.index].clone())
-                .collect::<Vec<_>>(),
-        ) {
-            Ok((picks, model_warnings)) => {
-                warnings.extend(model_warnings);
-                let picks = picks
-                    .into_iter()
-                    .map(|p| Pick {
-                        index: offered[p.index].index,
-                        ..p
-                    })
-                    .collect::<Vec<_>>();
-                Some((picks, PickedBy::Model))
+    // The model is asked only where it can add something: several close candidates, and words
+    // of the note that code could not weigh (none of them in any close candidate's text).
+    // Otherwise code's ranking stands, and no model is needed.
+    let close: Vec<Recipe> = offered
+        .iter()
+        .map(|s| candidates[s.index].clone())
+        .collect();
+    let model = env
+        .model
+        .filter(|_| model_can_add(slot.note.as_deref(), &close));
+    let mut declined = false;
+    let ranked = match model {
+        Some(model) => {
+            match rerank_with(env, model, date, meal_type, slot, request, recent, &close) {
+                // A decline among candidates code found fitting keeps code's ranking.
+                Ok((picks, _)) if picks.is_empty() => {
+                    declined = true;
+                    None
+                }
+                Ok((picks, model_warnings)) => {
+                    warnings.extend(model_warnings);
+                    let picks = picks
+                        .into_iter()
+                        .map(|p| Pick {
+                            index: offered[p.index].index,
+                            ..p
+                        })
+                        .collect::<Vec<_>>();
+                    Some((picks, PickedBy::Model))
+                }
+                Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+                Err(e) => {
+                    log::warn!(target: "coachcore::meals", "rerank failed, fallback used: {e}");
+                    None
+                }
             }
-            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-            Err(e) => {
-                log::warn!(target: "coachcore::meals", "rerank failed, fallback used: {e}");
-                None
-            }
-        },
+        }
         None => None,
     };
     let (picks, by) = ranked.unwrap_or_else(|| {
-        warnings.push(FALLBACK_WARNING.to_string());
+        // The warning says the model was wanted and could not answer (none, failed, breaker).
+        if env.model.is_none() || (model.is_some() && !declined) {
+            warnings.push(FALLBACK_WARNING.to_string());
+        }
         let picks = scored
             .iter()
             .take(1 + MAX_ALTERNATIVES)
@@ -327,6 +337,12 @@ fn plan_slot(
     Ok((filled(slot, Some(sel)), Some(pick.clone())))
 }
 
+/// Whether the model can add something to code's ranking of `close` (the close candidates, best
+/// first): there are several, and the note has words code could not weigh.
+pub fn model_can_add(note: Option<&str>, close: &[Recipe]) -> bool {
+    close.len() > 1 && !notes::read(note).unweighed(close).is_empty()
+}
+
 /// The slot's candidates: the search, then the hard rules checked again in code.
 fn candidates(
     store: &Store,
@@ -336,13 +352,29 @@ fn candidates(
     picked: &[String],
 ) -> Result<Vec<Recipe>> {
     let prefs = &request.preferences;
-    let q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    let mut q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    // The note's refusals and diet are hard rules too.
+    let reading = notes::read(slot.note.as_deref());
+    q.excluded.extend(reading.avoided.iter().cloned());
+    q.excluded.sort();
+    q.excluded.dedup();
+    if let Some(d) = reading.diet {
+        q.diet_bits |= d.bit();
+    }
     let mut found = store.read(|db| db.search_candidates(&q))?;
     let before = found.len();
     found.retain(|r| search::violation(r, meal_type, prefs, &q.excluded).is_none());
     if found.len() != before {
         log::error!(target: "coachcore::meals",
             "search returned {} candidates breaking a hard rule; dropped", before - found.len());
+    }
+    // `only fish`: one of the terms; minutes available cap prep + cook when some candidate
+    // keeps within them.
+    found.retain(|r| reading.allows(r));
+    if let Some(m) = reading.minutes {
+        if found.iter().any(|r| r.prep_minutes + r.cook_minutes <= m) {
+            found.retain(|r| r.prep_minutes + r.cook_minutes <= m);
+        }
     }
     found.truncate(search::MAX_CANDIDATES);
     Ok(found)
