@@ -430,6 +430,9 @@ const COLD: &[&str] = &[
     "refreshing",
     "heatwave",
     "scorching",
+    "boiling",
+    "sweltering",
+    "muggy",
     "cool",
 ];
 const SPICY: &[&str] = &["spicy", "fiery", "kick", "chilli", "chili", "heat", "spice"];
@@ -447,6 +450,7 @@ const DIETS: &[(&str, Diet)] = &[
     ("vegan", Diet::Vegan),
     ("plant based", Diet::Vegan),
     ("vegetarian", Diet::Vegetarian),
+    ("veggie", Diet::Vegetarian),
     ("pescatarian", Diet::Pescatarian),
     ("gluten free", Diet::GlutenFree),
     ("dairy free", Diet::DairyFree),
@@ -459,9 +463,32 @@ fn push<T: PartialEq>(v: &mut Vec<T>, x: T) {
     }
 }
 
+/// Adjectives read as the food they name (`fruity` is fruit).
+const ADJECTIVES: &[(&str, &str)] = &[
+    ("fruity", "fruit"),
+    ("cheesy", "cheese"),
+    ("meaty", "meat"),
+    ("nutty", "nut"),
+    ("lemony", "lemon"),
+    ("herby", "herb"),
+    ("garlicky", "garlic"),
+    ("chocolatey", "chocolate"),
+    ("chocolaty", "chocolate"),
+    ("lactose", "dairy"),
+];
+
+/// A word singular, an adjective as its food.
+fn food_word(w: &str) -> String {
+    let s = singular(w);
+    ADJECTIVES
+        .iter()
+        .find(|(a, _)| *a == s)
+        .map_or(s, |(_, f)| f.to_string())
+}
+
 /// The ingredient terms a refused or required food word stands for.
 fn food_terms(w: &str) -> Vec<String> {
-    let s = singular(w);
+    let s = food_word(w);
     if s == "meat" {
         return PROTEINS
             .iter()
@@ -556,14 +583,18 @@ pub fn read(note: Option<&str>) -> NoteReading {
                 i += 1;
                 continue;
             }
-            if let Some(n) = at_any(&c, i, COLD).filter(|_| at_any(&c, i, HOT).unwrap_or(0) < 2) {
-                // `cold outside` is hot food (a longer HOT phrase wins).
-                r.temperature = Some(Temperature::Cold);
-                i += n;
-                continue;
-            }
-            if let Some(n) = at_any(&c, i, HOT) {
-                r.temperature = Some(Temperature::Hot);
+            // `cold outside` is hot food (a longer HOT phrase wins); a refused temperature is the
+            // other one (`nothing hot`).
+            let cold = at_any(&c, i, COLD).filter(|_| at_any(&c, i, HOT).unwrap_or(0) < 2);
+            if let Some((n, t)) = cold
+                .map(|n| (n, Temperature::Cold))
+                .or_else(|| at_any(&c, i, HOT).map(|n| (n, Temperature::Hot)))
+            {
+                r.temperature = Some(match (refusing, t) {
+                    (false, t) => t,
+                    (true, Temperature::Hot) => Temperature::Cold,
+                    (true, Temperature::Cold) => Temperature::Hot,
+                });
                 i += n;
                 continue;
             }
@@ -629,7 +660,7 @@ pub fn read(note: Option<&str>) -> NoteReading {
                     push(&mut r.only, t);
                 }
             } else {
-                push(&mut r.wanted, s);
+                push(&mut r.wanted, food_word(w));
             }
             i += 1;
         }
@@ -903,6 +934,8 @@ mod tests {
             ("something chilled", Some(Cold)),
             ("way too hot to cook", Some(Cold)),
             ("heatwave again", Some(Cold)),
+            ("it's boiling today, nothing hot", Some(Cold)),
+            ("nothing cold please", Some(Hot)),
             ("something with rice", None),
         ] {
             assert_eq!(r(note).temperature, want, "{note}");
@@ -1006,6 +1039,11 @@ mod tests {
             Some(Diet::Vegetarian)
         );
         assert_eq!(r("gluten free please").diet, Some(Diet::GlutenFree));
+        assert_eq!(r("veggie please").diet, Some(Diet::Vegetarian));
+        assert!(r("lactose intolerant")
+            .avoided
+            .contains(&"milk".to_string()));
+        assert_eq!(r("something fruity, not chocolate").wanted, ["fruit"]);
         let only = r("only fish or seafood tonight").only;
         assert!(only.contains(&"salmon".to_string()) && only.contains(&"prawn".to_string()));
         assert_eq!(
