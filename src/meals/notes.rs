@@ -7,7 +7,8 @@
 //!   `no time`, `running late`, `in a rush`, `in a hurry` (15); `quick`, `fast` alone (30).
 //! - **Hot or cold**: hot (`hot`, `warm`, `warming`, `cosy`, `freezing`, `snowing`, `chilly`,
 //!   `winter`, `cold outside`, `cold day`); cold (`cold`, `chilled`, `refreshing`, `heatwave`,
-//!   `scorching`, `too hot`, `degrees` after a number of at least 25).
+//!   `scorching`, `boiling`, `too hot`, `degrees` after a number of at least 25); refused
+//!   (`nothing hot`): the other one.
 //! - **Dish types** wanted or refused ([`DISHES`]: soup, salad, bowl, sandwich, wrap, curry,
 //!   pasta, stir-fry, tacos, stew, burger, ...); `bowl of` is a bowl of something, not a bowl.
 //! - **Portable**: `grab and go`, `on the go`, `lunchbox`, `packed lunch`, `take to work`,
@@ -16,17 +17,18 @@
 //! - **Spicy or mild**: spicy (`spicy`, `fiery`, `kick`, `chilli`, `heat`), mild (`mild`, and
 //!   `spicy` refused: `nothing spicy`, `hate spicy`).
 //! - **Light or filling**: light (`light`, `lighter`, `not hungry`, `small`), filling
-//!   (`filling`, `hearty`, `substantial`, `big`, `satisfying`).
-//! - **A diet**: `vegan`, `plant based`, `vegetarian`, `pescatarian`, `gluten free`, `dairy
-//!   free`, `nut free`.
+//!   (`filling`, `hearty`, `substantial`, `big meal`, `satisfying`).
+//! - **A diet**: `vegan`, `plant based`, `vegetarian`, `veggie`, `pescatarian`, `gluten free`,
+//!   `dairy free`, `nut free`.
 //! - **Ingredients avoided** (hard): every food word after a refusing word up to the clause's
 //!   end (`no`, `not`, `without`, `avoid`, `skip`, `hate`, `dont`, `never`, `nothing`, `none`,
-//!   `out of`, `allergic to`, `sick of`, `tired of`), or before `allergy`, `allergic`, `free`;
-//!   a category stands for its members ([`CATEGORIES`]: `meat`, `fish`, `seafood`,
-//!   `shellfish`, `dairy`, `nuts`, `bread`). Taste words refused (`no sweets`) are scored down,
-//!   not excluded.
+//!   `out of`, `allergic to`, `sick of`, `tired of`, `cant`), or before `allergy`, `allergic`,
+//!   `intolerant`; a category stands for its members (`meat`, `fish`, `seafood`, `shellfish` by
+//!   the protein words of `search::PROTEINS`; [`CATEGORIES`]: `dairy`, `nuts`, `bread`;
+//!   `lactose` is dairy). Taste words refused (`no sweets`) are scored down, not excluded.
 //! - **Only**: food words after `only` (`only fish or seafood`): a candidate must hold one.
-//! - **Wanted**: the other words that are not fillers (`with chickpeas`): scored up where a
+//! - **Wanted**: the other words that are not fillers (`with chickpeas`; an adjective as its food:
+//!   `fruity` is fruit): scored up where a
 //!   recipe holds them. Those no candidate holds are the words code could not weigh
 //!   ([`NoteReading::unweighed`]): only then may the model be asked.
 
@@ -329,7 +331,7 @@ fn clauses(note: &str) -> Vec<Vec<String>> {
         .replace(['\'', '\u{2019}', '\u{2018}', '`'], "")
         .replace(" - ", ". ")
         .replace(" but ", ". ");
-    text.split(|c: char| matches!(c, ',' | '.' | ';' | '!' | '?' | '(' | ')' | '\n' | ':'))
+    text.split([',', '.', ';', '!', '?', '(', ')', '\n', ':'])
         .map(words)
         .filter(|w| !w.is_empty())
         .collect()
@@ -457,6 +459,21 @@ const DIETS: &[(&str, Diet)] = &[
     ("nut free", Diet::NutFree),
 ];
 
+/// Phrases and what they say.
+type Saying = (&'static [&'static str], fn(&mut NoteReading));
+
+/// The phrases read as they are, in this order.
+const SAYINGS: &[Saying] = &[
+    (NO_COOK, |r| {
+        r.no_cook = true;
+        r.temperature.get_or_insert(Temperature::Cold);
+    }),
+    (PORTABLE, |r| r.portable = true),
+    (MILD, |r| r.spice = Some(Spice::Mild)),
+    (LIGHT, |r| r.size = Some(Size::Light)),
+    (FILLING, |r| r.size = Some(Size::Filling)),
+];
+
 fn push<T: PartialEq>(v: &mut Vec<T>, x: T) {
     if !v.contains(&x) {
         v.push(x);
@@ -538,29 +555,11 @@ pub fn read(note: Option<&str>) -> NoteReading {
                 i += n;
                 continue;
             }
-            if let Some(n) = at_any(&c, i, NO_COOK) {
-                r.no_cook = true;
-                r.temperature.get_or_insert(Temperature::Cold);
-                i += n;
-                continue;
-            }
-            if let Some(n) = at_any(&c, i, PORTABLE) {
-                r.portable = true;
-                i += n;
-                continue;
-            }
-            if let Some(n) = at_any(&c, i, MILD) {
-                r.spice = Some(Spice::Mild);
-                i += n;
-                continue;
-            }
-            if let Some(n) = at_any(&c, i, LIGHT) {
-                r.size = Some(Size::Light);
-                i += n;
-                continue;
-            }
-            if let Some(n) = at_any(&c, i, FILLING) {
-                r.size = Some(Size::Filling);
+            if let Some((n, say)) = SAYINGS
+                .iter()
+                .find_map(|(p, say)| at_any(&c, i, p).map(|n| (n, say)))
+            {
+                say(&mut r);
                 i += n;
                 continue;
             }

@@ -1,11 +1,13 @@
-//! The deterministic side of choosing (pure): the fallback scoring used when there is no model,
-//! the model fails or its circuit breaker is open, and the variety warnings computed for every
-//! pick, whoever made it.
+//! The deterministic side of choosing (pure): code's ranking of a slot's candidates (the pick
+//! unless the model is asked and chooses; also when there is no model, it fails or its circuit
+//! breaker is open), and the variety warnings computed for every pick, whoever made it.
 //!
 //! Fallback points of a candidate (documented in `docs/meals.md`):
 //! - +3 for each slot tag it carries;
-//! - +2 for each include term of the note found in its title, tags, description or ingredients;
-//!   -3 for each avoid term of the note (`no mushrooms`) found there;
+//! - +2 for each wanted word of the note (`notes::NoteReading::wanted`) found in its title, tags,
+//!   description or ingredients; -3 for each refused taste word (`no sweets`) found there;
+//! - what the note says beyond its words ([`note_points`]: minutes, hot or cold, dish types,
+//!   portable, no cooking, spicy or mild, light or filling);
 //! - time: +2 when the preferences set a limit and it is within every limit; otherwise -1 for
 //!   every started 10 minutes over;
 //! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its

@@ -1,13 +1,15 @@
 //! Planning a request slot by slot: days in date order, meals in the order breakfast, lunch,
 //! dinner, snack, dessert. Per slot:
 //! - a pinned recipe skips search and model (a pinned id that does not exist fails the slot);
-//! - otherwise candidate search (`meals::search`), the hard rules checked again on every row;
-//!   no candidate fails the slot;
-//! - the model reranks a short list by the fallback scoring (`score::shortlist`: none the note
-//!   rules out, none far below the best, at most `rerank::MODEL_CANDIDATES`, fewer when the
-//!   prompt would not fit the model's window; validated with bounded repair); no pick, or a note
-//!   that rules out every candidate, fails the slot; when there is no model, it fails or its
-//!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
+//! - otherwise candidate search (`meals::search`) under the preferences and the note's refusals
+//!   and diet (`meals::notes`), the hard rules checked again on every row, then the note's
+//!   `only` terms and minutes available; no candidate fails the slot;
+//! - code ranks the candidates (`meals::score`); a note that rules out every candidate fails the
+//!   slot; the model is asked only where it can add something ([`model_can_add`]: several close
+//!   candidates by `score::shortlist`, at most `rerank::MODEL_CANDIDATES`, and words of the note
+//!   code could not weigh), validated with bounded repair; its pick is the selection, a decline
+//!   keeps code's ranking; otherwise code's first is the selection (with the "model
+//!   unavailable" warning when there is no model, or it failed or its breaker is open);
 //! - a core pick is staged (the selection names the staged copy); variety warnings are added.
 //!
 //! A failed slot never fails the plan: it is counted in `slotFailuresCount`.
