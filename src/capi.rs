@@ -1100,10 +1100,9 @@ mod tests {
         // 6 slots, each with a word code cannot weigh (`for grandma`), so the model is asked
         // wherever candidates are close; the breaker opens after 5 failures, and later slots
         // never reach the model.
-        let mut request: serde_json::Value = serde_json::from_str(include_str!(
-            "../tests/data/meals/vegan-quick.request.json"
-        ))
-        .unwrap();
+        let mut request: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/data/meals/vegan-quick.request.json"))
+                .unwrap();
         for day in request["days"].as_array_mut().unwrap() {
             for (_, slot) in day["meals"].as_object_mut().unwrap() {
                 slot["note"] = "for grandma".into();
