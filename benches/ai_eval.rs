@@ -40,6 +40,8 @@ use score::{paired, short, wrong_actions};
 mod cache;
 #[path = "ai_eval/meals.rs"]
 mod meals;
+#[path = "ai_eval/meals_score.rs"]
+mod meals_score;
 #[path = "ai_eval/plan.rs"]
 mod plan;
 #[path = "ai_eval/plan_score.rs"]

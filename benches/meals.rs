@@ -255,7 +255,7 @@ mod model_plan {
         LlmError, ModelInfo, TokenListener,
     };
     use coachcore::meals::service::plan::{plan, PlanEnv, PlanSettings};
-    use coachcore::meals::{MealPlanRequest, PickedBy};
+    use coachcore::meals::{MealPlanRequest, MealSlotRequest, MealType, PickedBy};
 
     use super::{report, stats};
 
@@ -316,7 +316,31 @@ mod model_plan {
             engine.threads(),
             req.days.len()
         );
-        for cache in [false, true] {
+        // The same week with a word code cannot weigh in every note (`for grandma`): the model is
+        // then asked wherever a slot's candidates are close (prompt cache on only).
+        let mut unweighed = req.clone();
+        for day in &mut unweighed.days {
+            for t in MealType::ALL {
+                if let Some(slot) = day.meals.get(t).cloned() {
+                    let note = match &slot.note {
+                        Some(n) => format!("{n}, for grandma"),
+                        None => "for grandma".to_string(),
+                    };
+                    day.meals.set(
+                        t,
+                        MealSlotRequest {
+                            note: Some(note),
+                            ..slot
+                        },
+                    );
+                }
+            }
+        }
+        for (cache, req, words) in [
+            (false, &req, ""),
+            (true, &req, ""),
+            (true, &unweighed, ", every note with `for grandma`"),
+        ] {
             engine.set_prompt_cache(cache);
             let system = [ChatMessage::new(
                 ChatRole::System,
@@ -347,7 +371,7 @@ mod model_plan {
             let mut times = Vec::new();
             let mut last = Instant::now();
             let started = last;
-            let result = plan(&env, &mut IdGenerator::seeded(3), &req, &mut |_, _| {
+            let result = plan(&env, &mut IdGenerator::seeded(3), req, &mut |_, _| {
                 times.push(last.elapsed().as_secs_f64() * 1e3);
                 last = Instant::now();
             })
@@ -365,7 +389,7 @@ mod model_plan {
             let cached: u32 = calls.iter().map(|(_, s)| s.cached_prompt_tokens).sum();
             let steps: u32 = calls.iter().map(|(_, s)| s.decode_steps).sum();
             let label = if cache {
-                format!("prompt cache on ({prewarmed} system tokens prewarmed)")
+                format!("prompt cache on ({prewarmed} system tokens prewarmed){words}")
             } else {
                 "prompt cache off".to_string()
             };

@@ -12,6 +12,7 @@
 //! | `limits.rs` | input caps checked before parsing, and the excerpts errors may quote |
 //! | `logging.rs` | the bridge from the `log` crate to the app's `LogListener` |
 //! | `prompts.rs` | every prompt template, embedded |
+//! | `text.rs` | word helpers the readers of user text share: plurals, numbers, minute units |
 //! | `units.rs` | weight units (pounds, kilograms) and their conversion |
 //! | `yaml.rs` | YAML read into JSON under the caps of `limits.rs` |
 //!
@@ -26,5 +27,6 @@ pub mod ids;
 pub mod limits;
 pub mod logging;
 pub mod prompts;
+pub mod text;
 pub mod units;
 pub mod yaml;

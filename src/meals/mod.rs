@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`model`] | recipes, requests, plans, jobs, events, history (records) |
 //! | [`validate`] | bounds on every input (pure) |
+//! | [`notes`] | the slot-note reader: minutes, hot or cold, dish types, portable, spice, size, diet, ingredients refused or wanted (pure) |
 //! | [`search`] | the candidate search rules: FTS query, hard exclusions, ranking (pure) |
 //! | [`rerank`] | what the model reads and may answer: aliases, the per-slot schema, checks (pure) |
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
@@ -19,6 +20,7 @@
 //! The formats and the rules are documented in `docs/meals.md`.
 
 pub mod model;
+pub mod notes;
 pub mod nutrition;
 pub mod rerank;
 pub mod score;

@@ -352,7 +352,9 @@ pub struct MealPlanRequest {
 pub enum PickedBy {
     /// The language model ranked the candidates.
     Model,
-    /// The deterministic scoring (no model, or the model failed).
+    /// Code's ranking (the deterministic scoring): the model was not needed (a lone clear
+    /// winner, a note code read fully), declined, failed or is absent; the last two add the
+    /// warning "Model unavailable: picked by the deterministic fallback".
     Fallback,
     /// The user pinned it.
     Pinned,
@@ -505,9 +507,10 @@ pub struct PlanNutrition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, uniffi::Enum)]
 #[serde(rename_all = "camelCase")]
 pub enum SlotFailureCode {
-    /// No recipe passed the meal type, diet and excluded ingredients.
+    /// No recipe passed the meal type, diet and excluded ingredients (the note's refusals and
+    /// diet included).
     NoCandidates,
-    /// The model found no candidate that fits.
+    /// The note's refused words (`no sweets`) rule out every candidate.
     NoFit,
     /// The pinned recipe does not exist.
     PinnedNotFound,

@@ -1,11 +1,13 @@
-//! The deterministic side of choosing (pure): the fallback scoring used when there is no model,
-//! the model fails or its circuit breaker is open, and the variety warnings computed for every
-//! pick, whoever made it.
+//! The deterministic side of choosing (pure): code's ranking of a slot's candidates (the pick
+//! unless the model is asked and chooses; also when there is no model, it fails or its circuit
+//! breaker is open), and the variety warnings computed for every pick, whoever made it.
 //!
 //! Fallback points of a candidate (documented in `docs/meals.md`):
 //! - +3 for each slot tag it carries;
-//! - +2 for each include term of the note found in its title, tags, description or ingredients;
-//!   -3 for each avoid term of the note (`no mushrooms`) found there;
+//! - +2 for each wanted word of the note (`notes::NoteReading::wanted`) found in its title, tags,
+//!   description or ingredients; -3 for each refused taste word (`no sweets`) found there;
+//! - what the note says beyond its words ([`note_points`]: minutes, hot or cold, dish types,
+//!   portable, no cooking, spicy or mild, light or filling);
 //! - time: +2 when the preferences set a limit and it is within every limit; otherwise -1 for
 //!   every started 10 minutes over;
 //! - variety: -4 when it (or the core recipe it copies) is in the recent meals; -2 when its
@@ -29,7 +31,8 @@
 use std::collections::HashSet;
 
 use super::model::{MealHistoryEntry, MealPreferences, MealType, Nutrition, Recipe, RecipeSource};
-use super::search::{matched_tags, minutes_over, note_terms, primary_protein, words};
+use super::notes::{self, NoteReading, Size, Spice};
+use super::search::{matched_tags, minutes_over, primary_protein, words};
 use super::servings::SlotShare;
 use crate::kernel::date::Date;
 
@@ -92,7 +95,8 @@ fn yesterday_proteins(view: &SlotView<'_>) -> HashSet<String> {
 
 /// The candidates ranked by fallback points, best first.
 pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> {
-    let (include, avoid) = note_terms(view.note);
+    let reading = notes::read(view.note);
+    let (include, avoid) = (&reading.wanted, &reading.avoided_words);
     let has_limit = view.prefs.max_prep_minutes.is_some() || view.prefs.max_cook_minutes.is_some();
     let best = (3 * view.tags.len() + 2 * include.len()) as i32 + if has_limit { 2 } else { 0 } + 1;
     let eaten: HashSet<&str> = view.recent.iter().map(|m| m.recipe_id.as_str()).collect();
@@ -137,6 +141,9 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
             if primary_protein(r).is_some_and(|p| yesterday.contains(p)) {
                 points -= 2;
             }
+            let (note, note_why) = note_points(&reading, r);
+            points += note;
+            why.extend(note_why);
             if r.source == RecipeSource::User {
                 points += 1;
                 why.push("your recipe".into());
@@ -160,6 +167,98 @@ pub fn fallback_rank(view: &SlotView<'_>, candidates: &[Recipe]) -> Vec<Scored> 
     // Stable: ties keep the search order.
     scored.sort_by_key(|s| std::cmp::Reverse(s.points));
     scored
+}
+
+/// The points a recipe earns from what the slot's note says beyond its words (see
+/// `docs/meals.md`, "Slot notes"), and what earned them:
+/// - minutes available: +3 within them (prep + cook), else -1 for every started 10 minutes over;
+/// - hot or cold: +3 when the recipe says it is that (`warm`, `soup`; `cold`, `salad`), +1 when
+///   only its cooking time does, -3 when it says it is the other;
+/// - a dish type wanted: +4 when it is one; a dish type refused: -4;
+/// - portable: +3 for a recipe made to carry (wrap, sandwich, make-ahead), +1 for one eaten
+///   cold without cooking; no cooking: +3 for no cooking time;
+/// - spicy: +4 tagged spicy, +2 with chilli; mild: -4 and -2 for the same, +1 when it says mild;
+/// - light or filling: +2 when its words say the same, -2 when they say the other.
+pub fn note_points(reading: &NoteReading, recipe: &Recipe) -> (i32, Vec<String>) {
+    if reading.is_empty() {
+        return (0, Vec::new());
+    }
+    let t = notes::traits(recipe);
+    let mut points = 0;
+    let mut why = Vec::new();
+    if let Some(m) = reading.minutes {
+        let total = recipe.prep_minutes + recipe.cook_minutes;
+        if total <= m {
+            points += 3;
+            why.push(format!("ready in {total} min"));
+        } else {
+            points -= (total - m).div_ceil(10) as i32;
+        }
+    }
+    if let Some(want) = reading.temperature {
+        match t.temperature {
+            Some((have, true)) if have == want => {
+                points += 3;
+                why.push(
+                    if want == notes::Temperature::Hot {
+                        "hot"
+                    } else {
+                        "cold"
+                    }
+                    .into(),
+                );
+            }
+            Some((have, false)) if have == want => points += 1,
+            Some((_, true)) => points -= 3,
+            _ => {}
+        }
+    }
+    if reading.dishes.iter().any(|d| t.dishes.contains(d)) {
+        points += 4;
+        why.push("the dish asked for".into());
+    }
+    if reading.refused_dishes.iter().any(|d| t.dishes.contains(d)) {
+        points -= 4;
+    }
+    if reading.portable {
+        points += [0, 1, 3][usize::from(t.portable.min(2))];
+        if t.portable == 2 {
+            why.push("easy to carry".into());
+        }
+    }
+    if reading.no_cook && recipe.cook_minutes == 0 {
+        points += 3;
+        why.push("no cooking".into());
+    }
+    match reading.spice {
+        Some(Spice::Spicy) => {
+            points += 2 * i32::from(t.spicy);
+            if t.spicy > 0 {
+                why.push("spicy".into());
+            }
+        }
+        Some(Spice::Mild) => {
+            points -= 2 * i32::from(t.spicy);
+            points += i32::from(t.mild);
+        }
+        None => {}
+    }
+    if let (Some(want), Some(have)) = (reading.size, t.size) {
+        if want == have {
+            points += 2;
+            why.push(
+                if want == Size::Light {
+                    "light"
+                } else {
+                    "filling"
+                }
+                .into(),
+            );
+        } else {
+            points -= 2;
+        }
+    }
+    (points, why)
 }
 
 /// The candidates the model is offered (see `docs/meals.md`, Reranking), from `ranked` (best

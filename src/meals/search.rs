@@ -23,7 +23,7 @@ pub const MAX_CANDIDATES: usize = 25;
 pub const MAX_NOTE_TERMS: usize = 8;
 
 /// Words of a note that say nothing about the recipe.
-const STOPWORDS: &[&str] = &[
+pub const STOPWORDS: &[&str] = &[
     "a",
     "an",
     "and",
@@ -303,7 +303,7 @@ pub fn matched_tags(recipe: &Recipe, tags: &[String]) -> Vec<String> {
 
 /// Primary proteins and the words that name them; within one tag or ingredient the first listed
 /// wins (fish before beef: `tuna steaks` is fish).
-const PROTEINS: &[(&str, &[&str])] = &[
+pub const PROTEINS: &[(&str, &[&str])] = &[
     ("chicken", &["chicken"]),
     ("turkey", &["turkey"]),
     (

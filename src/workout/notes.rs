@@ -68,6 +68,8 @@
 //! `though`, `because`, `since`; their parts at commas. Whatever it cannot place is left to the
 //! model, which sees the whole text.
 
+use crate::kernel::text::{minutes_unit, number, singular};
+
 use super::catalog::{capabilities_of, LoadKind, WorkoutExercise, CAPABILITIES};
 use super::focus::{Focus, MuscleGroup, PATTERNS};
 use super::model::{Goal, SessionType};
@@ -193,24 +195,6 @@ struct Tok {
     part: usize,
     /// The catalog index of an exercise id written as such (`bb-deadlift`).
     id: Option<usize>,
-}
-
-/// `w` in the singular, roughly (`squats` -> `squat`, `flies` -> `fly`, `presses` -> `press`).
-fn singular(w: &str) -> String {
-    if w.len() > 4 && w.ends_with("ies") {
-        return format!("{}y", &w[..w.len() - 3]);
-    }
-    for suffix in ["sses", "ches", "shes", "xes"] {
-        if w.len() > suffix.len() + 1 && w.ends_with(suffix) {
-            return w[..w.len() - 2].to_string();
-        }
-    }
-    match w.strip_suffix('s') {
-        Some(stem) if stem.len() >= 2 && !stem.ends_with('s') && !stem.ends_with('u') => {
-            stem.to_string()
-        }
-        _ => w.to_string(),
-    }
 }
 
 /// Words spelled out (one word for several).
@@ -433,26 +417,6 @@ impl Text<'_> {
 }
 
 // ---------------------------------------------------------------- minutes
-
-/// A number with an optional unit stuck to it (`45min`, `1.5h`): (value, unit).
-fn number(word: &str) -> Option<(f64, &str)> {
-    let split = word
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(word.len());
-    let (n, unit) = word.split_at(split);
-    n.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .map(|v| (v, unit))
-}
-
-fn minutes_unit(u: &str) -> Option<f64> {
-    match u {
-        "m" | "min" | "mins" | "minute" | "minutes" | "ish" => Some(1.0),
-        "h" | "hr" | "hrs" | "hour" | "hours" => Some(60.0),
-        _ => None,
-    }
-}
 
 /// Words a number alone between commas may have around it and still be the minutes.
 const BARE_NUMBER_WORDS: &[&str] = &[

@@ -22,7 +22,7 @@ use coachcore::llm::{
 };
 use coachcore::meals::search::candidate_query;
 use coachcore::meals::service::jobs::{self, PlanSink};
-use coachcore::meals::service::plan::{PlanEnv, PlanSettings, FALLBACK_WARNING};
+use coachcore::meals::service::plan::{PlanEnv, PlanSettings};
 use coachcore::meals::*;
 use coachcore::Coach;
 use serde_json::{json, Value};
@@ -103,11 +103,11 @@ fn the_model_names_only_each_slots_candidates() {
     let request: MealPlanRequest = serde_json::from_value(json!({
         "days": [
             {"date": "2026-11-24", "meals": {
-                "dinner": {"servings": 2, "tags": ["chicken"], "note": "something quick"},
-                "lunch": {"servings": 2, "tags": ["soup"]}}},
+                "dinner": {"servings": 2, "tags": ["chicken"], "note": "something quick for grandma"},
+                "lunch": {"servings": 2, "tags": ["soup"], "note": "for grandma"}}},
             {"date": "2026-11-23", "meals": {
-                "dinner": {"servings": 4, "note": "fish tonight"},
-                "lunch": {"servings": 1, "tags": ["salad"], "note": "light"}}}
+                "dinner": {"servings": 4, "note": "fish tonight, for grandma"},
+                "lunch": {"servings": 1, "tags": ["salad"], "note": "light, for grandma"}}}
         ],
         "preferences": {"excludedIngredients": ["peanut"], "maxPrepMinutes": 20}
     }))
@@ -202,10 +202,10 @@ fn the_model_names_only_each_slots_candidates() {
             }
             match sel.picked_by {
                 PickedBy::Model => by_model += 1,
-                PickedBy::Fallback => {
-                    assert!(sel.warnings.iter().any(|w| w == FALLBACK_WARNING))
-                }
-                PickedBy::Pinned => panic!("nothing was pinned"),
+                // Code's ranking: the model was not needed (a lone clear winner), declined, or
+                // failed (then with its warning).
+                PickedBy::Fallback => {}
+                PickedBy::Pinned | PickedBy::Repeat => panic!("nothing was pinned or repeated"),
             }
             picked.push(mine);
         }
@@ -214,7 +214,9 @@ fn the_model_names_only_each_slots_candidates() {
 
     // Every reply the model wrote names only the aliases its request's schema enumerates.
     let calls = model.calls.lock().unwrap();
-    assert!(calls.len() >= 4, "the model was asked for every slot");
+    // `for grandma` is a word code cannot weigh: the model is asked wherever candidates are close
+    // (the soups of the lunch at least).
+    assert!(!calls.is_empty(), "the model was asked");
     // Every prompt fits the window (the candidates shown are cut to fit), so the model answers.
     for (_, text) in calls.iter() {
         assert!(text.is_ok(), "{text:?}");

@@ -39,6 +39,7 @@ mod llama_suggestions;
 mod llama_workout;
 mod meal_nutrition;
 mod meals;
+mod meals_eval;
 mod migrations;
 mod model_lifecycle;
 mod multi_process;

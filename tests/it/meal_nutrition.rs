@@ -425,7 +425,8 @@ fn prep_request(repeat_marker: &str) -> MealPlanRequest {
                 "lunch": {"servings": 1, "repeat": repeat_marker},
             }},
             {"date": "2026-11-23", "meals": {
-                "dinner": {"servings": 4, "isMealPrep": true, "repeat": "batch", "tags": ["chicken"]},
+                "dinner": {"servings": 4, "isMealPrep": true, "repeat": "batch", "tags": ["chicken"],
+                    "note": "for grandma"},
             }},
             {"date": "2026-11-25", "meals": {
                 "lunch": {"servings": 1, "repeat": repeat_marker},
@@ -493,10 +494,11 @@ fn a_prep_slot_is_cooked_once_and_its_repeats_eat_it_without_search_or_model() {
         );
     }
 
-    // The model is asked for the prep slot only: as many model calls as a plan of the prep slot
-    // alone.
+    // The model is asked for the prep slot only (its note has words code cannot weigh): as many
+    // model calls as a plan of the prep slot alone.
     let alone = request(json!({"days": [{"date": "2026-11-23", "meals": {
-        "dinner": {"servings": 4, "isMealPrep": true, "repeat": "batch", "tags": ["chicken"]},
+        "dinner": {"servings": 4, "isMealPrep": true, "repeat": "batch", "tags": ["chicken"],
+                    "note": "for grandma"},
     }}]}));
     let (m1, m2) = (failing_model(), failing_model());
     env.run(Some(m1.as_ref()), &alone);

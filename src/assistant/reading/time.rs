@@ -240,12 +240,8 @@ pub(super) fn count(s: &str) -> Option<u32> {
     if !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse().ok().filter(|n| *n > 0);
     }
-    let words = [
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-        "twelve",
-    ];
     match s {
         "a" | "an" => Some(1),
-        _ => words.iter().position(|w| *w == s).map(|n| n as u32 + 1),
+        _ => crate::kernel::text::number_word(s).filter(|n| *n <= 12),
     }
 }

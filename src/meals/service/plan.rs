@@ -1,13 +1,15 @@
 //! Planning a request slot by slot: days in date order, meals in the order breakfast, lunch,
 //! dinner, snack, dessert. Per slot:
 //! - a pinned recipe skips search and model (a pinned id that does not exist fails the slot);
-//! - otherwise candidate search (`meals::search`), the hard rules checked again on every row;
-//!   no candidate fails the slot;
-//! - the model reranks a short list by the fallback scoring (`score::shortlist`: none the note
-//!   rules out, none far below the best, at most `rerank::MODEL_CANDIDATES`, fewer when the
-//!   prompt would not fit the model's window; validated with bounded repair); no pick, or a note
-//!   that rules out every candidate, fails the slot; when there is no model, it fails or its
-//!   breaker is open, the fallback scoring (`meals::score`) picks, with a warning;
+//! - otherwise candidate search (`meals::search`) under the preferences and the note's refusals
+//!   and diet (`meals::notes`), the hard rules checked again on every row, then the note's
+//!   `only` terms and minutes available; no candidate fails the slot;
+//! - code ranks the candidates (`meals::score`); a note that rules out every candidate fails the
+//!   slot; the model is asked only where it can add something ([`model_can_add`]: several close
+//!   candidates by `score::shortlist`, at most `rerank::MODEL_CANDIDATES`, and words of the note
+//!   code could not weigh), validated with bounded repair; its pick is the selection, a decline
+//!   keeps code's ranking; otherwise code's first is the selection (with the "model
+//!   unavailable" warning when there is no model, or it failed or its breaker is open);
 //! - a core pick is staged (the selection names the staged copy); variety warnings are added;
 //! - with daily targets in the preferences, the search looks at up to [`TARGET_POOL`] recipes and
 //!   the slot's candidates are the 25 best by the fallback ranking with the targets; that ranking
@@ -43,6 +45,7 @@ use crate::meals::model::{
     PickedBy, PlannedDay, PlannedMeals, PlannedSlot, Recipe, RecipeSource, Selection, SlotFailure,
     SlotFailureCode, SlotRef,
 };
+use crate::meals::notes;
 use crate::meals::rerank::{self, RerankReply};
 use crate::meals::score::{self, history_id, SlotView};
 use crate::meals::search::{self, candidate_query, exclusion_terms, matched_tags};
@@ -382,47 +385,56 @@ fn plan_slot(
     if let Some(share) = share {
         scored = score::apply_targets(scored, &candidates, share);
     }
-    // The model is offered a short list by the fallback scoring, best first: none the note rules
-    // out, none far below the best. When the note rules out every candidate, nothing fits.
+    // The close candidates by the scoring, best first: none the note rules out, none far below
+    // the best. When the note rules out every candidate, nothing fits (with or without a model).
     let offered = score::shortlist(&scored, rerank::MODEL_CANDIDATES);
-    if env.model.is_some() && offered.is_empty() {
+    if offered.is_empty() {
         return Ok((failed(slot, SlotFailureCode::NoFit, NO_FIT_MESSAGE), None));
     }
-    let ranked = match env.model {
-        Some(model) => match rerank_with(
-            env,
-            model,
-            date,
-            meal_type,
-            slot,
-            request,
-            recent,
-            &offered
-                .iter()
-                .map(|s| candidates[s.index].clone())
-                .collect::<Vec<_>>(),
-        ) {
-            Ok((picks, model_warnings)) => {
-                warnings.extend(model_warnings);
-                let picks = picks
-                    .into_iter()
-                    .map(|p| Pick {
-                        index: offered[p.index].index,
-                        ..p
-                    })
-                    .collect::<Vec<_>>();
-                Some((picks, PickedBy::Model))
+    // The model is asked only where it can add something: several close candidates, and words
+    // of the note that code could not weigh (none of them in any close candidate's text).
+    // Otherwise code's ranking stands, and no model is needed.
+    let close: Vec<Recipe> = offered
+        .iter()
+        .map(|s| candidates[s.index].clone())
+        .collect();
+    let model = env
+        .model
+        .filter(|_| model_can_add(slot.note.as_deref(), &close));
+    let mut declined = false;
+    let ranked = match model {
+        Some(model) => {
+            match rerank_with(env, model, date, meal_type, slot, request, recent, &close) {
+                // A decline among candidates code found fitting keeps code's ranking.
+                Ok((picks, _)) if picks.is_empty() => {
+                    declined = true;
+                    None
+                }
+                Ok((picks, model_warnings)) => {
+                    warnings.extend(model_warnings);
+                    let picks = picks
+                        .into_iter()
+                        .map(|p| Pick {
+                            index: offered[p.index].index,
+                            ..p
+                        })
+                        .collect::<Vec<_>>();
+                    Some((picks, PickedBy::Model))
+                }
+                Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
+                Err(e) => {
+                    log::warn!(target: "coachcore::meals", "rerank failed, fallback used: {e}");
+                    None
+                }
             }
-            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-            Err(e) => {
-                log::warn!(target: "coachcore::meals", "rerank failed, fallback used: {e}");
-                None
-            }
-        },
+        }
         None => None,
     };
     let (picks, by) = ranked.unwrap_or_else(|| {
-        warnings.push(FALLBACK_WARNING.to_string());
+        // The warning says the model was wanted and could not answer (none, failed, breaker).
+        if env.model.is_none() || (model.is_some() && !declined) {
+            warnings.push(FALLBACK_WARNING.to_string());
+        }
         let picks = scored
             .iter()
             .take(1 + MAX_ALTERNATIVES)
@@ -465,6 +477,12 @@ fn plan_slot(
     Ok((filled(slot, Some(sel)), Some(pick.clone())))
 }
 
+/// Whether the model can add something to code's ranking of `close` (the close candidates, best
+/// first): there are several, and the note has words code could not weigh.
+pub fn model_can_add(note: Option<&str>, close: &[Recipe]) -> bool {
+    close.len() > 1 && !notes::read(note).unweighed(close).is_empty()
+}
+
 /// The slot's candidates: the search, then the hard rules checked again in code.
 fn candidates(
     store: &Store,
@@ -476,6 +494,14 @@ fn candidates(
 ) -> Result<Vec<Recipe>> {
     let prefs = &request.preferences;
     let mut q = candidate_query(meal_type, &slot.tags, slot.note.as_deref(), prefs, picked);
+    // The note's refusals and diet are hard rules too.
+    let reading = notes::read(slot.note.as_deref());
+    q.excluded.extend(reading.avoided.iter().cloned());
+    q.excluded.sort();
+    q.excluded.dedup();
+    if let Some(d) = reading.diet {
+        q.diet_bits |= d.bit();
+    }
     q.limit = limit;
     SEARCHES.with(|n| n.set(n.get() + 1));
     let mut found = store.read(|db| db.search_candidates(&q))?;
@@ -484,6 +510,14 @@ fn candidates(
     if found.len() != before {
         log::error!(target: "coachcore::meals",
             "search returned {} candidates breaking a hard rule; dropped", before - found.len());
+    }
+    // `only fish`: one of the terms; minutes available cap prep + cook when some candidate
+    // keeps within them.
+    found.retain(|r| reading.allows(r));
+    if let Some(m) = reading.minutes {
+        if found.iter().any(|r| r.prep_minutes + r.cook_minutes <= m) {
+            found.retain(|r| r.prep_minutes + r.cook_minutes <= m);
+        }
     }
     found.truncate(limit);
     Ok(found)
