@@ -1144,6 +1144,43 @@ static char *read_file(const char *path) {
     return s;
 }
 
+/* The built-in recipes on open, and recipe management: list, search, hide, delete. */
+static void test_recipe_management(void) {
+    CoachHandle *h = open_memory();
+    char *page = coach_call(h, "meals.listRecipes", "{\"limit\":5,\"source\":\"core\"}");
+    char *found = coach_call(h, "meals.searchRecipes", "{\"query\":\"shakshuka\",\"limit\":5}");
+    char *hidden = coach_call(h, "meals.hideRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *ids = coach_call(h, "meals.hiddenRecipes", "{}");
+    char *found_hidden = coach_call(h, "meals.searchRecipes", "{\"query\":\"shakshuka\"}");
+    char *unhidden = coach_call(h, "meals.unhideRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *delete_core = coach_call(h, "meals.deleteRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *delete_missing = coach_call(h, "meals.deleteRecipe", "{\"id\":\"no-such-recipe\"}");
+    coach_close(h);
+    CHECK(is_ok(page) && number_value(find_value(page, "ok"), "total") >= 120 &&
+          array_count(find_value(page, "recipes")) == 5, "meals.listRecipes: %.300s", page);
+    CHECK(is_ok(found) && has_kv(found, "id", "\"core-shakshuka\""), "meals.searchRecipes: %.300s", found);
+    CHECK(is_ok(hidden) && has_kv(hidden, "ok", "null"), "meals.hideRecipe: %s", hidden);
+    CHECK(is_ok(ids) && strstr(ids, "[\"core-shakshuka\"]") != NULL, "meals.hiddenRecipes: %s", ids);
+    CHECK(is_ok(found_hidden) && array_count(find_value(found_hidden, "ok")) == 0,
+          "a hidden recipe is not found: %.300s", found_hidden);
+    CHECK(is_ok(unhidden) && has_kv(unhidden, "ok", "true"), "meals.unhideRecipe: %s", unhidden);
+    CHECK(is_error(delete_core, "invalid_argument"), "deleting a core recipe: %s", delete_core);
+    CHECK(is_error(delete_missing, "not_found"), "deleting an unknown recipe: %s", delete_missing);
+    char *all[] = {page, found, hidden, ids, found_hidden, unhidden, delete_core, delete_missing};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) coach_string_free(all[i]);
+
+    /* Without the built-in recipes: none. */
+    char *err = NULL;
+    CoachHandle *none = coach_open_with("{\"builtinRecipes\": false}", &err);
+    CHECK(none != NULL, "coach_open_with(builtinRecipes false): %s", err ? err : "(null)");
+    if (none) {
+        char *empty = coach_call(none, "meals.listRecipes", "{\"limit\":5}");
+        CHECK(is_ok(empty) && has_kv(empty, "total", "0"), "no built-in recipes: %s", empty);
+        coach_string_free(empty);
+        coach_close(none);
+    }
+}
+
 /* Two vegetarian slots on one day; eggs excluded. */
 static const char *MEAL_REQUEST =
     "{\"days\":[{\"date\":\"2026-12-01\",\"meals\":{\"dinner\":{\"servings\":2,\"tags\":[\"curry\"]},"
@@ -1151,7 +1188,11 @@ static const char *MEAL_REQUEST =
     "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
 
 static void test_call_meals(void) {
-    CoachHandle *h = open_memory();
+    /* The starter recipes are the only ones: no built-in recipes. */
+    char *open_err = NULL;
+    CoachHandle *h = coach_open_with("{\"builtinRecipes\": false}", &open_err);
+    CHECK(h != NULL, "coach_open_with(builtinRecipes false) failed: %s", open_err ? open_err : "(null)");
+    if (!h) return;
     char *starter = read_file("tests/data/recipes/starter.json");
     char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
     char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
@@ -1261,6 +1302,7 @@ int main(void) {
         {"coach_call model.load with the test model", test_model_real},
         {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},
+        {"coach_call built-in recipes and recipe management", test_recipe_management},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

@@ -112,7 +112,8 @@ impl Db<'_> {
     }
 
     /// The upsert of both: an update needs the same source, and a built-in row is only ever
-    /// replaced by a built-in one (an import over a built-in id takes the row over).
+    /// replaced by a built-in one (an import over a built-in id takes the row over). A built-in
+    /// row loaded again unchanged keeps its `updated_ms` (when its content last changed).
     fn upsert_recipe_row(&self, recipe: &Recipe, builtin: bool, now_ms: i64) -> Result<bool> {
         let n = self
             .conn
@@ -131,7 +132,19 @@ impl Db<'_> {
                      prep_minutes = excluded.prep_minutes, cook_minutes = excluded.cook_minutes,
                      servings = excluded.servings, steps_json = excluded.steps_json,
                      nutrition_json = excluded.nutrition_json, builtin = excluded.builtin,
-                     updated_ms = excluded.updated_ms
+                     updated_ms = CASE WHEN excluded.builtin = 1 AND recipes.builtin = 1
+                         AND recipes.title IS excluded.title
+                         AND recipes.description IS excluded.description
+                         AND recipes.meal_types IS excluded.meal_types
+                         AND recipes.diets IS excluded.diets
+                         AND recipes.tags_json IS excluded.tags_json
+                         AND recipes.ingredients_json IS excluded.ingredients_json
+                         AND recipes.prep_minutes IS excluded.prep_minutes
+                         AND recipes.cook_minutes IS excluded.cook_minutes
+                         AND recipes.servings IS excluded.servings
+                         AND recipes.steps_json IS excluded.steps_json
+                         AND recipes.nutrition_json IS excluded.nutrition_json
+                         THEN recipes.updated_ms ELSE excluded.updated_ms END
                  WHERE recipes.source = excluded.source
                    AND (excluded.builtin = 0 OR recipes.builtin = 1)",
             )?

@@ -167,6 +167,7 @@ pub fn fill(c: &Coach) {
     c.meals()
         .import_recipes(data("recipes/starter.json"))
         .unwrap();
+    c.meals().hide_recipe("core-menemen".into()).unwrap();
     let request =
         coachcore::Meals::request_from_json(&data("meals/vegan-quick.request.json")).unwrap();
     let job = c

@@ -345,7 +345,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 60] = [
+const C_METHODS: [&str; 66] = [
     "workouts.saveCatalogExercise",
     "workouts.savePlan",
     "workouts.plan",
@@ -381,6 +381,12 @@ const C_METHODS: [&str; 60] = [
     "meals.confirm",
     "meals.log",
     "meals.history",
+    "meals.listRecipes",
+    "meals.searchRecipes",
+    "meals.deleteRecipe",
+    "meals.hideRecipe",
+    "meals.unhideRecipe",
+    "meals.hiddenRecipes",
     "workouts.generate",
     "workouts.list",
     "workouts.get",
