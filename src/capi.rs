@@ -612,7 +612,9 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "meals.searchRecipes" => {
             let r: RecipeSearchRequest = parse_request(request)?;
-            out(coach.meals().search_recipes(r.query, r.meal_type, r.limit)?)
+            out(coach
+                .meals()
+                .search_recipes(r.query, r.meal_type, r.limit)?)
         }
         "meals.deleteRecipe" => out(coach.meals().delete_recipe(id()?)?),
         "meals.hideRecipe" => out(coach.meals().hide_recipe(id()?)?),
@@ -1138,17 +1140,25 @@ mod tests {
             out["ok"].clone()
         };
         let h = Handle::new();
-        let n = crate::meals::service::builtin::builtin_recipes().unwrap().len() as u64;
+        let n = crate::meals::service::builtin::builtin_recipes()
+            .unwrap()
+            .len() as u64;
         let page = ok(&h, "meals.listRecipes", r#"{"limit": 5, "source": "core"}"#);
         assert_eq!(page["total"], n, "the built-in recipes are there on open");
         assert_eq!(page["recipes"].as_array().unwrap().len(), 5);
         let found = ok(&h, "meals.searchRecipes", r#"{"query": "shakshuka"}"#);
         assert_eq!(found[0]["id"], "core-shakshuka", "{found}");
         assert!(ok(&h, "meals.hideRecipe", r#"{"id": "core-shakshuka"}"#).is_null());
-        assert_eq!(ok(&h, "meals.hiddenRecipes", "{}"), serde_json::json!(["core-shakshuka"]));
+        assert_eq!(
+            ok(&h, "meals.hiddenRecipes", "{}"),
+            serde_json::json!(["core-shakshuka"])
+        );
         let found = ok(&h, "meals.searchRecipes", r#"{"query": "shakshuka"}"#);
         assert_eq!(found, serde_json::json!([]));
-        assert_eq!(ok(&h, "meals.unhideRecipe", r#"{"id": "core-shakshuka"}"#), true);
+        assert_eq!(
+            ok(&h, "meals.unhideRecipe", r#"{"id": "core-shakshuka"}"#),
+            true
+        );
         let out = call(&h, "meals.deleteRecipe", r#"{"id": "core-shakshuka"}"#);
         assert!(out.contains("invalid_argument"), "{out}");
         let out = call(&h, "meals.deleteRecipe", r#"{"id": "no-such-recipe"}"#);
@@ -1156,7 +1166,10 @@ mod tests {
         let out = call(&h, "meals.listRecipes", r#"{"limit": 0}"#);
         assert!(out.contains("invalid_argument"), "{out}");
         let none = open_with(r#"{"builtinRecipes": false}"#).unwrap();
-        assert_eq!(ok(&none, "meals.listRecipes", r#"{"limit": 5}"#)["total"], 0);
+        assert_eq!(
+            ok(&none, "meals.listRecipes", r#"{"limit": 5}"#)["total"],
+            0
+        );
     }
 
     #[test]

@@ -227,7 +227,9 @@ impl Db<'_> {
                 let only = LIBRARY_ROWS
                     .iter()
                     .find(|(t, _)| t == table)
-                    .map_or(String::new(), |(_, library)| format!(" WHERE NOT ({library})"));
+                    .map_or(String::new(), |(_, library)| {
+                        format!(" WHERE NOT ({library})")
+                    });
                 let n: i64 = self.conn.query_row(
                     &format!("SELECT count(*) FROM {table}{only}"),
                     [],

@@ -191,11 +191,7 @@ impl Coach {
     /// A `Coach` over an already opened store with a given clock and `options`: with
     /// `builtinRecipes`, the built-in recipes are loaded now when the file holds another version
     /// of them (a failure to load is logged, not thrown: see `docs/meals.md`).
-    pub fn with_store_options(
-        store: Store,
-        clock: Arc<dyn Clock>,
-        options: &OpenOptions,
-    ) -> Coach {
+    pub fn with_store_options(store: Store, clock: Arc<dyn Clock>, options: &OpenOptions) -> Coach {
         let mut inner = CoachInner::new(store, clock);
         inner.builtin_recipes = options.builtin_recipes;
         inner.refresh_builtin_recipes();

@@ -8,9 +8,9 @@ use serde::Deserialize;
 
 use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
 use crate::ffi::data::UserData;
+use crate::ffi::OpenOptions;
 use crate::kernel::clock::SystemClock;
 use crate::kernel::error::CoachError;
-use crate::ffi::OpenOptions;
 use crate::Coach;
 
 #[uniffi::export]

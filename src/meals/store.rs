@@ -236,9 +236,7 @@ impl Db<'_> {
         let source = source.map(RecipeSource::as_str);
         let total: u32 = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT count(*) FROM recipes AS r WHERE {WHERE}"
-            ))?
+            .prepare_cached(&format!("SELECT count(*) FROM recipes AS r WHERE {WHERE}"))?
             .query_row([source], |r| r.get(0))?;
         let recipes = self
             .conn

@@ -87,18 +87,22 @@ fn the_first_open_has_every_built_in_recipe_without_an_import() {
     let set = builtin_recipes().unwrap();
     let c = Coach::open(path.to_str().unwrap().to_string()).unwrap();
     let core = ids(&c, Some(RecipeSource::Core));
-    assert_eq!(core.len(), set.len(), "every recipe of data/recipes/core.json");
+    assert_eq!(
+        core.len(),
+        set.len(),
+        "every recipe of data/recipes/core.json"
+    );
     let first = c.meals().recipe(set[0].id.clone()).unwrap().unwrap();
     assert_eq!(first, set[0], "stored as written (source core)");
-    assert_eq!(
-        stored_version(&path).as_deref(),
-        Some(CORE_RECIPES_VERSION)
-    );
+    assert_eq!(stored_version(&path).as_deref(), Some(CORE_RECIPES_VERSION));
     c.shutdown();
     // A second open of a current file loads nothing.
     let store = Store::open(&path).unwrap();
     let clock = FixedClock::new(T0);
-    assert_eq!(builtin::ensure_builtin_recipes(&store, &clock).unwrap(), None);
+    assert_eq!(
+        builtin::ensure_builtin_recipes(&store, &clock).unwrap(),
+        None
+    );
     // An in-memory database has them too.
     let mem = Coach::open_in_memory().unwrap();
     assert_eq!(
@@ -111,10 +115,14 @@ fn the_first_open_has_every_built_in_recipe_without_an_import() {
 fn the_open_option_leaves_the_built_in_recipes_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("none.db");
-    let c = Coach::open_with_options(path.to_str().unwrap().to_string(), with_builtins(false))
-        .unwrap();
+    let c =
+        Coach::open_with_options(path.to_str().unwrap().to_string(), with_builtins(false)).unwrap();
     assert_eq!(c.meals().list_recipes(0, 10, None).unwrap().total, 0);
-    assert_eq!(stored_version(&path), None, "nothing recorded: a later open loads them");
+    assert_eq!(
+        stored_version(&path),
+        None,
+        "nothing recorded: a later open loads them"
+    );
     c.shutdown();
     let c = Coach::open(path.to_str().unwrap().to_string()).unwrap();
     assert_eq!(
@@ -140,20 +148,17 @@ fn a_new_set_upgrades_in_place_and_touches_nothing_else() {
     retired.id = "core-retired".into();
     let store = Store::open(&path).unwrap();
     let clock = FixedClock::new(T0);
-    let load = builtin::load_builtin_set(
-        &store,
-        &clock,
-        &[old_first, retired, hidden.clone()],
-        "old",
-    )
-    .unwrap()
-    .unwrap();
+    let load =
+        builtin::load_builtin_set(&store, &clock, &[old_first, retired, hidden.clone()], "old")
+            .unwrap()
+            .unwrap();
     assert_eq!((load.loaded, load.skipped, load.removed), (3, 0, 0));
     // Meanwhile: a user recipe of its own, one with an id the new set brings, a core recipe the
     // app imported under another id of the new set, and a hidden built-in.
     let m = old_c.meals();
     m.save_recipe(user_recipe("user-dal", "Lemon dal")).unwrap();
-    m.save_recipe(user_recipe(&users.id, "My own version")).unwrap();
+    m.save_recipe(user_recipe(&users.id, "My own version"))
+        .unwrap();
     let mut app = imported.clone();
     app.title = "The app's version".into();
     m.import_recipes(serde_json::to_string(&[&app]).unwrap())
@@ -165,7 +170,10 @@ fn a_new_set_upgrades_in_place_and_touches_nothing_else() {
     let c = open(&path, true);
     let m = c.meals();
     assert_eq!(stored_version(&path).as_deref(), Some(CORE_RECIPES_VERSION));
-    assert_eq!(m.recipe(kept.id.clone()).unwrap().unwrap().title, kept.title);
+    assert_eq!(
+        m.recipe(kept.id.clone()).unwrap().unwrap().title,
+        kept.title
+    );
     assert_eq!(m.recipe("core-retired".into()).unwrap(), None, "removed");
     let own = m.recipe(users.id.clone()).unwrap().unwrap();
     assert_eq!(
@@ -195,10 +203,7 @@ fn saving_a_user_recipe_over_a_built_in_replaces_it_for_good() {
     let path = dir.path().join("same-id.db");
     let c = open(&path, true);
     let id = builtin_recipes().unwrap()[0].id.clone();
-    let saved = c
-        .meals()
-        .save_recipe(user_recipe(&id, "Mine"))
-        .unwrap();
+    let saved = c.meals().save_recipe(user_recipe(&id, "Mine")).unwrap();
     assert_eq!(saved.source, RecipeSource::User);
     // A later set (another version) skips the id.
     rusqlite::Connection::open(&path)
@@ -212,7 +217,8 @@ fn saving_a_user_recipe_over_a_built_in_replaces_it_for_good() {
     let mut core = r.clone();
     core.source = RecipeSource::Core;
     assert!(matches!(
-        c.meals().import_recipes(serde_json::to_string(&[core]).unwrap()),
+        c.meals()
+            .import_recipes(serde_json::to_string(&[core]).unwrap()),
         Err(CoachError::InvalidArgument { .. })
     ));
 }
@@ -255,15 +261,16 @@ fn hidden_recipes_leave_search_lists_and_plans() {
 fn search_finds_user_and_core_recipes_by_their_words() {
     let c = Coach::open_in_memory().unwrap();
     let m = c.meals();
-    m.save_recipe(user_recipe("user-dal", "Lemon dal"))
-        .unwrap();
+    m.save_recipe(user_recipe("user-dal", "Lemon dal")).unwrap();
     let found = m.search_recipes("lentils".into(), None, 50).unwrap();
     assert_eq!(found[0].id, "user-dal", "user recipes first");
     assert!(found.iter().all(|r| r.source != RecipeSource::Stage));
     let lunch = m
         .search_recipes("lentils".into(), Some(MealType::Breakfast), 50)
         .unwrap();
-    assert!(lunch.iter().all(|r| r.meal_types.contains(&MealType::Breakfast)));
+    assert!(lunch
+        .iter()
+        .all(|r| r.meal_types.contains(&MealType::Breakfast)));
     let without = m
         .search_recipes("lemon without lentils".into(), None, 50)
         .unwrap();
@@ -463,7 +470,8 @@ fn user_data_moves_between_files_that_hold_the_built_ins() {
     assert_eq!(ids(&target, Some(RecipeSource::Core)).len(), n - 1);
     assert_eq!(stored_version(&b).as_deref(), Some(CORE_RECIPES_VERSION));
     // The built-in rows loaded again around the import are the document's, to the byte.
-    let tables = |doc: &str| serde_json::from_str::<serde_json::Value>(doc).unwrap()["tables"].clone();
+    let tables =
+        |doc: &str| serde_json::from_str::<serde_json::Value>(doc).unwrap()["tables"].clone();
     assert_eq!(tables(&target.data().export_all().unwrap()), tables(&doc));
     // With a user recipe it is not empty any more.
     assert!(matches!(
@@ -483,12 +491,20 @@ fn the_cli_lists_searches_and_shows_recipes() {
         serde_json::from_slice(&o.stdout).unwrap()
     };
     let set = builtin_recipes().unwrap();
-    let out = run_coach(&["recipes", "list", "--limit", "3", "--source", "core"], "", false);
+    let out = run_coach(
+        &["recipes", "list", "--limit", "3", "--source", "core"],
+        "",
+        false,
+    );
     assert!(out.status.success());
     let v = json(&out);
     assert_eq!(v["ok"]["total"], set.len());
     assert_eq!(v["ok"]["recipes"].as_array().unwrap().len(), 3);
-    let out = run_coach(&["recipes", "search", "--limit", "5", &set[0].title], "", false);
+    let out = run_coach(
+        &["recipes", "search", "--limit", "5", &set[0].title],
+        "",
+        false,
+    );
     assert!(out.status.success());
     assert_eq!(json(&out)["ok"][0]["id"], set[0].id);
     let out = run_coach(&["recipes", "show", &set[0].id], "", false);

@@ -126,8 +126,12 @@ const BUILTIN_VARIABLE: &str = "COACH_BUILTIN_RECIPES";
 /// The open options: the built-in recipes unless `COACH_BUILTIN_RECIPES` is `off`, `0` or
 /// `false`.
 fn open_options() -> OpenOptions {
-    let off = std::env::var(BUILTIN_VARIABLE)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false"));
+    let off = std::env::var(BUILTIN_VARIABLE).is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "off" | "0" | "false"
+        )
+    });
     OpenOptions {
         builtin_recipes: !off,
     }

@@ -246,10 +246,9 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             )
         }
         ["recipes", "import", rest @ ..] => meals::recipes_import(&flags(rest, &["--db"])?),
-        ["recipes", "list", rest @ ..] => meals::recipes_list(&flags(
-            rest,
-            &["--db", "--offset", "--limit", "--source"],
-        )?),
+        ["recipes", "list", rest @ ..] => {
+            meals::recipes_list(&flags(rest, &["--db", "--offset", "--limit", "--source"])?)
+        }
         ["recipes", "search", rest @ ..] => {
             let (query, rest) = last_argument(rest, "recipes search needs a query")?;
             meals::recipes_search(&flags(rest, &["--db", "--meal-type", "--limit"])?, query)

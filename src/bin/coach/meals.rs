@@ -88,13 +88,10 @@ pub(crate) fn recipes_list(f: &HashMap<String, &str>) -> Result<ExitCode, Usage>
 /// [recipes]}`, best first.
 pub(crate) fn recipes_search(f: &HashMap<String, &str>, query: &str) -> Result<ExitCode, Usage> {
     let limit = number(f, "--limit")?.unwrap_or(20);
-    let meal_type = enum_flag(
-        f,
-        "--meal-type",
-        "breakfast, lunch, dinner, snack, dessert",
-    )?;
+    let meal_type = enum_flag(f, "--meal-type", "breakfast, lunch, dinner, snack, dessert")?;
     Ok(print_result(open(f.get("--db")).and_then(|c| {
-        c.meals().search_recipes(query.to_string(), meal_type, limit)
+        c.meals()
+            .search_recipes(query.to_string(), meal_type, limit)
     })))
 }
 

@@ -20,7 +20,8 @@ use crate::meals::model::{Recipe, RecipeSource};
 include!(concat!(env!("OUT_DIR"), "/core_recipes.rs"));
 
 /// The embedded set: its minified JSON, raw DEFLATE (see `build.rs`).
-static CORE_RECIPES_DEFLATED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/core_recipes.deflate"));
+static CORE_RECIPES_DEFLATED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/core_recipes.deflate"));
 
 /// The name of the recipes' row in `builtin_sets`.
 const SET_NAME: &str = "recipes";
@@ -50,9 +51,8 @@ pub fn builtin_recipes() -> Result<Vec<Recipe>> {
         CORE_RECIPES_JSON_BYTES,
     )
     .map_err(|_| Error::Internal("the embedded built-in recipes do not inflate".into()))?;
-    let recipes: Vec<Recipe> = serde_json::from_slice(&json).map_err(|e| {
-        Error::Internal(format!("the embedded built-in recipes do not parse: {e}"))
-    })?;
+    let recipes: Vec<Recipe> = serde_json::from_slice(&json)
+        .map_err(|e| Error::Internal(format!("the embedded built-in recipes do not parse: {e}")))?;
     Ok(recipes
         .into_iter()
         .map(|mut r| {
@@ -136,7 +136,11 @@ mod tests {
             assert_eq!(r.source, RecipeSource::Core);
         }
         // Compact: the deflated set is well under half of the file.
-        assert!(embedded_bytes() * 2 < CORE_RECIPES_JSON_BYTES, "{}", embedded_bytes());
+        assert!(
+            embedded_bytes() * 2 < CORE_RECIPES_JSON_BYTES,
+            "{}",
+            embedded_bytes()
+        );
         assert_eq!(CORE_RECIPES_VERSION.len(), 16);
     }
 }
