@@ -6,8 +6,8 @@
 //! `.rela.dyn`. Apple platforms pack their fixups already (chained fixups); Android keeps the
 //! NDK's defaults, since DT_RELR needs Android 9 and the AAR's minimum is Android 7.
 //!
-//! The built-in recipes (`data/recipes/core.json`) are embedded compact: the JSON with the
-//! whitespace between tokens removed, deflated (raw DEFLATE, level 10) into
+//! The built-in recipes (`data/recipes/core.json`) are embedded compact: the JSON written again
+//! without whitespace (`serde_json`), deflated (raw DEFLATE, level 10) into
 //! `$OUT_DIR/core_recipes.deflate`, with `$OUT_DIR/core_recipes.rs` naming its version (a 64-bit
 //! FNV-1a hash of the minified JSON, so any change of the set is a new version) and its size
 //! inflated. `meals::service::builtin` includes both.
@@ -27,7 +27,10 @@ fn embed_core_recipes() {
     const SOURCE: &str = "data/recipes/core.json";
     println!("cargo:rerun-if-changed={SOURCE}");
     let json = std::fs::read(SOURCE).expect("data/recipes/core.json is readable");
-    let minified = minify_json(&json);
+    // Parsed and written again without whitespace (a syntax error stops the build here).
+    let value: serde_json::Value =
+        serde_json::from_slice(&json).expect("data/recipes/core.json is valid JSON");
+    let minified = serde_json::to_vec(&value).expect("JSON values serialize");
     let version = minified.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
@@ -42,26 +45,4 @@ fn embed_core_recipes() {
         minified.len()
     );
     std::fs::write(out.join("core_recipes.rs"), consts).expect("OUT_DIR is writable");
-}
-
-/// `json` without the whitespace between tokens (strings are copied as they are).
-fn minify_json(json: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(json.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for &b in json {
-        if in_string {
-            out.push(b);
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if !b.is_ascii_whitespace() {
-            in_string = b == b'"';
-            out.push(b);
-        }
-    }
-    out
 }
