@@ -19,8 +19,7 @@ use super::workout::Workouts;
 
 /// How `Coach.openWithOptions` and `Coach.openInMemoryWithOptions` open a database. Every other
 /// open uses the defaults.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct OpenOptions {
     /// Keep the library's built-in recipes in the database (default `true`): loaded on the
     /// first open, upgraded in place when a newer library carries a newer set (user recipes and
