@@ -88,7 +88,8 @@ for t in $targets; do
   fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-  summary+=("$(printf '%-18s %-6s %12s execs %8s/s' "$t" "$result" "${execs:-?}" "${rate:-?}")")
+  peak=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  summary+=("$(printf '%-18s %-6s %12s execs %8s/s %6s MB peak' "$t" "$result" "${execs:-?}" "${rate:-?}" "${peak:-?}")")
 done
 echo "== fuzz summary ($each per target, sanitizer $sanitizer, total $((SECONDS - t0)) s)"
 printf '%s\n' "${summary[@]}"

@@ -10,12 +10,14 @@
 //! | [`rerank`] | what the model reads and may answer: aliases, the per-slot schema, checks (pure) |
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
 //! | [`units`] | ingredient quantities: kinds, conversions, scaling, sums (pure) |
+//! | [`nutrition`] | nutrition per serving from the shipped ingredient table (pure) |
 //! | [`service`] | the store and the model: import, save, stage, plan jobs |
 //! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs |
 //!
 //! The formats and the rules are documented in `docs/meals.md`.
 
 pub mod model;
+pub mod nutrition;
 pub mod rerank;
 pub mod score;
 pub mod search;

@@ -2,7 +2,7 @@
 //! by `build.rs` and loaded into the database on open, so a fresh install plans meals with no
 //! import.
 //!
-//! Rules (`docs/meals.md`, "Built-in recipes"):
+//! Rules (`docs/meals.md`, "Built-in recipes and nutrition"):
 //! - The file records the version of the set it holds (a hash of the set's JSON). An open whose
 //!   embedded version differs loads the set in one write transaction: every built-in recipe
 //!   inserted or updated (source `core`, marked built-in), the built-in recipes no longer in the
@@ -64,10 +64,12 @@ pub fn builtin_recipes() -> Result<Vec<Recipe>> {
         .collect())
 }
 
-/// Where a built-in recipe gets its nutrition per serving. For now the recipe as written in
-/// `data/recipes/core.json`; issue 24's ingredient table (`meals::nutrition::per_serving`) will
-/// fill `nutrition` here.
-fn with_nutrition(r: Recipe) -> Recipe {
+/// Where a built-in recipe gets its nutrition per serving: computed from the ingredient table
+/// (`meals::nutrition::per_serving`) unless the file gives it.
+fn with_nutrition(mut r: Recipe) -> Recipe {
+    if r.nutrition.is_none() {
+        r.nutrition = crate::meals::nutrition::per_serving(&r);
+    }
     r
 }
 
@@ -134,6 +136,7 @@ mod tests {
             validate::recipe(&format!("[{i}]"), r, true).unwrap();
             assert!(ids.insert(r.id.clone()), "{} repeats", r.id);
             assert_eq!(r.source, RecipeSource::Core);
+            assert!(r.nutrition.is_some(), "{} has its nutrition", r.id);
         }
         // Compact: the deflated set is well under half of the file.
         assert!(
