@@ -474,6 +474,24 @@ struct RangeRequest {
     to: String,
 }
 
+/// The request of `meals.shoppingList`: the job id beside the fields of `ShoppingListOptions`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ShoppingListRequest {
+    job_id: String,
+    #[serde(default)]
+    days: Vec<String>,
+    #[serde(default)]
+    include_staples: bool,
+}
+
+/// The request of `meals.setPantryStaples`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StaplesRequest {
+    staples: Vec<String>,
+}
+
 /// The request of `meals.listRecipes`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -612,9 +630,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "meals.searchRecipes" => {
             let r: RecipeSearchRequest = parse_request(request)?;
-            out(coach
-                .meals()
-                .search_recipes(r.query, r.meal_type, r.limit)?)
+            out(coach.meals().search_recipes(r.query, r.meal_type, r.limit)?)
         }
         "meals.deleteRecipe" => out(coach.meals().delete_recipe(id()?)?),
         "meals.hideRecipe" => out(coach.meals().hide_recipe(id()?)?),
@@ -631,6 +647,18 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
             let r: RangeRequest = parse_request(request)?;
             out(coach.meals().history(r.from, r.to)?)
         }
+        "meals.shoppingList" => {
+            let r: ShoppingListRequest = parse_request(request)?;
+            let options = crate::meals::shopping::ShoppingListOptions {
+                days: r.days,
+                include_staples: r.include_staples,
+            };
+            out(coach.meals().shopping_list(r.job_id, Some(options))?)
+        }
+        "meals.pantryStaples" => out(coach.meals().pantry_staples()?),
+        "meals.setPantryStaples" => out(coach
+            .meals()
+            .set_pantry_staples(parse_request::<StaplesRequest>(request)?.staples)?),
         "workouts.generate" => out(workout_generate(coach, request)?),
         "workouts.list" => out(coach
             .workouts()
@@ -754,6 +782,9 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.confirm` | `MealPlanResult` (a job's `result`, possibly edited) | count of meals recorded in the history |
 /// | `meals.log` | `MealLog` (`{"date": D, "mealType": M, "recipeId": I}`) | `MealHistoryEntry`; `not_found` for an unknown recipe |
 /// | `meals.history` | `{"from": D, "to": D}` (both included) | `[MealHistoryEntry]` by date and meal |
+/// | `meals.shoppingList` | `{"jobId": J, "days": [D], "includeStaples": false}` (`days` and `includeStaples` optional: every day, staples left out) | `ShoppingList` (`{"jobId", "dates", "sections": [{"section", "items": [{"name", "section", "amounts": [{"quantity", "unit"}], "toTaste", "meals": [{"date", "mealType", "recipeTitle"}]}]}], "skippedStaples", "missingRecipes"}`); `not_found` for an unknown job, `job_not_complete` for one without a plan, `invalid_argument` for a day not in the plan |
+/// | `meals.pantryStaples` | `{}` (ignored) | `[name]`, the user's pantry staples in the order set |
+/// | `meals.setPantryStaples` | `{"staples": [name]}` (at most 200, each 1 to 80 characters) | `[name]` as stored (trimmed; a name matching an earlier one dropped) |
 /// | `planner.undo` | `{"requestId": R}` (an `ApplyResult.requestId`) | `ApplyResult` of the undo (request id `undo:R`); `undo_conflict` (nothing changed: the detail names the item that changed since, or says it was undone already), `not_found` |
 /// | `data.exportAll` | `{}` (ignored) | the export document (`{"format": "coachcore-export", "version": 1, ...}`), embedded as JSON |
 /// | `data.importAll` | the export document (at most 256 MiB) | `DataSummary` (`{"tables": [{"table": T, "rows": N}], "totalRows": N}`); `database_not_empty`, `invalid_argument` (nothing imported) |
@@ -1130,6 +1161,75 @@ mod tests {
         assert_eq!(&again["ok"], job, "the job reads back as stored");
         let out = call(&h, "meals.plan", r#"{"days":[]}"#);
         assert!(out.contains("invalid_argument"), "{out}");
+    }
+
+    #[test]
+    fn shopping_lists_and_pantry_staples_through_coach_call() {
+        let h = Handle::new();
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        let recipes = include_str!("../tests/data/recipes/starter.json");
+        assert!(call(&h, "meals.importRecipes", recipes).starts_with(r#"{"ok":"#));
+        let request = include_str!("../tests/data/meals/vegan-quick.request.json");
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "meals.plan", request)).unwrap();
+        let id = out["ok"]["job"]["id"].as_str().unwrap().to_string();
+
+        let out = call(
+            &h,
+            "meals.setPantryStaples",
+            r#"{"staples":[" Salt ","olive oil","salt"]}"#,
+        );
+        assert_eq!(out, r#"{"ok":["Salt","olive oil"]}"#);
+        assert_eq!(
+            call(&h, "meals.pantryStaples", "{}"),
+            r#"{"ok":["Salt","olive oil"]}"#
+        );
+        let out: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "meals.shoppingList",
+            &format!(r#"{{"jobId":"{id}"}}"#),
+        ))
+        .unwrap();
+        let expected = coach.meals().shopping_list(id.clone(), None).unwrap();
+        assert_eq!(out["ok"], serde_json::to_value(&expected).unwrap());
+        assert!(
+            !out["ok"]["sections"].as_array().unwrap().is_empty(),
+            "{out}"
+        );
+        let first_day = out["ok"]["dates"][0].as_str().unwrap().to_string();
+        let out: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "meals.shoppingList",
+            &format!(r#"{{"jobId":"{id}","days":["{first_day}"],"includeStaples":true}}"#),
+        ))
+        .unwrap();
+        assert_eq!(out["ok"]["dates"], serde_json::json!([first_day]));
+        assert_eq!(out["ok"]["skippedStaples"], serde_json::json!([]));
+
+        let out: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "meals.shoppingList",
+            r#"{"jobId":"no-such-job"}"#,
+        ))
+        .unwrap();
+        assert_eq!(out["error"]["code"], "not_found", "{out}");
+        let out: serde_json::Value = serde_json::from_str(&call(
+            &h,
+            "meals.shoppingList",
+            &format!(r#"{{"jobId":"{id}","days":["1999-01-01"]}}"#),
+        ))
+        .unwrap();
+        assert_eq!(out["error"]["code"], "invalid_argument", "{out}");
+        let out: serde_json::Value =
+            serde_json::from_str(&call(&h, "meals.setPantryStaples", r#"{"staples":[""]}"#))
+                .unwrap();
+        assert_eq!(out["error"]["code"], "invalid_argument", "{out}");
+        assert_eq!(
+            call(&h, "meals.pantryStaples", "{}"),
+            r#"{"ok":["Salt","olive oil"]}"#,
+            "a refused list changes nothing"
+        );
     }
 
     #[test]

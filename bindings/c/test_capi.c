@@ -1144,6 +1144,27 @@ static char *read_file(const char *path) {
     return s;
 }
 
+/* Two vegetarian slots on one day; eggs excluded. */
+static const char *MEAL_REQUEST =
+    "{\"days\":[{\"date\":\"2026-12-01\",\"meals\":{\"dinner\":{\"servings\":2,\"tags\":[\"curry\"]},"
+    "\"breakfast\":{\"servings\":1,\"note\":\"oats\"}}}],"
+    "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
+
+/* Imports the starter recipes and runs request: the import's and the plan's responses, the job, its id. */
+typedef struct { char *starter, *imported, *plan, *job, *job_id; } Planned;
+
+/* An in-memory database without the built-in recipes: the starter recipes will be the only ones. */
+static CoachHandle *open_starter_only(void) {
+    char *err = NULL;
+    CoachHandle *h = coach_open_with("{\"builtinRecipes\": false}", &err);
+    if (!h) {
+        printf("coach_open_with(builtinRecipes false) failed: %s\n", err ? err : "(no error json)");
+        coach_string_free(err);
+        exit(1);
+    }
+    return h;
+}
+
 /* The built-in recipes on open, and recipe management: list, search, hide, delete. */
 static void test_recipe_management(void) {
     CoachHandle *h = open_memory();
@@ -1170,34 +1191,27 @@ static void test_recipe_management(void) {
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) coach_string_free(all[i]);
 
     /* Without the built-in recipes: none. */
-    char *err = NULL;
-    CoachHandle *none = coach_open_with("{\"builtinRecipes\": false}", &err);
-    CHECK(none != NULL, "coach_open_with(builtinRecipes false): %s", err ? err : "(null)");
-    if (none) {
-        char *empty = coach_call(none, "meals.listRecipes", "{\"limit\":5}");
-        CHECK(is_ok(empty) && has_kv(empty, "total", "0"), "no built-in recipes: %s", empty);
-        coach_string_free(empty);
-        coach_close(none);
-    }
+    CoachHandle *none = open_starter_only();
+    char *empty = coach_call(none, "meals.listRecipes", "{\"limit\":5}");
+    CHECK(is_ok(empty) && has_kv(empty, "total", "0"), "no built-in recipes: %s", empty);
+    coach_string_free(empty);
+    coach_close(none);
 }
 
-/* Two vegetarian slots on one day; eggs excluded. */
-static const char *MEAL_REQUEST =
-    "{\"days\":[{\"date\":\"2026-12-01\",\"meals\":{\"dinner\":{\"servings\":2,\"tags\":[\"curry\"]},"
-    "\"breakfast\":{\"servings\":1,\"note\":\"oats\"}}}],"
-    "\"preferences\":{\"diet\":\"vegetarian\",\"excludedIngredients\":[\"egg\"]}}";
+static Planned plan_starter(CoachHandle *h, const char *request) {
+    Planned p;
+    p.starter = read_file("tests/data/recipes/starter.json");
+    p.imported = p.starter ? coach_call(h, "meals.importRecipes", p.starter) : NULL;
+    p.plan = coach_call(h, "meals.plan", request);
+    p.job = object_value(p.plan, "job");
+    p.job_id = p.job ? string_value(p.job, "id") : NULL;
+    return p;
+}
 
 static void test_call_meals(void) {
-    /* The starter recipes are the only ones: no built-in recipes. */
-    char *open_err = NULL;
-    CoachHandle *h = coach_open_with("{\"builtinRecipes\": false}", &open_err);
-    CHECK(h != NULL, "coach_open_with(builtinRecipes false) failed: %s", open_err ? open_err : "(null)");
-    if (!h) return;
-    char *starter = read_file("tests/data/recipes/starter.json");
-    char *imported = starter ? coach_call(h, "meals.importRecipes", starter) : NULL;
-    char *plan = coach_call(h, "meals.plan", MEAL_REQUEST);
-    char *job = object_value(plan, "job");
-    char *job_id = job ? string_value(job, "id") : NULL;
+    CoachHandle *h = open_starter_only();
+    Planned p = plan_starter(h, MEAL_REQUEST);
+    char *starter = p.starter, *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *read_back = job_id ? callf(h, "meals.job", "{\"id\":\"%s\"}", job_id) : NULL;
     char *unknown_job = coach_call(h, "meals.job", "{\"id\":\"no-such-job\"}");
     char *result = job ? object_value(job, "result") : NULL;
@@ -1277,6 +1291,51 @@ static void test_call_meals(void) {
     free(saved_id);
 }
 
+/* Shakshuka (serves 3) for 6 on one day, paella (serves 6) for 6 the next: all pinned. */
+static const char *SHOPPING_PLAN =
+    "{\"days\":[{\"date\":\"2026-12-05\",\"meals\":{\"breakfast\":{\"servings\":6,"
+    "\"pinnedRecipeId\":\"core-shakshuka\"}}},{\"date\":\"2026-12-06\",\"meals\":{\"dinner\":"
+    "{\"servings\":6,\"pinnedRecipeId\":\"core-paella\"}}}]}";
+
+static void test_call_shopping_list(void) {
+    CoachHandle *h = open_starter_only();
+    Planned p = plan_starter(h, SHOPPING_PLAN);
+    char *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
+    char *set = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\"salt\",\" Salt \",\"olive oil\"]}");
+    char *staples = coach_call(h, "meals.pantryStaples", "{}");
+    char *list = job_id ? callf(h, "meals.shoppingList", "{\"jobId\":\"%s\"}", job_id) : NULL;
+    char *sunday = job_id ? callf(h, "meals.shoppingList",
+                                  "{\"jobId\":\"%s\",\"days\":[\"2026-12-06\"],\"includeStaples\":true}",
+                                  job_id) : NULL;
+    char *outside = job_id ? callf(h, "meals.shoppingList", "{\"jobId\":\"%s\",\"days\":[\"2026-12-07\"]}",
+                                   job_id) : NULL;
+    char *unknown = coach_call(h, "meals.shoppingList", "{\"jobId\":\"no-such-job\"}");
+    char *blank = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\" \"]}");
+    coach_close(h);
+
+    CHECK(is_ok(imported), "recipes.import: %.200s", imported ? imported : "(null)");
+    CHECK(job && has_kv(job, "status", "\"COMPLETE\""), "meals.plan: %.300s", plan);
+    CHECK(is_ok(set) && has_kv(set, "ok", "[\"salt\",\"olive oil\"]"), "meals.setPantryStaples: %s", set);
+    CHECK(is_ok(staples) && has_kv(staples, "ok", "[\"salt\",\"olive oil\"]"), "meals.pantryStaples: %s", staples);
+    /* 4 cloves (shakshuka for 6) + 3 cloves (paella for 6); produce first; staples skipped. */
+    CHECK(list && is_ok(list) && pos(list, "\"section\":\"produce\"") > 0 &&
+          pos(list, "\"name\":\"garlic\",\"section\":\"produce\",\"amounts\":[{\"quantity\":7.0,"
+                    "\"unit\":\"cloves\"}]") > 0 &&
+          pos(list, "\"produce\"") < pos(list, "\"meatAndFish\"") &&
+          pos(list, "\"skippedStaples\":[{\"name\":\"olive oil\"") > 0,
+          "meals.shoppingList: %.600s", list ? list : "(null)");
+    CHECK(sunday && is_ok(sunday) && has_kv(sunday, "dates", "[\"2026-12-06\"]") &&
+          has_kv(sunday, "skippedStaples", "[]") && pos(sunday, "\"eggs\"") < 0 && pos(sunday, "\"squid\"") > 0,
+          "meals.shoppingList one day: %.400s", sunday ? sunday : "(null)");
+    CHECK(outside && is_error(outside, "invalid_argument") && pos(outside, "days[0]") > 0,
+          "a day outside the plan: %s", outside ? outside : "(null)");
+    CHECK(is_error(unknown, "not_found"), "unknown job: %s", unknown);
+    CHECK(is_error(blank, "invalid_argument") && pos(blank, "staples[0]") > 0, "blank staple: %s", blank);
+    char *all[] = {imported, plan, set, staples, list, sunday, outside, unknown, blank};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    free(p.starter); free(job); free(job_id);
+}
+
 int main(void) {
     struct { const char *name; void (*fn)(void); } tests[] = {
         {"version", test_version},
@@ -1302,6 +1361,7 @@ int main(void) {
         {"coach_call model.load with the test model", test_model_real},
         {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},
+        {"coach_call shopping list and pantry staples", test_call_shopping_list},
         {"coach_call built-in recipes and recipe management", test_recipe_management},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;

@@ -1091,6 +1091,41 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             dir.deleteRecursively()
         }
     },
+    "meals: a shopping list of a plan, pantry staples left out" to {
+        Coach.openInMemory().use { coach ->
+            val meals = coach.meals()
+            meals.importRecipes(starterRecipesJson())
+            // Shakshuka (serves 3) for 6, paella (serves 6) for 6: both pinned.
+            val request = mealRequest(listOf(
+                "2026-12-05" to dayMeals(breakfast = MealSlotRequest(6u, emptyList(), null, false, null, "core-shakshuka")),
+                "2026-12-06" to dayMeals(dinner = MealSlotRequest(6u, emptyList(), null, false, null, "core-paella")),
+            ))
+            val job = meals.plan(request, null).use { it.wait() }
+            eq(job.status, JobStatus.COMPLETE, "status")
+            eq(meals.setPantryStaples(listOf("salt", " Salt ", "olive oil")), listOf("salt", "olive oil"), "staples set")
+            eq(meals.pantryStaples(), listOf("salt", "olive oil"), "staples read")
+            val list = meals.shoppingList(job.id)
+            eq(list.dates, listOf("2026-12-05", "2026-12-06"), "dates")
+            eq(list.sections[0].section, StoreSection.PRODUCE, "produce first")
+            val garlic = list.sections[0].items[0]
+            // 4 cloves (shakshuka for 6) + 3 cloves (paella for 6).
+            eq(garlic.name to garlic.amounts, "garlic" to listOf(ShoppingAmount(7.0, "cloves")), "garlic")
+            eq(garlic.meals.map { Triple(it.date, it.mealType, it.recipeTitle) },
+                listOf(Triple("2026-12-05", MealType.BREAKFAST, "Shakshuka"),
+                    Triple("2026-12-06", MealType.DINNER, "Seafood Paella")), "garlic meals")
+            eq(list.skippedStaples.map { it.name }, listOf("olive oil", "salt"), "skipped staples")
+            eq(list.missingRecipes, emptyList<MissingRecipe>(), "missing")
+            val sunday = meals.shoppingList(job.id, ShoppingListOptions(listOf("2026-12-06"), true))
+            val names = sunday.sections.flatMap { s -> s.items.map { it.name } }
+            check("olive oil" in names && "eggs" !in names) { "sunday: $names" }
+            expectThrows<CoachException.NotFound>("unknown job") { meals.shoppingList("no-such-job") }
+            expectThrows<CoachException.InvalidArgument>("a day outside the plan") {
+                meals.shoppingList(job.id, ShoppingListOptions(listOf("2026-12-07"), false))
+            }
+            expectThrows<CoachException.InvalidArgument>("a long staple") { meals.setPantryStaples(listOf("x".repeat(81))) }
+            eq(meals.pantryStaples(), listOf("salt", "olive oil"), "a refused list changes nothing")
+        }
+    },
     "meals: stage, keep and cleanup" to {
         Coach.openInMemory().use { coach ->
             coach.meals().importRecipes(starterRecipesJson())

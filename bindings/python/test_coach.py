@@ -83,6 +83,8 @@ from coachcore import (  # noqa: E402
     SessionLog,
     SetPrescription,
     SetType,
+    ShoppingListOptions,
+    StoreSection,
     SuggestionSource,
     TrainingStyle,
     WeightUnit,
@@ -1241,6 +1243,44 @@ class CoachTest(unittest.TestCase):
             with self.assertRaises(CoachError.InvalidArgument):
                 coach.meals().history("2026-11-23", "yesterday")
             del coach
+
+    def test_meals_shopping_list_and_pantry_staples(self):
+        meals = self.coach.meals()
+        meals.import_recipes(starter_recipes_json())
+        # Shakshuka (serves 3) for 6, paella (serves 6) for 6: both pinned.
+        shakshuka = MealSlotRequest(servings=6, tags=[], note=None, is_meal_prep=False, repeat=None,
+                                    pinned_recipe_id="core-shakshuka")
+        paella = MealSlotRequest(servings=6, tags=[], note=None, is_meal_prep=False, repeat=None,
+                                 pinned_recipe_id="core-paella")
+        job = meals.plan(meal_request([("2026-12-05", day_meals(breakfast=shakshuka)),
+                                       ("2026-12-06", day_meals(dinner=paella))]), None).wait()
+        self.assertEqual(job.status, JobStatus.COMPLETE)
+        self.assertEqual(meals.set_pantry_staples(["salt", " Salt ", "olive oil"]), ["salt", "olive oil"])
+        self.assertEqual(meals.pantry_staples(), ["salt", "olive oil"])
+        shopping = meals.shopping_list(job.id)
+        self.assertEqual(shopping.dates, ["2026-12-05", "2026-12-06"])
+        self.assertEqual(shopping.sections[0].section, StoreSection.PRODUCE)
+        garlic = shopping.sections[0].items[0]
+        # 4 cloves (shakshuka for 6) + 3 cloves (paella for 6).
+        self.assertEqual((garlic.name, [(a.quantity, a.unit) for a in garlic.amounts]),
+                         ("garlic", [(7.0, "cloves")]))
+        self.assertEqual([(m.date, m.meal_type, m.recipe_title) for m in garlic.meals],
+                         [("2026-12-05", MealType.BREAKFAST, "Shakshuka"),
+                          ("2026-12-06", MealType.DINNER, "Seafood Paella")])
+        self.assertEqual([i.name for i in shopping.skipped_staples], ["olive oil", "salt"])
+        self.assertTrue(shopping.skipped_staples[1].to_taste)
+        self.assertEqual(shopping.missing_recipes, [])
+        sunday = meals.shopping_list(job.id, ShoppingListOptions(days=["2026-12-06"], include_staples=True))
+        names = [i.name for s in sunday.sections for i in s.items]
+        self.assertIn("olive oil", names)
+        self.assertNotIn("eggs", names)
+        with self.assertRaises(CoachError.NotFound):
+            meals.shopping_list("no-such-job")
+        with self.assertRaises(CoachError.InvalidArgument):
+            meals.shopping_list(job.id, ShoppingListOptions(days=["2026-12-07"], include_staples=False))
+        with self.assertRaises(CoachError.InvalidArgument):
+            meals.set_pantry_staples(["x" * 81])
+        self.assertEqual(meals.pantry_staples(), ["salt", "olive oil"], "a refused list changes nothing")
 
     def test_meals_stage_keep_and_cleanup(self):
         self.coach.meals().import_recipes(starter_recipes_json())

@@ -49,7 +49,7 @@ pub const EXPORT_VERSION: u32 = 1;
 /// Every table that holds the user's data, parents before children, and whether it is a
 /// `WITHOUT ROWID` table (read in primary-key order). `tests/it/data_export.rs` checks that this
 /// names every table of the schema except SQLite's own and the full-text index.
-pub const TABLES: [(&str, bool); 25] = [
+pub const TABLES: [(&str, bool); 26] = [
     ("generation_metadata", false),
     ("exercise_catalog", false),
     ("plans", false),
@@ -75,6 +75,7 @@ pub const TABLES: [(&str, bool); 25] = [
     ("workout_equipment", false),
     ("workouts", false),
     ("today_plans", false),
+    ("pantry_staples", true),
 ];
 
 /// Rows the library itself writes into a table of [`TABLES`] (the built-in recipes), by table:

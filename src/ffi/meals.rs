@@ -1,6 +1,7 @@
 //! [`Meals`] (spec 003): recipes (import, save, read, list, search, delete, hide, stage, keep,
-//! cleanup), plan jobs with a listener and a task handle, job reads, and the meal history (confirm
-//! a plan, log a meal). Each method delegates to `meals::service`.
+//! cleanup), plan jobs with a listener and a task handle, job reads, the meal history (confirm
+//! a plan, log a meal), shopping lists and pantry staples. Each method delegates to
+//! `meals::service`.
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use crate::meals::model::{
 };
 use crate::meals::service::jobs::{self, JobLease, PlanSink};
 use crate::meals::service::plan::{PlanEnv, PlanSettings};
+use crate::meals::shopping::{ShoppingList, ShoppingListOptions};
 use crate::meals::{service, validate};
 
 /// Receives the events of a plan started with [`Meals::plan`]: `Progress` after each
@@ -267,6 +269,54 @@ impl Meals {
     /// app start).
     pub fn cleanup_staged(&self) -> Result<u32, CoachError> {
         Ok(service::cleanup_staged_recipes(&self.store, &*self.clock)?)
+    }
+
+    /// The shopping list of a finished plan: every ingredient of its meals scaled to each slot's
+    /// servings and summed by item (grams with kilograms, spoons with cups, cloves with cloves;
+    /// amounts of different kinds are separate lines of one item), grouped by store section,
+    /// each item with the meals that need it. A repeat of a meal-prep slot is bought once, at
+    /// the prep slot. Pantry staples ([`Meals::set_pantry_staples`]) are left out and listed in
+    /// `skippedStaples` unless `options.includeStaples`; `options.days` limits the list to some
+    /// of the plan's days. Meals whose recipe is no longer stored (a staged copy that expired
+    /// before the plan was confirmed: call [`Meals::confirm`] to keep them) are listed in
+    /// `missingRecipes`. Rules: `docs/meals.md`, "Shopping list".
+    ///
+    /// Throws `NotFound` for an unknown job, `JobNotComplete` for a job without a plan (pending,
+    /// running or failed), `InvalidArgument` naming `days[i]` for a date that is malformed, not
+    /// a day of the plan, or repeated.
+    ///
+    /// Threading: reads only; callable from any thread (it is quick: no model).
+    #[uniffi::method(default(options = None))]
+    pub fn shopping_list(
+        &self,
+        job_id: String,
+        options: Option<ShoppingListOptions>,
+    ) -> Result<ShoppingList, CoachError> {
+        Ok(service::shopping::shopping_list(
+            &self.store,
+            &*self.clock,
+            &job_id,
+            &options.unwrap_or_default(),
+        )?)
+    }
+
+    /// The user's pantry staples (things always at home, e.g. salt, olive oil), in the order
+    /// they were set. Shopping lists leave them out.
+    pub fn pantry_staples(&self) -> Result<Vec<String>, CoachError> {
+        Ok(service::shopping::pantry_staples(&self.store)?)
+    }
+
+    /// Replaces the user's pantry staples with `staples` (an empty list clears them) and returns
+    /// them as stored: names trimmed, a name that matches an earlier one (case and plural
+    /// ignored: `Onions` after `onion`) dropped. Throws `InvalidArgument` naming `staples[i]`
+    /// for a blank name or one over 80 characters, or for more than 200 names; nothing is
+    /// changed then. Staples are part of `data()` export, import and erase.
+    pub fn set_pantry_staples(&self, staples: Vec<String>) -> Result<Vec<String>, CoachError> {
+        Ok(service::shopping::set_pantry_staples(
+            &self.store,
+            &*self.clock,
+            &staples,
+        )?)
     }
 }
 

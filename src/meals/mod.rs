@@ -11,8 +11,9 @@
 //! | [`score`] | the deterministic fallback scoring and the variety warnings (pure) |
 //! | [`units`] | ingredient quantities: kinds, conversions, scaling, sums (pure) |
 //! | [`nutrition`] | nutrition per serving from the shipped ingredient table (pure) |
-//! | [`service`] | the store and the model: import, save, stage, plan jobs |
-//! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs |
+//! | [`shopping`] | a plan's shopping list: sums by item, store sections, staples left out (pure) |
+//! | [`service`] | the store and the model: import, save, stage, plan jobs, shopping lists |
+//! | `store.rs` | the SQL: recipes and their search index, meal history, plan jobs, pantry staples |
 //!
 //! The formats and the rules are documented in `docs/meals.md`.
 
@@ -22,6 +23,7 @@ pub mod rerank;
 pub mod score;
 pub mod search;
 pub mod service;
+pub mod shopping;
 mod store;
 pub mod units;
 pub mod validate;

@@ -2,7 +2,7 @@
 //! search, staged copies, the built-in set and the hidden list, the meal history and meal-plan
 //! jobs. Schema: `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`;
 //! recipes' steps and nutrition: `0010_recipe_steps.sql`; built-in recipes, their version and the
-//! hidden list: `0011_builtin_recipes.sql`). The search
+//! hidden list: `0011_builtin_recipes.sql`; pantry staples: `0012_pantry_staples.sql`). The search
 //! rules are `meals::search`; this file only runs them.
 
 use rusqlite::{params, OptionalExtension, Row};
@@ -623,5 +623,33 @@ impl Db<'_> {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pantry staples (the user's list that shopping lists leave out)
+
+impl Db<'_> {
+    /// The pantry staples in the order they were set.
+    pub fn pantry_staples(&self) -> Result<Vec<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT name FROM pantry_staples ORDER BY position, key")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Replaces the pantry staples with `staples`: `(key, name)` pairs, keys distinct, in order.
+    pub fn set_pantry_staples(&self, staples: &[(String, String)], now_ms: i64) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM pantry_staples")?
+            .execute([])?;
+        let mut st = self.conn.prepare_cached(
+            "INSERT INTO pantry_staples (key, name, position, created_ms) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (i, (key, name)) in staples.iter().enumerate() {
+            st.execute(params![key, name, i as i64, now_ms])?;
+        }
+        Ok(())
     }
 }

@@ -84,10 +84,33 @@ const VOLUME: &[(&[&str], f64, f64, &str)] = &[
     ),
 ];
 
-/// The singular of a counted unit: `cloves` -> `clove`, `bunches` -> `bunch`, `pieces` -> `piece`.
+/// Plurals the suffix rules of [`singular`] would get wrong.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("chillies", "chilli"),
+    ("cookies", "cookie"),
+    ("pies", "pie"),
+    ("brownies", "brownie"),
+    ("smoothies", "smoothie"),
+    ("leaves", "leaf"),
+    ("halves", "half"),
+    ("loaves", "loaf"),
+];
+
+/// The singular of a counted unit or an ingredient word: `cloves` -> `clove`, `bunches` ->
+/// `bunch`, `pieces` -> `piece`, `glasses` -> `glass`, `chillies` -> `chilli`, `leaves` -> `leaf`.
 pub fn singular(word: &str) -> String {
     let w = word.trim().to_lowercase();
-    for (plural, one) in [("ches", "ch"), ("shes", "sh"), ("ies", "y"), ("oes", "o")] {
+    if let Some((_, one)) = IRREGULAR.iter().find(|(many, _)| *many == w) {
+        return one.to_string();
+    }
+    for (plural, one) in [
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("ies", "y"),
+        ("oes", "o"),
+    ] {
         if let Some(stem) = w.strip_suffix(plural) {
             return format!("{stem}{one}");
         }
@@ -204,7 +227,8 @@ impl Total {
     /// The total written readably: `(amount, unit)`, rounded to that unit's step. Mass: kg from
     /// 1,000 g, or oz / lb (from 16 oz) when every amount was in ounces or pounds. Volume: l from
     /// 1,000 ml, or cups (from 1/4 cup), tbsp (from 1 tbsp) or tsp when every amount was in US
-    /// units. Counts: the count with the unit as written (plural from 2 when given singular).
+    /// units; of the US units, the largest whose rounded amount is within 10% of the sum (9 tbsp
+    /// stays 9 tbsp rather than 1/2 cup; 18 oz stays 18 oz rather than 1 lb). Counts: the count with the unit as written (plural from 2 when given singular).
     pub fn display(&self) -> (f64, Option<String>) {
         let pick = |symbol: &'static str| -> (f64, Option<String>) {
             let u = parse(Some(symbol));
@@ -213,20 +237,23 @@ impl Total {
                 Some(symbol.to_string()),
             )
         };
+        // The largest unit whose rounded amount is within 10% of the sum (9 tbsp stays 9 tbsp,
+        // not 1/2 cup); the last one always.
+        let closest = |choices: &[(&'static str, f64)]| -> (f64, Option<String>) {
+            let mut best = pick(choices[choices.len() - 1].0);
+            for (symbol, _) in choices.iter().filter(|(_, from)| self.base >= *from) {
+                best = pick(symbol);
+                let written = best.0 * parse(Some(symbol)).base;
+                if (written - self.base).abs() <= 0.1 * self.base {
+                    break;
+                }
+            }
+            best
+        };
         match &self.kind {
-            Kind::Mass if self.us => pick(if self.base >= 16.0 * 28.3495 {
-                "lb"
-            } else {
-                "oz"
-            }),
+            Kind::Mass if self.us => closest(&[("lb", 16.0 * 28.3495), ("oz", 0.0)]),
             Kind::Mass => pick(if self.base >= 1000.0 { "kg" } else { "g" }),
-            Kind::Volume if self.us => pick(if self.base >= 60.0 {
-                "cup"
-            } else if self.base >= 15.0 {
-                "tbsp"
-            } else {
-                "tsp"
-            }),
+            Kind::Volume if self.us => closest(&[("cup", 60.0), ("tbsp", 15.0), ("tsp", 0.0)]),
             Kind::Volume => pick(if self.base >= 1000.0 { "l" } else { "ml" }),
             Kind::Count(one) => {
                 let n = round_to(self.base, 0.5);
@@ -269,6 +296,14 @@ mod tests {
         assert_eq!(parse(Some("bunches")).kind, Kind::Count("bunch".into()));
         assert_eq!(parse(None).kind, Kind::Count(String::new()));
         assert_eq!(singular("glass"), "glass");
+        assert_eq!(singular("glasses"), "glass");
+        assert_eq!(singular("boxes"), "box");
+        assert_eq!(singular("chillies"), "chilli");
+        assert_eq!(singular("chilli"), "chilli");
+        assert_eq!(singular("leaves"), "leaf");
+        assert_eq!(singular("olives"), "olive");
+        assert_eq!(singular("tomatoes"), "tomato");
+        assert_eq!(singular("berries"), "berry");
     }
 
     #[test]
@@ -303,6 +338,16 @@ mod tests {
         assert_eq!(spoons.display(), (1.25, Some("cup".into())));
         assert!(spoons.add(100.0, Some("ml")));
         assert_eq!(spoons.display(), (385.0, Some("ml".into())));
+
+        let mut nine = Total::new(2.0, Some("tbsp"));
+        nine.add(4.0, Some("tbsp"));
+        nine.add(3.0, Some("tbsp"));
+        assert_eq!(nine.display(), (9.0, Some("tbsp".into())));
+        nine.add(3.0, Some("tbsp"));
+        assert_eq!(nine.display(), (0.75, Some("cup".into())));
+        let mut ounces = Total::new(10.0, Some("oz"));
+        ounces.add(8.0, Some("oz"));
+        assert_eq!(ounces.display(), (18.0, Some("oz".into())));
 
         let mut oz = Total::new(12.0, Some("oz"));
         assert!(oz.add(0.5, Some("lb")));

@@ -1485,3 +1485,124 @@ fn random_bytes_cannot_be_told_from_an_encrypted_database() {
         ["random.db"]
     );
 }
+
+#[test]
+fn meals_shopping_list_and_staples() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    let db = db.to_str().unwrap();
+    let recipes = include_str!("../data/recipes/starter.json");
+    assert_eq!(
+        coach(&["recipes", "import", "--db", db], recipes)
+            .status
+            .code(),
+        Some(0)
+    );
+    let request = dir.path().join("request.json");
+    std::fs::write(
+        &request,
+        json!({"days": [
+            {"date": "2026-12-05", "meals": {"breakfast": {"servings": 3, "pinnedRecipeId": "core-shakshuka"}}},
+            {"date": "2026-12-06", "meals": {"dinner": {"servings": 6, "pinnedRecipeId": "core-paella"}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let o = coach(
+        &[
+            "meals",
+            "plan",
+            "--db",
+            db,
+            "--request",
+            request.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let last: Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
+    let job = last["job"]["id"].as_str().unwrap().to_string();
+
+    let o = coach(
+        &["meals", "staples", "--db", db, "--set", "salt, olive oil"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "[\"salt\",\"olive oil\"]\n"
+    );
+    let o = coach(&["meals", "staples", "--db", db], "");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "[\"salt\",\"olive oil\"]\n"
+    );
+
+    // The CLI prints exactly what the library returns.
+    let library = |days: Vec<String>, all: bool| {
+        let c = coachcore::Coach::open(db.to_string()).unwrap();
+        let l = c
+            .meals()
+            .shopping_list(
+                job.clone(),
+                Some(coachcore::meals::shopping::ShoppingListOptions {
+                    days,
+                    include_staples: all,
+                }),
+            )
+            .unwrap();
+        format!("{}\n", serde_json::to_string(&l).unwrap())
+    };
+    let o = coach(&["meals", "shopping-list", "--db", db, "--job", &job], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(out, library(vec![], false));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sections"][0]["section"], "produce");
+    assert_eq!(v["sections"][0]["items"][0]["name"], "garlic");
+    // 2 cloves + 3 cloves.
+    assert_eq!(
+        v["sections"][0]["items"][0]["amounts"],
+        json!([{"quantity": 5.0, "unit": "cloves"}])
+    );
+    let skipped: Vec<&str> = v["skippedStaples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(skipped, ["olive oil", "salt"]);
+
+    let shop = |more: &[&str]| {
+        let mut args = vec!["meals", "shopping-list", "--db", db];
+        args.extend_from_slice(more);
+        coach(&args, "")
+    };
+    let o = shop(&["--job", &job, "--days", "2026-12-06", "--all"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        library(vec!["2026-12-06".into()], true)
+    );
+
+    // Errors: the error JSON and exit 1; usage errors exit 64.
+    let o = shop(&["--job", "no-such-job"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "not_found");
+    let o = shop(&["--job", &job, "--days", "2026-12-09"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_argument");
+    let long = "x".repeat(81);
+    let o = coach(&["meals", "staples", "--db", db, "--set", &long], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout_json(&o)["error"]["code"], "invalid_argument");
+    assert_eq!(
+        coach(&["meals", "shopping-list", "--db", db], "")
+            .status
+            .code(),
+        Some(64)
+    );
+    let o = coach(&["meals", "staples", "--db", db, "--set", ""], "");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "[]\n");
+}

@@ -95,8 +95,8 @@ pub fn training_setup(c: &Coach) {
 
 /// Fills `c` through the public API of every feature: a plan transform, exercises, a plan,
 /// logged sessions with suggestions accepted, rejected and deferred, planner items with goals,
-/// completions and the audit log, recipes, a meal-plan job with confirmed and logged meals, a
-/// generated and logged workout.
+/// completions and the audit log, recipes, a meal-plan job with confirmed and logged meals, pantry
+/// staples, a generated and logged workout.
 pub fn fill(c: &Coach) {
     let flat = SchemaSelection {
         schema_version: SchemaVersion::V2Flat,
@@ -192,6 +192,9 @@ pub fn fill(c: &Coach) {
         })
         .unwrap();
     c.meals().stage_recipe(recipe_id).unwrap();
+    c.meals()
+        .set_pantry_staples(vec!["salt".into(), "olive oil".into()])
+        .unwrap();
 
     c.workouts()
         .save_exercise(
@@ -379,6 +382,10 @@ fn export_then_import_into_an_empty_database_gives_the_same_data() {
         target.workouts().recent_today_plans(10).unwrap(),
         source.workouts().recent_today_plans(10).unwrap()
     );
+    assert_eq!(
+        target.meals().pantry_staples().unwrap(),
+        ["salt", "olive oil"]
+    );
     assert_eq!(target.data().export_all().unwrap(), doc);
     assert!(target.data().check_integrity().unwrap().ok);
     // And the copy keeps working: a new session logs on top of the imported history.
@@ -504,6 +511,7 @@ fn erase_deletes_every_row_in_one_go_and_the_file_stays_usable() {
     assert!(c.data().check_integrity().unwrap().ok);
     assert_eq!(c.planner().audit_log(10, None).unwrap(), vec![]);
     assert_eq!(c.workouts().recent_today_plans(10).unwrap(), vec![]);
+    assert_eq!(c.meals().pantry_staples().unwrap(), Vec::<String>::new());
     // An empty database takes an import again, and an export of it has every table, no rows.
     let doc = c.data().export_all().unwrap();
     let v: Value = serde_json::from_str(&doc).unwrap();

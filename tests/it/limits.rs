@@ -345,7 +345,7 @@ fn cli_peak_memory_stays_within_ten_times_the_input() {
 
 /// Every method of `coach_call` (`c_methods_cover_the_c_api` checks the list against
 /// `src/capi.rs`), and the two plan calls.
-const C_METHODS: [&str; 66] = [
+const C_METHODS: [&str; 69] = [
     "workouts.saveCatalogExercise",
     "workouts.savePlan",
     "workouts.plan",
@@ -387,6 +387,9 @@ const C_METHODS: [&str; 66] = [
     "meals.hideRecipe",
     "meals.unhideRecipe",
     "meals.hiddenRecipes",
+    "meals.shoppingList",
+    "meals.pantryStaples",
+    "meals.setPantryStaples",
     "workouts.generate",
     "workouts.list",
     "workouts.get",

@@ -47,6 +47,7 @@ mod plan_eval;
 mod plan_generate;
 mod progression;
 mod schema_validator;
+mod shopping;
 mod shutdown;
 mod suggestion_choices;
 mod suggestion_outcomes;

@@ -62,6 +62,15 @@
 //!   event with the job envelope under `"job"`; exit 0 when completed, 1 when failed or the
 //!   request is refused (the error JSON). Without `--script` or `--model` every slot is chosen by
 //!   the deterministic fallback.
+//! - `coach meals shopping-list --db PATH --job JOB_ID [--days YYYY-MM-DD,...] [--all]`: the
+//!   shopping list of a finished meal-plan job (`meals().shoppingList`) as the `ShoppingList`
+//!   JSON (`{"jobId","dates","sections":[{"section","items":[...]}],"skippedStaples",
+//!   "missingRecipes"}`), exit 0; `--days` keeps some of the plan's days, `--all` lists pantry
+//!   staples too. The error JSON and exit 1 for an unknown job (`not_found`), one without a plan
+//!   (`job_not_complete`) or a day not in the plan (`invalid_argument`).
+//! - `coach meals staples --db PATH [--set NAME,NAME,...]`: prints the pantry staples as a JSON
+//!   array, after replacing them with the `--set` list when given (`--set ""` clears them);
+//!   exit 0, or the error JSON and exit 1 (`invalid_argument`: nothing changed).
 //! - `coach workout validate`: a Workout v1.2 YAML document on stdin. Prints `{"ok": WORKOUT}`
 //!   (the document as JSON) and exits 0, or prints
 //!   `{"error":{"code":"invalid_yaml"|"schema_violation","path":P,"detail":D}}` (`path` such as
@@ -145,6 +154,8 @@ const USAGE: &str = "usage:
   coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY
   coach recipes show [--db PATH] RECIPE_ID
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
+  coach meals shopping-list --db PATH --job JOB_ID [--days YYYY-MM-DD,...] [--all]
+  coach meals staples --db PATH [--set NAME,NAME,...]
   coach workout validate   (a workout YAML on stdin)
   coach workout generate --db PATH --request FILE [--script FILE] [--model GGUF] [--analyzer-timeout-ms MS] [--generator-timeout-ms MS]
   coach workout render   (an analyzer plan JSON on stdin)
@@ -260,6 +271,12 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         ["meals", "plan", rest @ ..] => {
             meals::meals_plan(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
+        ["meals", "shopping-list", rest @ ..] => {
+            let all = rest.contains(&"--all");
+            let rest: Vec<&str> = rest.iter().copied().filter(|a| *a != "--all").collect();
+            meals::shopping_list(&flags(&rest, &["--db", "--job", "--days"])?, all)
+        }
+        ["meals", "staples", rest @ ..] => meals::staples(&flags(rest, &["--db", "--set"])?),
         ["workout", "validate"] => workout::validate(),
         ["workout", "render"] => workout::render(),
         ["workout", "log", rest @ ..] => {

@@ -1,5 +1,6 @@
-//! `coach recipes import|list|search|show` and `coach meals plan`: the recipe store and meal-plan
-//! jobs (spec 003) over the public API.
+//! `coach recipes import|list|search|show`, `coach meals plan`, `coach meals shopping-list` and
+//! `coach meals staples`: the recipe store, meal-plan jobs, shopping lists and pantry staples
+//! (spec 003, issue 24) over the public API.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -8,6 +9,7 @@ use std::sync::Mutex;
 use coachcore::kernel::limits::Caps;
 use coachcore::llm::CancelToken;
 use coachcore::meals::service::jobs::PlanSink;
+use coachcore::meals::shopping::ShoppingListOptions;
 use coachcore::meals::MealPlanEvent;
 use coachcore::Meals;
 
@@ -149,4 +151,60 @@ pub(crate) fn meals_plan(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A comma-separated flag value as a list (`a, b` -> `["a", "b"]`; empty parts dropped).
+fn list(value: Option<&&str>) -> Vec<String> {
+    value.map_or_else(Vec::new, |v| {
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    })
+}
+
+/// Prints `v` as one JSON line (exit 0), or the error JSON (exit 1).
+fn print_result<T: serde::Serialize>(
+    v: Result<T, coachcore::kernel::error::CoachError>,
+) -> ExitCode {
+    match v {
+        Ok(v) => {
+            out!("{}", serde_json::to_string(&v).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => print_error(&e),
+    }
+}
+
+/// `coach meals shopping-list --db PATH --job ID [--days D1,D2] [--all]`: the job's shopping list
+/// as JSON (`--all`: pantry staples listed too).
+pub(crate) fn shopping_list(f: &HashMap<String, &str>, all: bool) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    let job = f
+        .get("--job")
+        .ok_or_else(|| Usage("--job is required".into()))?;
+    let options = ShoppingListOptions {
+        days: list(f.get("--days")),
+        include_staples: all,
+    };
+    Ok(print_result(open(Some(db)).and_then(|c| {
+        c.meals().shopping_list(job.to_string(), Some(options))
+    })))
+}
+
+/// `coach meals staples --db PATH [--set a,b]`: prints the pantry staples as a JSON array, after
+/// replacing them with the `--set` list when given (`--set ""` clears them).
+pub(crate) fn staples(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let db = f
+        .get("--db")
+        .ok_or_else(|| Usage("--db is required".into()))?;
+    Ok(print_result(open(Some(db)).and_then(
+        |c| match f.get("--set") {
+            Some(_) => c.meals().set_pantry_staples(list(f.get("--set"))),
+            None => c.meals().pantry_staples(),
+        },
+    )))
 }

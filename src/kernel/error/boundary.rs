@@ -129,6 +129,13 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             },
             Fault::Caller,
         ),
+        Error::JobNotComplete { status } => (
+            CoachError::JobNotComplete {
+                status: status.clone(),
+                detail: e.to_string(),
+            },
+            Fault::Caller,
+        ),
         Error::Llm(source) => model_error(source, None),
         Error::ModelStep { step, source } => model_error(source, Some(*step)),
         Error::Closed => (

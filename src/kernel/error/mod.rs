@@ -196,6 +196,13 @@ pub enum Error {
     /// A record the caller named does not exist.
     #[error("not found: {0}")]
     NotFound(String),
+    /// A job the call needs finished has not completed: `status` is its state (`PENDING`,
+    /// `RUNNING` or `FAILED`).
+    #[error("the job is {status}, not COMPLETE")]
+    JobNotComplete {
+        /// The job's state.
+        status: String,
+    },
     /// A language-model call failed (`From<LlmError>` is written in `crate::llm`, the floor whose
     /// error it is).
     #[error("model: {0}")]
@@ -348,6 +355,16 @@ pub enum CoachError {
         /// What was looked for.
         detail: String,
     },
+    /// The call needs a finished job (a meal plan's shopping list needs its plan) and the job
+    /// has none: `status` is `PENDING` or `RUNNING` (wait for it; the listener's `Completed`
+    /// event says when) or `FAILED` (start the plan again).
+    #[error("job not complete: {detail}")]
+    JobNotComplete {
+        /// The job's state: `PENDING`, `RUNNING` or `FAILED`.
+        status: String,
+        /// What was refused.
+        detail: String,
+    },
     /// A caller passed an argument the library cannot use.
     #[error("invalid argument: {detail}")]
     InvalidArgument {
@@ -479,6 +496,7 @@ impl CoachError {
             Self::DatabaseNotEncrypted { .. } => "database_not_encrypted",
             Self::EncryptionUnavailable { .. } => "encryption_unavailable",
             Self::NotFound { .. } => "not_found",
+            Self::JobNotComplete { .. } => "job_not_complete",
             Self::ModelUnusable { .. } => "model_unusable",
             Self::InsufficientMemory { .. } => "insufficient_memory",
             Self::ContextOverflow { .. } => "context_overflow",
@@ -518,6 +536,7 @@ impl CoachError {
             | Self::DatabaseNotEncrypted { detail }
             | Self::EncryptionUnavailable { detail }
             | Self::NotFound { detail }
+            | Self::JobNotComplete { detail, .. }
             | Self::ModelUnusable { detail }
             | Self::ModelOutputRejected { detail, .. }
             | Self::ModelFailure { detail }

@@ -8,10 +8,12 @@
 //! | [`builtin`] | the built-in recipes: the embedded set, loaded and upgraded on open |
 //! | [`plan`] | planning a request slot by slot (search, model or fallback, staging) |
 //! | [`jobs`] | plan jobs: the persisted status, events, cancellation, interrupted runners |
+//! | [`shopping`] | shopping lists of finished plans, pantry staples |
 
 pub mod builtin;
 pub mod jobs;
 pub mod plan;
+pub mod shopping;
 
 use crate::db::Store;
 use crate::kernel::clock::Clock;

@@ -1078,6 +1078,43 @@ final class CoachCoreTests: XCTestCase {
         assertNotFound(try again.meals().log(meal: MealLog(date: "2026-11-25", mealType: .lunch, recipeId: "core-nope")))
     }
 
+    func testMealsShoppingListLeavesPantryStaplesOut() throws {
+        let coach = try Coach.openInMemory()
+        let meals = coach.meals()
+        _ = try meals.importRecipes(json: try starterRecipesJson())
+        // Shakshuka (serves 3) for 6, paella (serves 6) for 6: both pinned.
+        let request = mealRequest([
+            ("2026-12-05", dayMeals(breakfast: MealSlotRequest(servings: 6, tags: [], note: nil, isMealPrep: false,
+                                                               repeat: nil, pinnedRecipeId: "core-shakshuka"))),
+            ("2026-12-06", dayMeals(dinner: MealSlotRequest(servings: 6, tags: [], note: nil, isMealPrep: false,
+                                                            repeat: nil, pinnedRecipeId: "core-paella"))),
+        ])
+        let job = try meals.plan(request: request, listener: nil).wait()
+        XCTAssertEqual(job.status, .complete)
+        XCTAssertEqual(try meals.setPantryStaples(staples: ["salt", " Salt ", "olive oil"]), ["salt", "olive oil"])
+        XCTAssertEqual(try meals.pantryStaples(), ["salt", "olive oil"])
+        let list = try meals.shoppingList(jobId: job.id)
+        XCTAssertEqual(list.dates, ["2026-12-05", "2026-12-06"])
+        XCTAssertEqual(list.sections[0].section, .produce)
+        let garlic = list.sections[0].items[0]
+        // 4 cloves (shakshuka for 6) + 3 cloves (paella for 6).
+        XCTAssertEqual(garlic.name, "garlic")
+        XCTAssertEqual(garlic.amounts, [ShoppingAmount(quantity: 7.0, unit: "cloves")])
+        XCTAssertEqual(garlic.meals.map { "\($0.date) \($0.mealType) \($0.recipeTitle)" },
+                       ["2026-12-05 breakfast Shakshuka", "2026-12-06 dinner Seafood Paella"])
+        XCTAssertEqual(list.skippedStaples.map { $0.name }, ["olive oil", "salt"])
+        XCTAssertEqual(list.missingRecipes, [])
+        let sunday = try meals.shoppingList(jobId: job.id,
+                                            options: ShoppingListOptions(days: ["2026-12-06"], includeStaples: true))
+        let names = sunday.sections.flatMap { $0.items.map { $0.name } }
+        XCTAssertTrue(names.contains("olive oil") && !names.contains("eggs"), "\(names)")
+        assertNotFound(try meals.shoppingList(jobId: "no-such-job"))
+        assertInvalidArgument(try meals.shoppingList(
+            jobId: job.id, options: ShoppingListOptions(days: ["2026-12-07"], includeStaples: false)))
+        assertInvalidArgument(try meals.setPantryStaples(staples: [String(repeating: "x", count: 81)]))
+        XCTAssertEqual(try meals.pantryStaples(), ["salt", "olive oil"], "a refused list changes nothing")
+    }
+
     func testMealsStageKeepAndCleanup() throws {
         let coach = try Coach.openInMemory()
         _ = try coach.meals().importRecipes(json: try starterRecipesJson())
