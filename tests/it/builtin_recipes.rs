@@ -498,17 +498,17 @@ fn the_cli_lists_searches_and_shows_recipes() {
     );
     assert!(out.status.success());
     let v = json(&out);
-    assert_eq!(v["ok"]["total"], set.len());
-    assert_eq!(v["ok"]["recipes"].as_array().unwrap().len(), 3);
+    assert_eq!(v["total"], set.len());
+    assert_eq!(v["recipes"].as_array().unwrap().len(), 3);
     let out = run_coach(
         &["recipes", "search", "--limit", "5", &set[0].title],
         "",
         false,
     );
     assert!(out.status.success());
-    assert_eq!(json(&out)["ok"][0]["id"], set[0].id);
+    assert_eq!(json(&out)[0]["id"], set[0].id);
     let out = run_coach(&["recipes", "show", &set[0].id], "", false);
-    assert_eq!(json(&out)["ok"]["title"], set[0].title);
+    assert_eq!(json(&out)["title"], set[0].title);
     let out = run_coach(&["recipes", "show", "no-such-recipe"], "", false);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json(&out)["error"]["code"], "not_found");
@@ -519,5 +519,5 @@ fn the_cli_lists_searches_and_shows_recipes() {
         ..Child::default()
     };
     let out = run_coach_with(&["recipes", "list"], b"", &off);
-    assert_eq!(json(&out)["ok"]["total"], 0);
+    assert_eq!(json(&out)["total"], 0);
 }

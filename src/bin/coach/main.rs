@@ -50,10 +50,10 @@
 //!   `docs/meals.md`); prints `{"imported":N}` and exits 0, or the error JSON and exits 1
 //!   (nothing imported).
 //! - `coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]`: one page
-//!   of recipes (`Meals.listRecipes`; limit 20 by default) as `{"ok": {"recipes": [..], "total":
-//!   N}}`. `coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY`: the recipes
-//!   that match QUERY, best first (`Meals.searchRecipes`), as `{"ok": [..]}`. `coach recipes show
-//!   [--db PATH] ID`: `{"ok": RECIPE}`, or exit 1 with `not_found`. Without `--db` they read a new
+//!   of recipes (`Meals.listRecipes`; limit 20 by default) as `{"recipes": [..], "total": N}`.
+//!   `coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY`: the recipes that
+//!   match QUERY, best first (`Meals.searchRecipes`), as a JSON array. `coach recipes show [--db
+//!   PATH] ID`: the recipe, or exit 1 with `not_found`. Without `--db` they read a new
 //!   in-memory database: the built-in recipes. Exit 1 with the error JSON for a refused request.
 //! - Every command opens its database with the library's built-in recipes (loaded into a new
 //!   file, upgraded in an older one); `COACH_BUILTIN_RECIPES=off` opens without them.

@@ -39,17 +39,6 @@ pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
     )
 }
 
-/// Prints `{"ok": V}` for a result (exit 0), or the error JSON (exit 1).
-fn print_result<T: serde::Serialize>(r: Result<T, coachcore::CoachError>) -> ExitCode {
-    match r {
-        Ok(v) => {
-            out!("{}", serde_json::json!({ "ok": v }));
-            ExitCode::SUCCESS
-        }
-        Err(e) => print_error(&e),
-    }
-}
-
 /// A number flag, if given.
 fn number(f: &HashMap<String, &str>, flag: &str) -> Result<Option<u32>, Usage> {
     f.get(flag)
@@ -75,8 +64,8 @@ fn enum_flag<T: serde::de::DeserializeOwned>(
 }
 
 /// `coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]`: prints
-/// `{"ok": {"recipes": [...], "total": N}}` (without `--db`, a new in-memory database: the
-/// built-in recipes).
+/// `{"recipes": [...], "total": N}` (without `--db`, a new in-memory database: the built-in
+/// recipes).
 pub(crate) fn recipes_list(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let offset = number(f, "--offset")?.unwrap_or(0);
     let limit = number(f, "--limit")?.unwrap_or(20);
@@ -86,8 +75,8 @@ pub(crate) fn recipes_list(f: &HashMap<String, &str>) -> Result<ExitCode, Usage>
     })))
 }
 
-/// `coach recipes search [--db PATH] [--meal-type T] [--limit N] QUERY`: prints `{"ok":
-/// [recipes]}`, best first.
+/// `coach recipes search [--db PATH] [--meal-type T] [--limit N] QUERY`: prints the recipes found,
+/// best first, as a JSON array.
 pub(crate) fn recipes_search(f: &HashMap<String, &str>, query: &str) -> Result<ExitCode, Usage> {
     let limit = number(f, "--limit")?.unwrap_or(20);
     let meal_type = enum_flag(f, "--meal-type", "breakfast, lunch, dinner, snack, dessert")?;
@@ -97,8 +86,8 @@ pub(crate) fn recipes_search(f: &HashMap<String, &str>, query: &str) -> Result<E
     })))
 }
 
-/// `coach recipes show [--db PATH] ID`: prints `{"ok": recipe}`, or the `not_found` error JSON and
-/// exits 1.
+/// `coach recipes show [--db PATH] ID`: prints the recipe, or the `not_found` error JSON and exits
+/// 1.
 pub(crate) fn recipes_show(f: &HashMap<String, &str>, id: &str) -> Result<ExitCode, Usage> {
     Ok(print_result(open(f.get("--db")).and_then(|c| {
         c.meals().recipe(id.to_string())?.ok_or_else(|| {

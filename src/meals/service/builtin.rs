@@ -51,7 +51,10 @@ pub fn builtin_recipes() -> Result<Vec<Recipe>> {
         CORE_RECIPES_JSON_BYTES,
     )
     .map_err(|_| Error::Internal("the embedded built-in recipes do not inflate".into()))?;
-    let recipes: Vec<Recipe> = serde_json::from_slice(&json)
+    let json = std::str::from_utf8(&json)
+        .map_err(|_| Error::Internal("the embedded built-in recipes are not UTF-8".into()))?;
+    // The parser `importRecipes` uses: no second copy of the recipe deserializer in the library.
+    let recipes: Vec<Recipe> = crate::kernel::error::parse_request(json)
         .map_err(|e| Error::Internal(format!("the embedded built-in recipes do not parse: {e}")))?;
     Ok(recipes
         .into_iter()
