@@ -630,7 +630,9 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         }
         "meals.searchRecipes" => {
             let r: RecipeSearchRequest = parse_request(request)?;
-            out(coach.meals().search_recipes(r.query, r.meal_type, r.limit)?)
+            out(coach
+                .meals()
+                .search_recipes(r.query, r.meal_type, r.limit)?)
         }
         "meals.deleteRecipe" => out(coach.meals().delete_recipe(id()?)?),
         "meals.hideRecipe" => out(coach.meals().hide_recipe(id()?)?),
