@@ -165,7 +165,9 @@ pub unsafe extern "C" fn coach_open(
     })
 }
 
-/// Opens a database described by `config_json`: `{"dbPath": P, "key": K}`. `key` (optional) is
+/// Opens a database described by `config_json`: `{"dbPath": P, "key": K, "builtinRecipes": B}`.
+/// `builtinRecipes` (optional, default `true`) keeps the library's built-in recipes loaded, as
+/// `Coach.openWithOptions` does; `false` leaves them out. `key` (optional) is
 /// the 32-byte database key as 64 hexadecimal digits: the file is opened (or created) encrypted
 /// with it, as `Coach.openEncrypted` does (`wrong_key`, `database_not_encrypted`,
 /// `encryption_unavailable` in a build without the feature `encryption`; the file untouched).
@@ -490,6 +492,32 @@ struct StaplesRequest {
     staples: Vec<String>,
 }
 
+/// The request of `meals.listRecipes`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecipeListRequest {
+    #[serde(default)]
+    offset: u32,
+    limit: u32,
+    #[serde(default)]
+    source: Option<crate::meals::RecipeSource>,
+}
+
+/// The request of `meals.searchRecipes`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RecipeSearchRequest {
+    query: String,
+    #[serde(default)]
+    meal_type: Option<crate::meals::MealType>,
+    #[serde(default = "default_search_limit")]
+    limit: u32,
+}
+
+fn default_search_limit() -> u32 {
+    20
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct LimitRequest {
@@ -596,6 +624,20 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
         "meals.importRecipes" => out(coach.meals().import_recipes(request.to_string())?),
         "meals.recipe" => out(coach.meals().recipe(id()?)?),
         "meals.saveRecipe" => out(coach.meals().save_recipe(parse_request(request)?)?),
+        "meals.listRecipes" => {
+            let r: RecipeListRequest = parse_request(request)?;
+            out(coach.meals().list_recipes(r.offset, r.limit, r.source)?)
+        }
+        "meals.searchRecipes" => {
+            let r: RecipeSearchRequest = parse_request(request)?;
+            out(coach
+                .meals()
+                .search_recipes(r.query, r.meal_type, r.limit)?)
+        }
+        "meals.deleteRecipe" => out(coach.meals().delete_recipe(id()?)?),
+        "meals.hideRecipe" => out(coach.meals().hide_recipe(id()?)?),
+        "meals.unhideRecipe" => out(coach.meals().unhide_recipe(id()?)?),
+        "meals.hiddenRecipes" => out(coach.meals().hidden_recipes()?),
         "meals.stageRecipe" => out(coach.meals().stage_recipe(id()?)?),
         "meals.keepStaged" => out(coach.meals().keep_staged(id()?)?),
         "meals.cleanupStaged" => out(coach.meals().cleanup_staged()?),
@@ -728,6 +770,12 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `meals.importRecipes` | `[Recipe]` (the core registry, all or nothing) | count imported |
 /// | `meals.recipe` | `{"id": recipeId}` | `Recipe` or `null` |
 /// | `meals.saveRecipe` | `Recipe` (to the user's book; an empty `id` gets a new one) | the stored `Recipe` |
+/// | `meals.listRecipes` | `{"offset": N, "limit": 1-200, "source": "user"\|"core"\|"stage"}` (`offset` 0 and `source` user and core when left out) | `{"recipes": [Recipe], "total": N}` (hidden recipes left out) |
+/// | `meals.searchRecipes` | `{"query": text, "mealType": M, "limit": 1-100}` (`mealType` any, `limit` 20 when left out) | `[Recipe]`, best first (user and core, hidden left out) |
+/// | `meals.deleteRecipe` | `{"id": recipeId}` (a user recipe or staged copy) | `null`; `not_found` for an unknown id, `invalid_argument` for a core recipe |
+/// | `meals.hideRecipe` | `{"id": coreRecipeId}` | `null`; `not_found` for no such core recipe |
+/// | `meals.unhideRecipe` | `{"id": recipeId}` | whether it was hidden |
+/// | `meals.hiddenRecipes` | `{}` (ignored) | `[recipeId]` |
 /// | `meals.stageRecipe` | `{"id": coreRecipeId}` | the staged copy (`Recipe`, expires in 72 h unless kept); `not_found` for no such core recipe |
 /// | `meals.keepStaged` | `{"id": stagedId}` | `null`; `not_found` for no such staged copy |
 /// | `meals.cleanupStaged` | `{}` (ignored) | count of expired staged copies deleted |
@@ -1094,7 +1142,8 @@ mod tests {
 
     #[test]
     fn recipes_and_meal_plans_through_coach_call() {
-        let h = Handle::new();
+        // The starter recipes are the only ones: no built-in recipes.
+        let h = open_with(r#"{"builtinRecipes": false}"#).unwrap();
         let recipes = include_str!("../tests/data/recipes/starter.json");
         let out = call(&h, "meals.importRecipes", recipes);
         let n: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -1186,8 +1235,49 @@ mod tests {
     }
 
     #[test]
-    fn c_meals_plan_keeps_the_models_breaker() {
+    fn recipe_management_through_coach_call() {
+        let ok = |h: &Handle, method: &str, request: &str| -> serde_json::Value {
+            let out: serde_json::Value = serde_json::from_str(&call(h, method, request)).unwrap();
+            assert!(out.get("ok").is_some(), "{method}: {out}");
+            out["ok"].clone()
+        };
         let h = Handle::new();
+        let n = crate::meals::service::builtin::builtin_recipes()
+            .unwrap()
+            .len() as u64;
+        let page = ok(&h, "meals.listRecipes", r#"{"limit": 5, "source": "core"}"#);
+        assert_eq!(page["total"], n, "the built-in recipes are there on open");
+        assert_eq!(page["recipes"].as_array().unwrap().len(), 5);
+        let found = ok(&h, "meals.searchRecipes", r#"{"query": "shakshuka"}"#);
+        assert_eq!(found[0]["id"], "core-shakshuka", "{found}");
+        assert!(ok(&h, "meals.hideRecipe", r#"{"id": "core-shakshuka"}"#).is_null());
+        assert_eq!(
+            ok(&h, "meals.hiddenRecipes", "{}"),
+            serde_json::json!(["core-shakshuka"])
+        );
+        let found = ok(&h, "meals.searchRecipes", r#"{"query": "shakshuka"}"#);
+        assert_eq!(found, serde_json::json!([]));
+        assert_eq!(
+            ok(&h, "meals.unhideRecipe", r#"{"id": "core-shakshuka"}"#),
+            true
+        );
+        let out = call(&h, "meals.deleteRecipe", r#"{"id": "core-shakshuka"}"#);
+        assert!(out.contains("invalid_argument"), "{out}");
+        let out = call(&h, "meals.deleteRecipe", r#"{"id": "no-such-recipe"}"#);
+        assert!(out.contains("not_found"), "{out}");
+        let out = call(&h, "meals.listRecipes", r#"{"limit": 0}"#);
+        assert!(out.contains("invalid_argument"), "{out}");
+        let none = open_with(r#"{"builtinRecipes": false}"#).unwrap();
+        assert_eq!(
+            ok(&none, "meals.listRecipes", r#"{"limit": 5}"#)["total"],
+            0
+        );
+    }
+
+    #[test]
+    fn c_meals_plan_keeps_the_models_breaker() {
+        // The starter recipes are the only ones: no built-in recipes.
+        let h = open_with(r#"{"builtinRecipes": false}"#).unwrap();
         // SAFETY: a live handle from coach_open.
         let coach = unsafe { &(*h.0).coach };
         let recipes = include_str!("../tests/data/recipes/starter.json");

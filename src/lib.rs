@@ -42,7 +42,7 @@ pub mod capi;
 pub use db::{DataSummary, IntegrityReport, TableCount};
 pub use ffi::{
     evaluate_exercise, library_version, select_plan_schema, validate_workout_yaml, Assistant,
-    Coach, Meals, Models, Planner, Suggestions, UserData, Workouts,
+    Coach, Meals, Models, OpenOptions, Planner, Suggestions, UserData, Workouts,
 };
 pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{

@@ -1153,6 +1153,51 @@ static const char *MEAL_REQUEST =
 /* Imports the starter recipes and runs request: the import's and the plan's responses, the job, its id. */
 typedef struct { char *starter, *imported, *plan, *job, *job_id; } Planned;
 
+/* An in-memory database without the built-in recipes: the starter recipes will be the only ones. */
+static CoachHandle *open_starter_only(void) {
+    char *err = NULL;
+    CoachHandle *h = coach_open_with("{\"builtinRecipes\": false}", &err);
+    if (!h) {
+        printf("coach_open_with(builtinRecipes false) failed: %s\n", err ? err : "(no error json)");
+        coach_string_free(err);
+        exit(1);
+    }
+    return h;
+}
+
+/* The built-in recipes on open, and recipe management: list, search, hide, delete. */
+static void test_recipe_management(void) {
+    CoachHandle *h = open_memory();
+    char *page = coach_call(h, "meals.listRecipes", "{\"limit\":5,\"source\":\"core\"}");
+    char *found = coach_call(h, "meals.searchRecipes", "{\"query\":\"shakshuka\",\"limit\":5}");
+    char *hidden = coach_call(h, "meals.hideRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *ids = coach_call(h, "meals.hiddenRecipes", "{}");
+    char *found_hidden = coach_call(h, "meals.searchRecipes", "{\"query\":\"shakshuka\"}");
+    char *unhidden = coach_call(h, "meals.unhideRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *delete_core = coach_call(h, "meals.deleteRecipe", "{\"id\":\"core-shakshuka\"}");
+    char *delete_missing = coach_call(h, "meals.deleteRecipe", "{\"id\":\"no-such-recipe\"}");
+    coach_close(h);
+    CHECK(is_ok(page) && number_value(find_value(page, "ok"), "total") >= 120 &&
+          array_count(find_value(page, "recipes")) == 5, "meals.listRecipes: %.300s", page);
+    CHECK(is_ok(found) && has_kv(found, "id", "\"core-shakshuka\""), "meals.searchRecipes: %.300s", found);
+    CHECK(is_ok(hidden) && has_kv(hidden, "ok", "null"), "meals.hideRecipe: %s", hidden);
+    CHECK(is_ok(ids) && strstr(ids, "[\"core-shakshuka\"]") != NULL, "meals.hiddenRecipes: %s", ids);
+    CHECK(is_ok(found_hidden) && array_count(find_value(found_hidden, "ok")) == 0,
+          "a hidden recipe is not found: %.300s", found_hidden);
+    CHECK(is_ok(unhidden) && has_kv(unhidden, "ok", "true"), "meals.unhideRecipe: %s", unhidden);
+    CHECK(is_error(delete_core, "invalid_argument"), "deleting a core recipe: %s", delete_core);
+    CHECK(is_error(delete_missing, "not_found"), "deleting an unknown recipe: %s", delete_missing);
+    char *all[] = {page, found, hidden, ids, found_hidden, unhidden, delete_core, delete_missing};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) coach_string_free(all[i]);
+
+    /* Without the built-in recipes: none. */
+    CoachHandle *none = open_starter_only();
+    char *empty = coach_call(none, "meals.listRecipes", "{\"limit\":5}");
+    CHECK(is_ok(empty) && has_kv(empty, "total", "0"), "no built-in recipes: %s", empty);
+    coach_string_free(empty);
+    coach_close(none);
+}
+
 static Planned plan_starter(CoachHandle *h, const char *request) {
     Planned p;
     p.starter = read_file("tests/data/recipes/starter.json");
@@ -1164,7 +1209,7 @@ static Planned plan_starter(CoachHandle *h, const char *request) {
 }
 
 static void test_call_meals(void) {
-    CoachHandle *h = open_memory();
+    CoachHandle *h = open_starter_only();
     Planned p = plan_starter(h, MEAL_REQUEST);
     char *starter = p.starter, *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *read_back = job_id ? callf(h, "meals.job", "{\"id\":\"%s\"}", job_id) : NULL;
@@ -1253,7 +1298,7 @@ static const char *SHOPPING_PLAN =
     "{\"servings\":6,\"pinnedRecipeId\":\"core-paella\"}}}]}";
 
 static void test_call_shopping_list(void) {
-    CoachHandle *h = open_memory();
+    CoachHandle *h = open_starter_only();
     Planned p = plan_starter(h, SHOPPING_PLAN);
     char *imported = p.imported, *plan = p.plan, *job = p.job, *job_id = p.job_id;
     char *set = coach_call(h, "meals.setPantryStaples", "{\"staples\":[\"salt\",\" Salt \",\"olive oil\"]}");
@@ -1317,6 +1362,7 @@ int main(void) {
         {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},
         {"coach_call shopping list and pantry staples", test_call_shopping_list},
+        {"coach_call built-in recipes and recipe management", test_recipe_management},
     };
     int n = (int)(sizeof tests / sizeof tests[0]), failed = 0;
     for (int i = 0; i < n; i++) {

@@ -136,7 +136,7 @@ val asyncTests: List<Pair<String, () -> Unit>> = listOf(
         }
     },
     "async: meals().planAsync waits for the job; mealPlanEvents ends with Completed" to {
-        Coach.openInMemory().use { coach ->
+        Coach.openInMemoryWithOptions(OpenOptions(builtinRecipes = false)).use { coach ->
             coach.meals().importRecipes(starterRecipesJson())
             val request = mealRequest(listOf("2026-11-23" to dayMeals(breakfast = mealSlot(1u), dinner = mealSlot(2u))))
             val job = runBlocking { coach.meals().planAsync(request) }

@@ -1036,7 +1036,8 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
                 "2026-11-23" to dayMeals(breakfast = mealSlot(1u), dinner = mealSlot(2u, note = "something with rice")),
             ), excluded = listOf("peanut"))
             val listener = CollectingMealListener()
-            val (taskId, job) = Coach.open(path).use { coach ->
+            // The starter recipes are the only ones: no built-in recipes.
+            val (taskId, job) = Coach.openWithOptions(path, OpenOptions(builtinRecipes = false)).use { coach ->
                 eq(coach.meals().importRecipes(starter), Regex("\"id\":").findAll(starter).count().toUInt(), "imported")
                 coach.meals().plan(request, listener).use { task ->
                     check(UUID_LIKE.matches(task.id())) { task.id() }
@@ -1140,6 +1141,27 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             check(coach.meals().recipe(other.id) != null) { "the other copy stays" }
             expectThrows<CoachException.NotFound>("stage unknown") { coach.meals().stageRecipe("core-nope") }
             expectThrows<CoachException.NotFound>("keep unknown") { coach.meals().keepStaged("stage-nope") }
+        }
+    },
+    "meals: the built-in recipes are there on open; list, search, hide and delete" to {
+        Coach.openInMemory().use { coach ->
+            val meals = coach.meals()
+            val core = meals.listRecipes(0u, 5u, RecipeSource.CORE)
+            check(core.total >= 120u) { "built-in recipes: ${core.total}" }
+            eq(core.recipes.size, 5, "page size")
+            eq(meals.searchRecipes("shakshuka", null, 5u).first().id, "core-shakshuka", "search")
+            eq(meals.searchRecipes("shakshuka").first().id, "core-shakshuka", "default arguments")
+            meals.hideRecipe("core-shakshuka")
+            eq(meals.hiddenRecipes(), listOf("core-shakshuka"), "hidden")
+            eq(meals.searchRecipes("shakshuka", null, 5u), emptyList<Recipe>(), "hidden from search")
+            eq(meals.listRecipes(0u, 200u, null).total, core.total - 1u, "hidden from the list")
+            eq(meals.unhideRecipe("core-shakshuka"), true, "unhidden")
+            expectThrows<CoachException.InvalidArgument>("delete core") { meals.deleteRecipe("core-shakshuka") }
+            expectThrows<CoachException.NotFound>("delete unknown") { meals.deleteRecipe("no-such-recipe") }
+            expectThrows<CoachException.InvalidArgument>("limit 0") { meals.listRecipes(0u, 0u, null) }
+        }
+        Coach.openInMemoryWithOptions(OpenOptions(builtinRecipes = false)).use { coach ->
+            eq(coach.meals().listRecipes(0u, 5u, null).total, 0u, "without the built-in recipes")
         }
     },
     "meals: a bad request is a typed error naming the field" to {

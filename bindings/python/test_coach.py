@@ -61,6 +61,7 @@ from coachcore import (  # noqa: E402
     MealPreferences,
     MealSlotRequest,
     MealType,
+    OpenOptions,
     MealsRequest,
     ModelInfo,
     ModelOptions,
@@ -1176,7 +1177,9 @@ class CoachTest(unittest.TestCase):
 
     def test_meals_plan_without_a_model_then_confirm_log_and_history(self):
         with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
-            coach = Coach.open(os.path.join(d, "meals.sqlite3"))
+            # The starter recipes are the only ones: no built-in recipes.
+            coach = Coach.open_with_options(os.path.join(d, "meals.sqlite3"),
+                                            OpenOptions(builtin_recipes=False))
             text = starter_recipes_json()
             self.assertEqual(coach.meals().import_recipes(text), len(json.loads(text)))
             # Days out of order: the plan is in date order, meals breakfast first.
@@ -1296,6 +1299,32 @@ class CoachTest(unittest.TestCase):
             self.coach.meals().stage_recipe("core-nope")
         with self.assertRaises(CoachError.NotFound):
             self.coach.meals().keep_staged("stage-nope")
+
+    def test_built_in_recipes_and_recipe_management(self):
+        meals = self.coach.meals()
+        core = meals.list_recipes(0, 5, RecipeSource.CORE)
+        self.assertGreaterEqual(core.total, 120, "the built-in recipes are there on open")
+        self.assertEqual(len(core.recipes), 5)
+        self.assertEqual(meals.list_recipes(core.total - 1, 5, RecipeSource.CORE).recipes[0].source,
+                         RecipeSource.CORE)
+        found = meals.search_recipes("shakshuka", None, 5)
+        self.assertEqual(found[0].id, "core-shakshuka")
+        self.assertTrue(all(r.meal_types for r in meals.search_recipes("", MealType.SNACK, 10)))
+        meals.hide_recipe("core-shakshuka")
+        self.assertEqual(meals.hidden_recipes(), ["core-shakshuka"])
+        self.assertEqual(meals.search_recipes("shakshuka", None, 5), [])
+        self.assertEqual(meals.list_recipes(0, 200, None).total, core.total - 1)
+        self.assertTrue(meals.unhide_recipe("core-shakshuka"))
+        with self.assertRaises(CoachError.InvalidArgument):
+            meals.delete_recipe("core-shakshuka")
+        with self.assertRaises(CoachError.NotFound):
+            meals.delete_recipe("no-such-recipe")
+        with self.assertRaises(CoachError.NotFound):
+            meals.hide_recipe("no-such-recipe")
+        with self.assertRaises(CoachError.InvalidArgument):
+            meals.list_recipes(0, 0, None)
+        empty = Coach.open_in_memory_with_options(OpenOptions(builtin_recipes=False))
+        self.assertEqual(empty.meals().list_recipes(0, 5, None).total, 0)
 
     def test_meals_bad_requests_are_typed_errors(self):
         self.coach.meals().import_recipes(starter_recipes_json())

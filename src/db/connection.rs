@@ -103,6 +103,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0008_meal_job_leases.sql"),
     include_str!("migrations/0009_today_plans.sql"),
     include_str!("migrations/0010_recipe_steps.sql"),
+    include_str!("migrations/0011_builtin_recipes.sql"),
     include_str!("migrations/0012_pantry_staples.sql"),
 ];
 

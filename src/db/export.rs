@@ -14,6 +14,10 @@
 //! strings. The full-text index of recipes is not exported: the import rebuilds it through the
 //! table's triggers.
 //!
+//! The rows the library writes itself ([`LIBRARY_ROWS`]: the built-in recipes) are exported too,
+//! but do not make a database non-empty: an import deletes them first, with the library state of
+//! [`LIBRARY_TABLES`], so the next load of the built-in set brings this library's version.
+//!
 //! The import streams: each row is inserted as it is read, so memory does not grow with the
 //! document. It runs in one IMMEDIATE transaction with foreign keys checked at the end
 //! (`defer_foreign_keys`), so a document that breaks a constraint leaves nothing behind. It refuses
@@ -45,7 +49,7 @@ pub const EXPORT_VERSION: u32 = 1;
 /// Every table that holds the user's data, parents before children, and whether it is a
 /// `WITHOUT ROWID` table (read in primary-key order). `tests/it/data_export.rs` checks that this
 /// names every table of the schema except SQLite's own and the full-text index.
-pub const TABLES: [(&str, bool); 25] = [
+pub const TABLES: [(&str, bool); 26] = [
     ("generation_metadata", false),
     ("exercise_catalog", false),
     ("plans", false),
@@ -64,6 +68,7 @@ pub const TABLES: [(&str, bool); 25] = [
     ("assistant_audit", false),
     ("assistant_idempotency", true),
     ("recipes", false),
+    ("hidden_recipes", true),
     ("meal_history", false),
     ("meal_plan_jobs", true),
     ("workout_exercises", false),
@@ -72,6 +77,16 @@ pub const TABLES: [(&str, bool); 25] = [
     ("today_plans", false),
     ("pantry_staples", true),
 ];
+
+/// Rows the library itself writes into a table of [`TABLES`] (the built-in recipes), by table:
+/// the condition that selects them. They are exported like any row, but a database holding only
+/// them counts as empty, and an import deletes them first (the library loads its own again).
+pub const LIBRARY_ROWS: [(&str, &str); 1] = [("recipes", "builtin = 1")];
+
+/// Tables of library state, not user data (which version of a built-in set the file holds):
+/// neither exported nor imported; an import or an erase empties them, so the library loads its
+/// built-in sets again.
+pub const LIBRARY_TABLES: [&str; 1] = ["builtin_sets"];
 
 /// How many rows of each table an import inserted or an erase deleted.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, uniffi::Record)]
@@ -205,14 +220,48 @@ impl Db<'_> {
             .collect()
     }
 
+    /// Rows per table of [`TABLES`] that the user wrote (not [`LIBRARY_ROWS`]).
+    fn user_row_counts(&self) -> Result<Vec<(&'static str, u64)>> {
+        TABLES
+            .iter()
+            .map(|(table, _)| {
+                let only = LIBRARY_ROWS
+                    .iter()
+                    .find(|(t, _)| t == table)
+                    .map_or(String::new(), |(_, library)| {
+                        format!(" WHERE NOT ({library})")
+                    });
+                let n: i64 = self.conn.query_row(
+                    &format!("SELECT count(*) FROM {table}{only}"),
+                    [],
+                    |r| r.get(0),
+                )?;
+                Ok((*table, n as u64))
+            })
+            .collect()
+    }
+
+    /// Deletes the [`LIBRARY_ROWS`] and empties the [`LIBRARY_TABLES`].
+    fn clear_library_data(&self) -> Result<()> {
+        for (table, library) in LIBRARY_ROWS {
+            self.conn
+                .execute(&format!("DELETE FROM {table} WHERE {library}"), [])?;
+        }
+        for table in LIBRARY_TABLES {
+            self.conn.execute(&format!("DELETE FROM {table}"), [])?;
+        }
+        Ok(())
+    }
+
     /// Inserts the rows of an export document into this (empty) database; see the module doc.
     pub fn import_document(&self, json: &str) -> Result<DataSummary> {
         check_header(json)?;
-        if let Some((table, _)) = self.row_counts()?.into_iter().find(|(_, n)| *n > 0) {
+        if let Some((table, _)) = self.user_row_counts()?.into_iter().find(|(_, n)| *n > 0) {
             return Err(Error::DatabaseNotEmpty(format!(
                 "table {table} holds rows; import into a new database or erase this one first"
             )));
         }
+        self.clear_library_data()?;
         self.conn.pragma_update(None, "defer_foreign_keys", true)?;
         let state = ImportState {
             db: self,
@@ -259,6 +308,7 @@ impl Db<'_> {
         for (table, _) in TABLES.iter().rev() {
             self.conn.execute(&format!("DELETE FROM {table}"), [])?;
         }
+        self.clear_library_data()?;
         Ok(DataSummary::from_counts(counts))
     }
 }

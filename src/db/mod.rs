@@ -17,4 +17,6 @@ mod export;
 
 pub use cipher::{DatabaseKey, ENCRYPTION_AVAILABLE};
 pub use connection::*;
-pub use export::{DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, TABLES};
+pub use export::{
+    DataSummary, TableCount, EXPORT_FORMAT, EXPORT_VERSION, LIBRARY_ROWS, LIBRARY_TABLES, TABLES,
+};

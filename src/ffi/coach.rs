@@ -17,6 +17,28 @@ use super::meals::Meals;
 use super::suggest::Suggestions;
 use super::workout::Workouts;
 
+/// How `Coach.openWithOptions` and `Coach.openInMemoryWithOptions` open a database. Every other
+/// open uses the defaults.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct OpenOptions {
+    /// Keep the library's built-in recipes in the database (default `true`): loaded on the
+    /// first open, upgraded in place when a newer library carries a newer set (user recipes and
+    /// recipes the app imported are never touched), and loaded again after `data().importAll` or
+    /// `data().eraseAll`. `false` leaves them out: nothing is loaded or upgraded by this open
+    /// (built-in recipes an earlier open loaded stay). For tests and evaluations whose recipes
+    /// must be the only ones, on a new file.
+    #[uniffi(default = true)]
+    pub builtin_recipes: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            builtin_recipes: true,
+        }
+    }
+}
+
 /// The library's entry object: one per database file, shared freely between threads.
 ///
 /// Open it once per file (`open`, `openEncrypted`, `openInMemory`) and keep it for the app's
@@ -61,20 +83,42 @@ impl Coach {
     /// `DatabaseCorrupt` (see `data().checkIntegrity()`). Throws `Storage` if the file cannot be
     /// opened (e.g. its folder does not exist; the message never contains the path) and
     /// `InvalidArgument` for an empty path.
+    ///
+    /// The library's built-in recipes are loaded on the first open (and upgraded in place by a
+    /// newer library): see [`OpenOptions`] to leave them out.
     #[uniffi::constructor]
     pub fn open(db_path: String) -> Result<Arc<Coach>, CoachError> {
-        Ok(Arc::new(Coach::with_store(
+        Coach::open_with_options(db_path, OpenOptions::default())
+    }
+
+    /// Opens the database file at `db_path` as `open` does, with `options` (e.g. without the
+    /// built-in recipes). Throws what `open` throws.
+    #[uniffi::constructor]
+    pub fn open_with_options(
+        db_path: String,
+        options: OpenOptions,
+    ) -> Result<Arc<Coach>, CoachError> {
+        Ok(Arc::new(Coach::with_store_options(
             Store::open(db_path)?,
             Arc::new(SystemClock),
+            &options,
         )))
     }
 
-    /// Opens a private in-memory database (nothing survives the object). For previews and tests.
+    /// Opens a private in-memory database (nothing survives the object), with the built-in
+    /// recipes. For previews and tests.
     #[uniffi::constructor]
     pub fn open_in_memory() -> Result<Arc<Coach>, CoachError> {
-        Ok(Arc::new(Coach::with_store(
+        Coach::open_in_memory_with_options(OpenOptions::default())
+    }
+
+    /// Opens a private in-memory database as `openInMemory` does, with `options`.
+    #[uniffi::constructor]
+    pub fn open_in_memory_with_options(options: OpenOptions) -> Result<Arc<Coach>, CoachError> {
+        Ok(Arc::new(Coach::with_store_options(
             Store::open_in_memory()?,
             Arc::new(SystemClock),
+            &options,
         )))
     }
 
@@ -135,10 +179,23 @@ impl Coach {
 }
 
 impl Coach {
-    /// A `Coach` over an already opened store with a given clock (Rust callers and tests).
+    /// A `Coach` over an already opened store with a given clock (Rust callers and tests),
+    /// without the built-in recipes (nothing is loaded; see [`Coach::with_store_options`]).
     pub fn with_store(store: Store, clock: Arc<dyn Clock>) -> Coach {
         Coach {
             inner: Arc::new(CoachInner::new(store, clock)),
+        }
+    }
+
+    /// A `Coach` over an already opened store with a given clock and `options`: with
+    /// `builtinRecipes`, the built-in recipes are loaded now when the file holds another version
+    /// of them (a failure to load is logged, not thrown: see `docs/meals.md`).
+    pub fn with_store_options(store: Store, clock: Arc<dyn Clock>, options: &OpenOptions) -> Coach {
+        let mut inner = CoachInner::new(store, clock);
+        inner.builtin_recipes = options.builtin_recipes;
+        inner.refresh_builtin_recipes();
+        Coach {
+            inner: Arc::new(inner),
         }
     }
 }

@@ -37,6 +37,10 @@ impl UserData {
     /// Reads a document written by `exportAll` into this database, in one transaction: all of
     /// it or nothing. Returns how many rows each table received.
     ///
+    /// The library's built-in recipes do not count as rows here: they are replaced by the
+    /// document's, then loaded again in this library's version (with the open option
+    /// `builtinRecipes`).
+    ///
     /// Throws `DatabaseNotEmpty` when the database holds any row (import into a new file, or call
     /// `eraseAll` first), and `InvalidArgument` (nothing imported) for a document over
     /// 256 MiB, of another format or version, with an unknown table or column, a value a column
@@ -44,14 +48,20 @@ impl UserData {
     /// never a value. `ReadOnly` and `DatabaseCorrupt` as for every write.
     pub fn import_all(&self, document: &str) -> Result<DataSummary, CoachError> {
         check_json(document, &Caps::EXPORT)?;
-        Ok(self.store.import_data(document)?)
+        let summary = self.store.import_data(document)?;
+        self.refresh_builtin_recipes();
+        Ok(summary)
     }
 
     /// Deletes every row of every table in one transaction (the schema stays; the file is then
     /// like a new one), with freed pages overwritten and the write-ahead log truncated. Returns
     /// how many rows each table lost. Irreversible: export first if the user may want the data.
+    /// The built-in recipes are loaded again afterwards (with the open option `builtinRecipes`),
+    /// as on a new file.
     pub fn erase_all(&self) -> Result<DataSummary, CoachError> {
-        Ok(self.store.erase_all_data()?)
+        let summary = self.store.erase_all_data()?;
+        self.refresh_builtin_recipes();
+        Ok(summary)
     }
 
     /// Checks the whole database file for damage (SQLite's `integrity_check`: it reads every page,

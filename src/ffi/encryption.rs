@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::db::{DatabaseKey, Store, ENCRYPTION_AVAILABLE};
 use crate::ffi::data::UserData;
+use crate::ffi::OpenOptions;
 use crate::kernel::clock::SystemClock;
 use crate::kernel::error::CoachError;
 use crate::Coach;
@@ -64,9 +65,19 @@ impl UserData {
 impl Coach {
     /// [`Coach::open_encrypted`] with a key already made.
     pub fn open_with_key(db_path: String, key: &DatabaseKey) -> Result<Arc<Coach>, CoachError> {
-        Ok(Arc::new(Coach::with_store(
+        Coach::open_with_key_options(db_path, key, &OpenOptions::default())
+    }
+
+    /// [`Coach::open_with_key`] with `options`.
+    pub fn open_with_key_options(
+        db_path: String,
+        key: &DatabaseKey,
+        options: &OpenOptions,
+    ) -> Result<Arc<Coach>, CoachError> {
+        Ok(Arc::new(Coach::with_store_options(
             Store::open_encrypted(db_path, key)?,
             Arc::new(SystemClock),
+            options,
         )))
     }
 }
@@ -91,8 +102,9 @@ pub fn encryption_available() -> bool {
     ENCRYPTION_AVAILABLE
 }
 
-/// The configuration of the C API's `coach_open_with`: `{"dbPath": P, "key": K}`, both optional;
-/// `key` is 64 hexadecimal digits.
+/// The configuration of the C API's `coach_open_with`: `{"dbPath": P, "key": K,
+/// "builtinRecipes": B}`, all optional; `key` is 64 hexadecimal digits, `builtinRecipes` as in
+/// [`OpenOptions`] (default `true`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OpenConfig {
@@ -100,6 +112,12 @@ pub struct OpenConfig {
     db_path: Option<String>,
     #[serde(default)]
     key: Option<String>,
+    #[serde(default = "yes")]
+    builtin_recipes: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The request of the C API's `data.rekey`: `{"key": K}`, the new key as 64 hexadecimal digits.
@@ -123,14 +141,19 @@ impl Coach {
     /// `coach_open_with`: a file (encrypted with `key` if given), or an in-memory database
     /// without `dbPath` (a key is then refused: nothing would be encrypted).
     pub fn open_config(config: OpenConfig) -> Result<Arc<Coach>, CoachError> {
+        let options = OpenOptions {
+            builtin_recipes: config.builtin_recipes,
+        };
         match (config.db_path, config.key) {
-            (None, None) => Coach::open_in_memory(),
+            (None, None) => Coach::open_in_memory_with_options(options),
             (None, Some(_)) => Err(crate::kernel::error::Error::InvalidArgument(
                 "a key needs a dbPath (an in-memory database is not encrypted)".into(),
             )
             .into()),
-            (Some(path), None) => Coach::open(path),
-            (Some(path), Some(key)) => Coach::open_with_key(path, &DatabaseKey::from_hex(&key)?),
+            (Some(path), None) => Coach::open_with_options(path, options),
+            (Some(path), Some(key)) => {
+                Coach::open_with_key_options(path, &DatabaseKey::from_hex(&key)?, &options)
+            }
         }
     }
 }

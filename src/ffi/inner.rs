@@ -21,6 +21,9 @@ pub struct CoachInner {
     model: RwLock<Option<SharedModel>>,
     /// The cancel tokens of the tasks started through this `Coach` (cancelled by `shutdown`).
     tasks: Mutex<Vec<Weak<CancelToken>>>,
+    /// The built-in recipes are kept loaded (the open option `builtinRecipes`): loaded on open
+    /// and again after `data().importAll` and `data().eraseAll`.
+    pub(crate) builtin_recipes: bool,
 }
 
 impl std::fmt::Debug for CoachInner {
@@ -68,6 +71,21 @@ impl CoachInner {
             ai: RwLock::new(None),
             model: RwLock::new(None),
             tasks: Mutex::new(Vec::new()),
+            builtin_recipes: false,
+        }
+    }
+
+    /// Loads the built-in recipes when this `Coach` keeps them and the file holds another
+    /// version. A failure (a read-only or damaged file, a full disk) is logged and leaves the
+    /// recipes as they were: the next open tries again.
+    pub(crate) fn refresh_builtin_recipes(&self) {
+        if !self.builtin_recipes {
+            return;
+        }
+        if let Err(e) =
+            crate::meals::service::builtin::ensure_builtin_recipes(&self.store, &*self.clock)
+        {
+            log::warn!(target: "coachcore::meals", "the built-in recipes were not loaded: {e}");
         }
     }
 

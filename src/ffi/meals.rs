@@ -1,4 +1,4 @@
-//! [`Meals`] (spec 003): recipes (import, save, read, stage, keep,
+//! [`Meals`] (spec 003): recipes (import, save, read, list, search, delete, hide, stage, keep,
 //! cleanup), plan jobs with a listener and a task handle, job reads, the meal history (confirm
 //! a plan, log a meal), shopping lists and pantry staples. Each method delegates to
 //! `meals::service`.
@@ -15,7 +15,7 @@ use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel};
 use crate::meals::model::{
     JobStatus, MealHistoryEntry, MealLog, MealPlanEvent, MealPlanJob, MealPlanRequest,
-    MealPlanResult, Recipe,
+    MealPlanResult, MealType, Recipe, RecipePage, RecipeSource,
 };
 use crate::meals::service::jobs::{self, JobLease, PlanSink};
 use crate::meals::service::plan::{PlanEnv, PlanSettings};
@@ -71,8 +71,8 @@ impl MealPlanTask {
     }
 }
 
-/// Meals, from `Coach.meals()`: the recipe book (core recipes imported by the app, the user's
-/// own, staged copies), meal plans run as stored jobs with a listener and a task handle, and the
+/// Meals, from `Coach.meals()`: the recipe book (core recipes: the library's built-in ones and
+/// any the app imports; the user's own; staged copies), meal plans run as stored jobs with a listener and a task handle, and the
 /// meal log (confirmed plans and meals eaten, which later plans avoid repeating).
 #[derive(uniffi::Object)]
 pub struct Meals {
@@ -182,9 +182,69 @@ impl Meals {
         )?)
     }
 
-    /// The recipe with `id` (user, core or staged), or `None`.
+    /// The recipe with `id` (user, core or staged, hidden or not), or `None`.
     pub fn recipe(&self, id: String) -> Result<Option<Recipe>, CoachError> {
         Ok(service::recipe(&self.store, &id)?)
+    }
+
+    /// One page of the recipe book: `limit` (1 to 200) recipes from `offset`, of `source` (`None`:
+    /// user and core recipes; `stage` lists the staged copies), hidden ones left out; user recipes
+    /// first, then by title. `total` counts the whole list, for paging. Throws `InvalidArgument`
+    /// for a `limit` out of range.
+    #[uniffi::method(default(source = None))]
+    pub fn list_recipes(
+        &self,
+        offset: u32,
+        limit: u32,
+        source: Option<RecipeSource>,
+    ) -> Result<RecipePage, CoachError> {
+        Ok(service::list_recipes(&self.store, source, offset, limit)?)
+    }
+
+    /// Searches user and core recipes (the built-in ones included, hidden ones left out) for
+    /// `query`'s words in titles, descriptions, tags and ingredients, as a plan's candidate search
+    /// does: recipes with every word first, then with any (user recipes before core ones, then by
+    /// relevance); `no X` or `without X` leaves out recipes with X among their ingredients. Of
+    /// `mealType` only when given; at most `limit` (1 to 100). A query without words lists every
+    /// recipe. Throws `InvalidArgument` for a `limit` out of range or a query over 300
+    /// characters.
+    #[uniffi::method(default(meal_type = None, limit = 20))]
+    pub fn search_recipes(
+        &self,
+        query: String,
+        meal_type: Option<MealType>,
+        limit: u32,
+    ) -> Result<Vec<Recipe>, CoachError> {
+        Ok(service::search_recipes(
+            &self.store,
+            &query,
+            meal_type,
+            limit,
+        )?)
+    }
+
+    /// Deletes a recipe of the user's book (or a staged copy). Throws `NotFound` for an unknown
+    /// id and `InvalidArgument` for a core recipe (use `hideRecipe`). The meal history keeps the
+    /// meals eaten.
+    pub fn delete_recipe(&self, id: String) -> Result<(), CoachError> {
+        Ok(service::delete_recipe(&self.store, &id)?)
+    }
+
+    /// Hides a core recipe (built-in or imported) for this user: searches and plans leave it out
+    /// until `unhideRecipe`; it stays hidden when a newer library upgrades the built-in set.
+    /// Hiding it again does nothing. Throws `NotFound` for an id that names no core recipe.
+    pub fn hide_recipe(&self, id: String) -> Result<(), CoachError> {
+        Ok(service::hide_recipe(&self.store, &*self.clock, &id)?)
+    }
+
+    /// Shows a hidden recipe again; returns whether it was hidden.
+    pub fn unhide_recipe(&self, id: String) -> Result<bool, CoachError> {
+        Ok(service::unhide_recipe(&self.store, &id)?)
+    }
+
+    /// The ids of the hidden recipes, in id order (read each with `recipe`).
+    pub fn hidden_recipes(&self) -> Result<Vec<String>, CoachError> {
+        Ok(service::hidden_recipes(&self.store)?)
     }
 
     /// Stages a user-owned copy of a core recipe; it expires 72 h from now unless kept. Returns

@@ -20,7 +20,7 @@ mod workout;
 
 pub use crate::suggest::service::SuggestionProgressListener;
 pub use assistant::{Assistant, AssistantListener, AssistantTask, Planner};
-pub use coach::{library_version, select_plan_schema, Coach};
+pub use coach::{library_version, select_plan_schema, Coach, OpenOptions};
 pub use data::UserData;
 pub use encryption::encryption_available;
 #[cfg(feature = "llama")]

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 pub enum RecipeSource {
     /// The user's recipe book (saved one by one by the app).
     User,
-    /// The stock registry the app imports in bulk.
+    /// The core registry: the library's built-in recipes (loaded on open) and any the app
+    /// imports in bulk.
     Core,
     /// A user-owned copy of a core recipe made when a plan picked it; it expires 72 h after it was
     /// made unless the app keeps it.
@@ -215,6 +216,16 @@ pub struct Recipe {
 
 fn core_source() -> RecipeSource {
     RecipeSource::Core
+}
+
+/// One page of a recipe list (`Meals.listRecipes`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct RecipePage {
+    /// The recipes of the page, in list order.
+    pub recipes: Vec<Recipe>,
+    /// How many recipes the list holds in all (every page).
+    pub total: u32,
 }
 
 /// The user's standing preferences for a plan.

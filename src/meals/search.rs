@@ -154,6 +154,28 @@ pub fn candidate_query(
     }
 }
 
+/// An app's recipe search ([`crate::meals::service::search_recipes`]): the words of `text` as a
+/// note's terms (every include term, then any of them; `no X` leaves out recipes with X), of one
+/// meal type or any, at most `limit` recipes. Text without terms matches every recipe.
+pub fn text_query(text: &str, meal_type: Option<MealType>, limit: usize) -> CandidateQuery {
+    let (include, avoid) = note_terms(Some(text));
+    let mut tiers = fts_tiers(&[], Some(text));
+    if !include.is_empty() {
+        // The tier without a text condition would return recipes the text does not name.
+        tiers.pop();
+    }
+    CandidateQuery {
+        tiers,
+        meal_type_bit: meal_type.map_or((1 << MealType::ALL.len()) - 1, MealType::bit),
+        diet_bits: 0,
+        excluded: exclusion_terms(&avoid),
+        exclude_ids: Vec::new(),
+        max_prep_minutes: None,
+        max_cook_minutes: None,
+        limit,
+    }
+}
+
 /// Lowercase alphanumeric words of `s`.
 pub fn words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric())

@@ -1,7 +1,8 @@
 //! Meal planning (spec 003): recipes of every source with their full-text index, candidate
-//! search, staged copies, the meal history and meal-plan jobs. Schema:
-//! `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`; recipes' steps
-//! and nutrition: `0010_recipe_steps.sql`; pantry staples: `0012_pantry_staples.sql`). The search
+//! search, staged copies, the built-in set and the hidden list, the meal history and meal-plan
+//! jobs. Schema: `migrations/0005_meals.sql` (jobs' owners and leases: `0008_meal_job_leases.sql`;
+//! recipes' steps and nutrition: `0010_recipe_steps.sql`; built-in recipes, their version and the
+//! hidden list: `0011_builtin_recipes.sql`; pantry staples: `0012_pantry_staples.sql`). The search
 //! rules are `meals::search`; this file only runs them.
 
 use rusqlite::{params, OptionalExtension, Row};
@@ -94,15 +95,35 @@ impl Db<'_> {
     /// Inserts `recipe`, or updates the recipe with its id when that one has the same source.
     /// Fails with `InvalidArgument` when the id belongs to a recipe of another source.
     pub fn upsert_recipe(&self, recipe: &Recipe, now_ms: i64) -> Result<()> {
+        if !self.upsert_recipe_row(recipe, false, now_ms)? {
+            return Err(Error::InvalidArgument(
+                "recipe id is taken by a recipe of another source".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Inserts a recipe of the library's built-in set (source `core`, `builtin = 1`), or updates
+    /// the built-in recipe with its id. Returns false, changing nothing, when the id belongs to
+    /// any other recipe (a user recipe, a staged copy, a core recipe the app imported): that one
+    /// wins.
+    pub fn upsert_builtin_recipe(&self, recipe: &Recipe, now_ms: i64) -> Result<bool> {
+        self.upsert_recipe_row(recipe, true, now_ms)
+    }
+
+    /// The upsert of both: an update needs the same source, and a built-in row is only ever
+    /// replaced by a built-in one (an import over a built-in id takes the row over). A built-in
+    /// row loaded again unchanged keeps its `updated_ms` (when its content last changed).
+    fn upsert_recipe_row(&self, recipe: &Recipe, builtin: bool, now_ms: i64) -> Result<bool> {
         let n = self
             .conn
             .prepare_cached(
                 "INSERT INTO recipes (id, source, title, description, meal_types, diets, diet_mask,
                      tags_json, ingredients_json, ingredient_text, prep_minutes, cook_minutes,
-                     servings, origin_id, expires_ms, steps_json, nutrition_json, created_ms,
-                     updated_ms)
+                     servings, origin_id, expires_ms, steps_json, nutrition_json, builtin,
+                     created_ms, updated_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?17,
-                     ?18, ?16, ?16)
+                     ?18, ?19, ?16, ?16)
                  ON CONFLICT (id) DO UPDATE SET title = excluded.title,
                      description = excluded.description, meal_types = excluded.meal_types,
                      diets = excluded.diets, diet_mask = excluded.diet_mask,
@@ -110,8 +131,22 @@ impl Db<'_> {
                      ingredient_text = excluded.ingredient_text,
                      prep_minutes = excluded.prep_minutes, cook_minutes = excluded.cook_minutes,
                      servings = excluded.servings, steps_json = excluded.steps_json,
-                     nutrition_json = excluded.nutrition_json, updated_ms = excluded.updated_ms
-                 WHERE recipes.source = excluded.source",
+                     nutrition_json = excluded.nutrition_json, builtin = excluded.builtin,
+                     updated_ms = CASE WHEN excluded.builtin = 1 AND recipes.builtin = 1
+                         AND recipes.title IS excluded.title
+                         AND recipes.description IS excluded.description
+                         AND recipes.meal_types IS excluded.meal_types
+                         AND recipes.diets IS excluded.diets
+                         AND recipes.tags_json IS excluded.tags_json
+                         AND recipes.ingredients_json IS excluded.ingredients_json
+                         AND recipes.prep_minutes IS excluded.prep_minutes
+                         AND recipes.cook_minutes IS excluded.cook_minutes
+                         AND recipes.servings IS excluded.servings
+                         AND recipes.steps_json IS excluded.steps_json
+                         AND recipes.nutrition_json IS excluded.nutrition_json
+                         THEN recipes.updated_ms ELSE excluded.updated_ms END
+                 WHERE recipes.source = excluded.source
+                   AND (excluded.builtin = 0 OR recipes.builtin = 1)",
             )?
             .execute(params![
                 recipe.id,
@@ -132,13 +167,128 @@ impl Db<'_> {
                 now_ms,
                 json(&recipe.steps),
                 recipe.nutrition.as_ref().map(json),
+                builtin,
             ])?;
-        if n == 0 {
-            return Err(Error::InvalidArgument(
-                "recipe id is taken by a recipe of another source".into(),
-            ));
-        }
+        Ok(n == 1)
+    }
+
+    /// Deletes the built-in recipes whose id is not in `keep`. Returns how many.
+    pub fn delete_builtin_recipes_except(&self, keep: &[&str]) -> Result<u32> {
+        let n = self
+            .conn
+            .prepare_cached(
+                "DELETE FROM recipes WHERE builtin = 1
+                    AND id NOT IN (SELECT value FROM json_each(?1))",
+            )?
+            .execute([json(&keep)])?;
+        Ok(n as u32)
+    }
+
+    /// Deletes the built-in recipe `id`, if it is one. Returns whether it was.
+    pub fn delete_builtin_recipe(&self, id: &str) -> Result<bool> {
+        let n = self
+            .conn
+            .prepare_cached("DELETE FROM recipes WHERE id = ?1 AND builtin = 1")?
+            .execute([id])?;
+        Ok(n == 1)
+    }
+
+    /// The version of the built-in set `name` the file holds, if any.
+    pub fn builtin_set_version(&self, name: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT version FROM builtin_sets WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Records that the file holds `version` of the built-in set `name`.
+    pub fn set_builtin_set_version(&self, name: &str, version: &str, now_ms: i64) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO builtin_sets (name, version, loaded_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (name) DO UPDATE SET version = excluded.version,
+                     loaded_ms = excluded.loaded_ms",
+            )?
+            .execute(params![name, version, now_ms])?;
         Ok(())
+    }
+
+    /// How many built-in recipes are stored.
+    pub fn builtin_recipe_count(&self) -> Result<u32> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT count(*) FROM recipes WHERE builtin = 1")?
+            .query_row([], |r| r.get(0))?)
+    }
+
+    /// One page of recipes that are not hidden: of `source`, or user and core recipes when
+    /// `None`; user recipes first, then by title (case-insensitive) and id. Returns the page and
+    /// how many there are in all.
+    pub fn recipe_page(
+        &self,
+        source: Option<RecipeSource>,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(Vec<Recipe>, u32)> {
+        const WHERE: &str = "(?1 IS NULL AND r.source <> 'stage' OR r.source = ?1)
+             AND r.id NOT IN (SELECT recipe_id FROM hidden_recipes)";
+        let source = source.map(RecipeSource::as_str);
+        let total: u32 = self
+            .conn
+            .prepare_cached(&format!("SELECT count(*) FROM recipes AS r WHERE {WHERE}"))?
+            .query_row([source], |r| r.get(0))?;
+        let recipes = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {RECIPE_COLUMNS} FROM recipes AS r WHERE {WHERE}
+                  ORDER BY r.source = 'core', r.title COLLATE NOCASE, r.id LIMIT ?2 OFFSET ?3"
+            ))?
+            .query_map(params![source, limit, offset], recipe_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok((recipes, total))
+    }
+
+    /// Deletes the recipe `id` when its source is one of `sources`. Returns whether it did.
+    pub fn delete_recipe(&self, id: &str, sources: &[RecipeSource]) -> Result<bool> {
+        let sources: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
+        let n = self
+            .conn
+            .prepare_cached(
+                "DELETE FROM recipes WHERE id = ?1
+                    AND source IN (SELECT value FROM json_each(?2))",
+            )?
+            .execute(params![id, json(&sources)])?;
+        Ok(n == 1)
+    }
+
+    /// Adds `id` to the hidden list (kept as it was when already there).
+    pub fn hide_recipe(&self, id: &str, now_ms: i64) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO hidden_recipes (recipe_id, hidden_ms) VALUES (?1, ?2)
+                 ON CONFLICT (recipe_id) DO NOTHING",
+            )?
+            .execute(params![id, now_ms])?;
+        Ok(())
+    }
+
+    /// Removes `id` from the hidden list. Returns whether it was there.
+    pub fn unhide_recipe(&self, id: &str) -> Result<bool> {
+        let n = self
+            .conn
+            .prepare_cached("DELETE FROM hidden_recipes WHERE recipe_id = ?1")?
+            .execute([id])?;
+        Ok(n == 1)
+    }
+
+    /// The hidden recipe ids, in id order.
+    pub fn hidden_recipe_ids(&self) -> Result<Vec<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT recipe_id FROM hidden_recipes ORDER BY recipe_id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?)
     }
 
     /// The recipe with `id` (any source), or `None`.
@@ -218,7 +368,8 @@ impl Db<'_> {
         let t = arg(V::Integer(q.meal_type_bit));
         let d = arg(V::Integer(q.diet_bits));
         sql.push_str(&format!(
-            "r.meal_types & {t} <> 0 AND r.diet_mask & {d} = {d} AND r.source <> 'stage'"
+            "r.meal_types & {t} <> 0 AND r.diet_mask & {d} = {d} AND r.source <> 'stage'
+             AND r.id NOT IN (SELECT recipe_id FROM hidden_recipes)"
         ));
         for term in &q.excluded {
             let p = arg(V::Text(term.clone()));

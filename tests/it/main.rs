@@ -16,6 +16,7 @@ mod assistant_apply;
 mod assistant_code_wins;
 mod assistant_pipeline;
 mod assistant_validate;
+mod builtin_recipes;
 mod cli;
 mod coach;
 mod concurrency;

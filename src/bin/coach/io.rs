@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use coachcore::kernel::error::ErrorJson;
-use coachcore::{Coach, CoachError, SchemaVersion};
+use coachcore::{Coach, CoachError, OpenOptions, SchemaVersion};
 
 /// A usage error: the message printed with the usage text.
 pub(crate) struct Usage(pub(crate) String);
@@ -120,11 +120,28 @@ pub(crate) fn days_per_week(f: &HashMap<String, &str>) -> Result<Option<u32>, Us
         .transpose()
 }
 
+/// The environment variable that leaves the built-in recipes out: `COACH_BUILTIN_RECIPES=off`.
+const BUILTIN_VARIABLE: &str = "COACH_BUILTIN_RECIPES";
+
+/// The open options: the built-in recipes unless `COACH_BUILTIN_RECIPES` is `off`, `0` or
+/// `false`.
+fn open_options() -> OpenOptions {
+    let off = std::env::var(BUILTIN_VARIABLE).is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "off" | "0" | "false"
+        )
+    });
+    OpenOptions {
+        builtin_recipes: !off,
+    }
+}
+
 /// The database of `--db` ([`open_file`]), or an in-memory one without `--db`.
 pub(crate) fn open(db: Option<&&str>) -> Result<Arc<Coach>, CoachError> {
     match db {
         Some(path) => open_file(path),
-        None => Coach::open_in_memory(),
+        None => Coach::open_in_memory_with_options(open_options()),
     }
 }
 
@@ -136,9 +153,9 @@ pub(crate) fn open_file(path: &str) -> Result<Arc<Coach>, CoachError> {
         Some(hex) => {
             let hex = hex.to_str().unwrap_or_default();
             let key = coachcore::db::DatabaseKey::from_hex(hex).map_err(CoachError::from)?;
-            Coach::open_with_key(path.to_string(), &key)
+            Coach::open_with_key_options(path.to_string(), &key, &open_options())
         }
-        None => Coach::open(path.to_string()),
+        None => Coach::open_with_options(path.to_string(), open_options()),
     }
 }
 

@@ -49,6 +49,14 @@
 //! - `coach recipes import --db PATH`: a JSON array of recipes on stdin (the format of
 //!   `docs/meals.md`); prints `{"imported":N}` and exits 0, or the error JSON and exits 1
 //!   (nothing imported).
+//! - `coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]`: one page
+//!   of recipes (`Meals.listRecipes`; limit 20 by default) as `{"recipes": [..], "total": N}`.
+//!   `coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY`: the recipes that
+//!   match QUERY, best first (`Meals.searchRecipes`), as a JSON array. `coach recipes show [--db
+//!   PATH] ID`: the recipe, or exit 1 with `not_found`. Without `--db` they read a new
+//!   in-memory database: the built-in recipes. Exit 1 with the error JSON for a refused request.
+//! - Every command opens its database with the library's built-in recipes (loaded into a new
+//!   file, upgraded in an older one); `COACH_BUILTIN_RECIPES=off` opens without them.
 //! - `coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]`: a meal-plan job
 //!   (spec 003). Prints each `progress` event as one JSON line, then the `completed` or `failed`
 //!   event with the job envelope under `"job"`; exit 0 when completed, 1 when failed or the
@@ -142,6 +150,9 @@ const USAGE: &str = "usage:
   coach ops undo --db PATH REQUEST_ID
   coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
+  coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]
+  coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY
+  coach recipes show [--db PATH] RECIPE_ID
   coach meals plan --db PATH --request FILE [--script FILE] [--model GGUF]
   coach meals shopping-list --db PATH --job JOB_ID [--days YYYY-MM-DD,...] [--all]
   coach meals staples --db PATH [--set NAME,NAME,...]
@@ -151,7 +162,8 @@ const USAGE: &str = "usage:
   coach workout log --db PATH [--performed-at-ms MS]   (a performed workout, YAML or JSON, on stdin)
   coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]
   coach demo [--db PATH] [--model GGUF]
-environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)";
+environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)
+             COACH_BUILTIN_RECIPES=off opens without the built-in recipes";
 
 /// Prints one line on stdout; never panics. After a failed write nothing more is printed.
 macro_rules! out {
@@ -245,6 +257,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             )
         }
         ["recipes", "import", rest @ ..] => meals::recipes_import(&flags(rest, &["--db"])?),
+        ["recipes", "list", rest @ ..] => {
+            meals::recipes_list(&flags(rest, &["--db", "--offset", "--limit", "--source"])?)
+        }
+        ["recipes", "search", rest @ ..] => {
+            let (query, rest) = last_argument(rest, "recipes search needs a query")?;
+            meals::recipes_search(&flags(rest, &["--db", "--meal-type", "--limit"])?, query)
+        }
+        ["recipes", "show", rest @ ..] => {
+            let (id, rest) = last_argument(rest, "recipes show needs a recipe id")?;
+            meals::recipes_show(&flags(rest, &["--db"])?, id)
+        }
         ["meals", "plan", rest @ ..] => {
             meals::meals_plan(&flags(rest, &["--db", "--request", "--script", "--model"])?)
         }
@@ -279,6 +302,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         _ => Err(Usage("unknown command".into())),
+    }
+}
+
+/// The last argument (one that is not a flag) and the ones before it.
+fn last_argument<'a, 'b>(
+    args: &'b [&'a str],
+    missing: &str,
+) -> Result<(&'a str, &'b [&'a str]), Usage> {
+    match args.split_last() {
+        Some((last, rest)) if !last.starts_with("--") => Ok((*last, rest)),
+        _ => Err(Usage(missing.into())),
     }
 }
 

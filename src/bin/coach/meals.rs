@@ -1,6 +1,6 @@
-//! `coach recipes import`, `coach meals plan`, `coach meals shopping-list` and `coach meals
-//! staples`: the recipe store, meal-plan jobs, shopping lists and pantry staples (spec 003,
-//! issue 24) over the public API.
+//! `coach recipes import|list|search|show`, `coach meals plan`, `coach meals shopping-list` and
+//! `coach meals staples`: the recipe store, meal-plan jobs, shopping lists and pantry staples
+//! (spec 003, issue 24) over the public API.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -37,6 +37,63 @@ pub(crate) fn recipes_import(f: &HashMap<String, &str>) -> Result<ExitCode, Usag
             Err(e) => print_error(&e),
         },
     )
+}
+
+/// A number flag, if given.
+fn number(f: &HashMap<String, &str>, flag: &str) -> Result<Option<u32>, Usage> {
+    f.get(flag)
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| Usage(format!("{flag}: a whole number")))
+        })
+        .transpose()
+}
+
+/// `--source user|core|stage` or `--meal-type breakfast|...`: a value of a JSON enum.
+fn enum_flag<T: serde::de::DeserializeOwned>(
+    f: &HashMap<String, &str>,
+    flag: &str,
+    values: &str,
+) -> Result<Option<T>, Usage> {
+    f.get(flag)
+        .map(|v| {
+            serde_json::from_value(serde_json::Value::String(v.to_string()))
+                .map_err(|_| Usage(format!("{flag}: one of {values}")))
+        })
+        .transpose()
+}
+
+/// `coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]`: prints
+/// `{"recipes": [...], "total": N}` (without `--db`, a new in-memory database: the built-in
+/// recipes).
+pub(crate) fn recipes_list(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
+    let offset = number(f, "--offset")?.unwrap_or(0);
+    let limit = number(f, "--limit")?.unwrap_or(20);
+    let source = enum_flag(f, "--source", "user, core, stage")?;
+    Ok(print_result(open(f.get("--db")).and_then(|c| {
+        c.meals().list_recipes(offset, limit, source)
+    })))
+}
+
+/// `coach recipes search [--db PATH] [--meal-type T] [--limit N] QUERY`: prints the recipes found,
+/// best first, as a JSON array.
+pub(crate) fn recipes_search(f: &HashMap<String, &str>, query: &str) -> Result<ExitCode, Usage> {
+    let limit = number(f, "--limit")?.unwrap_or(20);
+    let meal_type = enum_flag(f, "--meal-type", "breakfast, lunch, dinner, snack, dessert")?;
+    Ok(print_result(open(f.get("--db")).and_then(|c| {
+        c.meals()
+            .search_recipes(query.to_string(), meal_type, limit)
+    })))
+}
+
+/// `coach recipes show [--db PATH] ID`: prints the recipe, or the `not_found` error JSON and exits
+/// 1.
+pub(crate) fn recipes_show(f: &HashMap<String, &str>, id: &str) -> Result<ExitCode, Usage> {
+    Ok(print_result(open(f.get("--db")).and_then(|c| {
+        c.meals().recipe(id.to_string())?.ok_or_else(|| {
+            coachcore::kernel::error::Error::NotFound("no recipe with that id".into()).into()
+        })
+    })))
 }
 
 /// Prints `progress` events as JSON lines as they come; keeps the last event for the final line.

@@ -4,11 +4,13 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `mod.rs` | recipes and the meal history |
+//! | `mod.rs` | recipes (import, save, list, search, delete, hide) and the meal history |
+//! | [`builtin`] | the built-in recipes: the embedded set, loaded and upgraded on open |
 //! | [`plan`] | planning a request slot by slot (search, model or fallback, staging) |
 //! | [`jobs`] | plan jobs: the persisted status, events, cancellation, interrupted runners |
 //! | [`shopping`] | shopping lists of finished plans, pantry staples |
 
+pub mod builtin;
 pub mod jobs;
 pub mod plan;
 pub mod shopping;
@@ -18,7 +20,9 @@ use crate::kernel::clock::Clock;
 use crate::kernel::error::{Error, Result};
 use crate::kernel::ids::IdGenerator;
 
-use super::model::{MealHistoryEntry, MealLog, MealPlanResult, Recipe, RecipeSource};
+use super::model::{
+    MealHistoryEntry, MealLog, MealPlanResult, MealType, Recipe, RecipePage, RecipeSource,
+};
 use super::score::history_id;
 use super::search::primary_protein;
 use super::validate;
@@ -69,7 +73,8 @@ pub fn import_recipes(store: &Store, clock: &dyn Clock, recipes: Vec<Recipe>) ->
 }
 
 /// Saves a recipe to the user's book (new, or replacing the user recipe with its id); an empty id
-/// gets a new one. Returns the stored recipe.
+/// gets a new one. A built-in recipe with the id gives way: the user's recipe replaces it, and
+/// later loads of the built-in set skip that id. Returns the stored recipe.
 pub fn save_recipe(
     store: &Store,
     clock: &dyn Clock,
@@ -84,8 +89,100 @@ pub fn save_recipe(
     recipe.origin_id = None;
     recipe.expires_ms = None;
     let now = clock.now_ms();
-    store.write(|db| db.upsert_recipe(&recipe, now))?;
+    store.write(|db| {
+        db.delete_builtin_recipe(&recipe.id)?;
+        db.upsert_recipe(&recipe, now)
+    })?;
     Ok(recipe)
+}
+
+/// Recipes per page, at most.
+pub const MAX_PAGE: u32 = 200;
+/// Search results, at most.
+pub const MAX_SEARCH_RESULTS: u32 = 100;
+/// Characters of a search text, at most.
+const MAX_QUERY_CHARS: usize = 300;
+
+/// One page of the recipes that are not hidden: of `source`, or user and core recipes when
+/// `None`; user recipes first, then by title. `limit` 1 to [`MAX_PAGE`].
+pub fn list_recipes(
+    store: &Store,
+    source: Option<RecipeSource>,
+    offset: u32,
+    limit: u32,
+) -> Result<RecipePage> {
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(Error::InvalidArgument(format!(
+            "limit must be 1 to {MAX_PAGE}"
+        )));
+    }
+    let (recipes, total) = store.read(|db| db.recipe_page(source, offset, limit))?;
+    Ok(RecipePage { recipes, total })
+}
+
+/// Searches user and core recipes (hidden ones left out) with the candidate search's full-text
+/// index: every word of `text` first, then any of them (`meals::search::text_query`), of
+/// `meal_type` or any, best first, at most `limit` (1 to [`MAX_SEARCH_RESULTS`]).
+pub fn search_recipes(
+    store: &Store,
+    text: &str,
+    meal_type: Option<MealType>,
+    limit: u32,
+) -> Result<Vec<Recipe>> {
+    if !(1..=MAX_SEARCH_RESULTS).contains(&limit) {
+        return Err(Error::InvalidArgument(format!(
+            "limit must be 1 to {MAX_SEARCH_RESULTS}"
+        )));
+    }
+    if text.chars().count() > MAX_QUERY_CHARS {
+        return Err(Error::InvalidArgument(format!(
+            "query must be at most {MAX_QUERY_CHARS} characters"
+        )));
+    }
+    let query = super::search::text_query(text, meal_type, limit as usize);
+    store.read(|db| db.search_candidates(&query))
+}
+
+/// Deletes a user recipe or a staged copy. `NotFound` for an unknown id; `InvalidArgument` for a
+/// core recipe (hide it instead: [`hide_recipe`]). The meal history keeps its entries.
+pub fn delete_recipe(store: &Store, id: &str) -> Result<()> {
+    validate::id("id", id)?;
+    store.write(|db| {
+        match db.recipe(id)? {
+            None => return Err(Error::NotFound("no recipe with that id".into())),
+            Some(r) if r.source == RecipeSource::Core => {
+                return Err(Error::InvalidArgument(
+                    "a core recipe cannot be deleted; hide it instead".into(),
+                ))
+            }
+            Some(_) => {}
+        }
+        db.delete_recipe(id, &[RecipeSource::User, RecipeSource::Stage])?;
+        Ok(())
+    })
+}
+
+/// Hides a core recipe for this user: search and plans leave it out until it is unhidden (it
+/// stays hidden across upgrades of the built-in set). `NotFound` for an id that names no core
+/// recipe.
+pub fn hide_recipe(store: &Store, clock: &dyn Clock, id: &str) -> Result<()> {
+    validate::id("id", id)?;
+    let now = clock.now_ms();
+    store.write(|db| match db.recipe(id)? {
+        Some(r) if r.source == RecipeSource::Core => db.hide_recipe(id, now),
+        _ => Err(Error::NotFound("no core recipe with that id".into())),
+    })
+}
+
+/// Shows a hidden recipe again. Returns whether it was hidden.
+pub fn unhide_recipe(store: &Store, id: &str) -> Result<bool> {
+    validate::id("id", id)?;
+    store.write(|db| db.unhide_recipe(id))
+}
+
+/// The ids of the hidden recipes, in id order.
+pub fn hidden_recipes(store: &Store) -> Result<Vec<String>> {
+    store.read(|db| db.hidden_recipe_ids())
 }
 
 /// The recipe with `id` (any source), or `None`.

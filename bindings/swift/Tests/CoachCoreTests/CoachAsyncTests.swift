@@ -72,7 +72,7 @@ final class CoachAsyncTests: XCTestCase {
     }
 
     func testAsyncSuggestionsWorkoutMealsAndModelLoad() async throws {
-        let coach = try Coach.openInMemory()
+        let coach = try Coach.openInMemoryWithOptions(options: OpenOptions(builtinRecipes: false))
         try setupLogged(coach)
         let changes = try await coach.suggestions().generate(forSession: "s1")
         XCTAssertFalse(weightChanges(changes).isEmpty, "\(changes)")

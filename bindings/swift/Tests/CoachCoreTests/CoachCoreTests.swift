@@ -1017,7 +1017,8 @@ final class CoachCoreTests: XCTestCase {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("meals.sqlite3").path
-        var coach: Coach? = try Coach.open(dbPath: path)
+        // The starter recipes are the only ones: no built-in recipes.
+        var coach: Coach? = try Coach.openWithOptions(dbPath: path, options: OpenOptions(builtinRecipes: false))
         let starter = try starterRecipesJson()
         XCTAssertEqual(try coach!.meals().importRecipes(json: starter), UInt32(starter.components(separatedBy: "\"id\":").count - 1))
         let request = mealRequest([
@@ -1130,6 +1131,24 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertNotNil(try coach.meals().recipe(id: other.id))
         assertNotFound(try coach.meals().stageRecipe(coreRecipeId: "core-nope"))
         assertNotFound(try coach.meals().keepStaged(id: "stage-nope"))
+    }
+
+    func testBuiltInRecipesAndRecipeManagement() throws {
+        let meals = try Coach.openInMemory().meals()
+        let core = try meals.listRecipes(offset: 0, limit: 5, source: .core)
+        XCTAssertGreaterThanOrEqual(core.total, 120, "the built-in recipes are there on open")
+        XCTAssertEqual(core.recipes.count, 5)
+        XCTAssertEqual(try meals.searchRecipes(query: "shakshuka").first?.id, "core-shakshuka")
+        try meals.hideRecipe(id: "core-shakshuka")
+        XCTAssertEqual(try meals.hiddenRecipes(), ["core-shakshuka"])
+        XCTAssertEqual(try meals.searchRecipes(query: "shakshuka", mealType: nil, limit: 5), [])
+        XCTAssertEqual(try meals.listRecipes(offset: 0, limit: 200, source: nil).total, core.total - 1)
+        XCTAssertTrue(try meals.unhideRecipe(id: "core-shakshuka"))
+        assertInvalidArgument(try meals.deleteRecipe(id: "core-shakshuka"))
+        assertNotFound(try meals.deleteRecipe(id: "no-such-recipe"))
+        assertInvalidArgument(try meals.listRecipes(offset: 0, limit: 0, source: nil))
+        let none = try Coach.openInMemoryWithOptions(options: OpenOptions(builtinRecipes: false))
+        XCTAssertEqual(try none.meals().listRecipes(offset: 0, limit: 5, source: nil).total, 0)
     }
 
     func testMealsBadRequestsAreTypedErrors() throws {
