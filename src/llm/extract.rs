@@ -23,6 +23,7 @@
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use crate::kernel::error::path::{path_at, Segment};
 use crate::kernel::error::{json, OutputError, OutputErrorCode};
 
 /// Parses the JSON object in model text into `T`.
@@ -123,33 +124,42 @@ pub fn has_top_level_key(candidate: &str, keys: &[&str]) -> bool {
     }
 }
 
-/// Parses `candidate` again, this time tracking the path, to describe a type error.
+/// Parses `candidate` again to describe a type error, with the path of the value it stopped at.
 fn data_error<T: DeserializeOwned>(candidate: &str) -> OutputError {
-    let mut de = serde_json::Deserializer::from_str(candidate);
-    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+    match serde_json::from_str::<T>(candidate) {
         Ok(_) => OutputError::new(
             OutputErrorCode::SchemaViolation,
             None,
             "does not match the schema",
         ),
         Err(e) => {
-            let path = e.path().to_string();
-            let mut path = (!path.is_empty() && path != ".").then_some(path);
-            // A duplicate key is reported at its object; name the key (a schema field, not input).
-            let msg = e.inner().to_string();
-            if let Some(field) = msg
-                .strip_prefix("duplicate field `")
-                .and_then(|r| r.split('`').next())
-            {
-                path = Some(path.map_or_else(|| field.into(), |p| format!("{p}.{field}")));
-            }
+            // The path ends with the key when the key itself is refused (unknown, given twice).
+            let path = path_text(&path_at(candidate, e.line(), e.column()).path);
+            let path = (!path.is_empty()).then_some(path);
             OutputError::new(
                 OutputErrorCode::SchemaViolation,
                 path,
-                json::describe_data(e.inner()),
+                json::describe_data(&e),
             )
         }
     }
+}
+
+/// A path as `blocks[0].exercises[2].sets`.
+fn path_text(path: &[Segment]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            Segment::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+        }
+    }
+    out
 }
 
 /// The first JSON object candidate in `text`, if any. See [`json_candidates`].

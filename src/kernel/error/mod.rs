@@ -12,6 +12,7 @@ use std::fmt;
 mod boundary;
 pub(crate) mod json;
 mod llm;
+pub(crate) mod path;
 mod request;
 mod stage;
 

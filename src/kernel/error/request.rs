@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::json::{self, ErrorJson};
+use super::path::{path_at, Segment};
 
 /// A JSON request (to the C API or the CLI) that could not be read: where and why, never the
 /// offending value. Its code is `invalid_argument`.
@@ -55,42 +56,40 @@ pub fn parse_request_borrowed<'de, T: serde::Deserialize<'de>>(
         detail: json::describe(e),
     };
     let mut de = serde_json::Deserializer::from_str(json);
-    match serde_path_to_error::deserialize(&mut de) {
+    match T::deserialize(&mut de) {
         Ok(v) => de.end().map(|()| v).map_err(|e| syntax(&e)),
         // Syntax errors get line and column only: their path may name a key of an ignored value.
-        Err(e) if !e.inner().is_data() => Err(syntax(e.inner())),
+        Err(e) if !e.is_data() => Err(syntax(&e)),
         Err(e) => {
-            let unknown_key = e.inner().to_string().starts_with("unknown field");
+            let stop = path_at(json, e.line(), e.column());
             Err(RequestError {
-                path: request_path(e.path(), unknown_key),
-                detail: json::describe(e.inner()),
+                path: request_path(&stop.path, stop.at_key),
+                detail: json::describe(&e),
             })
         }
     }
 }
 
-/// The path as text (`context.sets[2].weight`), or `None` for the request as a whole. An unknown
-/// key, the last segment when `unknown_key`, is left out: the path points at the object holding
-/// it. A path with any other key that is not a plain identifier (so not a field name of the
+/// The path as text (`context.sets[2].weight`), or `None` for the request as a whole. A refused
+/// key (unknown, repeated, an unknown variant), the last segment when `at_key`, is left out: the
+/// path points at the object holding it. A path with any other key that is not a plain identifier (so not a field name of the
 /// library's types) is dropped entirely, so a key the caller chose is never echoed.
-fn request_path(path: &serde_path_to_error::Path, unknown_key: bool) -> Option<String> {
-    use serde_path_to_error::Segment;
+fn request_path(segments: &[Segment], at_key: bool) -> Option<String> {
     let plain = |k: &str| {
         !k.is_empty()
             && k.len() <= 64
             && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !k.starts_with(|c: char| c.is_ascii_digit())
     };
-    let segments: Vec<&Segment> = path.iter().collect();
     let keep = match segments.last() {
-        Some(Segment::Map { .. }) if unknown_key => segments.len() - 1,
+        Some(Segment::Key(_)) if at_key => segments.len() - 1,
         _ => segments.len(),
     };
     let mut out = String::new();
     for seg in &segments[..keep] {
         match seg {
-            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            Segment::Map { key: name } | Segment::Enum { variant: name } if plain(name) => {
+            Segment::Index(index) => out.push_str(&format!("[{index}]")),
+            Segment::Key(name) if plain(name) => {
                 if !out.is_empty() {
                     out.push('.');
                 }
