@@ -521,3 +521,59 @@ fn the_cli_lists_searches_and_shows_recipes() {
     let out = run_coach_with(&["recipes", "list"], b"", &off);
     assert_eq!(json(&out)["total"], 0);
 }
+
+/// A vegan week without peanut, 3 meals a day, on a new file: no import, no model.
+fn vegan_week_request() -> coachcore::meals::MealPlanRequest {
+    let days: Vec<serde_json::Value> = (0..7)
+        .map(|d| {
+            let slot = serde_json::json!({"servings": 2});
+            serde_json::json!({"date": format!("2026-12-{:02}", d + 7), "meals": {
+                "breakfast": slot, "lunch": slot, "dinner": slot}})
+        })
+        .collect();
+    serde_json::from_value(serde_json::json!({
+        "days": days,
+        "preferences": {"diet": "vegan", "excludedIngredients": ["peanut"]},
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_fresh_install_plans_a_vegan_week_without_peanut_from_the_built_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = open(&dir.path().join("fresh.db"), true);
+    let job = c
+        .meals()
+        .plan_with(
+            vegan_week_request(),
+            None,
+            &crate::data_export::Quiet,
+            &coachcore::llm::CancelToken::new(),
+        )
+        .unwrap();
+    let result = job.result.expect("a finished plan");
+    assert_eq!(result.slot_failures_count, 0);
+    let vegan = coachcore::meals::Diet::Vegan.bit();
+    let mut titles = std::collections::HashSet::new();
+    for day in &result.days {
+        for t in [MealType::Breakfast, MealType::Lunch, MealType::Dinner] {
+            let sel = day.meals.get(t).and_then(|s| s.selection.clone());
+            let sel = sel.unwrap_or_else(|| panic!("{} {t:?} is filled", day.date));
+            let r = c.meals().recipe(sel.recipe_id.clone()).unwrap().unwrap();
+            assert!(
+                coachcore::meals::Diet::implied_mask(&r.diets) & vegan != 0,
+                "{} is vegan",
+                r.title
+            );
+            assert!(
+                r.ingredients.iter().all(|i| !i.name.contains("peanut")),
+                "{} has no peanut",
+                r.title
+            );
+            assert!(r.nutrition.is_some(), "{} carries its nutrition", r.title);
+            titles.insert(r.title);
+        }
+    }
+    // Variety: a week of 21 meals is not a handful of recipes on repeat.
+    assert!(titles.len() >= 12, "{} distinct recipes", titles.len());
+}
