@@ -110,18 +110,8 @@ impl PlanSink for Quiet {
     fn on_event(&self, _: MealPlanEvent) {}
 }
 
-/// 7 days x breakfast, lunch and dinner for 2, vegan, without peanut.
+/// 7 days x breakfast, lunch and dinner for 2, vegan, without peanut: the request of
+/// `tests/it/builtin_recipes.rs`, which checks every slot is filled.
 fn vegan_week() -> MealPlanRequest {
-    let days: Vec<serde_json::Value> = (0..7)
-        .map(|d| {
-            let slot = serde_json::json!({"servings": 2});
-            serde_json::json!({"date": format!("2026-12-{:02}", d + 7), "meals": {
-                "breakfast": slot, "lunch": slot, "dinner": slot}})
-        })
-        .collect();
-    serde_json::from_value(serde_json::json!({
-        "days": days,
-        "preferences": {"diet": "vegan", "excludedIngredients": ["peanut"]},
-    }))
-    .unwrap()
+    serde_json::from_str(include_str!("../tests/data/meals/vegan-week.request.json")).unwrap()
 }

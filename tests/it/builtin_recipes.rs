@@ -522,20 +522,10 @@ fn the_cli_lists_searches_and_shows_recipes() {
     assert_eq!(json(&out)["total"], 0);
 }
 
-/// A vegan week without peanut, 3 meals a day, on a new file: no import, no model.
+/// A vegan week without peanut, 3 meals a day for 2 (`tests/data/meals/vegan-week.request.json`,
+/// which `benches/builtin_recipes.rs` times).
 fn vegan_week_request() -> coachcore::meals::MealPlanRequest {
-    let days: Vec<serde_json::Value> = (0..7)
-        .map(|d| {
-            let slot = serde_json::json!({"servings": 2});
-            serde_json::json!({"date": format!("2026-12-{:02}", d + 7), "meals": {
-                "breakfast": slot, "lunch": slot, "dinner": slot}})
-        })
-        .collect();
-    serde_json::from_value(serde_json::json!({
-        "days": days,
-        "preferences": {"diet": "vegan", "excludedIngredients": ["peanut"]},
-    }))
-    .unwrap()
+    serde_json::from_str(&crate::data_export::data("meals/vegan-week.request.json")).unwrap()
 }
 
 #[test]
