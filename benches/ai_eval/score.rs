@@ -57,6 +57,15 @@ pub fn matches(op: &Value, want: &Value) -> bool {
                     .all(|x| title.contains(&x.as_str().unwrap_or("").to_lowercase()))
             })
         }
+        // None of these words in the title (a command word or a misspelling left in it).
+        "titleExcludes" => {
+            let title = op["title"].as_str().unwrap_or("").to_lowercase();
+            w.as_array().is_some_and(|words| {
+                words
+                    .iter()
+                    .all(|x| !title.contains(&x.as_str().unwrap_or("").to_lowercase()))
+            })
+        }
         "recurrence" => recurrence_matches(&op["recurrence"], w),
         "items" => {
             let set = |v: &Value| -> Vec<String> {
