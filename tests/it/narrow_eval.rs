@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use coachcore::assistant::date::Date;
-use coachcore::assistant::model::PlannerItem;
+use coachcore::assistant::model::{PlannerItem, PlannerOperation};
 use coachcore::assistant::narrow::narrow;
 use serde_json::Value;
 
@@ -15,27 +15,45 @@ mod score;
 
 const EVAL_SET: &str = include_str!("../data/eval/assistant.json");
 
+/// The set's fixtures by name.
+fn fixtures(set: &Value) -> BTreeMap<String, Vec<PlannerItem>> {
+    serde_json::from_value(set["fixtures"].clone()).unwrap()
+}
+
+/// The operations the reading alone proposes for `task`, and whether part of the message was
+/// left open for a model.
+fn read_task(
+    fixtures: &BTreeMap<String, Vec<PlannerItem>>,
+    task: &Value,
+) -> (Vec<PlannerOperation>, bool) {
+    let items: Vec<PlannerItem> = match &task["items"] {
+        Value::String(name) => fixtures[name].clone(),
+        other => serde_json::from_value(other.clone()).unwrap(),
+    };
+    let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
+    let n = narrow(task["message"].as_str().unwrap(), today, &items);
+    (n.resolve(None).operations, n.open)
+}
+
+/// The expected operations of a task that expects operations or no change.
+fn expected_ops(expected: &Value) -> Vec<Value> {
+    match expected {
+        Value::String(s) if s == "no_change" => Vec::new(),
+        e => e["ops"].as_array().cloned().unwrap_or_default(),
+    }
+}
+
 #[test]
 fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() {
     let set: Value = serde_json::from_str(EVAL_SET).unwrap();
-    let fixtures: BTreeMap<String, Vec<PlannerItem>> =
-        serde_json::from_value(set["fixtures"].clone()).unwrap();
+    let fixtures = fixtures(&set);
     let tasks = set["tasks"].as_array().unwrap();
     let (mut success, mut wrong) = (0, 0);
     let mut failures = Vec::new();
     for task in tasks {
         let id = task["id"].as_str().unwrap();
-        let items: Vec<PlannerItem> = match &task["items"] {
-            Value::String(name) => fixtures[name].clone(),
-            other => serde_json::from_value(other.clone()).unwrap(),
-        };
-        let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
-        let n = narrow(task["message"].as_str().unwrap(), today, &items);
-        let ops = n.resolve(None).operations;
-        let expected: Vec<Value> = match &task["expected"] {
-            Value::String(s) if s == "no_change" => Vec::new(),
-            e => e["ops"].as_array().cloned().unwrap_or_default(),
-        };
+        let (ops, open) = read_task(&fixtures, task);
+        let expected = expected_ops(&task["expected"]);
         let w = score::wrong_actions(&ops, &expected);
         wrong += w;
         if score::paired(&ops, &expected) {
@@ -43,8 +61,7 @@ fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() 
         } else {
             let got: Vec<String> = ops.iter().map(score::short).collect();
             failures.push(format!(
-                "{id}: open={} got [{}] wrong={w}",
-                n.open,
+                "{id}: open={open} got [{}] wrong={w}",
                 got.join("; ")
             ));
         }
@@ -84,18 +101,11 @@ fn issue_25_sets_scored_on_the_reading_alone() {
     ] {
         let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
         let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let fixtures: BTreeMap<String, Vec<PlannerItem>> =
-            serde_json::from_value(set["fixtures"].clone()).unwrap();
+        let fixtures = fixtures(&set);
         let tasks = set["tasks"].as_array().unwrap();
         let (mut success, mut wrong, mut asks) = (0, 0, 0);
         for task in tasks {
-            let items: Vec<PlannerItem> = match &task["items"] {
-                Value::String(name) => fixtures[name].clone(),
-                other => serde_json::from_value(other.clone()).unwrap(),
-            };
-            let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
-            let n = narrow(task["message"].as_str().unwrap(), today, &items);
-            let ops = n.resolve(None).operations;
+            let (ops, _) = read_task(&fixtures, task);
             let e = &task["expected"];
             let asking = e == "clarify" || e.get("clarify").is_some() || e.get("answer").is_some();
             if asking {
@@ -103,10 +113,7 @@ fn issue_25_sets_scored_on_the_reading_alone() {
                 wrong += ops.len();
                 continue;
             }
-            let expected: Vec<Value> = match e {
-                Value::String(s) if s == "no_change" => Vec::new(),
-                e => e["ops"].as_array().cloned().unwrap_or_default(),
-            };
+            let expected = expected_ops(e);
             wrong += score::wrong_actions(&ops, &expected);
             if score::paired(&ops, &expected) {
                 success += 1;
