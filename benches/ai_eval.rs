@@ -202,6 +202,7 @@ impl AssistantSet {
             mode: AssistantMode::Plan,
             selection: None,
             today: Some(today),
+            language: None,
         };
         (store, clock, date, request)
     }

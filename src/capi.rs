@@ -283,6 +283,8 @@ struct MessageRequest {
     selection: Option<crate::assistant::ClarifySelection>,
     #[serde(default)]
     today: Option<String>,
+    #[serde(default)]
+    language: Option<String>,
 }
 
 /// The request of `model.load`.
@@ -534,6 +536,7 @@ fn assistant_message(coach: &Coach, request: &str) -> Result<MessageResponse, Ap
         mode: r.mode.unwrap_or(crate::assistant::AssistantMode::Plan),
         selection: r.selection,
         today: r.today,
+        language: r.language,
     };
     let events = Collect::default();
     let result = coach.assistant().run_message_with(

@@ -102,6 +102,8 @@ fn priority_word(p: Priority) -> &'static str {
 /// What a prompt call needs to know.
 pub(crate) struct Ctx<'a> {
     pub(crate) today: Date,
+    /// The language the message is read and answered in.
+    pub(crate) lang: crate::kernel::lang::Language,
     pub(crate) message: &'a str,
     pub(crate) grounding: &'a Grounding,
     pub(crate) info: &'a ModelInfo,

@@ -625,6 +625,13 @@ pub struct AssistantRequest {
     #[serde(default)]
     #[uniffi(default = None)]
     pub today: Option<String>,
+    /// The message's language as a BCP 47 tag (`"de-DE"`, `"fr"`, `"es-MX"`), per message:
+    /// dates, times, references and questions are read in it, and summaries, answers and
+    /// clarifying questions are written in it. English, German, French and Spanish are read;
+    /// another tag (or none) is read as English. The result's `readingLanguage` says which.
+    #[serde(default)]
+    #[uniffi(default = None)]
+    pub language: Option<String>,
 }
 
 fn default_mode() -> AssistantMode {
@@ -691,6 +698,38 @@ pub struct AssistantResult {
     pub summary_source: Option<SummarySource>,
     /// The question to show (clarify).
     pub clarification: Option<Clarification>,
+    /// The answer to a question about the planner ("what do I have on Thursday?"), written by
+    /// code from the stored items; its text is also the `summary`.
+    pub answer: Option<PlannerAnswer>,
+    /// The language the message was read in (`en`, `de`, `fr`, `es`): the request's
+    /// `language` when the library reads it, else `en`.
+    pub reading_language: String,
+}
+
+/// An answer to a question about the planner, made by code from the stored items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannerAnswer {
+    /// The answer in the message's language (also sent as the `summary` event).
+    pub text: String,
+    /// The items the answer names, in the order the text names them, for the app to show.
+    pub items: Vec<AnswerItem>,
+}
+
+/// An item an answer names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Record)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerItem {
+    /// The item's id.
+    pub id: String,
+    /// Its kind.
+    pub kind: ItemKind,
+    /// Its title.
+    pub title: String,
+    /// The date the answer is about (`YYYY-MM-DD`): the occurrence's date for a repeating item.
+    pub scheduled_for: Option<String>,
+    /// Its time of day (`HH:MM`), if it has one.
+    pub time_of_day: Option<String>,
 }
 
 /// An event of a running message, in the spec's order: `stage`s, then `clarify` or `ops`, then

@@ -35,7 +35,8 @@ use serde_json::{json, Value};
 
 use super::date::Date;
 use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
-use super::reading::{read_message, DateRole, Intent, ItemMatch, Reading, Span};
+use super::reading::{read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span};
+use crate::kernel::lang::Language;
 
 /// The most words of a name the model may write.
 pub const MAX_NAME_WORDS: usize = 10;
@@ -125,7 +126,12 @@ pub struct Resolved {
 
 /// Narrows `message` as of `today` against the user's open `items`.
 pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
-    let reading = read_message(message, today, items);
+    narrow_in(message, Language::En, today, items)
+}
+
+/// Narrows `message`, written in `lang`, as of `today` against the user's open `items`.
+pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerItem]) -> Narrowed {
+    let reading = read_message_in(message, lang, today, items);
     let vocabulary = vocabulary(message, &reading);
     let mut out = Narrowed {
         options: Vec::new(),
@@ -133,7 +139,7 @@ pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
         open: false,
         reading: reading.clone(),
     };
-    if let Some(drafts) = clauses(message, today, items) {
+    if let Some(drafts) = clauses(message, lang, today, items) {
         out.options.push(Option_ {
             choice: Choice::Settled,
             describe: describe_all(&drafts),
@@ -478,16 +484,22 @@ fn vocabulary(message: &str, r: &Reading) -> Vec<String> {
 /// call the vet on Wednesday"): one create per clause, when every clause reads as a new item
 /// with a title of its own and a date, time or repeat of its own. Otherwise `None` (the message
 /// is read whole: "every Monday and Thursday" leaves a clause with no title).
-fn clauses(message: &str, today: Date, items: &[PlannerItem]) -> Option<Vec<Draft>> {
+fn clauses(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Vec<Draft>> {
     let lower = message.to_lowercase();
+    let seps = separators(lang);
     let mut parts: Vec<&str> = Vec::new();
     let mut start = 0;
     let mut i = 0;
     while i < lower.len() {
         let rest = &lower[i..];
-        let sep = [", and ", " and ", ", ", "; "]
+        let sep = seps
             .iter()
-            .find(|s| rest.starts_with(**s))
+            .find(|s| rest.starts_with(s.as_str()))
             .map(|s| s.len());
         match sep {
             Some(n) => {
@@ -504,7 +516,7 @@ fn clauses(message: &str, today: Date, items: &[PlannerItem]) -> Option<Vec<Draf
     }
     let mut drafts = Vec::new();
     for part in parts {
-        let r = read_message(part, today, items);
+        let r = read_message_in(part, lang, today, items);
         let dated = !r.dates.is_empty() || r.time.is_some() || r.recurrence.is_some();
         if r.intent != Some(Intent::Create) || r.title.is_none() || !dated {
             return None;

@@ -29,7 +29,9 @@ use std::sync::OnceLock;
 
 use super::date::Date;
 use super::model::{ItemKind, PlannerItem};
+use crate::kernel::lang::Language;
 
+mod lang;
 mod lex;
 mod records;
 mod refs;
@@ -39,6 +41,7 @@ mod words;
 
 use words::*;
 
+pub(crate) use lang::separators;
 use lex::{openers, Lexed};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
@@ -48,12 +51,25 @@ pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 /// Deterministic and fast (microseconds for a typical message); only the first
 /// [`MAX_INPUT_CHARS`] characters are read.
 pub fn read_message(message: &str, today: Date, items: &[PlannerItem]) -> Reading {
+    read_message_in(message, Language::En, today, items)
+}
+
+/// Reads `message`, written in `lang`, as of the user's `today` (see [`read_message`]): the
+/// message's words are first rewritten into the reading's English words (`reading/lang.rs`),
+/// keeping their byte ranges, so titles and spans stay the user's own text.
+pub fn read_message_in(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Reading {
     let cut = message
         .char_indices()
         .nth(MAX_INPUT_CHARS)
         .map_or(message.len(), |(i, _)| i);
     let text = &message[..cut];
     let mut p = Lexed::new(text);
+    lang::normalize(&mut p, lang);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
     let (cues, question) = read_cues(&mut p);

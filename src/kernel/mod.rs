@@ -9,6 +9,7 @@
 //! | `date.rs` | civil dates, days of the week, `HH:MM` times of day |
 //! | `guard.rs` | the one `catch_unwind` adapter around every app callback |
 //! | `ids.rs` | UUID-shaped ids from a seedable stream |
+//! | `lang.rs` | the languages messages are read and answered in, from BCP 47 tags |
 //! | `limits.rs` | input caps checked before parsing, and the excerpts errors may quote |
 //! | `logging.rs` | the bridge from the `log` crate to the app's `LogListener` |
 //! | `prompts.rs` | every prompt template, embedded |
@@ -24,6 +25,7 @@ pub mod date;
 pub mod error;
 pub mod guard;
 pub mod ids;
+pub mod lang;
 pub mod limits;
 pub mod logging;
 pub mod prompts;

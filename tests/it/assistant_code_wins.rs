@@ -33,6 +33,7 @@ fn run(message: &str, replies: &[&str], narrow: bool) -> AssistantResult {
         mode: AssistantMode::Plan,
         selection: None,
         today: Some(TODAY.into()),
+        language: None,
     };
     run_message(
         &store,

@@ -159,6 +159,7 @@ fn request(mode: AssistantMode, message: &str) -> AssistantRequest {
         mode,
         selection: None,
         today: Some(TODAY.into()),
+        language: None,
     }
 }
 

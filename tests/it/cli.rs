@@ -663,7 +663,7 @@ fn assistant_prints_the_events_as_json_lines() {
         r#"{"event":"stage","stage":"summarizing"}"#.to_string(),
         r#"{"event":"summary","text":"Create todo “Call mom” on 2026-11-24."}"#.to_string(),
         format!(
-            r#"{{"event":"result","result":{{"requestId":"{request_id}","decision":"plan","route":null,"operations":[{op}],"invalid":[],"summary":"Create todo “Call mom” on 2026-11-24.","summarySource":"rules","clarification":null}}}}"#
+            r#"{{"event":"result","result":{{"requestId":"{request_id}","decision":"plan","route":null,"operations":[{op}],"invalid":[],"summary":"Create todo “Call mom” on 2026-11-24.","summarySource":"rules","clarification":null,"answer":null,"readingLanguage":"en"}}}}"#
         ),
         r#"{"event":"done"}"#.to_string(),
     ];

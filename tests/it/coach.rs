@@ -516,6 +516,7 @@ mod assistant {
             mode: AssistantMode::Plan,
             selection: None,
             today: Some(TODAY.into()),
+            language: None,
         }
     }
 

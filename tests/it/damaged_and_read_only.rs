@@ -231,6 +231,7 @@ fn a_read_only_file_or_folder_reads_dry_runs_and_answers_but_refuses_writes() {
             mode: AssistantMode::Plan,
             selection: None,
             today: Some(TODAY.into()),
+            language: None,
         };
         let events = Events::default();
         let result = coach

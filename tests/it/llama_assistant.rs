@@ -186,6 +186,7 @@ fn run_with(
             mode,
             selection: None,
             today: Some(TODAY.into()),
+            language: None,
         },
         &sink,
         &CancelToken::new(),

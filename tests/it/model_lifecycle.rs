@@ -109,6 +109,7 @@ fn the_real_model_loads_with_its_info_and_serves_the_assistant() {
         mode: AssistantMode::Chat,
         selection: None,
         today: Some("2025-11-21".into()),
+        language: None,
     };
     let out = coach.assistant().send(request, None).wait();
     assert!(out.is_ok(), "{out:?}");

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use coachcore::assistant::date::Date;
 use coachcore::assistant::model::{PlannerItem, PlannerOperation};
-use coachcore::assistant::narrow::narrow;
+use coachcore::assistant::narrow::narrow_in;
+use coachcore::kernel::lang::Language;
 use serde_json::Value;
 
 #[path = "../../benches/ai_eval/score.rs"]
@@ -24,6 +25,7 @@ fn fixtures(set: &Value) -> BTreeMap<String, Vec<PlannerItem>> {
 /// left open for a model.
 fn read_task(
     fixtures: &BTreeMap<String, Vec<PlannerItem>>,
+    lang: Language,
     task: &Value,
 ) -> (Vec<PlannerOperation>, bool) {
     let items: Vec<PlannerItem> = match &task["items"] {
@@ -31,7 +33,7 @@ fn read_task(
         other => serde_json::from_value(other.clone()).unwrap(),
     };
     let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
-    let n = narrow(task["message"].as_str().unwrap(), today, &items);
+    let n = narrow_in(task["message"].as_str().unwrap(), lang, today, &items);
     (n.resolve(None).operations, n.open)
 }
 
@@ -52,7 +54,7 @@ fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() 
     let mut failures = Vec::new();
     for task in tasks {
         let id = task["id"].as_str().unwrap();
-        let (ops, open) = read_task(&fixtures, task);
+        let (ops, open) = read_task(&fixtures, Language::En, task);
         let expected = expected_ops(&task["expected"]);
         let w = score::wrong_actions(&ops, &expected);
         wrong += w;
@@ -102,10 +104,11 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
         let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let fixtures = fixtures(&set);
+        let lang = Language::read_as(set["language"].as_str());
         let tasks = set["tasks"].as_array().unwrap();
         let (mut success, mut wrong, mut asks) = (0, 0, 0);
         for task in tasks {
-            let (ops, _) = read_task(&fixtures, task);
+            let (ops, _) = read_task(&fixtures, lang, task);
             let e = &task["expected"];
             let asking = e == "clarify" || e.get("clarify").is_some() || e.get("answer").is_some();
             if asking {

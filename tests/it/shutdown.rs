@@ -71,6 +71,7 @@ fn after_shutdown_every_service_throws_closed_and_the_data_stays_in_the_file() {
             mode: AssistantMode::Plan,
             selection: None,
             today: Some(TODAY.into()),
+            language: None,
         },
         None,
     );
@@ -124,6 +125,7 @@ fn shutdown_cancels_the_running_tasks() {
             mode: AssistantMode::Chat,
             selection: None,
             today: Some(TODAY.into()),
+            language: None,
         },
         None,
     );

@@ -75,9 +75,11 @@ impl<'a> Lexed<'a> {
         self.t.get(i).map_or("", |t| t.s.as_str())
     }
 
-    /// The raw text between word `i - 1` and word `i`.
+    /// The raw text between word `i - 1` and word `i` (a space between two words rewritten from
+    /// one: `reading/lang.rs`).
     pub(super) fn gap(&self, i: usize) -> &str {
         match (i.checked_sub(1).and_then(|p| self.t.get(p)), self.t.get(i)) {
+            (Some(a), Some(b)) if a.end > b.start => " ",
             (Some(a), Some(b)) => &self.text[a.end..b.start],
             _ => "",
         }

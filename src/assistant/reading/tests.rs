@@ -663,3 +663,31 @@ fn a_first_person_report_of_something_done_reads_as_a_completion() {
     );
     assert_eq!(r("I need the car insurance papers").intent, None);
 }
+
+// Other languages (`reading/lang.rs`).
+
+#[test]
+fn rewritten_words_keep_the_users_text_for_spans_and_titles() {
+    let today = Date::parse("2026-11-23").unwrap();
+    let r = read_message_in("Zahnarzt übermorgen", Language::De, today, &[]);
+    assert_eq!(r.scheduled_for(), Some("2026-11-25"));
+    assert_eq!(r.title.as_deref(), Some("Zahnarzt"));
+    let span = r.dates[0].span;
+    assert_eq!(&"Zahnarzt übermorgen"[span.start..span.end], "übermorgen");
+    assert_eq!(r.intent, Some(Intent::Create));
+    // Read as English, the same words are only a title.
+    let en = read_message_in("Zahnarzt übermorgen", Language::En, today, &[]);
+    assert!(en.dates.is_empty());
+}
+
+#[test]
+fn phrases_match_without_accents_and_the_longest_wins() {
+    let today = Date::parse("2026-11-23").unwrap();
+    for msg in ["Dentiste après-demain", "dentiste apres demain"] {
+        let r = read_message_in(msg, Language::Fr, today, &[]);
+        assert_eq!(r.scheduled_for(), Some("2026-11-25"), "{msg}");
+        assert_eq!(r.title.as_deref(), Some("Dentiste"), "{msg}");
+    }
+    assert_eq!(lang::fold("Après"), "apres");
+    assert_eq!(separators(Language::Es)[..2], [", y ", " y "]);
+}

@@ -24,7 +24,7 @@ use crate::assistant::model::{
     ClarifySelection, ItemKind, OpCheck, PlannerItem, PlannerOperation, Route, RouteDecision,
     SummarySource, Validation,
 };
-use crate::assistant::narrow::{code_wins, narrow, Narrowed};
+use crate::assistant::narrow::{code_wins, narrow_in, Narrowed};
 use crate::assistant::prompt::{chat_prompt, parse_proposal};
 use crate::assistant::reading::Intent;
 use crate::assistant::router::{self, RouterReply};
@@ -36,6 +36,7 @@ use crate::db::Store;
 use crate::kernel::clock::Clock;
 use crate::kernel::error::{Error, OutputStage, Result};
 use crate::kernel::ids::IdGenerator;
+use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
@@ -144,6 +145,7 @@ pub fn run_message(
         cancel,
         settings,
         request_id: &request_id,
+        lang: Language::read_as(request.language.as_deref()),
     };
     let out = run.run(clock, request);
     let ms = started.elapsed().as_millis();
@@ -177,6 +179,8 @@ struct Run<'a> {
     cancel: &'a Arc<CancelToken>,
     settings: &'a AssistantSettings,
     request_id: &'a str,
+    /// The language the message is read and answered in.
+    lang: Language,
 }
 
 impl Run<'_> {
@@ -209,6 +213,7 @@ impl Run<'_> {
     }
 
     fn run(&self, clock: &dyn Clock, request: &AssistantRequest) -> Result<AssistantResult> {
+        let lang = self.lang;
         let today = match request.today.as_deref() {
             Some(s) => Date::parse(s)
                 .ok_or_else(|| Error::InvalidArgument("today must be a YYYY-MM-DD date".into()))?,
@@ -240,6 +245,7 @@ impl Run<'_> {
         aliases.add_all(&grounding);
         let ctx = Ctx {
             today,
+            lang,
             message: &message,
             grounding: &grounding,
             info: &info,
@@ -248,7 +254,7 @@ impl Run<'_> {
             "request={} mode={:?} selection={} week_entries={} backlog={} open={} context_tokens={}",
             self.request_id, request.mode, selection.is_some(), grounding.week.entries.len(),
             grounding.backlog.len(), grounding.open.len(), info.context_tokens);
-        let narrowed = narrow(&message, today, &grounding.open);
+        let narrowed = narrow_in(&message, lang, today, &grounding.open);
         log::info!(target: "coachcore::assistant",
             "request={} reading intent={:?} open={} options={} names={}",
             self.request_id, narrowed.reading.intent, narrowed.open, narrowed.options.len(),
@@ -302,6 +308,8 @@ impl Run<'_> {
                             summary: None,
                             summary_source: None,
                             clarification: Some(clarification),
+                            answer: None,
+                            reading_language: self.lang.code().to_string(),
                         };
                         self.send_result(result)
                     }
@@ -454,6 +462,8 @@ impl Run<'_> {
             summary: Some(text),
             summary_source: Some(SummarySource::Model),
             clarification: None,
+            answer: None,
+            reading_language: self.lang.code().to_string(),
         })
     }
 
@@ -528,6 +538,8 @@ impl Run<'_> {
             summary: Some(text),
             summary_source: Some(SummarySource::Rules),
             clarification: None,
+            answer: None,
+            reading_language: self.lang.code().to_string(),
         };
         self.send_result(result)
     }

@@ -203,6 +203,7 @@ pub(crate) fn assistant(f: &HashMap<String, &str>, message: &str) -> Result<Exit
         mode,
         selection: None,
         today: f.get("--today").map(|s| s.to_string()),
+        language: f.get("--language").map(|s| s.to_string()),
     };
     let result = open(Some(db)).and_then(|c| {
         c.assistant()

@@ -395,6 +395,7 @@ fn demo_assistant(coach: &Arc<Coach>, real: bool) -> Result<(), CoachError> {
         mode: AssistantMode::Plan,
         selection: None,
         today: Some(today.to_string()),
+        language: None,
     };
     let result: AssistantResult = if real {
         // As an app does when the assistant's screen opens: its fixed prompt beginning is read

@@ -40,7 +40,7 @@
 //! - `coach ops undo --db PATH REQUEST_ID`: reverts an applied request (`planner().undo`); prints the
 //!   undo's `ApplyResult` JSON and exits 0, or exits 2 with `undo_conflict` (something changed
 //!   since, or undone already; nothing changed) and 1 with `not_found` for an unknown request id.
-//! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE]
+//! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--language TAG] [--script FILE]
 //!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
 //!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
 //!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
@@ -148,7 +148,7 @@ const USAGE: &str = "usage:
   coach ops dryrun [--db PATH] [--today YYYY-MM-DD]   (operations JSON on stdin)
   coach ops apply --db PATH [--idempotency-key K] [--today YYYY-MM-DD]   (operations JSON on stdin)
   coach ops undo --db PATH REQUEST_ID
-  coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--script FILE] [--model GGUF] MESSAGE
+  coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--language TAG] [--script FILE] [--model GGUF] MESSAGE
   coach recipes import --db PATH   (a JSON array of recipes on stdin)
   coach recipes list [--db PATH] [--offset N] [--limit N] [--source user|core|stage]
   coach recipes search [--db PATH] [--meal-type TYPE] [--limit N] QUERY
@@ -252,7 +252,17 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 _ => return Err(Usage("assistant needs a message".into())),
             };
             commands::assistant(
-                &flags(rest, &["--db", "--mode", "--today", "--script", "--model"])?,
+                &flags(
+                    rest,
+                    &[
+                        "--db",
+                        "--mode",
+                        "--today",
+                        "--language",
+                        "--script",
+                        "--model",
+                    ],
+                )?,
                 message,
             )
         }

@@ -16,7 +16,7 @@ use crate::assistant::prompt::{
     answer_for_chat, list_of, parse_proposal, propose_prompt, repair_message, summary_request,
 };
 use crate::assistant::proposal::{max_operations, proposal_schema};
-use crate::assistant::reading::read_message;
+use crate::assistant::reading::read_message_in;
 use crate::assistant::service::apply;
 use crate::assistant::shape::{self, ShapedOp};
 use crate::assistant::summary;
@@ -45,7 +45,7 @@ impl Run<'_> {
         let messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
         // The grammar of this message: the aliases shown, the days it can mean, as many
         // operations as it can ask for (`assistant::proposal`).
-        let reading = read_message(ctx.message, ctx.today, &ctx.grounding.open);
+        let reading = read_message_in(ctx.message, ctx.lang, ctx.today, &ctx.grounding.open);
         let schema = proposal_schema(
             ctx.message,
             &reading,
@@ -180,6 +180,8 @@ impl Run<'_> {
             summary: Some(text),
             summary_source: Some(source),
             clarification: None,
+            answer: None,
+            reading_language: self.lang.code().to_string(),
         };
         self.send_result(result)
     }
