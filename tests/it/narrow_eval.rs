@@ -100,6 +100,7 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         "questions.de.json",
         "questions.fr.json",
         "questions.es.json",
+        "questions.en.held.json",
     ] {
         let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
         let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
