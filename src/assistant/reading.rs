@@ -11,6 +11,9 @@
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
 //!
+//! A question about the planner ("what do I have on Thursday?") is read further by
+//! [`read_question`] (`reading/question.rs`): what it asks, about which days and items.
+//!
 //! Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
 //! cannot know: a vague "in the morning" leaves the time unset, an ambiguous "12/01" is skipped.
 //!
@@ -33,6 +36,7 @@ use crate::kernel::lang::Language;
 
 mod lang;
 mod lex;
+mod question;
 mod records;
 mod refs;
 mod time;
@@ -43,6 +47,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
+pub use question::{read_question, Asks, Question};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 

@@ -1,0 +1,369 @@
+//! Questions about the planner (issue 25): what a question asks, about which days and which
+//! items, read from the message's words so that code can answer it ([`crate::assistant::answer`]).
+//! Pure.
+//!
+//! The reader works on the reading's words: a German, French or Spanish message has been
+//! rewritten into English reading words first (`reading/lang.rs`), so the word lists below are
+//! English and a language's table makes its question words read ("wann" as `when`, "überfällig"
+//! as `overdue`). Dates come from the reading's dates, items from its matches.
+//!
+//! ## What counts as a question about the planner
+//! A message the reading takes as a question ([`Reading::question`]: ends with `?` or opens
+//! with a question word, not a polite request), or a request to show something (`show`, `list`,
+//! `tell` or `give` followed by `me`, `us`, `my`, `our`, `what`, `when`, `everything` or `all`,
+//! also after "can you" / "please": "show me my week", "list my todos"; not "tell mom about the
+//! party"), that one of the rules below reads. Anything else (small talk, "how are you?") is not one: [`read_question`] gives `None`.
+//!
+//! ## What it asks, first rule that applies
+//! 1. **when**: `when`, `what time`, `what day`, `which day`, `what date`, `how late`, `until
+//!    when`, `by when` (not with `free`), or a yes/no question opening with `is` / `are` that
+//!    names an item and no done word ("is the team meeting tomorrow?"). The item is the
+//!    reading's best match; an unknown item is answered as not found.
+//! 2. **overdue**: `overdue`, `late`, `behind`, `missed`, `miss`, `past due`.
+//! 3. **done**: opens with `did`, `have`, `has`, `had`, or says `done`, `finished`, `complete`,
+//!    `completed`, `already`, `yet`, and names an item ("did I pay the electricity bill?").
+//! 4. **left**: `left`, `remaining`, `still`, `else`, `open`, `outstanding`, `pending`, `yet to`.
+//! 5. **busy**: `busy`, `packed`, `full`, `booked`, `free`, `hectic`, `quiet`, `look(s/ing)`,
+//!    `how many`, `how much`, with a day, a period word (`week`, `day`, `weekend`,
+//!    `schedule`, `calendar`, `agenda`), a kind word, or `I` / `my`.
+//! 6. **agenda** (what is on a day or range): a date, or `schedule`, `calendar`, `agenda`,
+//!    `plans`, `planned`, `plate`, `happening`, `upcoming`, `coming up`, `do I have`,
+//!    `have I got`, `what's on`, or a kind word.
+//!
+//! ## Days
+//! The reading's dates, from the first day named to the last (a period's last day). Adjusted
+//! for questions: "this week" is Monday to Sunday (the reading's "this week" starts today);
+//! "week" or "weekend" without a date is this week or this weekend; a past question ("did I",
+//! "was I", "had I") about a weekday alone means the last one, not the next ("did I go running
+//! on Saturday?" on a Monday: two days ago). Without a date: agenda and busy mean today (agenda
+//! about a kind, "which appointments do I have?", the next 7 days), left means today; when,
+//! done and overdue have no days. Left never looks before today.
+//!
+//! ## Kinds
+//! `appointment(s)`, `meeting(s)`, `event(s)`: events; `todo(s)`, `to-do(s)`, `task(s)`:
+//! todos; `habit(s)`, `routine(s)`: habits. A question naming kinds is about those only.
+//!
+//! ## Items
+//! For when and done, the reading's matches of the kinds asked about, the best one and those
+//! scoring within [`TIE`] of it (two equally good matches are both answered).
+
+use super::lang;
+use super::lex::Lexed;
+use super::{read_message_in, DateReading, ItemMatch, Reading, MAX_INPUT_CHARS};
+use crate::assistant::date::Date;
+use crate::assistant::model::{ItemKind, PlannerItem, Weekday};
+use crate::kernel::lang::Language;
+
+/// Matches scoring within this of the best one are answered with it.
+pub const TIE: f64 = 0.05;
+/// Days an agenda question about a kind without a date looks ahead, today included.
+pub const KIND_DAYS: i64 = 7;
+
+/// What a question about the planner asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Asks {
+    /// What is on a day or a range ("what do I have on Thursday?").
+    Agenda,
+    /// What is still to do ("what's left for today?").
+    Left,
+    /// When an item is ("when is my dentist appointment?").
+    When,
+    /// Whether an item is done ("did I pay the electricity bill?").
+    Done,
+    /// What is overdue.
+    Overdue,
+    /// How busy a day or a range is ("how busy is my week?").
+    Busy,
+}
+
+/// A question about the planner, as its words say it (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// What it asks.
+    pub asks: Asks,
+    /// The first and last day it is about (the same day for one day); absent for when, done
+    /// and overdue questions that name no day.
+    pub days: Option<(Date, Date)>,
+    /// The kinds it is about; empty: every kind.
+    pub kinds: Vec<ItemKind>,
+    /// The items it names (when, done), best first; empty for the other questions, and when
+    /// the item named is not in the planner.
+    pub items: Vec<ItemMatch>,
+}
+
+const WHEN: &[&str] = &[
+    "when",
+    "when's",
+    "whens",
+    "what|which time|day|date",
+    "how late",
+    "until|till|by when",
+];
+const OVERDUE: &[&str] = &["overdue", "late", "behind", "missed", "miss", "past due"];
+const DONE_OPENERS: &[&str] = &["did", "didn't", "have", "has", "had", "haven't", "hasn't"];
+const DONE_WORDS: &[&str] = &[
+    "done",
+    "finished",
+    "complete",
+    "completed",
+    "already",
+    "yet",
+    "checked",
+    "ticked",
+];
+const LEFT: &[&str] = &[
+    "left",
+    "remaining",
+    "remain",
+    "still",
+    "else",
+    "open",
+    "outstanding",
+    "pending",
+    "unfinished",
+];
+const BUSY: &[&str] = &[
+    "busy", "packed", "full", "booked", "free", "hectic", "quiet", "look", "looks", "looking",
+    "many", "much",
+];
+const PERIOD: &[&str] = &[
+    "week", "weeks", "day", "days", "weekend", "schedule", "calendar", "agenda",
+];
+const AGENDA: &[&str] = &[
+    "schedule",
+    "calendar",
+    "agenda",
+    "plans",
+    "planned",
+    "plate",
+    "happening",
+    "upcoming",
+    "coming up",
+    "do|did|will i|we have",
+    "have|got i|we got",
+    "i've|ive got",
+    "what's|whats on",
+    "what is on",
+];
+const ASKING: &[&str] = &["show|list|tell|give me|us|my|our|what|when|everything|all"];
+const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls", "you"];
+const PAST: &[&str] = &["did", "didn't", "was", "were", "had"];
+const KINDS: &[(&str, ItemKind)] = &[
+    ("appointment", ItemKind::Event),
+    ("appointments", ItemKind::Event),
+    ("appt", ItemKind::Event),
+    ("meeting", ItemKind::Event),
+    ("meetings", ItemKind::Event),
+    ("event", ItemKind::Event),
+    ("events", ItemKind::Event),
+    ("todo", ItemKind::Todo),
+    ("todos", ItemKind::Todo),
+    ("to-do", ItemKind::Todo),
+    ("to-dos", ItemKind::Todo),
+    ("task", ItemKind::Todo),
+    ("tasks", ItemKind::Todo),
+    ("habit", ItemKind::Habit),
+    ("habits", ItemKind::Habit),
+    ("routine", ItemKind::Habit),
+    ("routines", ItemKind::Habit),
+];
+
+/// Reads `message`, written in `lang`, as a question about the planner as of the user's
+/// `today`, matching the items it names against `items` (done ones included, so "did I pay the
+/// bill?" finds a paid bill). `None` when it is not one (see the module docs).
+pub fn read_question(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Question> {
+    let reading = read_message_in(message, lang, today, items);
+    let cut = message
+        .char_indices()
+        .nth(MAX_INPUT_CHARS)
+        .map_or(message.len(), |(i, _)| i);
+    let mut p = Lexed::new(&message[..cut]);
+    lang::normalize(&mut p, lang);
+    Words {
+        p: &p,
+        reading: &reading,
+        today,
+    }
+    .question()
+}
+
+/// The message's words and its reading, asked about.
+struct Words<'a> {
+    p: &'a Lexed<'a>,
+    reading: &'a Reading,
+    today: Date,
+}
+
+impl Words<'_> {
+    /// Whether a phrase of `pats` (see [`Lexed::seq`]) starts at any word.
+    fn says(&self, pats: &[&str]) -> bool {
+        (0..self.p.len()).any(|i| pats.iter().any(|pat| self.p.seq(i, pat).is_some()))
+    }
+
+    /// The first word after any polite opening ("can you", "please").
+    fn opener(&self) -> usize {
+        (0..self.p.len())
+            .find(|&i| !POLITE.contains(&self.p.w(i)))
+            .unwrap_or(0)
+    }
+
+    /// Whether the words ask to be shown something ("show me my week", "can you list my
+    /// todos"; not "tell mom about the party").
+    fn asks_to_see(&self) -> bool {
+        let at = self.opener();
+        ASKING.iter().any(|pat| self.p.seq(at, pat).is_some())
+    }
+
+    fn kinds(&self) -> Vec<ItemKind> {
+        let mut out: Vec<ItemKind> = Vec::new();
+        for i in 0..self.p.len() {
+            if let Some((_, k)) = KINDS.iter().find(|(w, _)| *w == self.p.w(i)) {
+                if !out.contains(k) {
+                    out.push(*k);
+                }
+            }
+        }
+        out
+    }
+
+    /// The reading's matches of `kinds` (all when empty): the best and those tied with it.
+    fn items(&self, kinds: &[ItemKind]) -> Vec<ItemMatch> {
+        let fits = |m: &&ItemMatch| {
+            m.kind != ItemKind::Goal && (kinds.is_empty() || kinds.contains(&m.kind))
+        };
+        let Some(best) = self.reading.matches.iter().find(fits) else {
+            return Vec::new();
+        };
+        self.reading
+            .matches
+            .iter()
+            .filter(fits)
+            .filter(|m| m.score + TIE >= best.score)
+            .cloned()
+            .collect()
+    }
+
+    /// The words of a date reading (the rewritten ones within its span).
+    fn date_words(&self, d: &DateReading) -> Vec<&str> {
+        self.p
+            .t
+            .iter()
+            .filter(|t| t.start >= d.span.start && t.end <= d.span.end)
+            .map(|t| t.s.as_str())
+            .collect()
+    }
+
+    fn question(&self) -> Option<Question> {
+        let p = self.p;
+        if p.len() == 0 || !(self.reading.question || self.asks_to_see()) {
+            return None;
+        }
+        let kinds = self.kinds();
+        let first = p.w(self.opener());
+        let dated = !self.reading.dates.is_empty();
+        let items = self.items(&kinds);
+        let says_done = p.has_any(DONE_WORDS).is_some();
+        let free = p.has_any(&["free"]).is_some();
+        let asks = if (self.says(WHEN) && !free)
+            || (matches!(first, "is" | "are") && !items.is_empty() && !says_done)
+        {
+            Asks::When
+        } else if self.says(OVERDUE) {
+            Asks::Overdue
+        } else if (DONE_OPENERS.contains(&first) || says_done) && !items.is_empty() {
+            Asks::Done
+        } else if p.has_any(LEFT).is_some() || self.says(&["yet to"]) {
+            Asks::Left
+        } else if p.has_any(BUSY).is_some()
+            && (dated
+                || p.has_any(PERIOD).is_some()
+                || !kinds.is_empty()
+                || p.has_any(&["i", "my", "me", "i'm", "im"]).is_some())
+        {
+            Asks::Busy
+        } else if dated || self.says(AGENDA) || !kinds.is_empty() {
+            Asks::Agenda
+        } else {
+            return None;
+        };
+        let items = match asks {
+            Asks::When | Asks::Done => items,
+            _ => Vec::new(),
+        };
+        Some(Question {
+            asks,
+            days: self.days(asks, !kinds.is_empty()),
+            kinds,
+            items,
+        })
+    }
+
+    /// The days asked about (see the module docs).
+    fn days(&self, asks: Asks, about_kinds: bool) -> Option<(Date, Date)> {
+        let today = self.today;
+        let week = (today.week_start(), today.week_start().add_days(6));
+        let past = PAST.contains(&self.p.w(self.opener())) || self.p.has_any(&["did"]).is_some();
+        let mut span: Option<(Date, Date)> = None;
+        for d in &self.reading.dates {
+            let Some(mut from) = Date::parse(&d.date) else {
+                continue;
+            };
+            let mut to = d.through.as_deref().and_then(Date::parse).unwrap_or(from);
+            let words = self.date_words(d);
+            if words.contains(&"week") && from == today && to == week.1 {
+                from = week.0;
+            }
+            let lone_weekday = d.through.is_none()
+                && words.iter().any(|w| weekday(w))
+                && from > today
+                && today.days_until(from) <= 7;
+            if past && lone_weekday {
+                from = from.add_days(-7);
+                to = from;
+            }
+            span = Some(match span {
+                Some((a, b)) => (a.min(from), b.max(to)),
+                None => (from, to),
+            });
+        }
+        if span.is_none() {
+            if self.p.has_any(&["weekend"]).is_some() {
+                let sat = week.0.add_days(5);
+                span = Some((sat.max(today), week.1));
+            } else if self.p.has_any(&["week"]).is_some() {
+                span = Some(week);
+            }
+        }
+        let span = match (span, asks) {
+            (Some(s), _) => Some(s),
+            (None, Asks::Agenda) if about_kinds => Some((today, today.add_days(KIND_DAYS - 1))),
+            (None, Asks::Agenda | Asks::Busy | Asks::Left) => Some((today, today)),
+            (None, _) => None,
+        };
+        match (span, asks) {
+            (Some((a, b)), Asks::Left) => Some((a.max(today), b.max(today))),
+            (s, _) => s,
+        }
+    }
+}
+
+/// Whether `w` is a weekday's name (the reading's English words).
+fn weekday(w: &str) -> bool {
+    let names = [
+        (Weekday::Mon, "monday"),
+        (Weekday::Tue, "tuesday"),
+        (Weekday::Wed, "wednesday"),
+        (Weekday::Thu, "thursday"),
+        (Weekday::Fri, "friday"),
+        (Weekday::Sat, "saturday"),
+        (Weekday::Sun, "sunday"),
+    ];
+    names
+        .iter()
+        .any(|(_, n)| w == *n || (w.len() >= 3 && n.starts_with(w)))
+}
