@@ -231,9 +231,33 @@ impl Phrases {
             rest = &after[close + 1..];
         }
         out.push_str(rest);
-        for (from, to) in self.contractions {
-            out = out.replace(from, to);
+        self.contract(&out)
+    }
+
+    /// The language's contractions applied outside quoted titles (a title keeps its words).
+    fn contract(&self, s: &str) -> String {
+        if self.contractions.is_empty() {
+            return s.to_string();
         }
+        let plain = |t: &str| {
+            let mut t = t.to_string();
+            for (from, to) in self.contractions {
+                t = t.replace(from, to);
+            }
+            t
+        };
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s;
+        while let Some(open) = rest.find(self.quote_open) {
+            out.push_str(&plain(&rest[..open]));
+            let inner = open + self.quote_open.len();
+            let close = rest[inner..]
+                .find(self.quote_close)
+                .map_or(rest.len(), |c| inner + c + self.quote_close.len());
+            out.push_str(&rest[open..close]);
+            rest = &rest[close..];
+        }
+        out.push_str(&plain(rest));
         out
     }
 

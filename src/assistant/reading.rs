@@ -47,7 +47,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
-pub use question::{read_question, Asks, Question};
+pub use question::{read_question, read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 

@@ -367,3 +367,41 @@ fn weekday(w: &str) -> bool {
         .iter()
         .any(|(_, n)| w == *n || (w.len() >= 3 && n.starts_with(w)))
 }
+
+/// What a message that asks nothing of the planner says, for a short code-made reply when the
+/// model's cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmallTalk {
+    /// Thanks ("thanks!", "danke", "merci", "gracias").
+    Thanks,
+    /// A greeting ("hi", "hallo", "bonjour", "hola").
+    Greeting,
+    /// Anything else.
+    Other,
+}
+
+/// Thanks in the reading's words, and in the languages' own words a table may leave as they are.
+const THANKS: &[&str] = &[
+    "thanks", "thank", "thx", "ty", "cheers", "danke", "merci", "gracias",
+];
+const GREETINGS: &[&str] = &[
+    "hi", "hello", "hey", "morning", "evening", "hallo", "moin", "servus", "bonjour", "salut",
+    "coucou", "hola", "buenas", "buenos",
+];
+
+/// Reads `message`, written in `lang`, as small talk (see [`SmallTalk`]).
+pub fn read_small_talk(message: &str, lang: Language) -> SmallTalk {
+    let cut = message
+        .char_indices()
+        .nth(MAX_INPUT_CHARS)
+        .map_or(message.len(), |(i, _)| i);
+    let mut p = Lexed::new(&message[..cut]);
+    lang::normalize(&mut p, lang);
+    if p.has_any(THANKS).is_some() {
+        SmallTalk::Thanks
+    } else if p.has_any(GREETINGS).is_some() {
+        SmallTalk::Greeting
+    } else {
+        SmallTalk::Other
+    }
+}
