@@ -1,7 +1,7 @@
 //! Answers to questions about the planner, made by code (issue 25): a [`Question`] read from the
 //! message ([`crate::assistant::reading::read_question`]), `today` and the user's items (done ones
 //! and completions included) come in; a [`PlannerAnswer`] comes out, its text from the templates
-//! of the user's language ([`super::phrasing`]) and its items in the order the text names them.
+//! of the user's language (`phrasing.rs`) and its items in the order the text names them.
 //! Pure: no store, no model, no clock.
 //!
 //! ## What each question names
