@@ -190,6 +190,15 @@ fn left_overdue_when_and_done() {
     let a = ask("did I go running on saturday?");
     assert_eq!(a.text, "Yes, “Run” was done on Saturday, November 21.");
     assert_eq!(a.items[0].scheduled_for.as_deref(), Some("2026-11-21"));
+    // A first-person report asked as a question; "was I".
+    assert_eq!(
+        ask("I went running on saturday?").text,
+        "Yes, “Run” was done on Saturday, November 21."
+    );
+    assert_eq!(
+        ask("was I running on saturday?").text,
+        "Yes, “Run” was done on Saturday, November 21."
+    );
     // Without a day: today's occurrence, else the last one.
     assert_eq!(
         ask("did I run?").text,
@@ -285,6 +294,8 @@ fn not_questions_about_the_planner_are_left_alone() {
         "list the car for sale tomorrow",
         "can you move the dentist to friday?",
         "what's the meaning of life?",
+        "move the dentist to friday?",
+        "book a table for saturday?",
     ] {
         assert_eq!(
             read_question(message, Language::En, monday(), &items),
@@ -292,4 +303,48 @@ fn not_questions_about_the_planner_are_left_alone() {
             "{message}"
         );
     }
+}
+
+#[test]
+fn periods_without_a_date() {
+    let items = planner();
+    let days = |message: &str| {
+        read_question(message, Language::En, monday(), &items)
+            .unwrap_or_else(|| panic!("{message}"))
+            .days
+    };
+    let span = |a: &str, b: &str| Some((d(a), d(b)));
+    assert_eq!(
+        days("how busy is my week?"),
+        span("2026-11-23", "2026-11-29")
+    );
+    assert_eq!(
+        days("what's on for the weekend?"),
+        span("2026-11-28", "2026-11-29")
+    );
+    assert_eq!(
+        days("what do I have this month?"),
+        span("2026-11-01", "2026-11-30")
+    );
+    assert_eq!(days("what's coming up?"), span("2026-11-23", "2026-11-29"));
+    assert_eq!(
+        days("can you tell me what's on tomorrow"),
+        span("2026-11-24", "2026-11-24")
+    );
+    assert_eq!(
+        days("remind me what's on friday"),
+        span("2026-11-27", "2026-11-27")
+    );
+    let tuesday = Date::parse("2026-11-24").unwrap();
+    let rest = read_question(
+        "what's left for the rest of the week?",
+        Language::En,
+        tuesday,
+        &items,
+    )
+    .unwrap();
+    assert_eq!(
+        (rest.asks, rest.days),
+        (Asks::Left, span("2026-11-24", "2026-11-29"))
+    );
 }

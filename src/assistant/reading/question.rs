@@ -12,7 +12,9 @@
 //! with a question word, not a polite request), or a request to show something (`show`, `list`,
 //! `tell` or `give` followed by `me`, `us`, `my`, `our`, `what`, `when`, `everything` or `all`,
 //! also after "can you" / "please": "show me my week", "list my todos"; not "tell mom about the
-//! party"), that one of the rules below reads. Anything else (small talk, "how are you?") is not one: [`read_question`] gives `None`.
+//! party"; and "remind me what"), that one of the rules below reads. A message opening with a
+//! command ("move the dentist to Friday?", "book a table for Saturday?") is a request, not a
+//! question. Anything else (small talk, "how are you?") is not one: [`read_question`] gives `None`.
 //!
 //! ## What it asks, first rule that applies
 //! 1. **when**: `when`, `what time`, `what day`, `which day`, `what date`, `how late`, `until
@@ -20,8 +22,10 @@
 //!    names an item and no done word ("is the team meeting tomorrow?"). The item is the
 //!    reading's best match; an unknown item is answered as not found.
 //! 2. **overdue**: `overdue`, `late`, `behind`, `missed`, `miss`, `past due`.
-//! 3. **done**: opens with `did`, `have`, `has`, `had`, or says `done`, `finished`, `complete`,
-//!    `completed`, `already`, `yet`, and names an item ("did I pay the electricity bill?").
+//! 3. **done**: opens with `did`, `have`, `has`, `had`, `was`, `were`, or says `done`,
+//!    `finished`, `complete`, `completed`, `already`, `yet`, or is a first-person report asked
+//!    as a question ("I went running on Saturday?"), and names an item ("did I pay the
+//!    electricity bill?").
 //! 4. **left**: `left`, `remaining`, `still`, `else`, `open`, `outstanding`, `pending`, `yet to`.
 //! 5. **busy**: `busy`, `packed`, `full`, `booked`, `free`, `hectic`, `quiet`, `look(s/ing)`,
 //!    `how many`, `how much`, with a day, a period word (`week`, `day`, `weekend`,
@@ -33,9 +37,10 @@
 //! ## Days
 //! The reading's dates, from the first day named to the last (a period's last day). Adjusted
 //! for questions: "this week" is Monday to Sunday (the reading's "this week" starts today);
-//! "week" or "weekend" without a date is this week or this weekend; a past question ("did I",
-//! "was I", "had I") about a weekday alone means the last one, not the next ("did I go running
-//! on Saturday?" on a Monday: two days ago). Without a date: agenda and busy mean today (agenda
+//! "week", "weekend" or "month" without a date is this week, this weekend or this month, and
+//! "upcoming", "coming up", "next few days" the next 7 days; "the rest of" starts today; a past
+//! question ("did I", "was I", "had I", "I went ...?") about a weekday alone means the last
+//! one, not the next ("did I go running on Saturday?" on a Monday: two days ago). Without a date: agenda and busy mean today (agenda
 //! about a kind, "which appointments do I have?", the next 7 days), left means today; when,
 //! done and overdue have no days. Left never looks before today.
 //!
@@ -49,7 +54,7 @@
 
 use super::lang;
 use super::lex::Lexed;
-use super::{read_message_in, DateReading, ItemMatch, Reading, MAX_INPUT_CHARS};
+use super::{read_message_in, DateReading, Intent, ItemMatch, Reading, MAX_INPUT_CHARS};
 use crate::assistant::date::Date;
 use crate::assistant::model::{ItemKind, PlannerItem, Weekday};
 use crate::kernel::lang::Language;
@@ -100,7 +105,9 @@ const WHEN: &[&str] = &[
     "until|till|by when",
 ];
 const OVERDUE: &[&str] = &["overdue", "late", "behind", "missed", "miss", "past due"];
-const DONE_OPENERS: &[&str] = &["did", "didn't", "have", "has", "had", "haven't", "hasn't"];
+const DONE_OPENERS: &[&str] = &[
+    "did", "didn't", "have", "has", "had", "haven't", "hasn't", "was", "were",
+];
 const DONE_WORDS: &[&str] = &[
     "done",
     "finished",
@@ -145,7 +152,10 @@ const AGENDA: &[&str] = &[
     "what's|whats on",
     "what is on",
 ];
-const ASKING: &[&str] = &["show|list|tell|give me|us|my|our|what|when|everything|all"];
+const ASKING: &[&str] = &[
+    "show|list|tell|give me|us|my|our|what|what's|whats|when|everything|all",
+    "remind me what|what's|whats",
+];
 const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls", "you"];
 const PAST: &[&str] = &["did", "didn't", "was", "were", "had"];
 const KINDS: &[(&str, ItemKind)] = &[
@@ -219,6 +229,19 @@ impl Words<'_> {
         ASKING.iter().any(|pat| self.p.seq(at, pat).is_some())
     }
 
+    /// Whether the message opens with a command to add, change or delete ("move the dentist to
+    /// Friday?", "book a table for Saturday?"): a request with a question mark, not a question
+    /// ("I went running on Saturday?" asks whether it is done).
+    fn commands(&self) -> bool {
+        let first = self.p.t.first().map_or(0, |t| t.start);
+        self.reading.cues.iter().any(|c| {
+            matches!(
+                c.intent,
+                Intent::Create | Intent::Update | Intent::Delete | Intent::Goal
+            ) && c.span.is_some_and(|s| s.start == first)
+        })
+    }
+
     fn kinds(&self) -> Vec<ItemKind> {
         let mut out: Vec<ItemKind> = Vec::new();
         for i in 0..self.p.len() {
@@ -260,7 +283,11 @@ impl Words<'_> {
 
     fn question(&self) -> Option<Question> {
         let p = self.p;
-        if p.len() == 0 || !(self.reading.question || self.asks_to_see()) {
+        let asks_to_see = self.asks_to_see();
+        if p.len() == 0
+            || !(self.reading.question || asks_to_see)
+            || (self.commands() && !asks_to_see)
+        {
             return None;
         }
         let kinds = self.kinds();
@@ -275,7 +302,9 @@ impl Words<'_> {
             Asks::When
         } else if self.says(OVERDUE) {
             Asks::Overdue
-        } else if (DONE_OPENERS.contains(&first) || says_done) && !items.is_empty() {
+        } else if (DONE_OPENERS.contains(&first) || says_done || super::past_report(p))
+            && !items.is_empty()
+        {
             Asks::Done
         } else if p.has_any(LEFT).is_some() || self.says(&["yet to"]) {
             Asks::Left
@@ -307,7 +336,9 @@ impl Words<'_> {
     fn days(&self, asks: Asks, about_kinds: bool) -> Option<(Date, Date)> {
         let today = self.today;
         let week = (today.week_start(), today.week_start().add_days(6));
-        let past = PAST.contains(&self.p.w(self.opener())) || self.p.has_any(&["did"]).is_some();
+        let past = PAST.contains(&self.p.w(self.opener()))
+            || self.p.has_any(&["did"]).is_some()
+            || super::past_report(self.p);
         let mut span: Option<(Date, Date)> = None;
         for d in &self.reading.dates {
             let Some(mut from) = Date::parse(&d.date) else {
@@ -332,12 +363,24 @@ impl Words<'_> {
             });
         }
         if span.is_none() {
-            if self.p.has_any(&["weekend"]).is_some() {
+            let has = |w: &str| self.p.has_any(&[w]).is_some();
+            if has("weekend") {
                 let sat = week.0.add_days(5);
                 span = Some((sat.max(today), week.1));
-            } else if self.p.has_any(&["week"]).is_some() {
+            } else if has("week") {
                 span = Some(week);
+            } else if has("month") {
+                let (y, m, _) = today.ymd();
+                let first = Date::from_ymd(y, m, 1).unwrap_or(today);
+                let next = Date::from_ymd(y + i32::from(m == 12), m % 12 + 1, 1);
+                span = Some((first, next.map_or(today, |n| n.add_days(-1))));
+            } else if self.says(&["upcoming", "coming up", "next few days"]) {
+                span = Some((today, today.add_days(KIND_DAYS - 1)));
             }
+        }
+        // "the rest of the week": from today.
+        if let (Some((a, b)), true) = (span, self.says(&["rest of"])) {
+            span = Some((a.max(today), b.max(today)));
         }
         let span = match (span, asks) {
             (Some(s), _) => Some(s),
