@@ -348,3 +348,26 @@ fn periods_without_a_date() {
         (Asks::Left, span("2026-11-24", "2026-11-29"))
     );
 }
+
+#[test]
+fn of_equally_good_matches_the_one_with_its_own_word_is_answered() {
+    let mut items = planner();
+    let mut gift = items[0].clone();
+    gift.id = "t-gift".into();
+    gift.title = "Buy birthday gift for Anna".into();
+    gift.scheduled_for = Some("2026-11-28".into());
+    let mut doctor = items[5].clone();
+    doctor.id = "e-doctor".into();
+    doctor.title = "Doctor appointment".into();
+    items[5].title = "Dentist appointment".into();
+    items.extend([gift, doctor]);
+    let named = |message: &str| {
+        let q = read_question(message, Language::En, monday(), &items).unwrap();
+        let a = answer(&q, monday(), &items, Language::En);
+        a.items.into_iter().map(|i| i.id).collect::<Vec<_>>()
+    };
+    // "buy" is in both titles, "Anna" only in the gift's.
+    assert_eq!(named("when do I have to buy Anna's present?"), ["t-gift"]);
+    // Nothing tells the two appointments apart: both are answered.
+    assert_eq!(named("when is my appointment?"), ["e-doctor", "e-dentist"]);
+}

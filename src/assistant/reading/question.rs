@@ -22,7 +22,7 @@
 //!    names an item and no done word ("is the team meeting tomorrow?"). The item is the
 //!    reading's best match; an unknown item is answered as not found.
 //! 2. **overdue**: `overdue`, `late`, `behind`, `missed`, `miss`, `past due`.
-//! 3. **done**: opens with `did`, `have`, `has`, `had`, `was`, `were`, or says `done`,
+//! 3. **done**: opens with `did`, `have`, `has`, `had`, says `was I` / `were we`, or `done`,
 //!    `finished`, `complete`, `completed`, `already`, `yet`, or is a first-person report asked
 //!    as a question ("I went running on Saturday?"), and names an item ("did I pay the
 //!    electricity bill?").
@@ -50,10 +50,13 @@
 //!
 //! ## Items
 //! For when and done, the reading's matches of the kinds asked about, the best one and those
-//! scoring within [`TIE`] of it (two equally good matches are both answered).
+//! scoring within [`TIE`] of it; of those, the ones matching a word of the message that the
+//! others do not match, when any does ("when do I buy Anna's gift?": the gift, not "Buy milk");
+//! two equally good matches are both answered ("when is my appointment?").
 
 use super::lang;
 use super::lex::Lexed;
+use super::refs;
 use super::{read_message_in, DateReading, Intent, ItemMatch, Reading, MAX_INPUT_CHARS};
 use crate::assistant::date::Date;
 use crate::assistant::model::{ItemKind, PlannerItem, Weekday};
@@ -105,9 +108,7 @@ const WHEN: &[&str] = &[
     "until|till|by when",
 ];
 const OVERDUE: &[&str] = &["overdue", "late", "behind", "missed", "miss", "past due"];
-const DONE_OPENERS: &[&str] = &[
-    "did", "didn't", "have", "has", "had", "haven't", "hasn't", "was", "were",
-];
+const DONE_OPENERS: &[&str] = &["did", "didn't", "have", "has", "had", "haven't", "hasn't"];
 const DONE_WORDS: &[&str] = &[
     "done",
     "finished",
@@ -254,7 +255,9 @@ impl Words<'_> {
         out
     }
 
-    /// The reading's matches of `kinds` (all when empty): the best and those tied with it.
+    /// The reading's matches of `kinds` (all when empty): the best and those tied with it; of
+    /// tied ones, those matching a word of the message no other tied one matches ("Anna's
+    /// gift" over "Buy milk" when both share "buy"), when any does.
     fn items(&self, kinds: &[ItemKind]) -> Vec<ItemMatch> {
         let fits = |m: &&ItemMatch| {
             m.kind != ItemKind::Goal && (kinds.is_empty() || kinds.contains(&m.kind))
@@ -262,13 +265,46 @@ impl Words<'_> {
         let Some(best) = self.reading.matches.iter().find(fits) else {
             return Vec::new();
         };
-        self.reading
+        let tied: Vec<ItemMatch> = self
+            .reading
             .matches
             .iter()
             .filter(fits)
             .filter(|m| m.score + TIE >= best.score)
             .cloned()
-            .collect()
+            .collect();
+        if tied.len() < 2 {
+            return tied;
+        }
+        let message = refs::stems(self.p.text);
+        let hits: Vec<Vec<&String>> = tied
+            .iter()
+            .map(|m| {
+                let title = refs::stems(&m.title);
+                message
+                    .iter()
+                    .filter(|w| title.iter().any(|t| t == *w || refs::prefix_hit(t, w)))
+                    .collect()
+            })
+            .collect();
+        let distinct: Vec<ItemMatch> = tied
+            .iter()
+            .zip(&hits)
+            .enumerate()
+            .filter(|(i, (_, h))| {
+                h.iter().any(|w| {
+                    hits.iter()
+                        .enumerate()
+                        .all(|(j, other)| j == *i || !other.contains(w))
+                })
+            })
+            .map(|(_, (m, _))| m.clone())
+            .collect();
+        if distinct.is_empty() {
+            tied
+        } else {
+            distinct
+        }
     }
 
     /// The words of a date reading (the rewritten ones within its span).
@@ -302,7 +338,10 @@ impl Words<'_> {
             Asks::When
         } else if self.says(OVERDUE) {
             Asks::Overdue
-        } else if (DONE_OPENERS.contains(&first) || says_done || super::past_report(p))
+        } else if (DONE_OPENERS.contains(&first)
+            || self.says(&["was|were i|we"])
+            || says_done
+            || super::past_report(p))
             && !items.is_empty()
         {
             Asks::Done

@@ -62,7 +62,7 @@ fn stem(w: &str) -> String {
     s
 }
 
-fn stems(text: &str) -> Vec<String> {
+pub(super) fn stems(text: &str) -> Vec<String> {
     let all = tokens(text);
     let kept: Vec<String> = all
         .iter()
@@ -85,7 +85,7 @@ fn words(text: &str) -> Vec<String> {
 
 /// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
 /// but its last letter ("renew" and "renewal", "meditate" and "meditation").
-fn prefix_hit(a: &str, b: &str) -> bool {
+pub(super) fn prefix_hit(a: &str, b: &str) -> bool {
     let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let shorter = a.len().min(b.len());
     common >= 4 && common + 1 >= shorter
