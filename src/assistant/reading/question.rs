@@ -13,8 +13,8 @@
 //! `tell` or `give` followed by `me`, `us`, `my`, `our`, `what`, `when`, `everything` or `all`,
 //! also after "can you" / "please": "show me my week", "list my todos"; not "tell mom about the
 //! party"; and "remind me what"), that one of the rules below reads. A message opening with a
-//! command ("move the dentist to Friday?", "book a table for Saturday?") is a request, not a
-//! question. Anything else (small talk, "how are you?") is not one: [`read_question`] gives `None`.
+//! command and asking no wh-question ("move the dentist to Friday?", "book a table for
+//! Saturday?") is a request, not a question. Anything else (small talk, "how are you?") is not one: [`read_question`] gives `None`.
 //!
 //! ## What it asks, first rule that applies
 //! 1. **when**: `when`, `what time`, `what day`, `which day`, `what date`, `how late`, `until
@@ -230,10 +230,14 @@ impl Words<'_> {
         ASKING.iter().any(|pat| self.p.seq(at, pat).is_some())
     }
 
-    /// Whether the message opens with a command to add, change or delete ("move the dentist to
-    /// Friday?", "book a table for Saturday?"): a request with a question mark, not a question
-    /// ("I went running on Saturday?" asks whether it is done).
+    /// Whether the message opens with a command to add, change or delete and asks no wh-question
+    /// ("move the dentist to Friday?", "book a table for Saturday?"): a request with a question
+    /// mark, not a question ("I went running on Saturday?" asks whether it is done, "I need to
+    /// buy the gift by when?" when).
     fn commands(&self) -> bool {
+        if self.says(WHEN) || self.p.has_any(super::WH).is_some() {
+            return false;
+        }
         let first = self.p.t.first().map_or(0, |t| t.start);
         self.reading.cues.iter().any(|c| {
             matches!(
