@@ -71,7 +71,7 @@ impl Env {
     /// meditation done today, an overdue passport.
     fn new() -> Env {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("planner.db")).unwrap();
+        let store = Store::open(dir.path().join("planner.db")).unwrap();
         let clock = FixedClock::new(1_795_000_000_000);
         let today = Date::parse(TODAY).unwrap();
         let mut ids = IdGenerator::seeded(3);
