@@ -33,11 +33,10 @@
 use std::collections::HashSet;
 
 use super::date::{occurrences, occurs_on, Date};
-use super::model::{
-    AnswerItem, ItemKind, PlannerAnswer, PlannerItem, Priority, RecurrenceType, Weekday,
-};
+use super::model::{AnswerItem, ItemKind, PlannerAnswer, PlannerItem, RecurrenceType, Weekday};
 use super::phrasing::{phrases, Phrases};
 use super::reading::{Asks, Question};
+use super::week::day_order;
 use crate::kernel::lang::Language;
 
 /// Ranges of at most this many days list every entry day by day.
@@ -128,24 +127,7 @@ fn entries<'a>(items: &'a [PlannerItem], a: Date, b: Date, kinds: &[ItemKind]) -
             });
         }
     }
-    let rank = |p: Priority| match p {
-        Priority::High => 0,
-        Priority::Medium => 1,
-        Priority::Low => 2,
-    };
-    out.sort_by(|x, y| {
-        x.date
-            .cmp(&y.date)
-            .then_with(|| match (&x.item.time_of_day, &y.item.time_of_day) {
-                (Some(s), Some(t)) => s.cmp(t),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| rank(x.item.priority).cmp(&rank(y.item.priority)))
-            .then_with(|| x.item.title.cmp(&y.item.title))
-            .then_with(|| x.item.id.cmp(&y.item.id))
-    });
+    out.sort_by(|x, y| x.date.cmp(&y.date).then_with(|| day_order(x.item, y.item)));
     out
 }
 
@@ -234,7 +216,7 @@ impl Writer {
                 } else {
                     let mut wds: Vec<&str> = Vec::new();
                     for d in &dates {
-                        let w = self.p.weekdays_short[weekday_index(d.weekday())];
+                        let w = self.p.weekday_short(d.weekday());
                         if !wds.contains(&w) {
                             wds.push(w);
                         }
@@ -475,7 +457,7 @@ impl Writer {
                 }
                 let names: Vec<String> = wds
                     .iter()
-                    .map(|w| p.weekdays_plural[weekday_index(*w)].to_string())
+                    .map(|w| p.weekday_plural(*w).to_string())
                     .collect();
                 let days = p.list(&names);
                 if n == 1 {
@@ -491,10 +473,6 @@ impl Writer {
             RecurrenceType::None => p.date(anchor),
         }
     }
-}
-
-fn weekday_index(w: Weekday) -> usize {
-    Weekday::ALL.iter().position(|x| *x == w).unwrap_or(0)
 }
 
 #[cfg(test)]

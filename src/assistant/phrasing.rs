@@ -20,6 +20,7 @@
 //! operations.
 
 use crate::assistant::date::Date;
+use crate::assistant::model::Weekday;
 use crate::kernel::lang::Language;
 
 mod de;
@@ -200,11 +201,8 @@ pub(crate) fn capitalize(s: &str) -> String {
     }
 }
 
-fn weekday_index(d: Date) -> usize {
-    crate::assistant::model::Weekday::ALL
-        .iter()
-        .position(|w| *w == d.weekday())
-        .unwrap_or(0)
+fn weekday_index(w: Weekday) -> usize {
+    Weekday::ALL.iter().position(|x| *x == w).unwrap_or(0)
 }
 
 impl Phrases {
@@ -275,7 +273,7 @@ impl Phrases {
         self.fill(
             self.date,
             &[
-                ("weekday", self.weekdays[weekday_index(d)]),
+                ("weekday", self.weekdays[weekday_index(d.weekday())]),
                 ("day", &self.day_number(day)),
                 ("month", self.months[m as usize - 1]),
             ],
@@ -305,7 +303,7 @@ impl Phrases {
         self.fill(
             self.short_day,
             &[
-                ("wd", self.weekdays_short[weekday_index(d)]),
+                ("wd", self.weekdays_short[weekday_index(d.weekday())]),
                 ("day", &self.day_number(d.ymd().2)),
             ],
         )
@@ -346,9 +344,19 @@ impl Phrases {
         }
     }
 
-    /// A weekday's name.
+    /// The name of a date's weekday.
     pub(crate) fn weekday(&self, d: Date) -> &'static str {
-        self.weekdays[weekday_index(d)]
+        self.weekdays[weekday_index(d.weekday())]
+    }
+
+    /// A weekday's short name ("Tue").
+    pub(crate) fn weekday_short(&self, w: Weekday) -> &'static str {
+        self.weekdays_short[weekday_index(w)]
+    }
+
+    /// A weekday's name after "every" ("mardis").
+    pub(crate) fn weekday_plural(&self, w: Weekday) -> &'static str {
+        self.weekdays_plural[weekday_index(w)]
     }
 
     /// A time of day (`HH:MM` in) as the language writes it; the input when unreadable.

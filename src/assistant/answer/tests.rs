@@ -166,44 +166,28 @@ fn left_overdue_when_and_done() {
         "“Run” is every Tuesday, Thursday and Saturday at 7 AM; next: tomorrow."
     );
     assert_eq!(a.items[0].scheduled_for.as_deref(), Some("2026-11-24"));
-    assert_eq!(
-        ask("when do I need to buy milk?").text,
-        "“Buy milk” has no date yet."
-    );
-    assert_eq!(
-        ask("when was the passport due?").text,
-        "“Renew passport” was due on Thursday, November 19 and isn't done yet."
-    );
-    assert_eq!(
-        ask("did I pay the bill?").text,
-        "Yes, “Pay the bill” is done."
-    );
-    assert_eq!(
-        ask("is the laundry done?").text,
-        "No, “Do laundry” isn't done yet."
-    );
-    assert_eq!(
-        ask("did I meditate today?").text,
-        "Yes, “Meditate” is done today."
-    );
-    // A weekday in a past question is the last one, not the next.
+    let ran = "Yes, “Run” was done on Saturday, November 21.";
+    for (message, text) in [
+        ("when do I need to buy milk?", "“Buy milk” has no date yet."),
+        (
+            "when was the passport due?",
+            "“Renew passport” was due on Thursday, November 19 and isn't done yet.",
+        ),
+        ("did I pay the bill?", "Yes, “Pay the bill” is done."),
+        ("is the laundry done?", "No, “Do laundry” isn't done yet."),
+        ("did I meditate today?", "Yes, “Meditate” is done today."),
+        // A weekday in a past question is the last one, not the next.
+        ("did I go running on saturday?", ran),
+        // A first-person report asked as a question; "was I".
+        ("I went running on saturday?", ran),
+        ("was I running on saturday?", ran),
+        // Without a day: today's occurrence, else the last one.
+        ("did I run?", ran),
+    ] {
+        assert_eq!(ask(message).text, text, "{message}");
+    }
     let a = ask("did I go running on saturday?");
-    assert_eq!(a.text, "Yes, “Run” was done on Saturday, November 21.");
     assert_eq!(a.items[0].scheduled_for.as_deref(), Some("2026-11-21"));
-    // A first-person report asked as a question; "was I".
-    assert_eq!(
-        ask("I went running on saturday?").text,
-        "Yes, “Run” was done on Saturday, November 21."
-    );
-    assert_eq!(
-        ask("was I running on saturday?").text,
-        "Yes, “Run” was done on Saturday, November 21."
-    );
-    // Without a day: today's occurrence, else the last one.
-    assert_eq!(
-        ask("did I run?").text,
-        "Yes, “Run” was done on Saturday, November 21."
-    );
     let a = ask("when is my haircut?");
     assert_eq!(a.text, "I couldn't find that in your planner.");
     assert!(a.items.is_empty());

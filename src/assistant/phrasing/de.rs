@@ -2,26 +2,20 @@
 
 use super::{Phrases, TimeStyle};
 
+const WEEKDAYS: [&str; 7] = [
+    "Montag",
+    "Dienstag",
+    "Mittwoch",
+    "Donnerstag",
+    "Freitag",
+    "Samstag",
+    "Sonntag",
+];
+
 pub(super) const PHRASES: Phrases = Phrases {
-    weekdays: [
-        "Montag",
-        "Dienstag",
-        "Mittwoch",
-        "Donnerstag",
-        "Freitag",
-        "Samstag",
-        "Sonntag",
-    ],
+    weekdays: WEEKDAYS,
     weekdays_short: ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"],
-    weekdays_plural: [
-        "Montag",
-        "Dienstag",
-        "Mittwoch",
-        "Donnerstag",
-        "Freitag",
-        "Samstag",
-        "Sonntag",
-    ],
+    weekdays_plural: WEEKDAYS,
     months: [
         "Januar",
         "Februar",

@@ -189,18 +189,25 @@ pub fn read_question(
     items: &[PlannerItem],
 ) -> Option<Question> {
     let reading = read_message_in(message, lang, today, items);
-    let cut = message
-        .char_indices()
-        .nth(MAX_INPUT_CHARS)
-        .map_or(message.len(), |(i, _)| i);
-    let mut p = Lexed::new(&message[..cut]);
-    lang::normalize(&mut p, lang);
+    let p = reading_words(message, lang);
     Words {
         p: &p,
         reading: &reading,
         today,
     }
     .question()
+}
+
+/// The words the reading reads: the first [`MAX_INPUT_CHARS`] characters of `message`, rewritten
+/// from `lang` into the reading's English words.
+fn reading_words(message: &str, lang: Language) -> Lexed<'_> {
+    let cut = message
+        .char_indices()
+        .nth(MAX_INPUT_CHARS)
+        .map_or(message.len(), |(i, _)| i);
+    let mut p = Lexed::new(&message[..cut]);
+    lang::normalize(&mut p, lang);
+    p
 }
 
 /// The message's words and its reading, asked about.
@@ -477,12 +484,7 @@ const GREETINGS: &[&str] = &[
 
 /// Reads `message`, written in `lang`, as small talk (see [`SmallTalk`]).
 pub fn read_small_talk(message: &str, lang: Language) -> SmallTalk {
-    let cut = message
-        .char_indices()
-        .nth(MAX_INPUT_CHARS)
-        .map_or(message.len(), |(i, _)| i);
-    let mut p = Lexed::new(&message[..cut]);
-    lang::normalize(&mut p, lang);
+    let p = reading_words(message, lang);
     if p.has_any(THANKS).is_some() {
         SmallTalk::Thanks
     } else if p.has_any(GREETINGS).is_some() {
