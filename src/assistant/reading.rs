@@ -47,7 +47,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
-pub use question::{read_question, read_small_talk, Asks, Question, SmallTalk};
+pub use question::{read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 
@@ -106,6 +106,21 @@ pub fn read_message_in(
         title,
         truncated: cut < message.len(),
     }
+}
+
+/// Reads `message`, written in `lang`, as a question about the planner as of the user's
+/// `today` (`reading/question.rs`: what it asks, about which days, kinds and items), matching
+/// the items it names against `items` (done ones included, so "did I pay the bill?" finds a paid
+/// bill). `None` when it is not one.
+pub fn read_question(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Question> {
+    let reading = read_message_in(message, lang, today, items);
+    let p = question::reading_words(message, lang);
+    question::read(&reading, &p, past_report(&p), today)
 }
 
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {

@@ -1,6 +1,6 @@
 //! German (the informal "du", as apps write).
 
-use super::{Phrases, TimeStyle};
+use super::table::{Phrases, TimeStyle};
 
 const WEEKDAYS: [&str; 7] = [
     "Montag",

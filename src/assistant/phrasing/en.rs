@@ -1,6 +1,6 @@
 //! English.
 
-use super::{Phrases, TimeStyle};
+use super::table::{Phrases, TimeStyle};
 
 const WEEKDAYS: [&str; 7] = [
     "Monday",

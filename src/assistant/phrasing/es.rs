@@ -1,6 +1,6 @@
 //! Spanish (the informal "tú", as chat apps write).
 
-use super::{Phrases, TimeStyle};
+use super::table::{Phrases, TimeStyle};
 
 pub(super) const PHRASES: Phrases = Phrases {
     weekdays: [

@@ -1,6 +1,6 @@
 //! French (the informal "tu", as chat apps write).
 
-use super::{Phrases, TimeStyle};
+use super::table::{Phrases, TimeStyle};
 
 pub(super) const PHRASES: Phrases = Phrases {
     weekdays: [

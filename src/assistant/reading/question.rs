@@ -57,9 +57,9 @@
 use super::lang;
 use super::lex::Lexed;
 use super::refs;
-use super::{read_message_in, DateReading, Intent, ItemMatch, Reading, MAX_INPUT_CHARS};
+use super::{DateReading, Intent, ItemMatch, Reading, MAX_INPUT_CHARS};
 use crate::assistant::date::Date;
-use crate::assistant::model::{ItemKind, PlannerItem, Weekday};
+use crate::assistant::model::ItemKind;
 use crate::kernel::lang::Language;
 
 /// Matches scoring within this of the best one are answered with it.
@@ -179,20 +179,14 @@ const KINDS: &[(&str, ItemKind)] = &[
     ("routines", ItemKind::Habit),
 ];
 
-/// Reads `message`, written in `lang`, as a question about the planner as of the user's
-/// `today`, matching the items it names against `items` (done ones included, so "did I pay the
-/// bill?" finds a paid bill). `None` when it is not one (see the module docs).
-pub fn read_question(
-    message: &str,
-    lang: Language,
-    today: Date,
-    items: &[PlannerItem],
-) -> Option<Question> {
-    let reading = read_message_in(message, lang, today, items);
-    let p = reading_words(message, lang);
+/// The question `reading` (of the words `p`) asks, as of `today`; `reported`: the words are a
+/// first-person report of something done ("I went running on Saturday?"). See
+/// [`super::read_question`].
+pub(super) fn read(reading: &Reading, p: &Lexed, reported: bool, today: Date) -> Option<Question> {
     Words {
-        p: &p,
-        reading: &reading,
+        p,
+        reading,
+        reported,
         today,
     }
     .question()
@@ -200,7 +194,7 @@ pub fn read_question(
 
 /// The words the reading reads: the first [`MAX_INPUT_CHARS`] characters of `message`, rewritten
 /// from `lang` into the reading's English words.
-fn reading_words(message: &str, lang: Language) -> Lexed<'_> {
+pub(super) fn reading_words(message: &str, lang: Language) -> Lexed<'_> {
     let cut = message
         .char_indices()
         .nth(MAX_INPUT_CHARS)
@@ -214,6 +208,7 @@ fn reading_words(message: &str, lang: Language) -> Lexed<'_> {
 struct Words<'a> {
     p: &'a Lexed<'a>,
     reading: &'a Reading,
+    reported: bool,
     today: Date,
 }
 
@@ -352,7 +347,7 @@ impl Words<'_> {
         } else if (DONE_OPENERS.contains(&first)
             || self.says(&["was|were i|we"])
             || says_done
-            || super::past_report(p))
+            || self.reported)
             && !items.is_empty()
         {
             Asks::Done
@@ -388,7 +383,7 @@ impl Words<'_> {
         let week = (today.week_start(), today.week_start().add_days(6));
         let past = PAST.contains(&self.p.w(self.opener()))
             || self.p.has_any(&["did"]).is_some()
-            || super::past_report(self.p);
+            || self.reported;
         let mut span: Option<(Date, Date)> = None;
         for d in &self.reading.dates {
             let Some(mut from) = Date::parse(&d.date) else {
@@ -445,20 +440,20 @@ impl Words<'_> {
     }
 }
 
-/// Whether `w` is a weekday's name (the reading's English words).
+/// Whether `w` is a weekday's name or its abbreviation (the reading's English words).
 fn weekday(w: &str) -> bool {
-    let names = [
-        (Weekday::Mon, "monday"),
-        (Weekday::Tue, "tuesday"),
-        (Weekday::Wed, "wednesday"),
-        (Weekday::Thu, "thursday"),
-        (Weekday::Fri, "friday"),
-        (Weekday::Sat, "saturday"),
-        (Weekday::Sun, "sunday"),
+    const NAMES: [&str; 7] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
     ];
-    names
+    NAMES
         .iter()
-        .any(|(_, n)| w == *n || (w.len() >= 3 && n.starts_with(w)))
+        .any(|n| w == *n || (w.len() >= 3 && n.starts_with(w)))
 }
 
 /// What a message that asks nothing of the planner says, for a short code-made reply when the
