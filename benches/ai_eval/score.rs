@@ -108,7 +108,40 @@ fn recurrence_matches(got: &Value, want: &Value) -> bool {
     interval(got) == interval(want) && days(got) == days(want) && got["until"] == want["until"]
 }
 
-/// Proposed operations that do something not asked (see the README's scoring).
+/// The keys of an operation that are not changes it makes.
+const NOT_CHANGES: [&str; 3] = ["op", "kind", "id"];
+
+/// Whether an operation on an existing item (`update`, `goal_update`) changes a field the
+/// message does not mention: one the expected operation on that item does not give (an event's
+/// `endTime` counts as given with its date or time, which shift it).
+fn sets_unmentioned(op: &Value, expected: &[Value]) -> bool {
+    let name = op["op"].as_str().unwrap_or("");
+    if !matches!(name, "update" | "goal_update") {
+        return false;
+    }
+    let Some(want) = expected
+        .iter()
+        .find(|e| e["id"] == op["id"] && e["op"].as_str() == Some(name))
+    else {
+        return false;
+    };
+    let given = |k: &str| {
+        want.get(k).is_some()
+            || (k == "title"
+                && (want.get("titleContains").is_some() || want.get("titleExcludes").is_some()))
+    };
+    op.as_object().is_some_and(|m| {
+        m.iter().any(|(k, v)| {
+            !v.is_null()
+                && !NOT_CHANGES.contains(&k.as_str())
+                && !given(k)
+                && !(k == "endTime" && (given("timeOfDay") || given("scheduledFor")))
+        })
+    })
+}
+
+/// Proposed operations that do something not asked (see the README's scoring, widened by
+/// issue 25: an update that sets a field the message does not mention counts too).
 pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
     let named: Vec<&str> = expected.iter().filter_map(|e| e["id"].as_str()).collect();
     let destructive = ["delete", "goal_delete", "complete", "complete_occurrence"];
@@ -126,7 +159,10 @@ pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
                 let asked = expected
                     .iter()
                     .any(|e| e["id"].as_str() == Some(id) && e["op"].as_str() == Some(name));
-                if !named.contains(&id) || (destructive.contains(&name) && !asked) {
+                if !named.contains(&id)
+                    || (destructive.contains(&name) && !asked)
+                    || sets_unmentioned(&v, expected)
+                {
                     wrong += 1;
                 }
             }
@@ -140,4 +176,77 @@ pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
         }
     }
     wrong
+}
+
+/// What a task expects (`tests/data/eval/README.md`): operations (none for `no_change`), a
+/// clarifying question (with its first options, maybe none given), or an answer naming items.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    /// These operations, paired one to one.
+    Ops(Vec<Value>),
+    /// A question and no operation; the question's first options are these ids, in order.
+    Clarify(Vec<String>),
+    /// An answer whose items are exactly these ids (as a set) and no operation.
+    Answer(Vec<String>),
+}
+
+/// Reads a task's `expected`.
+pub fn expected(e: &Value) -> Expected {
+    let ids = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match e {
+        Value::String(s) if s == "no_change" => Expected::Ops(Vec::new()),
+        Value::String(s) if s == "clarify" => Expected::Clarify(Vec::new()),
+        e if e.get("clarify").is_some() => Expected::Clarify(ids(&e["clarify"]["options"])),
+        e if e.get("answer").is_some() => Expected::Answer(ids(&e["answer"]["items"])),
+        e => Expected::Ops(e["ops"].as_array().cloned().unwrap_or_default()),
+    }
+}
+
+/// What a run gave, as the scoring reads it.
+#[derive(Debug, Default)]
+pub struct Outcome<'a> {
+    /// The valid operations proposed.
+    pub ops: &'a [PlannerOperation],
+    /// The clarifying question's option ids, when the result asks.
+    pub clarify: Option<Vec<String>>,
+    /// The answer's item ids, when the result answers.
+    pub answer: Option<Vec<String>>,
+}
+
+/// Whether the outcome succeeds on the task, and its wrong actions.
+pub fn judge(want: &Expected, got: &Outcome) -> (bool, usize) {
+    match want {
+        Expected::Ops(expected) => {
+            let ok = paired(got.ops, expected)
+                && (!expected.is_empty() || (got.clarify.is_none() && got.answer.is_none()));
+            (ok, wrong_actions(got.ops, expected))
+        }
+        Expected::Clarify(first) => {
+            let ok = got.ops.is_empty()
+                && got
+                    .clarify
+                    .as_ref()
+                    .is_some_and(|opts| opts.len() <= 5 && opts.starts_with(first));
+            (ok, got.ops.len())
+        }
+        Expected::Answer(items) => {
+            let mut want: Vec<&String> = items.iter().collect();
+            want.sort();
+            let ok = got.ops.is_empty()
+                && got.answer.as_ref().is_some_and(|a| {
+                    let mut have: Vec<&String> = a.iter().collect();
+                    have.sort();
+                    have == want
+                });
+            (ok, got.ops.len())
+        }
+    }
 }
