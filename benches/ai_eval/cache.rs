@@ -89,7 +89,7 @@ fn median(mut v: Vec<u64>) -> u64 {
 }
 
 pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
-    let set = AssistantSet::load();
+    let set = AssistantSet::load("assistant.json");
     let settings = AssistantSettings {
         heartbeat_ms: 0,
         ..AssistantSettings::default()
