@@ -209,7 +209,7 @@ impl AssistantSet {
     }
 
     /// The task's planner (an in-memory store with its items), clock, date and request.
-    fn setup(&self, task: &Value) -> (Store, FixedClock, Date, AssistantRequest) {
+    fn setup(&self, task: &Value) -> (Store, FixedClock, Date, AssistantRequest, Vec<PlannerItem>) {
         let items: Vec<PlannerItem> = match &task["items"] {
             Value::String(name) => self.fixtures[name].clone(),
             other => serde_json::from_value(other.clone()).expect("inline items"),
@@ -228,7 +228,7 @@ impl AssistantSet {
             today: Some(today),
             language: self.language.clone(),
         };
-        (store, clock, date, request)
+        (store, clock, date, request, items)
     }
 }
 
@@ -244,7 +244,7 @@ fn assistant(engine: &Arc<LlamaEngine>, file: &str, take: Option<usize>) {
     let mut score = Score::default();
     for task in tasks.iter().take(take) {
         let id = task["id"].as_str().unwrap_or("?");
-        let (store, clock, date, request) = set.setup(task);
+        let (store, clock, date, request, stored) = set.setup(task);
         let metered = Metered::new(&**engine, "eval");
         let started = Instant::now();
         let out = run_message(
@@ -290,6 +290,7 @@ fn assistant(engine: &Arc<LlamaEngine>, file: &str, take: Option<usize>) {
                 .answer
                 .as_ref()
                 .map(|a| a.items.iter().map(|i| i.id.clone()).collect()),
+            stored: &stored,
         };
         let (ok, wrong) = judge(&expected(&task["expected"]), &outcome);
         score.wrong += wrong;

@@ -109,7 +109,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             break;
         }
         let first_call = |cache: bool| -> Option<Call> {
-            let (store, clock, _, request) = set.setup(task);
+            let (store, clock, _, request, _) = set.setup(task);
             engine.set_prompt_cache(cache);
             if cache {
                 engine.prewarm(&system).expect("prewarm");

@@ -1,7 +1,7 @@
 //! Scoring of the assistant task set (`tests/data/eval/README.md`, "Scoring"): shared by the
 //! `ai_eval` bench and the integration test that scores the reading-only pipeline.
 
-use coachcore::assistant::model::PlannerOperation;
+use coachcore::assistant::model::{PlannerItem, PlannerOperation};
 use serde_json::Value;
 
 /// One line per operation, for failure reports.
@@ -111,6 +111,37 @@ fn recurrence_matches(got: &Value, want: &Value) -> bool {
 /// The keys of an operation that are not changes it makes.
 const NOT_CHANGES: [&str; 3] = ["op", "kind", "id"];
 
+/// `ops` with the fields of an update that equal the stored item's dropped: validation fills an
+/// update's `recurrence` from the stored item (spec 002), which changes nothing.
+pub fn changes_only(ops: &[PlannerOperation], stored: &[PlannerItem]) -> Vec<PlannerOperation> {
+    let clean = |v: &Value| -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(_, x)| !x.is_null())
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    };
+    ops.iter()
+        .map(|op| {
+            let mut v = serde_json::to_value(op).unwrap_or_default();
+            let item = stored.iter().find(|i| Some(&i.id) == op.id.as_ref());
+            if let (Some(item), Some(m)) = (item, v.as_object_mut()) {
+                if matches!(m["op"].as_str(), Some("update" | "goal_update")) {
+                    let item = serde_json::to_value(item).unwrap_or_default();
+                    m.retain(|k, x| {
+                        NOT_CHANGES.contains(&k.as_str()) || clean(x) != clean(&item[k.as_str()])
+                    });
+                }
+            }
+            serde_json::from_value(v).unwrap_or_else(|_| op.clone())
+        })
+        .collect()
+}
+
 /// Whether an operation on an existing item (`update`, `goal_update`) changes a field the
 /// message does not mention: one the expected operation on that item does not give (an event's
 /// `endTime` counts as given with its date or time, which shift it).
@@ -219,6 +250,9 @@ pub struct Outcome<'a> {
     pub clarify: Option<Vec<String>>,
     /// The answer's item ids, when the result answers.
     pub answer: Option<Vec<String>>,
+    /// The planner's items before the message (a field an update sets to its stored value is
+    /// no change).
+    pub stored: &'a [PlannerItem],
 }
 
 /// Whether the outcome succeeds on the task, and its wrong actions.
@@ -227,7 +261,10 @@ pub fn judge(want: &Expected, got: &Outcome) -> (bool, usize) {
         Expected::Ops(expected) => {
             let ok = paired(got.ops, expected)
                 && (!expected.is_empty() || (got.clarify.is_none() && got.answer.is_none()));
-            (ok, wrong_actions(got.ops, expected))
+            (
+                ok,
+                wrong_actions(&changes_only(got.ops, got.stored), expected),
+            )
         }
         Expected::Clarify(first) => {
             let ok = got.ops.is_empty()
