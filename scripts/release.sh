@@ -17,11 +17,12 @@
 #                  with include/coachcore.h added
 #   maven          maven/: a Maven repository's folder for the AAR (GROUP/ARTIFACT/VERSION/ with the
 #                  POM, the AAR when the android step made it, their checksums, maven-metadata.xml)
-#   check          CI's checks on Linux (.ci/run): the linux step, then the header compiled as C and
-#                  C++, the static library's symbols and a program linked statically beside another
-#                  definition of a SQLite symbol, the alignment check, the swift-package step on a
-#                  zip made here, the manifests, the maven step's POM read by Maven's own model
-#                  library; and that each check refuses a bad input
+#   check          CI's checks on Linux (.ci/run), into OUT/VERSION-check: the linux step, then the
+#                  header compiled as C and C++, the static library's symbols and a program linked
+#                  statically beside another definition of a SQLite symbol, the alignment check,
+#                  the swift-package step on a zip made here, the manifests (SwiftPM reads them in
+#                  the binding tests' Swift root when it is there), the maven step's POM read by
+#                  Maven's own model library; and that each check refuses a bad input
 #
 # With no STEP: linux apple swift-package android maven.
 #
@@ -222,6 +223,8 @@ refused() {
 }
 
 step_check() {
+  # Apart from a release's files: the Swift package made here points at a stand-in zip.
+  OUT=$OUT_ROOT/$VERSION-check
   bash scripts/install-tools.sh release
   "${META[@]}" check-changelog
   step_linux
