@@ -105,8 +105,9 @@ static_lib() {
   n=$(grep -c . <<<"$all" || true)
   # A vacuous pass is a failure: an nm that cannot read the library's objects lists nothing of
   # the API either.
-  grep -q '^coach_' <<<"$all" && grep -q '^uniffi_coachcore_' <<<"$all" ||
+  if ! grep -q '^coach_' <<<"$all" || ! grep -q '^uniffi_coachcore_' <<<"$all"; then
     die "$NM lists no coach_* or uniffi_coachcore_* definition in $lib (an nm that cannot read it? set NM)"
+  fi
   bad=$(grep -Ev "$ALLOWED" <<<"$all" || true)
   if [[ -n $bad ]]; then
     echo "check-artifact: $lib defines $(grep -c . <<<"$bad") global symbols outside the API (first 30):" >&2

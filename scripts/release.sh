@@ -52,7 +52,7 @@ DIST=${CARGO_TARGET_DIR:-$REPO/target}/dist
 # The native libraries a program linking libcoachcore.a statically needs on Linux (glibc): what
 # `cargo rustc --crate-type staticlib -- --print native-static-libs` prints, plus libstdc++ for
 # llama.cpp.
-LINUX_STATIC_LIBS="-lstdc++ -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
+LINUX_STATIC_LIBS=(-lstdc++ -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
 ZIP_NAME=coachcoreFFI.xcframework.zip
 
 sha256_of() { "${META[@]}" sha256 "$1"; }
@@ -109,7 +109,7 @@ lib/libcoachcore.a     the static library (only the API global: links beside SQL
                        Rust library or llama.cpp)
 
 Link: cc app.c -I include -L lib -lcoachcore -Wl,-rpath,\$ORIGIN/lib
-  or: cc app.c -I include lib/libcoachcore.a $LINUX_STATIC_LIBS
+  or: cc app.c -I include lib/libcoachcore.a ${LINUX_STATIC_LIBS[*]}
 EOF
   mkdir -p "$OUT"
   tar -C "$OUT/stage" -czf "$OUT/$name.tar.gz" "$name"
@@ -241,11 +241,11 @@ step_check() {
   # tests, linked statically with the tarball's flags, then run.
   printf 'int sqlite3_libversion_number(void) { return 1; }\nint ggml_init(void) { return 2; }\n' >"$work/other.c"
   cc -std=c11 -O1 -I "$stage/include" bindings/c/test_capi.c "$work/other.c" \
-    "$stage/lib/libcoachcore.a" $LINUX_STATIC_LIBS -o "$work/test_static"
+    "$stage/lib/libcoachcore.a" "${LINUX_STATIC_LIBS[@]}" -o "$work/test_static"
   "$work/test_static" | tail -n 1 | sed 's/^/static, beside its own sqlite3_libversion_number and ggml_init: /'
   # The library as cargo builds it would not link there: both are defined twice.
   if cc -std=c11 -O1 -I "$stage/include" bindings/c/test_capi.c "$work/other.c" "$DIST/libcoachcore.a" \
-    $LINUX_STATIC_LIBS -o "$work/test_unlocalized" 2>"$work/unlocalized.log" ||
+    "${LINUX_STATIC_LIBS[@]}" -o "$work/test_unlocalized" 2>"$work/unlocalized.log" ||
     ! grep -q 'multiple definition of .sqlite3_libversion_number' "$work/unlocalized.log"; then
     die "check: the static library as cargo builds it linked beside another sqlite3_libversion_number (the check above proves nothing)"
   fi
@@ -262,12 +262,12 @@ step_check() {
   cc -c "$work/leak.c" -o "$work/leak.o" && ar rcs "$work/libleak.a" "$work/leak.o"
   refused "a static library defining sqlite3_open globally" bash bindings/check-artifact.sh static "$work/libleak.a"
 
-  # The swift-package step on a zip made here (the tarball's folder zipped: the step computes the
-  # checksum of whatever zip it is given, as `swift package compute-checksum` does), with the Swift
-  # generated from the Linux library (the Mac's comes from its own library).
+  # The swift-package step on a zip made here (the tarball's headers and notes zipped: the step
+  # computes the checksum of whatever zip it is given, as `swift package compute-checksum` does),
+  # with the Swift generated from the Linux library (the Mac's comes from its own library).
   source bindings/tools.sh uniffi
   "$UNIFFI_BINDGEN" generate "$DIST/libcoachcore.so" --language swift --no-format --out-dir "$work/swift-sources"
-  (cd "$OUT/stage" && zip -q -r -X "$work/$ZIP_NAME" "$(basename "$stage")")
+  (cd "$stage" && zip -q -r -X "$work/$ZIP_NAME" include README.txt)
   COACHCORE_XCFRAMEWORK_ZIP=$work/$ZIP_NAME COACHCORE_SWIFT_SOURCES=$work/swift-sources \
     COACHCORE_RELEASE_BASE_URL=${COACHCORE_RELEASE_BASE_URL:-https://downloads.invalid/coachcore} \
     step_swift_package
