@@ -938,9 +938,9 @@ mod tests {
         // A regular file where a folder of the path should be.
         std::fs::write(dir.path().join("blocked"), b"not a folder").unwrap();
         let path = dir.path().join("blocked/inner/coach.db");
-        let err = Store::open(&path)
-            .err()
-            .expect("the folder cannot be created");
+        let Err(err) = Store::open(&path) else {
+            panic!("opened below a regular file");
+        };
         assert!(matches!(err, Error::FolderNotCreated(_)), "{err:?}");
         let public = crate::kernel::error::CoachError::from(err);
         assert_eq!(public.code(), "storage");
