@@ -94,6 +94,7 @@ fn issue_25_sets_scored_on_the_reading_alone() {
     for file in [
         "assistant.classes.json",
         "assistant.de.json",
+        "assistant.de.held.json",
         "assistant.fr.json",
         "assistant.es.json",
         "questions.en.json",
@@ -107,8 +108,9 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         let lang = Language::read_as(set["language"].as_str());
         let tasks = set["tasks"].as_array().unwrap();
         let (mut success, mut wrong, mut asks) = (0, 0, 0);
+        let mut failures = Vec::new();
         for task in tasks {
-            let (ops, _) = read_task(&fixtures, lang, task);
+            let (ops, open) = read_task(&fixtures, lang, task);
             let e = &task["expected"];
             let asking = e == "clarify" || e.get("clarify").is_some() || e.get("answer").is_some();
             if asking {
@@ -117,9 +119,17 @@ fn issue_25_sets_scored_on_the_reading_alone() {
                 continue;
             }
             let expected = expected_ops(e);
-            wrong += score::wrong_actions(&ops, &expected);
+            let w = score::wrong_actions(&ops, &expected);
+            wrong += w;
             if score::paired(&ops, &expected) {
                 success += 1;
+            } else {
+                let got: Vec<String> = ops.iter().map(score::short).collect();
+                failures.push(format!(
+                    "{}: open={open} got [{}] wrong={w}",
+                    task["id"].as_str().unwrap_or(""),
+                    got.join("; ")
+                ));
             }
         }
         println!(
@@ -127,5 +137,8 @@ fn issue_25_sets_scored_on_the_reading_alone() {
              {wrong} wrong actions",
             tasks.len()
         );
+        for f in &failures {
+            println!("  {f}");
+        }
     }
 }
