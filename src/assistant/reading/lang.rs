@@ -17,10 +17,12 @@
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
 //! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::lex::{Lexed, Tok};
+use super::words::PARTS_OF_DAY;
 use crate::kernel::lang::Language;
 
 mod de;
@@ -28,6 +30,7 @@ mod es;
 mod fr;
 mod table;
 
+pub(super) use table::RefWords;
 use table::{Rewrite, Table};
 
 fn table(lang: Language) -> Option<&'static Table> {
@@ -37,6 +40,41 @@ fn table(lang: Language) -> Option<&'static Table> {
         Language::Fr => Some(&fr::TABLE),
         Language::Es => Some(&es::TABLE),
     }
+}
+
+/// What matching references needs of `lang` (stop words, generic words, stemmer, compounds);
+/// `None`: the English rules of `reading/refs.rs` alone.
+pub(super) fn ref_words(lang: Language) -> Option<&'static RefWords> {
+    match lang {
+        Language::De => Some(&de::REFS),
+        _ => None,
+    }
+}
+
+/// The message without the words that were rewritten and then read as a date, time, repeat
+/// rule, priority or part of the day: what references are matched on, so that "morgen"
+/// (tomorrow) and "morgens" do not name "Morgenlauf". English words are never rewritten: an
+/// English message comes back whole.
+pub(super) fn unread_text<'a>(p: &Lexed<'a>) -> Cow<'a, str> {
+    let spans: Vec<(usize, usize)> = (0..p.len())
+        .filter(|&k| (p.used[k] || PARTS_OF_DAY.contains(&p.w(k))) && p.rewritten(k))
+        .map(|k| (p.t[k].start, p.t[k].end))
+        .collect();
+    if spans.is_empty() {
+        return Cow::Borrowed(p.text);
+    }
+    let out = p
+        .text
+        .char_indices()
+        .map(|(b, c)| {
+            if spans.iter().any(|(s, e)| b >= *s && b < *e) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    Cow::Owned(out)
 }
 
 /// The separators between two requests of one message, lowercase, with their spaces

@@ -216,6 +216,9 @@ pub(super) const TAIL_FILLER: &[&str] = &[
     "to", "on", "at", "for", "by", "and", "the", "a", "please", "pls", "in", "from", "every", "my",
     "as", "of", "it", "thanks", "with",
 ];
+/// Parts of the day: a hint for am or pm, never a time. Rewritten from another language
+/// ("abends"), they are left out of a title's edges and of references.
+pub(super) const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "tonight"];
 pub(super) const TAIL_PHRASES: &[&str] = &[
     "to my list",
     "to my todo|task|shopping list",
