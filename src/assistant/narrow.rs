@@ -24,7 +24,8 @@
 //!   "change nothing" for an open one, and the reading's title guess.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a change or removal of no known item) is [`Narrowed::open`]: the model proposes the
+//! a change or removal of no known item, a removal of a habit on a day: "cancel piano today"
+//! skips a day, it does not delete the habit) is [`Narrowed::open`]: the model proposes the
 //! operations itself, as before.
 
 use std::collections::BTreeSet;
@@ -581,6 +582,11 @@ fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Dr
         }
         Intent::Delete => {
             let t = unique_match(r)?;
+            // "cancel piano today", "Klavier fällt heute aus": one day of a habit, not the
+            // habit; code does not delete it (the model may skip the day).
+            if t.kind == ItemKind::Habit && r.dates.iter().any(|d| d.role == DateRole::On) {
+                return None;
+            }
             let op = if t.kind == ItemKind::Goal {
                 OpType::GoalDelete
             } else {

@@ -21,8 +21,9 @@
 //! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
 //! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
-//! read as nothing; anything else is left to the model (`intent` absent).
+//! no question word reads as an implied create (its cue has no span), unless a "no", "not",
+//! "never" or "skip" is left over ("no gym today"); thanks, greetings and "ok" read as nothing; anything
+//! else is left to the model (`intent` absent).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -209,7 +210,10 @@ fn settle_intent(
         return Some(c.intent);
     }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    if has_when && !asks {
+    // "no gym today", "morgen kein Morgenlauf", "skip piano today": a date with a negation
+    // left over names no new item.
+    let negated = (0..p.len()).any(|k| !p.used[k] && NOT_THIS.contains(&p.w(k)));
+    if has_when && !asks && !negated {
         return Some(Intent::Create);
     }
     if !has_when && past_report(p) {

@@ -83,11 +83,12 @@ fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() 
     );
 }
 
-/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, `questions.*.json`)
-/// scored on the reading alone, as the code stands: a by-hand run that prints the figures
-/// (`cargo test --test it issue_25_sets -- --ignored --nocapture`). The reading has no question
-/// back and no answers yet, so `clarify` and `answer` tasks succeed only once it has; any
-/// operation proposed for them counts as a wrong action.
+/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, the held-out
+/// `assistant.de.held.json`, `questions.*.json`) scored on the reading alone, as the code
+/// stands: a by-hand run that prints the figures and each failed task (`cargo test --test it
+/// issue_25_sets -- --ignored --nocapture`). The reading has no question back and no answers
+/// yet, so `clarify` and `answer` tasks succeed only once it has; any operation proposed for
+/// them counts as a wrong action.
 #[test]
 #[ignore = "by-hand figures for issue 25's sets"]
 fn issue_25_sets_scored_on_the_reading_alone() {

@@ -7,15 +7,19 @@
 //!
 //! | file | language |
 //! |---|---|
-//! | `lang/de.rs` | German |
+//! | `lang/de.rs` | German (its rules in its module docs) |
+//! | `lang/de/tests.rs` | the German reading's unit tests, one per rule class |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
-//! | `lang/table.rs` | the shape of a language's table |
+//! | `lang/table.rs` | the shape of a language's table and reference words; folding |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
-//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins.
+//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. A
+//! language may also give [`RefWords`] for matching titles written in it (`reading/refs.rs`):
+//! stop words, generic words, a stemmer, compounds. A language file imports what it shares with
+//! this one from `lang/table.rs` (this file uses the languages).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -30,7 +34,7 @@ mod es;
 mod fr;
 mod table;
 
-pub(super) use table::RefWords;
+pub(super) use table::{fold, RefWords};
 use table::{Rewrite, Table};
 
 fn table(lang: Language) -> Option<&'static Table> {
@@ -89,24 +93,6 @@ pub(crate) fn separators(lang: Language) -> Vec<String> {
     out.push(", ".into());
     out.push("; ".into());
     out
-}
-
-/// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
-/// "apres" become one).
-pub(super) fn fold(word: &str) -> String {
-    word.chars()
-        .map(|c| match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' => 'a',
-            'è' | 'é' | 'ê' | 'ë' => 'e',
-            'ì' | 'í' | 'î' | 'ï' => 'i',
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => 'o',
-            'ù' | 'ú' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// The phrases of a language by the folded alternatives of their first word.

@@ -19,7 +19,8 @@
 //!   its end: "Zahnarzt" or "Termin" of "Zahnarzttermin", "Geschenk" of "Geburtstagsgeschenk")
 //!   scores 0.5, as one word of a two-word title, so a part never matches strongly alone;
 //! - a title with capitalised words (nouns) matches only when one of them does: "Bank anrufen"
-//!   does not name "Klempner anrufen".
+//!   does not name "Klempner anrufen"; its other words (verbs) weigh half, so the noun alone
+//!   is a strong match ("Spesenabrechnung" of "Spesenabrechnung einreichen": 0.67).
 //!
 //! The message is matched without the words the reading rewrote and read as dates, times,
 //! repeat rules, priorities or parts of the day ("morgen" and "morgens" name no "Morgenlauf").
@@ -136,7 +137,15 @@ pub(super) fn score(
     } else {
         BTreeSet::new()
     };
-    let mut sum = 0.0;
+    // Where nouns are capitalised, the other words (verbs: "anrufen") weigh half.
+    let weight = |t: &String| {
+        if nouns.is_empty() || nouns.contains(t) {
+            1.0
+        } else {
+            0.5
+        }
+    };
+    let (mut sum, mut total) = (0.0, 0.0);
     let mut noun_hit = false;
     for t in &title {
         let part = |m: &String| compounds && part_hit(m, t);
@@ -150,12 +159,13 @@ pub(super) fn score(
             0.0
         };
         noun_hit |= hit > 0.0 && nouns.contains(t);
-        sum += hit;
+        sum += hit * weight(t);
+        total += weight(t);
     }
     if !nouns.is_empty() && !noun_hit {
         return 0.0;
     }
-    sum / title.len() as f64
+    sum / total
 }
 
 /// In a language whose nouns compound: the message's word is a part of the title's ("zahnarzt"

@@ -123,6 +123,9 @@ pub(super) const PAST_IRREGULAR: &[&str] = &[
     "paid", "did", "went", "ran", "read", "bought", "sent", "made", "took", "wrote", "swam",
     "rode", "ate", "drank", "gave", "got", "brought", "spoke", "met", "fed", "hung", "threw",
 ];
+/// Words that say a dated thing will not happen ("no gym today", "skip piano today"): no new
+/// item is implied.
+pub(super) const NOT_THIS: &[&str] = &["no", "not", "never", "skip"];
 /// Words that turn a report into its opposite ("I haven't paid ...").
 pub(super) const NEGATIONS: &[&str] = &[
     "not", "never", "haven't", "havent", "didn't", "didnt", "hasn't", "wasn't", "no", "yet",

@@ -24,10 +24,16 @@
 //!   "nimm ... raus" removes, "fällt ... aus" is cancelled, "benenn ... um" renames; a particle
 //!   ending a clause ("an", "ab", "aus", "ein", "vor") is dropped.
 //! - **Reports of something done**: a past participle ending its clause ("hab die
-//!   Spesenabrechnung eingereicht", "heute Klavier geübt", "ist bezahlt") is "done", unless the
-//!   clause is negated ("noch nicht zurückgebracht") or it books something for a day ("Tisch
-//!   für Freitag reserviert"); "(ich) war gestern laufen" is "I went".
+//!   Spesenabrechnung eingereicht", "heute Klavier geübt", "ist bezahlt") is "done", unless it
+//!   books something for a day ("Tisch für Freitag reserviert"); negated it is "not done"
+//!   ("hab heute nicht meditiert"), and with "noch" a remark that changes nothing ("noch nicht
+//!   zurückgebracht"); "(ich) war gestern laufen" is "I went".
 //! - **"brauch ... nicht mehr"**: "don't need" (a removal).
+//! - **"um" before an amount** ("um eine Stunde nach hinten"): dropped, so the amount reads as a
+//!   relative change.
+//! - **"nächste Woche Mittwoch"**, "Mittwoch nächste Woche": that weekday of that week.
+//! - **"ab jetzt Di und Do"**, "künftig montags": every one of those days from now on.
+//! - **"noch machen", "noch offen", "noch an"** in a question: what is left.
 //! - **Questions**: "hab ich", "habe ich", "war ich", "bin ich", "ist", "sind", "muss ich", "soll
 //!   ich", "kann ich" opening a sentence ask ("did I", "do I have", "is" ...); "was" and "wie"
 //!   opening one are "what" and "how"; "wie sieht ... aus" is "how is ... looking".
@@ -35,8 +41,10 @@
 //!   "party", "essen", "gespräch" ... is an event word ("Zahnarzttermin", "Weihnachtsfeier").
 
 use super::super::lex::Lexed;
-use super::fold;
-use super::table::{RefWords, Rewrite, Table};
+use super::table::{fold, RefWords, Rewrite, Table};
+
+#[cfg(test)]
+mod tests;
 
 pub(super) static TABLE: Table = Table {
     phrases: PHRASES,
@@ -319,6 +327,12 @@ const PHRASES: &[(&str, &str)] = &[
     ("fällt|faellt aus", "cancelled"),
     ("fällt|faellt weg", "cancelled"),
     ("ausfallen", "cancel"),
+    // Skipping a day is no removal.
+    ("ausfallen lassen", "skip"),
+    (
+        "aussetzen|auslassen|überspringen|ueberspringen|pausieren|skippen",
+        "skip",
+    ),
     ("vergiss", "forget about"),
     ("vergiss nicht", "dont forget to"),
     ("nicht vergessen", "dont forget to"),
@@ -329,8 +343,10 @@ const PHRASES: &[(&str, &str)] = &[
     ("umplanen|umlegen", "move"),
     ("ändern|änder|ändere|geändert|aendern|aendere", "change"),
     ("umbenennen|umbenennt|umbenannt", "rename"),
+    ("setz|setze|setzen|stell|stelle|stellen", "change"),
     ("umbenennen in|zu|auf", "rename to"),
-    ("nach hinten", "back"),
+    ("nach hinten", "later"),
+    ("nach vorne|vorn", "earlier"),
     ("aktualisieren|aktualisiere", "update"),
     // Creation. A modal's "to" is followed by "then" (a filler), so that a date right after it
     // ("ich will bis Juni ...") does not take the "to" as its preposition.
@@ -414,6 +430,8 @@ const PHRASES: &[(&str, &str)] = &[
     ("schon|bereits", "already"),
     ("kannst|könntest|koenntest|würdest|wuerdest du", "can you"),
     ("kannst du mal", "can you"),
+    ("wie viel|wieviel", "how much"),
+    ("frei", "free"),
     ("gibt es", "is there"),
     ("gibts", "is there"),
     // Small talk.
@@ -472,6 +490,7 @@ const PHRASES: &[(&str, &str)] = &[
 fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
     numeric(p, i)
         .or_else(|| clock_words(p, i))
+        .or_else(|| by_amount(p, i))
         .or_else(|| morning(p, i))
         .or_else(|| abbreviation(p, i))
         .or_else(|| from_now_on(p, i))
@@ -480,6 +499,7 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
         .or_else(|| bis(p, i))
         .or_else(|| auf(p, i))
         .or_else(|| question(p, i))
+        .or_else(|| still_to_do(p, i))
         .or_else(|| went(p, i))
         .or_else(|| separable(p, i))
         .or_else(|| no_longer_need(p, i))
@@ -607,10 +627,13 @@ const DAY_NAMES: [&str; 7] = [
     "sundays",
 ];
 
-/// Whether the text between words `k - 1` and `k` ends a clause: a comma, semicolon, colon,
-/// "!" or "?", or a full stop after a word that is not a number or an abbreviation.
+/// Whether a clause starts at word `k`: after a comma, semicolon, colon, "!" or "?", a full
+/// stop after a word that is not a number or an abbreviation, or at "und", "oder", "aber".
 fn breaks_before(p: &Lexed, k: usize) -> bool {
     if k == 0 || k >= p.len() {
+        return true;
+    }
+    if matches!(fw(p, k).as_str(), "und" | "oder" | "aber" | "sondern") {
         return true;
     }
     let gap = p.gap(k);
@@ -747,6 +770,38 @@ fn clock_words(p: &Lexed, i: usize) -> Option<Rewrite> {
         "vor" => at(before(h), 60 - m, i + 3),
         _ => None,
     }
+}
+
+/// "um eine Stunde", "um 2 Tage" (by an amount, before "später", "nach hinten" ...): "um" is
+/// dropped, so the amount reads as a relative change ("eine Stunde später").
+fn by_amount(p: &Lexed, i: usize) -> Option<Rewrite> {
+    if fw(p, i) != "um" {
+        return None;
+    }
+    let n = fw(p, i + 1);
+    let amount = hour(&n).is_some()
+        || digits(&n, 3).is_some()
+        || matches!(
+            n.as_str(),
+            "ein" | "eine" | "einen" | "ne" | "paar" | "anderthalb"
+        );
+    let unit = matches!(
+        fw(p, i + 2).as_str(),
+        "minute"
+            | "minuten"
+            | "min"
+            | "stunde"
+            | "stunden"
+            | "std"
+            | "tag"
+            | "tage"
+            | "woche"
+            | "wochen"
+    );
+    (amount && unit).then(|| Rewrite {
+        end: i + 1,
+        words: Vec::new(),
+    })
 }
 
 // ---- days --------------------------------------------------------------------------------
@@ -1161,6 +1216,9 @@ fn question(p: &Lexed, i: usize) -> Option<Rewrite> {
         },
         ("wie", _) => {
             let (_, end) = clause(p, i);
+            if next == "viel" {
+                return rw(i + 2, &["how", "much"]);
+            }
             if next == "sieht" && fw(p, end - 1) == "aus" {
                 return rw(i + 2, &["how", "is"]);
             }
@@ -1173,6 +1231,31 @@ fn question(p: &Lexed, i: usize) -> Option<Rewrite> {
         }
         _ => None,
     }
+}
+
+/// Whether the message asks: it ends with "?" or opens with a question word.
+fn asks(p: &Lexed) -> bool {
+    p.text.trim_end().ends_with('?')
+        || matches!(
+            fw(p, 0).as_str(),
+            "was" | "wann" | "wie" | "welche" | "welcher" | "welches" | "wo" | "gibt"
+        )
+}
+
+/// In a question, "noch machen", "noch offen", "noch an" ...: what is left ("was muss ich
+/// heute noch machen?"). Elsewhere "noch" is dropped.
+fn still_to_do(p: &Lexed, i: usize) -> Option<Rewrite> {
+    if fw(p, i) != "noch" || !asks(p) {
+        return None;
+    }
+    let end = match (fw(p, i + 1).as_str(), fw(p, i + 2).as_str()) {
+        ("zu", "tun" | "erledigen" | "machen") => i + 3,
+        ("machen" | "tun" | "erledigen" | "offen" | "ubrig" | "uebrig" | "an" | "ansteht", _) => {
+            i + 2
+        }
+        _ => return None,
+    };
+    rw(end, &["left"])
 }
 
 // ---- reports of something done -------------------------------------------------------------
@@ -1197,7 +1280,7 @@ const GONE_TO: &[&str] = &[
 /// "(ich) war gestern laufen": "I went" (see the module docs).
 fn went(p: &Lexed, i: usize) -> Option<Rewrite> {
     let (w, k) = match fw(p, i).as_str() {
-        "ich" if matches!(fw(p, i + 1).as_str(), "war" | "bin") => ("ich", i + 1),
+        "ich" if fw(p, i + 1) == "war" => ("ich", i + 1),
         "war" | "waren" => ("war", i),
         _ => return None,
     };
@@ -1205,21 +1288,11 @@ fn went(p: &Lexed, i: usize) -> Option<Rewrite> {
         return None;
     }
     let c = clause(p, k);
+    // "war gestern laufen"; "war heute beim Zahnarzt", "war im Fitnessstudio": a report at the
+    // start of a sentence ("Zahnarzttermin war gut" is none).
     let gone = GONE_TO.contains(&fw(p, c.1 - 1).as_str())
-        || (c.0..c.1).any(|j| {
-            matches!(fw(p, j).as_str(), "beim" | "im" | "zum")
-                && matches!(
-                    fw(p, j + 1).as_str(),
-                    "sport"
-                        | "training"
-                        | "yoga"
-                        | "fitnessstudio"
-                        | "gym"
-                        | "schwimmen"
-                        | "laufen"
-                        | "joggen"
-                )
-        });
+        || (opens_sentence(p, i)
+            && (k + 1..c.1).any(|j| matches!(fw(p, j).as_str(), "beim" | "bei" | "im" | "zum")));
     (gone && !negated(p, c)).then(|| Rewrite {
         end: k + 1,
         words: vec!["i".into(), "went".into()],
@@ -1281,6 +1354,10 @@ fn separable(p: &Lexed, i: usize) -> Option<Rewrite> {
         return rw(i + 1, &["to"]);
     }
     if PARTICLES.contains(&w.as_str()) && i + 1 == end && i > start {
+        // "wie sieht nächste Woche aus": "how is next week looking".
+        if w == "aus" && fw(p, start) == "wie" && fw(p, start + 1) == "sieht" {
+            return rw(i + 1, &["looking"]);
+        }
         let prev = fw(p, i - 1);
         // "um 5 Uhr an" keeps nothing; "bis 5 vor" is not a particle after a number.
         if hour(&prev).is_none() {
