@@ -627,13 +627,10 @@ const DAY_NAMES: [&str; 7] = [
     "sundays",
 ];
 
-/// Whether a clause starts at word `k`: after a comma, semicolon, colon, "!" or "?", a full
-/// stop after a word that is not a number or an abbreviation, or at "und", "oder", "aber".
+/// Whether a clause starts at word `k`: after a comma, semicolon, colon, "!" or "?", or a
+/// full stop after a word that is not a number or an abbreviation.
 fn breaks_before(p: &Lexed, k: usize) -> bool {
     if k == 0 || k >= p.len() {
-        return true;
-    }
-    if matches!(fw(p, k).as_str(), "und" | "oder" | "aber" | "sondern") {
         return true;
     }
     let gap = p.gap(k);
@@ -649,14 +646,31 @@ fn breaks_before(p: &Lexed, k: usize) -> bool {
     false
 }
 
-/// The words `start..end` of the clause holding word `i`.
+/// The most words a clause reaches on each side of a word (so that a long message without
+/// punctuation is read in linear time).
+const CLAUSE_REACH: usize = 24;
+
+/// The words `start..end` of the clause holding word `i` (at most [`CLAUSE_REACH`] words on
+/// each side of it).
 fn clause(p: &Lexed, i: usize) -> (usize, usize) {
+    bounded(p, i, |k| breaks_before(p, k))
+}
+
+/// The clause of word `i` where "und", "oder", "aber" also start one: a report's verb ends it
+/// ("Milch gekauft und Wäsche gewaschen").
+fn report_clause(p: &Lexed, i: usize) -> (usize, usize) {
+    bounded(p, i, |k| {
+        breaks_before(p, k) || matches!(fw(p, k).as_str(), "und" | "oder" | "aber" | "sondern")
+    })
+}
+
+fn bounded(p: &Lexed, i: usize, starts: impl Fn(usize) -> bool) -> (usize, usize) {
     let mut start = i;
-    while start > 0 && !breaks_before(p, start) {
+    while start > 0 && start + CLAUSE_REACH > i && !starts(start) {
         start -= 1;
     }
     let mut end = i + 1;
-    while end < p.len() && !breaks_before(p, end) {
+    while end < p.len() && end < i + CLAUSE_REACH && !starts(end) {
         end += 1;
     }
     (start, end)
@@ -671,10 +685,10 @@ fn negated(p: &Lexed, (start, end): (usize, usize)) -> bool {
     })
 }
 
-/// Whether the message names a day or a time (a weekday, a month, "heute", "morgen", a number
-/// with "Uhr" or a colon).
-fn names_when(p: &Lexed) -> bool {
-    (0..p.len()).any(|k| {
+/// Whether words `start..end` name a day or a time (a weekday, a month, "heute", "morgen", a
+/// number with "Uhr" or a colon).
+fn names_when(p: &Lexed, (start, end): (usize, usize)) -> bool {
+    (start..end).any(|k| {
         let w = fw(p, k);
         weekday(&w).is_some_and(|_| w.len() > 2)
             || month(&w).is_some_and(|_| w.len() > 3)
@@ -962,9 +976,9 @@ fn weekday_range(p: &Lexed, i: usize) -> Option<Rewrite> {
     rw(last_at + 1, &words)
 }
 
-/// Whether the message names a repeat ("jeden", "täglich", "montags" ...).
-fn repeats(p: &Lexed) -> bool {
-    (0..p.len()).any(|k| {
+/// Whether words `start..end` name a repeat ("jeden", "täglich", "montags" ...).
+fn repeats(p: &Lexed, (start, end): (usize, usize)) -> bool {
+    (start..end).any(|k| {
         let w = fw(p, k);
         matches!(
             w.as_str(),
@@ -1004,7 +1018,7 @@ fn bis(p: &Lexed, i: usize) -> Option<Rewrite> {
         let prev = fw(p, i - 1);
         hour(&prev).is_some() || prev.contains(':') || prev == "uhr"
     };
-    let role = if prev_time || repeats(p) {
+    let role = if prev_time || repeats(p, clause(p, i)) {
         "until"
     } else {
         "by"
@@ -1074,9 +1088,9 @@ fn opens_when(p: &Lexed, k: usize) -> bool {
         )
 }
 
-/// German verbs that say what to do with an item: with one of them in the message, "auf" is
-/// only "to".
-fn has_verb(p: &Lexed) -> bool {
+/// German verbs that say what to do with an item: with one of them in words `start..end` (the
+/// clause), "auf" is only "to".
+fn has_verb(p: &Lexed, (start, end): (usize, usize)) -> bool {
     const VERBS: &[&str] = &[
         "erinner",
         "erinnere",
@@ -1157,12 +1171,12 @@ fn has_verb(p: &Lexed) -> bool {
         "mochte",
         "moechte",
     ];
-    (0..p.len()).any(|k| VERBS.contains(&fw(p, k).as_str()))
+    (start..end).any(|k| VERBS.contains(&fw(p, k).as_str()))
 }
 
 /// "auf" before a date, time or priority, with no other verb: a change ("move to").
 fn auf(p: &Lexed, i: usize) -> Option<Rewrite> {
-    if fw(p, i) != "auf" || i == 0 || !opens_when(p, i + 1) || has_verb(p) {
+    if fw(p, i) != "auf" || i == 0 || !opens_when(p, i + 1) || has_verb(p, clause(p, i)) {
         return None;
     }
     rw(i + 1, &["move", "to"])
@@ -1320,6 +1334,12 @@ const PARTICLES: &[&str] = &[
 
 fn separable(p: &Lexed, i: usize) -> Option<Rewrite> {
     let w = fw(p, i);
+    let verb = SEPARABLE
+        .iter()
+        .any(|(verbs, _, _)| verbs.contains(&w.as_str()));
+    if !verb && !PARTICLES.contains(&w.as_str()) && !matches!(w.as_str(), "in" | "zu") {
+        return None;
+    }
     let (start, end) = clause(p, i);
     let last = fw(p, end - 1);
     for (verbs, particle, to) in SEPARABLE {
@@ -1370,8 +1390,11 @@ fn separable(p: &Lexed, i: usize) -> Option<Rewrite> {
 /// "brauch(e) ... nicht mehr": "don't need" (see the module docs).
 fn no_longer_need(p: &Lexed, i: usize) -> Option<Rewrite> {
     let w = fw(p, i);
-    let (start, end) = clause(p, i);
     let needs = |k: usize| matches!(fw(p, k).as_str(), "brauch" | "brauche" | "brauchen");
+    if !needs(i) && w != "nicht" {
+        return None;
+    }
+    let (start, end) = clause(p, i);
     if needs(i) {
         let later = (i + 1..end).any(|k| fw(p, k) == "nicht" && fw(p, k + 1) == "mehr");
         return later.then(|| Rewrite {
@@ -1499,14 +1522,17 @@ const AFTER_REPORT: &[&str] = &[
 /// A past participle ending its clause: "done" (see the module docs).
 fn participle(p: &Lexed, i: usize) -> Option<Rewrite> {
     let w = fw(p, i);
-    let c = clause(p, i);
+    let booked = BOOKED.contains(&w.as_str());
+    if !(booked || is_participle(&w)) {
+        return None;
+    }
+    let c = report_clause(p, i);
     let last = (i + 1..c.1).all(|k| AFTER_REPORT.contains(&fw(p, k).as_str()));
     let written_as_verb = !capitalised(p, i) || opens_sentence(p, i) || breaks_before(p, i);
     if !last || !written_as_verb {
         return None;
     }
-    let booked = BOOKED.contains(&w.as_str());
-    if !(is_participle(&w) || booked) || (booked && names_when(p)) {
+    if booked && names_when(p, c) {
         return None;
     }
     if negated(p, c) {
