@@ -210,7 +210,7 @@ pub(super) const HABIT_WORDS: &[&str] = &[
 pub(super) const TODO_WORDS: &[&str] = &["todo", "task", "reminder", "to-do"];
 
 pub(super) const LEAD_FILLER: &[&str] = &[
-    "to", "a", "an", "the", "please", "pls", "and", "that", "about", "me", "for", "of", "my",
+    "to", "a", "an", "the", "please", "pls", "and", "or", "that", "about", "me", "for", "of", "my",
     "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named", "titled", "i",
     "can", "could", "would", "will", "you", "hey", "ok", "okay", "so", "also", "just", "then",
     "of",

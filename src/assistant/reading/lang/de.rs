@@ -329,6 +329,7 @@ const PHRASES: &[(&str, &str)] = &[
     ("ausfallen", "cancel"),
     // Skipping a day is no removal.
     ("ausfallen lassen", "skip"),
+    ("ausgelassen|übersprungen|uebersprungen|ausgesetzt", "skip"),
     (
         "aussetzen|auslassen|überspringen|ueberspringen|pausieren|skippen",
         "skip",
@@ -385,6 +386,7 @@ const PHRASES: &[(&str, &str)] = &[
     ("friseur|frisör|frisoer", "haircut"),
     ("feier|party|fete", "party"),
     ("konzert", "concert"),
+    ("flug|flüge", "flight"),
     ("hochzeit", "wedding"),
     ("kino", "movie"),
     ("gewohnheit|gewohnheiten", "habit"),
@@ -482,6 +484,7 @@ const PHRASES: &[(&str, &str)] = &[
     ("auch", "also"),
     ("dann", "then"),
     ("mal|noch|doch|halt|nochmal|erst|einfach|nur", ""),
+    ("ist|sind", ""),
     ("los", ""),
     ("liste", "list"),
 ];
@@ -494,6 +497,7 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
         .or_else(|| morning(p, i))
         .or_else(|| abbreviation(p, i))
         .or_else(|| from_now_on(p, i))
+        .or_else(|| day_of_every_month(p, i))
         .or_else(|| weekday_of_week(p, i))
         .or_else(|| weekday_range(p, i))
         .or_else(|| bis(p, i))
@@ -710,10 +714,13 @@ fn numeric(p: &Lexed, i: usize) -> Option<Rewrite> {
     let dotted = p.gap(i + 1) == ".";
     if dotted && p.w(i + 1).len() == 2 {
         if let Some(m) = digits(p.w(i + 1), 2) {
+            // A full stop after it makes a date ("bis 15.12."); "Uhr" after it or "um",
+            // "gegen", "ab", "bis", "von" before it a time ("bis 15.30", "ab 9.15").
+            let dated = p.text[p.t[i + 1].end..].starts_with('.');
             let timely = fw(p, i + 2) == "uhr"
                 || matches!(prev.as_str(), "um" | "gegen" | "ab" | "bis" | "von");
             let date_like = (1..=31).contains(&a) && (1..=12).contains(&m);
-            if (timely || !date_like) && a < 24 && m < 60 {
+            if !(dated && date_like) && (timely || !date_like) && a < 24 && m < 60 {
                 return rw(i + 2, &[&format!("{a}:{m:02}")]);
             }
         }
@@ -913,6 +920,23 @@ fn from_now_on(p: &Lexed, i: usize) -> Option<Rewrite> {
         end: i + len,
         words: vec!["every".into()],
     })
+}
+
+/// "jeden 15. des Monats", "jeden 1. im Monat": the 15th of every month.
+fn day_of_every_month(p: &Lexed, i: usize) -> Option<Rewrite> {
+    if !matches!(fw(p, i).as_str(), "jeden" | "jede" | "jedes" | "am") {
+        return None;
+    }
+    let d = digits(p.w(i + 1), 2).filter(|d| (1..=31).contains(d))?;
+    if !p.text[p.t[i + 1].end..].starts_with('.') {
+        return None;
+    }
+    let end = match (fw(p, i + 2).as_str(), fw(p, i + 3).as_str()) {
+        ("des" | "jedes", "monats") | ("im", "monat") => i + 4,
+        _ => return None,
+    };
+    let day = format!("{d}th");
+    rw(end, &["on", "the", &day, "of", "every", "month"])
 }
 
 /// "nächste Woche Mittwoch", "Mittwoch nächste Woche", "diese Woche Freitag": that weekday of
@@ -1429,6 +1453,27 @@ const NOT_DONE_PARTICIPLES: &[&str] = &[
     "angelegt",
     "ausgefallen",
     "vergessen",
+    // Skipped, not done.
+    "ausgelassen",
+    "ubersprungen",
+    "uebersprungen",
+    "ausgesetzt",
+    "verpasst",
+    // Something that happened to the subject ("Paket ist angekommen"): no report of a task.
+    "angekommen",
+    "gekommen",
+    "eingetroffen",
+    "eingegangen",
+    "passiert",
+    "geschehen",
+    "gegangen",
+    "geblieben",
+    "gelandet",
+    "abgefahren",
+    "geworden",
+    "gewesen",
+    "aufgewacht",
+    "eingeschlafen",
 ];
 
 /// Participles that book something: a report of something done only when no day is named.
@@ -1533,6 +1578,10 @@ fn participle(p: &Lexed, i: usize) -> Option<Rewrite> {
         return None;
     }
     if booked && names_when(p, c) {
+        return None;
+    }
+    // "Mama hat angerufen": someone else did it.
+    if (c.0..c.1).any(|k| fw(p, k) == "hat") {
         return None;
     }
     if negated(p, c) {

@@ -128,8 +128,11 @@ fn months_ordinal_and_numeric_dates() {
             ("Altglas bis zum 25.", Some("2026-11-25")),
             // "bis Juni" alone: by June 1.
             ("Altglas bis Juni", Some("2027-06-01")),
-            // A number before "Uhr" or after "um" is a time, not a date.
+            // A number before "Uhr" or after "um" is a time, not a date; a full stop after it
+            // makes a date.
             ("Altglas um 14.30", None),
+            ("Altglas bis 15.30", None),
+            ("Altglas bis 15.12.", Some("2026-12-15")),
         ],
     );
     assert_eq!(r("Altglas bis zum 25.").dates[0].role, DateRole::By);
@@ -252,6 +255,14 @@ fn repeats() {
         rec("Altglas monatlich").unwrap().kind,
         RecurrenceType::Monthly
     );
+    assert_eq!(
+        rec("jeden 15. des Monats Altglas").map(|r| r.kind),
+        Some(RecurrenceType::Monthly)
+    );
+    assert_eq!(
+        day("jeden 15. des Monats Altglas").as_deref(),
+        Some("2026-12-15")
+    );
     let x = r("Altglas jeden Monat am 15.");
     assert_eq!(x.scheduled_for(), Some("2026-12-15"));
     assert_eq!(
@@ -321,6 +332,10 @@ fn completion_un_completion_and_reports() {
         ("morgen Altglas erledigen", Some(Intent::Create)),
         // Booked for a day: a new item, not a report.
         ("Tisch für Freitag um 8 reserviert", Some(Intent::Create)),
+        // Someone else did it, it happened, or it was skipped: no report of a task done.
+        ("Mama hat angerufen", None),
+        ("Paket ist angekommen", None),
+        ("Lauf heute ausgelassen", None),
     ] {
         assert_eq!(i(msg), want, "{msg}");
     }
