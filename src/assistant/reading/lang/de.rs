@@ -720,7 +720,7 @@ fn numeric(p: &Lexed, i: usize) -> Option<Rewrite> {
             let timely = fw(p, i + 2) == "uhr"
                 || matches!(prev.as_str(), "um" | "gegen" | "ab" | "bis" | "von");
             let date_like = (1..=31).contains(&a) && (1..=12).contains(&m);
-            if !(dated && date_like) && (timely || !date_like) && a < 24 && m < 60 {
+            if (!date_like || (timely && !dated)) && a < 24 && m < 60 {
                 return rw(i + 2, &[&format!("{a}:{m:02}")]);
             }
         }
