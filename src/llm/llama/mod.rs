@@ -57,7 +57,7 @@ mod sampler;
 mod support;
 
 pub use grammar::compact_json_grammar;
-pub use support::{available_cores, backend, FALLBACK_TEMPLATE};
+pub use support::{available_cores, backend, system_info, FALLBACK_TEMPLATE};
 
 use sampler::TokenSampler;
 use support::{

@@ -1,5 +1,5 @@
 //! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
-//! ([`backend`], [`available_cores`], the compute gate that lets concurrent decode steps take
+//! ([`backend`], [`system_info`], [`available_cores`], the compute gate that lets concurrent decode steps take
 //! turns), opening a GGUF (magic check, chat template), incremental UTF-8 decoding of token bytes,
 //! cancellation and timeout checks, and a few helpers.
 
@@ -23,18 +23,41 @@ pub fn available_cores() -> u32 {
 /// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
 /// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
 /// use this one.
+///
+/// On a device whose CPU lacks the instructions ggml's kernels were compiled for
+/// ([`crate::llm::cpu`]) llama.cpp is never started: `UnsupportedModel`, instead of SIGILL.
 pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
-    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    static BACKEND: OnceLock<Result<LlamaBackend, LlmError>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
+            if let Some(detail) = crate::llm::cpu::engine_cpu_problem() {
+                return Err(LlmError::UnsupportedModel { detail });
+            }
+            let mut backend = LlamaBackend::init().map_err(|e| LlmError::Backend {
+                detail: format!("llama.cpp backend: {e}"),
+            })?;
             backend.void_logs();
+            log::info!(target: "coachcore::llm", "llama.cpp system info: {}", system_info());
             Ok(backend)
         })
         .as_ref()
-        .map_err(|e| LlmError::Backend {
-            detail: format!("llama.cpp backend: {e}"),
-        })
+        .map_err(Clone::clone)
+}
+
+/// llama.cpp's system information: the CPU features ggml's kernels were compiled with and found
+/// (e.g. `CPU : NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 | ...`; on x86 `AVX2 = 1 | F16C = 1 | ...`),
+/// as `llama_print_system_info` reports it. Complete once [`backend`] has been initialised.
+pub fn system_info() -> String {
+    // SAFETY: returns a pointer to a static NUL-terminated buffer llama.cpp owns (or NULL).
+    let p = unsafe { llama_cpp_sys_2::llama_print_system_info() };
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: non-NULL, NUL-terminated, valid until the next call (read at once).
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .trim()
+        .to_string()
 }
 
 /// Checks that `path` is a file that starts with the 4-byte GGUF magic.
