@@ -1439,6 +1439,60 @@ mod tests {
         assert_eq!(info["ok"]["embedded"], false, "{info}");
     }
 
+    /// `coach_call` with a NULL handle.
+    fn call_unopened(method: &str, request: &str) -> String {
+        let (m, req) = (
+            CString::new(method).unwrap(),
+            CString::new(request).unwrap(),
+        );
+        // SAFETY: a NULL handle is allowed; NUL-terminated strings.
+        text(unsafe { coach_call(std::ptr::null(), m.as_ptr(), req.as_ptr()) })
+    }
+
+    #[test]
+    fn model_availability_needs_no_handle_and_reports_a_status() {
+        let huge = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/models/huge-kv-header.bin"
+        );
+        let status = |out: &str| -> String {
+            let v: serde_json::Value = serde_json::from_str(out).unwrap();
+            v["ok"]["status"].as_str().unwrap_or_else(|| panic!("{out}")).to_string()
+        };
+        let out = call_unopened("model.availability", r#"{"path":"/no/such/model.gguf"}"#);
+        assert_eq!(status(&out), "fileMissing");
+        assert!(out.contains(r#""contextTokens":2048"#), "{out}");
+        // The fixture's KV cache is terabytes: refused by the load's own memory estimate.
+        let out = call_unopened(
+            "model.availability",
+            &format!(r#"{{"path":"{huge}","contextTokens":4096}}"#),
+        );
+        assert_eq!(status(&out), "insufficientMemory");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["ok"]["architecture"], "llama");
+        assert_eq!(v["ok"]["contextTokens"], 4096);
+        // With a handle too, and the available figure given.
+        let h = Handle::new();
+        let out = call(
+            &h,
+            "model.availability",
+            &format!(r#"{{"path":"{huge}","availableBytes":{}}}"#, u64::MAX),
+        );
+        let expected = if cfg!(feature = "llama") {
+            "available"
+        } else {
+            "engineMissing"
+        };
+        assert_eq!(status(&out), expected, "{out}");
+        // A bad request is a request error; other methods still need the handle.
+        let out = call_unopened("model.availability", r#"{"path":"x","SECRET":1}"#);
+        invalid_at(&out, None);
+        let out = call_unopened("model.availability", r#"{"path":"x","contextTokens":-1}"#);
+        invalid_at(&out, Some("contextTokens"));
+        let out = call_unopened("model.info", "{}");
+        assert!(out.contains("handle is NULL"), "{out}");
+    }
+
     #[test]
     fn the_apps_own_workout_exercises_and_equipment_through_coach_call() {
         let h = Handle::new();
