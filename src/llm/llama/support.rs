@@ -1,11 +1,8 @@
-//! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
-//! ([`backend`], [`system_info`], [`available_cores`], the compute gate that lets concurrent decode steps take
-//! turns), opening a GGUF (magic check, chat template), incremental UTF-8 decoding of token bytes,
-//! cancellation and timeout checks, and a few helpers.
+//! Process-wide llama.cpp state and the small pieces a call is made of: the backend, the CPU
+//! features it runs with and the cores ([`backend`], [`system_info`], [`available_cores`], the
+//! compute gate that lets concurrent decode steps take turns), the chat template of a GGUF,
+//! incremental UTF-8 decoding of token bytes, cancellation and timeout checks, and a few helpers.
 
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -58,39 +55,6 @@ pub fn system_info() -> String {
         .to_string_lossy()
         .trim()
         .to_string()
-}
-
-/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
-pub(super) fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
-    let shown = path.display();
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("no file at {shown}"),
-            })
-        }
-        Err(e) => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("cannot open {shown}: {e}"),
-            })
-        }
-    };
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(LlmError::ModelNotFound {
-            detail: format!("{shown} is a directory"),
-        });
-    }
-    let mut magic = [0u8; 4];
-    match file.read_exact(&mut magic) {
-        Ok(()) if &magic == b"GGUF" => Ok(()),
-        Ok(()) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} does not start with the GGUF magic"),
-        }),
-        Err(_) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} is shorter than a GGUF header"),
-        }),
-    }
 }
 
 /// The template used when a GGUF has no chat template llama.cpp can apply.
