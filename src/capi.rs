@@ -872,7 +872,10 @@ pub unsafe extern "C" fn coach_call(
 ) -> *mut c_char {
     respond(|| -> Result<_, ApiError> {
         if !method.is_null() && !request_json.is_null() {
-            let (m, r) = (text_arg(method, "method")?, text_arg(request_json, "request_json")?);
+            let (m, r) = (
+                text_arg(method, "method")?,
+                text_arg(request_json, "request_json")?,
+            );
             if let Some(result) = call_without_handle(m, r) {
                 return result;
             }
@@ -1457,7 +1460,10 @@ mod tests {
         );
         let status = |out: &str| -> String {
             let v: serde_json::Value = serde_json::from_str(out).unwrap();
-            v["ok"]["status"].as_str().unwrap_or_else(|| panic!("{out}")).to_string()
+            v["ok"]["status"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{out}"))
+                .to_string()
         };
         let out = call_unopened("model.availability", r#"{"path":"/no/such/model.gguf"}"#);
         assert_eq!(status(&out), "fileMissing");

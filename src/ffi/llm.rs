@@ -8,11 +8,11 @@ use std::sync::Arc;
 use crate::ffi::inner::{service_object, CoachInner};
 use crate::ffi::task::ListenerError;
 use crate::kernel::error::CoachError;
-use crate::llm::breaker::{Breaker, BreakerConfig};
-use crate::llm::metered::SharedModel;
-use crate::llm::availability::{ModelAvailability, ModelCheckOptions};
 #[cfg(doc)]
 use crate::llm::availability::ModelAvailabilityStatus;
+use crate::llm::availability::{ModelAvailability, ModelCheckOptions};
+use crate::llm::breaker::{Breaker, BreakerConfig};
+use crate::llm::metered::SharedModel;
 use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};
 use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;

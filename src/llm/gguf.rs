@@ -353,12 +353,14 @@ pub fn inspect(path: &Path) -> (GgufFacts, Option<GgufProblem>) {
         }
     };
     let mut facts = GgufFacts::default();
-    let problem = parse_into(file, meta.len(), &mut facts).err().map(|p| match p {
-        GgufProblem::NotGguf(_) => {
-            GgufProblem::NotGguf(format!("{shown} does not start with the GGUF magic"))
-        }
-        other => other,
-    });
+    let problem = parse_into(file, meta.len(), &mut facts)
+        .err()
+        .map(|p| match p {
+            GgufProblem::NotGguf(_) => {
+                GgufProblem::NotGguf(format!("{shown} does not start with the GGUF magic"))
+            }
+            other => other,
+        });
     (facts, problem)
 }
 
@@ -441,8 +443,11 @@ fn parse_into<R: Read + Seek>(
         }
         let kind = r.u32()?;
         let offset = r.u64()?;
-        let bytes = tensor_bytes(kind, elements)
-            .ok_or_else(|| bad(format!("a GGUF tensor has a type the engine does not know ({kind})")))?;
+        let bytes = tensor_bytes(kind, elements).ok_or_else(|| {
+            bad(format!(
+                "a GGUF tensor has a type the engine does not know ({kind})"
+            ))
+        })?;
         data_end = data_end.max(offset.saturating_add(bytes));
         facts.parameter_count = facts.parameter_count.saturating_add(elements);
     }

@@ -1620,7 +1620,10 @@ fn model_check_prints_the_availability_and_exits_0_only_when_available() {
     assert_eq!(v["status"], "insufficientMemory");
     assert_eq!(v["architecture"], "llama");
     assert_eq!(v["contextTokens"], 2048);
-    assert!(v["neededBytes"].as_u64() > v["availableBytes"].as_u64(), "{v}");
+    assert!(
+        v["neededBytes"].as_u64() > v["availableBytes"].as_u64(),
+        "{v}"
+    );
     // Room given: available where the engine is built in, else engineMissing (still exit 2).
     let roomy = u64::MAX.to_string();
     let o = coach(
@@ -1638,7 +1641,10 @@ fn model_check_prints_the_availability_and_exits_0_only_when_available() {
     let v = stdout_json(&o);
     assert_eq!(v["contextTokens"], 512);
     if cfg!(feature = "llama") {
-        assert_eq!((o.status.code(), v["status"].as_str()), (Some(0), Some("available")));
+        assert_eq!(
+            (o.status.code(), v["status"].as_str()),
+            (Some(0), Some("available"))
+        );
     } else {
         assert_eq!(
             (o.status.code(), v["status"].as_str()),

@@ -440,10 +440,12 @@ pub(crate) fn model_check(f: &HashMap<String, &str>, path: &str) -> Result<ExitC
         available_bytes: number(f, "--available-bytes")?,
     };
     let availability = coachcore::model_availability(path.to_string(), Some(options));
-    out!("{}", serde_json::to_string(&availability).unwrap_or_default());
+    out!(
+        "{}",
+        serde_json::to_string(&availability).unwrap_or_default()
+    );
     Ok(
-        if availability.status == coachcore::llm::availability::ModelAvailabilityStatus::Available
-        {
+        if availability.status == coachcore::llm::availability::ModelAvailabilityStatus::Available {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(2)

@@ -61,8 +61,8 @@ pub use support::{available_cores, backend, system_info, FALLBACK_TEMPLATE};
 
 use sampler::TokenSampler;
 use support::{
-    backend_err, chat_template, check, common_prefix, emit, lock, role_name,
-    ComputeGate, Deadline, Utf8Stream,
+    backend_err, chat_template, check, common_prefix, emit, lock, role_name, ComputeGate, Deadline,
+    Utf8Stream,
 };
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
