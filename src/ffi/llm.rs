@@ -69,7 +69,9 @@ impl Models {
     /// `options.contextTokens` (from the GGUF header) against the memory the device has available
     /// now. Throws `InsufficientMemory` (needed and available bytes) when it does not fit: offer a
     /// smaller model or context. Throws `ModelUnusable` for a missing file, a file that is not
-    /// GGUF, a model this build cannot run, or a build without the embedded engine.
+    /// GGUF, a model this build cannot run, a build without the embedded engine, or a phone whose
+    /// CPU lacks the instructions the engine was built for. [`model_availability`] tells the same
+    /// beforehand, without loading.
     ///
     /// Threading: blocks while the file is read (about a second for small models): call it off
     /// the main thread. `progress` hears the fraction loaded, on the calling thread.
