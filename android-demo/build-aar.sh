@@ -13,11 +13,9 @@
 # the AAR carries it and JNA's libjnidispatch.so (from the JNA version build.gradle.kts names).
 #
 # The engine: `--features android` builds llama.cpp for the CPU into libcoachcore.so, with the C++
-# runtime linked in statically (one .so per ABI, no libc++_shared.so to ship). arm64-v8a gets
-# llama-cpp-sys-2's `-march=armv8-a` baseline (NEON; runs on every arm64 device); set
-# GGML_CPU_ARM_ARCH=armv8.2-a+dotprod to compile the int8 dot-product kernels in (several times
-# faster on quantized models, but SIGILL on Cortex-A53/A73-class phones: only for an app whose
-# devices all have them). x86_64 (emulators, Chromebooks) gets the Android x86_64 ABI's SSE4.2 and
+# runtime linked in statically (one .so per ABI, no libc++_shared.so to ship). arm64-v8a: ggml's
+# CPU kernels for ARMv8.2 with the int8 dot product (the GGML_CPU_ARM_ARCH block below says why
+# and what it costs). x86_64 (emulators, Chromebooks) gets the Android x86_64 ABI's SSE4.2 and
 # POPCNT (Rust's target features, which llama-cpp-sys-2 passes on to ggml). OpenMP: llama-cpp-sys-2
 # turns it off for Android, whatever the features; ggml's own thread pool runs the CPU work.
 # The build fails if llama.cpp is missing from a library, if a library exports anything but the
@@ -37,8 +35,9 @@
 # llama.cpp is built with it), and the Rust targets (added below). Runs on Linux or macOS.
 # Env: PROFILE=dist (default: the size-optimised release profile of Cargo.toml), release or debug;
 # ANDROID_API (default 24, the AAR's minSdk);
-# FEATURES (default `android`); GRADLE (default `gradle`, 8.9 or newer: AGP 8.7); AAR=0 stops
-# before Gradle (no AAR, no check of JNA's libraries).
+# FEATURES (default `android`); GGML_CPU_ARM_ARCH (default armv8.2-a+dotprod, see below); GRADLE
+# (default `gradle`, 8.9 or newer: AGP 8.7); AAR=0 stops before Gradle (no AAR, no check of JNA's
+# libraries).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -73,6 +72,23 @@ LLVM_BIN=$(find "$ANDROID_NDK_HOME/toolchains/llvm/prebuilt" -mindepth 2 -maxdep
 for triple in AARCH64_LINUX_ANDROID X86_64_LINUX_ANDROID; do
   export "CARGO_TARGET_${triple}_RUSTFLAGS=-C link-arg=-Wl,-z,max-page-size=16384"
 done
+
+# --- ggml's CPU kernels on arm64-v8a (the one place this is chosen; docs/packages.md, "The
+# engine's CPU kernels on Android"). llama-cpp-sys-2 builds ggml for `armv8-a` unless
+# GGML_CPU_ARM_ARCH names another architecture, which it passes to ggml's CMake. ARMv8.2 with the
+# int8 dot product (SDOT/UDOT) turns on ggml's dot-product kernels for the Q4/Q8 matrix products
+# (four int8 multiply-adds per lane in one instruction), on every phone core from the
+# Cortex-A55/A75 generation on. One build rather than ggml's run-time variants (GGML_CPU_ALL_VARIANTS needs GGML_BACKEND_DL:
+# llama.cpp as several shared libraries and seven CPU variant libraries loaded from a folder, the
+# C++ runtime shipped apart, the API-only exports given up). The cost: a phone with ARMv8.0 cores
+# only (Cortex-A53/A57/A72/A73) has no engine; the library reads the value when it is compiled and
+# checks the CPU before llama.cpp starts (src/llm/cpu.rs), so such a phone gets `engineMissing`
+# from modelAvailability and `ModelUnusable` from model().load rather than a SIGILL. An app for
+# such phones builds with GGML_CPU_ARM_ARCH=armv8-a. Not built or measured on the machine the
+# tests run on (no NDK there). ggml ignores the value for x86_64.
+export GGML_CPU_ARM_ARCH=${GGML_CPU_ARM_ARCH:-armv8.2-a+dotprod}
+echo "arm64-v8a: ggml's CPU kernels for GGML_CPU_ARM_ARCH=$GGML_CPU_ARM_ARCH"
+# ---
 
 MODULE=$REPO/android/coachcore/src/main
 JNI=$MODULE/jniLibs

@@ -64,6 +64,8 @@ from coachcore import (  # noqa: E402
     OpenOptions,
     MealsRequest,
     ModelInfo,
+    ModelAvailabilityStatus,
+    ModelCheckOptions,
     ModelOptions,
     Muscle,
     Outcome,
@@ -1086,6 +1088,45 @@ class CoachTest(unittest.TestCase):
         self.assertFalse(info.embedded)
         self.assertTrue(self.coach.model().unload())
         self.assertIsNone(self.coach.model().info())
+
+    def test_model_availability_without_loading(self):
+        # One status per reason, without a Coach. The bindings' library is built without the engine
+        # (bindings/generate.sh: default features), so a good file is ENGINE_MISSING here; with
+        # the engine it is AVAILABLE (tests/it/model_lifecycle.rs).
+        models = os.path.join(REPO, "tests", "data", "models")
+        tiny = os.path.join(models, "tiny-llama.bin")
+        plenty = ModelCheckOptions(context_tokens=2048, available_bytes=1 << 40)
+        S = ModelAvailabilityStatus
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            text = os.path.join(d, "notes.gguf")
+            with open(text, "w") as f:
+                f.write("not a model at all")
+            cut = os.path.join(d, "cut.gguf")
+            with open(tiny, "rb") as src, open(cut, "wb") as dst:
+                dst.write(src.read()[:300])  # an interrupted download: the tensor data is missing
+            cases = [
+                (os.path.join(d, "absent.gguf"), S.FILE_MISSING),
+                (d, S.UNREADABLE),
+                (text, S.NOT_GGUF),
+                (cut, S.NOT_GGUF),
+                (os.path.join(models, "tiny-mamba.bin"), S.UNSUPPORTED_ARCHITECTURE),
+                (tiny, S.ENGINE_MISSING),
+            ]
+            for path, status in cases:
+                a = coachcore.model_availability(path, plenty)
+                self.assertEqual(a.status, status, path)
+                self.assertEqual(a.detail is None, status == S.AVAILABLE, path)
+        a = coachcore.model_availability(tiny, plenty)
+        self.assertEqual((a.architecture, a.gguf_version, a.tensor_count, a.parameter_count), ("llama", 3, 1, 8))
+        self.assertEqual(a.file_bytes, os.path.getsize(tiny))
+        # Memory: the device's reading (the huge header never fits), or the figure given.
+        a = coachcore.model_availability(os.path.join(models, "huge-kv-header.bin"))
+        self.assertEqual(a.status, S.INSUFFICIENT_MEMORY)
+        self.assertEqual(a.context_tokens, 2048)
+        self.assertGreater(a.needed_bytes, a.available_bytes)
+        a = coachcore.model_availability(tiny, ModelCheckOptions(context_tokens=2048, available_bytes=1000))
+        self.assertEqual((a.status, a.available_bytes), (S.INSUFFICIENT_MEMORY, 1000))
+        self.assertGreater(a.needed_bytes, 1000)
 
     def test_assistant_dry_run(self):
         ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),

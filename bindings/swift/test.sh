@@ -26,8 +26,8 @@ cp "$REPO/swift/PrivacyInfo.xcprivacy" "$PKG/Sources/coachcore/"
 cp -r "$SRC/Tests" "$PKG/"
 # The starter recipes the meal tests import (the repository is not visible inside the root).
 cp "$REPO/tests/data/recipes/starter.json" "$PKG/starter-recipes.json"
-# The GGUF header whose KV cache cannot fit, for the memory pre-flight test.
-cp "$REPO/tests/data/models/huge-kv-header.bin" "$PKG/huge-kv-header.bin"
+# The GGUF fixtures of the memory pre-flight and availability tests (tests/data/models/README.md).
+cp "$REPO"/tests/data/models/*.bin "$PKG/"
 cp "$G/coachcore.swift" "$PKG/Sources/coachcore/"
 # The shipped async wrappers (Task cancellation, AsyncThrowingStream of events) go beside it.
 cp "$SRC/Sources/coachcore/CoachAsync.swift" "$PKG/Sources/coachcore/"

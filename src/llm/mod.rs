@@ -2,10 +2,14 @@
 //! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
 //! loop ([`structured`]), the one metered wrapper every feature calls a model through
 //! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), the loop detector that
-//! stops a runaway decoding ([`runaway`]), and the forced-text predictor behind
-//! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]).
+//! stops a runaway decoding ([`runaway`]), the forced-text predictor behind
+//! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]), and whether a model
+//! file can be used here, decided without loading it ([`availability`], with [`gguf`], [`memory`]
+//! and [`cpu`]).
 
+pub mod availability;
 pub mod breaker;
+pub mod cpu;
 pub mod extract;
 pub mod gguf;
 pub mod jump;

@@ -1,11 +1,8 @@
-//! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
-//! ([`backend`], [`available_cores`], the compute gate that lets concurrent decode steps take
-//! turns), opening a GGUF (magic check, chat template), incremental UTF-8 decoding of token bytes,
-//! cancellation and timeout checks, and a few helpers.
+//! Process-wide llama.cpp state and the small pieces a call is made of: the backend, the CPU
+//! features it runs with and the cores ([`backend`], [`system_info`], [`available_cores`], the
+//! compute gate that lets concurrent decode steps take turns), the chat template of a GGUF,
+//! incremental UTF-8 decoding of token bytes, cancellation and timeout checks, and a few helpers.
 
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -23,51 +20,41 @@ pub fn available_cores() -> u32 {
 /// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
 /// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
 /// use this one.
+///
+/// On a device whose CPU lacks the instructions ggml's kernels were compiled for
+/// ([`crate::llm::cpu`]) llama.cpp is never started: `UnsupportedModel`, instead of SIGILL.
 pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
-    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    static BACKEND: OnceLock<Result<LlamaBackend, LlmError>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
+            if let Some(detail) = crate::llm::cpu::engine_cpu_problem() {
+                return Err(LlmError::UnsupportedModel { detail });
+            }
+            let mut backend = LlamaBackend::init().map_err(|e| LlmError::Backend {
+                detail: format!("llama.cpp backend: {e}"),
+            })?;
             backend.void_logs();
+            log::info!(target: "coachcore::llm", "llama.cpp system info: {}", system_info());
             Ok(backend)
         })
         .as_ref()
-        .map_err(|e| LlmError::Backend {
-            detail: format!("llama.cpp backend: {e}"),
-        })
+        .map_err(Clone::clone)
 }
 
-/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
-pub(super) fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
-    let shown = path.display();
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("no file at {shown}"),
-            })
-        }
-        Err(e) => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("cannot open {shown}: {e}"),
-            })
-        }
-    };
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(LlmError::ModelNotFound {
-            detail: format!("{shown} is a directory"),
-        });
+/// llama.cpp's system information: the CPU features ggml's kernels were compiled with and found
+/// (e.g. `CPU : NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 | ...`; on x86 `AVX2 = 1 | F16C = 1 | ...`),
+/// as `llama_print_system_info` reports it. Complete once [`backend`] has been initialised.
+pub fn system_info() -> String {
+    // SAFETY: returns a pointer to a static NUL-terminated buffer llama.cpp owns (or NULL).
+    let p = unsafe { llama_cpp_sys_2::llama_print_system_info() };
+    if p.is_null() {
+        return String::new();
     }
-    let mut magic = [0u8; 4];
-    match file.read_exact(&mut magic) {
-        Ok(()) if &magic == b"GGUF" => Ok(()),
-        Ok(()) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} does not start with the GGUF magic"),
-        }),
-        Err(_) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} is shorter than a GGUF header"),
-        }),
-    }
+    // SAFETY: non-NULL, NUL-terminated, valid until the next call (read at once).
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .trim()
+        .to_string()
 }
 
 /// The template used when a GGUF has no chat template llama.cpp can apply.
