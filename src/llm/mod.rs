@@ -2,9 +2,12 @@
 //! and parsing JSON in what a model wrote ([`extract`]), validated generation with a bounded repair
 //! loop ([`structured`]), the one metered wrapper every feature calls a model through
 //! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), the loop detector that
-//! stops a runaway decoding ([`runaway`]), and the forced-text predictor behind
-//! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]).
+//! stops a runaway decoding ([`runaway`]), the forced-text predictor behind
+//! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]), streaming text
+//! without splitting a character ([`stream`]), and the async form of the interface an app
+//! implements ([`async_model`]).
 
+pub mod async_model;
 pub mod breaker;
 pub mod extract;
 pub mod gguf;
@@ -18,8 +21,10 @@ pub mod model;
 pub mod runaway;
 pub mod schema;
 pub mod scripted;
+pub mod stream;
 pub mod structured;
 
+pub use async_model::{AsyncLanguageModel, AsyncModelAdapter};
 pub use language_model::{CancelToken, LanguageModel, TokenListener};
 pub use model::{
     ChatMessage, ChatRole, FinishReason, GenerationRequest, GenerationResult, LlmError,

@@ -46,6 +46,7 @@ use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
 use super::runaway;
+use super::stream::Utf8Stream;
 use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
@@ -62,7 +63,7 @@ pub use support::{available_cores, backend, FALLBACK_TEMPLATE};
 use sampler::TokenSampler;
 use support::{
     backend_err, chat_template, check, check_gguf_magic, common_prefix, emit, lock, role_name,
-    ComputeGate, Deadline, Utf8Stream,
+    ComputeGate, Deadline,
 };
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
