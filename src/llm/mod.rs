@@ -4,7 +4,7 @@
 //! ([`metered`]) and the circuit breaker state it consults ([`breaker`]), the loop detector that
 //! stops a runaway decoding ([`runaway`]), the forced-text predictor behind
 //! the llama engine's jump-forward decoding of JSON-Schema output ([`jump`]), streaming text
-//! without splitting a character ([`stream`]), and the async form of the interface an app
+//! ([`stream`]) without splitting a character ([`utf8`]), and the async form of the interface an app
 //! implements ([`async_model`]).
 
 pub mod async_model;
@@ -23,6 +23,7 @@ pub mod schema;
 pub mod scripted;
 pub mod stream;
 pub mod structured;
+pub mod utf8;
 
 pub use async_model::{AsyncLanguageModel, AsyncModelAdapter};
 pub use language_model::{CancelToken, LanguageModel, TokenListener};

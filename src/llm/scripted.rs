@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use super::stream::Utf8Stream;
+use super::utf8::Utf8Stream;
 use super::{
     CancelToken, FinishReason, GenerationRequest, GenerationResult, LanguageModel, LlmError,
     ModelInfo, TokenListener,

@@ -1,10 +1,8 @@
-//! Streaming a model's text as it is written:
-//! - [`Utf8Stream`] turns token bytes into text without ever splitting a character (a token may
-//!   end inside one; its bytes wait for the next token, and what is left at the end is flushed).
-//!   The llama engine and the scripted model decode through it.
-//! - [`generate_with_deltas`] runs one model call and hands its text, piece by piece, to a
-//!   callback that may borrow (the assistant's chat reply becomes `textDelta` events this way).
-//!   A model that cannot stream still gives one piece: the whole text, after the call.
+//! Streaming a model's text as it is written: [`generate_with_deltas`] runs one model call and
+//! hands its text, piece by piece, to a callback that may borrow (the assistant's chat reply
+//! becomes `textDelta` events this way). A model that cannot stream still gives one piece: the
+//! whole text, after the call. The pieces are whole characters: the engine and the scripted model
+//! decode token bytes through [`Utf8Stream`](super::utf8::Utf8Stream).
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -12,63 +10,6 @@ use std::sync::{Arc, Mutex};
 use super::{
     CancelToken, GenerationRequest, GenerationResult, LanguageModel, LlmError, TokenListener,
 };
-
-/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
-/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
-#[derive(Debug, Default)]
-pub struct Utf8Stream {
-    pending: Vec<u8>,
-}
-
-impl Utf8Stream {
-    /// True when no bytes of an unfinished character are waiting.
-    pub fn is_clean(&self) -> bool {
-        self.pending.is_empty()
-    }
-
-    /// The text `bytes` complete: every whole character decoded so far (empty while a character
-    /// is still incomplete).
-    pub fn push(&mut self, bytes: &[u8]) -> String {
-        self.pending.extend_from_slice(bytes);
-        let mut out = String::new();
-        let mut rest: &[u8] = &self.pending;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    out.push_str(s);
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    // Valid by construction (`valid_up_to`); lossy costs nothing on valid bytes.
-                    out.push_str(&String::from_utf8_lossy(valid));
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            rest = &after[n..];
-                        }
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let keep = rest.len();
-        let drop_to = self.pending.len() - keep;
-        self.pending.drain(..drop_to);
-        out
-    }
-
-    /// Flushes the bytes still waiting (an unfinished character becomes U+FFFD).
-    pub fn finish(&mut self) -> String {
-        let out = String::from_utf8_lossy(&self.pending).into_owned();
-        self.pending.clear();
-        out
-    }
-}
 
 /// The token listener [`generate_with_deltas`] gives the model: it passes pieces to the helper
 /// thread until the call returned, then drops them.
@@ -95,7 +36,8 @@ impl TokenListener for DeltaBridge {
 
 /// Runs `request` on `model`, calling `on_delta` with each piece of text the model streams, in
 /// order, as it comes: from one helper thread, never after this returns, never with an empty
-/// piece. The pieces are whole characters (the engine decodes through [`Utf8Stream`]).
+/// piece. The pieces are whole characters (the engine decodes through
+/// [`Utf8Stream`](super::utf8::Utf8Stream)).
 ///
 /// A model that streams nothing (an app's model that ignores its listener) gives one delta, the
 /// whole text, once the call returned. A failed call gives only what streamed before it failed.
@@ -168,28 +110,6 @@ mod tests {
             seen.lock().unwrap().push(d)
         });
         (seen.into_inner().unwrap(), out)
-    }
-
-    #[test]
-    fn utf8_stream_holds_split_characters() {
-        let mut s = Utf8Stream::default();
-        let bytes = "aé€😀".as_bytes();
-        let mut out = String::new();
-        for b in bytes {
-            out.push_str(&s.push(std::slice::from_ref(b)));
-        }
-        out.push_str(&s.finish());
-        assert_eq!(out, "aé€😀");
-    }
-
-    #[test]
-    fn utf8_stream_replaces_invalid_bytes() {
-        let mut s = Utf8Stream::default();
-        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
-        assert_eq!(s.push(b"\xe2\x82"), "");
-        assert!(!s.is_clean());
-        assert_eq!(s.finish(), "\u{fffd}");
-        assert!(s.is_clean());
     }
 
     #[test]

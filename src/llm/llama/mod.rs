@@ -46,7 +46,7 @@ use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
 use super::runaway;
-use super::stream::Utf8Stream;
+use super::utf8::Utf8Stream;
 use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,

@@ -1,7 +1,7 @@
 //! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
 //! ([`backend`], [`available_cores`], the compute gate that lets concurrent decode steps take
 //! turns), opening a GGUF (magic check, chat template), cancellation and timeout checks, and a few
-//! helpers. Token bytes are decoded by `crate::llm::stream::Utf8Stream`.
+//! helpers. Token bytes are decoded by `crate::llm::utf8::Utf8Stream`.
 
 use std::fs::File;
 use std::io::Read;
