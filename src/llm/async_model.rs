@@ -32,7 +32,7 @@ pub const CANCEL_POLL: Duration = Duration::from_millis(10);
 /// A language model with an async `generate`, implemented by the app (Swift `async throws`,
 /// Kotlin `suspend`, Python `async def`) to plug in a platform model whose API is async. Install
 /// it with `coach.model().setAsyncModel(model)`; the library validates and repairs whatever it
-/// returns, as for the synchronous [`LanguageModel`].
+/// returns, as for the synchronous `LanguageModel`.
 ///
 /// Cancellation: when the library's call is cancelled (the app cancelled the task, coroutine or
 /// stream that asked for it, or dropped its handle) or runs past the request's `timeoutMs`, the
@@ -56,8 +56,8 @@ pub trait AsyncLanguageModel: Send + Sync {
     /// the library passes it on as one piece. Throw `LlmError` (any other error becomes
     /// `Backend`).
     ///
-    /// A request with `maxTokens` 0 is a prewarm (see [`LanguageModel::generate`]): return an
-    /// empty result at once unless the model can read the prompt ahead.
+    /// A request with `maxTokens` 0 is a prewarm (as for `LanguageModel`): return an empty result
+    /// at once unless the model can read the prompt ahead.
     async fn generate(
         &self,
         request: GenerationRequest,
