@@ -214,11 +214,7 @@ mod tests {
     #[async_trait::async_trait]
     impl AsyncLanguageModel for Model {
         fn info(&self) -> ModelInfo {
-            ModelInfo {
-                name: "async-test".into(),
-                context_tokens: 1024,
-                constrains_json_schema: false,
-            }
+            ModelInfo::new("async-test", 1024, false)
         }
 
         async fn generate(
@@ -256,14 +252,7 @@ mod tests {
                             l.on_token(w.to_string());
                         }
                     }
-                    Ok(GenerationResult {
-                        text: text.into(),
-                        finish: FinishReason::Stop,
-                        prompt_tokens: 3,
-                        completion_tokens: 4,
-                        prompt_ms: 1,
-                        generation_ms: 30,
-                    })
+                    Ok(GenerationResult::untimed(text, FinishReason::Stop, 3, 4))
                 }
                 Behaviour::Throw => Err(LlmError::Backend {
                     detail: "the platform model is busy".into(),

@@ -140,22 +140,6 @@ impl LanguageModel for ScriptedModel {
             count += 1;
         }
         emit(utf8.finish(), &mut out);
-        Ok(result(out, finish, prompt_tokens, count))
-    }
-}
-
-fn result(
-    text: String,
-    finish: FinishReason,
-    prompt_tokens: u32,
-    completion_tokens: u32,
-) -> GenerationResult {
-    GenerationResult {
-        text,
-        finish,
-        prompt_tokens,
-        completion_tokens,
-        prompt_ms: 0,
-        generation_ms: 0,
+        Ok(GenerationResult::untimed(out, finish, prompt_tokens, count))
     }
 }

@@ -179,11 +179,7 @@ mod tests {
         struct Late(Mutex<Option<Arc<dyn TokenListener>>>);
         impl LanguageModel for Late {
             fn info(&self) -> crate::llm::ModelInfo {
-                crate::llm::ModelInfo {
-                    name: "late".into(),
-                    context_tokens: 512,
-                    constrains_json_schema: false,
-                }
+                crate::llm::ModelInfo::new("late", 512, false)
             }
             fn generate(
                 &self,
@@ -194,14 +190,7 @@ mod tests {
                 let l = listener.unwrap();
                 l.on_token("early".into());
                 *self.0.lock().unwrap() = Some(l);
-                Ok(GenerationResult {
-                    text: "early".into(),
-                    finish: FinishReason::Stop,
-                    prompt_tokens: 1,
-                    completion_tokens: 1,
-                    prompt_ms: 0,
-                    generation_ms: 0,
-                })
+                Ok(GenerationResult::untimed("early", FinishReason::Stop, 1, 1))
             }
         }
         let model = Late(Mutex::new(None));

@@ -34,20 +34,11 @@ impl EventSink for Recorder {
     }
 }
 
-fn settings() -> AssistantSettings {
-    AssistantSettings {
-        heartbeat_ms: 0,
-        ..AssistantSettings::default()
-    }
-}
-
+/// A message of `mode` on 2026-11-18 (read as the C API reads it: fields left out take their
+/// defaults).
 fn request(mode: AssistantMode, message: &str) -> AssistantRequest {
-    AssistantRequest {
-        message: message.into(),
-        mode,
-        selection: None,
-        today: Some("2026-11-18".into()),
-    }
+    let r = serde_json::json!({"message": message, "mode": mode, "today": "2026-11-18"});
+    serde_json::from_value(r).unwrap()
 }
 
 /// One message on an empty planner with `model`: its outcome and events.
@@ -79,7 +70,11 @@ fn chat(
     Vec<AssistantEvent>,
 ) {
     let sink = Recorder::default();
-    let out = send(model, &request(mode, message), &settings(), &sink);
+    let quiet = AssistantSettings {
+        heartbeat_ms: 0,
+        ..AssistantSettings::default()
+    };
+    let out = send(model, &request(mode, message), &quiet, &sink);
     (out, sink.0.into_inner().unwrap())
 }
 
@@ -204,11 +199,7 @@ struct SlowStreamer(&'static str);
 
 impl LanguageModel for SlowStreamer {
     fn info(&self) -> ModelInfo {
-        ModelInfo {
-            name: "slow".into(),
-            context_tokens: 4096,
-            constrains_json_schema: false,
-        }
+        ModelInfo::new("slow", 4096, false)
     }
 
     fn generate(
@@ -223,14 +214,7 @@ impl LanguageModel for SlowStreamer {
                 l.on_token(w.into());
             }
         }
-        Ok(GenerationResult {
-            text: self.0.into(),
-            finish: FinishReason::Stop,
-            prompt_tokens: 1,
-            completion_tokens: 1,
-            prompt_ms: 0,
-            generation_ms: 0,
-        })
+        Ok(GenerationResult::untimed(self.0, FinishReason::Stop, 1, 1))
     }
 }
 
@@ -281,11 +265,7 @@ struct AppModel;
 #[async_trait::async_trait]
 impl AsyncLanguageModel for AppModel {
     fn info(&self) -> ModelInfo {
-        ModelInfo {
-            name: "platform".into(),
-            context_tokens: 4096,
-            constrains_json_schema: false,
-        }
+        ModelInfo::new("platform", 4096, false)
     }
 
     async fn generate(
@@ -307,14 +287,7 @@ impl AsyncLanguageModel for AppModel {
                 l.on_token(w.into());
             }
         }
-        Ok(GenerationResult {
-            text: text.into(),
-            finish: FinishReason::Stop,
-            prompt_tokens: 5,
-            completion_tokens: 4,
-            prompt_ms: 1,
-            generation_ms: 20,
-        })
+        Ok(GenerationResult::untimed(text, FinishReason::Stop, 5, 4))
     }
 }
 
