@@ -309,12 +309,16 @@ struct MessageResponse {
     result: crate::assistant::AssistantResult,
 }
 
-/// Collects events.
+/// Collects events, but text deltas: the C API answers once, with the finished `summary`
+/// (streaming is a feature of the UniFFI bindings).
 #[derive(Default)]
 struct Collect(std::sync::Mutex<Vec<crate::assistant::AssistantEvent>>);
 
 impl crate::assistant::service::EventSink for Collect {
     fn on_event(&self, event: crate::assistant::AssistantEvent) {
+        if matches!(event, crate::assistant::AssistantEvent::TextDelta { .. }) {
+            return;
+        }
         self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
     }
 }
@@ -794,7 +798,7 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `model.unload` | `{}` | whether a model was loaded |
 /// | `model.info` | `{}` | `LoadedModelInfo` or `null` |
 /// | `model.prewarm` | `{"feature": "assistant"\|"suggestions"\|"meals"\|"workout"}` | prompt tokens read into the model's cache (0 without a model) |
-/// | `assistant.send` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
+/// | `assistant.send` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` (no `textDelta`: a chat answer comes whole, in `summary`) |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
 /// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
@@ -1405,6 +1409,41 @@ mod tests {
             r#"{"message":"delete the sailing lesson"}"#,
         );
         assert!(out.contains(r#""code":"invalid_argument""#), "{out}");
+    }
+
+    #[test]
+    fn a_chat_answer_is_not_streamed_through_the_c_api() {
+        let h = Handle::new();
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        coach
+            .model()
+            .set(Some(crate::llm::scripted::ScriptedModel::texts([
+                "Drink **water** and rest.",
+            ])))
+            .unwrap();
+        let out = call(
+            &h,
+            "assistant.send",
+            r#"{"message":"any tips?","mode":"chat","today":"2026-11-20"}"#,
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let events: Vec<&serde_json::Value> = v["ok"]["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{out}"))
+            .iter()
+            .filter(|e| e["event"] != "heartbeat")
+            .collect();
+        // The events as before streaming existed: the finished answer, then done.
+        assert_eq!(
+            events,
+            [
+                &serde_json::json!({"event": "summary", "text": "Drink water and rest."}),
+                &serde_json::json!({"event": "done"})
+            ],
+            "{out}"
+        );
+        assert_eq!(v["ok"]["result"]["summary"], "Drink water and rest.");
     }
 
     #[test]

@@ -1092,6 +1092,10 @@ static void test_model_real(void) {
               has_kv(loaded, "embedded", "true") && has_kv(loaded, "hasChatTemplate", "true"), "model.load: %s", loaded);
         CHECK(is_ok(chat) && has_kv(chat, "decision", "\"chat\"") && pos(chat, "{\"event\":\"done\"}") > 0,
               "chat with the loaded model: %s", chat);
+        /* The C API answers whole: the chat answer's text deltas (a UniFFI stream) are not among
+         * its events, which stay summary then done. */
+        CHECK(pos(chat, "textDelta") < 0 && pos(chat, "{\"event\":\"summary\"") > 0,
+              "no streamed deltas through the C API: %s", chat);
         CHECK(is_ok(info) && has_kv(info, "quantization", "\"Q4_1\""), "model.info: %s", info);
         CHECK(is_ok(unload) && has_kv(unload, "ok", "true"), "model.unload: %s", unload);
     } else {

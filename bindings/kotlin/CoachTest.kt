@@ -260,6 +260,7 @@ fun eventName(e: AssistantEvent) = when (e) {
     is AssistantEvent.Stage -> "stage"
     is AssistantEvent.Clarify -> "clarify"
     is AssistantEvent.Ops -> "ops"
+    is AssistantEvent.TextDelta -> "textDelta"
     is AssistantEvent.Summary -> "summary"
     is AssistantEvent.Result -> "result"
     AssistantEvent.Heartbeat -> "heartbeat"

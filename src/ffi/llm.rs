@@ -1,7 +1,8 @@
 //! [`Models`]: plugging a language model into the library: the embedded llama.cpp engine
 //! (feature `llama`: `model().load`, `unload`, `info`, or the free `loadModel`) or a model the
-//! app implements in Swift or Kotlin (`model().set`); the free `modelAvailability`, whether a
-//! model file can be used, decided without loading it.
+//! app implements in Swift, Kotlin or Python, with blocking calls (`model().set`) or async ones
+//! (`model().setAsyncModel`); the free `modelAvailability`, whether a model file can be used,
+//! decided without loading it.
 
 use std::sync::Arc;
 
@@ -13,7 +14,9 @@ use crate::llm::availability::ModelAvailabilityStatus;
 use crate::llm::availability::{ModelAvailability, ModelCheckOptions};
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
-use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};
+use crate::llm::{
+    AsyncLanguageModel, AsyncModelAdapter, CancelToken, LanguageModel, LoadedModelInfo,
+};
 use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;
 
@@ -53,6 +56,28 @@ impl Models {
     /// Throws `Closed` after `shutdown()`.
     pub fn set(&self, model: Option<Arc<dyn LanguageModel>>) -> Result<(), CoachError> {
         self.check_open()?;
+        self.install_model(model, None);
+        Ok(())
+    }
+
+    /// [`Models::set`] for a model whose `generate` is async (Swift `async throws`, Kotlin
+    /// `suspend`, Python `async def`): a platform model with an async API (FoundationModels,
+    /// Gemini Nano through ML Kit) plugs in without blocking a thread of the app. The library
+    /// calls it from its own thread and waits there; everything else is as for `set` (one call at
+    /// a time, the circuit breaker, output validated and repaired, a JSON Schema only validated
+    /// unless the model's `info` says it constrains decoding).
+    ///
+    /// Cancelling the library's work (a task's `cancel()`, a cancelled `Task`, coroutine or
+    /// stream consumer, the request's time limit) cancels the app's `generate` call: see
+    /// [`AsyncLanguageModel`] for what the app sees. `None` turns AI off, as `set(None)` does.
+    ///
+    /// Throws `Closed` after `shutdown()`.
+    pub fn set_async_model(
+        &self,
+        model: Option<Arc<dyn AsyncLanguageModel>>,
+    ) -> Result<(), CoachError> {
+        self.check_open()?;
+        let model = model.map(|m| Arc::new(AsyncModelAdapter::new(m)) as Arc<dyn LanguageModel>);
         self.install_model(model, None);
         Ok(())
     }

@@ -677,8 +677,9 @@ fn assistant_prints_the_events_as_json_lines() {
     );
     drop(c);
 
-    // Chat: only summary and done.
-    let script = script_file(&dir, &["Nothing is planned for today yet."]);
+    // Chat: the answer streams as the model writes it (one line per piece), then the cleaned
+    // summary and done.
+    let script = script_file(&dir, &["Nothing is **planned** for today yet."]);
     let o = coach(
         &[
             "assistant",
@@ -693,9 +694,15 @@ fn assistant_prints_the_events_as_json_lines() {
         "",
     );
     assert_eq!(o.status.code(), Some(0));
+    let mut expected: Vec<String> = ["Nothing ", "is ", "**planned** ", "for ", "today ", "yet."]
+        .iter()
+        .map(|t| json!({"event": "textDelta", "text": t}).to_string())
+        .collect();
+    expected.push(r#"{"event":"summary","text":"Nothing is planned for today yet."}"#.into());
+    expected.push(r#"{"event":"done"}"#.into());
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
-        "{\"event\":\"summary\",\"text\":\"Nothing is planned for today yet.\"}\n{\"event\":\"done\"}\n"
+        expected.join("\n") + "\n"
     );
 }
 

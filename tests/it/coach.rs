@@ -589,6 +589,7 @@ mod assistant {
                 AssistantEvent::Stage { .. } => "stage",
                 AssistantEvent::Clarify { .. } => "clarify",
                 AssistantEvent::Ops { .. } => "ops",
+                AssistantEvent::TextDelta { .. } => "textDelta",
                 AssistantEvent::Summary { .. } => "summary",
                 AssistantEvent::Result { .. } => "result",
                 AssistantEvent::Heartbeat => "heartbeat",

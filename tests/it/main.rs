@@ -15,6 +15,7 @@ mod architecture;
 mod assistant_apply;
 mod assistant_code_wins;
 mod assistant_pipeline;
+mod assistant_stream;
 mod assistant_validate;
 mod builtin_recipes;
 mod cli;

@@ -11,16 +11,24 @@
 //! |---|---|
 //! | plan mode, or auto routed to plan | (`stage routing`) `stage proposing`, `stage validating`, (`stage repairing`), `ops`, `stage summarizing`, `summary`, `result`, `done` |
 //! | auto routed to clarify | `stage routing`, `clarify`, `result`, `done` |
-//! | chat mode, or auto routed to chat | (`stage routing`) `summary`, `done` (no `result`: the chat path sends only summary and done) |
+//! | chat mode, or auto routed to chat (small talk) | (`stage routing`) `textDelta`s, `summary`, `done` (no `result`: the chat path sends only deltas, summary and done) |
 //! | any error or cancellation | the events so far, then `done`; the call returns the error |
 //!
 //! `stage routing` is sent in auto mode only. `stage repairing` is sent only when something was
 //! invalid after the deterministic repairs (or the answer held no operation list).
 //!
+//! Streaming: the chat answer's text arrives as `textDelta` events while the model writes it
+//! ([`generate_with_deltas`]: whole characters, in order; a model that cannot stream gives one
+//! delta with its whole text). They are the model's raw text; the `summary` event after them is
+//! the cleaned answer and authoritative (the app replaces the streamed text with it). A chat call
+//! that fails after streaming sends no `summary`: the deltas so far, then `done`. Calls under a
+//! JSON Schema (router, proposal, narrowed question) and the plan path's summary do not stream.
+//! Events reach the sink one at a time, also while heartbeats and deltas come from helper threads.
+//!
 //! ## Modes
 //! - **plan** (default): propose, validate, repair, summarise.
-//! - **chat**: one model call answering in plain text (cleaned like a summary, at most
-//!   [`MAX_CHAT_CHARS`] characters); no operations.
+//! - **chat**: one model call answering in plain text (streamed as `textDelta`s, then cleaned
+//!   like a summary, at most [`MAX_CHAT_CHARS`] characters); no operations.
 //! - **auto**: the router decides (see [`super::router`] for the thresholds). A router that fails
 //!   (unreadable after [`AssistantSettings::router_attempts`] generations, or a model error other
 //!   than cancellation) falls back to plan with `route: None`, and the failure is logged.
@@ -114,6 +122,7 @@
 //! [`shape::shape_operations`]: super::shape::shape_operations
 //! [`validate::validate`]: super::validate::validate
 //! [`repair_prompt`]: crate::llm::structured::repair_prompt
+//! [`generate_with_deltas`]: crate::llm::stream::generate_with_deltas
 //! [`MAX_OPERATIONS`]: super::MAX_OPERATIONS
 //! [`summary::from_model`]: super::summary::from_model
 //! [`summary::rule_summary`]: super::summary::rule_summary

@@ -42,7 +42,8 @@
 //!   since, or undone already; nothing changed) and 1 with `not_found` for an unknown request id.
 //! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--language TAG] [--script FILE]
 //!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
-//!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
+//!   listener gets them, as they come: a chat answer's `{"event":"textDelta","text":...}` lines
+//!   while the model writes, then its `summary`; `done` last), then exits 0; on failure one more line with the error JSON
 //!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
 //!   replies in order (for tests and tools); `--model` needs a build with the feature `llama`.
 //!   Without either the pipeline runs without a model.

@@ -46,6 +46,7 @@ use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
 use super::runaway;
+use super::utf8::Utf8Stream;
 use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
@@ -62,7 +63,6 @@ pub use support::{available_cores, backend, system_info, FALLBACK_TEMPLATE};
 use sampler::TokenSampler;
 use support::{
     backend_err, chat_template, check, common_prefix, emit, lock, role_name, ComputeGate, Deadline,
-    Utf8Stream,
 };
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between

@@ -1,7 +1,8 @@
 //! Process-wide llama.cpp state and the small pieces a call is made of: the backend, the CPU
 //! features it runs with and the cores ([`backend`], [`system_info`], [`available_cores`], the
 //! compute gate that lets concurrent decode steps take turns), the chat template of a GGUF,
-//! incremental UTF-8 decoding of token bytes, cancellation and timeout checks, and a few helpers.
+//! cancellation and timeout checks, and a few helpers. Token bytes are decoded by
+//! `crate::llm::utf8::Utf8Stream`.
 
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
@@ -127,59 +128,6 @@ pub(super) fn check(cancel: &CancelToken, deadline: &Deadline) -> Result<(), Llm
     Ok(())
 }
 
-/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
-/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
-#[derive(Default)]
-pub(super) struct Utf8Stream {
-    pending: Vec<u8>,
-}
-
-impl Utf8Stream {
-    /// True when no bytes of an unfinished character are waiting.
-    pub(super) fn is_clean(&self) -> bool {
-        self.pending.is_empty()
-    }
-
-    pub(super) fn push(&mut self, bytes: &[u8]) -> String {
-        self.pending.extend_from_slice(bytes);
-        let mut out = String::new();
-        let mut rest: &[u8] = &self.pending;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    out.push_str(s);
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    out.push_str(std::str::from_utf8(valid).expect("valid prefix"));
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            rest = &after[n..];
-                        }
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let keep = rest.len();
-        let drop_to = self.pending.len() - keep;
-        self.pending.drain(..drop_to);
-        out
-    }
-
-    pub(super) fn finish(&mut self) -> String {
-        let out = String::from_utf8_lossy(&self.pending).into_owned();
-        self.pending.clear();
-        out
-    }
-}
-
 /// Lets decode steps of concurrent calls share the cores without oversubscribing them: a step
 /// with `n` threads holds `n` of the cores' units while it runs. With every call using all cores
 /// (the default) steps take turns; with fewer threads per call, several run side by side.
@@ -233,26 +181,6 @@ impl Drop for GateTurn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf8_stream_holds_split_characters() {
-        let mut s = Utf8Stream::default();
-        let bytes = "aé€😀".as_bytes();
-        let mut out = String::new();
-        for b in bytes {
-            out.push_str(&s.push(std::slice::from_ref(b)));
-        }
-        out.push_str(&s.finish());
-        assert_eq!(out, "aé€😀");
-    }
-
-    #[test]
-    fn utf8_stream_replaces_invalid_bytes() {
-        let mut s = Utf8Stream::default();
-        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
-        assert_eq!(s.push(b"\xe2\x82"), "");
-        assert_eq!(s.finish(), "\u{fffd}");
-    }
 
     #[test]
     fn gate_lets_small_steps_run_side_by_side() {

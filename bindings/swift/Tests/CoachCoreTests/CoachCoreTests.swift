@@ -306,6 +306,7 @@ func eventName(_ e: AssistantEvent) -> String {
     case .stage: return "stage"
     case .clarify: return "clarify"
     case .ops: return "ops"
+    case .textDelta: return "textDelta"
     case .summary: return "summary"
     case .result: return "result"
     case .heartbeat: return "heartbeat"
