@@ -523,6 +523,7 @@ mod first_delta {
             mode: AssistantMode::Chat,
             selection: None,
             today: Some("2026-11-18".into()),
+            language: None,
         };
         let task = coach.assistant().send(request, Some(clock.clone()));
         let out = task.wait();
