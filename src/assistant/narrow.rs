@@ -122,7 +122,7 @@ pub struct Resolved {
     pub operations: Vec<PlannerOperation>,
     /// What code changed in the model's answer (no user text): logged, and reported at the end
     /// of the summary ([`code_wins::summary_with_repairs`]).
-    pub repairs: Vec<String>,
+    pub repairs: Vec<code_wins::Repair>,
     /// The option taken.
     pub choice: Option<&'static str>,
 }
@@ -330,8 +330,7 @@ impl Narrowed {
             .and_then(|a| a["choice"].as_str())
             .and_then(|w| self.options.iter().find(|o| o.choice.as_str() == w));
         if self.options.len() > 1 && answer.is_some() && chosen.is_none() {
-            out.repairs
-                .push("no usable choice: the default option".into());
+            out.repairs.push(code_wins::Repair::DefaultOption);
         }
         let option = chosen.unwrap_or(&self.options[0]);
         out.choice = Some(option.choice.as_str());
@@ -353,13 +352,8 @@ impl Narrowed {
                     (Some(n), guess) if self.acceptable_name(n, guess) => {
                         op.title = Some(tidy_name(n));
                     }
-                    (Some(_), _) => out.repairs.push(
-                        "the model's title shared no word with the message's: kept the reading's"
-                            .into(),
-                    ),
-                    (None, _) if answer.is_some() => out
-                        .repairs
-                        .push("no title in the answer: kept the reading's".into()),
+                    (Some(_), _) => out.repairs.push(code_wins::Repair::TitleKept),
+                    (None, _) if answer.is_some() => out.repairs.push(code_wins::Repair::NoTitle),
                     (None, _) => {}
                 }
             }

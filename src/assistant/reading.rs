@@ -11,6 +11,9 @@
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
 //!
+//! A question about the planner ("what do I have on Thursday?") is read further by
+//! [`read_question`] (`reading/question.rs`): what it asks, about which days and items.
+//!
 //! Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
 //! cannot know: a vague "in the morning" leaves the time unset, an ambiguous "12/01" is skipped.
 //!
@@ -34,6 +37,7 @@ use crate::kernel::lang::Language;
 
 mod lang;
 mod lex;
+mod question;
 mod records;
 mod refs;
 mod time;
@@ -44,6 +48,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
+pub use question::{read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 
@@ -115,6 +120,21 @@ pub fn read_message_in(
         title,
         truncated: cut < message.len(),
     }
+}
+
+/// Reads `message`, written in `lang`, as a question about the planner as of the user's
+/// `today` (`reading/question.rs`: what it asks, about which days, kinds and items), matching
+/// the items it names against `items` (done ones included, so "did I pay the bill?" finds a paid
+/// bill). `None` when it is not one.
+pub fn read_question(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Question> {
+    let reading = read_message_in(message, lang, today, items);
+    let p = question::reading_words(message, lang);
+    question::read(&reading, &p, past_report(&p), today)
 }
 
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {

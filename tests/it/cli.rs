@@ -679,7 +679,7 @@ fn assistant_prints_the_events_as_json_lines() {
 
     // Chat: the answer streams as the model writes it (one line per piece), then the cleaned
     // summary and done.
-    let script = script_file(&dir, &["Nothing is **planned** for today yet."]);
+    let script = script_file(&dir, &["Hello! Nice to **hear** from you."]);
     let o = coach(
         &[
             "assistant",
@@ -689,21 +689,56 @@ fn assistant_prints_the_events_as_json_lines() {
             "chat",
             "--script",
             &script,
-            "what is on today?",
+            "hello there",
         ],
         "",
     );
     assert_eq!(o.status.code(), Some(0));
-    let mut expected: Vec<String> = ["Nothing ", "is ", "**planned** ", "for ", "today ", "yet."]
+    let mut expected: Vec<String> = ["Hello! ", "Nice ", "to ", "**hear** ", "from ", "you."]
         .iter()
         .map(|t| json!({"event": "textDelta", "text": t}).to_string())
         .collect();
-    expected.push(r#"{"event":"summary","text":"Nothing is planned for today yet."}"#.into());
+    expected.push(r#"{"event":"summary","text":"Hello! Nice to hear from you."}"#.into());
     expected.push(r#"{"event":"done"}"#.into());
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
         expected.join("\n") + "\n"
     );
+
+    // A question about the planner is answered by code, the model not asked (its script is
+    // empty): summary, result with the answer, done.
+    let script = script_file(&dir, &[]);
+    let o = coach(
+        &[
+            "assistant",
+            "--db",
+            &db,
+            "--mode",
+            "chat",
+            "--script",
+            &script,
+            "--today",
+            "2026-11-23",
+            "what is on today?",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(
+        lines[0],
+        json!({"event": "summary", "text": "Nothing planned today."})
+    );
+    assert_eq!(
+        lines[1]["result"]["answer"],
+        json!({"text": "Nothing planned today.", "items": []})
+    );
+    assert_eq!(lines[2], json!({"event": "done"}));
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod common;
 
 mod ai_suggestions;
 mod architecture;
+mod assistant_answers;
 mod assistant_apply;
 mod assistant_code_wins;
 mod assistant_pipeline;

@@ -76,7 +76,7 @@ fn stem(w: &str) -> String {
     s
 }
 
-fn stems(text: &str, lang: Option<&RefWords>) -> Vec<String> {
+pub(super) fn stems(text: &str, lang: Option<&RefWords>) -> Vec<String> {
     let all: Vec<String> = tokens(text)
         .into_iter()
         .filter(|t| lang.is_none_or(|l| !l.stop.contains(&t.as_str())))
@@ -102,7 +102,7 @@ fn words(text: &str) -> Vec<String> {
 
 /// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
 /// but its last letter ("renew" and "renewal", "meditate" and "meditation").
-fn prefix_hit(a: &str, b: &str) -> bool {
+pub(super) fn prefix_hit(a: &str, b: &str) -> bool {
     let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
     let shorter = a.chars().count().min(b.chars().count());
     common >= 4 && common + 1 >= shorter
