@@ -736,8 +736,9 @@ pub struct AnswerItem {
 
 /// An event of a running message, in the spec's order: `stage`s, then `clarify` or `ops`, then
 /// `summary`, `result`, and always `done` last. `heartbeat` comes periodically while the model
-/// works. The chat path sends only `summary` and `done`; a question about the planner answered
-/// by code sends `summary`, `result` (with its `answer`) and `done`.
+/// works. The chat path (chat mode, and small talk in auto mode) sends `textDelta`s as the model
+/// writes the answer, then `summary` and `done`; a question about the planner answered by code
+/// sends `summary`, `result` (with its `answer`) and `done`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Enum)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum AssistantEvent {
@@ -763,6 +764,16 @@ pub enum AssistantEvent {
         /// How many were dropped as invalid.
         #[serde(rename = "invalidCount")]
         invalid_count: u32,
+    },
+    /// A piece of the chat answer as the model writes it (chat and small talk only: a plan's
+    /// JSON and its summary are never streamed). Append it to the text on screen. The pieces are
+    /// the model's raw text (markup not yet removed) and never split a character. The `summary`
+    /// that follows is authoritative: replace the streamed text with it. After an error (no
+    /// `summary`, then `done`) the streamed text is no answer: remove it.
+    #[serde(rename = "textDelta")]
+    TextDelta {
+        /// The new text.
+        text: String,
     },
     /// The summary or chat answer.
     Summary {

@@ -24,7 +24,8 @@
 //!   "change nothing" for an open one, and the reading's title guess.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a change or removal of no known item) is [`Narrowed::open`]: the model proposes the
+//! a change or removal of no known item, a removal of a habit on a day: "cancel piano today"
+//! skips a day, it does not delete the habit) is [`Narrowed::open`]: the model proposes the
 //! operations itself, as before.
 
 use std::collections::BTreeSet;
@@ -35,7 +36,9 @@ use serde_json::{json, Value};
 
 use super::date::Date;
 use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
-use super::reading::{read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span};
+use super::reading::{
+    english_words, read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span,
+};
 use crate::kernel::lang::Language;
 
 /// The most words of a name the model may write.
@@ -133,6 +136,8 @@ pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
 pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerItem]) -> Narrowed {
     let reading = read_message_in(message, lang, today, items);
     let vocabulary = vocabulary(message, &reading);
+    // The words looked for below ("rename", "link") are the reading's, in any language.
+    let said = english_words(message, lang);
     let mut out = Narrowed {
         options: Vec::new(),
         vocabulary,
@@ -157,7 +162,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
         // words name an existing item. Changing it is the likelier reading (and not
         // destructive); adding a new item or changing nothing are offered too.
         let strong = unique_match(&reading).filter(|m| m.score >= STRONG_MATCH);
-        if let Some(op) = strong.and_then(|t| update_of(t, &reading, message)) {
+        if let Some(op) = strong.and_then(|t| update_of(t, &reading, &said)) {
             let change = draft(op, &reading);
             out.options.push(Option_ {
                 choice: Choice::Update,
@@ -178,7 +183,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
     }
     match reading.intent {
         Some(Intent::Nothing) => out.options.push(nothing()),
-        Some(intent) => match settled(intent, &reading, today, message) {
+        Some(intent) => match settled(intent, &reading, today, &said) {
             Some(draft) => out.options.push(Option_ {
                 choice: Choice::Settled,
                 describe: describe(&draft),
@@ -190,7 +195,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
             // No intent cue: change a clearly named item, or change nothing.
             let top = unique_match(&reading);
             if let Some(target) = top {
-                if let Some(op) = update_of(target, &reading, message) {
+                if let Some(op) = update_of(target, &reading, &said) {
                     let draft = draft(op, &reading);
                     out.options.push(Option_ {
                         choice: Choice::Update,
@@ -571,6 +576,11 @@ fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Dr
         }
         Intent::Delete => {
             let t = unique_match(r)?;
+            // "cancel piano today", "Klavier fällt heute aus": one day of a habit, not the
+            // habit; code does not delete it (the model may skip the day).
+            if t.kind == ItemKind::Habit && r.dates.iter().any(|d| d.role == DateRole::On) {
+                return None;
+            }
             let op = if t.kind == ItemKind::Goal {
                 OpType::GoalDelete
             } else {

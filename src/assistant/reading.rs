@@ -24,8 +24,9 @@
 //! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
 //! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
-//! read as nothing; anything else is left to the model (`intent` absent).
+//! no question word reads as an implied create (its cue has no span), unless a "no", "not",
+//! "never" or "skip" is left over ("no gym today"); thanks, greetings and "ok" read as nothing; anything
+//! else is left to the model (`intent` absent).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -59,6 +60,18 @@ pub fn read_message(message: &str, today: Date, items: &[PlannerItem]) -> Readin
     read_message_in(message, Language::En, today, items)
 }
 
+/// The words the reading reads in `message` (written in `lang`): lowercase, rewritten into the
+/// reading's English words (`reading/lang.rs`), separated by spaces. For code outside the reading
+/// that looks for a word ("rename", "link") in a message of any language.
+pub(crate) fn english_words(message: &str, lang: Language) -> String {
+    let mut p = Lexed::new(message);
+    lang::normalize(&mut p, lang);
+    p.t.iter()
+        .map(|t| t.s.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Reads `message`, written in `lang`, as of the user's `today` (see [`read_message`]): the
 /// message's words are first rewritten into the reading's English words (`reading/lang.rs`),
 /// keeping their byte ranges, so titles and spans stay the user's own text.
@@ -77,6 +90,7 @@ pub fn read_message_in(
     lang::normalize(&mut p, lang);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
+    let ref_text = lang::unread_text(&p);
     let (cues, question) = read_cues(&mut p);
     let has_when = !found.dates.is_empty()
         || found.time.is_some()
@@ -92,7 +106,7 @@ pub fn read_message_in(
     }
     let kind = read_kind(&p, intent, &found);
     let title = guess_title(&mut p, intent);
-    let matches = refs::rank(text, items);
+    let matches = refs::rank(&ref_text, items, lang::ref_words(lang));
     Reading {
         intent,
         cues: all_cues,
@@ -196,7 +210,12 @@ fn settle_intent(
     let want_by = |c: &IntentCue| {
         c.intent == Intent::Create
             && c.span.is_some_and(|s| {
-                let w = p.text[s.start..s.end].to_lowercase();
+                let w: Vec<&str> =
+                    p.t.iter()
+                        .filter(|t| t.start >= s.start && t.end <= s.end)
+                        .map(|t| t.s.as_str())
+                        .collect();
+                let w = w.join(" ");
                 w.contains("want to") || w.contains("like to")
             })
             && dates.iter().any(|d| d.role == DateRole::By)
@@ -211,7 +230,10 @@ fn settle_intent(
         return Some(c.intent);
     }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    if has_when && !asks {
+    // "no gym today", "morgen kein Morgenlauf", "skip piano today": a date with a negation
+    // left over names no new item.
+    let negated = (0..p.len()).any(|k| !p.used[k] && NOT_THIS.contains(&p.w(k)));
+    if has_when && !asks && !negated {
         return Some(Intent::Create);
     }
     if !has_when && past_report(p) {
@@ -307,19 +329,28 @@ fn guess_title(p: &mut Lexed, intent: Option<Intent>) -> Option<String> {
     let mut from = 0;
     if intent == Some(Intent::Update) {
         if let Some(r) = p.has_any(&["rename"]) {
-            match (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as")) {
+            // "rename X to Y"; or, with the verb last (German "X in Y umbenennen"), "X to Y
+            // rename": the new title runs from "to" to the verb (the verb is used up).
+            let after = (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as"));
+            let last = (r + 1..p.len()).all(|k| matches!(p.w(k), "please" | "pls"));
+            let before = (0..r)
+                .rev()
+                .find(|&k| last && matches!(p.w(k), "to" | "as"));
+            match after.or(before) {
                 Some(k) => from = k + 1,
                 None => return None,
             }
         }
     }
     let kept: Vec<usize> = (from..p.len()).filter(|&i| !p.used[i]).collect();
+    // A part of the day rewritten from another language ("abends") is filler at either edge.
+    let hint = |k: usize| PARTS_OF_DAY.contains(&p.w(k)) && p.rewritten(k);
     let mut lo = 0;
-    while lo < kept.len() && LEAD_FILLER.contains(&p.w(kept[lo])) {
+    while lo < kept.len() && (LEAD_FILLER.contains(&p.w(kept[lo])) || hint(kept[lo])) {
         lo += 1;
     }
     let mut hi = kept.len();
-    while hi > lo && TAIL_FILLER.contains(&p.w(kept[hi - 1])) {
+    while hi > lo && (TAIL_FILLER.contains(&p.w(kept[hi - 1])) || hint(kept[hi - 1])) {
         hi -= 1;
     }
     let kept = &kept[lo..hi];

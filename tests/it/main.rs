@@ -16,6 +16,7 @@ mod assistant_answers;
 mod assistant_apply;
 mod assistant_code_wins;
 mod assistant_pipeline;
+mod assistant_stream;
 mod assistant_validate;
 mod builtin_recipes;
 mod cli;

@@ -205,6 +205,7 @@ fn issue_25_sets_scored_on_the_reading_alone() {
     for file in [
         "assistant.classes.json",
         "assistant.de.json",
+        "assistant.de.held.json",
         "assistant.fr.json",
         "assistant.es.json",
         "questions.en.json",

@@ -282,11 +282,11 @@ impl Words<'_> {
         if tied.len() < 2 {
             return tied;
         }
-        let message = refs::stems(self.p.text);
+        let message = refs::stems(self.p.text, None);
         let hits: Vec<Vec<&String>> = tied
             .iter()
             .map(|m| {
-                let title = refs::stems(&m.title);
+                let title = refs::stems(&m.title, None);
                 message
                     .iter()
                     .filter(|w| title.iter().any(|t| t == *w || refs::prefix_hit(t, w)))

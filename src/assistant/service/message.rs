@@ -42,6 +42,7 @@ use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
+use crate::llm::stream::generate_with_deltas;
 use crate::llm::structured::generate_validated;
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -62,8 +63,23 @@ const MAX_SELECTED: usize = MAX_OPERATIONS;
 
 /// Receives the events of a running message (the FFI wraps the app's listener in this).
 pub trait EventSink: Send + Sync {
-    /// Called with each event, in order, from the thread running the message.
+    /// Called with each event, in order, one at a time (from the thread running the message, or
+    /// while a model call runs from the helper threads of heartbeats and text deltas).
     fn on_event(&self, event: AssistantEvent);
+}
+
+/// A sink that passes on one event at a time: heartbeats and text deltas come from helper
+/// threads while a model call runs.
+struct OneAtATime<'a> {
+    inner: &'a dyn EventSink,
+    turn: std::sync::Mutex<()>,
+}
+
+impl EventSink for OneAtATime<'_> {
+    fn on_event(&self, event: AssistantEvent) {
+        let _turn = self.turn.lock().unwrap_or_else(|p| p.into_inner());
+        self.inner.on_event(event);
+    }
 }
 
 /// Tuning of the pipeline.
@@ -138,6 +154,10 @@ pub fn run_message(
 ) -> Result<AssistantResult> {
     let request_id = IdGenerator::from_entropy().next_id();
     let started = Instant::now();
+    let sink = &OneAtATime {
+        inner: sink,
+        turn: std::sync::Mutex::new(()),
+    };
     let beat = || sink.on_event(AssistantEvent::Heartbeat);
     let run = Run {
         store,
@@ -394,6 +414,20 @@ impl Run<'_> {
         }
     }
 
+    /// A model call whose text streams to the sink as `textDelta` events as it is written (the
+    /// chat answer; never a call under a JSON Schema).
+    fn generate_streamed(&self, request: GenerationRequest) -> Result<GenerationResult, LlmError> {
+        let sink = self.sink;
+        match &self.model {
+            Some(m) => generate_with_deltas(m, request, Arc::clone(self.cancel), &|text| {
+                sink.on_event(AssistantEvent::TextDelta { text })
+            }),
+            None => Err(LlmError::ModelNotFound {
+                detail: "no language model configured".into(),
+            }),
+        }
+    }
+
     /// The router's decision; `None` when the router failed (then: plan).
     fn route(&self, ctx: &Ctx, aliases: &mut Aliases) -> Result<Option<Route>> {
         let max_tokens = self.settings.router_max_tokens;
@@ -460,7 +494,7 @@ impl Run<'_> {
             max_tokens,
         );
         request.timeout_ms = self.settings.chat_timeout_ms.or(request.timeout_ms);
-        let generated = match self.generate(request) {
+        let generated = match self.generate_streamed(request) {
             Ok(out) => Some(out),
             Err(LlmError::TimedOut { after_ms }) => {
                 log::info!(target: "coachcore::assistant",

@@ -12,11 +12,19 @@
 //! | plan mode, or auto routed to plan | (`stage routing`) `stage proposing`, `stage validating`, (`stage repairing`), `ops`, `stage summarizing`, `summary`, `result`, `done` |
 //! | auto routed to clarify | `stage routing`, `clarify`, `result`, `done` |
 //! | a question about the planner, any mode | `summary`, `result` (decision `chat`, with `answer`), `done`: answered by code, no model call |
-//! | chat mode, or auto routed to chat | (`stage routing`) `summary`, `done` (no `result`: the chat path sends only summary and done) |
+//! | chat mode, or auto routed to chat (small talk) | (`stage routing`) `textDelta`s, `summary`, `done` (no `result`: the chat path sends only deltas, summary and done) |
 //! | any error or cancellation | the events so far, then `done`; the call returns the error |
 //!
 //! `stage routing` is sent in auto mode only. `stage repairing` is sent only when something was
 //! invalid after the deterministic repairs (or the answer held no operation list).
+//!
+//! Streaming: the chat answer's text arrives as `textDelta` events while the model writes it
+//! ([`generate_with_deltas`]: whole characters, in order; a model that cannot stream gives one
+//! delta with its whole text). They are the model's raw text; the `summary` event after them is
+//! the cleaned answer and authoritative (the app replaces the streamed text with it). A chat call
+//! that fails after streaming sends no `summary`: the deltas so far, then `done`. Calls under a
+//! JSON Schema (router, proposal, narrowed question) and the plan path's summary do not stream.
+//! Events reach the sink one at a time, also while heartbeats and deltas come from helper threads.
 //!
 //! ## Questions about the planner
 //! Before anything else, a message the question reader takes as a question about the planner
@@ -33,7 +41,7 @@
 //! - **plan** (default): propose, validate, repair, summarise.
 //! - **chat**: small talk (a question about the planner is answered by code, above): one model
 //!   call of at most [`AssistantSettings::chat_max_tokens`] (64) tokens and
-//!   [`AssistantSettings::chat_timeout_ms`] (3 s), answering in plain text (cleaned like a
+//!   [`AssistantSettings::chat_timeout_ms`] (3 s), answering in plain text (streamed as `textDelta`s, then cleaned like a
 //!   summary, at most [`MAX_CHAT_CHARS`] characters); no operations. A reply that repeats its
 //!   prompt ([`summary::repeats_prompt`]: a line of the planner listing, or 40 characters in a
 //!   row of the prompt), or a call past its time limit, is replaced by a code-made one: the
@@ -136,6 +144,7 @@
 //! [`shape::shape_operations`]: super::shape::shape_operations
 //! [`validate::validate`]: super::validate::validate
 //! [`repair_prompt`]: crate::llm::structured::repair_prompt
+//! [`generate_with_deltas`]: crate::llm::stream::generate_with_deltas
 //! [`MAX_OPERATIONS`]: super::MAX_OPERATIONS
 //! [`summary::from_model`]: super::summary::from_model
 //! [`summary::rule_summary`]: super::summary::rule_summary
