@@ -280,6 +280,9 @@ fn not_questions_about_the_planner_are_left_alone() {
         "what's the meaning of life?",
         "move the dentist to friday?",
         "book a table for saturday?",
+        "should I train today?",
+        "is the gym still open tomorrow?",
+        "should I look for a new job this week?",
     ] {
         assert_eq!(
             read_question(message, Language::En, monday(), &items),

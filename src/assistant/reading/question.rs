@@ -26,13 +26,18 @@
 //!    `finished`, `complete`, `completed`, `already`, `yet`, or is a first-person report asked
 //!    as a question ("I went running on Saturday?"), and names an item ("did I pay the
 //!    electricity bill?").
-//! 4. **left**: `left`, `remaining`, `still`, `else`, `open`, `outstanding`, `pending`, `yet to`.
-//! 5. **busy**: `busy`, `packed`, `full`, `booked`, `free`, `hectic`, `quiet`, `look(s/ing)`,
-//!    `how many`, `how much`, with a day, a period word (`week`, `day`, `weekend`,
-//!    `schedule`, `calendar`, `agenda`), a kind word, or `I` / `my`.
+//! 4. **left**: `left`, `remaining`, `still`, `else`, `open`, `outstanding`, `pending`, `yet to`,
+//!    in a listing question.
+//! 5. **busy**: `busy`, `packed`, `full`, `booked`, `free`, `hectic`, `quiet`, `slammed` (or
+//!    `look(s/ing)`, `how many`, `how much` in a listing question), with a day, a period word
+//!    (`week`, `day`, `weekend`, `schedule`, `calendar`, `agenda`), a kind word, or `I` / `my`.
 //! 6. **agenda** (what is on a day or range): a date, or `schedule`, `calendar`, `agenda`,
 //!    `plans`, `planned`, `plate`, `happening`, `upcoming`, `coming up`, `do I have`,
-//!    `have I got`, `what's on`, or a kind word.
+//!    `have I got`, `what's on`, or a kind word, in a listing question.
+//!
+//! A listing question opens (after "can you", "please") with `what`, `which`, `any`,
+//! `anything`, `how`, `do I have`, `have I got`, `is there`, or asks to be shown: "should I
+//! train today?" names a day but asks for advice, and is left to the model.
 //!
 //! ## Days
 //! The reading's dates, from the first day named to the last (a period's last day). Adjusted
@@ -131,8 +136,16 @@ const LEFT: &[&str] = &[
     "unfinished",
 ];
 const BUSY: &[&str] = &[
-    "busy", "packed", "full", "booked", "free", "hectic", "quiet", "look", "looks", "looking",
-    "many", "much",
+    "busy", "packed", "full", "booked", "free", "hectic", "quiet", "slammed",
+];
+/// Busy words that need a listing question ("how's my week looking?").
+const BUSY_LISTING: &[&str] = &["look", "looks", "looking", "many", "much"];
+/// The openings of a question asking for a listing ("what", "anything", "do I have").
+const LISTING: &[&str] = &[
+    "what|what's|whats|which|any|anything|how|how's|hows",
+    "do|did|will i|we have",
+    "have|got i|we got",
+    "is|are there",
 ];
 const PERIOD: &[&str] = &[
     "week", "weeks", "day", "days", "weekend", "schedule", "calendar", "agenda",
@@ -338,6 +351,8 @@ impl Words<'_> {
         let items = self.items(&kinds);
         let says_done = p.has_any(DONE_WORDS).is_some();
         let free = p.has_any(&["free"]).is_some();
+        let at = self.opener();
+        let listing = asks_to_see || LISTING.iter().any(|pat| p.seq(at, pat).is_some());
         let asks = if (self.says(WHEN) && !free)
             || (matches!(first, "is" | "are") && !items.is_empty() && !says_done)
         {
@@ -351,16 +366,16 @@ impl Words<'_> {
             && !items.is_empty()
         {
             Asks::Done
-        } else if p.has_any(LEFT).is_some() || self.says(&["yet to"]) {
+        } else if (p.has_any(LEFT).is_some() || self.says(&["yet to"])) && listing {
             Asks::Left
-        } else if p.has_any(BUSY).is_some()
+        } else if (p.has_any(BUSY).is_some() || (p.has_any(BUSY_LISTING).is_some() && listing))
             && (dated
                 || p.has_any(PERIOD).is_some()
                 || !kinds.is_empty()
                 || p.has_any(&["i", "my", "me", "i'm", "im"]).is_some())
         {
             Asks::Busy
-        } else if dated || self.says(AGENDA) || !kinds.is_empty() {
+        } else if (dated || self.says(AGENDA) || !kinds.is_empty()) && listing {
             Asks::Agenda
         } else {
             return None;
