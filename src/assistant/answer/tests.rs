@@ -322,6 +322,15 @@ fn periods_without_a_date() {
         days("remind me what's on friday"),
         span("2026-11-27", "2026-11-27")
     );
+    assert_eq!(
+        days("and the day after tomorrow?"),
+        span("2026-11-25", "2026-11-25")
+    );
+    assert_eq!(days("what about friday?"), span("2026-11-27", "2026-11-27"));
+    assert_eq!(
+        days("next week, how is it looking?"),
+        span("2026-11-30", "2026-12-06")
+    );
     let tuesday = Date::parse("2026-11-24").unwrap();
     let rest = read_question(
         "what's left for the rest of the week?",

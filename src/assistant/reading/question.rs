@@ -35,9 +35,10 @@
 //!    `plans`, `planned`, `plate`, `happening`, `upcoming`, `coming up`, `do I have`,
 //!    `have I got`, `what's on`, or a kind word, in a listing question.
 //!
-//! A listing question opens (after "can you", "please") with `what`, `which`, `any`,
-//! `anything`, `how`, `do I have`, `have I got`, `is there`, or asks to be shown: "should I
-//! train today?" names a day but asks for advice, and is left to the model.
+//! A listing question says `what`, `which`, `any`, `anything`, `how`, `do I have`, `have I
+//! got` or `is there` (anywhere: "next week, how is it looking?"), asks to be shown, or is a day and
+//! nothing else ("and the day after tomorrow?"): "should I train today?" names a day but asks
+//! for advice, and is left to the model.
 //!
 //! ## Days
 //! The reading's dates, from the first day named to the last (a period's last day). Adjusted
@@ -140,7 +141,8 @@ const BUSY: &[&str] = &[
 ];
 /// Busy words that need a listing question ("how's my week looking?").
 const BUSY_LISTING: &[&str] = &["look", "looks", "looking", "many", "much"];
-/// The openings of a question asking for a listing ("what", "anything", "do I have").
+/// The words of a question asking for a listing ("what", "anything", "do I have"), anywhere in
+/// it ("next week, how is it looking?").
 const LISTING: &[&str] = &[
     "what|what's|whats|which|any|anything|how|how's|hows",
     "do|did|will i|we have",
@@ -165,6 +167,11 @@ const AGENDA: &[&str] = &[
     "i've|ive got",
     "what's|whats on",
     "what is on",
+];
+/// The words around a day asked about alone ("and on Friday?", "what about tomorrow?"),
+/// with the languages' own "and" a table may leave as it is.
+const ELLIPSIS: &[&str] = &[
+    "and", "what", "about", "how", "then", "so", "also", "on", "for", "et", "und", "y",
 ];
 const ASKING: &[&str] = &[
     "show|list|tell|give me|us|my|our|what|what's|whats|when|everything|all",
@@ -262,6 +269,19 @@ impl Words<'_> {
         })
     }
 
+    /// Whether the message is days and nothing else ("and the day after tomorrow?", "friday?"):
+    /// every word is in a date the reading read, or a joining word.
+    fn only_days(&self) -> bool {
+        let dates = &self.reading.dates;
+        !dates.is_empty()
+            && self.p.t.iter().all(|t| {
+                ELLIPSIS.contains(&t.s.as_str())
+                    || dates
+                        .iter()
+                        .any(|d| t.start >= d.span.start && t.end <= d.span.end)
+            })
+    }
+
     fn kinds(&self) -> Vec<ItemKind> {
         let mut out: Vec<ItemKind> = Vec::new();
         for i in 0..self.p.len() {
@@ -351,8 +371,7 @@ impl Words<'_> {
         let items = self.items(&kinds);
         let says_done = p.has_any(DONE_WORDS).is_some();
         let free = p.has_any(&["free"]).is_some();
-        let at = self.opener();
-        let listing = asks_to_see || LISTING.iter().any(|pat| p.seq(at, pat).is_some());
+        let listing = asks_to_see || self.says(LISTING) || self.only_days();
         let asks = if (self.says(WHEN) && !free)
             || (matches!(first, "is" | "are") && !items.is_empty() && !says_done)
         {
