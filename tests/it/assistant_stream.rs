@@ -109,7 +109,11 @@ fn shape(events: &[AssistantEvent]) -> Vec<String> {
 fn a_chat_answer_streams_deltas_then_the_authoritative_summary() {
     let raw = "<think>easy one</think>Take a **rest** day, then run easy.";
     let model = ScriptedModel::texts([raw]);
-    let (out, events) = chat(&*model, AssistantMode::Chat, "should I train today?");
+    let (out, events) = chat(
+        &*model,
+        AssistantMode::Chat,
+        "any tips for running in the cold?",
+    );
     let r = out.unwrap();
     assert_eq!(shape(&events), ["textDelta", "summary", "done"]);
     let d = deltas(&events);
