@@ -96,6 +96,8 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         "assistant.de.json",
         "assistant.fr.json",
         "assistant.es.json",
+        "assistant.fr.held.json",
+        "assistant.es.held.json",
         "questions.en.json",
         "questions.de.json",
         "questions.fr.json",
@@ -117,9 +119,13 @@ fn issue_25_sets_scored_on_the_reading_alone() {
                 continue;
             }
             let expected = expected_ops(e);
-            wrong += score::wrong_actions(&ops, &expected);
+            let w = score::wrong_actions(&ops, &expected);
+            wrong += w;
             if score::paired(&ops, &expected) {
                 success += 1;
+            } else if std::env::var_os("EVAL_FAILURES").is_some() {
+                let got: Vec<String> = ops.iter().map(score::short).collect();
+                println!("  {}: got [{}] wrong={w}", task["id"], got.join("; "));
             }
         }
         println!(
