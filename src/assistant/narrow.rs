@@ -35,7 +35,9 @@ use serde_json::{json, Value};
 
 use super::date::Date;
 use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
-use super::reading::{read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span};
+use super::reading::{
+    read_message_in, reading_words, separators, DateRole, Intent, ItemMatch, Reading, Span,
+};
 use crate::kernel::lang::Language;
 
 /// The most words of a name the model may write.
@@ -133,13 +135,14 @@ pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
 pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerItem]) -> Narrowed {
     let reading = read_message_in(message, lang, today, items);
     let vocabulary = vocabulary(message, &reading);
+    let words = reading_words(message, lang);
     let mut out = Narrowed {
         options: Vec::new(),
         vocabulary,
         open: false,
         reading: reading.clone(),
     };
-    if let Some(drafts) = clauses(message, lang, today, items) {
+    if let Some(drafts) = clauses(message, lang, today, items, &when_spans(&reading)) {
         out.options.push(Option_ {
             choice: Choice::Settled,
             describe: describe_all(&drafts),
@@ -157,7 +160,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
         // words name an existing item. Changing it is the likelier reading (and not
         // destructive); adding a new item or changing nothing are offered too.
         let strong = unique_match(&reading).filter(|m| m.score >= STRONG_MATCH);
-        if let Some(op) = strong.and_then(|t| update_of(t, &reading, message)) {
+        if let Some(op) = strong.and_then(|t| update_of(t, &reading, &words)) {
             let change = draft(op, &reading);
             out.options.push(Option_ {
                 choice: Choice::Update,
@@ -178,7 +181,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
     }
     match reading.intent {
         Some(Intent::Nothing) => out.options.push(nothing()),
-        Some(intent) => match settled(intent, &reading, today, message) {
+        Some(intent) => match settled(intent, &reading, today, &words) {
             Some(draft) => out.options.push(Option_ {
                 choice: Choice::Settled,
                 describe: describe(&draft),
@@ -190,7 +193,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
             // No intent cue: change a clearly named item, or change nothing.
             let top = unique_match(&reading);
             if let Some(target) = top {
-                if let Some(op) = update_of(target, &reading, message) {
+                if let Some(op) = update_of(target, &reading, &words) {
                     let draft = draft(op, &reading);
                     out.options.push(Option_ {
                         choice: Choice::Update,
@@ -483,12 +486,15 @@ fn vocabulary(message: &str, r: &Reading) -> Vec<String> {
 /// A message of several requests joined by "and", commas or semicolons ("Buy eggs tomorrow and
 /// call the vet on Wednesday"): one create per clause, when every clause reads as a new item
 /// with a title of its own and a date, time or repeat of its own. Otherwise `None` (the message
-/// is read whole: "every Monday and Thursday" leaves a clause with no title).
+/// is read whole: "every Monday and Thursday" leaves a clause with no title). A separator inside
+/// one of `when` (the whole message's dates, times and repeat) does not split: "de 2 a 3 y media",
+/// "entre 10h et 11h".
 fn clauses(
     message: &str,
     lang: Language,
     today: Date,
     items: &[PlannerItem],
+    when: &[Span],
 ) -> Option<Vec<Draft>> {
     let lower = message.to_lowercase();
     let seps = separators(lang);
@@ -497,9 +503,10 @@ fn clauses(
     let mut i = 0;
     while i < lower.len() {
         let rest = &lower[i..];
+        let inside = when.iter().any(|s| s.start < i && i < s.end);
         let sep = seps
             .iter()
-            .find(|s| rest.starts_with(s.as_str()))
+            .find(|s| !inside && rest.starts_with(s.as_str()))
             .map(|s| s.len());
         match sep {
             Some(n) => {
@@ -525,6 +532,14 @@ fn clauses(
         drafts.push(draft(op, &r));
     }
     Some(drafts)
+}
+
+/// The spans of a reading's dates, time and repeat.
+fn when_spans(r: &Reading) -> Vec<Span> {
+    let mut spans: Vec<Span> = r.dates.iter().map(|d| d.span).collect();
+    spans.extend(r.time.as_ref().map(|t| t.span));
+    spans.extend(r.recurrence.as_ref().map(|t| t.span));
+    spans
 }
 
 fn draft(op: PlannerOperation, r: &Reading) -> Draft {
@@ -553,11 +568,12 @@ fn unique_match(r: &Reading) -> Option<&ItemMatch> {
     }
 }
 
-/// The operation of a settled intent, or `None` when the reading cannot build it.
-fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Draft> {
+/// The operation of a settled intent, or `None` when the reading cannot build it. `words`: the
+/// message's words as the reading reads them.
+fn settled(intent: Intent, r: &Reading, today: Date, words: &[String]) -> Option<Draft> {
     let op = match intent {
         Intent::Create => create_of(r)?,
-        Intent::Goal => goal_of(r, message)?,
+        Intent::Goal => goal_of(r, words)?,
         Intent::Complete => {
             let t = unique_match(r)?;
             match t.kind {
@@ -584,7 +600,7 @@ fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Dr
             };
             target_op(op, t)
         }
-        Intent::Update => update_of(unique_match(r)?, r, message)?,
+        Intent::Update => update_of(unique_match(r)?, r, words)?,
         Intent::Uncomplete | Intent::Nothing => return None,
     };
     Some(draft(op, r))
@@ -618,11 +634,10 @@ fn create_of(r: &Reading) -> Option<PlannerOperation> {
 }
 
 /// A goal: linking a named item to a named goal, else a new goal.
-fn goal_of(r: &Reading, message: &str) -> Option<PlannerOperation> {
-    let lower = message.to_lowercase();
+fn goal_of(r: &Reading, words: &[String]) -> Option<PlannerOperation> {
     let links = ["link", "add", "attach", "connect", "put"]
         .iter()
-        .any(|w| words_of(&lower).iter().any(|(x, _)| x == w));
+        .any(|w| words.iter().any(|x| x == w));
     let goal = r.matches.iter().find(|m| m.kind == ItemKind::Goal);
     let other = r.matches.iter().find(|m| m.kind != ItemKind::Goal);
     if let (true, Some(g), Some(o)) = (links, goal, other) {
@@ -640,10 +655,8 @@ fn goal_of(r: &Reading, message: &str) -> Option<PlannerOperation> {
 
 /// The change the reading names for an existing item: a day, a time or range, a priority, a
 /// repeat rule, a new title ("rename ... to ..."). `None` when it names no change.
-fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperation> {
-    let rename = words_of(&message.to_lowercase())
-        .iter()
-        .any(|(w, _)| w == "rename");
+fn update_of(t: &ItemMatch, r: &Reading, words: &[String]) -> Option<PlannerOperation> {
+    let rename = words.iter().any(|w| w == "rename");
     if t.kind == ItemKind::Goal {
         let mut op = target_op(OpType::GoalUpdate, t);
         if rename {

@@ -21,7 +21,8 @@
 //! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
 //! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
+//! no question word reads as an implied create (its cue has no span), unless it is a negated
+//! first-person report ("I haven't meditated today"); thanks, greetings and "ok"
 //! read as nothing; anything else is left to the model (`intent` absent).
 
 use std::collections::HashSet;
@@ -72,6 +73,7 @@ pub fn read_message_in(
     lang::normalize(&mut p, lang);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
+    let ref_text = references_text(&p, lang);
     let (cues, question) = read_cues(&mut p);
     let has_when = !found.dates.is_empty()
         || found.time.is_some()
@@ -87,7 +89,7 @@ pub fn read_message_in(
     }
     let kind = read_kind(&p, intent, &found);
     let title = guess_title(&mut p, intent);
-    let matches = refs::rank(text, items);
+    let matches = refs::rank(&ref_text, items, lang);
     Reading {
         intent,
         cues: all_cues,
@@ -101,6 +103,39 @@ pub fn read_message_in(
         title,
         truncated: cut < message.len(),
     }
+}
+
+/// The text references are matched in: the message, and in another language than English the
+/// message without the words read as dates, times, recurrence or priority (rewritten words can
+/// look like a title's: "mediodía" like "Meditar").
+fn references_text(p: &Lexed, lang: Language) -> String {
+    if lang == Language::En {
+        return p.text.to_string();
+    }
+    let mut out = String::with_capacity(p.text.len());
+    let mut at = 0;
+    for (t, used) in p.t.iter().zip(&p.used) {
+        if *used && t.start >= at {
+            out.push_str(&p.text[at..t.start]);
+            out.push(' ');
+            at = t.end;
+        }
+    }
+    out.push_str(&p.text[at..]);
+    out
+}
+
+/// The words of `message`, written in `lang`, as the reading reads them: lowercase, and
+/// rewritten into the reading's English words ("renomme" is "rename"). For code that looks
+/// for a word of the reading's own lists in a message.
+pub(crate) fn reading_words(message: &str, lang: Language) -> Vec<String> {
+    let cut = message
+        .char_indices()
+        .nth(MAX_INPUT_CHARS)
+        .map_or(message.len(), |(i, _)| i);
+    let mut p = Lexed::new(&message[..cut]);
+    lang::normalize(&mut p, lang);
+    p.t.into_iter().map(|t| t.s).collect()
 }
 
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
@@ -173,11 +208,17 @@ fn settle_intent(
     if question {
         return Some(Intent::Nothing);
     }
+    // The cue's words as the reading has them (a rewritten "je veux" is "i want to").
     let want_by = |c: &IntentCue| {
         c.intent == Intent::Create
             && c.span.is_some_and(|s| {
-                let w = p.text[s.start..s.end].to_lowercase();
-                w.contains("want to") || w.contains("like to")
+                let w: Vec<&str> =
+                    p.t.iter()
+                        .filter(|t| t.start >= s.start && t.end <= s.end)
+                        .map(|t| t.s.as_str())
+                        .collect();
+                w.windows(2)
+                    .any(|x| matches!(x[0], "want" | "like") && x[1] == "to")
             })
             && dates.iter().any(|d| d.role == DateRole::By)
     };
@@ -191,7 +232,9 @@ fn settle_intent(
         return Some(c.intent);
     }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    if has_when && !asks {
+    // "I haven't meditated today": a report of something not done, not a new item.
+    let negated_report = p.w(0) == "i" && p.has_any(NEGATIONS).is_some();
+    if has_when && !asks && !negated_report {
         return Some(Intent::Create);
     }
     if !has_when && past_report(p) {

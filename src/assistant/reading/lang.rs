@@ -10,7 +10,8 @@
 //! | `lang/de.rs` | German |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
-//! | `lang/table.rs` | the shape of a language's table |
+//! | `lang/romance.rs` | what French and Spanish share: clock times, day numbers and numeric dates, weekday lists, the stemmer of their title matches |
+//! | `lang/table.rs` | the shape of a language's table, and the folding words are matched with |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
@@ -26,8 +27,10 @@ use crate::kernel::lang::Language;
 mod de;
 mod es;
 mod fr;
+mod romance;
 mod table;
 
+pub(super) use table::fold;
 use table::{Rewrite, Table};
 
 fn table(lang: Language) -> Option<&'static Table> {
@@ -51,24 +54,6 @@ pub(crate) fn separators(lang: Language) -> Vec<String> {
     out.push(", ".into());
     out.push("; ".into());
     out
-}
-
-/// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
-/// "apres" become one).
-pub(super) fn fold(word: &str) -> String {
-    word.chars()
-        .map(|c| match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' => 'a',
-            'è' | 'é' | 'ê' | 'ë' => 'e',
-            'ì' | 'í' | 'î' | 'ï' => 'i',
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => 'o',
-            'ù' | 'ú' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// The phrases of a language by the folded alternatives of their first word.
@@ -107,6 +92,7 @@ pub(super) fn normalize(p: &mut Lexed, lang: Language) {
     let (Some(t), Some(idx)) = (table(lang), index(lang)) else {
         return;
     };
+    split_elisions(p, t.elisions);
     let folded: Vec<String> = p.t.iter().map(|t| fold(&t.s)).collect();
     let mut out: Vec<Tok> = Vec::with_capacity(p.t.len());
     let mut i = 0;
@@ -143,4 +129,47 @@ pub(super) fn normalize(p: &mut Lexed, lang: Language) {
     }
     p.used = vec![false; out.len()];
     p.t = out;
+}
+
+/// Splits each elided word off the word it leans on ("l'objectif" becomes "l'" and
+/// "objectif"), each keeping its own byte range.
+fn split_elisions(p: &mut Lexed, elisions: &[&str]) {
+    if elisions.is_empty() {
+        return;
+    }
+    let mut out: Vec<Tok> = Vec::with_capacity(p.t.len());
+    for tok in &p.t {
+        let mut rest = tok.clone();
+        while let Some(cut) = rest.s.find('\'').map(|k| k + 1) {
+            if cut >= rest.s.len() || !elisions.contains(&fold(&rest.s[..cut]).as_str()) {
+                break;
+            }
+            // The raw text may have a typographic apostrophe (three bytes) where `s` has '.
+            let raw = &p.text[rest.start..rest.end];
+            let Some(bytes) = raw
+                .find(['\'', '’'])
+                .map(|k| k + raw[k..].chars().next().map_or(1, char::len_utf8))
+            else {
+                break;
+            };
+            out.push(Tok {
+                s: rest.s[..cut].to_string(),
+                start: rest.start,
+                end: rest.start + bytes,
+            });
+            rest = Tok {
+                s: rest.s[cut..].to_string(),
+                start: rest.start + bytes,
+                end: rest.end,
+            };
+        }
+        out.push(rest);
+    }
+    p.used = vec![false; out.len()];
+    p.t = out;
+}
+
+/// What a title match of `lang` leaves out and how it reduces words (`reading/refs.rs`).
+pub(super) fn title_words(lang: Language) -> (&'static [&'static str], Option<fn(&str) -> String>) {
+    table(lang).map_or((&[][..], None), |t| (t.title_stop_words, t.stem))
 }

@@ -11,12 +11,20 @@
 //! words all appear in the message, in order and next to each other, scores 1. Items scoring
 //! below [`MATCH_THRESHOLD`] are left out; the best [`MAX_MATCHES`] are kept, by score, then the
 //! shorter title, then id. "the milk thing" matches "Buy milk" at 0.5.
+//!
+//! A message in another language is matched with that language's words (`reading/lang/`): its
+//! articles, prepositions, pronouns and generic words ("le", "de", "truc"; "el", "lo", "cosa")
+//! are left out on both sides, and French and Spanish words are reduced without accents and
+//! without their plural and a verb or noun ending ("appelé" and "appeler" agree, "courir" and
+//! "course", "meditado" and "meditar"), so that "j'ai médité" names "Méditer".
 
 use std::collections::BTreeSet;
 
+use super::lang::{fold, title_words};
 use super::ItemMatch;
 use crate::assistant::clarify::tokens;
 use crate::assistant::model::PlannerItem;
+use crate::kernel::lang::Language;
 
 /// Items scoring below this are not offered as references.
 pub const MATCH_THRESHOLD: f64 = 0.3;
@@ -62,15 +70,17 @@ fn stem(w: &str) -> String {
     s
 }
 
-fn stems(text: &str) -> Vec<String> {
+fn stems(text: &str, lang: Language) -> Vec<String> {
+    let (stop, lang_stem) = title_words(lang);
+    let stem_of = |t: &String| lang_stem.map_or_else(|| stem(t), |f| f(t));
     let all = tokens(text);
     let kept: Vec<String> = all
         .iter()
-        .filter(|t| !GENERIC.contains(&t.as_str()))
-        .map(|t| stem(t))
+        .filter(|t| !GENERIC.contains(&t.as_str()) && !stop.contains(&fold(t).as_str()))
+        .map(stem_of)
         .collect();
     if kept.is_empty() {
-        all.iter().map(|t| stem(t)).collect()
+        all.iter().map(stem_of).collect()
     } else {
         kept
     }
@@ -84,20 +94,29 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
-/// but its last letter ("renew" and "renewal", "meditate" and "meditation").
-fn prefix_hit(a: &str, b: &str) -> bool {
+/// but its last letter ("renew" and "renewal", "meditate" and "meditation"). Stems of a
+/// language's own stemmer are shorter: they must share 5 letters ("practic" and "practiqu",
+/// not "medic" and "medit", nor "medi" and "medit").
+fn prefix_hit(a: &str, b: &str, short_stems: bool) -> bool {
     let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let shorter = a.len().min(b.len());
-    common >= 4 && common + 1 >= shorter
+    let least = if short_stems { 5 } else { 4 };
+    common >= least && common + 1 >= shorter
 }
 
 /// The score of one title against the message's stems and words (see the module docs).
-pub(super) fn score(title: &str, msg: &BTreeSet<String>, msg_words: &[String]) -> f64 {
+pub(super) fn score(
+    title: &str,
+    msg: &BTreeSet<String>,
+    msg_words: &[String],
+    lang: Language,
+) -> f64 {
     let tw = words(title);
     if !tw.is_empty() && msg_words.windows(tw.len()).any(|w| w == tw.as_slice()) {
         return 1.0;
     }
-    let title: BTreeSet<String> = stems(title).into_iter().collect();
+    let title: BTreeSet<String> = stems(title, lang).into_iter().collect();
+    let short_stems = title_words(lang).1.is_some();
     if title.is_empty() {
         return 0.0;
     }
@@ -105,16 +124,16 @@ pub(super) fn score(title: &str, msg: &BTreeSet<String>, msg_words: &[String]) -
     for t in &title {
         if msg.contains(t) {
             sum += 1.0;
-        } else if msg.iter().any(|m| prefix_hit(m, t)) {
+        } else if msg.iter().any(|m| prefix_hit(m, t, short_stems)) {
             sum += 0.7;
         }
     }
     sum / title.len() as f64
 }
 
-/// The items `message` seems to name, best first.
-pub(super) fn rank(message: &str, items: &[PlannerItem]) -> Vec<ItemMatch> {
-    let msg: BTreeSet<String> = stems(message).into_iter().collect();
+/// The items `message`, written in `lang`, seems to name, best first.
+pub(super) fn rank(message: &str, items: &[PlannerItem], lang: Language) -> Vec<ItemMatch> {
+    let msg: BTreeSet<String> = stems(message, lang).into_iter().collect();
     let msg_words = words(message);
     let mut out: Vec<ItemMatch> = items
         .iter()
@@ -122,7 +141,7 @@ pub(super) fn rank(message: &str, items: &[PlannerItem]) -> Vec<ItemMatch> {
             id: it.id.clone(),
             kind: it.kind,
             title: it.title.clone(),
-            score: (score(&it.title, &msg, &msg_words) * 100.0).round() / 100.0,
+            score: (score(&it.title, &msg, &msg_words, lang) * 100.0).round() / 100.0,
         })
         .filter(|m| m.score >= MATCH_THRESHOLD)
         .collect();

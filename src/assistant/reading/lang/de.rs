@@ -7,6 +7,9 @@ pub(super) static TABLE: Table = Table {
     phrases: PHRASES,
     hook,
     conjunctions: CONJUNCTIONS,
+    elisions: &[],
+    title_stop_words: &[],
+    stem: None,
 };
 
 const CONJUNCTIONS: &[&str] = &["und"];
