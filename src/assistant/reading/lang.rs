@@ -10,13 +10,16 @@
 //! | `lang/de.rs` | German |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
-//! | `lang/romance.rs` | what French and Spanish share: clock times, day numbers and numeric dates, weekday lists, the stemmer of their title matches |
+//! | `lang/romance.rs` | what French and Spanish share: clock times, day numbers and numeric dates, weekday lists, the stemmer of their title matches; `lang/romance/tests.rs`: the French and Spanish unit tests |
 //! | `lang/table.rs` | the shape of a language's table, and the folding words are matched with |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
-//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins.
+//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. Before
+//! that, a language's elided words are split off the word they lean on, each with its own byte
+//! range (French "l'objectif" is "l'" and "objectif"). A table also says which words a title
+//! match leaves out and how it stems words (`reading/refs.rs`).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -169,7 +172,10 @@ fn split_elisions(p: &mut Lexed, elisions: &[&str]) {
     p.t = out;
 }
 
+/// How a language's words are reduced for title matching; `None`: the English stemmer.
+pub(super) type Stem = Option<fn(&str) -> String>;
+
 /// What a title match of `lang` leaves out and how it reduces words (`reading/refs.rs`).
-pub(super) fn title_words(lang: Language) -> (&'static [&'static str], Option<fn(&str) -> String>) {
+pub(super) fn title_words(lang: Language) -> (&'static [&'static str], Stem) {
     table(lang).map_or((&[][..], None), |t| (t.title_stop_words, t.stem))
 }

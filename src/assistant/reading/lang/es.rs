@@ -407,7 +407,16 @@ const PHRASES: &[(&str, &str)] = &[
 
 const WORDS: Words = Words {
     number,
-    weekday,
+    weekdays: [
+        "lunes",
+        "martes",
+        "miercoles",
+        "jueves",
+        "viernes",
+        "sabado",
+        "domingo",
+    ],
+    weekday_abbreviations: ["lun", "mar", "mie", "jue", "vie", "sab", "dom"],
     month,
     hour_units: &["h", "hora", "horas", "hs", "hrs"],
     noon: &["mediodia"],
@@ -450,29 +459,6 @@ fn number(f: &str) -> Option<u32> {
         "veinte" => 20,
         _ => return None,
     })
-}
-
-fn weekday(f: &str) -> Option<(usize, bool, bool)> {
-    const DAYS: [&str; 7] = [
-        "lunes",
-        "martes",
-        "miercoles",
-        "jueves",
-        "viernes",
-        "sabado",
-        "domingo",
-    ];
-    const ABBR: [&str; 7] = ["lun", "mar", "mie", "jue", "vie", "sab", "dom"];
-    if let Some(d) = DAYS.iter().position(|d| *d == f) {
-        return Some((d, false, false));
-    }
-    if let Some(d) = f
-        .strip_suffix('s')
-        .and_then(|b| DAYS.iter().position(|d| *d == b))
-    {
-        return Some((d, true, false));
-    }
-    ABBR.iter().position(|d| *d == f).map(|d| (d, false, true))
 }
 
 fn month(f: &str) -> Option<u32> {
@@ -545,32 +531,27 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
         "por" if (0..i).any(|k| swap(p, k) == Some(i)) => return rewrite(i + 1, &["to"]),
         _ => {}
     }
-    if i == 0 || matches!(fw(p, i - 1).as_str(), "hoy" | "ayer" | "anoche") {
-        if preterite(p, i) && !cue_verb(&f) {
-            let words: &[&str] = if romance::is_question(p) {
-                &["did", "i"]
-            } else {
-                &["i", "did"]
-            };
-            return rewrite(i + 1, words);
-        }
+    // a past tense opening the message, or after "hoy" / "ayer": "pagué el seguro"
+    let report_start = i == 0 || matches!(fw(p, i - 1).as_str(), "hoy" | "ayer" | "anoche");
+    if report_start && preterite(p, i) && !cue_verb(&f) {
+        let words: &[&str] = if romance::is_question(p) {
+            &["did", "i"]
+        } else {
+            &["i", "did"]
+        };
+        return rewrite(i + 1, words);
     }
     if let Some(r) = deadline(p, i, &f) {
         return Some(r);
     }
     let dated = i > 0 && matches!(fw(p, i - 1).as_str(), "del" | "el" | "al" | "dia");
-    if let Some(r) = romance::day_date(p, i, &WORDS, "de", dated || ordinal(&f)) {
+    if let Some(r) = romance::day_date(p, i, &WORDS, "de", dated || romance::is_ordinal(&f)) {
         return Some(r);
     }
     if let Some(r) = weekday_word(p, i) {
         return Some(r);
     }
     romance::time_at(p, i, &WORDS)
-}
-
-/// Whether a folded word is an ordinal day ("1º").
-fn ordinal(f: &str) -> bool {
-    f.starts_with(|c: char| c.is_ascii_digit()) && !f.ends_with(|c: char| c.is_ascii_digit())
 }
 
 /// "qué" opening a question: "qué tengo" (what do I have), "qué hay" (what is on), "qué me
@@ -619,9 +600,6 @@ fn time_prep(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     };
     // "a la una", "a las 5": a bare number is a time here
     let c = romance::clock_at(p, k, &WORDS, true)?;
-    if matches!(f, "la" | "las") && k == i + 1 && romance::clock_ends_at(p, i, &WORDS) {
-        return None;
-    }
     let after_clock = romance::clock_ends_at(p, i, &WORDS);
     let word = match f {
         "a" | "hasta" if after_clock => "to",
@@ -646,11 +624,6 @@ fn time_prep(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
 fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     let joins = &["y", "e", "o"][..];
     let articles = &["el", "los"][..];
-    let prefixed = |prep: &[&str], r: Rewrite| {
-        let mut words: Vec<String> = prep.iter().map(|w| w.to_string()).collect();
-        words.extend(r.words);
-        rewrite_owned(r.end, words)
-    };
     match f {
         "el" | "al" | "del" | "dia" => {
             let prep = match f {
@@ -658,37 +631,31 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 "al" => "to",
                 _ => "",
             };
-            let prep: &[&str] = if prep.is_empty() { &[] } else { &[prep] };
             let k = if f != "dia" {
                 seq(p, i + 1, "dia").unwrap_or(i + 1)
             } else {
                 i + 1
             };
             if let Some(r) = romance::day_date(p, k, &WORDS, "de", true) {
-                return prefixed(prep, r);
+                return romance::prefixed(r.end, prep, r.words);
             }
             if f == "del" {
                 let (days, end) = romance::weekday_range(p, i + 1, &WORDS, &["al", "a"])?;
-                let mut words = vec!["every".to_string()];
-                words.extend(romance::days_en(&days, false));
-                return rewrite_owned(end, words);
+                return romance::days_rewrite(end, "every", &days, false);
             }
             if f == "dia" {
                 return None;
             }
             if let Some(k) = seq(p, i + 1, "proximo|proxima") {
                 let (d, _, e) = romance::weekday_at(p, k, &WORDS)?;
-                let mut words: Vec<String> = prep.iter().map(|w| w.to_string()).collect();
-                words.extend(["next".to_string(), romance::weekday_en(d, false)]);
-                return rewrite_owned(e, words);
+                let words = vec!["next".to_string(), romance::weekday_en(d, false)];
+                return romance::prefixed(e, prep, words);
             }
-            weekday_word(p, i + 1).and_then(|r| prefixed(prep, r))
+            weekday_word(p, i + 1).and_then(|r| romance::prefixed(r.end, prep, r.words))
         }
         "los" => {
             let (days, end) = romance::weekday_list(p, i + 1, &WORDS, joins, articles)?;
-            let mut words = vec!["on".to_string()];
-            words.extend(romance::days_en(&days, true));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "on", &days, true)
         }
         "este" => {
             let (d, _, e) = romance::weekday_at(p, i + 1, &WORDS)?;
@@ -713,17 +680,13 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 );
             }
             let (days, end) = romance::weekday_list(p, i + 1, &WORDS, joins, articles)?;
-            let mut words = vec!["every".to_string()];
-            words.extend(romance::days_en(&days, false));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "every", &days, false)
         }
         _ => {
             // "todos los lunes y jueves"
             let k = seq(p, i + 1, "los|las")?;
             let (days, end) = romance::weekday_list(p, k, &WORDS, joins, articles)?;
-            let mut words = vec!["every".to_string()];
-            words.extend(romance::days_en(&days, false));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "every", &days, false)
         }
     }
 }
@@ -744,9 +707,7 @@ fn weekday_word(p: &Lexed, i: usize) -> Option<Rewrite> {
 fn deadline(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     if f == "de" {
         if let Some((days, end)) = romance::weekday_range(p, i + 1, &WORDS, &["a", "al"]) {
-            let mut words = vec!["every".to_string()];
-            words.extend(romance::days_en(&days, false));
-            return rewrite_owned(end, words);
+            return romance::days_rewrite(end, "every", &days, false);
         }
     }
     let (prep, k) = match f {
@@ -760,9 +721,7 @@ fn deadline(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     let ends = ["finales|final|fin de|del"];
     let starts = ["principios|comienzos de|del"];
     let (words, end) = romance::month_deadline(p, k, &WORDS, &ends, &starts)?;
-    let mut out = vec![prep.to_string()];
-    out.extend(words);
-    rewrite_owned(end, out)
+    romance::prefixed(end, prep, words)
 }
 
 /// Nouns that end like a past tense.

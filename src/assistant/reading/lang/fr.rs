@@ -441,7 +441,10 @@ const PHRASES: &[(&str, &str)] = &[
 
 const WORDS: Words = Words {
     number,
-    weekday,
+    weekdays: [
+        "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+    ],
+    weekday_abbreviations: ["lun", "mar", "mer", "jeu", "ven", "sam", "dim"],
     month,
     hour_units: &["h", "heure", "heures"],
     noon: &["midi"],
@@ -489,23 +492,6 @@ fn number(f: &str) -> Option<u32> {
         "vingt" => 20,
         _ => return None,
     })
-}
-
-fn weekday(f: &str) -> Option<(usize, bool, bool)> {
-    const DAYS: [&str; 7] = [
-        "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
-    ];
-    const ABBR: [&str; 7] = ["lun", "mar", "mer", "jeu", "ven", "sam", "dim"];
-    if let Some(d) = DAYS.iter().position(|d| *d == f) {
-        return Some((d, false, false));
-    }
-    if let Some(d) = f
-        .strip_suffix('s')
-        .and_then(|b| DAYS.iter().position(|d| *d == b))
-    {
-        return Some((d, true, false));
-    }
-    ABBR.iter().position(|d| *d == f).map(|d| (d, false, true))
 }
 
 fn month(f: &str) -> Option<u32> {
@@ -573,18 +559,13 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
     if let Some(r) = d_ici(p, i, &f) {
         return Some(r);
     }
-    if let Some(r) = romance::day_date(p, i, &WORDS, "de", ordinal(&f)) {
+    if let Some(r) = romance::day_date(p, i, &WORDS, "de", romance::is_ordinal(&f)) {
         return Some(r);
     }
     if let Some(r) = weekday_word(p, i) {
         return Some(r);
     }
     romance::time_at(p, i, &WORDS)
-}
-
-/// Whether a folded word is an ordinal day ("1er", "2e").
-fn ordinal(f: &str) -> bool {
-    f.starts_with(|c: char| c.is_ascii_digit()) && !f.ends_with(|c: char| c.is_ascii_digit())
 }
 
 /// "à", "de", "dès", "jusqu'à" before a time: "at", "from", "to" (see the module docs).
@@ -625,23 +606,16 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 _ => "from",
             };
             if let Some(r) = romance::day_date(p, i + 1, &WORDS, "de", true) {
-                let mut words = vec![prep.to_string()];
-                words.extend(r.words);
-                return rewrite_owned(r.end, words);
+                return romance::prefixed(r.end, prep, r.words);
             }
             if f == "du" {
                 let (days, end) = romance::weekday_range(p, i + 1, &WORDS, &["au", "a", "à"])?;
-                let mut words = vec!["every".to_string()];
-                words.extend(romance::days_en(&days, false));
-                return rewrite_owned(end, words);
+                return romance::days_rewrite(end, "every", &days, false);
             }
             let (d, _, e) = romance::weekday_at(p, i + 1, &WORDS)?;
             if f == "au" {
-                return weekday_word(p, i + 1).map(|r| {
-                    let mut words = vec!["to".to_string()];
-                    words.extend(r.words);
-                    Rewrite { end: r.end, words }
-                });
+                return weekday_word(p, i + 1)
+                    .and_then(|r| romance::prefixed(r.end, "to", r.words));
             }
             if romance::day_at(p, e, &WORDS).is_some() {
                 return rewrite_owned(e, vec!["on".into(), romance::weekday_en(d, false)]);
@@ -650,15 +624,11 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 return rewrite_owned(end, vec!["next".into(), romance::weekday_en(d, false)]);
             }
             let (days, end) = romance::weekday_list(p, i + 1, &WORDS, joins, articles)?;
-            let mut words = vec!["on".to_string()];
-            words.extend(romance::days_en(&days, true));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "on", &days, true)
         }
         "les" => {
             let (days, end) = romance::weekday_list(p, i + 1, &WORDS, joins, articles)?;
-            let mut words = vec!["on".to_string()];
-            words.extend(romance::days_en(&days, true));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "on", &days, true)
         }
         "ce" | "cet" => {
             let (d, _, e) = romance::weekday_at(p, i + 1, &WORDS)?;
@@ -671,9 +641,7 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 seq(p, i + 1, "les")?
             };
             let (days, end) = romance::weekday_list(p, k, &WORDS, joins, articles)?;
-            let mut words = vec!["every".to_string()];
-            words.extend(romance::days_en(&days, false));
-            rewrite_owned(end, words)
+            romance::days_rewrite(end, "every", &days, false)
         }
         _ => {
             // "un dimanche sur deux"
@@ -714,9 +682,7 @@ fn d_ici(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     let ends = ["la fin de|du|d'", "fin de|du|d'", "fin"];
     let starts = ["le début de|du|d'", "début de|du|d'", "début"];
     let (words, end) = romance::month_deadline(p, k, &WORDS, &ends, &starts)?;
-    let mut out = vec![prep.to_string()];
-    out.extend(words);
-    rewrite_owned(end, out)
+    romance::prefixed(end, prep, words)
 }
 
 /// Words that follow "ai" and are not a past participle.
@@ -731,7 +697,7 @@ fn participle(p: &Lexed, k: usize) -> bool {
     let f = fw(p, k);
     if f.is_empty()
         || NOT_PARTICIPLES.contains(&f.as_str())
-        || weekday(&f).is_some()
+        || romance::weekday_name(&WORDS, &f).is_some()
         || month(&f).is_some()
         || number(&f).is_some()
         || WORDS.noon.contains(&f.as_str())

@@ -12,9 +12,10 @@ use super::table::{fold, Rewrite};
 pub(super) struct Words {
     /// A number word ("deux", "dos") as a number.
     pub(super) number: fn(&str) -> Option<u32>,
-    /// A weekday name, plural or abbreviation (folded): the day (0 is Monday), whether plural,
-    /// whether an abbreviation (read only with its period: "ven.").
-    pub(super) weekday: fn(&str) -> Option<(usize, bool, bool)>,
+    /// The weekdays, Monday first, folded (a plural adds "s").
+    pub(super) weekdays: [&'static str; 7],
+    /// Their abbreviations, read only with their period ("ven.").
+    pub(super) weekday_abbreviations: [&'static str; 7],
     /// A month name or abbreviation (folded): the month (1 to 12).
     pub(super) month: fn(&str) -> Option<u32>,
     /// The words after a number that make it an hour ("h", "heures", "horas").
@@ -80,33 +81,13 @@ pub(super) fn is_question(p: &Lexed) -> bool {
     t.ends_with('?') || t.starts_with('¿')
 }
 
-const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+const WEEKDAYS: &str = "monday tuesday wednesday thursday friday saturday sunday";
+const MONTHS: &str =
+    "january february march april may june july august september october november december";
 
 /// The English name of weekday `d` (0 is Monday), plural when `plural`.
 pub(super) fn weekday_en(d: usize, plural: bool) -> String {
-    let name = WEEKDAYS[d % 7];
+    let name = WEEKDAYS.split(' ').nth(d % 7).unwrap_or("monday");
     if plural {
         format!("{name}s")
     } else {
@@ -116,7 +97,10 @@ pub(super) fn weekday_en(d: usize, plural: bool) -> String {
 
 /// The English name of month `m` (1 to 12).
 pub(super) fn month_en(m: u32) -> &'static str {
-    MONTHS[(m.clamp(1, 12) - 1) as usize]
+    MONTHS
+        .split(' ')
+        .nth((m.clamp(1, 12) - 1) as usize)
+        .unwrap_or("january")
 }
 
 /// The last day of month `m` (February: 28).
@@ -146,10 +130,31 @@ fn digits(s: &str) -> Option<u32> {
         .flatten()
 }
 
+/// A weekday name, plural or abbreviation (folded): the day (0 is Monday), whether plural,
+/// whether an abbreviation.
+pub(super) fn weekday_name(w: &Words, f: &str) -> Option<(usize, bool, bool)> {
+    let position = |name: &str| w.weekdays.iter().position(|d| *d == name);
+    if let Some(d) = position(f) {
+        return Some((d, false, false));
+    }
+    if let Some(d) = f.strip_suffix('s').and_then(position) {
+        return Some((d, true, false));
+    }
+    w.weekday_abbreviations
+        .iter()
+        .position(|d| *d == f)
+        .map(|d| (d, false, true))
+}
+
+/// Whether a folded word is an ordinal day ("1er", "2e", "1º").
+pub(super) fn is_ordinal(f: &str) -> bool {
+    f.starts_with(|c: char| c.is_ascii_digit()) && !f.ends_with(|c: char| c.is_ascii_digit())
+}
+
 /// A weekday at word `i` (an abbreviation only with its period, written in lowercase or
 /// followed by a number: "ven." but not "Sam."): day, plural, index after it.
 pub(super) fn weekday_at(p: &Lexed, i: usize, w: &Words) -> Option<(usize, bool, usize)> {
-    let (d, plural, abbr) = (w.weekday)(&fw(p, i))?;
+    let (d, plural, abbr) = weekday_name(w, &fw(p, i))?;
     if abbr {
         let t = p.t.get(i)?;
         let dotted = p.text[t.end..].starts_with('.');
@@ -216,6 +221,27 @@ pub(super) fn days_en(days: &[usize], plural: bool) -> Vec<String> {
         out.push(weekday_en(*d, plural));
     }
     out
+}
+
+/// A rewrite of words `..end` into `prep` (none when empty) and `words`.
+pub(super) fn prefixed(end: usize, prep: &str, words: Vec<String>) -> Option<Rewrite> {
+    let mut out: Vec<String> = Vec::with_capacity(words.len() + 1);
+    if !prep.is_empty() {
+        out.push(prep.to_string());
+    }
+    out.extend(words);
+    rewrite_owned(end, out)
+}
+
+/// A rewrite of words `..end` into `prep` and a list of days ("every monday and thursday",
+/// plural: "on mondays and thursdays").
+pub(super) fn days_rewrite(
+    end: usize,
+    prep: &str,
+    days: &[usize],
+    plural: bool,
+) -> Option<Rewrite> {
+    prefixed(end, prep, days_en(days, plural))
 }
 
 /// "lundi au vendredi", "lunes a viernes" (word `i` is the first day): every day of the range
@@ -523,3 +549,6 @@ pub(super) fn stem(word: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests;

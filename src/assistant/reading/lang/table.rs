@@ -30,7 +30,7 @@ pub(super) struct Table {
 
 /// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
 /// "apres" become one).
-pub(in crate::assistant::reading) fn fold(word: &str) -> String {
+pub(crate) fn fold(word: &str) -> String {
     word.chars()
         .map(|c| match c {
             'à' | 'á' | 'â' | 'ä' | 'ã' => 'a',
