@@ -17,12 +17,13 @@
 //!   lunes a viernes", "cada dos domingos".
 //! - Completions: "ya" before a past tense ("ya entregué", "ya hice"), "he" before a
 //!   participle ("he meditado"), or a past tense opening the message ("pagué el seguro") is
-//!   "I did"; in a question "did I"; "no he ..." is "I haven't".
+//!   "I did"; in a question "did I"; "no he ..." is "I haven't"; "olvidé" is "I forgot"; with a
+//!   day to come ("reservé una mesa para el viernes") nothing is done.
 //! - Questions: "qué tengo" (what do I have), "qué hay" (what is on), "qué me queda" (what is
 //!   left), "cuándo", "cómo"; "que", "cuando" and "como" without their accent only open a
 //!   question.
-//! - "pon" is a change ("pon la cena a las 9"), or an addition when the message names a list
-//!   or a calendar; "cambia X por Y" is a rename; "lista" after an article is a list, else
+//! - "pasa" is a move, but "pasa por" a visit; "pon" is a change ("pon la cena a las 9"), or
+//!   an addition when the message names a list or a calendar; "cambia X por Y" is a rename; "lista" after an article is a list, else
 //!   done.
 
 use super::super::lex::Lexed;
@@ -295,7 +296,10 @@ const PHRASES: &[(&str, &str)] = &[
     ),
     ("elimina|eliminar|elimínalo|elimínala|elimínalos", "delete"),
     ("cancela|cancelar|cancélalo|cancélala|cancélame", "cancel"),
-    ("cancelado|cancelada", "cancelled"),
+    ("cancelado|cancelada|cancelé", "cancelled"),
+    ("borré|eliminé", "delete"),
+    ("quité", "remove"),
+    ("cambié", "change"),
     ("se cancela", "cancelled"),
     ("quita|quitar|quítalo|quítala|quítame|saca|sacar", "remove"),
     ("olvídate de|del", "forget about"),
@@ -508,6 +512,10 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
                 return Some(r);
             }
         }
+        // "pasa por el banco": a visit, not a move
+        "pasa" | "pasar" if matches!(fw(p, i + 1).as_str(), "por" | "a") => {
+            return rewrite(i + 1, &["stop", "by"]);
+        }
         "pon" | "ponlo" | "ponla" | "poner" | "mete" | "meter" | "metelo" | "metela" => {
             let list = (0..p.len()).any(|k| {
                 matches!(
@@ -533,13 +541,10 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
     }
     // a past tense opening the message, or after "hoy" / "ayer": "pagué el seguro"
     let report_start = i == 0 || matches!(fw(p, i - 1).as_str(), "hoy" | "ayer" | "anoche");
-    if report_start && preterite(p, i) && !cue_verb(&f) {
-        let words: &[&str] = if romance::is_question(p) {
-            &["did", "i"]
-        } else {
-            &["i", "did"]
-        };
-        return rewrite(i + 1, words);
+    if report_start && preterite(p, i) {
+        if let Some(r) = report(p, i, false) {
+            return Some(r);
+        }
     }
     if let Some(r) = deadline(p, i, &f) {
         return Some(r);
@@ -791,7 +796,6 @@ fn cue_verb(f: &str) -> bool {
 /// "ya entregué", "ya he hecho", "he meditado", "no he devuelto": what was done (or not), as
 /// the reading's words (see the module docs).
 fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
-    let question = romance::is_question(p);
     let f = fw(p, i);
     if f == "no" {
         // "no he devuelto", "no lo he hecho": I haven't (done)
@@ -815,7 +819,26 @@ fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
     } else {
         preterite(p, k)
     };
-    if !done || cue_verb(&fw(p, k)) {
+    if !done {
+        return None;
+    }
+    report(p, k, already)
+}
+
+/// The past tense or participle at word `k` reported as done: "I did" ("did I" in a question),
+/// ending after `k` for "hecho" / "hice" and for a verb opening the report; "I forgot" for
+/// "olvidé"; nothing for a verb whose own words say what was done ("cancelé": the table's), nor
+/// for a booking of a day to come ("reservé una mesa para el viernes").
+fn report(p: &Lexed, k: usize, already: bool) -> Option<Rewrite> {
+    let question = romance::is_question(p);
+    let f = fw(p, k);
+    if cue_verb(&f) {
+        return None;
+    }
+    if f.starts_with("olvid") {
+        return rewrite(k + 1, &["i", "forgot"]);
+    }
+    if !question && future(p) {
         return None;
     }
     let mut words: Vec<String> = if question {
@@ -826,11 +849,26 @@ fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
     if already {
         words.push("already".into());
     }
-    // "hecho" is the doing itself; another verb stays a word of its own
-    let end = if matches!(fw(p, k).as_str(), "hecho" | "hice") {
+    let opens = !already && !matches!(fw(p, k.saturating_sub(1)).as_str(), "he" | "hemos");
+    let end = if opens || matches!(f.as_str(), "hecho" | "hice") {
         k + 1
     } else {
         k
     };
     rewrite_owned(end, words)
+}
+
+/// Whether the message names a day to come ("mañana", "el lunes que viene", "dentro de 3
+/// días", "para el viernes"), so that a past tense reports a booking, not something done.
+fn future(p: &Lexed) -> bool {
+    (0..p.len()).any(|k| {
+        let f = fw(p, k);
+        let prev = k.checked_sub(1).map(|j| fw(p, j)).unwrap_or_default();
+        (f == "manana" && !matches!(prev.as_str(), "esta" | "la" | "las" | "cada" | "de"))
+            || matches!(f.as_str(), "proximo" | "proxima" | "dentro")
+            || seq(p, k, "que viene").is_some()
+            || (f == "para"
+                && (romance::weekday_at(p, k + 1, &WORDS).is_some()
+                    || matches!(fw(p, k + 1).as_str(), "el" | "manana" | "esta" | "este")))
+    })
 }

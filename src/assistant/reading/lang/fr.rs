@@ -15,10 +15,12 @@
 //!   dimanche sur deux".
 //! - Completions: "j'ai" (or "je suis allé") before a past participle is "I did" ("j'ai
 //!   envoyé la note de frais"); in a question "did I"; with "pas" or "ne ... pas" it is "I
-//!   haven't" ("j'ai pas encore rendu les livres").
-//! - "mets" is a change ("mets le dîner à 21h"), or an addition when the message names a list
-//!   or a calendar; "note" opening a message is an addition; after "renomme", the last "en" is
-//!   "to" ("renomme X en Y").
+//!   haven't" ("j'ai pas encore rendu les livres"); "j'ai oublié" is "I forgot"; with a day to
+//!   come ("j'ai réservé une table pour vendredi") only "I".
+//! - "passe" is a move, but "passe chez", "passe prendre" a visit; "mets" is a change ("mets
+//!   le dîner à 21h"), or an addition when the message names a list or a calendar; "note"
+//!   opening a message is an addition; after "renomme", the last "en" is "to" ("renomme X en
+//!   Y").
 
 use super::super::lex::Lexed;
 use super::romance::{self, fw, rewrite, rewrite_owned, seq, Words};
@@ -546,6 +548,15 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
         }
         "termine" | "terminer" if !p.w(i).contains('é') => return rewrite(i + 1, &["finish"]),
         "passe" | "passee" | "passes" if p.w(i).contains('é') => return rewrite(i + 1, &["past"]),
+        // "passe chez le dentiste": a visit, not a move
+        "passe" | "passer"
+            if matches!(
+                fw(p, i + 1).as_str(),
+                "chez" | "par" | "voir" | "prendre" | "acheter" | "recuperer" | "chercher" | "au"
+            ) =>
+        {
+            return rewrite(i + 1, &["stop", "by"]);
+        }
         "sept" => return rewrite(i + 1, &["7"]),
         "neuf" => {
             let unit = matches!(
@@ -758,6 +769,14 @@ fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
     if !participle(p, k) {
         return None;
     }
+    // "j'ai oublié", "j'ai raté": not done
+    if matches!(fw(p, k).as_str(), "oublie" | "rate" | "manque" | "loupe") {
+        return rewrite(k + 1, &["i", "forgot"]);
+    }
+    // "j'ai réservé une table pour vendredi": a booking, not a completion
+    if !question && future(p) {
+        return rewrite(k, &["i"]);
+    }
     let mut words: Vec<String> = if question {
         vec!["did".into(), "i".into()]
     } else {
@@ -775,6 +794,19 @@ fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
     // entry, "annulé" a cancellation, still counts)
     let end = if fw(p, k) == "fait" { k + 1 } else { k };
     rewrite_owned(end, words)
+}
+
+/// Whether the message names a day to come ("demain", "lundi prochain", "dans 3 jours", "pour
+/// vendredi"), so that "j'ai" and a participle report a booking, not something done.
+fn future(p: &Lexed) -> bool {
+    (0..p.len()).any(|k| {
+        let f = fw(p, k);
+        matches!(f.as_str(), "demain" | "prochain" | "prochaine" | "dans")
+            || (f == "pour"
+                && (romance::weekday_at(p, k + 1, &WORDS).is_some()
+                    || romance::day_date(p, k + 1, &WORDS, "de", false).is_some()
+                    || matches!(fw(p, k + 1).as_str(), "le" | "demain" | "ce" | "cette")))
+    })
 }
 
 /// "j'ai pas encore rendu", "je n'ai pas fini": "I haven't" (with "done" for fait, fini,

@@ -527,6 +527,38 @@ fn completion_deletion_update_and_create_cues() {
     ] {
         assert_eq!(read(lang, msg).intent, None, "{msg}");
     }
+    // "I forgot" is nothing done; a booking of a day to come is a new item; a visit no move
+    for (lang, msg, want) in [
+        (Language::Fr, "j'ai oublié d'appeler le plombier", None),
+        (
+            Language::Fr,
+            "j'ai réservé une table pour vendredi",
+            Some(Intent::Create),
+        ),
+        (
+            Language::Fr,
+            "passe chez le dentiste vendredi",
+            Some(Intent::Create),
+        ),
+        (Language::Es, "olvidé llamar al fontanero", None),
+        (
+            Language::Es,
+            "reservé una mesa para el viernes",
+            Some(Intent::Create),
+        ),
+        (
+            Language::Es,
+            "pagué el seguro del coche",
+            Some(Intent::Complete),
+        ),
+        (
+            Language::Es,
+            "pasa por el banco el viernes",
+            Some(Intent::Create),
+        ),
+    ] {
+        assert_eq!(read(lang, msg).intent, want, "{msg}");
+    }
     // "lista" after an article is a list, not "done"
     assert!(reading_words("añade pan a la lista", Language::Es).contains(&"list".to_string()));
     // a rename's new title is what follows its "en" / "por" / "a"
