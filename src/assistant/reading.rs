@@ -73,6 +73,7 @@ pub fn read_message_in(
     lang::normalize(&mut p, lang);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
+    mark_parts_of_day(&mut p, lang);
     let ref_text = references_text(&p, lang);
     let (cues, question) = read_cues(&mut p);
     let has_when = !found.dates.is_empty()
@@ -102,6 +103,29 @@ pub fn read_message_in(
         matches,
         title,
         truncated: cut < message.len(),
+    }
+}
+
+/// In another language than English, a part of the day said next to a date or time ("samedi
+/// matin", "mañana por la mañana") is part of it: used up, so that it is neither in a title nor
+/// matched against titles ("courses samedi matin" does not name "Course du matin").
+fn mark_parts_of_day(p: &mut Lexed, lang: Language) {
+    if lang == Language::En {
+        return;
+    }
+    // the words rewritten from one word share its span: a group's neighbours are the words
+    // around the whole group
+    let mut k = 0;
+    while k < p.len() {
+        let mut b = k;
+        while b + 1 < p.len() && p.t[b + 1].start == p.t[k].start {
+            b += 1;
+        }
+        let near_when = (k > 0 && p.used[k - 1]) || p.used.get(b + 1).copied().unwrap_or(false);
+        if near_when && (k..=b).any(|j| PARTS_OF_DAY.contains(&p.w(j))) {
+            p.mark(k, b + 1);
+        }
+        k = b + 1;
     }
 }
 

@@ -137,6 +137,8 @@ pub(super) const CHAT: &[&str] = &[
     "awesome", "bye", "lol", "perfect", "morning", "night", "yes", "no", "nope", "sure", "there",
     "sounds", "good", "fine", "alright", "got", "that's", "thats", "much", "very", "all", "set",
 ];
+/// Parts of the day, as the reading's words.
+pub(super) const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "tonight"];
 pub(super) const WH: &[&str] = &[
     "what", "what's", "when", "where", "which", "who", "why", "how",
 ];

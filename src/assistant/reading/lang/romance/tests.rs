@@ -650,6 +650,12 @@ fn descriptors_and_references() {
         .matches
         .iter()
         .all(|m| m.id != "habit-meditate"));
+    // a part of the day next to a date is no title word: "courses samedi matin" (groceries)
+    // does not name "Course du matin" strongly
+    assert!(fr("courses samedi matin")
+        .matches
+        .iter()
+        .all(|m| m.score < 0.6));
     // descriptors become the reading's descriptor words
     let words = |lang, msg| reading_words(msg, lang).join(" ");
     assert!(words(Language::Fr, "le truc chez le dentiste").contains("the thing with the"));
@@ -711,6 +717,8 @@ fn titles_keep_the_users_words_without_edge_filler() {
             "mi objetivo es correr una media maratón",
             "Correr una media maratón",
         ),
+        (Language::Fr, "courses samedi matin", "Courses"),
+        (Language::Es, "compra mañana por la mañana", "Compra"),
     ] {
         assert_eq!(read(lang, msg).title.as_deref(), Some(want), "{msg}");
     }
