@@ -24,7 +24,8 @@
 //!   "change nothing" for an open one, and the reading's title guess.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a change or removal of no known item) is [`Narrowed::open`]: the model proposes the
+//! a change or removal of no known item, a removal of a habit on a day: "cancel piano today"
+//! skips a day, it does not delete the habit) is [`Narrowed::open`]: the model proposes the
 //! operations itself, as before.
 
 use std::collections::BTreeSet;
@@ -36,7 +37,7 @@ use serde_json::{json, Value};
 use super::date::Date;
 use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
 use super::reading::{
-    read_message_in, reading_words, separators, DateRole, Intent, ItemMatch, Reading, Span,
+    english_words, read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span,
 };
 use crate::kernel::lang::Language;
 
@@ -121,7 +122,7 @@ pub struct Resolved {
     pub operations: Vec<PlannerOperation>,
     /// What code changed in the model's answer (no user text): logged, and reported at the end
     /// of the summary ([`code_wins::summary_with_repairs`]).
-    pub repairs: Vec<String>,
+    pub repairs: Vec<code_wins::Repair>,
     /// The option taken.
     pub choice: Option<&'static str>,
 }
@@ -135,7 +136,8 @@ pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
 pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerItem]) -> Narrowed {
     let reading = read_message_in(message, lang, today, items);
     let vocabulary = vocabulary(message, &reading);
-    let words = reading_words(message, lang);
+    // The words looked for below ("rename", "link") are the reading's, in any language.
+    let said = english_words(message, lang);
     let mut out = Narrowed {
         options: Vec::new(),
         vocabulary,
@@ -160,7 +162,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
         // words name an existing item. Changing it is the likelier reading (and not
         // destructive); adding a new item or changing nothing are offered too.
         let strong = unique_match(&reading).filter(|m| m.score >= STRONG_MATCH);
-        if let Some(op) = strong.and_then(|t| update_of(t, &reading, &words)) {
+        if let Some(op) = strong.and_then(|t| update_of(t, &reading, &said)) {
             let change = draft(op, &reading);
             out.options.push(Option_ {
                 choice: Choice::Update,
@@ -181,7 +183,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
     }
     match reading.intent {
         Some(Intent::Nothing) => out.options.push(nothing()),
-        Some(intent) => match settled(intent, &reading, today, &words) {
+        Some(intent) => match settled(intent, &reading, today, &said) {
             Some(draft) => out.options.push(Option_ {
                 choice: Choice::Settled,
                 describe: describe(&draft),
@@ -193,7 +195,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
             // No intent cue: change a clearly named item, or change nothing.
             let top = unique_match(&reading);
             if let Some(target) = top {
-                if let Some(op) = update_of(target, &reading, &words) {
+                if let Some(op) = update_of(target, &reading, &said) {
                     let draft = draft(op, &reading);
                     out.options.push(Option_ {
                         choice: Choice::Update,
@@ -328,8 +330,7 @@ impl Narrowed {
             .and_then(|a| a["choice"].as_str())
             .and_then(|w| self.options.iter().find(|o| o.choice.as_str() == w));
         if self.options.len() > 1 && answer.is_some() && chosen.is_none() {
-            out.repairs
-                .push("no usable choice: the default option".into());
+            out.repairs.push(code_wins::Repair::DefaultOption);
         }
         let option = chosen.unwrap_or(&self.options[0]);
         out.choice = Some(option.choice.as_str());
@@ -351,13 +352,8 @@ impl Narrowed {
                     (Some(n), guess) if self.acceptable_name(n, guess) => {
                         op.title = Some(tidy_name(n));
                     }
-                    (Some(_), _) => out.repairs.push(
-                        "the model's title shared no word with the message's: kept the reading's"
-                            .into(),
-                    ),
-                    (None, _) if answer.is_some() => out
-                        .repairs
-                        .push("no title in the answer: kept the reading's".into()),
+                    (Some(_), _) => out.repairs.push(code_wins::Repair::TitleKept),
+                    (None, _) if answer.is_some() => out.repairs.push(code_wins::Repair::NoTitle),
                     (None, _) => {}
                 }
             }
@@ -568,12 +564,11 @@ fn unique_match(r: &Reading) -> Option<&ItemMatch> {
     }
 }
 
-/// The operation of a settled intent, or `None` when the reading cannot build it. `words`: the
-/// message's words as the reading reads them.
-fn settled(intent: Intent, r: &Reading, today: Date, words: &[String]) -> Option<Draft> {
+/// The operation of a settled intent, or `None` when the reading cannot build it.
+fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Draft> {
     let op = match intent {
         Intent::Create => create_of(r)?,
-        Intent::Goal => goal_of(r, words)?,
+        Intent::Goal => goal_of(r, message)?,
         Intent::Complete => {
             let t = unique_match(r)?;
             match t.kind {
@@ -593,6 +588,11 @@ fn settled(intent: Intent, r: &Reading, today: Date, words: &[String]) -> Option
         }
         Intent::Delete => {
             let t = unique_match(r)?;
+            // "cancel piano today", "Klavier fällt heute aus": one day of a habit, not the
+            // habit; code does not delete it (the model may skip the day).
+            if t.kind == ItemKind::Habit && r.dates.iter().any(|d| d.role == DateRole::On) {
+                return None;
+            }
             let op = if t.kind == ItemKind::Goal {
                 OpType::GoalDelete
             } else {
@@ -600,7 +600,7 @@ fn settled(intent: Intent, r: &Reading, today: Date, words: &[String]) -> Option
             };
             target_op(op, t)
         }
-        Intent::Update => update_of(unique_match(r)?, r, words)?,
+        Intent::Update => update_of(unique_match(r)?, r, message)?,
         Intent::Uncomplete | Intent::Nothing => return None,
     };
     Some(draft(op, r))
@@ -634,10 +634,11 @@ fn create_of(r: &Reading) -> Option<PlannerOperation> {
 }
 
 /// A goal: linking a named item to a named goal, else a new goal.
-fn goal_of(r: &Reading, words: &[String]) -> Option<PlannerOperation> {
+fn goal_of(r: &Reading, message: &str) -> Option<PlannerOperation> {
+    let lower = message.to_lowercase();
     let links = ["link", "add", "attach", "connect", "put"]
         .iter()
-        .any(|w| words.iter().any(|x| x == w));
+        .any(|w| words_of(&lower).iter().any(|(x, _)| x == w));
     let goal = r.matches.iter().find(|m| m.kind == ItemKind::Goal);
     let other = r.matches.iter().find(|m| m.kind != ItemKind::Goal);
     if let (true, Some(g), Some(o)) = (links, goal, other) {
@@ -655,8 +656,10 @@ fn goal_of(r: &Reading, words: &[String]) -> Option<PlannerOperation> {
 
 /// The change the reading names for an existing item: a day, a time or range, a priority, a
 /// repeat rule, a new title ("rename ... to ..."). `None` when it names no change.
-fn update_of(t: &ItemMatch, r: &Reading, words: &[String]) -> Option<PlannerOperation> {
-    let rename = words.iter().any(|w| w == "rename");
+fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperation> {
+    let rename = words_of(&message.to_lowercase())
+        .iter()
+        .any(|(w, _)| w == "rename");
     if t.kind == ItemKind::Goal {
         let mut op = target_op(OpType::GoalUpdate, t);
         if rename {

@@ -11,6 +11,9 @@
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
 //!
+//! A question about the planner ("what do I have on Thursday?") is read further by
+//! [`read_question`] (`reading/question.rs`): what it asks, about which days and items.
+//!
 //! Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
 //! cannot know: a vague "in the morning" leaves the time unset, an ambiguous "12/01" is skipped.
 //!
@@ -21,9 +24,9 @@
 //! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
 //! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span), unless it is a negated
-//! first-person report ("I haven't meditated today"); thanks, greetings and "ok"
-//! read as nothing; anything else is left to the model (`intent` absent).
+//! no question word reads as an implied create (its cue has no span), unless a "no", "not",
+//! "never" or "skip" is left over ("no gym today"); thanks, greetings and "ok" read as nothing; anything
+//! else is left to the model (`intent` absent).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -34,6 +37,7 @@ use crate::kernel::lang::Language;
 
 mod lang;
 mod lex;
+mod question;
 mod records;
 mod refs;
 mod time;
@@ -44,6 +48,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
+pub use question::{read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 
@@ -53,6 +58,18 @@ pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 /// [`MAX_INPUT_CHARS`] characters are read.
 pub fn read_message(message: &str, today: Date, items: &[PlannerItem]) -> Reading {
     read_message_in(message, Language::En, today, items)
+}
+
+/// The words the reading reads in `message` (written in `lang`): lowercase, rewritten into the
+/// reading's English words (`reading/lang.rs`), separated by spaces. For code outside the reading
+/// that looks for a word ("rename", "link") in a message of any language.
+pub(crate) fn english_words(message: &str, lang: Language) -> String {
+    let mut p = Lexed::new(message);
+    lang::normalize(&mut p, lang);
+    p.t.iter()
+        .map(|t| t.s.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Reads `message`, written in `lang`, as of the user's `today` (see [`read_message`]): the
@@ -73,8 +90,7 @@ pub fn read_message_in(
     lang::normalize(&mut p, lang);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
-    mark_parts_of_day(&mut p, lang);
-    let ref_text = references_text(&p, lang);
+    let ref_text = lang::unread_text(&p);
     let (cues, question) = read_cues(&mut p);
     let has_when = !found.dates.is_empty()
         || found.time.is_some()
@@ -90,7 +106,7 @@ pub fn read_message_in(
     }
     let kind = read_kind(&p, intent, &found);
     let title = guess_title(&mut p, intent);
-    let matches = refs::rank(&ref_text, items, lang);
+    let matches = refs::rank(&ref_text, items, lang::ref_words(lang));
     Reading {
         intent,
         cues: all_cues,
@@ -106,60 +122,19 @@ pub fn read_message_in(
     }
 }
 
-/// In another language than English, a part of the day said next to a date or time ("samedi
-/// matin", "mañana por la mañana") is part of it: used up, so that it is neither in a title nor
-/// matched against titles ("courses samedi matin" does not name "Course du matin").
-fn mark_parts_of_day(p: &mut Lexed, lang: Language) {
-    if lang == Language::En {
-        return;
-    }
-    // the words rewritten from one word share its span: a group's neighbours are the words
-    // around the whole group
-    let mut k = 0;
-    while k < p.len() {
-        let mut b = k;
-        while b + 1 < p.len() && p.t[b + 1].start == p.t[k].start {
-            b += 1;
-        }
-        let near_when = (k > 0 && p.used[k - 1]) || p.used.get(b + 1).copied().unwrap_or(false);
-        if near_when && (k..=b).any(|j| PARTS_OF_DAY.contains(&p.w(j))) {
-            p.mark(k, b + 1);
-        }
-        k = b + 1;
-    }
-}
-
-/// The text references are matched in: the message, and in another language than English the
-/// message without the words read as dates, times, recurrence or priority (rewritten words can
-/// look like a title's: "mediodía" like "Meditar").
-fn references_text(p: &Lexed, lang: Language) -> String {
-    if lang == Language::En {
-        return p.text.to_string();
-    }
-    let mut out = String::with_capacity(p.text.len());
-    let mut at = 0;
-    for (t, used) in p.t.iter().zip(&p.used) {
-        if *used && t.start >= at {
-            out.push_str(&p.text[at..t.start]);
-            out.push(' ');
-            at = t.end;
-        }
-    }
-    out.push_str(&p.text[at..]);
-    out
-}
-
-/// The words of `message`, written in `lang`, as the reading reads them: lowercase, and
-/// rewritten into the reading's English words ("renomme" is "rename"). For code that looks
-/// for a word of the reading's own lists in a message.
-pub(crate) fn reading_words(message: &str, lang: Language) -> Vec<String> {
-    let cut = message
-        .char_indices()
-        .nth(MAX_INPUT_CHARS)
-        .map_or(message.len(), |(i, _)| i);
-    let mut p = Lexed::new(&message[..cut]);
-    lang::normalize(&mut p, lang);
-    p.t.into_iter().map(|t| t.s).collect()
+/// Reads `message`, written in `lang`, as a question about the planner as of the user's
+/// `today` (`reading/question.rs`: what it asks, about which days, kinds and items), matching
+/// the items it names against `items` (done ones included, so "did I pay the bill?" finds a paid
+/// bill). `None` when it is not one.
+pub fn read_question(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Question> {
+    let reading = read_message_in(message, lang, today, items);
+    let p = question::reading_words(message, lang);
+    question::read(&reading, &p, past_report(&p), today)
 }
 
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
@@ -232,7 +207,6 @@ fn settle_intent(
     if question {
         return Some(Intent::Nothing);
     }
-    // The cue's words as the reading has them (a rewritten "je veux" is "i want to").
     let want_by = |c: &IntentCue| {
         c.intent == Intent::Create
             && c.span.is_some_and(|s| {
@@ -241,8 +215,8 @@ fn settle_intent(
                         .filter(|t| t.start >= s.start && t.end <= s.end)
                         .map(|t| t.s.as_str())
                         .collect();
-                w.windows(2)
-                    .any(|x| matches!(x[0], "want" | "like") && x[1] == "to")
+                let w = w.join(" ");
+                w.contains("want to") || w.contains("like to")
             })
             && dates.iter().any(|d| d.role == DateRole::By)
     };
@@ -256,9 +230,10 @@ fn settle_intent(
         return Some(c.intent);
     }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    // "I haven't meditated today": a report of something not done, not a new item.
-    let negated_report = p.w(0) == "i" && p.has_any(NEGATIONS).is_some();
-    if has_when && !asks && !negated_report {
+    // "no gym today", "morgen kein Morgenlauf", "skip piano today": a date with a negation
+    // left over names no new item.
+    let negated = (0..p.len()).any(|k| !p.used[k] && NOT_THIS.contains(&p.w(k)));
+    if has_when && !asks && !negated {
         return Some(Intent::Create);
     }
     if !has_when && past_report(p) {
@@ -354,19 +329,28 @@ fn guess_title(p: &mut Lexed, intent: Option<Intent>) -> Option<String> {
     let mut from = 0;
     if intent == Some(Intent::Update) {
         if let Some(r) = p.has_any(&["rename"]) {
-            match (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as")) {
+            // "rename X to Y"; or, with the verb last (German "X in Y umbenennen"), "X to Y
+            // rename": the new title runs from "to" to the verb (the verb is used up).
+            let after = (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as"));
+            let last = (r + 1..p.len()).all(|k| matches!(p.w(k), "please" | "pls"));
+            let before = (0..r)
+                .rev()
+                .find(|&k| last && matches!(p.w(k), "to" | "as"));
+            match after.or(before) {
                 Some(k) => from = k + 1,
                 None => return None,
             }
         }
     }
     let kept: Vec<usize> = (from..p.len()).filter(|&i| !p.used[i]).collect();
+    // A part of the day rewritten from another language ("abends") is filler at either edge.
+    let hint = |k: usize| PARTS_OF_DAY.contains(&p.w(k)) && p.rewritten(k);
     let mut lo = 0;
-    while lo < kept.len() && LEAD_FILLER.contains(&p.w(kept[lo])) {
+    while lo < kept.len() && (LEAD_FILLER.contains(&p.w(kept[lo])) || hint(kept[lo])) {
         lo += 1;
     }
     let mut hi = kept.len();
-    while hi > lo && TAIL_FILLER.contains(&p.w(kept[hi - 1])) {
+    while hi > lo && (TAIL_FILLER.contains(&p.w(kept[hi - 1])) || hint(kept[hi - 1])) {
         hi -= 1;
     }
     let kept = &kept[lo..hi];

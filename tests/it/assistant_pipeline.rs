@@ -173,10 +173,12 @@ impl EventSink for Recorder {
 }
 
 /// The events as short names: a stage's name (`routing`, `proposing`, ...) or the event's
-/// (`clarify`, `ops`, `summary`, `result`, `heartbeat`, `done`), as the JSON spells them.
+/// (`clarify`, `ops`, `summary`, `result`, `heartbeat`, `done`), as the JSON spells them. The
+/// chat answer's `textDelta`s are left out (`assistant_stream.rs` checks them).
 fn names(events: &[AssistantEvent]) -> Vec<String> {
     events
         .iter()
+        .filter(|e| !matches!(e, AssistantEvent::TextDelta { .. }))
         .map(|e| {
             let v = serde_json::to_value(e).unwrap();
             let key = if v["event"] == "stage" {

@@ -1,12 +1,17 @@
-//! The assistant's evaluation set scored on the narrowed pipeline without a model
-//! (`assistant::narrow`): what the deterministic reading alone achieves. The `ai_eval` bench
-//! scores the same set with the real model; this test keeps the model-free floor from slipping.
+//! The assistant's evaluation sets scored on the narrowed pipeline without a model
+//! (`assistant::narrow`): what the deterministic reading alone achieves, a question about the
+//! planner answered by code first (`assistant::reading::read_question`, `assistant::answer`), as
+//! the service does. The `ai_eval` bench scores the same sets with the real model; these tests
+//! keep the model-free floor from slipping.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
+use coachcore::assistant::answer::answer;
 use coachcore::assistant::date::Date;
-use coachcore::assistant::model::{PlannerItem, PlannerOperation};
+use coachcore::assistant::model::{PlannerAnswer, PlannerItem, PlannerOperation};
 use coachcore::assistant::narrow::narrow_in;
+use coachcore::assistant::reading::read_question;
 use coachcore::kernel::lang::Language;
 use serde_json::Value;
 
@@ -14,33 +19,119 @@ use serde_json::Value;
 #[allow(dead_code)]
 mod score;
 
-const EVAL_SET: &str = include_str!("../data/eval/assistant.json");
-
-/// An evaluation set of `tests/data/eval/` by its file name.
-fn load(file: &str) -> Value {
-    let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 /// The set's fixtures by name.
 fn fixtures(set: &Value) -> BTreeMap<String, Vec<PlannerItem>> {
     serde_json::from_value(set["fixtures"].clone()).unwrap()
 }
 
-/// The operations the reading alone proposes for `task`, and whether part of the message was
-/// left open for a model.
+/// What the reading alone does with `task`: the code-made answer of a question about the
+/// planner (then no operation), else the operations the narrowed path proposes and whether part
+/// of the message was left open for a model.
+struct Outcome {
+    answer: Option<PlannerAnswer>,
+    ops: Vec<PlannerOperation>,
+    open: bool,
+}
+
 fn read_task(
     fixtures: &BTreeMap<String, Vec<PlannerItem>>,
     lang: Language,
     task: &Value,
-) -> (Vec<PlannerOperation>, bool) {
+) -> Outcome {
     let items: Vec<PlannerItem> = match &task["items"] {
         Value::String(name) => fixtures[name].clone(),
         other => serde_json::from_value(other.clone()).unwrap(),
     };
     let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
-    let n = narrow_in(task["message"].as_str().unwrap(), lang, today, &items);
-    (n.resolve(None).operations, n.open)
+    let message = task["message"].as_str().unwrap();
+    if let Some(q) = read_question(message, lang, today, &items) {
+        return Outcome {
+            answer: Some(answer(&q, today, &items, lang)),
+            ops: Vec::new(),
+            open: false,
+        };
+    }
+    let n = narrow_in(message, lang, today, &items);
+    Outcome {
+        answer: None,
+        ops: n.resolve(None).operations,
+        open: n.open,
+    }
+}
+
+/// One set's score on the reading alone.
+#[derive(Default)]
+struct SetScore {
+    tasks: usize,
+    success: usize,
+    wrong: usize,
+    /// Tasks expecting a question back (not scored here yet).
+    clarify: usize,
+    failures: Vec<String>,
+    /// How long each question took to be read and answered.
+    answer_times: Vec<Duration>,
+}
+
+fn score_set(file: &str) -> SetScore {
+    let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
+    let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let fixtures = fixtures(&set);
+    let lang = Language::read_as(set["language"].as_str());
+    let tasks = set["tasks"].as_array().unwrap();
+    let mut s = SetScore {
+        tasks: tasks.len(),
+        ..SetScore::default()
+    };
+    for task in tasks {
+        let id = task["id"].as_str().unwrap();
+        let e = &task["expected"];
+        let started = Instant::now();
+        let out = read_task(&fixtures, lang, task);
+        if let Some(a) = &out.answer {
+            s.answer_times.push(started.elapsed());
+            if std::env::var_os("EVAL_ANSWERS").is_some() {
+                println!("  {id}: {}", a.text);
+            }
+        }
+        let got: Vec<String> = out.ops.iter().map(score::short).collect();
+        if e == "clarify" || e.get("clarify").is_some() {
+            s.clarify += 1;
+            s.wrong += out.ops.len();
+            continue;
+        }
+        if let Some(right) = score::answer_matches(out.answer.as_ref(), e) {
+            s.wrong += out.ops.len();
+            if right {
+                s.success += 1;
+            } else {
+                let named: Vec<&str> = out
+                    .answer
+                    .as_ref()
+                    .map(|a| a.items.iter().map(|i| i.id.as_str()).collect())
+                    .unwrap_or_default();
+                s.failures.push(format!(
+                    "{id}: answer {named:?} ({:?}) ops [{}]",
+                    out.answer.as_ref().map(|a| a.text.as_str()),
+                    got.join("; ")
+                ));
+            }
+            continue;
+        }
+        let expected = expected_ops(e);
+        let w = score::wrong_actions(&out.ops, &expected);
+        s.wrong += w;
+        if score::paired(&out.ops, &expected) {
+            s.success += 1;
+        } else {
+            s.failures.push(format!(
+                "{id}: open={} answered={} got [{}] wrong={w}",
+                out.open,
+                out.answer.is_some(),
+                got.join("; ")
+            ));
+        }
+    }
+    s
 }
 
 /// The expected operations of a task that expects operations or no change.
@@ -51,107 +142,35 @@ fn expected_ops(expected: &Value) -> Vec<Value> {
     }
 }
 
-/// A set of operation tasks scored on the reading of `lang`: successes, wrong actions, and a line
-/// per failed task.
-fn score_set(set: &Value, lang: Language) -> (usize, usize, Vec<String>) {
-    let fixtures = fixtures(set);
-    let (mut success, mut wrong) = (0, 0);
-    let mut failures = Vec::new();
-    for task in set["tasks"].as_array().unwrap() {
-        let id = task["id"].as_str().unwrap();
-        let (ops, open) = read_task(&fixtures, lang, task);
-        let expected = expected_ops(&task["expected"]);
-        let w = score::wrong_actions(&ops, &expected);
-        wrong += w;
-        if score::paired(&ops, &expected) {
-            success += 1;
-        } else {
-            let got: Vec<String> = ops.iter().map(score::short).collect();
-            failures.push(format!(
-                "{id}: open={open} got [{}] wrong={w}",
-                got.join("; ")
-            ));
-        }
+/// Prints a set's failures and asserts it has no wrong action and succeeds on at least
+/// `percent` of its tasks.
+fn keep_floor(file: &str, s: &SetScore, percent: usize) {
+    for f in &s.failures {
+        println!("  {f}");
     }
-    (success, wrong, failures)
+    assert_eq!(s.wrong, 0, "{file}: {:#?}", s.failures);
+    assert!(
+        s.success * 100 >= s.tasks * percent,
+        "{file}: {}/{}: {:#?}",
+        s.success,
+        s.tasks,
+        s.failures
+    );
 }
 
 #[test]
 fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() {
-    let set: Value = serde_json::from_str(EVAL_SET).unwrap();
-    let tasks = set["tasks"].as_array().unwrap();
-    let (success, wrong, failures) = score_set(&set, Language::En);
+    let s = score_set("assistant.json");
     println!(
-        "reading alone: {success}/{} succeed, {wrong} wrong actions",
-        tasks.len()
+        "reading alone: {}/{} succeed, {} wrong actions",
+        s.success, s.tasks, s.wrong
     );
-    for f in &failures {
-        println!("  {f}");
-    }
-    assert_eq!(wrong, 0, "{failures:#?}");
-    assert!(
-        success * 100 >= tasks.len() * 85,
-        "{success}/{}: {failures:#?}",
-        tasks.len()
-    );
+    keep_floor("assistant.json", &s, 85);
 }
 
-/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, `questions.*.json`)
-/// scored on the reading alone, as the code stands: a by-hand run that prints the figures
-/// (`cargo test --test it issue_25_sets -- --ignored --nocapture`). The reading has no question
-/// back and no answers yet, so `clarify` and `answer` tasks succeed only once it has; any
-/// operation proposed for them counts as a wrong action.
-#[test]
-#[ignore = "by-hand figures for issue 25's sets"]
-fn issue_25_sets_scored_on_the_reading_alone() {
-    for file in [
-        "assistant.classes.json",
-        "assistant.de.json",
-        "assistant.fr.json",
-        "assistant.es.json",
-        "assistant.fr.held.json",
-        "assistant.es.held.json",
-        "questions.en.json",
-        "questions.de.json",
-        "questions.fr.json",
-        "questions.es.json",
-    ] {
-        let set = load(file);
-        let fixtures = fixtures(&set);
-        let lang = Language::read_as(set["language"].as_str());
-        let tasks = set["tasks"].as_array().unwrap();
-        let (mut success, mut wrong, mut asks) = (0, 0, 0);
-        for task in tasks {
-            let (ops, _) = read_task(&fixtures, lang, task);
-            let e = &task["expected"];
-            let asking = e == "clarify" || e.get("clarify").is_some() || e.get("answer").is_some();
-            if asking {
-                asks += 1;
-                wrong += ops.len();
-                continue;
-            }
-            let expected = expected_ops(e);
-            let w = score::wrong_actions(&ops, &expected);
-            wrong += w;
-            if score::paired(&ops, &expected) {
-                success += 1;
-            } else if std::env::var_os("EVAL_FAILURES").is_some() {
-                let got: Vec<String> = ops.iter().map(score::short).collect();
-                println!("  {}: got [{}] wrong={w}", task["id"], got.join("; "));
-            }
-        }
-        println!(
-            "{file}: {success}/{} succeed ({asks} clarify or answer tasks, none possible yet), \
-             {wrong} wrong actions",
-            tasks.len()
-        );
-    }
-}
-
-/// The French and Spanish sets and their held-out ones (`tests/data/eval/assistant.{fr,es}.json`,
-/// `assistant.{fr,es}.held.json`) on the reading alone: at least 90% of the tasks succeed, and
-/// no operation does what was not asked. The tasks left need the English relative changes ("une
-/// heure plus tard" is read as "an hour later").
+/// The French and Spanish sets and their held-out ones on the reading alone: at least 90% of
+/// the tasks succeed and no operation does what was not asked. The tasks left need the English
+/// relative changes ("une heure plus tard" is read as "an hour later").
 #[test]
 fn the_french_and_spanish_readings_succeed_on_90_percent_and_never_act_wrongly() {
     for file in [
@@ -160,20 +179,77 @@ fn the_french_and_spanish_readings_succeed_on_90_percent_and_never_act_wrongly()
         "assistant.fr.held.json",
         "assistant.es.held.json",
     ] {
-        let set = load(file);
-        let lang = Language::read_as(set["language"].as_str());
-        assert_ne!(lang, Language::En, "{file}");
-        let tasks = set["tasks"].as_array().unwrap();
-        let (success, wrong, failures) = score_set(&set, lang);
+        let s = score_set(file);
         println!(
-            "{file}: {success}/{} succeed, {wrong} wrong actions",
-            tasks.len()
+            "{file}: {}/{} succeed, {} wrong actions",
+            s.success, s.tasks, s.wrong
         );
-        assert_eq!(wrong, 0, "{file}: {failures:#?}");
-        assert!(
-            success * 100 >= tasks.len() * 90,
-            "{file}: {success}/{}: {failures:#?}",
-            tasks.len()
+        keep_floor(file, &s, 90);
+    }
+}
+
+/// Questions about the planner are answered by code, exactly: the answer names the items the
+/// task expects and nothing else, with no operation, in under 50 ms (the issue's goal; the
+/// median is checked), in every language the reading reads.
+#[test]
+fn questions_are_answered_by_code_with_exactly_the_expected_items() {
+    // The word tables are built on first use: not part of an answer's time.
+    let today = Date::parse("2026-11-23").unwrap();
+    for lang in Language::ALL {
+        let _ = read_question("what's on today?", lang, today, &[]);
+    }
+    for file in [
+        "questions.en.json",
+        "questions.de.json",
+        "questions.fr.json",
+        "questions.es.json",
+    ] {
+        let mut s = score_set(file);
+        s.answer_times.sort();
+        let median = s.answer_times[s.answer_times.len() / 2];
+        let slowest = s.answer_times.last().copied().unwrap_or_default();
+        println!(
+            "{file}: {}/{} answered exactly, {} wrong actions, median {median:?}, slowest \
+             {slowest:?}",
+            s.success, s.tasks, s.wrong
         );
+        keep_floor(file, &s, 95);
+        // The median: a machine busy with other work can stall any one answer.
+        assert!(median < Duration::from_millis(50), "{file}: {median:?}");
+    }
+}
+
+/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, `questions.*.json`,
+/// `questions.en.held.json`) scored on the reading alone, as the code stands: a by-hand run that
+/// prints the figures (`cargo test --test it issue_25_sets -- --ignored --nocapture`). A
+/// question back is not scored here yet: any operation proposed for a `clarify` task counts as a
+/// wrong action.
+#[test]
+#[ignore = "by-hand figures for issue 25's sets"]
+fn issue_25_sets_scored_on_the_reading_alone() {
+    for file in [
+        "assistant.classes.json",
+        "assistant.de.json",
+        "assistant.de.held.json",
+        "assistant.fr.json",
+        "assistant.es.json",
+        "assistant.fr.held.json",
+        "assistant.es.held.json",
+        "questions.en.json",
+        "questions.de.json",
+        "questions.fr.json",
+        "questions.es.json",
+        "questions.en.held.json",
+    ] {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks, not scored yet), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        if std::env::var_os("EVAL_FAILURES").is_some() {
+            for f in &s.failures {
+                println!("  {f}");
+            }
+        }
     }
 }

@@ -8,17 +8,97 @@
 //! one operation that carries a date; one time and the one operation that carries a time. A
 //! message naming several dates or times ("call mom at 5 and run at 7") is left to the model.
 
+use std::fmt;
+
 use crate::assistant::model::{OpType, PlannerOperation};
+use crate::assistant::phrasing::phrases;
 use crate::assistant::reading::{Reading, Span};
+use crate::kernel::lang::Language;
+
+/// What code changed in the model's answer: reported at the end of the summary in the user's
+/// language ([`Repair::text`], [`summary_with_repairs`]); its English text (`Display`) is what
+/// the log shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Repair {
+    /// The reading's date (`date`, said as `said`) replaced the model's.
+    Date {
+        /// The reading's date.
+        date: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The reading's time replaced the model's.
+    Time {
+        /// The reading's time.
+        time: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The reading's end time replaced the model's.
+    End {
+        /// The reading's end time.
+        end: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The model's end time fell before the corrected start and was left out.
+    EndDropped {
+        /// What the model wrote.
+        model: String,
+    },
+    /// The model's answer chose no option: the default one was taken.
+    DefaultOption,
+    /// The model's title shared no word with the message's: the reading's was kept.
+    TitleKept,
+    /// The model's answer had no title: the reading's was kept.
+    NoTitle,
+}
+
+impl Repair {
+    /// The repair as a clause in `lang` (no user text but the words the message itself used for a
+    /// date or time).
+    pub fn text(&self, lang: Language) -> String {
+        let p = phrases(lang);
+        match self {
+            Repair::Date { date, said, model } => p.fill(
+                p.r_date,
+                &[("date", date), ("said", said), ("model", model)],
+            ),
+            Repair::Time { time, said, model } => p.fill(
+                p.r_time,
+                &[("time", time), ("said", said), ("model", model)],
+            ),
+            Repair::End { end, said, model } => {
+                p.fill(p.r_end, &[("end", end), ("said", said), ("model", model)])
+            }
+            Repair::EndDropped { model } => p.fill(p.r_end_dropped, &[("model", model)]),
+            Repair::DefaultOption => p.r_default_option.into(),
+            Repair::TitleKept => p.r_title_kept.into(),
+            Repair::NoTitle => p.r_no_title.into(),
+        }
+    }
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Language::En))
+    }
+}
 
 /// Puts the reading's date and time on the model's operations where they disagree (see the
-/// module docs); returns one sentence per repair, for the summary (quoting the message's own
+/// module docs); returns one [`Repair`] per change, for the summary (quoting the message's own
 /// words for the date or time, never the model's text beyond the value it wrote).
 pub fn check_dates_and_times(
     ops: &mut [PlannerOperation],
     reading: &Reading,
     message: &str,
-) -> Vec<String> {
+) -> Vec<Repair> {
     let mut repairs = Vec::new();
     let scheduling = |op: &PlannerOperation| matches!(op.op, OpType::Create | OpType::Update);
     let words = |span: Span| message.get(span.start..span.end).unwrap_or("").to_string();
@@ -34,12 +114,11 @@ pub fn check_dates_and_times(
         if let [i] = dated[..] {
             let op = &mut ops[i];
             if op.scheduled_for.as_deref() != Some(d.date.as_str()) {
-                repairs.push(format!(
-                    "the date is {} (\"{}\"), not the model's {}",
-                    d.date,
-                    words(d.span),
-                    op.scheduled_for.as_deref().unwrap_or("")
-                ));
+                repairs.push(Repair::Date {
+                    date: d.date.clone(),
+                    said: words(d.span),
+                    model: op.scheduled_for.clone().unwrap_or_default(),
+                });
                 op.scheduled_for = Some(d.date.clone());
             }
         }
@@ -53,25 +132,27 @@ pub fn check_dates_and_times(
             let op = &mut ops[i];
             let said = words(t.span);
             if op.time_of_day != t.time {
-                repairs.push(format!(
-                    "the time is {} (\"{said}\"), not the model's {}",
-                    t.time.as_deref().unwrap_or(""),
-                    op.time_of_day.as_deref().unwrap_or("")
-                ));
+                repairs.push(Repair::Time {
+                    time: t.time.clone().unwrap_or_default(),
+                    said: said.clone(),
+                    model: op.time_of_day.clone().unwrap_or_default(),
+                });
                 op.time_of_day = t.time.clone();
             }
             match (&t.end_time, &op.end_time) {
                 (Some(end), Some(model)) if end != model => {
-                    repairs.push(format!(
-                        "the end time is {end} (\"{said}\"), not the model's {model}"
-                    ));
+                    repairs.push(Repair::End {
+                        end: end.clone(),
+                        said: said.clone(),
+                        model: model.clone(),
+                    });
                     op.end_time = Some(end.clone());
                 }
                 // The model's end no longer follows the start the message names: left out.
                 (None, Some(model)) if op.time_of_day.as_ref().is_some_and(|s| s >= model) => {
-                    repairs.push(format!(
-                        "the model's end time {model} was before the start: left out"
-                    ));
+                    repairs.push(Repair::EndDropped {
+                        model: model.clone(),
+                    });
                     op.end_time = None;
                 }
                 _ => {}
@@ -81,15 +162,18 @@ pub fn check_dates_and_times(
     repairs
 }
 
-/// `summary` with the repairs code made to the model's answer appended in one sentence, so the
-/// app (and the user) see that the library corrected the model; unchanged without repairs.
-pub fn summary_with_repairs(summary: String, repairs: &[String]) -> String {
+/// `summary` with the repairs code made to the model's answer appended in one sentence in
+/// `lang`, so the app (and the user) see that the library corrected the model; unchanged
+/// without repairs.
+pub fn summary_with_repairs(summary: String, repairs: &[Repair], lang: Language) -> String {
     if repairs.is_empty() {
         return summary;
     }
+    let p = phrases(lang);
+    let list: Vec<String> = repairs.iter().map(|r| r.text(lang)).collect();
     format!(
-        "{summary} (Corrected by the library: {}.)",
-        repairs.join("; ")
+        "{summary} {}",
+        p.fill(p.s_corrected, &[("list", &list.join("; "))])
     )
 }
 
@@ -115,7 +199,7 @@ mod tests {
         op
     }
 
-    fn check(message: &str, ops: &mut [PlannerOperation]) -> Vec<String> {
+    fn check(message: &str, ops: &mut [PlannerOperation]) -> Vec<Repair> {
         let reading = read_message(message, today(), &[]);
         check_dates_and_times(ops, &reading, message)
     }
@@ -130,12 +214,18 @@ mod tests {
         assert_eq!(ops[0].end_time.as_deref(), Some("16:00"));
         assert_eq!(repairs.len(), 3, "{repairs:?}");
         assert!(
-            repairs[0].contains("2026-11-24 (\"tomorrow\")") && repairs[0].contains("2026-11-25"),
+            repairs[0].to_string().contains("2026-11-24 (\"tomorrow\")")
+                && repairs[0].to_string().contains("2026-11-25"),
             "{repairs:?}"
         );
-        let summary = summary_with_repairs("Added Dentist.".into(), &repairs);
+        let summary = summary_with_repairs("Added Dentist.".into(), &repairs, Language::En);
         assert!(summary.starts_with("Added Dentist. (Corrected by the library: the date is"));
         assert!(summary.ends_with(".)"), "{summary}");
+        let de = summary_with_repairs("Neu: Termin.".into(), &repairs[..1], Language::De);
+        assert_eq!(
+            de,
+            "Neu: Termin. (Korrigiert: Datum 2026-11-24 („tomorrow“) statt 2026-11-25 vom Modell.)"
+        );
     }
 
     #[test]
@@ -158,7 +248,10 @@ mod tests {
         // The message names no date or time: the model's stand.
         let mut free = [create(Some("2026-11-26"), Some("09:00"), None)];
         assert!(check("Add a dentist appointment", &mut free).is_empty());
-        assert_eq!(summary_with_repairs("Done.".into(), &[]), "Done.");
+        assert_eq!(
+            summary_with_repairs("Done.".into(), &[], Language::En),
+            "Done."
+        );
     }
 
     #[test]

@@ -178,3 +178,22 @@ fn questions_change_nothing_and_unknown_references_stay_open() {
     assert!(n.open, "no such item: the reading cannot build it");
     assert!(n.resolve(None).operations.is_empty());
 }
+
+#[test]
+fn a_habit_cancelled_for_a_day_or_skipped_is_neither_deleted_nor_moved() {
+    for msg in [
+        "Cancel my morning run today",
+        "Skip the morning run tomorrow",
+        "No morning run tomorrow",
+    ] {
+        let n = narrow(msg, monday(), &items());
+        let ops = n.resolve(None).operations;
+        assert!(ops.is_empty(), "{msg}: {ops:?}");
+    }
+    // Without a day, a removal of the habit is one.
+    let ops = narrow("Cancel my morning run habit", monday(), &items())
+        .resolve(None)
+        .operations;
+    assert_eq!(ops.len(), 1);
+    assert_eq!(ops[0].op, OpType::Delete);
+}

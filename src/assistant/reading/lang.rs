@@ -7,24 +7,29 @@
 //!
 //! | file | language |
 //! |---|---|
-//! | `lang/de.rs` | German |
+//! | `lang/de.rs` | German (its rules in its module docs) |
+//! | `lang/de/tests.rs` | the German reading's unit tests, one per rule class |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
 //! | `lang/romance.rs` | what French and Spanish share: clock times, day numbers and numeric dates, weekday lists, the stemmer of their title matches; `lang/romance/tests.rs`: the French and Spanish unit tests |
-//! | `lang/table.rs` | the shape of a language's table, and the folding words are matched with |
+//! | `lang/table.rs` | the shape of a language's table and reference words; folding |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
 //! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. Before
 //! that, a language's elided words are split off the word they lean on, each with its own byte
-//! range (French "l'objectif" is "l'" and "objectif"). A table also says which words a title
-//! match leaves out and how it stems words (`reading/refs.rs`).
+//! range (French "l'objectif" is "l'" and "objectif"). A
+//! language may also give [`RefWords`] for matching titles written in it (`reading/refs.rs`):
+//! stop words, generic words, a stemmer, compounds. A language file imports what it shares with
+//! this one from `lang/table.rs` (this file uses the languages).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::lex::{Lexed, Tok};
+use super::words::PARTS_OF_DAY;
 use crate::kernel::lang::Language;
 
 mod de;
@@ -33,7 +38,7 @@ mod fr;
 mod romance;
 mod table;
 
-pub(super) use table::fold;
+pub(super) use table::{fold, RefWords};
 use table::{Rewrite, Table};
 
 fn table(lang: Language) -> Option<&'static Table> {
@@ -43,6 +48,43 @@ fn table(lang: Language) -> Option<&'static Table> {
         Language::Fr => Some(&fr::TABLE),
         Language::Es => Some(&es::TABLE),
     }
+}
+
+/// What matching references needs of `lang` (stop words, generic words, stemmer, compounds);
+/// `None`: the English rules of `reading/refs.rs` alone.
+pub(super) fn ref_words(lang: Language) -> Option<&'static RefWords> {
+    match lang {
+        Language::De => Some(&de::REFS),
+        Language::Fr => Some(&fr::REFS),
+        Language::Es => Some(&es::REFS),
+        Language::En => None,
+    }
+}
+
+/// The message without the words that were rewritten and then read as a date, time, repeat
+/// rule, priority or part of the day: what references are matched on, so that "morgen"
+/// (tomorrow) and "morgens" do not name "Morgenlauf". English words are never rewritten: an
+/// English message comes back whole.
+pub(super) fn unread_text<'a>(p: &Lexed<'a>) -> Cow<'a, str> {
+    let spans: Vec<(usize, usize)> = (0..p.len())
+        .filter(|&k| (p.used[k] || PARTS_OF_DAY.contains(&p.w(k))) && p.rewritten(k))
+        .map(|k| (p.t[k].start, p.t[k].end))
+        .collect();
+    if spans.is_empty() {
+        return Cow::Borrowed(p.text);
+    }
+    let out = p
+        .text
+        .char_indices()
+        .map(|(b, c)| {
+            if spans.iter().any(|(s, e)| b >= *s && b < *e) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    Cow::Owned(out)
 }
 
 /// The separators between two requests of one message, lowercase, with their spaces
@@ -170,12 +212,4 @@ fn split_elisions(p: &mut Lexed, elisions: &[&str]) {
     }
     p.used = vec![false; out.len()];
     p.t = out;
-}
-
-/// How a language's words are reduced for title matching; `None`: the English stemmer.
-pub(super) type Stem = Option<fn(&str) -> String>;
-
-/// What a title match of `lang` leaves out and how it reduces words (`reading/refs.rs`).
-pub(super) fn title_words(lang: Language) -> (&'static [&'static str], Stem) {
-    table(lang).map_or((&[][..], None), |t| (t.title_stop_words, t.stem))
 }

@@ -12,19 +12,25 @@
 //! below [`MATCH_THRESHOLD`] are left out; the best [`MAX_MATCHES`] are kept, by score, then the
 //! shorter title, then id. "the milk thing" matches "Buy milk" at 0.5.
 //!
-//! A message in another language is matched with that language's words (`reading/lang/`): its
-//! articles, prepositions, pronouns and generic words ("le", "de", "truc"; "el", "lo", "cosa")
-//! are left out on both sides, and French and Spanish words are reduced without accents and
-//! without their plural and a verb or noun ending ("appelé" and "appeler" agree, "courir" and
-//! "course", "meditado" and "meditar"), so that "j'ai médité" names "Méditer".
+//! Titles in another language are matched with that language's words (`reading/lang.rs`): its
+//! stop words and generic words are left out too and its stemmer replaces the English one. In a
+//! language whose nouns compound (German):
+//! - a message word that is a part of a title word (its start, at least 4 letters shorter, or
+//!   its end: "Zahnarzt" or "Termin" of "Zahnarzttermin", "Geschenk" of "Geburtstagsgeschenk")
+//!   scores 0.5, as one word of a two-word title, so a part never matches strongly alone;
+//! - a title with capitalised words (nouns) matches only when one of them does: "Bank anrufen"
+//!   does not name "Klempner anrufen"; its other words (verbs) weigh half, so the noun alone
+//!   is a strong match ("Spesenabrechnung" of "Spesenabrechnung einreichen": 0.67).
+//!
+//! The message is matched without the words the reading rewrote and read as dates, times,
+//! repeat rules, priorities or parts of the day ("morgen" and "morgens" name no "Morgenlauf").
 
 use std::collections::BTreeSet;
 
-use super::lang::{fold, title_words};
+use super::lang::RefWords;
 use super::ItemMatch;
 use crate::assistant::clarify::tokens;
 use crate::assistant::model::PlannerItem;
-use crate::kernel::lang::Language;
 
 /// Items scoring below this are not offered as references.
 pub const MATCH_THRESHOLD: f64 = 0.3;
@@ -70,15 +76,16 @@ fn stem(w: &str) -> String {
     s
 }
 
-fn stems(text: &str, lang: Language) -> Vec<String> {
-    let (stop, lang_stem) = title_words(lang);
-    let stem_of = |t: &String| lang_stem.map_or_else(|| stem(t), |f| f(t));
-    let all = tokens(text);
-    let kept: Vec<String> = all
-        .iter()
-        .filter(|t| !GENERIC.contains(&t.as_str()) && !stop.contains(&fold(t).as_str()))
-        .map(stem_of)
+pub(super) fn stems(text: &str, lang: Option<&RefWords>) -> Vec<String> {
+    let all: Vec<String> = tokens(text)
+        .into_iter()
+        .filter(|t| lang.is_none_or(|l| !l.stop.contains(&t.as_str())))
         .collect();
+    let stem_of = |t: &String| lang.map_or_else(|| stem(t), |l| (l.stem)(t));
+    let generic = |t: &String| {
+        GENERIC.contains(&t.as_str()) || lang.is_some_and(|l| l.generic.contains(&t.as_str()))
+    };
+    let kept: Vec<String> = all.iter().filter(|t| !generic(t)).map(stem_of).collect();
     if kept.is_empty() {
         all.iter().map(stem_of).collect()
     } else {
@@ -93,15 +100,20 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
-/// but its last letter ("renew" and "renewal", "meditate" and "meditation"). Stems of a
-/// language's own stemmer are shorter: they must share 5 letters ("practic" and "practiqu",
-/// not "medic" and "medit", nor "medi" and "medit").
-fn prefix_hit(a: &str, b: &str, short_stems: bool) -> bool {
-    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let shorter = a.len().min(b.len());
-    let least = if short_stems { 5 } else { 4 };
+/// Whether two stems share a prefix of at least `least` letters (4; a language's own, see
+/// [`RefWords::prefix`]) that is all of the shorter one or all but its last letter ("renew" and
+/// "renewal", "meditate" and "meditation").
+pub(super) fn prefix_hit(a: &str, b: &str, least: usize) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
     common >= least && common + 1 >= shorter
+}
+
+/// Whether the shorter of two stems, at least 4 letters, ends the longer ("geschenk" and
+/// "geburtstagsgeschenk").
+fn suffix_hit(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.chars().count() >= 4 && long.len() > short.len() && long.ends_with(short)
 }
 
 /// The score of one title against the message's stems and words (see the module docs).
@@ -109,30 +121,77 @@ pub(super) fn score(
     title: &str,
     msg: &BTreeSet<String>,
     msg_words: &[String],
-    lang: Language,
+    lang: Option<&RefWords>,
 ) -> f64 {
     let tw = words(title);
     if !tw.is_empty() && msg_words.windows(tw.len()).any(|w| w == tw.as_slice()) {
         return 1.0;
     }
+    let title_text = title;
     let title: BTreeSet<String> = stems(title, lang).into_iter().collect();
-    let short_stems = title_words(lang).1.is_some();
     if title.is_empty() {
         return 0.0;
     }
-    let mut sum = 0.0;
-    for t in &title {
-        if msg.contains(t) {
-            sum += 1.0;
-        } else if msg.iter().any(|m| prefix_hit(m, t, short_stems)) {
-            sum += 0.7;
+    let compounds = lang.is_some_and(|l| l.compounds);
+    let least = lang.map_or(4, |l| l.prefix);
+    let nouns = if compounds {
+        nouns(title_text, lang)
+    } else {
+        BTreeSet::new()
+    };
+    // Where nouns are capitalised, the other words (verbs: "anrufen") weigh half.
+    let weight = |t: &String| {
+        if nouns.is_empty() || nouns.contains(t) {
+            1.0
+        } else {
+            0.5
         }
+    };
+    let (mut sum, mut total) = (0.0, 0.0);
+    let mut noun_hit = false;
+    for t in &title {
+        let part = |m: &String| compounds && part_hit(m, t);
+        let hit = if msg.contains(t) {
+            1.0
+        } else if msg.iter().any(|m| prefix_hit(m, t, least) && !part(m)) {
+            0.7
+        } else if msg.iter().any(part) {
+            0.5
+        } else {
+            0.0
+        };
+        noun_hit |= hit > 0.0 && nouns.contains(t);
+        sum += hit * weight(t);
+        total += weight(t);
     }
-    sum / title.len() as f64
+    if !nouns.is_empty() && !noun_hit {
+        return 0.0;
+    }
+    sum / total
 }
 
-/// The items `message`, written in `lang`, seems to name, best first.
-pub(super) fn rank(message: &str, items: &[PlannerItem], lang: Language) -> Vec<ItemMatch> {
+/// In a language whose nouns compound: the message's word is a part of the title's ("zahnarzt"
+/// of "zahnarzttermin", "geschenk" of "geburtstagsgeschenk"), or the title's ends the message's.
+fn part_hit(m: &str, t: &str) -> bool {
+    let (mn, tn) = (m.chars().count(), t.chars().count());
+    (mn >= 4 && tn >= mn + 4 && t.starts_with(m)) || suffix_hit(m, t)
+}
+
+/// The stems of a title's capitalised words (German nouns, and the first word).
+fn nouns(title: &str, lang: Option<&RefWords>) -> BTreeSet<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .flat_map(|w| stems(w, lang))
+        .collect()
+}
+
+/// The items `message` seems to name, best first.
+pub(super) fn rank(
+    message: &str,
+    items: &[PlannerItem],
+    lang: Option<&RefWords>,
+) -> Vec<ItemMatch> {
     let msg: BTreeSet<String> = stems(message, lang).into_iter().collect();
     let msg_words = words(message);
     let mut out: Vec<ItemMatch> = items

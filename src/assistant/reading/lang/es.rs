@@ -17,7 +17,7 @@
 //!   lunes a viernes", "cada dos domingos".
 //! - Completions: "ya" before a past tense ("ya entregué", "ya hice"), "he" before a
 //!   participle ("he meditado"), or a past tense opening the message ("pagué el seguro") is
-//!   "I did"; in a question "did I"; "no he ..." is "I haven't"; "olvidé" is "I forgot"; with a
+//!   "I did"; in a question "did I"; "no he ..." is "I have not"; "olvidé" is "I forgot"; with a
 //!   day to come ("reservé una mesa para el viernes") nothing is done.
 //! - Questions: "qué tengo" (what do I have), "qué hay" (what is on), "qué me queda" (what is
 //!   left), "cuándo", "cómo"; "que", "cuando" and "como" without their accent only open a
@@ -28,71 +28,43 @@
 
 use super::super::lex::Lexed;
 use super::romance::{self, fw, rewrite, rewrite_owned, seq, Words};
-use super::table::{Rewrite, Table};
+use super::table::{RefWords, Rewrite, Table};
 
 pub(super) static TABLE: Table = Table {
     phrases: PHRASES,
     hook,
     conjunctions: CONJUNCTIONS,
     elisions: &[],
-    title_stop_words: TITLE_STOP_WORDS,
-    stem: Some(romance::stem),
 };
 
 const CONJUNCTIONS: &[&str] = &["y", "e"];
 
-const TITLE_STOP_WORDS: &[&str] = &[
-    "el",
-    "la",
-    "los",
-    "las",
-    "un",
-    "una",
-    "unos",
-    "unas",
-    "de",
-    "del",
-    "al",
-    "en",
-    "y",
-    "o",
-    "con",
-    "por",
-    "para",
-    "mi",
-    "mis",
-    "tu",
-    "tus",
-    "su",
-    "sus",
-    "que",
-    "lo",
-    "le",
-    "les",
-    "me",
-    "te",
-    "se",
-    "nos",
-    "ya",
-    "no",
-    "es",
-    "esta",
-    "este",
-    "ese",
-    "esa",
-    "eso",
-    "esto",
-    "he",
-    "ha",
-    "hay",
-    "muy",
-    "mas",
+/// What matching Spanish titles needs (`reading/refs.rs`).
+pub(super) static REFS: RefWords = RefWords {
+    stop: STOP_WORDS,
+    generic: GENERIC,
+    stem: romance::stem,
+    compounds: false,
+    prefix: 5,
+};
+
+/// Words left out when matching titles (as typed, with and without accents).
+const STOP_WORDS: &[&str] = &[
+    "el", "la", "los", "las", "un", "una", "unos", "unas", "de", "del", "al", "en", "y", "o",
+    "con", "por", "para", "mi", "mis", "tu", "tus", "su", "sus", "que", "qué", "lo", "le", "les",
+    "me", "te", "se", "nos", "ya", "no", "es", "está", "esta", "este", "ese", "esa", "eso", "esto",
+    "he", "ha", "hay", "muy", "más", "mas",
+];
+
+/// Words that name no item.
+const GENERIC: &[&str] = &[
     "cosa",
     "cosas",
     "tarea",
     "tareas",
     "recordatorio",
     "evento",
+    "hábito",
     "habito",
     "objetivo",
     "meta",
@@ -798,13 +770,13 @@ fn cue_verb(f: &str) -> bool {
 fn past(p: &Lexed, i: usize) -> Option<Rewrite> {
     let f = fw(p, i);
     if f == "no" {
-        // "no he devuelto", "no lo he hecho": I haven't (done)
+        // "no he devuelto", "no lo he hecho": I have not (done)
         let k = seq(p, i + 1, "lo|la").unwrap_or(i + 1);
         let k = seq(p, k, "he|hemos")?;
         if !participle(p, k) {
             return None;
         }
-        let mut words = vec!["i".to_string(), "haven't".to_string()];
+        let mut words = vec!["i".to_string(), "have".to_string(), "not".to_string()];
         if matches!(fw(p, k).as_str(), "hecho" | "terminado" | "acabado") {
             words.push("done".into());
         }

@@ -15,7 +15,7 @@
 //!   dimanche sur deux".
 //! - Completions: "j'ai" (or "je suis allé") before a past participle is "I did" ("j'ai
 //!   envoyé la note de frais"); in a question "did I"; with "pas" or "ne ... pas" it is "I
-//!   haven't" ("j'ai pas encore rendu les livres"); "j'ai oublié" is "I forgot"; with a day to
+//!   have not" ("j'ai pas encore rendu les livres"); "j'ai oublié" is "I forgot"; with a day to
 //!   come ("j'ai réservé une table pour vendredi") only "I".
 //! - "passe" is a move, but "passe chez", "passe prendre" a visit; "mets" is a change ("mets
 //!   le dîner à 21h"), or an addition when the message names a list or a calendar; "note"
@@ -24,15 +24,13 @@
 
 use super::super::lex::Lexed;
 use super::romance::{self, fw, rewrite, rewrite_owned, seq, Words};
-use super::table::{Rewrite, Table};
+use super::table::{RefWords, Rewrite, Table};
 
 pub(super) static TABLE: Table = Table {
     phrases: PHRASES,
     hook,
     conjunctions: CONJUNCTIONS,
     elisions: ELISIONS,
-    title_stop_words: TITLE_STOP_WORDS,
-    stem: Some(romance::stem),
 };
 
 const CONJUNCTIONS: &[&str] = &["et"];
@@ -41,78 +39,39 @@ const ELISIONS: &[&str] = &[
     "l'", "d'", "j'", "qu'", "n'", "s'", "c'", "m'", "t'", "jusqu'", "lorsqu'", "puisqu'",
 ];
 
-const TITLE_STOP_WORDS: &[&str] = &[
-    "le",
-    "la",
-    "les",
-    "un",
-    "une",
-    "des",
-    "du",
-    "de",
-    "au",
-    "aux",
-    "en",
-    "et",
-    "ou",
-    "pour",
-    "par",
-    "avec",
-    "chez",
-    "sur",
-    "dans",
-    "mon",
-    "ma",
-    "mes",
-    "ton",
-    "ta",
-    "tes",
-    "son",
-    "sa",
-    "ses",
-    "notre",
-    "votre",
-    "leur",
-    "ce",
-    "cet",
-    "cette",
-    "ces",
-    "que",
-    "qui",
-    "quoi",
-    "je",
-    "tu",
-    "il",
-    "elle",
-    "on",
-    "nous",
-    "vous",
-    "ils",
-    "elles",
-    "me",
-    "moi",
-    "te",
-    "se",
-    "ne",
-    "pas",
-    "plus",
-    "est",
-    "sont",
-    "ai",
-    "as",
-    "jusqu",
-    "lorsqu",
-    "puisqu",
-    "qu",
+/// What matching French titles needs (`reading/refs.rs`).
+pub(super) static REFS: RefWords = RefWords {
+    stop: STOP_WORDS,
+    generic: GENERIC,
+    stem: romance::stem,
+    compounds: false,
+    prefix: 5,
+};
+
+/// Words left out when matching titles (as typed, with and without accents).
+const STOP_WORDS: &[&str] = &[
+    "le", "la", "les", "un", "une", "des", "du", "de", "au", "aux", "en", "et", "ou", "pour",
+    "par", "avec", "chez", "sur", "dans", "mon", "ma", "mes", "ton", "ta", "tes", "son", "sa",
+    "ses", "notre", "votre", "leur", "ce", "cet", "cette", "ces", "que", "qui", "quoi", "je", "tu",
+    "il", "elle", "on", "nous", "vous", "ils", "elles", "me", "moi", "te", "se", "ne", "pas",
+    "plus", "est", "sont", "ai", "as", "jusqu", "lorsqu", "puisqu", "qu", "à", "où",
+];
+
+/// Words that name no item.
+const GENERIC: &[&str] = &[
     "truc",
     "trucs",
     "chose",
     "choses",
     "machin",
+    "tâche",
+    "tâches",
     "tache",
     "taches",
     "rappel",
     "rappels",
+    "événement",
+    "évènement",
     "evenement",
     "habitude",
     "objectif",
@@ -809,13 +768,13 @@ fn future(p: &Lexed) -> bool {
     })
 }
 
-/// "j'ai pas encore rendu", "je n'ai pas fini": "I haven't" (with "done" for fait, fini,
-/// terminé), the participle used up.
+/// "j'ai pas encore rendu", "je n'ai pas fini": "I have not" (with "done" for fait, fini,
+/// terminé, and "yet" for "encore"), the participle used up.
 fn negated(p: &Lexed, k: usize) -> Option<Rewrite> {
     let mut k = k;
-    let mut words = vec!["i".to_string(), "haven't".to_string()];
-    if fw(p, k) == "encore" {
-        words.push("yet".into());
+    let mut words = vec!["i".to_string(), "have".to_string(), "not".to_string()];
+    let yet = fw(p, k) == "encore";
+    if yet {
         k += 1;
     }
     if participle(p, k) {
@@ -826,6 +785,9 @@ fn negated(p: &Lexed, k: usize) -> Option<Rewrite> {
             words.push("done".into());
         }
         k += 1;
+    }
+    if yet {
+        words.push("yet".into());
     }
     rewrite_owned(k, words)
 }

@@ -20,12 +20,6 @@ pub(super) struct Table {
     /// Elided words split off the word they lean on before anything is rewritten, so that each
     /// keeps its own byte range (French "l'" of "l'objectif", "d'" of "d'appeler").
     pub(super) elisions: &'static [&'static str],
-    /// Words a title match leaves out (articles, prepositions, pronouns, and generic words such
-    /// as "truc" or "cosa"), folded (`reading/refs.rs`).
-    pub(super) title_stop_words: &'static [&'static str],
-    /// How a word of a title and of the message is reduced before they are compared; `None`:
-    /// the English stemmer of `reading/refs.rs`.
-    pub(super) stem: Option<fn(&str) -> String>,
 }
 
 /// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
@@ -44,4 +38,21 @@ pub(crate) fn fold(word: &str) -> String {
         })
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// What matching references (`reading/refs.rs`) needs of a language whose titles are written in
+/// it: its stop words and generic words (left out on both sides), its stemmer, and whether its
+/// nouns compound ("Zahnarzttermin": a word that ends another counts as half a match).
+pub(crate) struct RefWords {
+    /// Words left out of titles and messages ("der", "für", "mit").
+    pub(crate) stop: &'static [&'static str],
+    /// Words that name no item ("Ding", "Sache", "Aufgabe").
+    pub(crate) generic: &'static [&'static str],
+    /// A light stemmer, on a lowercase word.
+    pub(crate) stem: fn(&str) -> String,
+    /// Whether a word ending another ("Geschenk", "Geburtstagsgeschenk") counts.
+    pub(crate) compounds: bool,
+    /// How many letters two stems must share for a prefix match: 4, as in English; 5 where the
+    /// stemmer cuts endings (French, Spanish: "medic" and "medit" are different words).
+    pub(crate) prefix: usize,
 }

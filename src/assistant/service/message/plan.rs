@@ -23,6 +23,7 @@ use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::MAX_OPERATIONS;
 use crate::kernel::error::Result;
+use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::llm::structured::repair_prompt;
 use crate::llm::{ChatMessage, ChatRole, FinishReason, LlmError};
@@ -169,7 +170,7 @@ impl Run<'_> {
         let titles = self.ops_then_titles(&kept, invalid.len(), aliases)?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
         let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
-        let text = code_wins::summary_with_repairs(text, &repairs);
+        let text = code_wins::summary_with_repairs(text, &repairs, self.lang);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),
@@ -240,10 +241,11 @@ impl Run<'_> {
         invalid: usize,
         title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
     ) -> Result<(String, SummarySource)> {
-        if ops.is_empty() {
-            // Nothing to describe: the rules say so exactly, and no model can do better.
+        if ops.is_empty() || self.lang != Language::En {
+            // Nothing to describe: the rules say so exactly, and no model can do better. The
+            // model writes English: another language's summary is the rules' own.
             return Ok((
-                summary::rule_summary(ops, invalid, title_of),
+                summary::rule_summary_in(ops, invalid, title_of, self.lang),
                 SummarySource::Rules,
             ));
         }
@@ -274,7 +276,7 @@ impl Run<'_> {
                 "request={} summary failed, using rules: {e}", self.request_id),
         }
         Ok((
-            summary::rule_summary(ops, invalid, title_of),
+            summary::rule_summary_in(ops, invalid, title_of, self.lang),
             SummarySource::Rules,
         ))
     }
