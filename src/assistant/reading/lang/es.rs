@@ -413,6 +413,9 @@ const WORDS: Words = Words {
     duration_preps: &["durante", "en"],
     ordinal_suffixes: &["º", "ª", "o"],
     first: &["primero", "primer"],
+    next_week: &["que viene", "proximo"],
+    month_ends: &["finales|final|fin de|del"],
+    month_starts: &["principios|comienzos de|del"],
 };
 
 fn number(f: &str) -> Option<u32> {
@@ -525,7 +528,7 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
     if let Some(r) = romance::day_date(p, i, &WORDS, "de", dated || romance::is_ordinal(&f)) {
         return Some(r);
     }
-    if let Some(r) = weekday_word(p, i) {
+    if let Some(r) = romance::weekday_word(p, i, &WORDS) {
         return Some(r);
     }
     romance::time_at(p, i, &WORDS)
@@ -628,7 +631,8 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
                 let words = vec!["next".to_string(), romance::weekday_en(d, false)];
                 return romance::prefixed(e, prep, words);
             }
-            weekday_word(p, i + 1).and_then(|r| romance::prefixed(r.end, prep, r.words))
+            romance::weekday_word(p, i + 1, &WORDS)
+                .and_then(|r| romance::prefixed(r.end, prep, r.words))
         }
         "los" => {
             let (days, end) = romance::weekday_list(p, i + 1, &WORDS, joins, articles)?;
@@ -668,16 +672,6 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     }
 }
 
-/// A weekday at word `i` and "lunes que viene" / "lunes próximo" (next week's); "de lunes a
-/// viernes" (every day of the range) is read at its "de".
-fn weekday_word(p: &Lexed, i: usize) -> Option<Rewrite> {
-    let (d, plural, e) = romance::weekday_at(p, i, &WORDS)?;
-    if let Some(end) = seq(p, e, "que viene").or(seq(p, e, "proximo")) {
-        return rewrite_owned(end, vec!["next".into(), romance::weekday_en(d, false)]);
-    }
-    rewrite_owned(e, vec![romance::weekday_en(d, plural)])
-}
-
 /// "antes de junio", "para junio", "a finales de junio", "de aquí a junio": by the month's
 /// last day; "a principios de junio": its first; "de lunes a viernes": every day of the
 /// range.
@@ -695,10 +689,7 @@ fn deadline(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
         "principios" | "comienzos" => ("on", i),
         _ => return None,
     };
-    let ends = ["finales|final|fin de|del"];
-    let starts = ["principios|comienzos de|del"];
-    let (words, end) = romance::month_deadline(p, k, &WORDS, &ends, &starts)?;
-    romance::prefixed(end, prep, words)
+    romance::month_deadline(p, k, &WORDS, prep)
 }
 
 /// Nouns that end like a past tense.

@@ -430,6 +430,9 @@ const WORDS: Words = Words {
     duration_preps: &["pendant", "durant", "dans", "en"],
     ordinal_suffixes: &["er", "re", "ere", "e", "eme"],
     first: &["premier", "premiere"],
+    next_week: &["prochain|prochaine", "qui vient"],
+    month_ends: &["la fin de|du|d'", "fin de|du|d'", "fin"],
+    month_starts: &["le début de|du|d'", "début de|du|d'", "début"],
 };
 
 fn number(f: &str) -> Option<u32> {
@@ -532,7 +535,7 @@ fn hook(p: &Lexed, i: usize) -> Option<Rewrite> {
     if let Some(r) = romance::day_date(p, i, &WORDS, "de", romance::is_ordinal(&f)) {
         return Some(r);
     }
-    if let Some(r) = weekday_word(p, i) {
+    if let Some(r) = romance::weekday_word(p, i, &WORDS) {
         return Some(r);
     }
     romance::time_at(p, i, &WORDS)
@@ -584,7 +587,7 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
             }
             let (d, _, e) = romance::weekday_at(p, i + 1, &WORDS)?;
             if f == "au" {
-                return weekday_word(p, i + 1)
+                return romance::weekday_word(p, i + 1, &WORDS)
                     .and_then(|r| romance::prefixed(r.end, "to", r.words));
             }
             if romance::day_at(p, e, &WORDS).is_some() {
@@ -629,15 +632,6 @@ fn article(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
     }
 }
 
-/// A weekday at word `i`, "lundi prochain" (next week's), plural for "lundis".
-fn weekday_word(p: &Lexed, i: usize) -> Option<Rewrite> {
-    let (d, plural, e) = romance::weekday_at(p, i, &WORDS)?;
-    if let Some(end) = seq(p, e, "prochain|prochaine").or(seq(p, e, "qui vient")) {
-        return rewrite_owned(end, vec!["next".into(), romance::weekday_en(d, false)]);
-    }
-    rewrite_owned(e, vec![romance::weekday_en(d, plural)])
-}
-
 /// "d'ici juin", "avant juin", "pour fin juin", "fin juin": by the month's last day; "début
 /// juin": its first.
 fn d_ici(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
@@ -649,10 +643,7 @@ fn d_ici(p: &Lexed, i: usize, f: &str) -> Option<Rewrite> {
         "debut" => ("on", i),
         _ => return None,
     };
-    let ends = ["la fin de|du|d'", "fin de|du|d'", "fin"];
-    let starts = ["le début de|du|d'", "début de|du|d'", "début"];
-    let (words, end) = romance::month_deadline(p, k, &WORDS, &ends, &starts)?;
-    romance::prefixed(end, prep, words)
+    romance::month_deadline(p, k, &WORDS, prep)
 }
 
 /// Words that follow "ai" and are not a past participle.

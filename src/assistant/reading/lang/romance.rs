@@ -37,6 +37,11 @@ pub(super) struct Words {
     pub(super) ordinal_suffixes: &'static [&'static str],
     /// The words for "first" as a day of the month.
     pub(super) first: &'static [&'static str],
+    /// The phrases after a weekday that make it next week's ("prochain", "que viene").
+    pub(super) next_week: &'static [&'static str],
+    /// The phrases before a month that mean its end ("fin de") and its start ("début de").
+    pub(super) month_ends: &'static [&'static str],
+    pub(super) month_starts: &'static [&'static str],
 }
 
 /// The folded word `i` of `p` ("" past the end).
@@ -497,19 +502,23 @@ pub(super) fn day_date(p: &Lexed, i: usize, w: &Words, of: &str, dated: bool) ->
     rewrite_owned(end, words)
 }
 
+/// A weekday at word `i`, next week's when one of the language's phrases follows ("lundi
+/// prochain", "lunes que viene"), plural for "lundis" / "sábados".
+pub(super) fn weekday_word(p: &Lexed, i: usize, w: &Words) -> Option<Rewrite> {
+    let (d, plural, e) = weekday_at(p, i, w)?;
+    if let Some(end) = w.next_week.iter().find_map(|pat| seq(p, e, pat)) {
+        return rewrite_owned(end, vec!["next".into(), weekday_en(d, false)]);
+    }
+    rewrite_owned(e, vec![weekday_en(d, plural)])
+}
+
 /// A month alone at word `i` ("juin", "junio": not after or before a day number), read as a
-/// deadline: its last day ("june 30"), with its year when one follows; after one of `ends`
-/// ("fin", "finales de") its last day too, after one of `starts` ("début", "principios de")
-/// its first.
-pub(super) fn month_deadline(
-    p: &Lexed,
-    i: usize,
-    w: &Words,
-    ends: &[&str],
-    starts: &[&str],
-) -> Option<(Vec<String>, usize)> {
+/// deadline after `prep`: its last day ("by june 30"), with its year when one follows; after
+/// one of the language's month ends ("fin", "finales de") its last day too, after one of its
+/// month starts ("début", "principios de") its first.
+pub(super) fn month_deadline(p: &Lexed, i: usize, w: &Words, prep: &str) -> Option<Rewrite> {
     let after = |pats: &[&str]| pats.iter().find_map(|pat| seq(p, i, pat));
-    let (first, i) = match (after(starts), after(ends)) {
+    let (first, i) = match (after(w.month_starts), after(w.month_ends)) {
         (Some(e), _) => (true, e),
         (None, Some(e)) => (false, e),
         _ => (false, i),
@@ -527,7 +536,7 @@ pub(super) fn month_deadline(
     } else if day_at(p, end, w).is_some() {
         return None;
     }
-    Some((out, end))
+    prefixed(end, prep, out)
 }
 
 /// A French or Spanish word reduced for title matching (see `reading/refs.rs`): folded, its
