@@ -40,13 +40,7 @@ pub(super) static TABLE: Table = Table {
 const CONJUNCTIONS: &[&str] = &["y", "e"];
 
 /// What matching Spanish titles needs (`reading/refs.rs`).
-pub(super) static REFS: RefWords = RefWords {
-    stop: STOP_WORDS,
-    generic: GENERIC,
-    stem: romance::stem,
-    compounds: false,
-    prefix: 5,
-};
+pub(super) static REFS: RefWords = romance::ref_words(STOP_WORDS, GENERIC);
 
 /// Words left out when matching titles (as typed, with and without accents).
 const STOP_WORDS: &[&str] = &[

@@ -40,13 +40,7 @@ const ELISIONS: &[&str] = &[
 ];
 
 /// What matching French titles needs (`reading/refs.rs`).
-pub(super) static REFS: RefWords = RefWords {
-    stop: STOP_WORDS,
-    generic: GENERIC,
-    stem: romance::stem,
-    compounds: false,
-    prefix: 5,
-};
+pub(super) static REFS: RefWords = romance::ref_words(STOP_WORDS, GENERIC);
 
 /// Words left out when matching titles (as typed, with and without accents).
 const STOP_WORDS: &[&str] = &[

@@ -5,7 +5,7 @@
 //! "every monday and thursday"). Pure.
 
 use super::super::lex::Lexed;
-use super::table::{fold, Rewrite};
+use super::table::{fold, RefWords, Rewrite};
 
 /// A language's words for the shared rules. Phrases are folded words separated by spaces,
 /// alternatives by `|`.
@@ -537,6 +537,22 @@ pub(super) fn month_deadline(p: &Lexed, i: usize, w: &Words, prep: &str) -> Opti
         return None;
     }
     prefixed(end, prep, out)
+}
+
+/// What matching titles in French or Spanish needs (`reading/refs.rs`): the language's stop
+/// and generic words, [`stem`], no compounds, and a prefix match of 5 letters (the stems are
+/// short: "medic" and "medit" are different words).
+pub(super) const fn ref_words(
+    stop: &'static [&'static str],
+    generic: &'static [&'static str],
+) -> RefWords {
+    RefWords {
+        stop,
+        generic,
+        stem,
+        compounds: false,
+        prefix: 5,
+    }
 }
 
 /// A French or Spanish word reduced for title matching (see `reading/refs.rs`): folded, its
