@@ -144,7 +144,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
         open: false,
         reading: reading.clone(),
     };
-    if let Some(drafts) = clauses(message, lang, today, items) {
+    if let Some(drafts) = clauses(message, lang, today, items, &when_spans(&reading)) {
         out.options.push(Option_ {
             choice: Choice::Settled,
             describe: describe_all(&drafts),
@@ -482,12 +482,15 @@ fn vocabulary(message: &str, r: &Reading) -> Vec<String> {
 /// A message of several requests joined by "and", commas or semicolons ("Buy eggs tomorrow and
 /// call the vet on Wednesday"): one create per clause, when every clause reads as a new item
 /// with a title of its own and a date, time or repeat of its own. Otherwise `None` (the message
-/// is read whole: "every Monday and Thursday" leaves a clause with no title).
+/// is read whole: "every Monday and Thursday" leaves a clause with no title). A separator inside
+/// one of `when` (the whole message's dates, times and repeat) does not split: "de 2 a 3 y media",
+/// "entre 10h et 11h".
 fn clauses(
     message: &str,
     lang: Language,
     today: Date,
     items: &[PlannerItem],
+    when: &[Span],
 ) -> Option<Vec<Draft>> {
     let lower = message.to_lowercase();
     let seps = separators(lang);
@@ -496,9 +499,10 @@ fn clauses(
     let mut i = 0;
     while i < lower.len() {
         let rest = &lower[i..];
+        let inside = when.iter().any(|s| s.start < i && i < s.end);
         let sep = seps
             .iter()
-            .find(|s| rest.starts_with(s.as_str()))
+            .find(|s| !inside && rest.starts_with(s.as_str()))
             .map(|s| s.len());
         match sep {
             Some(n) => {
@@ -524,6 +528,14 @@ fn clauses(
         drafts.push(draft(op, &r));
     }
     Some(drafts)
+}
+
+/// The spans of a reading's dates, time and repeat.
+fn when_spans(r: &Reading) -> Vec<Span> {
+    let mut spans: Vec<Span> = r.dates.iter().map(|d| d.span).collect();
+    spans.extend(r.time.as_ref().map(|t| t.span));
+    spans.extend(r.recurrence.as_ref().map(|t| t.span));
+    spans
 }
 
 fn draft(op: PlannerOperation, r: &Reading) -> Draft {

@@ -168,16 +168,42 @@ fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() 
     keep_floor("assistant.json", &s, 85);
 }
 
+/// The French and Spanish sets and their held-out ones on the reading alone: at least 90% of
+/// the tasks succeed and no operation does what was not asked. The tasks left need the English
+/// relative changes ("une heure plus tard" is read as "an hour later").
+#[test]
+fn the_french_and_spanish_readings_succeed_on_90_percent_and_never_act_wrongly() {
+    for file in [
+        "assistant.fr.json",
+        "assistant.es.json",
+        "assistant.fr.held.json",
+        "assistant.es.held.json",
+    ] {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed, {} wrong actions",
+            s.success, s.tasks, s.wrong
+        );
+        keep_floor(file, &s, 90);
+    }
+}
+
 /// Questions about the planner are answered by code, exactly: the answer names the items the
 /// task expects and nothing else, with no operation, in under 50 ms (the issue's goal; the
-/// median is checked). English and German; each language's set joins once its reading reads
-/// its question words.
+/// median is checked), in every language the reading reads.
 #[test]
 fn questions_are_answered_by_code_with_exactly_the_expected_items() {
     // The word tables are built on first use: not part of an answer's time.
     let today = Date::parse("2026-11-23").unwrap();
-    let _ = read_question("what's on today?", Language::En, today, &[]);
-    for file in ["questions.en.json", "questions.de.json"] {
+    for lang in Language::ALL {
+        let _ = read_question("what's on today?", lang, today, &[]);
+    }
+    for file in [
+        "questions.en.json",
+        "questions.de.json",
+        "questions.fr.json",
+        "questions.es.json",
+    ] {
         let mut s = score_set(file);
         s.answer_times.sort();
         let median = s.answer_times[s.answer_times.len() / 2];
@@ -207,6 +233,8 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         "assistant.de.held.json",
         "assistant.fr.json",
         "assistant.es.json",
+        "assistant.fr.held.json",
+        "assistant.es.held.json",
         "questions.en.json",
         "questions.de.json",
         "questions.fr.json",

@@ -11,12 +11,15 @@
 //! | `lang/de/tests.rs` | the German reading's unit tests, one per rule class |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
+//! | `lang/romance.rs` | what French and Spanish share: clock times, day numbers and numeric dates, weekday lists, the stemmer of their title matches; `lang/romance/tests.rs`: the French and Spanish unit tests |
 //! | `lang/table.rs` | the shape of a language's table and reference words; folding |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
-//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. A
+//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. Before
+//! that, a language's elided words are split off the word they lean on, each with its own byte
+//! range (French "l'objectif" is "l'" and "objectif"). A
 //! language may also give [`RefWords`] for matching titles written in it (`reading/refs.rs`):
 //! stop words, generic words, a stemmer, compounds. A language file imports what it shares with
 //! this one from `lang/table.rs` (this file uses the languages).
@@ -32,6 +35,7 @@ use crate::kernel::lang::Language;
 mod de;
 mod es;
 mod fr;
+mod romance;
 mod table;
 
 pub(super) use table::{fold, RefWords};
@@ -51,7 +55,9 @@ fn table(lang: Language) -> Option<&'static Table> {
 pub(super) fn ref_words(lang: Language) -> Option<&'static RefWords> {
     match lang {
         Language::De => Some(&de::REFS),
-        _ => None,
+        Language::Fr => Some(&fr::REFS),
+        Language::Es => Some(&es::REFS),
+        Language::En => None,
     }
 }
 
@@ -131,6 +137,7 @@ pub(super) fn normalize(p: &mut Lexed, lang: Language) {
     let (Some(t), Some(idx)) = (table(lang), index(lang)) else {
         return;
     };
+    split_elisions(p, t.elisions);
     let folded: Vec<String> = p.t.iter().map(|t| fold(&t.s)).collect();
     let mut out: Vec<Tok> = Vec::with_capacity(p.t.len());
     let mut i = 0;
@@ -164,6 +171,44 @@ pub(super) fn normalize(p: &mut Lexed, lang: Language) {
                 i += 1;
             }
         }
+    }
+    p.used = vec![false; out.len()];
+    p.t = out;
+}
+
+/// Splits each elided word off the word it leans on ("l'objectif" becomes "l'" and
+/// "objectif"), each keeping its own byte range.
+fn split_elisions(p: &mut Lexed, elisions: &[&str]) {
+    if elisions.is_empty() {
+        return;
+    }
+    let mut out: Vec<Tok> = Vec::with_capacity(p.t.len());
+    for tok in &p.t {
+        let mut rest = tok.clone();
+        while let Some(cut) = rest.s.find('\'').map(|k| k + 1) {
+            if cut >= rest.s.len() || !elisions.contains(&fold(&rest.s[..cut]).as_str()) {
+                break;
+            }
+            // The raw text may have a typographic apostrophe (three bytes) where `s` has '.
+            let raw = &p.text[rest.start..rest.end];
+            let Some(bytes) = raw
+                .find(['\'', '’'])
+                .map(|k| k + raw[k..].chars().next().map_or(1, char::len_utf8))
+            else {
+                break;
+            };
+            out.push(Tok {
+                s: rest.s[..cut].to_string(),
+                start: rest.start,
+                end: rest.start + bytes,
+            });
+            rest = Tok {
+                s: rest.s[cut..].to_string(),
+                start: rest.start + bytes,
+                end: rest.end,
+            };
+        }
+        out.push(rest);
     }
     p.used = vec![false; out.len()];
     p.t = out;

@@ -322,7 +322,7 @@ impl Words<'_> {
                 let title = refs::stems(&m.title, None);
                 message
                     .iter()
-                    .filter(|w| title.iter().any(|t| t == *w || refs::prefix_hit(t, w)))
+                    .filter(|w| title.iter().any(|t| t == *w || refs::prefix_hit(t, w, 4)))
                     .collect()
             })
             .collect();

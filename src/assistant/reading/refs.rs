@@ -100,12 +100,13 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
-/// but its last letter ("renew" and "renewal", "meditate" and "meditation").
-pub(super) fn prefix_hit(a: &str, b: &str) -> bool {
+/// Whether two stems share a prefix of at least `least` letters (4; a language's own, see
+/// [`RefWords::prefix`]) that is all of the shorter one or all but its last letter ("renew" and
+/// "renewal", "meditate" and "meditation").
+pub(super) fn prefix_hit(a: &str, b: &str, least: usize) -> bool {
     let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
     let shorter = a.chars().count().min(b.chars().count());
-    common >= 4 && common + 1 >= shorter
+    common >= least && common + 1 >= shorter
 }
 
 /// Whether the shorter of two stems, at least 4 letters, ends the longer ("geschenk" and
@@ -132,6 +133,7 @@ pub(super) fn score(
         return 0.0;
     }
     let compounds = lang.is_some_and(|l| l.compounds);
+    let least = lang.map_or(4, |l| l.prefix);
     let nouns = if compounds {
         nouns(title_text, lang)
     } else {
@@ -151,7 +153,7 @@ pub(super) fn score(
         let part = |m: &String| compounds && part_hit(m, t);
         let hit = if msg.contains(t) {
             1.0
-        } else if msg.iter().any(|m| prefix_hit(m, t) && !part(m)) {
+        } else if msg.iter().any(|m| prefix_hit(m, t, least) && !part(m)) {
             0.7
         } else if msg.iter().any(part) {
             0.5

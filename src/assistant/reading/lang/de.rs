@@ -50,6 +50,7 @@ pub(super) static TABLE: Table = Table {
     phrases: PHRASES,
     hook,
     conjunctions: CONJUNCTIONS,
+    elisions: &[],
 };
 
 const CONJUNCTIONS: &[&str] = &["und", "sowie"];
@@ -60,6 +61,7 @@ pub(super) static REFS: RefWords = RefWords {
     generic: GENERIC,
     stem,
     compounds: true,
+    prefix: 4,
 };
 
 /// Words left out when matching titles.

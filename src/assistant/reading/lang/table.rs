@@ -1,4 +1,5 @@
-//! The shape of a language's words for the reading (see [`super`]).
+//! The shape of a language's words for the reading (see [`super`]), and the folding every
+//! language's words are matched with.
 
 use super::super::lex::Lexed;
 
@@ -16,20 +17,9 @@ pub(super) struct Table {
     pub(super) hook: fn(&Lexed, usize) -> Option<Rewrite>,
     /// The words joining two requests in one message ("und", "et", "y"), for splitting.
     pub(super) conjunctions: &'static [&'static str],
-}
-
-/// What matching references (`reading/refs.rs`) needs of a language whose titles are written in
-/// it: its stop words and generic words (left out on both sides), its stemmer, and whether its
-/// nouns compound ("Zahnarzttermin": a word that ends another counts as half a match).
-pub(crate) struct RefWords {
-    /// Words left out of titles and messages ("der", "für", "mit").
-    pub(crate) stop: &'static [&'static str],
-    /// Words that name no item ("Ding", "Sache", "Aufgabe").
-    pub(crate) generic: &'static [&'static str],
-    /// A light stemmer, on a lowercase word.
-    pub(crate) stem: fn(&str) -> String,
-    /// Whether a word ending another ("Geschenk", "Geburtstagsgeschenk") counts.
-    pub(crate) compounds: bool,
+    /// Elided words split off the word they lean on before anything is rewritten, so that each
+    /// keeps its own byte range (French "l'" of "l'objectif", "d'" of "d'appeler").
+    pub(super) elisions: &'static [&'static str],
 }
 
 /// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
@@ -48,4 +38,21 @@ pub(crate) fn fold(word: &str) -> String {
         })
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// What matching references (`reading/refs.rs`) needs of a language whose titles are written in
+/// it: its stop words and generic words (left out on both sides), its stemmer, and whether its
+/// nouns compound ("Zahnarzttermin": a word that ends another counts as half a match).
+pub(crate) struct RefWords {
+    /// Words left out of titles and messages ("der", "für", "mit").
+    pub(crate) stop: &'static [&'static str],
+    /// Words that name no item ("Ding", "Sache", "Aufgabe").
+    pub(crate) generic: &'static [&'static str],
+    /// A light stemmer, on a lowercase word.
+    pub(crate) stem: fn(&str) -> String,
+    /// Whether a word ending another ("Geschenk", "Geburtstagsgeschenk") counts.
+    pub(crate) compounds: bool,
+    /// How many letters two stems must share for a prefix match: 4, as in English; 5 where the
+    /// stemmer cuts endings (French, Spanish: "medic" and "medit" are different words).
+    pub(crate) prefix: usize,
 }
