@@ -35,7 +35,9 @@ mod lang;
 mod lex;
 mod records;
 mod refs;
+mod shift;
 mod time;
+mod typos;
 mod when;
 mod words;
 
@@ -45,6 +47,7 @@ pub(crate) use lang::separators;
 use lex::{openers, Lexed};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
+pub(crate) use when::add_months;
 
 /// Reads `message` as of the user's `today`, matching references against `items`.
 ///
@@ -70,14 +73,28 @@ pub fn read_message_in(
     let text = &message[..cut];
     let mut p = Lexed::new(text);
     lang::normalize(&mut p, lang);
+    if lang == Language::En {
+        typos::fix_commands(&mut p);
+    }
+    let shift = shift::read_shift(&mut p);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
     let (cues, question) = read_cues(&mut p);
-    let has_when = !found.dates.is_empty()
-        || found.time.is_some()
-        || found.recurrence.is_some()
-        || priority.is_some();
-    let intent = settle_intent(&p, &cues, question, has_when, &found.dates);
+    let matches = refs::rank(text, items);
+    let said = Said {
+        dates: &found.dates,
+        when: !found.dates.is_empty()
+            || found.time.is_some()
+            || found.recurrence.is_some()
+            || priority.is_some(),
+        repeats: found.recurrence.is_some() || priority.is_some(),
+        timed: found.time.is_some(),
+        shift: shift.is_some(),
+        habit: matches.first().is_some_and(|m| m.kind == ItemKind::Habit),
+        known: !matches.is_empty(),
+        today,
+    };
+    let intent = settle_intent(&p, &cues, question, &said);
     let mut all_cues = cues;
     if intent == Some(Intent::Create) && all_cues.is_empty() {
         all_cues.push(IntentCue {
@@ -86,8 +103,8 @@ pub fn read_message_in(
         });
     }
     let kind = read_kind(&p, intent, &found);
+    let reference = refs::descriptor(&p, items);
     let title = guess_title(&mut p, intent);
-    let matches = refs::rank(text, items);
     Reading {
         intent,
         cues: all_cues,
@@ -97,6 +114,8 @@ pub fn read_message_in(
         time: found.time,
         recurrence: found.recurrence,
         priority,
+        shift,
+        reference,
         matches,
         title,
         truncated: cut < message.len(),
@@ -106,33 +125,56 @@ pub fn read_message_in(
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
     static OPENERS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     let opens = OPENERS.get_or_init(|| openers(CUES.iter().flat_map(|(_, ps)| ps.iter().copied())));
+    let cue_at = |p: &Lexed, i: usize| -> Option<(Intent, usize)> {
+        if !opens.contains(p.w(i)) {
+            return None;
+        }
+        CUES.iter().find_map(|(intent, phrases)| {
+            phrases
+                .iter()
+                .find_map(|pat| p.seq(i, pat).filter(|j| p.free(i, *j)))
+                .map(|j| (*intent, j))
+        })
+    };
     let mut cues = Vec::new();
+    // Only the first create cue is one: later ones name the item ("add book flights").
+    let mut create_verb = false;
+    // A label with a colon ("todo: email Karen"): what follows is the item.
+    let mut colon_label = false;
+    // Still in the message's leading command words ("plz add task task ...").
+    let mut leading = true;
     let mut i = 0;
     while i < p.len() {
-        let mut hit = None;
-        let phrases_here = if opens.contains(p.w(i)) { CUES } else { &[] };
-        'outer: for (intent, phrases) in phrases_here {
-            for pat in *phrases {
-                if let Some(j) = p.seq(i, pat) {
-                    if p.free(i, j) {
-                        hit = Some((*intent, j));
-                        break 'outer;
-                    }
-                }
+        if leading && !p.used[i] && TODO_WORDS.contains(&p.w(i)) {
+            let colon = p.gap(i + 1).contains(':');
+            let other_cue = cue_at(p, i + 1).is_some_and(|(intent, _)| intent != Intent::Create);
+            if colon || !other_cue {
+                cues.push(IntentCue {
+                    intent: Intent::Create,
+                    span: Some(p.span(i, i + 1)),
+                });
+                p.mark(i, i + 1);
+                colon_label |= colon;
+                i += 1;
+                continue;
             }
         }
+        let hit = cue_at(p, i).filter(|(intent, _)| match intent {
+            Intent::Create => !create_verb,
+            _ => !colon_label,
+        });
         match hit {
             Some((intent, j)) => {
-                // "complete" counts only as "mark X complete"; "i want to" becomes a goal cue
-                // when the message names a deadline.
                 cues.push(IntentCue {
                     intent,
                     span: Some(p.span(i, j)),
                 });
+                create_verb |= intent == Intent::Create;
                 p.mark(i, j);
                 i = j;
             }
             None => {
+                // "complete" counts only as "mark X complete".
                 if p.w(i) == "complete" && p.has_any(&["mark"]).is_some() && !p.used[i] {
                     cues.push(IntentCue {
                         intent: Intent::Complete,
@@ -140,6 +182,7 @@ fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
                     });
                     p.mark(i, i + 1);
                 }
+                leading &= p.used[i] || LABEL_OPENERS.contains(&p.w(i));
                 i += 1;
             }
         }
@@ -163,13 +206,25 @@ fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
     (cues, question)
 }
 
-fn settle_intent(
-    p: &Lexed,
-    cues: &[IntentCue],
-    question: bool,
-    has_when: bool,
-    dates: &[DateReading],
-) -> Option<Intent> {
+/// What the rest of the reading found, for settling the intent.
+struct Said<'a> {
+    dates: &'a [DateReading],
+    /// A date, time, recurrence or priority.
+    when: bool,
+    /// A recurrence or priority (never part of a report of something done).
+    repeats: bool,
+    /// A time or duration.
+    timed: bool,
+    /// A relative change ("an hour later").
+    shift: bool,
+    /// The best match is a habit.
+    habit: bool,
+    /// Some existing item matches.
+    known: bool,
+    today: Date,
+}
+
+fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> Option<Intent> {
     if question {
         return Some(Intent::Nothing);
     }
@@ -179,7 +234,7 @@ fn settle_intent(
                 let w = p.text[s.start..s.end].to_lowercase();
                 w.contains("want to") || w.contains("like to")
             })
-            && dates.iter().any(|d| d.role == DateRole::By)
+            && said.dates.iter().any(|d| d.role == DateRole::By)
     };
     if cues.iter().any(|c| c.intent == Intent::Goal || want_by(c)) {
         let other = cues
@@ -190,12 +245,16 @@ fn settle_intent(
     if let Some(c) = cues.first() {
         return Some(c.intent);
     }
-    let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    if has_when && !asks {
-        return Some(Intent::Create);
+    // "team meeting an hour later": only an existing item moves by an amount.
+    if said.shift {
+        return Some(Intent::Update);
     }
-    if !has_when && past_report(p) {
+    if reports_done(p, said) {
         return Some(Intent::Complete);
+    }
+    let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
+    if said.when && !asks {
+        return Some(Intent::Create);
     }
     let chat = p.len() > 0
         && p.t
@@ -207,22 +266,34 @@ fn settle_intent(
     None
 }
 
-/// "I paid the car insurance", "I meditated this morning": a first-person report of something
-/// done (a past-tense verb right after "I", "I just" or "I already"), with no negation and no
-/// date or time (those announce a new item: "I booked a table for Friday").
-fn past_report(p: &Lexed) -> bool {
-    if p.len() < 3 || p.w(0) != "i" {
-        return false;
+/// A report of something done: a past-tense verb first (after "I", "just", "already",
+/// "finally"), no negation, no recurrence or priority, and no day after today. With "I" and an
+/// unambiguous past tense ("I paid the car insurance", "I meditated this morning") it is a
+/// report when it names no day or time, or names a known item; about a habit it is one with or without
+/// "I", also with a verb that may be present or past ("hit my run today", "did piano today",
+/// "meditated today"): a habit already repeats, so naming it for today reports it done.
+fn reports_done(p: &Lexed, said: &Said) -> bool {
+    let subject = p.w(0) == "i";
+    let mut k = usize::from(subject);
+    if matches!(p.w(k), "just" | "already" | "finally") {
+        k += 1;
     }
-    let k = if matches!(p.w(1), "just" | "already" | "finally") {
-        2
-    } else {
-        1
-    };
     let verb = p.w(k);
     let past = PAST_IRREGULAR.contains(&verb)
         || (verb.len() > 4 && verb.ends_with("ed") && !matches!(verb, "need" | "needed"));
-    past && p.has_any(NEGATIONS).is_none()
+    let either = past || matches!(verb, "hit" | "got");
+    let no_later_day = said
+        .dates
+        .iter()
+        .all(|d| d.role == DateRole::On && Date::parse(&d.date).is_some_and(|x| x <= said.today));
+    if said.repeats || !no_later_day || p.has_any(NEGATIONS).is_some() {
+        return false;
+    }
+    if said.habit && either {
+        return true;
+    }
+    let undated = said.dates.is_empty() && !said.timed;
+    subject && past && p.len() >= 3 && (undated || said.known)
 }
 
 fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue {

@@ -703,7 +703,7 @@ mod assistant {
         coach.model().set(None).unwrap();
         let listener = Arc::new(Panicking(Default::default()));
         let task = coach.assistant().send(
-            plan_request("delete the sailing lesson"),
+            plan_request("sailing lesson with Tom"),
             Some(listener.clone()),
         );
         assert!(task.wait().is_err());

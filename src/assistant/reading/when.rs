@@ -22,6 +22,11 @@
 //!   elsewhere.
 //! - A preposition sets the role: "by", "before", "due" a deadline; "until", "till", "through"
 //!   the end of a recurrence; "on", "for", "to", "from", "starting" or none the day itself.
+//! - A weekday next to a calendar date ("Monday Dec 7", "Wednesday, Dec 2", "thu dec 3", "Dec 7
+//!   (Monday)"): the calendar date wins; when it falls on another weekday ("Tuesday Dec 7")
+//!   the date is kept and marked contradicted (`when/pair.rs`). Next to a weekday a numeric
+//!   date is read after all: the month/day or day/month reading that falls on that weekday
+//!   ("Friday 12/4" is December 4, 2026).
 //!
 //! Times, ranges and durations: see `time.rs`.
 //!
@@ -44,6 +49,8 @@ use std::sync::OnceLock;
 
 use super::time::count;
 use super::{DateReading, DateRole, Lexed, PriorityReading, RecurrenceReading, Span, TimeReading};
+
+mod pair;
 use crate::assistant::date::Date;
 use crate::assistant::model::{Priority, Recurrence, RecurrenceType, Weekday};
 
@@ -110,7 +117,8 @@ fn add_ym(y: i32, m: u32, n: i64) -> (i32, u32) {
     (z.div_euclid(12) as i32, z.rem_euclid(12) as u32 + 1)
 }
 
-fn add_months(d: Date, n: i64) -> Date {
+/// `d` moved by `n` months, the day of the month clamped to the new month's last day.
+pub(crate) fn add_months(d: Date, n: i64) -> Date {
     let (y, m, day) = d.ymd();
     let (yy, mm) = add_ym(y, m, n);
     (0..4)
@@ -366,14 +374,17 @@ fn read_dates(p: &mut Lexed, today: Date) -> Vec<DateReading> {
                 None => break,
             }
         }
-        let got = date_at(p, k, today).filter(|(_, _, e)| p.free(i, *e));
+        let got = date_at(p, k, today)
+            .map(|hit| pair::with_weekday(p, k, hit, today))
+            .filter(|(_, _, e, _)| p.free(i, *e));
         match got {
-            Some((date, through, e)) => {
+            Some((date, through, e, contradicted_by)) => {
                 out.push(DateReading {
                     date: date.to_string(),
                     through: through.map(|d| d.to_string()),
                     role: role.unwrap_or(DateRole::On),
                     span: p.span(i, e),
+                    contradicted_by,
                 });
                 p.mark(i, e);
                 i = e;
