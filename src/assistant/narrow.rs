@@ -33,6 +33,8 @@ mod ask;
 pub mod code_wins;
 mod relative;
 
+pub(crate) use ask::options as clarify_options;
+
 use serde_json::{json, Value};
 
 use super::clarify::{self, Ask};

@@ -627,9 +627,10 @@ mod assistant {
             .model()
             .set_assistant_model(Some(Arc::new(Blocking::new(tx))));
         let listener = Arc::new(Collect::default());
-        let task = coach
-            .assistant()
-            .send(plan_request("plan my week"), Some(listener.clone()));
+        let task = coach.assistant().send(
+            plan_request("something about the garage"),
+            Some(listener.clone()),
+        );
         (task, listener, rx)
     }
 

@@ -185,7 +185,7 @@ pub(super) fn vague(title: Option<&str>) -> Option<Ask> {
 /// The options offered with a question: the items ranked by title match, then priority
 /// (spec 002's clarify, [`rank_options`]), with the reading's own candidates (`first`) ahead in
 /// that order.
-pub(super) fn options(
+pub(crate) fn options(
     message: &str,
     items: &[PlannerItem],
     first: &[String],

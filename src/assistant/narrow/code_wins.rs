@@ -7,8 +7,15 @@
 //! Pure. Only what the reading is sure of is enforced: one date (no range, no recurrence) and the
 //! one operation that carries a date; one time and the one operation that carries a time. A
 //! message naming several dates or times ("call mom at 5 and run at 7") is left to the model.
+//!
+//! A change of an existing item sets only what the message mentions ([`drop_unmentioned`]): a
+//! field an `update` or `goal_update` changes (a title, day, time, end, priority, notes or
+//! repeat different from the stored one) without support in the message's reading or words
+//! ([`Mentions`]) is left out, and a change left with nothing is dropped. "Team meeting an
+//! hour later" never renames the meeting.
 
-use crate::assistant::model::{OpType, PlannerOperation};
+use crate::assistant::model::{ItemKind, OpType, PlannerItem, PlannerOperation};
+use crate::assistant::proposal::Mentions;
 use crate::assistant::reading::{Reading, Span};
 
 /// Puts the reading's date and time on the model's operations where they disagree (see the
@@ -79,6 +86,109 @@ pub fn check_dates_and_times(
         }
     }
     repairs
+}
+
+/// What [`drop_unmentioned`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Unmentioned {
+    /// One sentence per field left out or change dropped, for the summary.
+    pub repairs: Vec<String>,
+    /// The items whose changes were dropped whole (kind, id, title), for a question back.
+    pub dropped: Vec<(ItemKind, String, String)>,
+}
+
+/// Leaves out of each change of a stored item the fields the message does not mention (see the
+/// module docs); `stored` looks an item up by kind and id (an item it does not find is left as
+/// the model wrote it: validation reports it).
+pub fn drop_unmentioned(
+    ops: &mut Vec<PlannerOperation>,
+    stored: &dyn Fn(ItemKind, &str) -> Option<PlannerItem>,
+    m: &Mentions,
+) -> Unmentioned {
+    let mut out = Unmentioned::default();
+    ops.retain_mut(|op| {
+        if !matches!(op.op, OpType::Update | OpType::GoalUpdate) {
+            return true;
+        }
+        let Some(item) = op.id.as_deref().and_then(|id| stored(op.kind, id)) else {
+            return true;
+        };
+        let mut left_out = Vec::new();
+        let mut check = |changed: bool, mentioned: bool, field: &'static str| {
+            let drop = changed && !mentioned;
+            if drop {
+                left_out.push(field);
+            }
+            drop
+        };
+        let differs = |new: &Option<String>, old: &Option<String>| new.is_some() && new != old;
+        if check(
+            op.title.as_ref().is_some_and(|t| *t != item.title),
+            m.title,
+            "title",
+        ) {
+            op.title = None;
+        }
+        if check(
+            differs(&op.scheduled_for, &item.scheduled_for),
+            m.date,
+            "date",
+        ) {
+            op.scheduled_for = None;
+        }
+        if check(differs(&op.time_of_day, &item.time_of_day), m.time, "time") {
+            op.time_of_day = None;
+        }
+        if check(differs(&op.end_time, &item.end_time), m.time, "end time") {
+            op.end_time = None;
+        }
+        if check(
+            op.priority.is_some_and(|p| p != item.priority),
+            m.priority,
+            "priority",
+        ) {
+            op.priority = None;
+        }
+        if check(differs(&op.notes, &item.notes), m.notes, "notes") {
+            op.notes = None;
+        }
+        let repeat_changed = op
+            .recurrence
+            .as_ref()
+            .is_some_and(|r| *r != item.recurrence);
+        if check(repeat_changed, m.repeats, "repeat") {
+            op.recurrence = None;
+        }
+        if left_out.is_empty() {
+            return true;
+        }
+        let changes = op.title.as_ref().is_some_and(|t| *t != item.title)
+            || differs(&op.scheduled_for, &item.scheduled_for)
+            || differs(&op.time_of_day, &item.time_of_day)
+            || differs(&op.end_time, &item.end_time)
+            || op.priority.is_some_and(|p| p != item.priority)
+            || differs(&op.notes, &item.notes)
+            || op
+                .recurrence
+                .as_ref()
+                .is_some_and(|r| *r != item.recurrence);
+        let fields = left_out.join(", ");
+        if changes {
+            out.repairs.push(format!(
+                "the {fields} the model set on “{}” was not in the message: left out",
+                item.title
+            ));
+        } else {
+            out.repairs.push(format!(
+                "the model's change of “{}” ({fields}) was not in the message: dropped",
+                item.title
+            ));
+            out.dropped
+                .push((item.kind, item.id.clone(), item.title.clone()));
+        }
+        changes
+    });
+    out
 }
 
 /// `summary` with the repairs code made to the model's answer appended in one sentence, so the
