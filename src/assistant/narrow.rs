@@ -22,10 +22,30 @@
 //!   move to a named day): those messages never reach the model.
 //! - Without a model, or when its answer is unusable, the defaults apply: the settled intent,
 //!   "change nothing" for an open one, and the reading's title guess.
+//! - **The target item** is a descriptor's only referent ("the dentist thing"), else the best
+//!   match when it is clearly the one meant. A descriptor names an existing item: with a change
+//!   and no "remind me" it is a change of that item, never a new one ("put the tax stuff on
+//!   wednesday"). A relative change ("an hour later") is computed from the item's stored day
+//!   and time (`narrow/relative.rs`).
+//!
+//! ## Asking instead of guessing
+//! When the words do not decide, code asks back ([`Narrowed::clarification`], spec 002's
+//! clarify: a question in the message's language and at most 5 options, the reading's own
+//! candidates first, then the items ranked by title match and priority; `narrow/ask.rs`):
+//! - a weekday next to a date it does not fall on ("Tuesday Dec 7"): which day (the item to
+//!   change offered, none for a new item);
+//! - a completion, deletion or change whose item is missing ("move it to friday"), ambiguous
+//!   (two matches as good, a descriptor with several referents) or unknown: which one (what it
+//!   is called, when the planner holds nothing to offer);
+//! - a change of a named item the words do not say ("change the dentist appointment", a
+//!   relative change of a todo with no day): what should change;
+//! - a name with no action ("the insurance thing", "anna's birthday gift"): what to do with it;
+//! - a request to add that says nothing of what ("add things", "plan my week", "help me get
+//!   organized"): what to add, never a todo named after the leftover word.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a change or removal of no known item) is [`Narrowed::open`]: the model proposes the
-//! operations itself, as before.
+//! a completion of a goal) is [`Narrowed::open`]: the model proposes the operations itself, as
+//! before.
 
 use std::collections::BTreeSet;
 
@@ -296,9 +316,15 @@ impl Narrowing<'_> {
         if r.reference.is_some() && !said("remind") {
             match &target {
                 Target::One(t) => {
-                    if let Some(op) = self.update(t) {
-                        return settle(draft(op, r));
-                    }
+                    return match self.update(t) {
+                        Some(op) => settle(draft(op, r)),
+                        None => self.ask(
+                            &Ask::WhatChange {
+                                title: t.title.clone(),
+                            },
+                            std::slice::from_ref(&t.id),
+                        ),
+                    };
                 }
                 Target::Unclear(ids) if !cue => return self.ask(&Ask::WhichItem, ids),
                 _ => {}
@@ -846,10 +872,11 @@ fn update_of(
     if r.recurrence.is_some() && t.kind == ItemKind::Habit {
         op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
     } else {
+        // Without a repeat, "until" names the new day too ("it can wait till saturday").
         op.scheduled_for = r
             .dates
             .iter()
-            .find(|d| d.role != DateRole::Until)
+            .find(|d| d.role != DateRole::Until || r.recurrence.is_none())
             .map(|d| d.date.clone());
         op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
     }

@@ -5,24 +5,39 @@
 //! The reading finds, each with the byte range of the message it came from:
 //! - the **intent** cues (create, complete, un-complete, delete, update, goal, nothing to do);
 //! - the **kind** stated or implied (event, habit, goal; todo otherwise);
-//! - **dates**, **recurrence**, **priority** (rules in `reading/when.rs`), **times and ranges**
-//!   (`reading/time.rs`);
-//! - **references** to existing items, by a fuzzy title match (`reading/refs.rs`);
+//! - **dates**, **recurrence**, **priority** (rules in `reading/when.rs`; a weekday next to a
+//!   calendar date in `reading/when/pair.rs`), **times and ranges** (`reading/time.rs`);
+//! - **relative changes** of an item's day or time ("an hour later", "back a week":
+//!   `reading/shift.rs`);
+//! - **references** to existing items, by a fuzzy title match, and **descriptors** ("the
+//!   dentist thing", "that appointment") with the items they name (`reading/refs.rs`);
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
 //!
-//! Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
+//! An English message's first command word is read through one typo ("remmind me", "ad a task":
+//! `reading/typos.rs`). Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
 //! cannot know: a vague "in the morning" leaves the time unset, an ambiguous "12/01" is skipped.
 //!
 //! ## Intent rules
 //! A question (ending with `?`, or opening with a question word such as "what", "when", "do I",
 //! "is") asks for information and reads as [`Intent::Nothing`], unless it is a polite request
-//! ("can you", "could you", "would you", "will you", "please"). Otherwise the first cue in the
-//! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
+//! ("can you", "could you", "would you", "will you", "please", "plz"). Otherwise the first cue
+//! in the message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
-//! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span); thanks, greetings and "ok"
-//! read as nothing; anything else is left to the model (`intent` absent).
+//! the vacation goal"). Only the first create cue is one: a later create word belongs to the item
+//! ("add book flights", "I need to schedule a call"). A todo label opening the message ("todo:",
+//! "task", "add task task") is a create cue; after a label with a colon no other cue is read
+//! ("task: cancel the newspaper" is a todo). Without any cue:
+//! - a relative change ("team meeting an hour later") reads as an update;
+//! - a report of something done reads as a completion: a past-tense verb first (after "I",
+//!   "just", "already", "finally"), no negation, recurrence or priority, no day after today;
+//!   with "I" and no day or time, or naming a known item ("I paid the car insurance"); about a
+//!   habit also without "I" and with "hit" or "got" ("hit my run today", "did piano today",
+//!   "meditated today": a habit already repeats, so naming it for today reports it done);
+//! - a date, time, recurrence or priority and no question word read as an implied create (its
+//!   cue has no span);
+//! - thanks, greetings and "ok" read as nothing; anything else is left to the model (`intent`
+//!   absent).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -225,7 +240,10 @@ struct Said<'a> {
 }
 
 fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> Option<Intent> {
-    if question {
+    // "did my meditation": about a habit and without a question mark, a report, not a question.
+    let did_my_habit =
+        p.seq(0, "did my").is_some() && said.habit && !p.text.trim_end().ends_with('?');
+    if question && !did_my_habit {
         return Some(Intent::Nothing);
     }
     let want_by = |c: &IntentCue| {

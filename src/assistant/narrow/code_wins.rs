@@ -207,7 +207,6 @@ pub fn summary_with_repairs(summary: String, repairs: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::assistant::date::Date;
-    use crate::assistant::model::ItemKind;
     use crate::assistant::reading::read_message;
 
     fn today() -> Date {
@@ -269,6 +268,91 @@ mod tests {
         let mut free = [create(Some("2026-11-26"), Some("09:00"), None)];
         assert!(check("Add a dentist appointment", &mut free).is_empty());
         assert_eq!(summary_with_repairs("Done.".into(), &[]), "Done.");
+    }
+
+    fn stored(kind: ItemKind, id: &str) -> Option<PlannerItem> {
+        let mut it = PlannerItem::sample(kind, id, "Team meeting", Some("2026-11-24"));
+        it.time_of_day = Some("10:00".into());
+        it.end_time = Some("11:00".into());
+        Some(it)
+    }
+
+    fn update(v: serde_json::Value) -> PlannerOperation {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn guard(message: &str, ops: &mut Vec<PlannerOperation>) -> Unmentioned {
+        let reading = read_message(message, today(), &[]);
+        drop_unmentioned(ops, &stored, &Mentions::of(message, &reading))
+    }
+
+    #[test]
+    fn a_change_keeps_only_the_fields_the_message_mentions() {
+        // "an hour later": the time and its end; not the title, priority or notes the model
+        // added; a recurrence equal to the stored one is no change.
+        let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+            "id": "e1", "title": "Dentist appointment", "timeOfDay": "11:00", "endTime": "12:00",
+            "priority": "high", "notes": "bring the slides", "recurrence": {"type": "none"}}))];
+        let out = guard("team meeting an hour later", &mut ops);
+        assert_eq!(ops.len(), 1);
+        assert_eq!(ops[0].title, None);
+        assert_eq!(ops[0].priority, None);
+        assert_eq!(ops[0].notes, None);
+        assert_eq!(ops[0].time_of_day.as_deref(), Some("11:00"));
+        assert_eq!(ops[0].end_time.as_deref(), Some("12:00"));
+        assert!(ops[0].recurrence.is_some(), "unchanged: kept");
+        assert_eq!(
+            out.repairs,
+            ["the title, priority, notes the model set on “Team meeting” was not in the message: left out"]
+        );
+        assert!(out.dropped.is_empty());
+
+        // Only an unasked rename: the change is dropped, and named for a question.
+        let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+            "id": "e1", "title": "Buy milk", "timeOfDay": "10:00"}))];
+        let out = guard("the team meeting", &mut ops);
+        assert!(ops.is_empty());
+        assert_eq!(
+            out.dropped,
+            [(
+                ItemKind::Event,
+                "e1".to_string(),
+                "Team meeting".to_string()
+            )]
+        );
+
+        // Asked for: a rename, a priority, notes, a day, a repeat.
+        for (message, field) in [
+            ("rename the team meeting to Standup", "title"),
+            ("make the team meeting urgent", "priority"),
+            ("add a note to the team meeting", "notes"),
+            ("team meeting on friday", "scheduledFor"),
+            ("team meeting every week", "recurrence"),
+        ] {
+            let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+                "id": "e1", "title": "Standup", "priority": "high", "notes": "n",
+                "scheduledFor": "2026-11-27", "recurrence": {"type": "weekly"}}))];
+            guard(message, &mut ops);
+            let v = serde_json::to_value(&ops[0]).unwrap();
+            assert!(!v[field].is_null(), "{message}: {v}");
+        }
+        // Creates and completions are free; an item not stored is left to validation.
+        let mut ops = vec![
+            update(
+                serde_json::json!({"op": "create", "kind": "todo", "title": "X", "priority": "high"}),
+            ),
+            update(serde_json::json!({"op": "complete", "kind": "todo", "id": "t1"})),
+        ];
+        assert!(guard("x", &mut ops).repairs.is_empty());
+        assert_eq!(ops.len(), 2);
+        let mut ops = vec![update(
+            serde_json::json!({"op": "update", "kind": "todo", "id": "t9",
+            "title": "Y"}),
+        )];
+        let none = |_: ItemKind, _: &str| None;
+        let reading = read_message("x", today(), &[]);
+        drop_unmentioned(&mut ops, &none, &Mentions::of("x", &reading));
+        assert_eq!(ops[0].title.as_deref(), Some("Y"));
     }
 
     #[test]

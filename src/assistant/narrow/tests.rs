@@ -335,9 +335,16 @@ fn a_descriptor_changes_the_item_it_names_and_never_adds_one() {
         assert_eq!(op.priority, priority, "{message}");
         assert_eq!(op.title, None, "{message}: no rename");
     }
-    // A descriptor that names no known item asks which one instead of adding "Boat thing".
+    // A descriptor that names no known item asks which one instead of adding "Boat thing";
+    // one that names an item with no change readable asks what should change.
     let c = asked("the boat thing is on thursday now");
     assert_eq!(c.question, "Which one do you mean?");
+    let c = asked("schedule the plumber thing");
+    assert!(
+        c.question
+            .starts_with("What should change about “Call the plumber”"),
+        "{c:?}"
+    );
     // "Remind me about ..." stays a new reminder.
     let op = settled_op("remind me about the plumber thing tomorrow");
     assert_eq!(op.op, OpType::Create);
@@ -353,6 +360,7 @@ fn a_habit_reported_done_completes_todays_occurrence() {
         ("meditated today", "habit-meditate"),
         ("practiced piano this evening", "habit-piano"),
         ("Did piano today!", "habit-piano"),
+        ("did my meditation", "habit-meditate"),
     ] {
         let op = settled_op(message);
         assert_eq!(op.op, OpType::CompleteOccurrence, "{message}");
