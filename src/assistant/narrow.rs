@@ -52,6 +52,7 @@ use std::collections::BTreeSet;
 mod ask;
 pub mod code_wins;
 mod relative;
+mod words;
 
 pub(crate) use ask::options as clarify_options;
 
@@ -65,6 +66,7 @@ use super::model::{
 use super::reading::{read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span};
 use crate::kernel::lang::Language;
 use ask::Target;
+use words::words_of;
 
 /// The most words of a name the model may write.
 pub const MAX_NAME_WORDS: usize = 10;
@@ -185,7 +187,7 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
                 reading.intent,
                 Some(Intent::Update | Intent::Delete | Intent::Complete)
             );
-            let first = match ask::target_of(&reading, items) {
+            let first = match target_of(&reading, items) {
                 Target::One(t) => vec![t.id],
                 Target::Unclear(ids) => ids,
                 Target::Unnamed => Vec::new(),
@@ -241,7 +243,7 @@ struct Narrowing<'a> {
 impl Narrowing<'_> {
     fn decide(&self) -> Outcome {
         let r = self.r;
-        let target = ask::target_of(r, self.items);
+        let target = target_of(r, self.items);
         match r.intent {
             Some(Intent::Nothing) => Outcome::Options(vec![nothing()]),
             Some(Intent::Create) => self.create(target),
@@ -630,34 +632,6 @@ fn regex_escape(s: &str) -> String {
     out
 }
 
-/// The words of `text` (letters, digits, inner apostrophes), with their byte ranges.
-fn words_of(text: &str) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
-        let inner_apostrophe = (c == '\'' || c == '’')
-            && k > 0
-            && chars[k - 1].1.is_alphanumeric()
-            && chars.get(k + 1).is_some_and(|n| n.1.is_alphanumeric());
-        if c.is_alphanumeric() || (inner_apostrophe && start.is_some()) {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            out.push((text[s..i].replace('’', "'"), Span { start: s, end: i }));
-        }
-    }
-    if let Some(s) = start {
-        out.push((
-            text[s..].replace('’', "'"),
-            Span {
-                start: s,
-                end: text.len(),
-            },
-        ));
-    }
-    out
-}
-
 /// The message's words outside the spans of dates, times, recurrence, priority and cues.
 fn vocabulary(message: &str, r: &Reading) -> Vec<String> {
     let mut spans: Vec<Span> = r.dates.iter().map(|d| d.span).collect();
@@ -746,6 +720,37 @@ fn draft(op: PlannerOperation, r: &Reading) -> Draft {
         named,
         target,
     }
+}
+
+/// The item the reading names: a descriptor's only referent, else the best match when it is
+/// clearly the one meant.
+fn target_of(r: &Reading, items: &[PlannerItem]) -> Target {
+    if let Some(d) = &r.reference {
+        return match d.ids.as_slice() {
+            [id] => item_match(id, r, items).map_or(Target::Unnamed, Target::One),
+            ids => Target::Unclear(ids.to_vec()),
+        };
+    }
+    match unique_match(r) {
+        Some(m) => Target::One(m.clone()),
+        None if !r.matches.is_empty() => {
+            Target::Unclear(r.matches.iter().map(|m| m.id.clone()).collect())
+        }
+        None => Target::Unnamed,
+    }
+}
+
+/// The match of item `id`: the reading's, else one made from the stored item.
+fn item_match(id: &str, r: &Reading, items: &[PlannerItem]) -> Option<ItemMatch> {
+    if let Some(m) = r.matches.iter().find(|m| m.id == id) {
+        return Some(m.clone());
+    }
+    items.iter().find(|it| it.id == id).map(|it| ItemMatch {
+        id: it.id.clone(),
+        kind: it.kind,
+        title: it.title.clone(),
+        score: 1.0,
+    })
 }
 
 /// The best match when it is clearly the one meant.

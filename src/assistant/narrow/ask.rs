@@ -1,11 +1,11 @@
 //! When the narrowed path asks back instead of guessing (spec 002's clarify): which item a
-//! message names ([`target_of`]), whether it only names one ([`only_names`]), whether a request
+//! message names ([`Target`]), whether it only names one ([`only_names`]), whether a request
 //! to add says what ([`vague`]), and the options offered with the question ([`options`]). Pure.
 
 use super::super::clarify::{rank_options, tokens, Ask};
 use super::super::model::{ClarifyOption, PlannerItem};
 use super::super::reading::{ItemMatch, Reading};
-use super::{unique_match, words_of};
+use super::words::words_of;
 
 /// The existing item a message names.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,37 +17,6 @@ pub(super) enum Target {
     Unclear(Vec<String>),
     /// No item is named.
     Unnamed,
-}
-
-/// The item the reading names: a descriptor's only referent, else the best match when it is
-/// clearly the one meant.
-pub(super) fn target_of(r: &Reading, items: &[PlannerItem]) -> Target {
-    if let Some(d) = &r.reference {
-        return match d.ids.as_slice() {
-            [id] => item_match(id, r, items).map_or(Target::Unnamed, Target::One),
-            ids => Target::Unclear(ids.to_vec()),
-        };
-    }
-    match unique_match(r) {
-        Some(m) => Target::One(m.clone()),
-        None if !r.matches.is_empty() => {
-            Target::Unclear(r.matches.iter().map(|m| m.id.clone()).collect())
-        }
-        None => Target::Unnamed,
-    }
-}
-
-/// The match of item `id`: the reading's, else one made from the stored item.
-fn item_match(id: &str, r: &Reading, items: &[PlannerItem]) -> Option<ItemMatch> {
-    if let Some(m) = r.matches.iter().find(|m| m.id == id) {
-        return Some(m.clone());
-    }
-    items.iter().find(|it| it.id == id).map(|it| ItemMatch {
-        id: it.id.clone(),
-        kind: it.kind,
-        title: it.title.clone(),
-        score: 1.0,
-    })
 }
 
 /// Words around a bare reference that say nothing more ("so, the insurance thing").
