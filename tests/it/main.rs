@@ -13,7 +13,6 @@ mod common;
 mod ai_suggestions;
 mod architecture;
 mod assistant_apply;
-mod assistant_asks;
 mod assistant_code_wins;
 mod assistant_pipeline;
 mod assistant_validate;

@@ -267,6 +267,22 @@ fn settled_op(message: &str) -> PlannerOperation {
     ops.into_iter().next().unwrap()
 }
 
+/// The update code settles for `message`: of item `id`, to `date` and `time`, never a rename.
+fn settled_update(
+    message: &str,
+    id: &str,
+    date: Option<&str>,
+    time: Option<&str>,
+) -> PlannerOperation {
+    let op = settled_op(message);
+    assert_eq!(op.op, OpType::Update, "{message}");
+    assert_eq!(op.id.as_deref(), Some(id), "{message}");
+    assert_eq!(op.scheduled_for.as_deref(), date, "{message}");
+    assert_eq!(op.time_of_day.as_deref(), time, "{message}");
+    assert_eq!(op.title, None, "{message}: no rename");
+    op
+}
+
 fn asked(message: &str) -> Clarification {
     let n = narrow(message, monday(), &planner());
     assert!(n.resolve(None).operations.is_empty(), "{message}");
@@ -327,13 +343,8 @@ fn a_descriptor_changes_the_item_it_names_and_never_adds_one() {
             None,
         ),
     ] {
-        let op = settled_op(message);
-        assert_eq!(op.op, OpType::Update, "{message}");
-        assert_eq!(op.id.as_deref(), Some(id), "{message}");
-        assert_eq!(op.scheduled_for.as_deref(), date, "{message}");
-        assert_eq!(op.time_of_day.as_deref(), time, "{message}");
+        let op = settled_update(message, id, date, time);
         assert_eq!(op.priority, priority, "{message}");
-        assert_eq!(op.title, None, "{message}: no rename");
     }
     // A descriptor that names no known item asks which one instead of adding "Boat thing";
     // one that names an item with no change readable asks what should change.
@@ -428,13 +439,8 @@ fn relative_changes_are_computed_from_the_stored_day_and_time() {
             None,
         ),
     ] {
-        let op = settled_op(message);
-        assert_eq!(op.op, OpType::Update, "{message}");
-        assert_eq!(op.id.as_deref(), Some(id), "{message}");
-        assert_eq!(op.scheduled_for.as_deref(), date, "{message}");
-        assert_eq!(op.time_of_day.as_deref(), time, "{message}");
+        let op = settled_update(message, id, date, time);
         assert_eq!(op.end_time.as_deref(), end, "{message}");
-        assert_eq!(op.title, None, "{message}");
     }
     // The report has no stored day in this planner: nothing to move, so it asks.
     let c = asked("push the expense report back a week");
