@@ -6,6 +6,7 @@
 //!     cargo bench --features llama --bench ai_eval            # every task
 //!     cargo bench --features llama --bench ai_eval -- --quick # the first 12 tasks (CI)
 //!     cargo bench --features llama --bench ai_eval -- --only assistant,cache,suggestions
+//!     cargo bench --features llama --bench ai_eval -- --only languages,questions  # issue 25
 //!
 //! `COACH_BENCH_THREADS=1` runs the model on one thread (steadier on a machine with other work).
 //!
@@ -34,7 +35,7 @@ mod score;
 #[path = "ai_eval/suggestions.rs"]
 mod suggestions;
 
-use score::{paired, short, wrong_actions};
+use score::{expected, judge, short, Outcome};
 
 #[path = "ai_eval/cache.rs"]
 mod cache;
@@ -50,6 +51,8 @@ mod plan_score;
 mod workout;
 
 const QUICK_TASKS: usize = 12;
+/// Tasks of each of issue 25's sets in quick mode.
+const QUICK_SET_TASKS: usize = 3;
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
@@ -86,14 +89,32 @@ fn main() {
         engine.threads(),
         if quick { " (quick)" } else { "" }
     );
-    // `--only assistant,cache,suggestions,meals,workout,plan`: those parts only.
+    // `--only assistant,languages,questions,cache,suggestions,meals,workout,plan`: those parts.
     let only: Option<String> = std::env::args().skip_while(|a| a != "--only").nth(1);
     let part = |name: &str| {
         only.as_deref()
             .is_none_or(|o| o.split(',').any(|p| p == name))
     };
     if part("assistant") {
-        assistant(&engine, quick);
+        assistant(&engine, "assistant.json", quick.then_some(QUICK_TASKS));
+    }
+    // Issue 25's sets: the English classes, German, French and Spanish, and the questions
+    // answered by code (quick: the first few of each).
+    if part("languages") {
+        for file in [
+            "assistant.classes.json",
+            "assistant.de.json",
+            "assistant.fr.json",
+            "assistant.es.json",
+        ] {
+            assistant(&engine, file, quick.then_some(QUICK_SET_TASKS));
+        }
+    }
+    if part("questions") {
+        for lang in ["en", "de", "fr", "es"] {
+            let file = format!("questions.{lang}.json");
+            assistant(&engine, &file, quick.then_some(QUICK_SET_TASKS));
+        }
     }
     if part("cache") {
         cache::run(&engine, quick);
@@ -151,6 +172,9 @@ impl Score {
             self.prompt_tokens as f64 / n,
             self.completion_tokens as f64 / n,
         );
+        if let Some(max) = self.latencies_ms.last() {
+            println!("  slowest task {max} ms");
+        }
         for f in &self.failures {
             println!("  {f}");
         }
@@ -163,29 +187,29 @@ impl EventSink for Quiet {
     fn on_event(&self, _: AssistantEvent) {}
 }
 
-/// The assistant task set (`tests/data/eval/assistant.json`).
+/// An assistant task set (`tests/data/eval/assistant*.json`, `questions.*.json`).
 struct AssistantSet {
     fixtures: BTreeMap<String, Vec<PlannerItem>>,
     tasks: Vec<Value>,
+    /// The set's `language`, sent with each message.
+    language: Option<String>,
 }
 
 impl AssistantSet {
-    fn load() -> AssistantSet {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/eval/assistant.json"
-        ))
-        .expect("tests/data/eval/assistant.json");
+    fn load(file: &str) -> AssistantSet {
+        let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the task set exists");
         let set: Value = serde_json::from_str(&text).expect("the task set is JSON");
         AssistantSet {
             fixtures: serde_json::from_value(set["fixtures"].clone())
                 .expect("fixtures are planner items"),
             tasks: set["tasks"].as_array().expect("tasks").clone(),
+            language: set["language"].as_str().map(str::to_string),
         }
     }
 
     /// The task's planner (an in-memory store with its items), clock, date and request.
-    fn setup(&self, task: &Value) -> (Store, FixedClock, Date, AssistantRequest) {
+    fn setup(&self, task: &Value) -> (Store, FixedClock, Date, AssistantRequest, Vec<PlannerItem>) {
         let items: Vec<PlannerItem> = match &task["items"] {
             Value::String(name) => self.fixtures[name].clone(),
             other => serde_json::from_value(other.clone()).expect("inline items"),
@@ -202,16 +226,17 @@ impl AssistantSet {
             mode: AssistantMode::Plan,
             selection: None,
             today: Some(today),
-            language: None,
+            language: self.language.clone(),
         };
-        (store, clock, date, request)
+        (store, clock, date, request, items)
     }
 }
 
-fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
-    let set = AssistantSet::load();
+/// Runs the first `take` tasks of one set (all when `None`) and prints its score.
+fn assistant(engine: &Arc<LlamaEngine>, file: &str, take: Option<usize>) {
+    let set = AssistantSet::load(file);
     let tasks = &set.tasks;
-    let take = if quick { QUICK_TASKS } else { tasks.len() };
+    let take = take.unwrap_or(tasks.len());
     let settings = AssistantSettings {
         heartbeat_ms: 0,
         ..AssistantSettings::default()
@@ -219,7 +244,7 @@ fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
     let mut score = Score::default();
     for task in tasks.iter().take(take) {
         let id = task["id"].as_str().unwrap_or("?");
-        let (store, clock, date, request) = set.setup(task);
+        let (store, clock, date, request, stored) = set.setup(task);
         let metered = Metered::new(&**engine, "eval");
         let started = Instant::now();
         let out = run_message(
@@ -238,8 +263,8 @@ fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
         score.prompt_tokens += u64::from(usage.prompt_tokens);
         score.completion_tokens += u64::from(usage.completion_tokens);
         score.tasks += 1;
-        let ops = match out {
-            Ok(r) => r.operations,
+        let result = match out {
+            Ok(r) => r,
             // An error is a failed task, also where nothing was to change: the app got an error,
             // not "nothing to do".
             Err(e) => {
@@ -247,6 +272,7 @@ fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
                 continue;
             }
         };
+        let ops = result.operations;
         let check = apply::dry_run(
             &store,
             coachcore::assistant::shape::shape_typed(ops.clone()),
@@ -254,20 +280,31 @@ fn assistant(engine: &Arc<LlamaEngine>, quick: bool) {
         )
         .expect("dry run");
         score.invalid += check.checks.iter().filter(|c| !c.valid).count();
-        let expected: Vec<Value> = match &task["expected"] {
-            Value::String(s) if s == "no_change" => Vec::new(),
-            e => e["ops"].as_array().cloned().unwrap_or_default(),
+        let outcome = Outcome {
+            ops: &ops,
+            clarify: result
+                .clarification
+                .as_ref()
+                .map(|c| c.options.iter().map(|o| o.id.clone()).collect()),
+            answer: result
+                .answer
+                .as_ref()
+                .map(|a| a.items.iter().map(|i| i.id.clone()).collect()),
+            stored: &stored,
         };
-        let wrong = wrong_actions(&ops, &expected);
+        let (ok, wrong) = judge(&expected(&task["expected"]), &outcome);
         score.wrong += wrong;
-        if paired(&ops, &expected) {
+        if ok && wrong == 0 {
             score.success += 1;
         } else {
             let got: Vec<String> = ops.iter().map(short).collect();
-            score
-                .failures
-                .push(format!("{id}: got [{}] wrong={wrong}", got.join("; ")));
+            score.failures.push(format!(
+                "{id}: got [{}] clarify={:?} answer={:?} wrong={wrong}",
+                got.join("; "),
+                outcome.clarify,
+                outcome.answer
+            ));
         }
     }
-    score.print("assistant");
+    score.print(&format!("assistant {file}"));
 }

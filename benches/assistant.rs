@@ -8,6 +8,12 @@
 //! Run: `cargo bench --bench assistant` (`-- --quick` for fewer probes). Prints the median and the
 //! best of each, and whether the goal is met.
 //!
+//! With feature `llama` (`cargo bench --features llama --bench assistant`) it also times the
+//! streamed chat answer on the real model (issue 26 goal): from `assistant().send` of a chat
+//! message to its first `textDelta` event, on warm calls (the model loaded and an answer already
+//! given): under 400 ms. Model: env `COACH_MODEL`, else `models/SmolLM2-135M-Instruct.Q4_1.gguf`;
+//! threads: env `COACH_BENCH_THREADS`, else 2.
+//!
 //! The 10,000 items: two years of dated todos and events around "today" (most past ones
 //! completed), 1,200 backlog todos, 150 goals, and 120 repeating habits and todos (daily, weekly
 //! on weekdays, monthly) with a year of completed occurrences each.
@@ -464,4 +470,138 @@ fn main() {
     bench_validate(probes);
     bench_apply(probes);
     bench_week(probes);
+    #[cfg(feature = "llama")]
+    first_delta::bench(if quick { 5 } else { 20 });
+}
+
+/// Time to the first streamed piece of a chat answer on the real model.
+#[cfg(feature = "llama")]
+mod first_delta {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use coachcore::assistant::{AssistantEvent, AssistantMode, AssistantRequest};
+    use coachcore::ffi::{AssistantListener, Coach, ListenerError, ModelOptions, OpenOptions};
+
+    /// Small talk and questions a chat answer is asked for, taken in turn (no two calls alike).
+    const MESSAGES: [&str; 6] = [
+        "thanks, that helps!",
+        "good morning!",
+        "how should I warm up before a run?",
+        "any tips for sleeping better?",
+        "what is a good stretch after squats?",
+        "I feel tired today, should I rest?",
+    ];
+
+    /// When the first delta came (after the call started), how many came, and when `done` did.
+    struct Clock {
+        started: Instant,
+        first: Mutex<Option<Duration>>,
+        deltas: Mutex<usize>,
+    }
+
+    impl AssistantListener for Clock {
+        fn on_event(&self, event: AssistantEvent) -> Result<(), ListenerError> {
+            if let AssistantEvent::TextDelta { .. } = event {
+                let mut first = self.first.lock().unwrap();
+                first.get_or_insert_with(|| self.started.elapsed());
+                *self.deltas.lock().unwrap() += 1;
+            }
+            Ok(())
+        }
+    }
+
+    /// One chat message: time to its first delta, its deltas, and its total time.
+    fn one(coach: &Coach, message: &str) -> Option<(f64, usize, f64)> {
+        let clock = Arc::new(Clock {
+            started: Instant::now(),
+            first: Mutex::new(None),
+            deltas: Mutex::new(0),
+        });
+        let request = AssistantRequest {
+            message: message.into(),
+            mode: AssistantMode::Chat,
+            selection: None,
+            today: Some("2026-11-18".into()),
+            language: None,
+        };
+        let task = coach.assistant().send(request, Some(clock.clone()));
+        let out = task.wait();
+        let total = clock.started.elapsed().as_secs_f64() * 1e3;
+        if let Err(e) = out {
+            println!("  chat call failed: {e}");
+            return None;
+        }
+        let first = (*clock.first.lock().unwrap())?.as_secs_f64() * 1e3;
+        let n = *clock.deltas.lock().unwrap();
+        Some((first, n, total))
+    }
+
+    pub fn bench(rounds: usize) {
+        let path = std::env::var("COACH_MODEL").unwrap_or_else(|_| {
+            format!(
+                "{}/models/SmolLM2-135M-Instruct.Q4_1.gguf",
+                env!("CARGO_MANIFEST_DIR")
+            )
+        });
+        if !std::path::Path::new(&path).exists() {
+            println!("first delta: no model at {path} (models/fetch.sh or COACH_MODEL); skipped");
+            return;
+        }
+        let threads = std::env::var("COACH_BENCH_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(2);
+        let coach = Coach::open_in_memory_with_options(OpenOptions {
+            builtin_recipes: false,
+        })
+        .expect("open");
+        let info = coach
+            .model()
+            .load(
+                path.clone(),
+                ModelOptions {
+                    context_tokens: 2048,
+                    threads: Some(threads),
+                },
+                None,
+            )
+            .expect("load the model");
+        // Cold: the first answer reads the whole chat prompt.
+        let cold = one(&coach, "hello!");
+        let mut firsts = Vec::new();
+        let mut totals = Vec::new();
+        let mut deltas = 0;
+        for i in 0..rounds {
+            if let Some((first, n, total)) = one(&coach, MESSAGES[i % MESSAGES.len()]) {
+                firsts.push(first);
+                totals.push(total);
+                deltas += n;
+            }
+        }
+        if firsts.is_empty() {
+            println!("first delta: no chat answer streamed");
+            return;
+        }
+        println!(
+            "first delta on {} ({threads} threads), cold call: {}",
+            info.name,
+            cold.map_or("failed".into(), |(f, _, _)| format!("{f:.1} ms"))
+        );
+        let n = firsts.len();
+        firsts.sort_by(f64::total_cmp);
+        let p90 = firsts[(n * 9 / 10).min(n - 1)];
+        super::report(
+            &format!("first textDelta, warm chat call ({n} calls)"),
+            "ms",
+            super::stats(firsts.clone()),
+            400.0,
+        );
+        println!(
+            "  p90 {p90:.1} ms, worst {:.1} ms; {:.1} deltas a call; whole answer median {:.0} ms",
+            firsts[n - 1],
+            deltas as f64 / n as f64,
+            super::stats(totals).0
+        );
+    }
 }

@@ -12,12 +12,26 @@
 #                                              UNIFFI_META_*COACHCORE* (UniFFI's read-only API
 #                                              description). Nothing of llama.cpp, ggml, SQLite or the
 #                                              Rust standard library.
-#   check-artifact.sh release LIB.so           both checks, then a stripped copy next to LIB
-#                                              (LIB.stripped), the size before and after stripping
-#                                              and the number of exported symbols.
+#   check-artifact.sh static LIB.a             fail if the static library defines a global symbol
+#                                              outside the same API (after
+#                                              bindings/localize-symbols.sh on ELF, or the
+#                                              prelink of ios-demo/build-xcframework.sh on Mach-O):
+#                                              an app linking it beside SQLCipher, another Rust
+#                                              library or its own llama.cpp meets no duplicate.
+#   check-artifact.sh aligned LIB.so...        fail unless every LOAD segment of each shared
+#                                              library is aligned to 16 KB or more (Android 15+
+#                                              devices with 16 KB pages; Google Play).
+#   check-artifact.sh api-symbols LIB          print the API symbols LIB defines globally, one a
+#                                              line without Mach-O's underscore (the roots of the
+#                                              static libraries' prelink).
+#   check-artifact.sh release LIB.so           the engine and exports checks, then a stripped copy
+#                                              next to LIB (LIB.stripped), the size before and
+#                                              after stripping and the number of exported symbols.
 #
+# The API's symbols: bindings/api-symbols.txt (globs).
 # Env: NM (default `nm`; the NDK's llvm-nm for Android libraries, Xcode's nm for Apple ones),
-# STRIP (default `strip`). Symbols may carry Mach-O's leading underscore.
+# STRIP (default `strip`), READELF (default `readelf`; the NDK's llvm-readelf). Symbols may carry
+# Mach-O's leading underscore.
 #
 # What keeps the exports this small is rustc itself: it links every cdylib with a version script of
 # its own, `{ global: <the #[no_mangle] items of the crate graph>; local: *; }`, which hides the
@@ -29,8 +43,12 @@ set -euo pipefail
 
 NM=${NM:-nm}
 STRIP=${STRIP:-strip}
-# The symbols an app may see: UniFFI's scaffolding, the C API. Anything else is a leak.
-ALLOWED='^(uniffi_coachcore_|ffi_coachcore_|coach_|UNIFFI_META_COACHCORE_|UNIFFI_META_NAMESPACE_COACHCORE$)'
+READELF=${READELF:-readelf}
+# The symbols an app may see (UniFFI's scaffolding and API description, the C API), as one
+# anchored regular expression made from the globs of api-symbols.txt. Anything else is a leak.
+API_SYMBOLS=$(dirname "${BASH_SOURCE[0]}")/api-symbols.txt
+ALLOWED=$(grep -Ev '^[[:space:]]*(#|$)' "$API_SYMBOLS" | sed -E 's/[.[\^$+?(){}|]/\\&/g; s/\*/.*/g' | paste -sd '|' -)
+ALLOWED="^($ALLOWED)\$"
 # The engine must be linked in: the decoder and ggml's CPU backend.
 ENGINE_SYMBOLS=(llama_decode llama_model_load_from_file ggml_backend_cpu_reg)
 
@@ -78,6 +96,48 @@ exports() {
     "$(grep -c '^UNIFFI_META_' <<<"$all") UNIFFI_META_* (API description data)"
 }
 
+static_lib() {
+  local lib=$1
+  [[ -f $lib ]] || die "$lib not found"
+  local all bad n
+  # Global definitions (T, D, R, B, W, V, u...), not the undefined references to libc and libc++.
+  all=$(defined_symbols "$lib" -g)
+  n=$(grep -c . <<<"$all" || true)
+  # A vacuous pass is a failure: an nm that cannot read the library's objects lists nothing of
+  # the API either.
+  if ! grep -q '^coach_' <<<"$all" || ! grep -q '^uniffi_coachcore_' <<<"$all"; then
+    die "$NM lists no coach_* or uniffi_coachcore_* definition in $lib (an nm that cannot read it? set NM)"
+  fi
+  bad=$(grep -Ev "$ALLOWED" <<<"$all" || true)
+  if [[ -n $bad ]]; then
+    echo "check-artifact: $lib defines $(grep -c . <<<"$bad") global symbols outside the API (first 30):" >&2
+    head -n 30 <<<"$bad" >&2
+    die "hide them: bindings/localize-symbols.sh (ELF) or the prelink of ios-demo/build-xcframework.sh (Mach-O)"
+  fi
+  echo "static: $n global symbols, all the library's own: $(grep -c '^uniffi_coachcore_' <<<"$all") uniffi_coachcore_*," \
+    "$(grep -c '^ffi_coachcore_' <<<"$all") ffi_coachcore_*, $(grep -c '^coach_' <<<"$all") coach_* (C API)," \
+    "$(grep -c '^UNIFFI_META_' <<<"$all") UNIFFI_META_*"
+}
+
+api_symbols() {
+  [[ -f $1 ]] || die "$1 not found"
+  defined_symbols "$1" -g | grep -E "$ALLOWED" || die "$NM finds no API symbol in $1"
+}
+
+aligned() {
+  local lib aligns a
+  for lib in "$@"; do
+    [[ -f $lib ]] || die "$lib not found"
+    # "LOAD offset vaddr paddr filesz memsz flags align": the alignment is the last field.
+    aligns=$("$READELF" -lW "$lib" | awk '$1 == "LOAD" { print $NF }')
+    [[ -n $aligns ]] || die "$READELF shows no LOAD segment in $lib (not a shared library?)"
+    for a in $aligns; do
+      (( a >= 16384 )) || die "$lib has a LOAD segment aligned to $((a)) bytes (< 16 KB): it crashes on 16 KB-page devices (link with -z max-page-size=16384, NDK r28+)"
+    done
+    echo "aligned: $lib: $(wc -l <<<"$aligns" | tr -d ' ') LOAD segments, each 16 KB aligned or more"
+  done
+}
+
 # Sizes in MB (10^6 bytes, the goal's unit) and MiB.
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB (%.2f MiB)", b / 1000000, b / 1048576 }'; }
 
@@ -92,11 +152,14 @@ release() {
   echo "size: $(basename "$lib") $(mb "$before") unstripped, $(mb "$after") stripped ($after bytes; goal: at most 10 MB, 10,000,000 bytes$( ((after <= 10000000)) && echo ", met" || echo ", NOT met"))"
 }
 
-[[ $# -ge 2 ]] || { sed -n '2,18p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,34p' "$0"; exit 2; }
 cmd=$1; shift
 case $cmd in
   engine) engine "$@" ;;
   exports) [[ $# -eq 1 ]] || die "exports takes one library"; exports "$1" ;;
+  static) [[ $# -eq 1 ]] || die "static takes one library"; static_lib "$1" ;;
+  aligned) aligned "$@" ;;
+  api-symbols) [[ $# -eq 1 ]] || die "api-symbols takes one library"; api_symbols "$1" ;;
   release) [[ $# -eq 1 ]] || die "release takes one library"; release "$1" ;;
-  *) die "unknown command '$cmd' (engine | exports | release)" ;;
+  *) die "unknown command '$cmd' (engine | exports | static | aligned | api-symbols | release)" ;;
 esac

@@ -9,6 +9,9 @@
 #                                          CC="ccache cc") reuses objects across profiles and runs
 #   scripts/install-tools.sh java|jna|npm  a JDK, JNA and npm for the Kotlin binding tests
 #                                          (bindings/tools.sh)
+#   scripts/install-tools.sh release       what scripts/release.sh uses on Linux: llvm-objcopy
+#                                          (the static library's symbols), zip, a JDK and Maven's
+#                                          model library (the POM read as Maven reads it)
 #   scripts/install-tools.sh engine encryption cache    several at once
 #
 # Prints one line per package group it installs, nothing when everything is present. Exits 0 when
@@ -59,8 +62,15 @@ missing() {
     npm)
       command -v npm >/dev/null 2>&1 || echo npm
       ;;
+    release)
+      command -v llvm-objcopy >/dev/null 2>&1 || echo llvm
+      command -v zip >/dev/null 2>&1 || echo zip
+      command -v unzip >/dev/null 2>&1 || echo unzip
+      command -v java >/dev/null 2>&1 || echo default-jdk-headless
+      [[ -f /usr/share/java/maven3-model.jar ]] || echo libmaven3-core-java
+      ;;
     *)
-      say "unknown group '$1' (engine|encryption|cache|java|jna|npm)"
+      say "unknown group '$1' (engine|encryption|cache|java|jna|npm|release)"
       exit 2
       ;;
   esac
@@ -82,7 +92,7 @@ apt_install() { # packages...
       apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
 }
 
-[[ $# -gt 0 ]] || { say "name at least one group: engine, encryption, cache, java, jna, npm"; exit 2; }
+[[ $# -gt 0 ]] || { say "name at least one group: engine, encryption, cache, java, jna, npm, release"; exit 2; }
 need=()
 for group in "$@"; do
   pkgs=$(missing "$group")

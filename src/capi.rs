@@ -309,12 +309,16 @@ struct MessageResponse {
     result: crate::assistant::AssistantResult,
 }
 
-/// Collects events.
+/// Collects events, but text deltas: the C API answers once, with the finished `summary`
+/// (streaming is a feature of the UniFFI bindings).
 #[derive(Default)]
 struct Collect(std::sync::Mutex<Vec<crate::assistant::AssistantEvent>>);
 
 impl crate::assistant::service::EventSink for Collect {
     fn on_event(&self, event: crate::assistant::AssistantEvent) {
+        if matches!(event, crate::assistant::AssistantEvent::TextDelta { .. }) {
+            return;
+        }
         self.0.lock().unwrap_or_else(|p| p.into_inner()).push(event);
     }
 }
@@ -555,14 +559,42 @@ type RawJson = Box<serde_json::value::RawValue>;
 /// How much of an unknown method name the error repeats.
 const MAX_METHOD_ECHO: usize = 64;
 
+/// `v` as embedded JSON.
+fn out<T: Serialize>(v: T) -> Result<RawJson, ApiError> {
+    serde_json::value::to_raw_value(&v).map_err(|_| {
+        ApiError::Coach(CoachError::from(Error::Internal(
+            "encoding the result failed".into(),
+        )))
+    })
+}
+
+/// The request of `model.availability`: the path and the fields of `ModelCheckOptions`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AvailabilityRequest {
+    path: String,
+    #[serde(default = "default_context_tokens")]
+    context_tokens: u32,
+    #[serde(default)]
+    available_bytes: Option<u64>,
+}
+
+/// The methods that need no open database, answered whatever the handle (NULL too); `None` for
+/// the others.
+fn call_without_handle(method: &str, request: &str) -> Option<Result<RawJson, ApiError>> {
+    let answer = |request: &str| -> Result<RawJson, ApiError> {
+        check_json(request, &Caps::REQUEST)?;
+        let r: AvailabilityRequest = parse_request(request)?;
+        let options = crate::llm::availability::ModelCheckOptions {
+            context_tokens: r.context_tokens,
+            available_bytes: r.available_bytes,
+        };
+        out(crate::ffi::model_availability(r.path, Some(options)))
+    };
+    (method == "model.availability").then(|| answer(request))
+}
+
 fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, ApiError> {
-    fn out<T: Serialize>(v: T) -> Result<RawJson, ApiError> {
-        serde_json::value::to_raw_value(&v).map_err(|_| {
-            ApiError::Coach(CoachError::from(Error::Internal(
-                "encoding the result failed".into(),
-            )))
-        })
-    }
     let caps = match method {
         "planner.dryRun" | "planner.apply" => Caps {
             // Room for `today` and the key around the operations.
@@ -762,10 +794,11 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// | `planner.dryRun` | `{"operations": [PlannerOperation], "today": D}` | `Validation` |
 /// | `planner.apply` | `{"operations": [PlannerOperation], "idempotencyKey": K, "today": D}` | `ApplyResult` |
 /// | `model.load` | `{"path": P, "contextTokens": N, "threads": N}` (`contextTokens` default 2048, `threads` default the cores) | `LoadedModelInfo`; errors `insufficient_memory` (the memory pre-flight: nothing loaded), `model_unusable` |
+/// | `model.availability` | `{"path": P, "contextTokens": N, "availableBytes": N}` (`contextTokens` default 2048; `availableBytes` default the device's reading); needs no open database: `handle` may be NULL | `ModelAvailability` (`{"status": "available"\|"fileMissing"\|"unreadable"\|"notGguf"\|"unsupportedArchitecture"\|"insufficientMemory"\|"engineMissing", "detail", "fileBytes", "ggufVersion", "architecture", "tensorCount", "metadataCount", "parameterCount", "quantization", "contextTokens", "neededBytes", "availableBytes"}`): whether `model.load` can use the file, decided without loading it; never an error for a bad file |
 /// | `model.unload` | `{}` | whether a model was loaded |
 /// | `model.info` | `{}` | `LoadedModelInfo` or `null` |
 /// | `model.prewarm` | `{"feature": "assistant"\|"suggestions"\|"meals"\|"workout"}` | prompt tokens read into the model's cache (0 without a model) |
-/// | `assistant.send` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` |
+/// | `assistant.send` | `{"message": T, "mode": "plan"\|"chat"\|"auto", "selection": S, "today": D}` | `{"events": [AssistantEvent], "result": AssistantResult}` (no `textDelta`: a chat answer comes whole, in `summary`) |
 /// | `planner.item` | `{"kind": "todo"\|"event"\|"habit"\|"goal", "id": I}` | `PlannerItem` or `null` |
 /// | `planner.week` | `{"date": D}` | `WeekSnapshot` (Monday to Sunday around `D`) |
 /// | `planner.backlog` | `{"limit": N}` | `[PlannerItem]` |
@@ -832,9 +865,12 @@ fn call_method(coach: &Coach, method: &str, request: &str) -> Result<RawJson, Ap
 /// `meals.plan`, `workouts.generate` and `workouts.todayPlan` run synchronously: they block while the
 /// model works.
 ///
+/// `model.availability` needs no database: it may be called with a NULL `handle`, before any
+/// `coach_open`.
+///
 /// # Safety
-/// `handle` is a live handle; `method` and `request_json` are NUL-terminated strings. Free the
-/// result with `coach_string_free`.
+/// `handle` is a live handle (or NULL, for `model.availability`); `method` and `request_json` are
+/// NUL-terminated strings. Free the result with `coach_string_free`.
 #[no_mangle]
 pub unsafe extern "C" fn coach_call(
     handle: *const CoachHandle,
@@ -842,6 +878,15 @@ pub unsafe extern "C" fn coach_call(
     request_json: *const c_char,
 ) -> *mut c_char {
     respond(|| -> Result<_, ApiError> {
+        if !method.is_null() && !request_json.is_null() {
+            let (m, r) = (
+                text_arg(method, "method")?,
+                text_arg(request_json, "request_json")?,
+            );
+            if let Some(result) = call_without_handle(m, r) {
+                return result;
+            }
+        }
         let coach = handle_arg(handle)?;
         let method = text_arg(method, "method")?;
         call_method(coach, method, text_arg(request_json, "request_json")?)
@@ -1367,6 +1412,41 @@ mod tests {
     }
 
     #[test]
+    fn a_chat_answer_is_not_streamed_through_the_c_api() {
+        let h = Handle::new();
+        // SAFETY: a live handle from coach_open.
+        let coach = unsafe { &(*h.0).coach };
+        coach
+            .model()
+            .set(Some(crate::llm::scripted::ScriptedModel::texts([
+                "Drink **water** and rest.",
+            ])))
+            .unwrap();
+        let out = call(
+            &h,
+            "assistant.send",
+            r#"{"message":"any tips?","mode":"chat","today":"2026-11-20"}"#,
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let events: Vec<&serde_json::Value> = v["ok"]["events"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{out}"))
+            .iter()
+            .filter(|e| e["event"] != "heartbeat")
+            .collect();
+        // The events as before streaming existed: the finished answer, then done.
+        assert_eq!(
+            events,
+            [
+                &serde_json::json!({"event": "summary", "text": "Drink water and rest."}),
+                &serde_json::json!({"event": "done"})
+            ],
+            "{out}"
+        );
+        assert_eq!(v["ok"]["result"]["summary"], "Drink water and rest.");
+    }
+
+    #[test]
     fn model_methods_report_typed_errors() {
         let h = Handle::new();
         assert_eq!(call(&h, "model.info", "{}"), r#"{"ok":null}"#);
@@ -1402,6 +1482,63 @@ mod tests {
             .unwrap();
         let info: serde_json::Value = serde_json::from_str(&call(&h, "model.info", "{}")).unwrap();
         assert_eq!(info["ok"]["embedded"], false, "{info}");
+    }
+
+    /// `coach_call` with a NULL handle.
+    fn call_unopened(method: &str, request: &str) -> String {
+        let (m, req) = (
+            CString::new(method).unwrap(),
+            CString::new(request).unwrap(),
+        );
+        // SAFETY: a NULL handle is allowed; NUL-terminated strings.
+        text(unsafe { coach_call(std::ptr::null(), m.as_ptr(), req.as_ptr()) })
+    }
+
+    #[test]
+    fn model_availability_needs_no_handle_and_reports_a_status() {
+        let huge = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/models/huge-kv-header.bin"
+        );
+        let status = |out: &str| -> String {
+            let v: serde_json::Value = serde_json::from_str(out).unwrap();
+            v["ok"]["status"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{out}"))
+                .to_string()
+        };
+        let out = call_unopened("model.availability", r#"{"path":"/no/such/model.gguf"}"#);
+        assert_eq!(status(&out), "fileMissing");
+        assert!(out.contains(r#""contextTokens":2048"#), "{out}");
+        // The fixture's KV cache is terabytes: refused by the load's own memory estimate.
+        let out = call_unopened(
+            "model.availability",
+            &format!(r#"{{"path":"{huge}","contextTokens":4096}}"#),
+        );
+        assert_eq!(status(&out), "insufficientMemory");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["ok"]["architecture"], "llama");
+        assert_eq!(v["ok"]["contextTokens"], 4096);
+        // With a handle too, and the available figure given.
+        let h = Handle::new();
+        let out = call(
+            &h,
+            "model.availability",
+            &format!(r#"{{"path":"{huge}","availableBytes":{}}}"#, u64::MAX),
+        );
+        let expected = if cfg!(feature = "llama") {
+            "available"
+        } else {
+            "engineMissing"
+        };
+        assert_eq!(status(&out), expected, "{out}");
+        // A bad request is a request error; other methods still need the handle.
+        let out = call_unopened("model.availability", r#"{"path":"x","SECRET":1}"#);
+        invalid_at(&out, None);
+        let out = call_unopened("model.availability", r#"{"path":"x","contextTokens":-1}"#);
+        invalid_at(&out, Some("contextTokens"));
+        let out = call_unopened("model.info", "{}");
+        assert!(out.contains("handle is NULL"), "{out}");
     }
 
     #[test]

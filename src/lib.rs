@@ -41,8 +41,9 @@ pub mod capi;
 
 pub use db::{DataSummary, IntegrityReport, TableCount};
 pub use ffi::{
-    evaluate_exercise, library_version, select_plan_schema, validate_workout_yaml, Assistant,
-    Coach, Meals, Models, OpenOptions, Planner, Suggestions, UserData, Workouts,
+    evaluate_exercise, library_version, model_availability, select_plan_schema,
+    validate_workout_yaml, Assistant, Coach, Meals, Models, OpenOptions, Planner, Suggestions,
+    UserData, Workouts,
 };
 pub use kernel::error::{CoachError, OutputErrorCode};
 pub use plan::{

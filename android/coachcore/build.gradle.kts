@@ -5,7 +5,10 @@
 //   proguard.txt                             the R8 rules an app needs (consumer-rules.pro)
 // and declares its JNA and annotation dependencies in its POM when published
 // (`:coachcore:publishToMavenLocal`). ../android-demo/build-aar.sh fills src/main/jniLibs and
-// src/main/kotlin-generated (build outputs, not checked in).
+// src/main/kotlin-generated (build outputs, not checked in), then builds the AAR and checks every
+// native library an app gets with it. A release's AAR and POM for a Maven repository:
+// scripts/release.sh (docs/releasing.md), which reads the group, the artifact and the dependencies
+// below.
 import org.jetbrains.kotlin.gradle.dsl.JvmTarget
 
 plugins {
@@ -14,8 +17,20 @@ plugins {
     `maven-publish`
 }
 
+/** A field of the [package] table of ../../Cargo.toml, where the library's version is set. */
+fun cargoPackageField(name: String): String =
+    rootProject.file("../Cargo.toml").readText()
+        .substringAfter("[package]").substringBefore("\n[")
+        .let { Regex("""(?m)^$name\s*=\s*"([^"]*)"""").find(it) }
+        ?.groupValues?.get(1) ?: error("no $name in the [package] table of Cargo.toml")
+
 group = "com.coachcore"
-version = "0.1.0"
+version = cargoPackageField("version")
+
+// JNA 5.17 and later ship libjnidispatch.so 16 KB aligned (earlier ones crash on Android 15+
+// devices with 16 KB pages); 5.18.1 also has the fix of 5.16's Structure deadlock. build-aar.sh
+// checks its libraries' alignment.
+val jnaVersion = "5.18.1"
 
 android {
     namespace = "com.coachcore"
@@ -52,7 +67,7 @@ kotlin {
 dependencies {
     // The generated bindings call the Rust library through JNA. The @aar artifact carries JNA's
     // native libjnidispatch.so for Android; the plain jar would not load on a device.
-    api("net.java.dev.jna:jna:5.13.0@aar")
+    api("net.java.dev.jna:jna:$jnaVersion@aar")
     implementation("androidx.annotation:annotation:1.9.1") // @RequiresApi in the generated bindings
     // UniFFI's generated `suspend` functions run on kotlinx.coroutines (and app code awaits them).
     api("org.jetbrains.kotlinx:kotlinx-coroutines-core:1.9.0")
@@ -63,6 +78,33 @@ publishing {
         register<MavenPublication>("release") {
             artifactId = "coachcore"
             afterEvaluate { from(components["release"]) }
+            pom {
+                name.set("coachcore")
+                description.set(cargoPackageField("description"))
+                // Cargo.toml's `license = "MIT OR Apache-2.0"`: either, at the user's choice.
+                licenses {
+                    license {
+                        name.set("MIT")
+                        url.set("https://opensource.org/licenses/MIT")
+                    }
+                    license {
+                        name.set("Apache-2.0")
+                        url.set("https://www.apache.org/licenses/LICENSE-2.0")
+                    }
+                }
+            }
         }
     }
+}
+
+// JNA's native libraries (libjnidispatch.so for each ABI), which an app gets with this AAR, unpacked
+// for build-aar.sh's alignment check beside the library's own.
+val jnaNative: Configuration by configurations.creating {
+    isCanBeConsumed = false
+    isTransitive = false
+}
+dependencies { jnaNative("net.java.dev.jna:jna:$jnaVersion@aar") }
+tasks.register<Sync>("dependencyNativeLibs") {
+    from(provider { jnaNative.map { zipTree(it) } }) { include("jni/**/*.so") }
+    into(layout.buildDirectory.dir("dependency-native-libs"))
 }

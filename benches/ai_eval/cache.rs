@@ -89,7 +89,7 @@ fn median(mut v: Vec<u64>) -> u64 {
 }
 
 pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
-    let set = AssistantSet::load();
+    let set = AssistantSet::load("assistant.json");
     let settings = AssistantSettings {
         heartbeat_ms: 0,
         ..AssistantSettings::default()
@@ -109,7 +109,7 @@ pub fn run(engine: &Arc<LlamaEngine>, quick: bool) {
             break;
         }
         let first_call = |cache: bool| -> Option<Call> {
-            let (store, clock, _, request) = set.setup(task);
+            let (store, clock, _, request, _) = set.setup(task);
             engine.set_prompt_cache(cache);
             if cache {
                 engine.prewarm(&system).expect("prewarm");

@@ -1,7 +1,7 @@
 //! Scoring of the assistant task set (`tests/data/eval/README.md`, "Scoring"): shared by the
 //! `ai_eval` bench and the integration test that scores the reading-only pipeline.
 
-use coachcore::assistant::model::PlannerOperation;
+use coachcore::assistant::model::{PlannerAnswer, PlannerItem, PlannerOperation};
 use serde_json::Value;
 
 /// One line per operation, for failure reports.
@@ -108,7 +108,71 @@ fn recurrence_matches(got: &Value, want: &Value) -> bool {
     interval(got) == interval(want) && days(got) == days(want) && got["until"] == want["until"]
 }
 
-/// Proposed operations that do something not asked (see the README's scoring).
+/// The keys of an operation that are not changes it makes.
+const NOT_CHANGES: [&str; 3] = ["op", "kind", "id"];
+
+/// `ops` with the fields of an update that equal the stored item's dropped: validation fills an
+/// update's `recurrence` from the stored item (spec 002), which changes nothing.
+pub fn changes_only(ops: &[PlannerOperation], stored: &[PlannerItem]) -> Vec<PlannerOperation> {
+    let clean = |v: &Value| -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(_, x)| !x.is_null())
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    };
+    ops.iter()
+        .map(|op| {
+            let mut v = serde_json::to_value(op).unwrap_or_default();
+            let item = stored.iter().find(|i| Some(&i.id) == op.id.as_ref());
+            if let (Some(item), Some(m)) = (item, v.as_object_mut()) {
+                if matches!(m["op"].as_str(), Some("update" | "goal_update")) {
+                    let item = serde_json::to_value(item).unwrap_or_default();
+                    m.retain(|k, x| {
+                        NOT_CHANGES.contains(&k.as_str()) || clean(x) != clean(&item[k.as_str()])
+                    });
+                }
+            }
+            serde_json::from_value(v).unwrap_or_else(|_| op.clone())
+        })
+        .collect()
+}
+
+/// Whether an operation on an existing item (`update`, `goal_update`) changes a field the
+/// message does not mention: one the expected operation on that item does not give (an event's
+/// `endTime` counts as given with its date or time, which shift it).
+fn sets_unmentioned(op: &Value, expected: &[Value]) -> bool {
+    let name = op["op"].as_str().unwrap_or("");
+    if !matches!(name, "update" | "goal_update") {
+        return false;
+    }
+    let Some(want) = expected
+        .iter()
+        .find(|e| e["id"] == op["id"] && e["op"].as_str() == Some(name))
+    else {
+        return false;
+    };
+    let given = |k: &str| {
+        want.get(k).is_some()
+            || (k == "title"
+                && (want.get("titleContains").is_some() || want.get("titleExcludes").is_some()))
+    };
+    op.as_object().is_some_and(|m| {
+        m.iter().any(|(k, v)| {
+            !v.is_null()
+                && !NOT_CHANGES.contains(&k.as_str())
+                && !given(k)
+                && !(k == "endTime" && (given("timeOfDay") || given("scheduledFor")))
+        })
+    })
+}
+
+/// Proposed operations that do something not asked (see the README's scoring, widened by
+/// issue 25: an update that sets a field the message does not mention counts too).
 pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
     let named: Vec<&str> = expected.iter().filter_map(|e| e["id"].as_str()).collect();
     let destructive = ["delete", "goal_delete", "complete", "complete_occurrence"];
@@ -126,7 +190,10 @@ pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
                 let asked = expected
                     .iter()
                     .any(|e| e["id"].as_str() == Some(id) && e["op"].as_str() == Some(name));
-                if !named.contains(&id) || (destructive.contains(&name) && !asked) {
+                if !named.contains(&id)
+                    || (destructive.contains(&name) && !asked)
+                    || sets_unmentioned(&v, expected)
+                {
                     wrong += 1;
                 }
             }
@@ -140,4 +207,96 @@ pub fn wrong_actions(ops: &[PlannerOperation], expected: &[Value]) -> usize {
         }
     }
     wrong
+}
+
+/// What a task expects (`tests/data/eval/README.md`): operations (none for `no_change`), a
+/// clarifying question (with its first options, maybe none given), or an answer naming items.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    /// These operations, paired one to one.
+    Ops(Vec<Value>),
+    /// A question and no operation; the question's first options are these ids, in order.
+    Clarify(Vec<String>),
+    /// An answer whose items are exactly these ids (as a set) and no operation.
+    Answer(Vec<String>),
+}
+
+/// Reads a task's `expected`.
+pub fn expected(e: &Value) -> Expected {
+    let ids = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match e {
+        Value::String(s) if s == "no_change" => Expected::Ops(Vec::new()),
+        Value::String(s) if s == "clarify" => Expected::Clarify(Vec::new()),
+        e if e.get("clarify").is_some() => Expected::Clarify(ids(&e["clarify"]["options"])),
+        e if e.get("answer").is_some() => Expected::Answer(ids(&e["answer"]["items"])),
+        e => Expected::Ops(e["ops"].as_array().cloned().unwrap_or_default()),
+    }
+}
+
+/// What a run gave, as the scoring reads it.
+#[derive(Debug, Default)]
+pub struct Outcome<'a> {
+    /// The valid operations proposed.
+    pub ops: &'a [PlannerOperation],
+    /// The clarifying question's option ids, when the result asks.
+    pub clarify: Option<Vec<String>>,
+    /// The answer's item ids, when the result answers.
+    pub answer: Option<Vec<String>>,
+    /// The planner's items before the message (a field an update sets to its stored value is
+    /// no change).
+    pub stored: &'a [PlannerItem],
+}
+
+/// Whether the outcome succeeds on the task, and its wrong actions.
+pub fn judge(want: &Expected, got: &Outcome) -> (bool, usize) {
+    match want {
+        Expected::Ops(expected) => {
+            let ok = paired(got.ops, expected)
+                && (!expected.is_empty() || (got.clarify.is_none() && got.answer.is_none()));
+            (
+                ok,
+                wrong_actions(&changes_only(got.ops, got.stored), expected),
+            )
+        }
+        Expected::Clarify(first) => {
+            let ok = got.ops.is_empty()
+                && got
+                    .clarify
+                    .as_ref()
+                    .is_some_and(|opts| opts.len() <= 5 && opts.starts_with(first));
+            (ok, got.ops.len())
+        }
+        Expected::Answer(items) => {
+            let mut want: Vec<&String> = items.iter().collect();
+            want.sort();
+            let ok = got.ops.is_empty()
+                && got.answer.as_ref().is_some_and(|a| {
+                    let mut have: Vec<&String> = a.iter().collect();
+                    have.sort();
+                    have == want
+                });
+            (ok, got.ops.len())
+        }
+    }
+}
+
+/// Whether `answer` names exactly the items an answer task expects (`{"answer": {"items":
+/// [ids]}}`, as a set; the README's "What a question's answer names"). `None` when the task
+/// expects no answer. (`tests/it/narrow_eval.rs` scores the question sets with it.)
+#[allow(dead_code)]
+pub fn answer_matches(answer: Option<&PlannerAnswer>, expected: &Value) -> Option<bool> {
+    let want = expected.get("answer")?["items"].as_array()?;
+    let want: std::collections::BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
+    Some(answer.is_some_and(|a| {
+        let got: std::collections::BTreeSet<&str> = a.items.iter().map(|i| i.id.as_str()).collect();
+        got == want
+    }))
 }

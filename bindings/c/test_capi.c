@@ -1003,6 +1003,68 @@ static void test_model_errors(void) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
 }
 
+/* model.availability, without a handle: one status per reason. The bindings' library is built
+ * without the engine (bindings/generate.sh: default features), so a good file is engineMissing
+ * here; with the engine it is available (tests/it/model_lifecycle.rs). */
+static void test_model_availability(void) {
+    char *dir = temp_dir();
+    char *absent = xasprintf("%s/absent.gguf", dir);
+    char *text = xasprintf("%s/notes.gguf", dir);
+    char *cut = xasprintf("%s/cut.gguf", dir);
+    FILE *f = fopen(text, "w");
+    fputs("not a model at all", f);
+    fclose(f);
+    /* An interrupted download: the first 300 of tiny-llama.bin's 384 bytes, the tensor data cut. */
+    char head[300];
+    f = fopen("tests/data/models/tiny-llama.bin", "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f) fclose(f);
+    CHECK(n == sizeof head, "read tiny-llama.bin: %zu bytes", n);
+    f = fopen(cut, "wb");
+    fwrite(head, 1, n, f);
+    fclose(f);
+    const char *plenty = ",\"availableBytes\":1099511627776";
+    struct { const char *path; const char *status; } cases[] = {
+        {absent, "fileMissing"},
+        {dir, "unreadable"},
+        {text, "notGguf"},
+        {cut, "notGguf"},
+        {"tests/data/models/tiny-mamba.bin", "unsupportedArchitecture"},
+        {"tests/data/models/tiny-llama.bin", "engineMissing"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *r = callf(NULL, "model.availability", "{\"path\":\"%s\"%s}", cases[i].path, plenty);
+        char *want = xasprintf("\"%s\"", cases[i].status);
+        CHECK(is_ok(r) && has_kv(r, "status", want), "%s: %s", cases[i].path, r);
+        free(want);
+        coach_string_free(r);
+    }
+    char *tiny = callf(NULL, "model.availability", "{\"path\":\"tests/data/models/tiny-llama.bin\"%s}", plenty);
+    CHECK(has_kv(tiny, "architecture", "\"llama\"") && has_kv(tiny, "ggufVersion", "3") &&
+              has_kv(tiny, "parameterCount", "8") && has_kv(tiny, "fileBytes", "384"),
+          "figures: %s", tiny);
+    /* Memory: the machine's reading (the huge header never fits), or the figure given. */
+    char *huge = coach_call(NULL, "model.availability", "{\"path\":\"tests/data/models/huge-kv-header.bin\"}");
+    CHECK(has_kv(huge, "status", "\"insufficientMemory\"") && has_kv(huge, "contextTokens", "2048") &&
+              number_value(huge, "neededBytes") > number_value(huge, "availableBytes"),
+          "huge: %s", huge);
+    char *tight = coach_call(NULL, "model.availability",
+                             "{\"path\":\"tests/data/models/tiny-llama.bin\",\"availableBytes\":1000}");
+    CHECK(has_kv(tight, "status", "\"insufficientMemory\"") && has_kv(tight, "availableBytes", "1000"),
+          "tight: %s", tight);
+    /* With a handle too; a bad request is a request error. */
+    CoachHandle *h = open_memory();
+    char *with = coach_call(h, "model.availability", "{\"path\":\"/no/such/model.gguf\"}");
+    CHECK(has_kv(with, "status", "\"fileMissing\""), "with a handle: %s", with);
+    coach_close(h);
+    char *bad = coach_call(NULL, "model.availability", "{\"path\":\"x\",\"contextTokens\":-1}");
+    CHECK(is_error(bad, "invalid_argument") && pos(bad, "\"path\":\"contextTokens\"") > 0, "bad: %s", bad);
+    char *all[] = {tiny, huge, tight, with, bad};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) coach_string_free(all[i]);
+    remove_dir(dir);
+    free(absent); free(text); free(cut); free(dir);
+}
+
 /* With the test model (env COACH_MODEL, else models/SmolLM2-135M-Instruct.Q4_1.gguf) when present:
  * a library built with the engine loads it and answers a chat message with it; one built without
  * says so with model_unusable. Skipped without the file. */
@@ -1030,6 +1092,10 @@ static void test_model_real(void) {
               has_kv(loaded, "embedded", "true") && has_kv(loaded, "hasChatTemplate", "true"), "model.load: %s", loaded);
         CHECK(is_ok(chat) && has_kv(chat, "decision", "\"chat\"") && pos(chat, "{\"event\":\"done\"}") > 0,
               "chat with the loaded model: %s", chat);
+        /* The C API answers whole: the chat answer's text deltas (a UniFFI stream) are not among
+         * its events, which stay summary then done. */
+        CHECK(pos(chat, "textDelta") < 0 && pos(chat, "{\"event\":\"summary\"") > 0,
+              "no streamed deltas through the C API: %s", chat);
         CHECK(is_ok(info) && has_kv(info, "quantization", "\"Q4_1\""), "model.info: %s", info);
         CHECK(is_ok(unload) && has_kv(unload, "ok", "true"), "model.unload: %s", unload);
     } else {
@@ -1358,6 +1424,7 @@ int main(void) {
         {"coach_call ops, planner and audit log", test_call_ops},
         {"coach_call assistant.send", test_call_assistant},
         {"coach_call model errors", test_model_errors},
+        {"model.availability without a handle", test_model_availability},
         {"coach_call model.load with the test model", test_model_real},
         {"coach_call workouts.*", test_call_workout},
         {"coach_call recipes and meals", test_call_meals},

@@ -1,7 +1,10 @@
 // The async part of the Kotlin binding test: the generated `suspend` functions and the shipped
-// Flows (CoachAsync.kt), on kotlinx-coroutines. Registered in CoachTest.kt's main().
+// Flows (CoachAsync.kt), the streamed chat answer, and an app model with a `suspend` generate
+// (AsyncLanguageModel), on kotlinx-coroutines. Registered in CoachTest.kt's main().
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
@@ -19,7 +22,141 @@ suspend fun awaitStopped(model: BlockingModel) = withContext(Dispatchers.IO) {
     check(model.stopped.await(30, TimeUnit.SECONDS)) { "the Rust work was not cancelled" }
 }
 
+fun chatRequest(message: String) = AssistantRequest(message, AssistantMode.CHAT, today = TODAY)
+
+/** The events' names with each run of TextDeltas as one "textDelta". */
+fun shape(events: List<AssistantEvent>): List<String> =
+    events.map(::eventName).fold(mutableListOf()) { acc, n ->
+        if (!(n == "textDelta" && acc.lastOrNull() == "textDelta")) acc.add(n)
+        acc
+    }
+
+fun deltas(events: List<AssistantEvent>) = events.filterIsInstance<AssistantEvent.TextDelta>().map { it.text }
+
+const val RAW_CHAT = "Drink **water** and sleep well tonight."
+const val CHAT_SUMMARY = "Drink water and sleep well tonight."
+
+/**
+ * An app's model with a `suspend` generate (as one bridging Gemini Nano would be): replies from a
+ * script after a suspension, streaming words to the listener; [fail] is thrown instead. [started]
+ * opens when a call runs; with [hang] the call suspends until cancelled, and [cancelled] opens
+ * when the coroutine saw the CancellationException.
+ */
+class AsyncFakeModel(
+    private val replies: List<String> = listOf(RAW_CHAT),
+    private val fail: LlmException? = null,
+    private val hang: Boolean = false,
+) : AsyncLanguageModel {
+    val calls = java.util.concurrent.atomic.AtomicInteger()
+    val started = java.util.concurrent.CountDownLatch(1)
+    val cancelled = java.util.concurrent.CountDownLatch(1)
+    override fun info() = ModelInfo("async-kotlin-model", 4096u, false)
+    override suspend fun generate(request: GenerationRequest, listener: TokenListener?): GenerationResult {
+        val n = calls.incrementAndGet()
+        started.countDown()
+        if (hang) {
+            try {
+                delay(600_000)
+            } catch (e: CancellationException) {
+                cancelled.countDown()
+                throw e
+            }
+        }
+        delay(5)
+        fail?.let { throw it }
+        val text = replies[minOf(n, replies.size) - 1]
+        if (listener != null) for (w in text.split(Regex("(?<= )"))) listener.onToken(w)
+        return GenerationResult(text, FinishReason.STOP, 10u, 5u, 1uL, 5uL)
+    }
+}
+
 val asyncTests: List<Pair<String, () -> Unit>> = listOf(
+    "stream: a chat answer arrives as TextDeltas then the summary; replyText grows then ends with it" to {
+        Coach.openInMemory().use { coach ->
+            val model = FakeModel(listOf(RAW_CHAT), stream = true)
+            coach.model().set(model)
+            val listener = CollectingAssistantListener()
+            val result = runBlocking { coach.assistant().sendAsync(chatRequest("tips for tonight?"), listener) }
+            eq(result.summary, CHAT_SUMMARY, "summary")
+            val events = listener.events.toList()
+            eq(shape(events), listOf("textDelta", "summary", "done"), "events")
+            check(deltas(events).size > 3) { "streamed in pieces: ${deltas(events)}" }
+            eq(deltas(events).joinToString(""), RAW_CHAT, "the deltas are the model's text")
+            coach.model().set(FakeModel(listOf(RAW_CHAT), stream = true))
+            val texts = runBlocking { coach.assistant().replyText(chatRequest("tips for tonight?")).toList() }
+            eq(texts.last(), CHAT_SUMMARY, "the summary comes last")
+            val streamed = texts.dropLast(1)
+            check(streamed.size > 3) { "grows piece by piece: $texts" }
+            eq(streamed.last(), RAW_CHAT, "the streamed text")
+            streamed.zipWithNext { a, b -> check(b.startsWith(a) && b.length > a.length) { "grows: $a -> $b" } }
+            // A plan is not streamed: its summary is the only text.
+            coach.model().set(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY), stream = true))
+            eq(runBlocking { coach.assistant().replyText(planRequest("something about mom")).toList() },
+                listOf(ASSISTANT_SUMMARY), "plan text")
+        }
+    },
+    "async model: a suspend generate answers, streams, and its JSON is validated and repaired" to {
+        Coach.openInMemory().use { coach ->
+            coach.model().setAsyncModel(AsyncFakeModel())
+            eq(coach.model().info()?.name, "async-kotlin-model", "info")
+            val listener = CollectingAssistantListener()
+            val result = runBlocking { coach.assistant().sendAsync(chatRequest("tips?"), listener) }
+            eq(result.summary, CHAT_SUMMARY, "summary")
+            eq(deltas(listener.events.toList()), listOf("Drink ", "**water** ", "and ", "sleep ", "well ", "tonight."), "deltas")
+            // Plan mode: an unreadable first answer, then the proposal (the one repair), then the summary.
+            val planner = AsyncFakeModel(listOf("I would add a call.", PROPOSAL, ASSISTANT_SUMMARY))
+            coach.model().setAsyncModel(planner)
+            val plan = runBlocking { coach.assistant().sendAsync(planRequest("something about mom")) }
+            eq(plan.operations.map { it.title }, listOf("Call mom"), "repaired proposal")
+            eq(plan.summary, ASSISTANT_SUMMARY, "plan summary")
+            eq(planner.calls.get(), 3, "proposal, repair, summary")
+        }
+    },
+    "async model: one that throws fails the message with ModelFailure" to {
+        Coach.openInMemory().use { coach ->
+            coach.model().setAsyncModel(AsyncFakeModel(fail = LlmException.Backend("the system model is not ready")))
+            val e = expectThrows<CoachException.ModelFailure>("a throwing model") {
+                runBlocking { coach.assistant().sendAsync(chatRequest("tips?")) }
+            }
+            check("not ready" in e.detail) { "detail: ${e.detail}" }
+            coach.model().setAsyncModel(object : AsyncLanguageModel {
+                override fun info() = ModelInfo("odd", 4096u, false)
+                override suspend fun generate(request: GenerationRequest, listener: TokenListener?): GenerationResult =
+                    throw IllegalStateException("not an LlmException")
+            })
+            val odd = expectThrows<CoachException.ModelFailure>("another exception") {
+                runBlocking { coach.assistant().sendAsync(chatRequest("tips?")) }
+            }
+            check("not an LlmException" in odd.detail) { "detail: ${odd.detail}" }
+        }
+    },
+    "async model: cancelling the message cancels the model's coroutine" to {
+        Coach.openInMemory().use { coach ->
+            val model = AsyncFakeModel(hang = true)
+            coach.model().setAsyncModel(model)
+            val listener = CollectingAssistantListener()
+            runBlocking {
+                withTimeout(60_000) {
+                    val call = async(Dispatchers.Default) { coach.assistant().sendAsync(chatRequest("tips?"), listener) }
+                    withContext(Dispatchers.IO) { check(model.started.await(30, TimeUnit.SECONDS)) { "the model never ran" } }
+                    call.cancel()
+                    call.join()
+                    check(call.isCancelled) { "not cancelled" }
+                    withContext(Dispatchers.IO) {
+                        check(model.cancelled.await(30, TimeUnit.SECONDS)) { "the model's coroutine was not cancelled" }
+                    }
+                }
+            }
+            // Through the task handle: the message throws Cancelled.
+            val again = AsyncFakeModel(hang = true)
+            coach.model().setAsyncModel(again)
+            val task = coach.assistant().send(chatRequest("tips?"), null)
+            check(again.started.await(30, TimeUnit.SECONDS)) { "the model never ran" }
+            task.cancel()
+            expectThrows<CoachException.Cancelled>("wait after cancel") { task.wait() }
+            check(again.cancelled.await(30, TimeUnit.SECONDS)) { "the model's coroutine was not cancelled" }
+        }
+    },
     "async: assistant().sendAsync returns the result; messageEvents flows the events then completes" to {
         Coach.openInMemory().use { coach ->
             coach.model().set(FakeModel(listOf(PROPOSAL, ASSISTANT_SUMMARY)))

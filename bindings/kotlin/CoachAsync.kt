@@ -51,12 +51,34 @@ internal fun <E, R> coachEvents(
 }.buffer(Channel.UNLIMITED)
 
 /**
- * The events of a message (stages, operations, summary, Result, Done last), as [Assistant.sendAsync]
- * reports them; fails with what the message fails with.
+ * The events of a message (stages, operations, the TextDeltas of a chat answer, summary, Result,
+ * Done last), as [Assistant.sendAsync] reports them; fails with what the message fails with.
  */
 fun Assistant.messageEvents(request: AssistantRequest): Flow<AssistantEvent> = coachEvents { token, emit ->
     sendAsync(request, object : AssistantListener {
         override fun onEvent(event: AssistantEvent) = emit(event)
+    }, token)
+}
+
+/**
+ * The answer's text as it is written, for a chat UI: each element is the whole reply so far (show
+ * it in place of the previous one). A chat answer (chat mode, or small talk in auto mode) grows
+ * token by token; the last element is always the message's summary, the cleaned and authoritative
+ * answer, which replaces the streamed text. A plan's answer is not streamed: its summary is the
+ * only element; a clarifying question gives none (use [messageEvents]). Fails with what the
+ * message fails with: then the text shown is no answer, remove it. Cancelling the collector
+ * cancels the message.
+ */
+fun Assistant.replyText(request: AssistantRequest): Flow<String> = coachEvents { token, emit ->
+    val reply = StringBuilder()
+    sendAsync(request, object : AssistantListener {
+        override fun onEvent(event: AssistantEvent) = synchronized(reply) {
+            when (event) {
+                is AssistantEvent.TextDelta -> emit(reply.append(event.text).toString())
+                is AssistantEvent.Summary -> emit(event.text)
+                else -> {}
+            }
+        }
     }, token)
 }
 

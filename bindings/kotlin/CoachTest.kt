@@ -260,6 +260,7 @@ fun eventName(e: AssistantEvent) = when (e) {
     is AssistantEvent.Stage -> "stage"
     is AssistantEvent.Clarify -> "clarify"
     is AssistantEvent.Ops -> "ops"
+    is AssistantEvent.TextDelta -> "textDelta"
     is AssistantEvent.Summary -> "summary"
     is AssistantEvent.Result -> "result"
     AssistantEvent.Heartbeat -> "heartbeat"
@@ -1004,6 +1005,47 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             eq(coach.model().unload(), true, "unloaded")
             eq(coach.model().info(), null, "no model after unload")
         }
+    },
+    "model: modelAvailability decides without loading, one status per reason" to {
+        // The bindings' library is built without the engine (bindings/generate.sh: default
+        // features), so a good file is ENGINE_MISSING here; with the engine it is AVAILABLE.
+        val models = File("tests/data/models").absoluteFile
+        val tiny = File(models, "tiny-llama.bin").path
+        val plenty = ModelCheckOptions(2048u, 1uL shl 40)
+        val dir = Files.createTempDirectory("coachcore-kotlin-").toFile()
+        try {
+            val text = File(dir, "notes.gguf").apply { writeText("not a model at all") }
+            // An interrupted download: the tensor data is missing.
+            val cut = File(dir, "cut.gguf").apply { writeBytes(File(tiny).readBytes().copyOf(300)) }
+            val cases = listOf(
+                File(dir, "absent.gguf").path to ModelAvailabilityStatus.FILE_MISSING,
+                dir.path to ModelAvailabilityStatus.UNREADABLE,
+                text.path to ModelAvailabilityStatus.NOT_GGUF,
+                cut.path to ModelAvailabilityStatus.NOT_GGUF,
+                File(models, "tiny-mamba.bin").path to ModelAvailabilityStatus.UNSUPPORTED_ARCHITECTURE,
+                tiny to ModelAvailabilityStatus.ENGINE_MISSING,
+            )
+            for ((path, status) in cases) {
+                val a = modelAvailability(path, plenty)
+                eq(a.status, status, path)
+                eq(a.detail == null, status == ModelAvailabilityStatus.AVAILABLE, "detail of $path")
+            }
+        } finally {
+            dir.deleteRecursively()
+        }
+        val a = modelAvailability(tiny, plenty)
+        eq(a.architecture, "llama", "architecture")
+        eq(a.ggufVersion, 3u, "GGUF version")
+        eq(a.parameterCount, 8uL, "parameters")
+        eq(a.fileBytes, File(tiny).length().toULong(), "file size")
+        // Memory: the device's reading (the huge header never fits), or the figure given.
+        val huge = modelAvailability(File(models, "huge-kv-header.bin").path)
+        eq(huge.status, ModelAvailabilityStatus.INSUFFICIENT_MEMORY, "huge header")
+        check(huge.neededBytes!! > huge.availableBytes!!) { "needed ${huge.neededBytes} available ${huge.availableBytes}" }
+        val tight = modelAvailability(tiny, ModelCheckOptions(availableBytes = 1000uL))
+        eq(tight.status, ModelAvailabilityStatus.INSUFFICIENT_MEMORY, "tight")
+        eq(tight.contextTokens, 2048u, "default context")
+        check(tight.neededBytes!! > 1000uL) { "needed ${tight.neededBytes}" }
     },
     "assistant: cancel() stops a running message" to {
         Coach.openInMemory().use { coach ->

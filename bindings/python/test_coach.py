@@ -20,6 +20,7 @@ import coachcore  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from coachcore import (  # noqa: E402
     AssistantListener,
+    AsyncLanguageModel,
     AssistantMode,
     AssistantRequest,
     AssistantStage,
@@ -64,6 +65,8 @@ from coachcore import (  # noqa: E402
     OpenOptions,
     MealsRequest,
     ModelInfo,
+    ModelAvailabilityStatus,
+    ModelCheckOptions,
     ModelOptions,
     Muscle,
     Outcome,
@@ -284,10 +287,87 @@ ASSISTANT_SUMMARY = "I added a call to mom on Saturday."
 
 
 def event_name(e):
+    if e.is_text_delta():
+        return "textDelta"
     for name in ("stage", "clarify", "ops", "summary", "result", "heartbeat", "done"):
         if getattr(e, "is_" + name)():
             return name
     raise AssertionError(f"unknown event {e}")
+
+
+def shape(events):
+    """The events' names with each run of textDeltas as one "textDelta"."""
+    out = []
+    for n in map(event_name, events):
+        if not (n == "textDelta" and out and out[-1] == "textDelta"):
+            out.append(n)
+    return out
+
+
+def deltas(events):
+    return [e.text for e in events if e.is_text_delta()]
+
+
+RAW_CHAT = "Drink **water** and sleep well tonight."
+CHAT_SUMMARY = "Drink water and sleep well tonight."
+
+
+def chat_request(message):
+    return AssistantRequest(message=message, mode=AssistantMode.CHAT, today=TODAY)
+
+
+class AsyncFakeModel(AsyncLanguageModel):
+    """An app's model with an `async def generate` (as one bridging a platform model would be):
+    replies from a script after an await, streaming words to the listener; `fail` is raised
+    instead. `started` is set when a call runs; with `hang` the call awaits until cancelled, and
+    `cancelled` is set when the coroutine saw the CancelledError."""
+
+    def __init__(self, replies=(RAW_CHAT,), fail=None, hang=False):
+        self.replies = list(replies)
+        self.fail = fail
+        self.hang = hang
+        self.calls = 0
+        self.started = threading.Event()
+        self.cancelled = threading.Event()
+
+    def info(self):
+        return ModelInfo(name="async-python-model", context_tokens=4096, constrains_json_schema=False)
+
+    async def generate(self, request, listener):
+        import asyncio
+
+        self.calls += 1
+        self.started.set()
+        if self.hang:
+            try:
+                await asyncio.sleep(600)
+            except asyncio.CancelledError:
+                self.cancelled.set()
+                raise
+        await asyncio.sleep(0.005)
+        if self.fail is not None:
+            raise self.fail
+        text = self.replies[min(self.calls, len(self.replies)) - 1]
+        if listener is not None:
+            for word in re.findall(r"\S+\s*", text):
+                listener.on_token(word)
+        return GenerationResult(text=text, finish=FinishReason.STOP, prompt_tokens=10, completion_tokens=5,
+                                prompt_ms=1, generation_ms=5)
+
+
+def run_on_a_loop(make_coroutine):
+    """Runs the coroutine on a fresh event loop that the library's threads also use for an async
+    model's calls (`uniffi_set_event_loop`)."""
+    import asyncio
+
+    async def main():
+        coachcore.uniffi_set_event_loop(asyncio.get_running_loop())
+        try:
+            return await make_coroutine()
+        finally:
+            coachcore.uniffi_set_event_loop(None)
+
+    return asyncio.run(main())
 
 
 class CollectingAssistantListener(AssistantListener):
@@ -1016,6 +1096,81 @@ class CoachTest(unittest.TestCase):
         self.assertIsNotNone(fake.requests[0].json_schema, "the proposal is schema-constrained")
         self.assertEqual(self.coach.planner().audit_log(10, None), [], "a message applies nothing")
 
+    def test_a_chat_answer_streams_text_deltas_then_the_authoritative_summary(self):
+        self.coach.model().set(FakeModel(replies=(RAW_CHAT,), stream=True))
+        listener = CollectingAssistantListener()
+        result = self.coach.assistant().send(chat_request("tips for tonight?"), listener).wait()
+        self.assertEqual(result.summary, CHAT_SUMMARY)
+        self.assertEqual(shape(listener.events), ["textDelta", "summary", "done"])
+        self.assertGreater(len(deltas(listener.events)), 3, "streamed in pieces")
+        self.assertEqual("".join(deltas(listener.events)), RAW_CHAT, "the deltas are the model's text")
+        self.assertEqual(listener.events[-2].text, CHAT_SUMMARY, "the summary replaces them")
+        # A plan is not streamed.
+        self.coach.model().set(FakeModel(replies=(PROPOSAL, ASSISTANT_SUMMARY), stream=True))
+        listener = CollectingAssistantListener()
+        self.coach.assistant().send(plan_request("something about mom"), listener).wait()
+        self.assertEqual(deltas(listener.events), [])
+
+    def test_an_async_model_answers_streams_and_its_json_is_validated_and_repaired(self):
+        self.coach.model().set_async_model(AsyncFakeModel())
+        self.assertEqual(self.coach.model().info().name, "async-python-model")
+        listener = CollectingAssistantListener()
+        result = run_on_a_loop(lambda: self.coach.assistant().send_async(chat_request("tips?"), listener))
+        self.assertEqual(result.summary, CHAT_SUMMARY)
+        self.assertEqual(deltas(listener.events), ["Drink ", "**water** ", "and ", "sleep ", "well ", "tonight."])
+        # Plan mode: an unreadable first answer, then the proposal (the one repair), then the summary.
+        planner = AsyncFakeModel(replies=("I would add a call.", PROPOSAL, ASSISTANT_SUMMARY))
+        self.coach.model().set_async_model(planner)
+        plan = run_on_a_loop(lambda: self.coach.assistant().send_async(plan_request("something about mom")))
+        self.assertEqual([o.title for o in plan.operations], ["Call mom"])
+        self.assertEqual(plan.summary, ASSISTANT_SUMMARY)
+        self.assertEqual(planner.calls, 3, "proposal, repair, summary")
+
+    def test_an_async_model_that_raises_fails_the_message(self):
+        self.coach.model().set_async_model(AsyncFakeModel(fail=LlmError.Backend("the system model is not ready")))
+        with self.assertRaises(CoachError.ModelFailure) as e:
+            run_on_a_loop(lambda: self.coach.assistant().send_async(chat_request("tips?")))
+        self.assertIn("not ready", e.exception.detail)
+        self.coach.model().set_async_model(AsyncFakeModel(fail=ValueError("not an LlmError")))
+        with self.assertRaises(CoachError.ModelFailure) as e:
+            run_on_a_loop(lambda: self.coach.assistant().send_async(chat_request("tips?")))
+        self.assertIn("not an LlmError", e.exception.detail)
+
+    def test_cancelling_the_message_cancels_the_async_models_task(self):
+        import asyncio
+
+        model = AsyncFakeModel(hang=True)
+        self.coach.model().set_async_model(model)
+
+        async def wait_for(event):
+            deadline = time.monotonic() + 30
+            while not event.is_set():
+                self.assertLess(time.monotonic(), deadline, "timed out")
+                await asyncio.sleep(0.01)
+
+        async def cancel_the_asyncio_task():
+            task = asyncio.ensure_future(self.coach.assistant().send_async(chat_request("tips?")))
+            await wait_for(model.started)
+            task.cancel()
+            with self.assertRaises(asyncio.CancelledError):
+                await task
+            await wait_for(model.cancelled)
+
+        run_on_a_loop(cancel_the_asyncio_task)
+
+        again = AsyncFakeModel(hang=True)
+        self.coach.model().set_async_model(again)
+
+        async def cancel_the_handle():
+            handle = self.coach.assistant().send(chat_request("tips?"), None)
+            await wait_for(again.started)
+            handle.cancel()
+            with self.assertRaises(CoachError.Cancelled):
+                await asyncio.get_running_loop().run_in_executor(None, handle.wait)
+            await wait_for(again.cancelled)
+
+        run_on_a_loop(cancel_the_handle)
+
     def test_async_message_returns_its_result_and_cancelling_the_asyncio_task_stops_it(self):
         import asyncio
 
@@ -1086,6 +1241,45 @@ class CoachTest(unittest.TestCase):
         self.assertFalse(info.embedded)
         self.assertTrue(self.coach.model().unload())
         self.assertIsNone(self.coach.model().info())
+
+    def test_model_availability_without_loading(self):
+        # One status per reason, without a Coach. The bindings' library is built without the engine
+        # (bindings/generate.sh: default features), so a good file is ENGINE_MISSING here; with
+        # the engine it is AVAILABLE (tests/it/model_lifecycle.rs).
+        models = os.path.join(REPO, "tests", "data", "models")
+        tiny = os.path.join(models, "tiny-llama.bin")
+        plenty = ModelCheckOptions(context_tokens=2048, available_bytes=1 << 40)
+        S = ModelAvailabilityStatus
+        with tempfile.TemporaryDirectory(prefix="coachcore-python-") as d:
+            text = os.path.join(d, "notes.gguf")
+            with open(text, "w") as f:
+                f.write("not a model at all")
+            cut = os.path.join(d, "cut.gguf")
+            with open(tiny, "rb") as src, open(cut, "wb") as dst:
+                dst.write(src.read()[:300])  # an interrupted download: the tensor data is missing
+            cases = [
+                (os.path.join(d, "absent.gguf"), S.FILE_MISSING),
+                (d, S.UNREADABLE),
+                (text, S.NOT_GGUF),
+                (cut, S.NOT_GGUF),
+                (os.path.join(models, "tiny-mamba.bin"), S.UNSUPPORTED_ARCHITECTURE),
+                (tiny, S.ENGINE_MISSING),
+            ]
+            for path, status in cases:
+                a = coachcore.model_availability(path, plenty)
+                self.assertEqual(a.status, status, path)
+                self.assertEqual(a.detail is None, status == S.AVAILABLE, path)
+        a = coachcore.model_availability(tiny, plenty)
+        self.assertEqual((a.architecture, a.gguf_version, a.tensor_count, a.parameter_count), ("llama", 3, 1, 8))
+        self.assertEqual(a.file_bytes, os.path.getsize(tiny))
+        # Memory: the device's reading (the huge header never fits), or the figure given.
+        a = coachcore.model_availability(os.path.join(models, "huge-kv-header.bin"))
+        self.assertEqual(a.status, S.INSUFFICIENT_MEMORY)
+        self.assertEqual(a.context_tokens, 2048)
+        self.assertGreater(a.needed_bytes, a.available_bytes)
+        a = coachcore.model_availability(tiny, ModelCheckOptions(context_tokens=2048, available_bytes=1000))
+        self.assertEqual((a.status, a.available_bytes), (S.INSUFFICIENT_MEMORY, 1000))
+        self.assertGreater(a.needed_bytes, 1000)
 
     def test_assistant_dry_run(self):
         ops = [todo_op("Call mom", "2026-11-21", Priority.HIGH), todo_op("Buy milk"), daily_habit("Stretch", TODAY),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # swift/test.sh: `swift test` of the generated Swift bindings inside the Debian trixie Swift root
-# (bindings/swift/swift-root.sh; needs root). The Swift package apps add (swift/Package.swift, whose
-# Linux branch takes the library through Sources/coachcoreFFI), the tests (bindings/swift/Tests/)
+# (bindings/swift/swift-root.sh; needs root). The Swift package apps add (Package.swift at the
+# repository's root, whose Linux branch takes the library through Sources/coachcoreFFI, with the
+# privacy manifest swift/PrivacyInfo.xcprivacy as its resource), the tests (bindings/swift/Tests/)
 # and the generated sources are copied to target/bindings-test/swift/pkg; it is tested twice:
 # linked against libcoachcore.so, then against libcoachcore.a alone. Needs bindings/generate.sh first.
 # SWIFT_STATIC=0 skips the static run.
@@ -20,12 +21,13 @@ mkdir -p "$PKG"
 # Keep .build (incremental builds); refresh everything else.
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name '.build*' -exec rm -rf {} +
 mkdir -p "$PKG/Sources/coachcoreFFI" "$PKG/Sources/coachcore" "$PKG/lib-dynamic" "$PKG/lib-static"
-cp "$REPO/swift/Package.swift" "$PKG/"
+cp "$REPO/Package.swift" "$PKG/"
+cp "$REPO/swift/PrivacyInfo.xcprivacy" "$PKG/Sources/coachcore/"
 cp -r "$SRC/Tests" "$PKG/"
 # The starter recipes the meal tests import (the repository is not visible inside the root).
 cp "$REPO/tests/data/recipes/starter.json" "$PKG/starter-recipes.json"
-# The GGUF header whose KV cache cannot fit, for the memory pre-flight test.
-cp "$REPO/tests/data/models/huge-kv-header.bin" "$PKG/huge-kv-header.bin"
+# The GGUF fixtures of the memory pre-flight and availability tests (tests/data/models/README.md).
+cp "$REPO"/tests/data/models/*.bin "$PKG/"
 cp "$G/coachcore.swift" "$PKG/Sources/coachcore/"
 # The shipped async wrappers (Task cancellation, AsyncThrowingStream of events) go beside it.
 cp "$SRC/Sources/coachcore/CoachAsync.swift" "$PKG/Sources/coachcore/"

@@ -16,8 +16,9 @@
 //!
 //! ## Questions code asks
 //! The router's question is the model's; the questions code asks itself (the narrowed path, the
-//! full proposal past its time budget or left with no supported change) come from templates in
-//! the user's language, one per reason ([`Ask`], `clarify/ask.rs`), with [`ask_in`].
+//! full proposal past its time budget or left with no supported change) come from the templates
+//! of the user's language (`phrasing/`), one per reason ([`Ask`], `clarify/ask.rs`), with
+//! [`ask_in`].
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -27,7 +28,7 @@ use crate::kernel::lang::Language;
 
 mod ask;
 
-pub use ask::{month_name, weekday_name, Ask};
+pub use ask::Ask;
 
 /// The most options offered with one question.
 pub const MAX_OPTIONS: usize = 5;

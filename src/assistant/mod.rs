@@ -13,6 +13,9 @@
 //! | `validate.rs` | per-operation validation and the deterministic repairs (pure) |
 //! | `router.rs` | the router's prompt, schema and thresholds (pure) |
 //! | `reading.rs` | the deterministic reading of a message: cues, dates, times, references (pure) |
+//! | `reading/question.rs` | a question about the planner: what it asks, its days, kinds and items (pure) |
+//! | `answer.rs` | the code-made answer to a question about the planner, from the items (pure) |
+//! | `phrasing.rs` | what the assistant writes, per language: answers, summaries, notes, replies (pure) |
 //! | `clarify.rs` | clarifying questions: options ranked by fuzzy title match and priority (pure) |
 //! | `summary.rs` | cleaning the model's summary; the rule-based fallback summary (pure) |
 //! | `grounding.rs` | what the model is shown: item aliases, context lines, budget (pure) |
@@ -28,12 +31,14 @@
 //! Only `service/` touches the store or a model, and only `store.rs` holds SQL. `apply` is [`service::apply`], re-exported here
 //! under its former path.
 
+pub mod answer;
 pub mod changes;
 pub mod clarify;
 pub mod date;
 pub mod grounding;
 pub mod model;
 pub mod narrow;
+pub(crate) mod phrasing;
 pub mod prompt;
 pub mod proposal;
 pub mod reading;

@@ -673,7 +673,9 @@ impl AssistantStage {
 pub enum SummarySource {
     /// Written by the model (cleaned of markup).
     Model,
-    /// Built by the library's rules from the operations (the model failed or is absent).
+    /// Built by the library's rules: from the operations (the model failed, is absent, or the
+    /// message is not in English), a code-made answer to a question about the planner, or a
+    /// code-made reply replacing an unusable chat answer.
     Rules,
 }
 
@@ -692,7 +694,7 @@ pub struct AssistantResult {
     pub operations: Vec<PlannerOperation>,
     /// Proposed operations that stayed invalid after repair, with the reasons.
     pub invalid: Vec<OpCheck>,
-    /// The summary (plan) or the answer (chat).
+    /// The summary (plan), the answer (chat), or the text of [`Self::answer`].
     pub summary: Option<String>,
     /// Where the summary came from.
     pub summary_source: Option<SummarySource>,
@@ -734,7 +736,9 @@ pub struct AnswerItem {
 
 /// An event of a running message, in the spec's order: `stage`s, then `clarify` or `ops`, then
 /// `summary`, `result`, and always `done` last. `heartbeat` comes periodically while the model
-/// works. The chat path sends only `summary` and `done`.
+/// works. The chat path (chat mode, and small talk in auto mode) sends `textDelta`s as the model
+/// writes the answer, then `summary` and `done`; a question about the planner answered by code
+/// sends `summary`, `result` (with its `answer`) and `done`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, uniffi::Enum)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum AssistantEvent {
@@ -760,6 +764,16 @@ pub enum AssistantEvent {
         /// How many were dropped as invalid.
         #[serde(rename = "invalidCount")]
         invalid_count: u32,
+    },
+    /// A piece of the chat answer as the model writes it (chat and small talk only: a plan's
+    /// JSON and its summary are never streamed). Append it to the text on screen. The pieces are
+    /// the model's raw text (markup not yet removed) and never split a character. The `summary`
+    /// that follows is authoritative: replace the streamed text with it. After an error (no
+    /// `summary`, then `done`) the streamed text is no answer: remove it.
+    #[serde(rename = "textDelta")]
+    TextDelta {
+        /// The new text.
+        text: String,
     },
     /// The summary or chat answer.
     Summary {

@@ -44,8 +44,9 @@
 //!   organized"): what to add, never a todo named after the leftover word.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a completion of a goal) is [`Narrowed::open`]: the model proposes the operations itself, as
-//! before.
+//! a completion of a goal, a removal of a habit on a day: "cancel piano today" skips a day, it
+//! does not delete the habit) is [`Narrowed::open`]: the model proposes the operations itself,
+//! as before.
 
 use std::collections::BTreeSet;
 
@@ -63,7 +64,9 @@ use super::date::Date;
 use super::model::{
     Clarification, ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority,
 };
-use super::reading::{read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span};
+use super::reading::{
+    english_words, read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span,
+};
 use crate::kernel::lang::Language;
 use ask::Target;
 use words::words_of;
@@ -152,7 +155,7 @@ pub struct Resolved {
     pub operations: Vec<PlannerOperation>,
     /// What code changed in the model's answer (no user text): logged, and reported at the end
     /// of the summary ([`code_wins::summary_with_repairs`]).
-    pub repairs: Vec<String>,
+    pub repairs: Vec<code_wins::Repair>,
     /// The option taken.
     pub choice: Option<&'static str>,
 }
@@ -175,6 +178,8 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
     };
     let n = Narrowing {
         message,
+        // The words looked for below ("rename", "link") are the reading's, in any language.
+        said: english_words(message, lang),
         lang,
         today,
         items,
@@ -234,6 +239,8 @@ enum Outcome {
 /// One message being narrowed.
 struct Narrowing<'a> {
     message: &'a str,
+    /// The message's words as the reading reads them (rewritten into English words).
+    said: String,
     lang: Language,
     today: Date,
     items: &'a [PlannerItem],
@@ -249,7 +256,7 @@ impl Narrowing<'_> {
             Some(Intent::Create) => self.create(target),
             Some(intent @ (Intent::Complete | Intent::Delete | Intent::Update)) => match target {
                 Target::One(t) => {
-                    match settled(intent, &t, r, self.today, self.message, self.stored(&t)) {
+                    match settled(intent, &t, r, self.today, &self.said, self.stored(&t)) {
                         Some(d) => settle(d),
                         None if intent == Intent::Update => self.ask(
                             &Ask::WhatChange {
@@ -264,7 +271,7 @@ impl Narrowing<'_> {
                 Target::Unclear(ids) => self.ask(&Ask::WhichItem, &ids),
                 Target::Unnamed => self.ask(&Ask::WhichItem, &[]),
             },
-            Some(Intent::Goal) => match goal_of(r, self.message) {
+            Some(Intent::Goal) => match goal_of(r, &self.said) {
                 Some(op) => settle(draft(op, r)),
                 None => Outcome::Open,
             },
@@ -281,7 +288,7 @@ impl Narrowing<'_> {
     }
 
     fn update(&self, t: &ItemMatch) -> Option<PlannerOperation> {
-        update_of(t, self.r, self.message, self.stored(t))
+        update_of(t, self.r, &self.said, self.stored(t))
     }
 
     /// A question back, with options ranked as spec 002 ranks them (`first` ahead); none when
@@ -531,8 +538,7 @@ impl Narrowed {
             .and_then(|a| a["choice"].as_str())
             .and_then(|w| self.options.iter().find(|o| o.choice.as_str() == w));
         if self.options.len() > 1 && answer.is_some() && chosen.is_none() {
-            out.repairs
-                .push("no usable choice: the default option".into());
+            out.repairs.push(code_wins::Repair::DefaultOption);
         }
         let option = chosen.unwrap_or(&self.options[0]);
         out.choice = Some(option.choice.as_str());
@@ -554,13 +560,8 @@ impl Narrowed {
                     (Some(n), guess) if self.acceptable_name(n, guess) => {
                         op.title = Some(tidy_name(n));
                     }
-                    (Some(_), _) => out.repairs.push(
-                        "the model's title shared no word with the message's: kept the reading's"
-                            .into(),
-                    ),
-                    (None, _) if answer.is_some() => out
-                        .repairs
-                        .push("no title in the answer: kept the reading's".into()),
+                    (Some(_), _) => out.repairs.push(code_wins::Repair::TitleKept),
+                    (None, _) if answer.is_some() => out.repairs.push(code_wins::Repair::NoTitle),
                     (None, _) => {}
                 }
             }
@@ -789,6 +790,11 @@ fn settled(
             _ => target_op(OpType::Complete, t),
         },
         Intent::Delete => {
+            // "cancel piano today", "Klavier fällt heute aus": one day of a habit, not the
+            // habit; code does not delete it (the model may skip the day).
+            if t.kind == ItemKind::Habit && r.dates.iter().any(|d| d.role == DateRole::On) {
+                return None;
+            }
             let op = if t.kind == ItemKind::Goal {
                 OpType::GoalDelete
             } else {

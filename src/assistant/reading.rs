@@ -5,14 +5,17 @@
 //! The reading finds, each with the byte range of the message it came from:
 //! - the **intent** cues (create, complete, un-complete, delete, update, goal, nothing to do);
 //! - the **kind** stated or implied (event, habit, goal; todo otherwise);
-//! - **dates**, **recurrence**, **priority** (rules in `reading/when.rs`; a weekday next to a
-//!   calendar date in `reading/when/pair.rs`), **times and ranges** (`reading/time.rs`);
+//! - **dates** (a calendar date wins over the weekday next to it), **recurrence**, **priority**
+//!   (rules in `reading/when.rs`), **times and ranges** (`reading/time.rs`);
 //! - **relative changes** of an item's day or time ("an hour later", "back a week":
 //!   `reading/shift.rs`);
 //! - **references** to existing items, by a fuzzy title match, and **descriptors** ("the
 //!   dentist thing", "that appointment") with the items they name (`reading/refs.rs`);
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
+//!
+//! A question about the planner ("what do I have on Thursday?") is read further by
+//! [`read_question`] (`reading/question.rs`): what it asks, about which days and items.
 //!
 //! An English message's first command word is read through one typo ("remmind me", "ad a task":
 //! `reading/typos.rs`). Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
@@ -35,7 +38,7 @@
 //!   habit also without "I" and with "hit" or "got" ("hit my run today", "did piano today",
 //!   "meditated today": a habit already repeats, so naming it for today reports it done);
 //! - a date, time, recurrence or priority and no question word read as an implied create (its
-//!   cue has no span);
+//!   cue has no span), unless a "no", "not", "never" or "skip" is left over ("no gym today");
 //! - thanks, greetings and "ok" read as nothing; anything else is left to the model (`intent`
 //!   absent).
 
@@ -48,6 +51,7 @@ use crate::kernel::lang::Language;
 
 mod lang;
 mod lex;
+mod question;
 mod records;
 mod refs;
 mod shift;
@@ -60,6 +64,7 @@ use words::*;
 
 pub(crate) use lang::separators;
 use lex::{openers, Lexed};
+pub use question::{read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
 pub(crate) use when::add_months;
@@ -70,6 +75,18 @@ pub(crate) use when::add_months;
 /// [`MAX_INPUT_CHARS`] characters are read.
 pub fn read_message(message: &str, today: Date, items: &[PlannerItem]) -> Reading {
     read_message_in(message, Language::En, today, items)
+}
+
+/// The words the reading reads in `message` (written in `lang`): lowercase, rewritten into the
+/// reading's English words (`reading/lang.rs`), separated by spaces. For code outside the reading
+/// that looks for a word ("rename", "link") in a message of any language.
+pub(crate) fn english_words(message: &str, lang: Language) -> String {
+    let mut p = Lexed::new(message);
+    lang::normalize(&mut p, lang);
+    p.t.iter()
+        .map(|t| t.s.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Reads `message`, written in `lang`, as of the user's `today` (see [`read_message`]): the
@@ -94,8 +111,9 @@ pub fn read_message_in(
     let shift = shift::read_shift(&mut p);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
+    let ref_text = lang::unread_text(&p);
     let (cues, question) = read_cues(&mut p);
-    let matches = refs::rank(text, items);
+    let matches = refs::rank(&ref_text, items, lang::ref_words(lang));
     let said = Said {
         dates: &found.dates,
         when: !found.dates.is_empty()
@@ -118,7 +136,7 @@ pub fn read_message_in(
         });
     }
     let kind = read_kind(&p, intent, &found);
-    let reference = refs::descriptor(&p, items);
+    let reference = refs::descriptor(&p, items, lang::ref_words(lang));
     let title = guess_title(&mut p, intent);
     Reading {
         intent,
@@ -135,6 +153,21 @@ pub fn read_message_in(
         title,
         truncated: cut < message.len(),
     }
+}
+
+/// Reads `message`, written in `lang`, as a question about the planner as of the user's
+/// `today` (`reading/question.rs`: what it asks, about which days, kinds and items), matching
+/// the items it names against `items` (done ones included, so "did I pay the bill?" finds a paid
+/// bill). `None` when it is not one.
+pub fn read_question(
+    message: &str,
+    lang: Language,
+    today: Date,
+    items: &[PlannerItem],
+) -> Option<Question> {
+    let reading = read_message_in(message, lang, today, items);
+    let p = question::reading_words(message, lang);
+    question::read(&reading, &p, past_report(&p), today)
 }
 
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
@@ -249,7 +282,12 @@ fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> 
     let want_by = |c: &IntentCue| {
         c.intent == Intent::Create
             && c.span.is_some_and(|s| {
-                let w = p.text[s.start..s.end].to_lowercase();
+                let w: Vec<&str> =
+                    p.t.iter()
+                        .filter(|t| t.start >= s.start && t.end <= s.end)
+                        .map(|t| t.s.as_str())
+                        .collect();
+                let w = w.join(" ");
                 w.contains("want to") || w.contains("like to")
             })
             && said.dates.iter().any(|d| d.role == DateRole::By)
@@ -271,7 +309,10 @@ fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> 
         return Some(Intent::Complete);
     }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
-    if said.when && !asks {
+    // "no gym today", "morgen kein Morgenlauf", "skip piano today": a date with a negation
+    // left over names no new item.
+    let negated = (0..p.len()).any(|k| !p.used[k] && NOT_THIS.contains(&p.w(k)));
+    if said.when && !asks && !negated {
         return Some(Intent::Create);
     }
     let chat = p.len() > 0
@@ -284,13 +325,9 @@ fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> 
     None
 }
 
-/// A report of something done: a past-tense verb first (after "I", "just", "already",
-/// "finally"), no negation, no recurrence or priority, and no day after today. With "I" and an
-/// unambiguous past tense ("I paid the car insurance", "I meditated this morning") it is a
-/// report when it names no day or time, or names a known item; about a habit it is one with or without
-/// "I", also with a verb that may be present or past ("hit my run today", "did piano today",
-/// "meditated today"): a habit already repeats, so naming it for today reports it done.
-fn reports_done(p: &Lexed, said: &Said) -> bool {
+/// The first verb of a report and whether "I" said it: the word after "I", "just", "already"
+/// or "finally" at the start, and whether it is a past tense (irregular, or "-ed").
+fn report_verb<'a>(p: &'a Lexed) -> (bool, &'a str, bool) {
     let subject = p.w(0) == "i";
     let mut k = usize::from(subject);
     if matches!(p.w(k), "just" | "already" | "finally") {
@@ -299,6 +336,24 @@ fn reports_done(p: &Lexed, said: &Said) -> bool {
     let verb = p.w(k);
     let past = PAST_IRREGULAR.contains(&verb)
         || (verb.len() > 4 && verb.ends_with("ed") && !matches!(verb, "need" | "needed"));
+    (subject, verb, past)
+}
+
+/// "I paid the car insurance", "I meditated this morning": a first-person report of something
+/// done (a past-tense verb right after "I", "I just" or "I already"), with no negation.
+fn past_report(p: &Lexed) -> bool {
+    let (subject, _, past) = report_verb(p);
+    subject && past && p.len() >= 3 && p.has_any(NEGATIONS).is_none()
+}
+
+/// A report of something done, read as a completion: a past-tense verb first (see
+/// [`report_verb`]), no negation, recurrence or priority, and no day after today. With "I" it
+/// is a report when it names no day or time, or names a known item ("I paid the car
+/// insurance"); about a habit it is one with or without "I", also with "hit" or "got" ("hit my
+/// run today", "did piano today", "meditated today"): a habit already repeats, so naming it for
+/// today reports it done.
+fn reports_done(p: &Lexed, said: &Said) -> bool {
+    let (_, verb, past) = report_verb(p);
     let either = past || matches!(verb, "hit" | "got");
     let no_later_day = said
         .dates
@@ -311,7 +366,7 @@ fn reports_done(p: &Lexed, said: &Said) -> bool {
         return true;
     }
     let undated = said.dates.is_empty() && !said.timed;
-    subject && past && p.len() >= 3 && (undated || said.known)
+    past_report(p) && (undated || said.known)
 }
 
 fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue {
@@ -376,19 +431,28 @@ fn guess_title(p: &mut Lexed, intent: Option<Intent>) -> Option<String> {
     let mut from = 0;
     if intent == Some(Intent::Update) {
         if let Some(r) = p.has_any(&["rename"]) {
-            match (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as")) {
+            // "rename X to Y"; or, with the verb last (German "X in Y umbenennen"), "X to Y
+            // rename": the new title runs from "to" to the verb (the verb is used up).
+            let after = (r + 1..p.len()).find(|&k| matches!(p.w(k), "to" | "as"));
+            let last = (r + 1..p.len()).all(|k| matches!(p.w(k), "please" | "pls"));
+            let before = (0..r)
+                .rev()
+                .find(|&k| last && matches!(p.w(k), "to" | "as"));
+            match after.or(before) {
                 Some(k) => from = k + 1,
                 None => return None,
             }
         }
     }
     let kept: Vec<usize> = (from..p.len()).filter(|&i| !p.used[i]).collect();
+    // A part of the day rewritten from another language ("abends") is filler at either edge.
+    let hint = |k: usize| PARTS_OF_DAY.contains(&p.w(k)) && p.rewritten(k);
     let mut lo = 0;
-    while lo < kept.len() && LEAD_FILLER.contains(&p.w(kept[lo])) {
+    while lo < kept.len() && (LEAD_FILLER.contains(&p.w(kept[lo])) || hint(kept[lo])) {
         lo += 1;
     }
     let mut hi = kept.len();
-    while hi > lo && TAIL_FILLER.contains(&p.w(kept[hi - 1])) {
+    while hi > lo && (TAIL_FILLER.contains(&p.w(kept[hi - 1])) || hint(kept[hi - 1])) {
         hi -= 1;
     }
     let kept = &kept[lo..hi];

@@ -410,6 +410,21 @@ impl Db<'_> {
         )
     }
 
+    /// The todos, events and habits a question about the planner may name: every one not
+    /// completed, every repeating one, and the completed ones dated within `start..=end`
+    /// (`YYYY-MM-DD`); not completed first, then most recently changed, then id; at most `limit`.
+    pub fn answer_items(&self, start: &str, end: &str, limit: u32) -> Result<Vec<PlannerItem>> {
+        self.items_where(
+            &format!(
+                "SELECT {ITEM_COLUMNS} FROM planner_items
+                 WHERE kind <> 'goal' AND (completed = 0 OR recur_type <> 'none'
+                     OR scheduled_for BETWEEN ?1 AND ?2)
+                 ORDER BY completed, updated_ms DESC, id LIMIT ?3"
+            ),
+            params![start, end, limit],
+        )
+    }
+
     /// Appends an audit entry (`entry.seq` is ignored) and returns its sequence number.
     pub fn insert_audit(&self, entry: &AuditEntry) -> Result<i64> {
         self.conn

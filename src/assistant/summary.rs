@@ -23,7 +23,9 @@
 //! `1 proposed change was invalid.` / `N proposed changes were invalid.`; no operations at all
 //! read `No changes proposed.`
 
-use super::model::{ItemKind, OpType, PlannerOperation, RecurrenceType};
+use super::model::{ItemKind, OpType, PlannerOperation, Priority, RecurrenceType};
+use super::phrasing::{phrases, Phrases};
+use crate::kernel::lang::Language;
 use crate::llm::extract::closed_object_len;
 
 /// The longest summary kept, in characters.
@@ -219,6 +221,41 @@ pub fn from_model(text: &str, truncated: bool, message: &str, max_chars: usize) 
     Some(cap(&joined, max_chars))
 }
 
+/// Characters in a row of its prompt that make an answer a repetition of the prompt.
+pub const ECHO_CHARS: usize = 40;
+/// Lines of a listing shorter than this (headings such as "Goals:") are not looked for.
+const MIN_ECHO_LINE: usize = 12;
+
+/// `s` lowercase, with its whitespace collapsed to single spaces.
+fn squeezed(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Whether `answer` repeats its prompt (issue 25): it holds a line of `listing` (the planner
+/// listing the prompt showed, without its list bullet; lines under 12 characters are
+/// headings and left out) or [`ECHO_CHARS`] characters in a row of `prompt`, both compared
+/// without case and with whitespace collapsed. Small models answer a question with the planner
+/// dump of their prompt; such an answer is replaced by a code-made one.
+pub fn repeats_prompt(answer: &str, prompt: &str, listing: &str) -> bool {
+    let answer = squeezed(answer);
+    let line_echoed = listing.lines().any(|line| {
+        let line = squeezed(line.trim_start().trim_start_matches(['-', '*']));
+        line.chars().count() >= MIN_ECHO_LINE && answer.contains(&line)
+    });
+    if line_echoed {
+        return true;
+    }
+    let prompt = squeezed(prompt);
+    let starts: Vec<usize> = answer.char_indices().map(|(i, _)| i).collect();
+    (0..starts.len().saturating_sub(ECHO_CHARS - 1)).any(|k| {
+        let end = starts.get(k + ECHO_CHARS).copied().unwrap_or(answer.len());
+        prompt.contains(&answer[starts[k]..end])
+    })
+}
+
 /// Lowercase words of `s`, joined by single spaces.
 fn words(s: &str) -> String {
     s.split(|c: char| !c.is_alphanumeric())
@@ -267,154 +304,231 @@ fn cap(text: &str, max_chars: usize) -> String {
     format!("{cut}…")
 }
 
-/// How an operation names an item: “title” (quoted) or `a todo` when unknown.
-fn name(kind: ItemKind, title: Option<&str>) -> String {
-    match title.map(str::trim).filter(|t| !t.is_empty()) {
-        Some(t) => format!("{} “{}”", kind.as_str(), t),
-        None if kind == ItemKind::Event => "an event".into(),
-        None => format!("a {}", kind.as_str()),
+/// The index of a kind in the templates' kind lists.
+fn kind_index(kind: ItemKind) -> usize {
+    match kind {
+        ItemKind::Todo => 0,
+        ItemKind::Event => 1,
+        ItemKind::Habit => 2,
+        ItemKind::Goal => 3,
     }
 }
 
-fn recurrence_word(t: RecurrenceType) -> &'static str {
-    match t {
-        RecurrenceType::None => "once",
-        RecurrenceType::Daily => "daily",
-        RecurrenceType::Weekly => "weekly",
-        RecurrenceType::Monthly => "monthly",
-        RecurrenceType::Yearly => "yearly",
+/// How an operation names an item: its kind and quoted title (`todo “Buy milk”`), or `a todo`
+/// when unknown.
+fn name(p: &Phrases, kind: ItemKind, title: Option<&str>) -> String {
+    match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("{} {}", p.kind_named[kind_index(kind)], p.quote(t)),
+        None => p.kind_some[kind_index(kind)].to_string(),
     }
+}
+
+fn recurrence_word(p: &Phrases, t: RecurrenceType) -> &'static str {
+    p.recurrence[match t {
+        RecurrenceType::None => 0,
+        RecurrenceType::Daily => 1,
+        RecurrenceType::Weekly => 2,
+        RecurrenceType::Monthly => 3,
+        RecurrenceType::Yearly => 4,
+    }]
 }
 
 /// The changes an update names, e.g. `date 2026-11-24, priority high`.
-fn changes(op: &PlannerOperation) -> Vec<String> {
+fn changes(p: &Phrases, op: &PlannerOperation) -> Vec<String> {
     let mut c = Vec::new();
     if let Some(t) = &op.title {
-        c.push(format!("title “{t}”"));
+        c.push(p.fill(p.c_title, &[("title", &p.quote(t))]));
     }
     if let Some(d) = &op.scheduled_for {
-        c.push(format!("date {d}"));
+        c.push(p.fill(p.c_date, &[("date", d)]));
     }
     if let Some(t) = &op.time_of_day {
-        c.push(format!("time {t}"));
+        c.push(p.fill(p.c_time, &[("time", t)]));
     }
-    if let Some(p) = op.priority {
-        c.push(format!("priority {}", format!("{p:?}").to_lowercase()));
+    if let Some(pr) = op.priority {
+        let word = p.priorities[match pr {
+            Priority::High => 0,
+            Priority::Medium => 1,
+            Priority::Low => 2,
+        }];
+        c.push(p.fill(p.c_priority, &[("priority", word)]));
     }
     if let Some(r) = op.recurrence.as_ref().filter(|r| r.repeats()) {
-        c.push(format!("repeats {}", recurrence_word(r.kind)));
+        c.push(p.fill(p.c_repeats, &[("rec", recurrence_word(p, r.kind))]));
     }
     if op.notes.is_some() {
-        c.push("notes".into());
+        c.push(p.c_notes.into());
     }
     c
 }
 
-/// One clause describing `op`. `title_of(kind, id)` looks up existing items' titles.
+/// One clause describing `op`, in English (the model's prompts). `title_of(kind, id)` looks up
+/// existing items' titles.
 pub fn describe(
     op: &PlannerOperation,
     title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
 ) -> String {
+    describe_in(op, title_of, Language::En)
+}
+
+/// One clause describing `op` in `lang` (see [`describe`]).
+pub fn describe_in(
+    op: &PlannerOperation,
+    title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+    lang: Language,
+) -> String {
+    let p = phrases(lang);
     let target = || {
         let t = op.id.as_deref().and_then(|id| title_of(op.kind, id));
-        name(op.kind, t.as_deref())
+        name(p, op.kind, t.as_deref())
     };
     let goal = |id: Option<&str>| {
         let t = id.and_then(|id| title_of(ItemKind::Goal, id));
-        name(ItemKind::Goal, t.as_deref())
+        name(p, ItemKind::Goal, t.as_deref())
     };
+    let on_target = |template: &str| p.fill(template, &[("target", &target())]);
     match op.op {
         OpType::Create | OpType::GoalCreate => {
-            let mut s = format!("Create {}", name(op.kind, op.title.as_deref()));
+            let mut s = p.fill(
+                p.s_create,
+                &[("name", &name(p, op.kind, op.title.as_deref()))],
+            );
             if let Some(d) = &op.scheduled_for {
-                s.push_str(&format!(" on {d}"));
+                s.push_str(&p.fill(p.s_on, &[("date", d)]));
             }
             if let Some(t) = &op.time_of_day {
-                s.push_str(&format!(" at {t}"));
+                s.push_str(&p.fill(p.s_at, &[("time", t)]));
             }
             if let Some(r) = op.recurrence.as_ref().filter(|r| r.repeats()) {
-                s.push_str(&format!(", repeating {}", recurrence_word(r.kind)));
+                s.push_str(&p.fill(p.s_repeating, &[("rec", recurrence_word(p, r.kind))]));
             }
             if !op.items.is_empty() {
-                s.push_str(&format!(" with {} items", op.items.len()));
+                s.push_str(&p.fill(p.s_with_items, &[("n", &op.items.len().to_string())]));
             }
             s
         }
         OpType::Update | OpType::GoalUpdate => {
-            let c = changes(op);
+            let c = changes(p, op);
             if c.is_empty() {
-                format!("Update {}", target())
+                on_target(p.s_update)
             } else {
-                format!("Update {} ({})", target(), c.join(", "))
+                p.fill(
+                    p.s_update_changes,
+                    &[("target", &target()), ("changes", &c.join(", "))],
+                )
             }
         }
-        OpType::Delete | OpType::GoalDelete => format!("Delete {}", target()),
-        OpType::Complete => format!("Complete {}", target()),
+        OpType::Delete | OpType::GoalDelete => on_target(p.s_delete),
+        OpType::Complete => on_target(p.s_complete),
         OpType::CompleteOccurrence => match &op.occurrence_date {
-            Some(d) => format!("Complete {} on {d}", target()),
-            None => format!("Complete {}", target()),
+            Some(d) => p.fill(p.s_complete_on, &[("target", &target()), ("date", d)]),
+            None => on_target(p.s_complete),
         },
         OpType::GoalAddItems => match op.items.len() {
             1 => {
                 let i = &op.items[0];
                 let t = title_of(i.kind, &i.id);
-                format!("Add {} to {}", name(i.kind, t.as_deref()), target())
+                p.fill(
+                    p.s_add_item,
+                    &[
+                        ("item", &name(p, i.kind, t.as_deref())),
+                        ("target", &target()),
+                    ],
+                )
             }
-            n => format!("Add {n} items to {}", target()),
+            n => p.fill(
+                p.s_add_items,
+                &[("n", &n.to_string()), ("target", &target())],
+            ),
         },
         OpType::GoalRemoveItem => match &op.item {
             Some(i) => {
                 let t = title_of(i.kind, &i.id);
-                format!("Remove {} from {}", name(i.kind, t.as_deref()), target())
+                p.fill(
+                    p.s_remove_item,
+                    &[
+                        ("item", &name(p, i.kind, t.as_deref())),
+                        ("target", &target()),
+                    ],
+                )
             }
-            None => format!("Remove an item from {}", target()),
+            None => on_target(p.s_remove_some_item),
         },
-        OpType::GoalAddChild => format!(
-            "Make {} a child of {}",
-            goal(op.child_id.as_deref()),
-            target()
+        OpType::GoalAddChild => p.fill(
+            p.s_add_child,
+            &[
+                ("child", &goal(op.child_id.as_deref())),
+                ("target", &target()),
+            ],
         ),
-        OpType::GoalRemoveChild => format!(
-            "Remove {} from the children of {}",
-            goal(op.child_id.as_deref()),
-            target()
+        OpType::GoalRemoveChild => p.fill(
+            p.s_remove_child,
+            &[
+                ("child", &goal(op.child_id.as_deref())),
+                ("target", &target()),
+            ],
         ),
     }
 }
 
-/// The deterministic summary of `ops` with `invalid_count` invalid proposals (see the module docs).
+/// The deterministic summary of `ops` with `invalid_count` invalid proposals, in English (see
+/// the module docs).
 pub fn rule_summary(
     ops: &[PlannerOperation],
     invalid_count: usize,
     title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
 ) -> String {
+    rule_summary_in(ops, invalid_count, title_of, Language::En)
+}
+
+/// The deterministic summary of `ops` with `invalid_count` invalid proposals, in `lang` (see the
+/// module docs).
+pub fn rule_summary_in(
+    ops: &[PlannerOperation],
+    invalid_count: usize,
+    title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+    lang: Language,
+) -> String {
+    let p = phrases(lang);
     let mut s = if ops.is_empty() {
-        "No changes proposed.".to_string()
+        p.s_none.to_string()
     } else {
         let mut clauses: Vec<String> = ops
             .iter()
             .take(MAX_RULE_CLAUSES)
-            .map(|o| describe(o, title_of))
+            .map(|o| describe_in(o, title_of, lang))
             .collect();
         match ops.len().saturating_sub(MAX_RULE_CLAUSES) {
             0 => {}
-            1 => clauses.push("and 1 more change".into()),
-            n => clauses.push(format!("and {n} more changes")),
+            1 => clauses.push(p.s_more_one.into()),
+            n => clauses.push(p.fill(p.s_more_many, &[("n", &n.to_string())])),
         }
         format!("{}.", clauses.join("; "))
     };
     match invalid_count {
         0 => {}
-        1 => s.push_str(" 1 proposed change was invalid."),
-        n => s.push_str(&format!(" {n} proposed changes were invalid.")),
+        1 => {
+            s.push(' ');
+            s.push_str(p.s_invalid_one);
+        }
+        n => {
+            s.push(' ');
+            s.push_str(&p.fill(p.s_invalid_many, &[("n", &n.to_string())]));
+        }
     }
     s
+}
+
+/// "(Understood without the on-device model.)" in `lang`, said after a narrowed summary whose
+/// names or choices were the reading's defaults.
+pub fn without_model_note(lang: Language) -> &'static str {
+    phrases(lang).s_no_model
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assistant::model::{ItemRef, Priority, Recurrence};
+    use crate::assistant::model::{ItemRef, Recurrence};
 
     fn c(text: &str) -> Option<String> {
         clean(text, MAX_SUMMARY_CHARS)
@@ -660,6 +774,85 @@ mod tests {
         for (got, want) in cases {
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn rule_summaries_in_each_language() {
+        let mut create = op(OpType::Create, ItemKind::Todo);
+        create.title = Some("Milch kaufen".into());
+        create.scheduled_for = Some("2026-11-23".into());
+        create.time_of_day = Some("17:00".into());
+        let mut update = op(OpType::Update, ItemKind::Todo);
+        update.id = Some("t1".into());
+        update.priority = Some(Priority::High);
+        let mut add = op(OpType::GoalAddItems, ItemKind::Goal);
+        add.id = Some("g1".into());
+        add.items = vec![ItemRef {
+            kind: ItemKind::Habit,
+            id: "h1".into(),
+        }];
+        let ops = [create, update, add];
+        let cases = [
+            (
+                Language::De,
+                "Neu: Aufgabe „Milch kaufen“ am 2026-11-23 um 17:00; Aufgabe „Buy milk“ ändern \
+                 (Priorität hoch); Gewohnheit „Run“ zu Ziel „Fitness“ hinzufügen. 1 vorgeschlagene \
+                 Änderung war ungültig.",
+            ),
+            (
+                Language::Fr,
+                "Créer la tâche « Milch kaufen » le 2026-11-23 à 17:00; Modifier la tâche « Buy milk » \
+                 (priorité haute); Ajouter l'habitude « Run » à l'objectif « Fitness ». 1 \
+                 modification proposée était invalide.",
+            ),
+            (
+                Language::Es,
+                "Crear la tarea «Milch kaufen» el 2026-11-23 a las 17:00; Cambiar la tarea «Buy milk» \
+                 (prioridad alta); Añadir el hábito «Run» al objetivo «Fitness». 1 cambio propuesto \
+                 no era válido.",
+            ),
+        ];
+        for (lang, want) in cases {
+            assert_eq!(rule_summary_in(&ops, 1, &titles, lang), want, "{lang}");
+        }
+        assert_eq!(
+            rule_summary_in(&[], 0, &titles, Language::Fr),
+            "Aucune modification proposée."
+        );
+    }
+
+    #[test]
+    fn an_answer_repeating_its_prompt_is_caught() {
+        let listing = "This week (2026-11-23 to 2026-11-29), not done:\n\
+                       - 2026-11-26 Thu [t1] todo Return library books\n\
+                       - 2026-11-24 Tue [e1] event Team 10:00-11:00\nGoals:";
+        let prompt = format!(
+            "You are a friendly planning assistant. Answer in plain text.\nThe user's planner:\n\
+             {listing}\nwhat do I have on thursday?"
+        );
+        // The planner dump, one line of it, or 40 characters in a row of the prompt.
+        assert!(repeats_prompt(
+            "The user's planner: This week (2026-11-23 to 2026-11-29), not done: ...",
+            &prompt,
+            listing
+        ));
+        assert!(repeats_prompt(
+            "On Thursday: 2026-11-26  Thu [t1] TODO Return library books.",
+            &prompt,
+            listing
+        ));
+        assert!(repeats_prompt(
+            "Sure! I am a friendly planning assistant. Answer in plain text, always.",
+            &prompt,
+            listing
+        ));
+        // Its own words naming an item are no repetition; nor a heading word.
+        assert!(!repeats_prompt(
+            "On Thursday you return the library books. Enjoy your goals:",
+            &prompt,
+            listing
+        ));
+        assert!(!repeats_prompt("Hi! How can I help?", &prompt, listing));
     }
 
     #[test]

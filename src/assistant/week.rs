@@ -2,6 +2,8 @@
 //! [`apply::week`](super::service::apply::week)): repeating items expanded over the week minus
 //! their completed occurrences, one-off items added, and the entries ordered. Pure.
 
+use std::cmp::Ordering;
+
 use super::date::{occurrences, Date};
 use super::model::{PlannerItem, Priority, WeekEntry};
 
@@ -34,23 +36,29 @@ pub(crate) fn week_entries(
             }
         }
     }
+    entries.sort_by(|a, b| {
+        a.date
+            .cmp(&b.date)
+            .then_with(|| day_order(&a.item, &b.item))
+    });
+    entries
+}
+
+/// The order of two items on one day: by time (untimed last), then priority (high first), then
+/// title, then id.
+pub(crate) fn day_order(a: &PlannerItem, b: &PlannerItem) -> Ordering {
     let rank = |p: Priority| match p {
         Priority::High => 0,
         Priority::Medium => 1,
         Priority::Low => 2,
     };
-    entries.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then_with(|| match (&a.item.time_of_day, &b.item.time_of_day) {
-                (Some(x), Some(y)) => x.cmp(y),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| rank(a.item.priority).cmp(&rank(b.item.priority)))
-            .then_with(|| a.item.title.cmp(&b.item.title))
-            .then_with(|| a.item.id.cmp(&b.item.id))
-    });
-    entries
+    match (&a.time_of_day, &b.time_of_day) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+    .then_with(|| rank(a.priority).cmp(&rank(b.priority)))
+    .then_with(|| a.title.cmp(&b.title))
+    .then_with(|| a.id.cmp(&b.id))
 }

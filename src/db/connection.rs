@@ -44,6 +44,10 @@
 //! locking mode, where the index is kept in memory: reads work (writes fail with `storage`, as
 //! they would), and other processes wait for the file until this store is closed.
 //!
+//! A new file's missing folders are created first (on a fresh iOS install Application Support does
+//! not exist); when that fails (a file in the way, no permission) the open is refused with
+//! [`Error::FolderNotCreated`]. A read-only open creates nothing.
+//!
 //! A path that is not a regular file (a device such as `/dev/null`, a folder, a pipe), or a
 //! database with a `-journal`, `-wal` or `-shm` beside it that is not one, is refused with
 //! [`Error::NotAFile`] before SQLite opens anything: SQLite would read it and create its own files
@@ -226,6 +230,9 @@ impl Store {
             return Err(Error::InvalidArgument(
                 "the database path is empty (use an in-memory store to keep nothing)".into(),
             ));
+        }
+        if access == Access::Auto {
+            create_folders_above(path)?;
         }
         // Two processes opening one new file at once (an app and its extension at first launch)
         // contend for it: SQLite waits for the other one with the busy timeout, except where
@@ -521,6 +528,19 @@ fn refuse_special_files(path: &Path) -> Result<()> {
         return Err(Error::NotAFile);
     }
     Ok(())
+}
+
+/// Creates the missing folders above the database file at `path` (on a fresh iOS install the
+/// app's Application Support folder does not exist yet): [`Error::FolderNotCreated`] when that
+/// fails (a file in the way, no permission), with nothing written. Nothing is done when the folder
+/// exists or `path` has no folder part.
+fn create_folders_above(path: &Path) -> Result<()> {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            std::fs::create_dir_all(folder).map_err(Error::FolderNotCreated)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Whether SQLite would roll the rollback journal at `journal` back into a file that was not
@@ -898,6 +918,53 @@ mod tests {
     }
 
     #[test]
+    fn missing_folders_above_a_new_file_are_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("Library/Application Support/coach.db");
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(store);
+        assert!(path.is_file());
+        // Opened again, the same file (nothing created twice).
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            SCHEMA_VERSION
+        );
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_created_is_a_typed_error_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        // A regular file where a folder of the path should be.
+        std::fs::write(dir.path().join("blocked"), b"not a folder").unwrap();
+        let path = dir.path().join("blocked/inner/coach.db");
+        let Err(err) = Store::open(&path) else {
+            panic!("opened below a regular file");
+        };
+        assert!(matches!(err, Error::FolderNotCreated(_)), "{err:?}");
+        let public = crate::kernel::error::CoachError::from(err);
+        assert_eq!(public.code(), "storage");
+        assert!(
+            public.detail().contains("folder") && !public.detail().contains("blocked"),
+            "{}",
+            public.detail()
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("blocked")).unwrap(),
+            b"not a folder"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_read_only_open_creates_no_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing/coach.db");
+        assert!(Store::open_read_only(&path).is_err());
+        assert!(!dir.path().join("missing").exists());
+    }
+
+    #[test]
     fn empty_existing_file_is_a_fresh_database() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.db");
@@ -1138,12 +1205,15 @@ mod tests {
     #[test]
     fn a_file_that_cannot_be_opened_is_reported_without_its_path() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("no-such-dir").join("jane-doe-SECRET.db");
+        // A file name longer than the file system allows: SQLite cannot open it (missing folders
+        // would be created, so they no longer make an open fail).
+        let name = format!("jane-doe-SECRET{}.db", "x".repeat(300));
+        let path = dir.path().join("folder-of-jane").join(name);
         let e = Store::open(&path).unwrap_err();
         let public = CoachError::from(e);
         assert_eq!(public.code(), "storage", "{public}");
         assert!(!public.to_string().contains("SECRET"), "{public}");
-        assert!(!public.to_string().contains("no-such-dir"), "{public}");
+        assert!(!public.to_string().contains("folder-of-jane"), "{public}");
     }
 
     #[test]

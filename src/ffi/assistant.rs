@@ -27,8 +27,10 @@ use crate::llm::{CancelToken, LanguageModel};
 ///
 /// Events come in the spec's order: `Stage`s (routing, proposing, validating, repairing,
 /// summarizing), then `Clarify` or `Ops`, then `Summary`, `Result`, and always `Done` last (also
-/// after an error or a cancellation). `Heartbeat` arrives periodically while the model works; a
-/// chat answer sends only `Summary` and `Done`.
+/// after an error or a cancellation). `Heartbeat` arrives periodically while the model works. A
+/// chat answer (chat mode, or small talk in auto mode) streams: `TextDelta`s as the model writes
+/// it (append each to the text shown), then `Summary` (authoritative: replace the streamed text
+/// with it) and `Done`.
 ///
 /// Threading: `onEvent` is called on the library's background thread that runs the message, one
 /// event at a time, never concurrently for one message. Return quickly and hop to the main thread

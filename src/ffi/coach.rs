@@ -80,9 +80,10 @@ impl Coach {
     /// file is left exactly as it was. A write-protected file (or folder) opens read-only: reads,
     /// dry runs and assistant messages work, writes throw `ReadOnly` (as does opening one that
     /// needs an upgrade). A damaged file opens for reading and refuses writes with
-    /// `DatabaseCorrupt` (see `data().checkIntegrity()`). Throws `Storage` if the file cannot be
-    /// opened (e.g. its folder does not exist; the message never contains the path) and
-    /// `InvalidArgument` for an empty path.
+    /// `DatabaseCorrupt` (see `data().checkIntegrity()`). Missing folders above a new file are
+    /// created (on a fresh iOS install, Application Support does not exist yet). Throws `Storage`
+    /// if the file cannot be opened or its folder cannot be created (a file in the way, no
+    /// permission; the message never contains the path) and `InvalidArgument` for an empty path.
     ///
     /// The library's built-in recipes are loaded on the first open (and upgraded in place by a
     /// newer library): see [`OpenOptions`] to leave them out.

@@ -1,15 +1,22 @@
 //! [`Models`]: plugging a language model into the library: the embedded llama.cpp engine
 //! (feature `llama`: `model().load`, `unload`, `info`, or the free `loadModel`) or a model the
-//! app implements in Swift or Kotlin (`model().set`).
+//! app implements in Swift, Kotlin or Python, with blocking calls (`model().set`) or async ones
+//! (`model().setAsyncModel`); the free `modelAvailability`, whether a model file can be used,
+//! decided without loading it.
 
 use std::sync::Arc;
 
 use crate::ffi::inner::{service_object, CoachInner};
 use crate::ffi::task::ListenerError;
 use crate::kernel::error::CoachError;
+#[cfg(doc)]
+use crate::llm::availability::ModelAvailabilityStatus;
+use crate::llm::availability::{ModelAvailability, ModelCheckOptions};
 use crate::llm::breaker::{Breaker, BreakerConfig};
 use crate::llm::metered::SharedModel;
-use crate::llm::{CancelToken, LanguageModel, LoadedModelInfo};
+use crate::llm::{
+    AsyncLanguageModel, AsyncModelAdapter, CancelToken, LanguageModel, LoadedModelInfo,
+};
 use crate::suggest::ai::{AiSuggestionMode, AiSuggestionSettings, LlmSuggestionSource};
 use crate::suggest::service::AiSuggestionSource;
 
@@ -53,6 +60,28 @@ impl Models {
         Ok(())
     }
 
+    /// [`Models::set`] for a model whose `generate` is async (Swift `async throws`, Kotlin
+    /// `suspend`, Python `async def`): a platform model with an async API (FoundationModels,
+    /// Gemini Nano through ML Kit) plugs in without blocking a thread of the app. The library
+    /// calls it from its own thread and waits there; everything else is as for `set` (one call at
+    /// a time, the circuit breaker, output validated and repaired, a JSON Schema only validated
+    /// unless the model's `info` says it constrains decoding).
+    ///
+    /// Cancelling the library's work (a task's `cancel()`, a cancelled `Task`, coroutine or
+    /// stream consumer, the request's time limit) cancels the app's `generate` call: see
+    /// [`AsyncLanguageModel`] for what the app sees. `None` turns AI off, as `set(None)` does.
+    ///
+    /// Throws `Closed` after `shutdown()`.
+    pub fn set_async_model(
+        &self,
+        model: Option<Arc<dyn AsyncLanguageModel>>,
+    ) -> Result<(), CoachError> {
+        self.check_open()?;
+        let model = model.map(|m| Arc::new(AsyncModelAdapter::new(m)) as Arc<dyn LanguageModel>);
+        self.install_model(model, None);
+        Ok(())
+    }
+
     /// Loads the GGUF model file at `path` and makes it the model every feature uses (as
     /// [`Models::set`] does); returns what it is. The library never downloads: the
     /// app ships or fetches the file and passes its path.
@@ -65,7 +94,9 @@ impl Models {
     /// `options.contextTokens` (from the GGUF header) against the memory the device has available
     /// now. Throws `InsufficientMemory` (needed and available bytes) when it does not fit: offer a
     /// smaller model or context. Throws `ModelUnusable` for a missing file, a file that is not
-    /// GGUF, a model this build cannot run, or a build without the embedded engine.
+    /// GGUF, a model this build cannot run, a build without the embedded engine, or a phone whose
+    /// CPU lacks the instructions the engine was built for. [`model_availability`] tells the same
+    /// beforehand, without loading.
     ///
     /// Threading: blocks while the file is read (about a second for small models): call it off
     /// the main thread. `progress` hears the fraction loaded, on the calling thread.
@@ -232,8 +263,27 @@ fn load_engine(
     let facts = crate::llm::gguf::read_facts(std::path::Path::new(path))?;
     crate::llm::memory::estimate(&facts, options.context_tokens.max(16)).check()?;
     Err(CoachError::ModelUnusable {
-        detail: "this build of the library has no on-device engine (feature `llama`)".into(),
+        detail: crate::llm::availability::engine_problem().unwrap_or_default(),
     })
+}
+
+/// Whether the GGUF model file at `path` can be used on this device, decided without loading it
+/// (no `Coach` needed): [`ModelAvailabilityStatus::Available`], or the first reason it cannot
+/// (`fileMissing`, `unreadable`, `notGguf`, `unsupportedArchitecture`, `insufficientMemory`,
+/// `engineMissing`), with the figures behind it (file size, GGUF version, architecture, tensor,
+/// metadata and parameter counts, quantization, memory needed at `options.contextTokens` against
+/// memory available now). Use it to decide whether to offer an AI feature, or which model to
+/// download, before `model().load`; `available` means the load's own checks will pass
+/// (llama.cpp may still refuse a file whose tensors are damaged past the header).
+///
+/// Never throws: every problem is a status. Reads only the file's header (for a small model a
+/// few milliseconds; call it off the main thread for a model on slow storage).
+/// `options.availableBytes` replaces the device's available-memory reading (tests, or planning
+/// for another device). Architectures the library is meant for: `llama` (SmolLM2, Llama 3.x),
+/// `qwen2`, `qwen3`, `gemma2`, `gemma3`, `phi3`, `smollm3`.
+#[uniffi::export(default(options = None))]
+pub fn model_availability(path: String, options: Option<ModelCheckOptions>) -> ModelAvailability {
+    crate::llm::availability::check(std::path::Path::new(&path), &options.unwrap_or_default())
 }
 
 /// Loads a GGUF model file for on-device generation, without making it the `Coach`'s model (pass

@@ -25,7 +25,7 @@ pub use data::UserData;
 pub use encryption::encryption_available;
 #[cfg(feature = "llama")]
 pub use llm::load_model;
-pub use llm::{LoadProgressListener, ModelOptions, Models};
+pub use llm::{model_availability, LoadProgressListener, ModelOptions, Models};
 pub use meals::{MealPlanListener, MealPlanTask, Meals};
 pub use prewarm::AiFeature;
 pub use suggest::{evaluate_exercise, Suggestions};

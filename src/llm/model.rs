@@ -122,6 +122,26 @@ pub struct GenerationResult {
     pub generation_ms: u64,
 }
 
+impl GenerationResult {
+    /// `text` with its token counts and no timings (a test model, or an app's model that measures
+    /// nothing).
+    pub fn untimed(
+        text: impl Into<String>,
+        finish: FinishReason,
+        prompt_tokens: u32,
+        completion_tokens: u32,
+    ) -> Self {
+        GenerationResult {
+            text: text.into(),
+            finish,
+            prompt_tokens,
+            completion_tokens,
+            prompt_ms: 0,
+            generation_ms: 0,
+        }
+    }
+}
+
 /// What a model is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, uniffi::Record)]
 #[serde(rename_all = "camelCase")]
@@ -162,6 +182,18 @@ pub struct LoadedModelInfo {
     pub constrains_json_schema: bool,
     /// Whether this is the library's embedded engine (`loadModel`) rather than an app's model.
     pub embedded: bool,
+}
+
+impl ModelInfo {
+    /// A model named `name` with a window of `context_tokens`, whose decoding a JSON Schema
+    /// constrains or not.
+    pub fn new(name: impl Into<String>, context_tokens: u32, constrains_json_schema: bool) -> Self {
+        ModelInfo {
+            name: name.into(),
+            context_tokens,
+            constrains_json_schema,
+        }
+    }
 }
 
 impl LoadedModelInfo {

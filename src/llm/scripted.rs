@@ -1,9 +1,12 @@
 //! A [`LanguageModel`] that replies from a script: for deterministic tests of every pipeline that
 //! talks to a model (repair loops, tool loops, routers). It records the requests it received.
+//! Replies stream to the listener as the engine's do: word by word, token bytes decoded without
+//! splitting a character ([`Utf8Stream`]), or not at all (a model that cannot stream).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use super::utf8::Utf8Stream;
 use super::{
     CancelToken, FinishReason, GenerationRequest, GenerationResult, LanguageModel, LlmError,
     ModelInfo, TokenListener,
@@ -14,6 +17,12 @@ use super::{
 pub enum ScriptedReply {
     /// Reply with this text (streamed word by word).
     Text(String),
+    /// Reply with these tokens' bytes, decoded as the engine decodes them: a token may end inside
+    /// a character, whose bytes then wait for the next token ([`Utf8Stream`]); each token that
+    /// completes text streams it.
+    Tokens(Vec<Vec<u8>>),
+    /// Reply with this text without calling the listener (a model that cannot stream).
+    Unstreamed(String),
     /// Fail with this error.
     Fail(LlmError),
 }
@@ -91,8 +100,16 @@ impl LanguageModel for ScriptedModel {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .pop_front();
-        let text = match reply {
-            Some(ScriptedReply::Text(t)) => t,
+        let words = |t: String| -> Vec<Vec<u8>> {
+            // "Tokens" are whitespace-separated words, kept with their separators.
+            t.split_inclusive(char::is_whitespace)
+                .map(|w| w.as_bytes().to_vec())
+                .collect()
+        };
+        let (tokens, streams) = match reply {
+            Some(ScriptedReply::Text(t)) => (words(t), true),
+            Some(ScriptedReply::Tokens(t)) => (t, true),
+            Some(ScriptedReply::Unstreamed(t)) => (words(t), false),
             Some(ScriptedReply::Fail(e)) => return Err(e),
             None => {
                 return Err(LlmError::Backend {
@@ -100,38 +117,29 @@ impl LanguageModel for ScriptedModel {
                 })
             }
         };
-        // "Tokens" are whitespace-separated words, kept with their separators.
+        let listener = listener.filter(|_| streams);
+        let mut utf8 = Utf8Stream::default();
         let mut out = String::new();
+        let emit = |piece: String, out: &mut String| {
+            if let (Some(l), false) = (&listener, piece.is_empty()) {
+                l.on_token(piece.clone());
+            }
+            out.push_str(&piece);
+        };
         let mut count = 0u32;
-        for piece in text.split_inclusive(char::is_whitespace) {
+        let mut finish = FinishReason::Stop;
+        for token in tokens {
             if cancel.is_cancelled() {
                 return Err(LlmError::Cancelled);
             }
             if count == max_tokens {
-                return Ok(result(out, FinishReason::Length, prompt_tokens, count));
+                finish = FinishReason::Length;
+                break;
             }
-            if let Some(l) = &listener {
-                l.on_token(piece.to_string());
-            }
-            out.push_str(piece);
+            emit(utf8.push(&token), &mut out);
             count += 1;
         }
-        Ok(result(out, FinishReason::Stop, prompt_tokens, count))
-    }
-}
-
-fn result(
-    text: String,
-    finish: FinishReason,
-    prompt_tokens: u32,
-    completion_tokens: u32,
-) -> GenerationResult {
-    GenerationResult {
-        text,
-        finish,
-        prompt_tokens,
-        completion_tokens,
-        prompt_ms: 0,
-        generation_ms: 0,
+        emit(utf8.finish(), &mut out);
+        Ok(GenerationResult::untimed(out, finish, prompt_tokens, count))
     }
 }

@@ -677,8 +677,9 @@ fn assistant_prints_the_events_as_json_lines() {
     );
     drop(c);
 
-    // Chat: only summary and done.
-    let script = script_file(&dir, &["Nothing is planned for today yet."]);
+    // Chat: the answer streams as the model writes it (one line per piece), then the cleaned
+    // summary and done.
+    let script = script_file(&dir, &["Hello! Nice to **hear** from you."]);
     let o = coach(
         &[
             "assistant",
@@ -688,15 +689,56 @@ fn assistant_prints_the_events_as_json_lines() {
             "chat",
             "--script",
             &script,
+            "hello there",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let mut expected: Vec<String> = ["Hello! ", "Nice ", "to ", "**hear** ", "from ", "you."]
+        .iter()
+        .map(|t| json!({"event": "textDelta", "text": t}).to_string())
+        .collect();
+    expected.push(r#"{"event":"summary","text":"Hello! Nice to hear from you."}"#.into());
+    expected.push(r#"{"event":"done"}"#.into());
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        expected.join("\n") + "\n"
+    );
+
+    // A question about the planner is answered by code, the model not asked (its script is
+    // empty): summary, result with the answer, done.
+    let script = script_file(&dir, &[]);
+    let o = coach(
+        &[
+            "assistant",
+            "--db",
+            &db,
+            "--mode",
+            "chat",
+            "--script",
+            &script,
+            "--today",
+            "2026-11-23",
             "what is on today?",
         ],
         "",
     );
     assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(
-        String::from_utf8(o.stdout).unwrap(),
-        "{\"event\":\"summary\",\"text\":\"Nothing is planned for today yet.\"}\n{\"event\":\"done\"}\n"
+        lines[0],
+        json!({"event": "summary", "text": "Nothing planned today."})
     );
+    assert_eq!(
+        lines[1]["result"]["answer"],
+        json!({"text": "Nothing planned today.", "items": []})
+    );
+    assert_eq!(lines[2], json!({"event": "done"}));
 }
 
 #[test]
@@ -1605,4 +1647,57 @@ fn meals_shopping_list_and_staples() {
     );
     let o = coach(&["meals", "staples", "--db", db, "--set", ""], "");
     assert_eq!(String::from_utf8_lossy(&o.stdout), "[]\n");
+}
+
+#[test]
+fn model_check_prints_the_availability_and_exits_0_only_when_available() {
+    let huge = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/models/huge-kv-header.bin"
+    );
+    // Too big for the machine: the status and figures, exit 2.
+    let o = coach(&["model", "check", huge], "");
+    assert_eq!(o.status.code(), Some(2));
+    let v = stdout_json(&o);
+    assert_eq!(v["status"], "insufficientMemory");
+    assert_eq!(v["architecture"], "llama");
+    assert_eq!(v["contextTokens"], 2048);
+    assert!(
+        v["neededBytes"].as_u64() > v["availableBytes"].as_u64(),
+        "{v}"
+    );
+    // Room given: available where the engine is built in, else engineMissing (still exit 2).
+    let roomy = u64::MAX.to_string();
+    let o = coach(
+        &[
+            "model",
+            "check",
+            "--context-tokens",
+            "512",
+            "--available-bytes",
+            &roomy,
+            huge,
+        ],
+        "",
+    );
+    let v = stdout_json(&o);
+    assert_eq!(v["contextTokens"], 512);
+    if cfg!(feature = "llama") {
+        assert_eq!(
+            (o.status.code(), v["status"].as_str()),
+            (Some(0), Some("available"))
+        );
+    } else {
+        assert_eq!(
+            (o.status.code(), v["status"].as_str()),
+            (Some(2), Some("engineMissing"))
+        );
+    }
+    let o = coach(&["model", "check", "/no/such/model.gguf"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout_json(&o)["status"], "fileMissing");
+    // Usage: no path, or a bad number.
+    assert_eq!(coach(&["model", "check"], "").status.code(), Some(64));
+    let o = coach(&["model", "check", "--context-tokens", "many", huge], "");
+    assert_eq!(o.status.code(), Some(64));
 }

@@ -115,6 +115,24 @@ fn a_file_that_is_not_a_database_is_refused_and_kept() {
 }
 
 #[test]
+fn open_creates_the_missing_folders_of_a_new_file() {
+    // A fresh iOS install: Library/ exists, Application Support/ does not.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("Library/Application Support/coach/coach.db");
+    let coach = Coach::open(path.display().to_string()).unwrap();
+    coach.shutdown();
+    assert!(path.is_file());
+    // A folder that cannot be made (a file where it should be): `Storage`, without the path.
+    std::fs::write(dir.path().join("taken"), b"x").unwrap();
+    let blocked = dir.path().join("taken/coach.db");
+    let err = Coach::open(blocked.display().to_string()).unwrap_err();
+    assert!(matches!(err, CoachError::Storage { .. }), "{err:?}");
+    assert!(!err.to_string().contains("taken"), "{err}");
+}
+
+#[test]
 fn a_database_from_a_newer_library_is_refused_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("coach.db");
@@ -571,6 +589,7 @@ mod assistant {
                 AssistantEvent::Stage { .. } => "stage",
                 AssistantEvent::Clarify { .. } => "clarify",
                 AssistantEvent::Ops { .. } => "ops",
+                AssistantEvent::TextDelta { .. } => "textDelta",
                 AssistantEvent::Summary { .. } => "summary",
                 AssistantEvent::Result { .. } => "result",
                 AssistantEvent::Heartbeat => "heartbeat",

@@ -199,10 +199,24 @@ fn run_with(
     let names: Vec<String> = events
         .iter()
         .map(name)
-        .filter(|n| n != "heartbeat")
+        .filter(|n| n != "heartbeat" && n != "textDelta")
+        .collect();
+    let streamed: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AssistantEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
         .collect();
     eprintln!("  events: {names:?}");
     let result = out.unwrap_or_else(|e| panic!("the pipeline failed: {e}"));
+    // Only a chat answer streams (its deltas are the model's raw text, the summary its cleaning).
+    assert_eq!(
+        !streamed.is_empty(),
+        result.decision == RouteDecision::Chat,
+        "deltas {streamed:?} for a {:?} answer",
+        result.decision
+    );
     eprintln!(
         "  decision {:?}, {} valid, {} invalid, summary {:?} ({:?})",
         result.decision,

@@ -12,9 +12,11 @@ mod common;
 
 mod ai_suggestions;
 mod architecture;
+mod assistant_answers;
 mod assistant_apply;
 mod assistant_code_wins;
 mod assistant_pipeline;
+mod assistant_stream;
 mod assistant_validate;
 mod builtin_recipes;
 mod cli;

@@ -1,5 +1,6 @@
-//! The model's lifecycle on a `Coach`: loading with the memory pre-flight, the model's info,
-//! unloading, one model shared by every feature. The real-model test needs feature `llama` and
+//! The model's lifecycle on a `Coach`: whether a file can be used (`modelAvailability`, checked
+//! against what loading does), loading with the memory pre-flight, the model's info, unloading,
+//! one model shared by every feature. The real-model test needs feature `llama` and
 //! the test model (`COACH_MODEL`); the others run in every build.
 
 use coachcore::ffi::ModelOptions;
@@ -115,4 +116,86 @@ fn the_real_model_loads_with_its_info_and_serves_the_assistant() {
     assert!(out.is_ok(), "{out:?}");
     assert!(coach.model().unload());
     assert_eq!(coach.model().info(), None);
+}
+
+/// `modelAvailability` says what `load` would do, without loading: the same memory estimate, and
+/// a status for every file `load` refuses.
+#[test]
+fn availability_agrees_with_the_load() {
+    use coachcore::llm::availability::{ModelAvailabilityStatus as S, ModelCheckOptions};
+    use coachcore::model_availability;
+    let coach = Coach::open_in_memory().unwrap();
+    let check = |path: &str, context_tokens: u32| {
+        model_availability(
+            path.into(),
+            Some(ModelCheckOptions {
+                context_tokens,
+                available_bytes: None,
+            }),
+        )
+    };
+    // Too big: both refuse it, with the same figures.
+    let a = check(HUGE_KV, 2048);
+    assert_eq!(a.status, S::InsufficientMemory, "{a:?}");
+    match coach.model().load(HUGE_KV.into(), options(2048), None) {
+        Err(CoachError::InsufficientMemory {
+            needed_bytes,
+            available_bytes,
+        }) => {
+            assert_eq!(a.needed_bytes, Some(needed_bytes));
+            assert!(a.available_bytes.is_some() && available_bytes < needed_bytes);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The context passed is the one estimated: a bigger one needs more.
+    let bigger = check(HUGE_KV, 4096);
+    assert!(bigger.needed_bytes > a.needed_bytes);
+    assert_eq!((a.context_tokens, bigger.context_tokens), (2048, 4096));
+
+    // Files the load refuses as unusable: each with its own status.
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("notes.gguf");
+    std::fs::write(&foreign, "not a model at all").unwrap();
+    let truncated = dir.path().join("half.gguf");
+    let mut half = b"GGUF".to_vec();
+    half.extend(3u32.to_le_bytes());
+    std::fs::write(&truncated, &half).unwrap();
+    let missing = dir.path().join("absent.gguf");
+    for (path, status) in [
+        (missing.as_path(), S::FileMissing),
+        (dir.path(), S::Unreadable),
+        (foreign.as_path(), S::NotGguf),
+        (truncated.as_path(), S::NotGguf),
+    ] {
+        let path = path.to_string_lossy().into_owned();
+        assert_eq!(check(&path, 2048).status, status, "{path}");
+        let e = coach.model().load(path, options(2048), None).unwrap_err();
+        assert_eq!(e.code(), "model_unusable", "{e:?}");
+    }
+}
+
+/// The test model is available where the engine is, and its figures are those `load` reports.
+#[cfg(feature = "llama")]
+#[test]
+fn the_real_model_is_available() {
+    use coachcore::llm::availability::{ModelAvailabilityStatus, ModelCheckOptions};
+    let Some(path) = crate::common::model_path() else {
+        return;
+    };
+    let a = coachcore::model_availability(
+        path.clone(),
+        Some(ModelCheckOptions {
+            context_tokens: 1024,
+            available_bytes: None,
+        }),
+    );
+    assert_eq!(a.status, ModelAvailabilityStatus::Available, "{a:?}");
+    assert_eq!(a.architecture.as_deref(), Some("llama"));
+    assert_eq!(a.gguf_version, Some(3));
+    let coach = Coach::open_in_memory().unwrap();
+    let info = coach.model().load(path, options(1024), None).unwrap();
+    assert_eq!(a.needed_bytes, info.estimated_memory_bytes);
+    assert_eq!(a.parameter_count, info.parameter_count);
+    assert_eq!(a.quantization, info.quantization);
+    assert_eq!(a.file_bytes, info.file_bytes);
 }

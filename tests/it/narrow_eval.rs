@@ -1,12 +1,17 @@
-//! The assistant's evaluation set scored on the narrowed pipeline without a model
-//! (`assistant::narrow`): what the deterministic reading alone achieves. The `ai_eval` bench
-//! scores the same set with the real model; this test keeps the model-free floor from slipping.
+//! The assistant's evaluation sets scored on the narrowed pipeline without a model
+//! (`assistant::narrow`): what the deterministic reading alone achieves, a question about the
+//! planner answered by code first (`assistant::reading::read_question`, `assistant::answer`), as
+//! the service does. The `ai_eval` bench scores the same sets with the real model; these tests
+//! keep the model-free floor from slipping.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
+use coachcore::assistant::answer::answer;
 use coachcore::assistant::date::Date;
-use coachcore::assistant::model::{Clarification, PlannerItem, PlannerOperation};
+use coachcore::assistant::model::{Clarification, PlannerAnswer, PlannerItem, PlannerOperation};
 use coachcore::assistant::narrow::narrow_in;
+use coachcore::assistant::reading::read_question;
 use coachcore::kernel::lang::Language;
 use serde_json::Value;
 
@@ -14,136 +19,69 @@ use serde_json::Value;
 #[allow(dead_code)]
 mod score;
 
-const EVAL_SET: &str = include_str!("../data/eval/assistant.json");
-
 /// The set's fixtures by name.
 fn fixtures(set: &Value) -> BTreeMap<String, Vec<PlannerItem>> {
     serde_json::from_value(set["fixtures"].clone()).unwrap()
 }
 
-/// What the reading alone makes of a task: its operations, whether the message was left open
-/// for a model, and the question it asks back instead.
-struct Read {
+/// What the reading alone does with `task`: the code-made answer of a question about the
+/// planner (then no operation), else the operations the narrowed path proposes, whether part of
+/// the message was left open for a model, and the question it asks back instead; with the
+/// task's items.
+struct Outcome {
+    answer: Option<PlannerAnswer>,
     ops: Vec<PlannerOperation>,
     open: bool,
     clarification: Option<Clarification>,
+    items: Vec<PlannerItem>,
 }
 
-/// The operations the reading alone proposes for `task`, whether the message was left open for
-/// a model, and the question it asks back.
-fn read_task(fixtures: &BTreeMap<String, Vec<PlannerItem>>, lang: Language, task: &Value) -> Read {
+fn read_task(
+    fixtures: &BTreeMap<String, Vec<PlannerItem>>,
+    lang: Language,
+    task: &Value,
+) -> Outcome {
     let items: Vec<PlannerItem> = match &task["items"] {
         Value::String(name) => fixtures[name].clone(),
         other => serde_json::from_value(other.clone()).unwrap(),
     };
     let today = Date::parse(task["today"].as_str().unwrap()).unwrap();
-    let n = narrow_in(task["message"].as_str().unwrap(), lang, today, &items);
-    Read {
+    let message = task["message"].as_str().unwrap();
+    if let Some(q) = read_question(message, lang, today, &items) {
+        return Outcome {
+            answer: Some(answer(&q, today, &items, lang)),
+            ops: Vec::new(),
+            open: false,
+            clarification: None,
+            items,
+        };
+    }
+    let n = narrow_in(message, lang, today, &items);
+    Outcome {
+        answer: None,
         ops: n.resolve(None).operations,
         open: n.open,
         clarification: n.clarification,
+        items,
     }
 }
 
-/// Whether a read meets a `clarify` expectation (`tests/data/eval/README.md`): a question, at
-/// most 5 options, no operation, and the given first options in order.
-fn asks_as_expected(read: &Read, expected: &Value) -> bool {
-    let Some(c) = &read.clarification else {
-        return false;
-    };
-    let first: Vec<&str> = expected["clarify"]["options"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let got: Vec<&str> = c.options.iter().map(|o| o.id.as_str()).collect();
-    read.ops.is_empty()
-        && !c.question.trim().is_empty()
-        && c.options.len() <= 5
-        && got.len() >= first.len()
-        && got[..first.len()] == first[..]
+/// One set's score on the reading alone.
+#[derive(Default)]
+struct SetScore {
+    tasks: usize,
+    success: usize,
+    wrong: usize,
+    /// Tasks expecting a question back.
+    clarify: usize,
+    failures: Vec<String>,
+    /// How long each question took to be read and answered.
+    answer_times: Vec<Duration>,
 }
 
-/// The expected operations of a task that expects operations or no change.
-fn expected_ops(expected: &Value) -> Vec<Value> {
-    match expected {
-        Value::String(s) if s == "no_change" => Vec::new(),
-        e => e["ops"].as_array().cloned().unwrap_or_default(),
-    }
-}
-
-#[test]
-fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() {
-    let set: Value = serde_json::from_str(EVAL_SET).unwrap();
-    let fixtures = fixtures(&set);
-    let tasks = set["tasks"].as_array().unwrap();
-    let (mut success, mut wrong) = (0, 0);
-    let mut failures = Vec::new();
-    for task in tasks {
-        let id = task["id"].as_str().unwrap();
-        let Read { ops, open, .. } = read_task(&fixtures, Language::En, task);
-        let expected = expected_ops(&task["expected"]);
-        let w = score::wrong_actions(&ops, &expected);
-        wrong += w;
-        if score::paired(&ops, &expected) {
-            success += 1;
-        } else {
-            let got: Vec<String> = ops.iter().map(score::short).collect();
-            failures.push(format!(
-                "{id}: open={open} got [{}] wrong={w}",
-                got.join("; ")
-            ));
-        }
-    }
-    println!(
-        "reading alone: {success}/{} succeed, {wrong} wrong actions",
-        tasks.len()
-    );
-    for f in &failures {
-        println!("  {f}");
-    }
-    assert_eq!(wrong, 0, "{failures:#?}");
-    assert!(
-        success * 100 >= tasks.len() * 85,
-        "{success}/{}: {failures:#?}",
-        tasks.len()
-    );
-}
-
-/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, the held-out
-/// `assistant.classes.held.json`, `questions.*.json`) scored on the reading alone, as the code
-/// stands: a by-hand run that prints the figures (`cargo test --test it issue_25_sets --
-/// --ignored --nocapture`; with `EVAL_FAILURES` set it prints each miss, with `EVAL_ALL` every
-/// task; `EVAL_SET=FILE` scores only that file of `tests/data/eval/`, or at that absolute path). `clarify` tasks
-/// are scored as the README says; `answer` tasks succeed only once the reading answers
-/// questions. Any operation proposed for them counts as a wrong action.
-#[test]
-#[ignore = "by-hand figures for issue 25's sets"]
-fn issue_25_sets_scored_on_the_reading_alone() {
-    let extra = std::env::var("EVAL_SET").ok();
-    let files = [
-        "assistant.classes.json",
-        "assistant.classes.held.json",
-        "assistant.classes.held2.json",
-        "assistant.de.json",
-        "assistant.fr.json",
-        "assistant.es.json",
-        "questions.en.json",
-        "questions.de.json",
-        "questions.fr.json",
-        "questions.es.json",
-    ];
-    let files: Vec<&str> = match &extra {
-        Some(path) => vec![path.as_str()],
-        None => files.to_vec(),
-    };
-    for file in files {
-        let (success, wrong, total) = score_file(file, std::env::var_os("EVAL_FAILURES").is_some());
-        println!("{file}: {success}/{total} succeed, {wrong} wrong actions");
-    }
-}
-
-/// Scores one of issue 25's sets on the reading alone: successes, wrong actions, tasks.
-fn score_file(file: &str, print_misses: bool) -> (usize, usize, usize) {
+/// Scores one set (a file of `tests/data/eval/`, or an absolute path) as
+/// `tests/data/eval/README.md` says (a question back judged by [`score::judge`]).
+fn score_set(file: &str) -> SetScore {
     let path = if file.starts_with('/') {
         file.to_string()
     } else {
@@ -153,52 +91,201 @@ fn score_file(file: &str, print_misses: bool) -> (usize, usize, usize) {
     let fixtures = fixtures(&set);
     let lang = Language::read_as(set["language"].as_str());
     let tasks = set["tasks"].as_array().unwrap();
-    let (mut success, mut wrong) = (0, 0);
+    let mut s = SetScore {
+        tasks: tasks.len(),
+        ..SetScore::default()
+    };
     for task in tasks {
-        let read = read_task(&fixtures, lang, task);
+        let id = task["id"].as_str().unwrap();
         let e = &task["expected"];
-        let ok = if e == "clarify" || e.get("clarify").is_some() {
-            wrong += read.ops.len();
-            asks_as_expected(&read, e)
-        } else if e.get("answer").is_some() {
-            wrong += read.ops.len();
-            false
-        } else {
-            let expected = expected_ops(e);
-            wrong += score::wrong_actions(&read.ops, &expected);
-            score::paired(&read.ops, &expected)
-        };
-        success += usize::from(ok);
-        if (!ok && print_misses) || std::env::var_os("EVAL_ALL").is_some() {
-            let got: Vec<String> = read.ops.iter().map(score::short).collect();
-            let asked = read.clarification.as_ref().map(|c| {
-                let ids: Vec<&str> = c.options.iter().map(|o| o.id.as_str()).collect();
-                format!(" asked {:?} {ids:?}", c.question)
-            });
-            println!(
-                "  {}: open={} got [{}]{}",
-                task["id"].as_str().unwrap_or(""),
-                read.open,
-                got.join("; "),
-                asked.unwrap_or_default()
+        let started = Instant::now();
+        let out = read_task(&fixtures, lang, task);
+        if let Some(a) = &out.answer {
+            s.answer_times.push(started.elapsed());
+            if std::env::var_os("EVAL_ANSWERS").is_some() {
+                println!("  {id}: {}", a.text);
+            }
+        }
+        let got: Vec<String> = out.ops.iter().map(score::short).collect();
+        let asked = out.clarification.as_ref().map(|c| {
+            let ids: Vec<String> = c.options.iter().map(|o| o.id.clone()).collect();
+            (c.question.clone(), ids)
+        });
+        let verbose = std::env::var_os("EVAL_ALL").is_some();
+        let want = score::expected(e);
+        if let score::Expected::Clarify(_) = want {
+            s.clarify += 1;
+            let (ok, w) = score::judge(
+                &want,
+                &score::Outcome {
+                    ops: &out.ops,
+                    clarify: asked.as_ref().map(|(_, ids)| ids.clone()),
+                    answer: None,
+                    stored: &out.items,
+                },
             );
+            s.wrong += w;
+            s.success += usize::from(ok);
+            if !ok || verbose {
+                s.failures.push(format!(
+                    "{id}: open={} got [{}] asked {asked:?}",
+                    out.open,
+                    got.join("; ")
+                ));
+            }
+            continue;
+        }
+        if let Some(right) = score::answer_matches(out.answer.as_ref(), e) {
+            s.wrong += out.ops.len();
+            if right {
+                s.success += 1;
+            } else {
+                let named: Vec<&str> = out
+                    .answer
+                    .as_ref()
+                    .map(|a| a.items.iter().map(|i| i.id.as_str()).collect())
+                    .unwrap_or_default();
+                s.failures.push(format!(
+                    "{id}: answer {named:?} ({:?}) ops [{}]",
+                    out.answer.as_ref().map(|a| a.text.as_str()),
+                    got.join("; ")
+                ));
+            }
+            continue;
+        }
+        let expected = match want {
+            score::Expected::Ops(ops) => ops,
+            _ => Vec::new(),
+        };
+        let w = score::wrong_actions(&out.ops, &expected);
+        s.wrong += w;
+        let ok = score::paired(&out.ops, &expected);
+        s.success += usize::from(ok);
+        if !ok || verbose {
+            s.failures.push(format!(
+                "{id}: open={} answered={} got [{}] wrong={w}{}",
+                out.open,
+                out.answer.is_some(),
+                got.join("; "),
+                asked
+                    .map(|(q, ids)| format!(" asked {q:?} {ids:?}"))
+                    .unwrap_or_default()
+            ));
         }
     }
-    (success, wrong, tasks.len())
+    s
 }
 
-/// The English classes of issue 25 (`assistant.classes.json`) and their held-out sets, scored
-/// on the reading alone, clarify tasks included: these figures must not slip.
+/// Prints a set's failures and asserts it has no wrong action and succeeds on at least
+/// `percent` of its tasks.
+fn keep_floor(file: &str, s: &SetScore, percent: usize) {
+    for f in &s.failures {
+        println!("  {f}");
+    }
+    assert_eq!(s.wrong, 0, "{file}: {:#?}", s.failures);
+    assert!(
+        s.success * 100 >= s.tasks * percent,
+        "{file}: {}/{}: {:#?}",
+        s.success,
+        s.tasks,
+        s.failures
+    );
+}
+
+#[test]
+fn the_reading_alone_succeeds_on_most_evaluation_tasks_and_never_acts_wrongly() {
+    let s = score_set("assistant.json");
+    println!(
+        "reading alone: {}/{} succeed, {} wrong actions",
+        s.success, s.tasks, s.wrong
+    );
+    keep_floor("assistant.json", &s, 85);
+}
+
+/// Questions about the planner are answered by code, exactly: the answer names the items the
+/// task expects and nothing else, with no operation, in under 50 ms (the issue's goal; the
+/// median is checked). English and German; each language's set joins once its reading reads
+/// its question words.
+#[test]
+fn questions_are_answered_by_code_with_exactly_the_expected_items() {
+    // The word tables are built on first use: not part of an answer's time.
+    let today = Date::parse("2026-11-23").unwrap();
+    let _ = read_question("what's on today?", Language::En, today, &[]);
+    for file in ["questions.en.json", "questions.de.json"] {
+        let mut s = score_set(file);
+        s.answer_times.sort();
+        let median = s.answer_times[s.answer_times.len() / 2];
+        let slowest = s.answer_times.last().copied().unwrap_or_default();
+        println!(
+            "{file}: {}/{} answered exactly, {} wrong actions, median {median:?}, slowest \
+             {slowest:?}",
+            s.success, s.tasks, s.wrong
+        );
+        keep_floor(file, &s, 95);
+        // The median: a machine busy with other work can stall any one answer.
+        assert!(median < Duration::from_millis(50), "{file}: {median:?}");
+    }
+}
+
+/// Issue 25's English classes (`assistant.classes.json`) and their held-out sets, scored on
+/// the reading alone, questions back included: none acts wrongly, and the figures do not slip
+/// (the one miss of the second held-out set, "did my meditation", is answered as a question
+/// about the planner: no operation).
 #[test]
 fn issue_25_english_classes_on_the_reading_alone() {
-    for (file, floor) in [
-        ("assistant.classes.json", 39),
-        ("assistant.classes.held.json", 20),
-        ("assistant.classes.held2.json", 18),
+    for (file, percent) in [
+        ("assistant.classes.json", 100),
+        ("assistant.classes.held.json", 100),
+        ("assistant.classes.held2.json", 94),
     ] {
-        let (success, wrong, total) = score_file(file, true);
-        println!("{file}: {success}/{total} succeed, {wrong} wrong actions");
-        assert_eq!(wrong, 0, "{file}");
-        assert!(success >= floor, "{file}: {success}/{total}");
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        keep_floor(file, &s, percent);
+    }
+}
+
+/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json` and their held-out
+/// sets, `questions.*.json`, `questions.en.held.json`) scored on the reading alone, as the code
+/// stands: a by-hand run that prints the figures (`cargo test --test it issue_25_sets --
+/// --ignored --nocapture`; `EVAL_FAILURES=1` prints each miss, `EVAL_ALL=1` every task,
+/// `EVAL_SET=FILE` scores only that file).
+#[test]
+#[ignore = "by-hand figures for issue 25's sets"]
+fn issue_25_sets_scored_on_the_reading_alone() {
+    let files = [
+        "assistant.classes.json",
+        "assistant.classes.held.json",
+        "assistant.classes.held2.json",
+        "assistant.de.json",
+        "assistant.de.held.json",
+        "assistant.fr.json",
+        "assistant.es.json",
+        "questions.en.json",
+        "questions.de.json",
+        "questions.fr.json",
+        "questions.es.json",
+        "questions.en.held.json",
+    ];
+    let only = std::env::var("EVAL_SET").ok();
+    let files: Vec<&str> = match &only {
+        Some(f) => vec![f.as_str()],
+        None => files.to_vec(),
+    };
+    for file in files {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        let print =
+            std::env::var_os("EVAL_FAILURES").is_some() || std::env::var_os("EVAL_ALL").is_some();
+        if print {
+            for f in &s.failures {
+                println!("  {f}");
+            }
+        }
     }
 }

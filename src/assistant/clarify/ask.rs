@@ -1,9 +1,9 @@
-//! The questions code asks back, in the user's language (English, German, French, Spanish):
-//! one template per reason ([`Ask`]), filled with an item's title or a day. Pure. The French
-//! questions address the user as "vous", the German and Spanish ones as "du" and "tú".
+//! The questions code asks back, in the user's language: one template per reason ([`Ask`]) in
+//! each language's table of `phrasing/` (`q_*`), filled with an item's title or a day. Pure.
 
 use crate::assistant::date::Date;
 use crate::assistant::model::Weekday;
+use crate::assistant::phrasing::phrases;
 use crate::kernel::lang::Language;
 
 /// Why the library asks instead of proposing operations.
@@ -39,201 +39,22 @@ pub enum Ask {
 
 /// The question for `ask`, in `lang`.
 pub fn question(lang: Language, ask: &Ask) -> String {
-    use Language::{De, En, Es, Fr};
-    match (ask, lang) {
-        (Ask::WhichItem, En) => "Which one do you mean?".into(),
-        (Ask::WhichItem, De) => "Welchen Eintrag meinst du?".into(),
-        (Ask::WhichItem, Fr) => "De quel élément parlez-vous ?".into(),
-        (Ask::WhichItem, Es) => "¿A cuál te refieres?".into(),
-        (Ask::NotFound, En) => "I could not find that in your planner. What is it called?".into(),
-        (Ask::NotFound, De) => {
-            "Das habe ich in deinem Planer nicht gefunden. Wie heißt der Eintrag?".into()
+    let p = phrases(lang);
+    let quoted = |title: &str| format!("{}{title}{}", p.quote_open, p.quote_close);
+    match ask {
+        Ask::WhichItem => p.q_which_item.into(),
+        Ask::NotFound => p.q_not_found.into(),
+        Ask::WhatToDo { title } => p.fill(p.q_what_to_do, &[("title", &quoted(title))]),
+        Ask::WhatChange { title } => p.fill(p.q_what_change, &[("title", &quoted(title))]),
+        Ask::WhatToAdd => p.q_what_to_add.into(),
+        Ask::WhichDay { said, date } => {
+            let i = Weekday::ALL.iter().position(|w| w == said).unwrap_or(0);
+            p.fill(
+                p.q_which_day,
+                &[("date", &p.date(*date)), ("said", p.weekdays[i])],
+            )
         }
-        (Ask::NotFound, Fr) => {
-            "Je ne trouve pas cela dans votre planning. Comment s’appelle-t-il ?".into()
-        }
-        (Ask::NotFound, Es) => "No lo encuentro en tu agenda. ¿Cómo se llama?".into(),
-        (Ask::WhatToDo { title }, En) => {
-            format!("What should I do with “{title}”: move it, mark it done or delete it?")
-        }
-        (Ask::WhatToDo { title }, De) => format!(
-            "Was soll ich mit „{title}“ machen: verschieben, als erledigt markieren oder löschen?"
-        ),
-        (Ask::WhatToDo { title }, Fr) => format!(
-            "Que faire de « {title} » : le déplacer, le marquer comme fait ou le supprimer ?"
-        ),
-        (Ask::WhatToDo { title }, Es) => {
-            format!("¿Qué hago con «{title}»: moverlo, marcarlo como hecho o borrarlo?")
-        }
-        (Ask::WhatChange { title }, En) => {
-            format!("What should change about “{title}”: the day, the time or something else?")
-        }
-        (Ask::WhatChange { title }, De) => {
-            format!("Was soll sich an „{title}“ ändern: der Tag, die Uhrzeit oder etwas anderes?")
-        }
-        (Ask::WhatChange { title }, Fr) => {
-            format!("Que faut-il changer pour « {title} » : le jour, l’heure ou autre chose ?")
-        }
-        (Ask::WhatChange { title }, Es) => {
-            format!("¿Qué cambio en «{title}»: el día, la hora u otra cosa?")
-        }
-        (Ask::WhatToAdd, En) => {
-            "What would you like to add? Say what it is, and the day if there is one.".into()
-        }
-        (Ask::WhatToAdd, De) => {
-            "Was möchtest du hinzufügen? Sag, worum es geht, und den Tag, falls es einen gibt."
-                .into()
-        }
-        (Ask::WhatToAdd, Fr) => {
-            "Que voulez-vous ajouter ? Dites ce que c’est, et le jour s’il y en a un.".into()
-        }
-        (Ask::WhatToAdd, Es) => "¿Qué quieres añadir? Di qué es y el día, si lo hay.".into(),
-        (Ask::WhichDay { said, date }, lang) => which_day(lang, *said, *date),
-        (Ask::TooSlow, En) => {
-            "That took too long to work out. Which item do you mean, and what should change?".into()
-        }
-        (Ask::TooSlow, De) => {
-            "Das hat zu lange gedauert. Welchen Eintrag meinst du, und was soll sich ändern?".into()
-        }
-        (Ask::TooSlow, Fr) => {
-            "Cela a pris trop de temps. De quel élément parlez-vous, et que faut-il changer ?"
-                .into()
-        }
-        (Ask::TooSlow, Es) => {
-            "Eso tardó demasiado. ¿A qué elemento te refieres y qué debe cambiar?".into()
-        }
-    }
-}
-
-/// "December 7 is a Monday, not a Tuesday. Which day do you mean?"
-fn which_day(lang: Language, said: Weekday, date: Date) -> String {
-    let (_, m, d) = date.ymd();
-    let is = weekday_name(lang, date.weekday());
-    let not = weekday_name(lang, said);
-    let month = month_name(lang, m);
-    match lang {
-        Language::En => {
-            format!("{month} {d} is a {is}, not a {not}. Which day do you mean?")
-        }
-        Language::De => {
-            format!("Der {d}. {month} ist ein {is}, kein {not}. Welchen Tag meinst du?")
-        }
-        Language::Fr => {
-            format!("Le {d} {month} est un {is}, pas un {not}. Quel jour voulez-vous dire ?")
-        }
-        Language::Es => {
-            format!("El {d} de {month} es {is}, no {not}. ¿Qué día quieres decir?")
-        }
-    }
-}
-
-/// A weekday's name in `lang` (English and German capitalised, French and Spanish not).
-pub fn weekday_name(lang: Language, day: Weekday) -> &'static str {
-    const NAMES: [[&str; 7]; 4] = [
-        [
-            "Monday",
-            "Tuesday",
-            "Wednesday",
-            "Thursday",
-            "Friday",
-            "Saturday",
-            "Sunday",
-        ],
-        [
-            "Montag",
-            "Dienstag",
-            "Mittwoch",
-            "Donnerstag",
-            "Freitag",
-            "Samstag",
-            "Sonntag",
-        ],
-        [
-            "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
-        ],
-        [
-            "lunes",
-            "martes",
-            "miércoles",
-            "jueves",
-            "viernes",
-            "sábado",
-            "domingo",
-        ],
-    ];
-    let i = Weekday::ALL.iter().position(|w| *w == day).unwrap_or(0);
-    NAMES[lang_index(lang)][i]
-}
-
-/// A month's name in `lang`, `month` 1 to 12.
-pub fn month_name(lang: Language, month: u32) -> &'static str {
-    const NAMES: [[&str; 12]; 4] = [
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-        [
-            "Januar",
-            "Februar",
-            "März",
-            "April",
-            "Mai",
-            "Juni",
-            "Juli",
-            "August",
-            "September",
-            "Oktober",
-            "November",
-            "Dezember",
-        ],
-        [
-            "janvier",
-            "février",
-            "mars",
-            "avril",
-            "mai",
-            "juin",
-            "juillet",
-            "août",
-            "septembre",
-            "octobre",
-            "novembre",
-            "décembre",
-        ],
-        [
-            "enero",
-            "febrero",
-            "marzo",
-            "abril",
-            "mayo",
-            "junio",
-            "julio",
-            "agosto",
-            "septiembre",
-            "octubre",
-            "noviembre",
-            "diciembre",
-        ],
-    ];
-    NAMES[lang_index(lang)][(month.clamp(1, 12) - 1) as usize]
-}
-
-fn lang_index(lang: Language) -> usize {
-    match lang {
-        Language::En => 0,
-        Language::De => 1,
-        Language::Fr => 2,
-        Language::Es => 3,
+        Ask::TooSlow => p.q_too_slow.into(),
     }
 }
 
@@ -276,17 +97,25 @@ mod tests {
             said: Weekday::Tue,
             date,
         };
+        let q = |lang| question(lang, &day);
         assert_eq!(
-            question(Language::En, &day),
-            "December 7 is a Monday, not a Tuesday. Which day do you mean?"
+            q(Language::En),
+            "Monday, December 7 is not a Tuesday. Which day do you mean?"
         );
         assert_eq!(
-            question(Language::De, &day),
-            "Der 7. Dezember ist ein Montag, kein Dienstag. Welchen Tag meinst du?"
+            q(Language::De),
+            "Montag, 7. Dezember ist kein Dienstag. Welchen Tag meinst du?"
         );
-        assert!(
-            question(Language::Fr, &day).starts_with("Le 7 décembre est un lundi, pas un mardi.")
+        assert!(q(Language::Fr).starts_with("Lundi 7 décembre n'est pas un mardi."));
+        assert!(q(Language::Es).starts_with("El lunes 7 de diciembre no es martes."));
+        assert_eq!(
+            question(
+                Language::En,
+                &Ask::WhatToDo {
+                    title: "Renew car insurance".into()
+                }
+            ),
+            "What should I do with “Renew car insurance”: move it, mark it done or delete it?"
         );
-        assert!(question(Language::Es, &day).starts_with("El 7 de diciembre es lunes, no martes."));
     }
 }

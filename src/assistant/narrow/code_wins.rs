@@ -14,18 +14,152 @@
 //! ([`Mentions`]) is left out, and a change left with nothing is dropped. "Team meeting an
 //! hour later" never renames the meeting.
 
+use std::fmt;
+
 use crate::assistant::model::{ItemKind, OpType, PlannerItem, PlannerOperation};
+use crate::assistant::phrasing::phrases;
 use crate::assistant::proposal::Mentions;
 use crate::assistant::reading::{Reading, Span};
+use crate::kernel::lang::Language;
+
+/// What code changed in the model's answer: reported at the end of the summary in the user's
+/// language ([`Repair::text`], [`summary_with_repairs`]); its English text (`Display`) is what
+/// the log shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Repair {
+    /// The reading's date (`date`, said as `said`) replaced the model's.
+    Date {
+        /// The reading's date.
+        date: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The reading's time replaced the model's.
+    Time {
+        /// The reading's time.
+        time: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The reading's end time replaced the model's.
+    End {
+        /// The reading's end time.
+        end: String,
+        /// The message's words for it.
+        said: String,
+        /// What the model wrote.
+        model: String,
+    },
+    /// The model's end time fell before the corrected start and was left out.
+    EndDropped {
+        /// What the model wrote.
+        model: String,
+    },
+    /// The model's answer chose no option: the default one was taken.
+    DefaultOption,
+    /// The model's title shared no word with the message's: the reading's was kept.
+    TitleKept,
+    /// The model's answer had no title: the reading's was kept.
+    NoTitle,
+    /// Fields the model changed on an existing item that the message does not mention were
+    /// left out ([`drop_unmentioned`]).
+    LeftOut {
+        /// The item's title.
+        title: String,
+        /// The fields left out.
+        fields: Vec<Field>,
+    },
+    /// The model's change of an existing item set only fields the message does not mention:
+    /// dropped.
+    Dropped {
+        /// The item's title.
+        title: String,
+        /// The fields it set.
+        fields: Vec<Field>,
+    },
+}
+
+/// A field of an item an `update` or `goal_update` may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// `title`.
+    Title,
+    /// `scheduledFor`.
+    Date,
+    /// `timeOfDay`.
+    Time,
+    /// `endTime`.
+    End,
+    /// `priority`.
+    Priority,
+    /// `notes`.
+    Notes,
+    /// `recurrence`.
+    Repeat,
+}
+
+impl Field {
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Repair {
+    /// The repair as a clause in `lang` (no user text but the words the message itself used for a
+    /// date or time).
+    pub fn text(&self, lang: Language) -> String {
+        let p = phrases(lang);
+        match self {
+            Repair::Date { date, said, model } => p.fill(
+                p.r_date,
+                &[("date", date), ("said", said), ("model", model)],
+            ),
+            Repair::Time { time, said, model } => p.fill(
+                p.r_time,
+                &[("time", time), ("said", said), ("model", model)],
+            ),
+            Repair::End { end, said, model } => {
+                p.fill(p.r_end, &[("end", end), ("said", said), ("model", model)])
+            }
+            Repair::EndDropped { model } => p.fill(p.r_end_dropped, &[("model", model)]),
+            Repair::DefaultOption => p.r_default_option.into(),
+            Repair::TitleKept => p.r_title_kept.into(),
+            Repair::NoTitle => p.r_no_title.into(),
+            Repair::LeftOut { title, fields } | Repair::Dropped { title, fields } => {
+                let names: Vec<&str> = fields.iter().map(|f| p.fields[f.index()]).collect();
+                let template = if matches!(self, Repair::LeftOut { .. }) {
+                    p.r_left_out
+                } else {
+                    p.r_dropped
+                };
+                let quoted = format!("{}{title}{}", p.quote_open, p.quote_close);
+                p.fill(
+                    template,
+                    &[("title", &quoted), ("fields", &names.join(", "))],
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Language::En))
+    }
+}
 
 /// Puts the reading's date and time on the model's operations where they disagree (see the
-/// module docs); returns one sentence per repair, for the summary (quoting the message's own
+/// module docs); returns one [`Repair`] per change, for the summary (quoting the message's own
 /// words for the date or time, never the model's text beyond the value it wrote).
 pub fn check_dates_and_times(
     ops: &mut [PlannerOperation],
     reading: &Reading,
     message: &str,
-) -> Vec<String> {
+) -> Vec<Repair> {
     let mut repairs = Vec::new();
     let scheduling = |op: &PlannerOperation| matches!(op.op, OpType::Create | OpType::Update);
     let words = |span: Span| message.get(span.start..span.end).unwrap_or("").to_string();
@@ -41,12 +175,11 @@ pub fn check_dates_and_times(
         if let [i] = dated[..] {
             let op = &mut ops[i];
             if op.scheduled_for.as_deref() != Some(d.date.as_str()) {
-                repairs.push(format!(
-                    "the date is {} (\"{}\"), not the model's {}",
-                    d.date,
-                    words(d.span),
-                    op.scheduled_for.as_deref().unwrap_or("")
-                ));
+                repairs.push(Repair::Date {
+                    date: d.date.clone(),
+                    said: words(d.span),
+                    model: op.scheduled_for.clone().unwrap_or_default(),
+                });
                 op.scheduled_for = Some(d.date.clone());
             }
         }
@@ -60,25 +193,27 @@ pub fn check_dates_and_times(
             let op = &mut ops[i];
             let said = words(t.span);
             if op.time_of_day != t.time {
-                repairs.push(format!(
-                    "the time is {} (\"{said}\"), not the model's {}",
-                    t.time.as_deref().unwrap_or(""),
-                    op.time_of_day.as_deref().unwrap_or("")
-                ));
+                repairs.push(Repair::Time {
+                    time: t.time.clone().unwrap_or_default(),
+                    said: said.clone(),
+                    model: op.time_of_day.clone().unwrap_or_default(),
+                });
                 op.time_of_day = t.time.clone();
             }
             match (&t.end_time, &op.end_time) {
                 (Some(end), Some(model)) if end != model => {
-                    repairs.push(format!(
-                        "the end time is {end} (\"{said}\"), not the model's {model}"
-                    ));
+                    repairs.push(Repair::End {
+                        end: end.clone(),
+                        said: said.clone(),
+                        model: model.clone(),
+                    });
                     op.end_time = Some(end.clone());
                 }
                 // The model's end no longer follows the start the message names: left out.
                 (None, Some(model)) if op.time_of_day.as_ref().is_some_and(|s| s >= model) => {
-                    repairs.push(format!(
-                        "the model's end time {model} was before the start: left out"
-                    ));
+                    repairs.push(Repair::EndDropped {
+                        model: model.clone(),
+                    });
                     op.end_time = None;
                 }
                 _ => {}
@@ -91,8 +226,8 @@ pub fn check_dates_and_times(
 /// What [`drop_unmentioned`] did.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Unmentioned {
-    /// One sentence per field left out or change dropped, for the summary.
-    pub repairs: Vec<String>,
+    /// One repair per change with fields left out or dropped, for the summary.
+    pub repairs: Vec<Repair>,
     /// The items whose changes were dropped whole (kind, id, title), for a question back.
     pub dropped: Vec<(ItemKind, String, String)>,
 }
@@ -114,7 +249,7 @@ pub fn drop_unmentioned(
             return true;
         };
         let mut left_out = Vec::new();
-        let mut check = |changed: bool, mentioned: bool, field: &'static str| {
+        let mut check = |changed: bool, mentioned: bool, field: Field| {
             let drop = changed && !mentioned;
             if drop {
                 left_out.push(field);
@@ -125,38 +260,42 @@ pub fn drop_unmentioned(
         if check(
             op.title.as_ref().is_some_and(|t| *t != item.title),
             m.title,
-            "title",
+            Field::Title,
         ) {
             op.title = None;
         }
         if check(
             differs(&op.scheduled_for, &item.scheduled_for),
             m.date,
-            "date",
+            Field::Date,
         ) {
             op.scheduled_for = None;
         }
-        if check(differs(&op.time_of_day, &item.time_of_day), m.time, "time") {
+        if check(
+            differs(&op.time_of_day, &item.time_of_day),
+            m.time,
+            Field::Time,
+        ) {
             op.time_of_day = None;
         }
-        if check(differs(&op.end_time, &item.end_time), m.time, "end time") {
+        if check(differs(&op.end_time, &item.end_time), m.time, Field::End) {
             op.end_time = None;
         }
         if check(
             op.priority.is_some_and(|p| p != item.priority),
             m.priority,
-            "priority",
+            Field::Priority,
         ) {
             op.priority = None;
         }
-        if check(differs(&op.notes, &item.notes), m.notes, "notes") {
+        if check(differs(&op.notes, &item.notes), m.notes, Field::Notes) {
             op.notes = None;
         }
         let repeat_changed = op
             .recurrence
             .as_ref()
             .is_some_and(|r| *r != item.recurrence);
-        if check(repeat_changed, m.repeats, "repeat") {
+        if check(repeat_changed, m.repeats, Field::Repeat) {
             op.recurrence = None;
         }
         if left_out.is_empty() {
@@ -172,17 +311,17 @@ pub fn drop_unmentioned(
                 .recurrence
                 .as_ref()
                 .is_some_and(|r| *r != item.recurrence);
-        let fields = left_out.join(", ");
+        let title = item.title.clone();
         if changes {
-            out.repairs.push(format!(
-                "the {fields} the model set on “{}” was not in the message: left out",
-                item.title
-            ));
+            out.repairs.push(Repair::LeftOut {
+                title,
+                fields: left_out,
+            });
         } else {
-            out.repairs.push(format!(
-                "the model's change of “{}” ({fields}) was not in the message: dropped",
-                item.title
-            ));
+            out.repairs.push(Repair::Dropped {
+                title,
+                fields: left_out,
+            });
             out.dropped
                 .push((item.kind, item.id.clone(), item.title.clone()));
         }
@@ -191,15 +330,18 @@ pub fn drop_unmentioned(
     out
 }
 
-/// `summary` with the repairs code made to the model's answer appended in one sentence, so the
-/// app (and the user) see that the library corrected the model; unchanged without repairs.
-pub fn summary_with_repairs(summary: String, repairs: &[String]) -> String {
+/// `summary` with the repairs code made to the model's answer appended in one sentence in
+/// `lang`, so the app (and the user) see that the library corrected the model; unchanged
+/// without repairs.
+pub fn summary_with_repairs(summary: String, repairs: &[Repair], lang: Language) -> String {
     if repairs.is_empty() {
         return summary;
     }
+    let p = phrases(lang);
+    let list: Vec<String> = repairs.iter().map(|r| r.text(lang)).collect();
     format!(
-        "{summary} (Corrected by the library: {}.)",
-        repairs.join("; ")
+        "{summary} {}",
+        p.fill(p.s_corrected, &[("list", &list.join("; "))])
     )
 }
 
@@ -224,7 +366,7 @@ mod tests {
         op
     }
 
-    fn check(message: &str, ops: &mut [PlannerOperation]) -> Vec<String> {
+    fn check(message: &str, ops: &mut [PlannerOperation]) -> Vec<Repair> {
         let reading = read_message(message, today(), &[]);
         check_dates_and_times(ops, &reading, message)
     }
@@ -239,12 +381,18 @@ mod tests {
         assert_eq!(ops[0].end_time.as_deref(), Some("16:00"));
         assert_eq!(repairs.len(), 3, "{repairs:?}");
         assert!(
-            repairs[0].contains("2026-11-24 (\"tomorrow\")") && repairs[0].contains("2026-11-25"),
+            repairs[0].to_string().contains("2026-11-24 (\"tomorrow\")")
+                && repairs[0].to_string().contains("2026-11-25"),
             "{repairs:?}"
         );
-        let summary = summary_with_repairs("Added Dentist.".into(), &repairs);
+        let summary = summary_with_repairs("Added Dentist.".into(), &repairs, Language::En);
         assert!(summary.starts_with("Added Dentist. (Corrected by the library: the date is"));
         assert!(summary.ends_with(".)"), "{summary}");
+        let de = summary_with_repairs("Neu: Termin.".into(), &repairs[..1], Language::De);
+        assert_eq!(
+            de,
+            "Neu: Termin. (Korrigiert: Datum 2026-11-24 („tomorrow“) statt 2026-11-25 vom Modell.)"
+        );
     }
 
     #[test]
@@ -267,7 +415,10 @@ mod tests {
         // The message names no date or time: the model's stand.
         let mut free = [create(Some("2026-11-26"), Some("09:00"), None)];
         assert!(check("Add a dentist appointment", &mut free).is_empty());
-        assert_eq!(summary_with_repairs("Done.".into(), &[]), "Done.");
+        assert_eq!(
+            summary_with_repairs("Done.".into(), &[], Language::En),
+            "Done."
+        );
     }
 
     fn stored(kind: ItemKind, id: &str) -> Option<PlannerItem> {
@@ -303,7 +454,19 @@ mod tests {
         assert!(ops[0].recurrence.is_some(), "unchanged: kept");
         assert_eq!(
             out.repairs,
-            ["the title, priority, notes the model set on “Team meeting” was not in the message: left out"]
+            [Repair::LeftOut {
+                title: "Team meeting".into(),
+                fields: vec![Field::Title, Field::Priority, Field::Notes],
+            }]
+        );
+        assert_eq!(
+            out.repairs[0].text(Language::En),
+            "the model's title, priority, notes for “Team meeting” were not in the message: left out"
+        );
+        assert_eq!(
+            out.repairs[0].text(Language::De),
+            "Titel, Priorität, Notizen vom Modell für „Team meeting“ stand nicht in der Nachricht: \
+             weggelassen"
         );
         assert!(out.dropped.is_empty());
 

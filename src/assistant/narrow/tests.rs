@@ -184,7 +184,7 @@ fn questions_change_nothing_and_unknown_references_ask_or_stay_open() {
     let n = narrow("Delete the sailing lesson", monday(), &[]);
     let c = n.clarification.unwrap();
     assert!(
-        c.options.is_empty() && c.question.contains("could not find"),
+        c.options.is_empty() && c.question.contains("couldn't find"),
         "{c:?}"
     );
     // No cue, no known item, nothing vague: the model proposes.
@@ -459,7 +459,7 @@ fn the_calendar_date_beats_the_weekday_and_a_contradiction_asks() {
     let c = asked("move the team meeting to Tuesday Dec 7");
     assert_eq!(
         c.question,
-        "December 7 is a Monday, not a Tuesday. Which day do you mean?"
+        "Monday, December 7 is not a Tuesday. Which day do you mean?"
     );
     assert_eq!(c.options[0].id, "event-team");
     // A new item: no item to offer, only the question.
@@ -476,7 +476,7 @@ fn the_calendar_date_beats_the_weekday_and_a_contradiction_asks() {
         .clarification
         .unwrap()
         .question
-        .starts_with("Der 7. Dezember ist ein Montag"));
+        .starts_with("Montag, 7. Dezember ist kein Dienstag"));
 }
 
 #[test]
@@ -554,4 +554,23 @@ fn a_name_without_an_action_or_a_vague_request_asks() {
         &planner(),
     );
     assert!(n.clarification.is_none() && n.resolve(None).operations.is_empty());
+}
+
+#[test]
+fn a_habit_cancelled_for_a_day_or_skipped_is_neither_deleted_nor_moved() {
+    for msg in [
+        "Cancel my morning run today",
+        "Skip the morning run tomorrow",
+        "No morning run tomorrow",
+    ] {
+        let n = narrow(msg, monday(), &items());
+        let ops = n.resolve(None).operations;
+        assert!(ops.is_empty(), "{msg}: {ops:?}");
+    }
+    // Without a day, a removal of the habit is one.
+    let ops = narrow("Cancel my morning run habit", monday(), &items())
+        .resolve(None)
+        .operations;
+    assert_eq!(ops.len(), 1);
+    assert_eq!(ops[0].op, OpType::Delete);
 }

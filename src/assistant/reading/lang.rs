@@ -7,20 +7,26 @@
 //!
 //! | file | language |
 //! |---|---|
-//! | `lang/de.rs` | German |
+//! | `lang/de.rs` | German (its rules in its module docs) |
+//! | `lang/de/tests.rs` | the German reading's unit tests, one per rule class |
 //! | `lang/fr.rs` | French |
 //! | `lang/es.rs` | Spanish |
-//! | `lang/table.rs` | the shape of a language's table |
+//! | `lang/table.rs` | the shape of a language's table and reference words; folding |
 //!
 //! Each language gives a [`Table`]: phrases (words separated by spaces, alternatives by `|`,
 //! matched without accents and case: "apres|après demain") and the English words they become
 //! (an empty replacement drops the words), plus a hook for what a table cannot say (German
-//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins.
+//! "halb drei" is 2:30). At each word the hook runs first, then the longest phrase wins. A
+//! language may also give [`RefWords`] for matching titles written in it (`reading/refs.rs`):
+//! stop words, generic words, a stemmer, compounds. A language file imports what it shares with
+//! this one from `lang/table.rs` (this file uses the languages).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::lex::{Lexed, Tok};
+use super::words::PARTS_OF_DAY;
 use crate::kernel::lang::Language;
 
 mod de;
@@ -28,6 +34,7 @@ mod es;
 mod fr;
 mod table;
 
+pub(super) use table::{fold, RefWords};
 use table::{Rewrite, Table};
 
 fn table(lang: Language) -> Option<&'static Table> {
@@ -37,6 +44,41 @@ fn table(lang: Language) -> Option<&'static Table> {
         Language::Fr => Some(&fr::TABLE),
         Language::Es => Some(&es::TABLE),
     }
+}
+
+/// What matching references needs of `lang` (stop words, generic words, stemmer, compounds);
+/// `None`: the English rules of `reading/refs.rs` alone.
+pub(super) fn ref_words(lang: Language) -> Option<&'static RefWords> {
+    match lang {
+        Language::De => Some(&de::REFS),
+        _ => None,
+    }
+}
+
+/// The message without the words that were rewritten and then read as a date, time, repeat
+/// rule, priority or part of the day: what references are matched on, so that "morgen"
+/// (tomorrow) and "morgens" do not name "Morgenlauf". English words are never rewritten: an
+/// English message comes back whole.
+pub(super) fn unread_text<'a>(p: &Lexed<'a>) -> Cow<'a, str> {
+    let spans: Vec<(usize, usize)> = (0..p.len())
+        .filter(|&k| (p.used[k] || PARTS_OF_DAY.contains(&p.w(k))) && p.rewritten(k))
+        .map(|k| (p.t[k].start, p.t[k].end))
+        .collect();
+    if spans.is_empty() {
+        return Cow::Borrowed(p.text);
+    }
+    let out = p
+        .text
+        .char_indices()
+        .map(|(b, c)| {
+            if spans.iter().any(|(s, e)| b >= *s && b < *e) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    Cow::Owned(out)
 }
 
 /// The separators between two requests of one message, lowercase, with their spaces
@@ -51,24 +93,6 @@ pub(crate) fn separators(lang: Language) -> Vec<String> {
     out.push(", ".into());
     out.push("; ".into());
     out
-}
-
-/// A word without case and accents ("Übermorgen" and "uebermorgen" stay different; "après" and
-/// "apres" become one).
-pub(super) fn fold(word: &str) -> String {
-    word.chars()
-        .map(|c| match c {
-            'à' | 'á' | 'â' | 'ä' | 'ã' => 'a',
-            'è' | 'é' | 'ê' | 'ë' => 'e',
-            'ì' | 'í' | 'î' | 'ï' => 'i',
-            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => 'o',
-            'ù' | 'ú' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// The phrases of a language by the folded alternatives of their first word.

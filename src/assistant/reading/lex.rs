@@ -117,6 +117,14 @@ impl<'a> Lexed<'a> {
         Some(k)
     }
 
+    /// Whether word `k` was rewritten from another language (`reading/lang.rs`): its text is not
+    /// the message's own.
+    pub(super) fn rewritten(&self, k: usize) -> bool {
+        self.t
+            .get(k)
+            .is_some_and(|t| t.s != self.text[t.start..t.end].to_lowercase().replace('’', "'"))
+    }
+
     /// Whether any word is one of `words`.
     pub(super) fn has_any(&self, words: &[&str]) -> Option<usize> {
         self.t.iter().position(|t| words.contains(&t.s.as_str()))

@@ -13,6 +13,19 @@
 //! shorter title, then id. "the milk thing" matches "Buy milk" at 0.5. A few irregular past
 //! tenses stem to their verb ("ran" and "run", "paid" and "pay").
 //!
+//! Titles in another language are matched with that language's words (`reading/lang.rs`): its
+//! stop words and generic words are left out too and its stemmer replaces the English one. In a
+//! language whose nouns compound (German):
+//! - a message word that is a part of a title word (its start, at least 4 letters shorter, or
+//!   its end: "Zahnarzt" or "Termin" of "Zahnarzttermin", "Geschenk" of "Geburtstagsgeschenk")
+//!   scores 0.5, as one word of a two-word title, so a part never matches strongly alone;
+//! - a title with capitalised words (nouns) matches only when one of them does: "Bank anrufen"
+//!   does not name "Klempner anrufen"; its other words (verbs) weigh half, so the noun alone
+//!   is a strong match ("Spesenabrechnung" of "Spesenabrechnung einreichen": 0.67).
+//!
+//! The message is matched without the words the reading rewrote and read as dates, times,
+//! repeat rules, priorities or parts of the day ("morgen" and "morgens" name no "Morgenlauf").
+//!
 //! ## Descriptors
 //! An item named by a descriptor rather than its title ([`descriptor`]): a determiner ("the",
 //! "that", "this", "my", "our"), up to three words and a descriptor noun ("the dentist thing",
@@ -22,11 +35,13 @@
 //! "meeting", "call", "dinner" ...) kept; a kind noun alone needs "that" or "this" ("that
 //! appointment", not "the call"), and after "the" or "my" it is a descriptor only when an item
 //! holds its words ("the team meeting", not "the client meeting" when there is none). The
-//! items whose titles hold every word of the descriptor are its referents. The reading's words are used, so a language's descriptor words that
+//! items whose titles hold every word of the descriptor (stemmed as the language stems) are
+//! its referents. The reading's words are used, so a language's descriptor words that
 //! `reading/lang.rs` rewrites into these ("das Zahnarzt-Ding": "the dentist thing") work alike.
 
 use std::collections::BTreeSet;
 
+use super::lang::RefWords;
 use super::lex::Lexed;
 use super::{ItemMatch, ReferenceReading};
 use crate::assistant::clarify::tokens;
@@ -97,15 +112,18 @@ fn stem(w: &str) -> String {
     s
 }
 
-fn stems(text: &str) -> Vec<String> {
-    let all = tokens(text);
-    let kept: Vec<String> = all
-        .iter()
-        .filter(|t| !GENERIC.contains(&t.as_str()))
-        .map(|t| stem(t))
+pub(super) fn stems(text: &str, lang: Option<&RefWords>) -> Vec<String> {
+    let all: Vec<String> = tokens(text)
+        .into_iter()
+        .filter(|t| lang.is_none_or(|l| !l.stop.contains(&t.as_str())))
         .collect();
+    let stem_of = |t: &String| lang.map_or_else(|| stem(t), |l| (l.stem)(t));
+    let generic = |t: &String| {
+        GENERIC.contains(&t.as_str()) || lang.is_some_and(|l| l.generic.contains(&t.as_str()))
+    };
+    let kept: Vec<String> = all.iter().filter(|t| !generic(t)).map(stem_of).collect();
     if kept.is_empty() {
-        all.iter().map(|t| stem(t)).collect()
+        all.iter().map(stem_of).collect()
     } else {
         kept
     }
@@ -120,36 +138,95 @@ fn words(text: &str) -> Vec<String> {
 
 /// Whether two stems share a prefix of at least 4 letters that is all of the shorter one or all
 /// but its last letter ("renew" and "renewal", "meditate" and "meditation").
-fn prefix_hit(a: &str, b: &str) -> bool {
-    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let shorter = a.len().min(b.len());
+pub(super) fn prefix_hit(a: &str, b: &str) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
     common >= 4 && common + 1 >= shorter
 }
 
+/// Whether the shorter of two stems, at least 4 letters, ends the longer ("geschenk" and
+/// "geburtstagsgeschenk").
+fn suffix_hit(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.chars().count() >= 4 && long.len() > short.len() && long.ends_with(short)
+}
+
 /// The score of one title against the message's stems and words (see the module docs).
-pub(super) fn score(title: &str, msg: &BTreeSet<String>, msg_words: &[String]) -> f64 {
+pub(super) fn score(
+    title: &str,
+    msg: &BTreeSet<String>,
+    msg_words: &[String],
+    lang: Option<&RefWords>,
+) -> f64 {
     let tw = words(title);
     if !tw.is_empty() && msg_words.windows(tw.len()).any(|w| w == tw.as_slice()) {
         return 1.0;
     }
-    let title: BTreeSet<String> = stems(title).into_iter().collect();
+    let title_text = title;
+    let title: BTreeSet<String> = stems(title, lang).into_iter().collect();
     if title.is_empty() {
         return 0.0;
     }
-    let mut sum = 0.0;
-    for t in &title {
-        if msg.contains(t) {
-            sum += 1.0;
-        } else if msg.iter().any(|m| prefix_hit(m, t)) {
-            sum += 0.7;
+    let compounds = lang.is_some_and(|l| l.compounds);
+    let nouns = if compounds {
+        nouns(title_text, lang)
+    } else {
+        BTreeSet::new()
+    };
+    // Where nouns are capitalised, the other words (verbs: "anrufen") weigh half.
+    let weight = |t: &String| {
+        if nouns.is_empty() || nouns.contains(t) {
+            1.0
+        } else {
+            0.5
         }
+    };
+    let (mut sum, mut total) = (0.0, 0.0);
+    let mut noun_hit = false;
+    for t in &title {
+        let part = |m: &String| compounds && part_hit(m, t);
+        let hit = if msg.contains(t) {
+            1.0
+        } else if msg.iter().any(|m| prefix_hit(m, t) && !part(m)) {
+            0.7
+        } else if msg.iter().any(part) {
+            0.5
+        } else {
+            0.0
+        };
+        noun_hit |= hit > 0.0 && nouns.contains(t);
+        sum += hit * weight(t);
+        total += weight(t);
     }
-    sum / title.len() as f64
+    if !nouns.is_empty() && !noun_hit {
+        return 0.0;
+    }
+    sum / total
+}
+
+/// In a language whose nouns compound: the message's word is a part of the title's ("zahnarzt"
+/// of "zahnarzttermin", "geschenk" of "geburtstagsgeschenk"), or the title's ends the message's.
+fn part_hit(m: &str, t: &str) -> bool {
+    let (mn, tn) = (m.chars().count(), t.chars().count());
+    (mn >= 4 && tn >= mn + 4 && t.starts_with(m)) || suffix_hit(m, t)
+}
+
+/// The stems of a title's capitalised words (German nouns, and the first word).
+fn nouns(title: &str, lang: Option<&RefWords>) -> BTreeSet<String> {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .flat_map(|w| stems(w, lang))
+        .collect()
 }
 
 /// The items `message` seems to name, best first.
-pub(super) fn rank(message: &str, items: &[PlannerItem]) -> Vec<ItemMatch> {
-    let msg: BTreeSet<String> = stems(message).into_iter().collect();
+pub(super) fn rank(
+    message: &str,
+    items: &[PlannerItem],
+    lang: Option<&RefWords>,
+) -> Vec<ItemMatch> {
+    let msg: BTreeSet<String> = stems(message, lang).into_iter().collect();
     let msg_words = words(message);
     let mut out: Vec<ItemMatch> = items
         .iter()
@@ -157,7 +234,7 @@ pub(super) fn rank(message: &str, items: &[PlannerItem]) -> Vec<ItemMatch> {
             id: it.id.clone(),
             kind: it.kind,
             title: it.title.clone(),
-            score: (score(&it.title, &msg, &msg_words) * 100.0).round() / 100.0,
+            score: (score(&it.title, &msg, &msg_words, lang) * 100.0).round() / 100.0,
         })
         .filter(|m| m.score >= MATCH_THRESHOLD)
         .collect();
@@ -200,7 +277,11 @@ const STOPS: &[&str] = &[
 ];
 
 /// The first descriptor of the message (see the module docs) and its referents among `items`.
-pub(super) fn descriptor(p: &Lexed, items: &[PlannerItem]) -> Option<ReferenceReading> {
+pub(super) fn descriptor(
+    p: &Lexed,
+    items: &[PlannerItem],
+    lang: Option<&RefWords>,
+) -> Option<ReferenceReading> {
     let word_ok = |j: usize| {
         j < p.len()
             && !p.used[j]
@@ -231,7 +312,7 @@ pub(super) fn descriptor(p: &Lexed, items: &[PlannerItem]) -> Option<ReferenceRe
                 if ok {
                     // A kind noun after "the" is an ordinary title ("the water bill call")
                     // unless it names a known item.
-                    let found = reference(p, i, j + 1, words, items);
+                    let found = reference(p, i, j + 1, words, items, lang);
                     if generic || demonstrative || !found.ids.is_empty() {
                         return Some(found);
                     }
@@ -256,7 +337,7 @@ pub(super) fn descriptor(p: &Lexed, items: &[PlannerItem]) -> Option<ReferenceRe
             }
             if k > start {
                 let words = (start..k).map(|x| p.w(x).to_string()).collect();
-                return Some(reference(p, i, k, words, items));
+                return Some(reference(p, i, k, words, items, lang));
             }
         }
     }
@@ -270,12 +351,16 @@ fn reference(
     j: usize,
     words: Vec<String>,
     items: &[PlannerItem],
+    lang: Option<&RefWords>,
 ) -> ReferenceReading {
-    let wanted: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let wanted: Vec<String> = words
+        .iter()
+        .map(|w| lang.map_or_else(|| stem(w), |l| (l.stem)(w)))
+        .collect();
     let mut hits: Vec<(f64, &PlannerItem)> = items
         .iter()
         .filter_map(|it| {
-            let title: Vec<String> = tokens(&it.title).iter().map(|t| stem(t)).collect();
+            let title = stems(&it.title, lang);
             let all = wanted
                 .iter()
                 .all(|w| title.iter().any(|t| t == w || prefix_hit(t, w)));

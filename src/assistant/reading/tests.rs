@@ -28,7 +28,8 @@ fn date_of(r: &Reading) -> Option<&str> {
     r.scheduled_for()
 }
 
-fn weekly(days: &[Weekday], interval: Option<u32>) -> Recurrence {
+/// A weekly rule on `days` (also used by the languages' tests).
+pub(super) fn weekly(days: &[Weekday], interval: Option<u32>) -> Recurrence {
     Recurrence {
         kind: RecurrenceType::Weekly,
         interval,

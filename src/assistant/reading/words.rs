@@ -123,6 +123,9 @@ pub(super) const PAST_IRREGULAR: &[&str] = &[
     "paid", "did", "went", "ran", "read", "bought", "sent", "made", "took", "wrote", "swam",
     "rode", "ate", "drank", "gave", "got", "brought", "spoke", "met", "fed", "hung", "threw",
 ];
+/// Words that say a dated thing will not happen ("no gym today", "skip piano today"): no new
+/// item is implied.
+pub(super) const NOT_THIS: &[&str] = &["no", "not", "never", "skip"];
 /// Words that turn a report into its opposite ("I haven't paid ...").
 pub(super) const NEGATIONS: &[&str] = &[
     "not", "never", "haven't", "havent", "didn't", "didnt", "hasn't", "wasn't", "no", "yet",
@@ -212,8 +215,8 @@ pub(super) const HABIT_WORDS: &[&str] = &[
 pub(super) const TODO_WORDS: &[&str] = &["todo", "task", "reminder", "to-do"];
 
 pub(super) const LEAD_FILLER: &[&str] = &[
-    "to", "a", "an", "the", "please", "pls", "plz", "and", "that", "about", "me", "for", "of",
-    "my", "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named",
+    "to", "a", "an", "the", "please", "pls", "plz", "and", "or", "that", "about", "me", "for",
+    "of", "my", "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named",
     "titled", "i", "can", "could", "would", "will", "you", "hey", "ok", "okay", "so", "also",
     "just", "then", "of",
 ];
@@ -221,6 +224,9 @@ pub(super) const TAIL_FILLER: &[&str] = &[
     "to", "on", "at", "for", "by", "and", "the", "a", "please", "pls", "in", "from", "every", "my",
     "as", "of", "it", "thanks", "with",
 ];
+/// Parts of the day: a hint for am or pm, never a time. Rewritten from another language
+/// ("abends"), they are left out of a title's edges and of references.
+pub(super) const PARTS_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "tonight"];
 pub(super) const TAIL_PHRASES: &[&str] = &[
     "to my list",
     "to my todo|task|shopping list",

@@ -577,6 +577,24 @@ pub fn open_items(store: &Store, limit: u32) -> Result<Vec<PlannerItem>> {
     store.read(|db| db.open_planner_items(limit))
 }
 
+/// Days before `today` whose done items a question about the planner can name ("did I pay the
+/// bill?"); open and repeating items are read whatever their date.
+pub const ANSWER_DAYS_BEFORE: i64 = 92;
+/// Days after `today` whose done items a question can name.
+pub const ANSWER_DAYS_AFTER: i64 = 366;
+/// The most items read to answer a question.
+pub const ANSWER_ITEMS_LIMIT: u32 = 1_000;
+
+/// The todos, events and habits a question about the planner asked on `today` may name, with
+/// their completions: every open one, every repeating one, and the done ones dated from
+/// [`ANSWER_DAYS_BEFORE`] days before `today` to [`ANSWER_DAYS_AFTER`] days after; open ones
+/// first, at most [`ANSWER_ITEMS_LIMIT`].
+pub fn answer_items(store: &Store, today: Date) -> Result<Vec<PlannerItem>> {
+    let start = today.add_days(-ANSWER_DAYS_BEFORE).to_string();
+    let end = today.add_days(ANSWER_DAYS_AFTER).to_string();
+    store.read(|db| db.answer_items(&start, &end, ANSWER_ITEMS_LIMIT))
+}
+
 /// The audit log, newest first: up to `limit` entries with `seq` below `before_seq` (all when
 /// `None`).
 pub fn audit_log(store: &Store, limit: u32, before_seq: Option<i64>) -> Result<Vec<AuditEntry>> {

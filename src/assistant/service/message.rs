@@ -14,6 +14,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::apply;
+use crate::assistant::answer::answer;
 use crate::assistant::clarify;
 use crate::assistant::date::Date;
 use crate::assistant::grounding::{
@@ -21,12 +22,13 @@ use crate::assistant::grounding::{
 };
 use crate::assistant::model::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
-    Clarification, ClarifySelection, ItemKind, OpCheck, PlannerItem, PlannerOperation, Route,
-    RouteDecision, SummarySource, Validation,
+    Clarification, ClarifySelection, ItemKind, OpCheck, PlannerAnswer, PlannerItem,
+    PlannerOperation, Route, RouteDecision, SummarySource, Validation,
 };
 use crate::assistant::narrow::{code_wins, narrow_in, Narrowed};
+use crate::assistant::phrasing::phrases;
 use crate::assistant::prompt::{chat_prompt, parse_proposal};
-use crate::assistant::reading::Intent;
+use crate::assistant::reading::{read_question, read_small_talk, Intent, SmallTalk};
 use crate::assistant::router::{self, RouterReply};
 use crate::assistant::shape;
 use crate::assistant::summary;
@@ -40,6 +42,7 @@ use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_NARROW as NARROW_PROMPT;
 use crate::llm::breaker::Breaker;
 use crate::llm::metered::Metered;
+use crate::llm::stream::generate_with_deltas;
 use crate::llm::structured::generate_validated;
 use crate::llm::{
     CancelToken, ChatMessage, ChatRole, GenerationRequest, GenerationResult, LanguageModel,
@@ -60,8 +63,23 @@ const MAX_SELECTED: usize = MAX_OPERATIONS;
 
 /// Receives the events of a running message (the FFI wraps the app's listener in this).
 pub trait EventSink: Send + Sync {
-    /// Called with each event, in order, from the thread running the message.
+    /// Called with each event, in order, one at a time (from the thread running the message, or
+    /// while a model call runs from the helper threads of heartbeats and text deltas).
     fn on_event(&self, event: AssistantEvent);
+}
+
+/// A sink that passes on one event at a time: heartbeats and text deltas come from helper
+/// threads while a model call runs.
+struct OneAtATime<'a> {
+    inner: &'a dyn EventSink,
+    turn: std::sync::Mutex<()>,
+}
+
+impl EventSink for OneAtATime<'_> {
+    fn on_event(&self, event: AssistantEvent) {
+        let _turn = self.turn.lock().unwrap_or_else(|p| p.into_inner());
+        self.inner.on_event(event);
+    }
 }
 
 /// Tuning of the pipeline.
@@ -81,8 +99,11 @@ pub struct AssistantSettings {
     pub propose_max_tokens: u32,
     /// Tokens of the summary. Default 120.
     pub summary_max_tokens: u32,
-    /// Tokens of a chat answer. Default 256.
+    /// Tokens of a chat answer (small talk). Default 64.
     pub chat_max_tokens: u32,
+    /// Wall-clock limit of a chat answer (`None`: [`AssistantSettings::timeout_ms`]); past it a
+    /// short code-made reply is given instead. Default 3 s.
+    pub chat_timeout_ms: Option<u64>,
     /// Backlog todos read for the context. Default 20.
     pub backlog_limit: u32,
     /// The most characters of context (week, backlog, goals) in a prompt. Default 6000.
@@ -113,7 +134,8 @@ impl Default for AssistantSettings {
             router_attempts: 2,
             propose_max_tokens: 768,
             summary_max_tokens: 120,
-            chat_max_tokens: 256,
+            chat_max_tokens: 64,
+            chat_timeout_ms: Some(3_000),
             backlog_limit: 20,
             max_context_chars: 6_000,
             breaker: None,
@@ -139,6 +161,10 @@ pub fn run_message(
 ) -> Result<AssistantResult> {
     let request_id = IdGenerator::from_entropy().next_id();
     let started = Instant::now();
+    let sink = &OneAtATime {
+        inner: sink,
+        turn: std::sync::Mutex::new(()),
+    };
     let beat = || sink.on_event(AssistantEvent::Heartbeat);
     let run = Run {
         store,
@@ -235,6 +261,12 @@ impl Run<'_> {
         }
         let message = cut_chars(request.message.trim(), MAX_MESSAGE_CHARS);
         self.check_cancel()?;
+        // A question about the planner is answered by code, in every mode, without the model.
+        if self.settings.narrow && selection.is_none() {
+            if let Some(a) = self.code_answer(&message, today)? {
+                return self.answered(a);
+            }
+        }
         let info = match &self.model {
             Some(m) => m.info(),
             None => ModelInfo {
@@ -374,6 +406,20 @@ impl Run<'_> {
         }
     }
 
+    /// A model call whose text streams to the sink as `textDelta` events as it is written (the
+    /// chat answer; never a call under a JSON Schema).
+    fn generate_streamed(&self, request: GenerationRequest) -> Result<GenerationResult, LlmError> {
+        let sink = self.sink;
+        match &self.model {
+            Some(m) => generate_with_deltas(m, request, Arc::clone(self.cancel), &|text| {
+                sink.on_event(AssistantEvent::TextDelta { text })
+            }),
+            None => Err(LlmError::ModelNotFound {
+                detail: "no language model configured".into(),
+            }),
+        }
+    }
+
     /// The router's decision; `None` when the router failed (then: plan).
     fn route(&self, ctx: &Ctx, aliases: &mut Aliases) -> Result<Option<Route>> {
         let max_tokens = self.settings.router_max_tokens;
@@ -430,20 +476,49 @@ impl Run<'_> {
         let max_tokens = self.settings.chat_max_tokens;
         let fixed = chat_prompt(&ctx.today_label(), "").len() + ctx.message.len();
         let context = self.context(ctx, aliases, max_tokens, fixed);
-        let request = self.request(
+        let system = chat_prompt(&ctx.today_label(), &context);
+        let mut request = self.request(
             vec![
-                ChatMessage::new(ChatRole::System, chat_prompt(&ctx.today_label(), &context)),
+                ChatMessage::new(ChatRole::System, system.clone()),
                 ChatMessage::new(ChatRole::User, ctx.message),
             ],
             None,
             max_tokens,
         );
-        let out = self.generate(request)?;
-        let text = summary::clean(&out.text, MAX_CHAT_CHARS).ok_or(LlmError::InvalidOutput {
-            stage: OutputStage::Extract,
-            attempts: 1,
-            detail: "no text left after removing markup".into(),
-        })?;
+        request.timeout_ms = self.settings.chat_timeout_ms.or(request.timeout_ms);
+        let generated = match self.generate_streamed(request) {
+            Ok(out) => Some(out),
+            Err(LlmError::TimedOut { after_ms }) => {
+                log::info!(target: "coachcore::assistant",
+                    "request={} chat timed out after {after_ms} ms, code reply", self.request_id);
+                None
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let mut answer = None;
+        let (text, source) = match generated {
+            Some(out) => {
+                let text =
+                    summary::clean(&out.text, MAX_CHAT_CHARS).ok_or(LlmError::InvalidOutput {
+                        stage: OutputStage::Extract,
+                        attempts: 1,
+                        detail: "no text left after removing markup".into(),
+                    })?;
+                let prompt = format!("{system}\n{}", ctx.message);
+                if summary::repeats_prompt(&text, &prompt, &context) {
+                    log::info!(target: "coachcore::assistant",
+                        "request={} chat answer repeats the prompt, code reply", self.request_id);
+                    answer = self.code_answer(ctx.message, ctx.today)?;
+                    (self.code_reply(ctx, answer.as_ref()), SummarySource::Rules)
+                } else {
+                    (text, SummarySource::Model)
+                }
+            }
+            None => {
+                answer = self.code_answer(ctx.message, ctx.today)?;
+                (self.code_reply(ctx, answer.as_ref()), SummarySource::Rules)
+            }
+        };
         self.emit(AssistantEvent::Summary { text: text.clone() });
         Ok(AssistantResult {
             request_id: self.request_id.to_string(),
@@ -452,9 +527,59 @@ impl Run<'_> {
             operations: Vec::new(),
             invalid: Vec::new(),
             summary: Some(text),
-            summary_source: Some(SummarySource::Model),
+            summary_source: Some(source),
             clarification: None,
-            answer: None,
+            answer,
+            reading_language: self.lang.code().to_string(),
+        })
+    }
+
+    /// The code-made answer to `message` when it is a question about the planner (read against
+    /// every open or repeating item and the recently done ones, [`apply::answer_items`]).
+    fn code_answer(&self, message: &str, today: Date) -> Result<Option<PlannerAnswer>> {
+        let items = apply::answer_items(self.store, today)?;
+        let Some(q) = read_question(message, self.lang, today, &items) else {
+            return Ok(None);
+        };
+        let a = answer(&q, today, &items, self.lang);
+        log::info!(target: "coachcore::assistant",
+            "request={} question asks={:?} days={} kinds={} items_named={}",
+            self.request_id, q.asks, q.days.is_some(), q.kinds.len(), a.items.len());
+        Ok(Some(a))
+    }
+
+    /// The reply that replaces an unusable chat answer: the code-made answer of a question about
+    /// the planner, else a short reply to small talk in the user's language.
+    fn code_reply(&self, ctx: &Ctx, answer: Option<&PlannerAnswer>) -> String {
+        if let Some(a) = answer {
+            return a.text.clone();
+        }
+        let p = phrases(self.lang);
+        match read_small_talk(ctx.message, self.lang) {
+            SmallTalk::Thanks => p.reply_thanks,
+            SmallTalk::Greeting => p.reply_hello,
+            SmallTalk::Other => p.reply_other,
+        }
+        .to_string()
+    }
+
+    /// The result of a question answered by code: `summary` (the answer's text) and `result`
+    /// events, decision chat, no operation, no model call.
+    fn answered(&self, a: PlannerAnswer) -> Result<AssistantResult> {
+        self.check_cancel()?;
+        self.emit(AssistantEvent::Summary {
+            text: a.text.clone(),
+        });
+        self.send_result(AssistantResult {
+            request_id: self.request_id.to_string(),
+            decision: RouteDecision::Chat,
+            route: None,
+            operations: Vec::new(),
+            invalid: Vec::new(),
+            summary: Some(a.text.clone()),
+            summary_source: Some(SummarySource::Rules),
+            clarification: None,
+            answer: Some(a),
             reading_language: self.lang.code().to_string(),
         })
     }
@@ -521,11 +646,11 @@ impl Run<'_> {
         }
         let titles = self.ops_then_titles(&kept, invalid.len(), &Aliases::default())?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
-        let mut text = summary::rule_summary(&kept, invalid.len(), &title_of);
+        let mut text = summary::rule_summary_in(&kept, invalid.len(), &title_of, self.lang);
         if !model_used && n.asks_model() {
-            text = format!("{text} (Understood without the on-device model.)");
+            text = format!("{text} {}", summary::without_model_note(self.lang));
         }
-        let text = code_wins::summary_with_repairs(text, &resolved.repairs);
+        let text = code_wins::summary_with_repairs(text, &resolved.repairs, self.lang);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),

@@ -11,18 +11,45 @@
 //! |---|---|
 //! | plan mode, or auto routed to plan | (`stage routing`) `stage proposing`, `stage validating`, (`stage repairing`), `ops`, `stage summarizing`, `summary`, `result`, `done` |
 //! | auto routed to clarify | `stage routing`, `clarify`, `result`, `done` |
+//! | a question about the planner, any mode | `summary`, `result` (decision `chat`, with `answer`), `done`: answered by code, no model call |
 //! | the reading asks back (plan or auto mode; no model needed) | `clarify`, `result`, `done` |
 //! | the full proposal asks back (past its time budget with nothing valid, or no change the message mentions left) | `stage proposing`, (`stage validating`), `clarify`, `result`, `done` |
-//! | chat mode, or auto routed to chat | (`stage routing`) `summary`, `done` (no `result`: the chat path sends only summary and done) |
+//! | chat mode, or auto routed to chat (small talk) | (`stage routing`) `textDelta`s, `summary`, `done` (no `result`: the chat path sends only deltas, summary and done) |
 //! | any error or cancellation | the events so far, then `done`; the call returns the error |
 //!
 //! `stage routing` is sent in auto mode only. `stage repairing` is sent only when something was
 //! invalid after the deterministic repairs (or the answer held no operation list).
 //!
+//! Streaming: the chat answer's text arrives as `textDelta` events while the model writes it
+//! ([`generate_with_deltas`]: whole characters, in order; a model that cannot stream gives one
+//! delta with its whole text). They are the model's raw text; the `summary` event after them is
+//! the cleaned answer and authoritative (the app replaces the streamed text with it). A chat call
+//! that fails after streaming sends no `summary`: the deltas so far, then `done`. Calls under a
+//! JSON Schema (router, proposal, narrowed question) and the plan path's summary do not stream.
+//! Events reach the sink one at a time, also while heartbeats and deltas come from helper threads.
+//!
+//! ## Questions about the planner
+//! Before anything else, a message the question reader takes as a question about the planner
+//! ([`read_question`]: what is on a day or range, what is left, when an item is, whether it is
+//! done, what is overdue, how busy a week is) is answered by code from the stored items
+//! ([`apply::answer_items`]: open and repeating items with their completions, and the done ones
+//! of the last three months and the next year) in the request's language ([`answer`]), in every
+//! mode: `result.answer` holds the text and the items it names, `summary` the same text
+//! (`summarySource` `rules`), `decision` is `chat` (an answer in text; the app may show the
+//! answer's items), no operation, no model call. Not with a [`ClarifySelection`] (that plans)
+//! nor with [`AssistantSettings::narrow`] off (every message then goes to the model).
+//!
 //! ## Modes
 //! - **plan** (default): propose, validate, repair, summarise.
-//! - **chat**: one model call answering in plain text (cleaned like a summary, at most
-//!   [`MAX_CHAT_CHARS`] characters); no operations.
+//! - **chat**: small talk (a question about the planner is answered by code, above): one model
+//!   call of at most [`AssistantSettings::chat_max_tokens`] (64) tokens and
+//!   [`AssistantSettings::chat_timeout_ms`] (3 s), answering in plain text (streamed as `textDelta`s, then cleaned like a
+//!   summary, at most [`MAX_CHAT_CHARS`] characters); no operations. A reply that repeats its
+//!   prompt ([`summary::repeats_prompt`]: a line of the planner listing, or 40 characters in a
+//!   row of the prompt), or a call past its time limit, is replaced by a code-made one: the
+//!   answer to a question about the planner when the message is one, else a short reply in the
+//!   request's language (thanks, a greeting, or what the assistant can do); `summarySource` is
+//!   then `rules`.
 //! - **auto**: the router decides (see [`super::router`] for the thresholds). A router that fails
 //!   (unreadable after [`AssistantSettings::router_attempts`] generations, or a model error other
 //!   than cancellation) falls back to plan with `route: None`, and the failure is logged.
@@ -93,20 +120,24 @@
 //! model fails (other than cancellation) or nothing usable is left, the rule-based
 //! [`summary::rule_summary`] is used and `summarySource` is `rules`. With no valid operation at
 //! all the model is not asked (small models invent changes): the rules say "No changes
-//! proposed." (and how many were invalid).
+//! proposed." (and how many were invalid). A message in another language than English gets the
+//! rule-based summary in its language ([`summary::rule_summary_in`]; the model writes English),
+//! and so do the notes on what code corrected ([`code_wins::Repair`]).
 //!
 //! ## Errors
-//! - No model: a message the deterministic reading understands still takes the narrowed path in
-//!   plan and auto modes (the reading's defaults; the summary ends with "(Understood without the
-//!   on-device model.)"), and so does a question the reading asks back. Everything else fails
-//!   with `Error::InvalidArgument("no language model configured")` and only `done` is sent: chat
-//!   mode, a clarify selection, `AssistantSettings::narrow` off, and a message the reading cannot
-//!   build (the full proposal needs the model).
+//! - No model: a question about the planner is still answered (every mode), and a message the
+//!   deterministic reading understands still takes the narrowed path in plan and auto modes (the
+//!   reading's defaults; the summary ends with "(Understood without the on-device model.)"), and
+//!   so does a question the reading asks back. Everything else fails with
+//!   `Error::InvalidArgument("no language model configured")` and only `done` is sent: chat mode,
+//!   a clarify selection, `AssistantSettings::narrow` off, and a message the reading cannot build
+//!   (the full proposal needs the model).
 //! - A blank message without a selection, or a `today` that is not `YYYY-MM-DD`:
 //!   `InvalidArgument`. Messages longer than [`MAX_MESSAGE_CHARS`] are cut.
 //! - Cancellation (checked before each stage and inside every model call):
 //!   `Error::Llm(LlmError::Cancelled)` (`CoachError::Cancelled`).
-//! - Store failures, and model failures of the proposal and chat calls: returned as they are.
+//! - Store failures, and model failures of the proposal and chat calls: returned as they are
+//!   (a chat call past its time limit is no failure: a code-made reply replaces it).
 //!   A chat answer with no text left after cleaning is `LlmError::InvalidOutput`.
 //!
 //! Log lines (target `coachcore::assistant`) carry the request id, stage, token counts,
@@ -129,9 +160,15 @@
 //! [`shape::shape_operations`]: super::shape::shape_operations
 //! [`validate::validate`]: super::validate::validate
 //! [`repair_prompt`]: crate::llm::structured::repair_prompt
+//! [`generate_with_deltas`]: crate::llm::stream::generate_with_deltas
 //! [`MAX_OPERATIONS`]: super::MAX_OPERATIONS
 //! [`summary::from_model`]: super::summary::from_model
 //! [`summary::rule_summary`]: super::summary::rule_summary
+//! [`summary::rule_summary_in`]: super::summary::rule_summary_in
+//! [`summary::repeats_prompt`]: super::summary::repeats_prompt
+//! [`code_wins::Repair`]: super::narrow::code_wins::Repair
+//! [`read_question`]: super::reading::read_question
+//! [`answer`]: super::answer::answer
 
 pub mod apply;
 mod message;

@@ -1,6 +1,6 @@
 //! The commands of `coach` that do one job each: `plan transform`, `plan generate`,
 //! `plan today`, `plan recent`, `plan done`, `plan select-schema`,
-//! `suggest evaluate`, `ops dryrun`, `ops apply`, `ops undo` and `assistant`. Each reads its flags and input,
+//! `suggest evaluate`, `ops dryrun`, `ops apply`, `ops undo`, `assistant` and `model check`. Each reads its flags and input,
 //! calls the library's public API and prints the result; `main.rs` owns usage and exit handling.
 
 use std::collections::HashMap;
@@ -431,4 +431,25 @@ pub(crate) fn select(f: &HashMap<String, &str>) -> Result<ExitCode, Usage> {
     let sel = coachcore::plan::select_schema(&supported, override_version);
     out!("{}", serde_json::to_string(&sel).unwrap_or_default());
     Ok(ExitCode::SUCCESS)
+}
+
+/// `coach model check PATH`: whether the model file can be used, decided without loading it.
+pub(crate) fn model_check(f: &HashMap<String, &str>, path: &str) -> Result<ExitCode, Usage> {
+    let options = coachcore::llm::availability::ModelCheckOptions {
+        context_tokens: number(f, "--context-tokens")?
+            .unwrap_or(coachcore::llm::availability::DEFAULT_CHECK_CONTEXT),
+        available_bytes: number(f, "--available-bytes")?,
+    };
+    let availability = coachcore::model_availability(path.to_string(), Some(options));
+    out!(
+        "{}",
+        serde_json::to_string(&availability).unwrap_or_default()
+    );
+    Ok(
+        if availability.status == coachcore::llm::availability::ModelAvailabilityStatus::Available {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        },
+    )
 }

@@ -348,6 +348,7 @@ impl Show {
                 invalid_count,
                 ..
             } => format!("ops: {valid_count} valid, {invalid_count} invalid"),
+            AssistantEvent::TextDelta { text } => format!("text: {text:?}"),
             AssistantEvent::Summary { text } => format!("summary: {text}"),
             AssistantEvent::Clarify { clarification } => {
                 format!("clarify: {}", clarification.question)

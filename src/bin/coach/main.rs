@@ -42,7 +42,8 @@
 //!   since, or undone already; nothing changed) and 1 with `not_found` for an unknown request id.
 //! - `coach assistant --db PATH [--mode plan|chat|auto] [--today YYYY-MM-DD] [--language TAG] [--script FILE]
 //!   [--model GGUF] "message"`: prints every event of the message as one JSON line (as the
-//!   listener gets them; `done` last), then exits 0; on failure one more line with the error JSON
+//!   listener gets them, as they come: a chat answer's `{"event":"textDelta","text":...}` lines
+//!   while the model writes, then its `summary`; `done` last), then exits 0; on failure one more line with the error JSON
 //!   and exit 1 (2 for rejected model output). `--script` is a JSON array of strings, the model's
 //!   replies in order (for tests and tools); `--model` needs a build with the feature `llama`.
 //!   Without either the pipeline runs without a model.
@@ -97,6 +98,16 @@
 //!   `TrainingWeek` JSON (`workouts().week`: `{"from","to","sessions","muscles":[{"muscle",
 //!   "sets","hardSets"}],"nextSession":{"sessionType","reason"}}`) and exits 0, or the error JSON
 //!   and exits 1.
+//! - `coach model check [--context-tokens N] [--available-bytes N] PATH`: whether the GGUF model
+//!   file at PATH can be used here, decided without loading it (`modelAvailability`). Prints the
+//!   `ModelAvailability` JSON (`{"status":S,"detail":D,"fileBytes":N,"ggufVersion":N,
+//!   "architecture":A,"tensorCount":N,"metadataCount":N,"parameterCount":N,"quantization":Q,
+//!   "contextTokens":N,"neededBytes":N,"availableBytes":N}`, S one of `available`, `fileMissing`,
+//!   `unreadable`, `notGguf`, `unsupportedArchitecture`, `insufficientMemory`, `engineMissing`)
+//!   and exits 0 when S is `available`, 2 otherwise (same output). `--context-tokens` (default
+//!   2048) is the context the memory estimate is for; `--available-bytes` replaces the machine's
+//!   available-memory reading. A build without the feature `llama` says `engineMissing` for a
+//!   file that passes every other check.
 //! - `coach demo [--db PATH] [--model GGUF]`: a readable walk through the library's main jobs;
 //!   with `--model` (a build with the feature `llama`) its AI parts run on that model, else on a
 //!   scripted one (`./demo.sh` chooses).
@@ -161,6 +172,7 @@ const USAGE: &str = "usage:
   coach workout render   (an analyzer plan JSON on stdin)
   coach workout log --db PATH [--performed-at-ms MS]   (a performed workout, YAML or JSON, on stdin)
   coach workout week --db PATH --date YYYY-MM-DD [--days-per-week N]
+  coach model check [--context-tokens N] [--available-bytes N] PATH
   coach demo [--db PATH] [--model GGUF]
 environment: COACH_DB_KEY=<64 hex digits> opens --db encrypted with that key (feature encryption; set but empty is refused)
              COACH_BUILTIN_RECIPES=off opens without the built-in recipes";
@@ -306,6 +318,13 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 "--generator-timeout-ms",
             ],
         )?),
+        ["model", "check", rest @ ..] => {
+            let (path, rest) = last_argument(rest, "model check needs a model path")?;
+            commands::model_check(
+                &flags(rest, &["--context-tokens", "--available-bytes"])?,
+                path,
+            )
+        }
         ["demo", rest @ ..] => demo::demo(&flags(rest, &["--db", "--model"])?),
         ["--help" | "-h" | "help"] => {
             out!("{USAGE}");

@@ -103,6 +103,16 @@ fn public_of(e: &Error) -> (CoachError, Fault) {
             },
             Fault::Caller,
         ),
+        // An io::Error of create_dir_all names the failure, never the path.
+        Error::FolderNotCreated(source) => (
+            CoachError::Storage {
+                detail: format!(
+                    "the database's folder does not exist and could not be created ({source}); \
+                     nothing was written"
+                ),
+            },
+            Fault::Caller,
+        ),
         // rusqlite's messages name SQLite result codes, never bound values; the SQL text is left
         // out.
         Error::Migration { .. } => (

@@ -156,6 +156,10 @@ pub enum Error {
     /// such as `/dev/null`, a folder, a pipe). Refused before SQLite opens it.
     #[error("the database path is not a regular file")]
     NotAFile,
+    /// The folder of a new database file did not exist and could not be created (a file in the
+    /// way, no permission). Nothing was written.
+    #[error("the database's folder could not be created: {0}")]
+    FolderNotCreated(#[source] std::io::Error),
     /// A migration step failed; the transaction rolled back, so the file keeps its old version.
     #[error("migration {step} failed: {}", sqlite_message(.source))]
     Migration {
@@ -327,7 +331,8 @@ pub enum CoachError {
         /// What was refused.
         detail: String,
     },
-    /// Reading or writing the database failed (disk full, locked for too long).
+    /// Reading or writing the database failed (disk full, locked for too long), or the folder of a
+    /// new database file could not be created.
     #[error("storage failure: {detail}")]
     Storage {
         /// SQLite's description of the failure.

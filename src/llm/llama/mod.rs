@@ -26,7 +26,7 @@
 //!
 //! This file owns the engine: loading, the context pool and prompt cache, prewarming, and the
 //! decode loop with jump-forward. Token sampling and its grammar rescue are in `sampler`, the
-//! compact grammar of a schema in `grammar`, the backend, compute gate, GGUF checks and small
+//! compact grammar of a schema in `grammar`, the backend, compute gate, chat template and small
 //! helpers in `support`.
 
 use std::num::NonZeroU32;
@@ -46,6 +46,7 @@ use super::gguf::{read_facts, GgufFacts};
 use super::jump::JumpPredictor;
 use super::memory::{self, MemoryEstimate};
 use super::runaway;
+use super::utf8::Utf8Stream;
 use super::{
     CancelToken, ChatMessage, FinishReason, GenerationRequest, GenerationResult, LanguageModel,
     LlmError, LoadedModelInfo, ModelInfo, Sampling, TokenListener,
@@ -57,12 +58,11 @@ mod sampler;
 mod support;
 
 pub use grammar::compact_json_grammar;
-pub use support::{available_cores, backend, FALLBACK_TEMPLATE};
+pub use support::{available_cores, backend, system_info, FALLBACK_TEMPLATE};
 
 use sampler::TokenSampler;
 use support::{
-    backend_err, chat_template, check, check_gguf_magic, common_prefix, emit, lock, role_name,
-    ComputeGate, Deadline, Utf8Stream,
+    backend_err, chat_template, check, common_prefix, emit, lock, role_name, ComputeGate, Deadline,
 };
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
@@ -183,7 +183,6 @@ impl LlamaEngine {
     /// truncated, corrupt), `UnsupportedModel`.
     pub fn load(path: &str, options: LlamaOptions) -> Result<Arc<LlamaEngine>, LlmError> {
         let started = Instant::now();
-        check_gguf_magic(Path::new(path))?;
         let context_tokens = options.context_tokens.max(16);
         let facts = read_facts(Path::new(path))?;
         let memory = memory::estimate(&facts, context_tokens);

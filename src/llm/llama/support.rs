@@ -1,11 +1,9 @@
-//! Process-wide llama.cpp state and the small pieces a call is made of: the backend and the cores
-//! ([`backend`], [`available_cores`], the compute gate that lets concurrent decode steps take
-//! turns), opening a GGUF (magic check, chat template), incremental UTF-8 decoding of token bytes,
-//! cancellation and timeout checks, and a few helpers.
+//! Process-wide llama.cpp state and the small pieces a call is made of: the backend, the CPU
+//! features it runs with and the cores ([`backend`], [`system_info`], [`available_cores`], the
+//! compute gate that lets concurrent decode steps take turns), the chat template of a GGUF,
+//! cancellation and timeout checks, and a few helpers. Token bytes are decoded by
+//! `crate::llm::utf8::Utf8Stream`.
 
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -23,51 +21,41 @@ pub fn available_cores() -> u32 {
 /// The process's llama.cpp backend, initialised on first use with llama.cpp's logging silenced.
 /// llama.cpp allows one per process: code that uses `llama-cpp-2` directly next to the engine must
 /// use this one.
+///
+/// On a device whose CPU lacks the instructions ggml's kernels were compiled for
+/// ([`crate::llm::cpu`]) llama.cpp is never started: `UnsupportedModel`, instead of SIGILL.
 pub fn backend() -> Result<&'static LlamaBackend, LlmError> {
-    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    static BACKEND: OnceLock<Result<LlamaBackend, LlmError>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            let mut backend = LlamaBackend::init().map_err(|e| e.to_string())?;
+            if let Some(detail) = crate::llm::cpu::engine_cpu_problem() {
+                return Err(LlmError::UnsupportedModel { detail });
+            }
+            let mut backend = LlamaBackend::init().map_err(|e| LlmError::Backend {
+                detail: format!("llama.cpp backend: {e}"),
+            })?;
             backend.void_logs();
+            log::info!(target: "coachcore::llm", "llama.cpp system info: {}", system_info());
             Ok(backend)
         })
         .as_ref()
-        .map_err(|e| LlmError::Backend {
-            detail: format!("llama.cpp backend: {e}"),
-        })
+        .map_err(Clone::clone)
 }
 
-/// Checks that `path` is a file that starts with the 4-byte GGUF magic.
-pub(super) fn check_gguf_magic(path: &Path) -> Result<(), LlmError> {
-    let shown = path.display();
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("no file at {shown}"),
-            })
-        }
-        Err(e) => {
-            return Err(LlmError::ModelNotFound {
-                detail: format!("cannot open {shown}: {e}"),
-            })
-        }
-    };
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(LlmError::ModelNotFound {
-            detail: format!("{shown} is a directory"),
-        });
+/// llama.cpp's system information: the CPU features ggml's kernels were compiled with and found
+/// (e.g. `CPU : NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 | ...`; on x86 `AVX2 = 1 | F16C = 1 | ...`),
+/// as `llama_print_system_info` reports it. Complete once [`backend`] has been initialised.
+pub fn system_info() -> String {
+    // SAFETY: returns a pointer to a static NUL-terminated buffer llama.cpp owns (or NULL).
+    let p = unsafe { llama_cpp_sys_2::llama_print_system_info() };
+    if p.is_null() {
+        return String::new();
     }
-    let mut magic = [0u8; 4];
-    match file.read_exact(&mut magic) {
-        Ok(()) if &magic == b"GGUF" => Ok(()),
-        Ok(()) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} does not start with the GGUF magic"),
-        }),
-        Err(_) => Err(LlmError::NotAGguf {
-            detail: format!("{shown} is shorter than a GGUF header"),
-        }),
-    }
+    // SAFETY: non-NULL, NUL-terminated, valid until the next call (read at once).
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .trim()
+        .to_string()
 }
 
 /// The template used when a GGUF has no chat template llama.cpp can apply.
@@ -140,59 +128,6 @@ pub(super) fn check(cancel: &CancelToken, deadline: &Deadline) -> Result<(), Llm
     Ok(())
 }
 
-/// Incremental UTF-8 decoding of token bytes: a token may end inside a multi-byte character, so
-/// incomplete tails wait for the next token; invalid bytes become U+FFFD.
-#[derive(Default)]
-pub(super) struct Utf8Stream {
-    pending: Vec<u8>,
-}
-
-impl Utf8Stream {
-    /// True when no bytes of an unfinished character are waiting.
-    pub(super) fn is_clean(&self) -> bool {
-        self.pending.is_empty()
-    }
-
-    pub(super) fn push(&mut self, bytes: &[u8]) -> String {
-        self.pending.extend_from_slice(bytes);
-        let mut out = String::new();
-        let mut rest: &[u8] = &self.pending;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    out.push_str(s);
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    out.push_str(std::str::from_utf8(valid).expect("valid prefix"));
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            rest = &after[n..];
-                        }
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let keep = rest.len();
-        let drop_to = self.pending.len() - keep;
-        self.pending.drain(..drop_to);
-        out
-    }
-
-    pub(super) fn finish(&mut self) -> String {
-        let out = String::from_utf8_lossy(&self.pending).into_owned();
-        self.pending.clear();
-        out
-    }
-}
-
 /// Lets decode steps of concurrent calls share the cores without oversubscribing them: a step
 /// with `n` threads holds `n` of the cores' units while it runs. With every call using all cores
 /// (the default) steps take turns; with fewer threads per call, several run side by side.
@@ -246,26 +181,6 @@ impl Drop for GateTurn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf8_stream_holds_split_characters() {
-        let mut s = Utf8Stream::default();
-        let bytes = "aé€😀".as_bytes();
-        let mut out = String::new();
-        for b in bytes {
-            out.push_str(&s.push(std::slice::from_ref(b)));
-        }
-        out.push_str(&s.finish());
-        assert_eq!(out, "aé€😀");
-    }
-
-    #[test]
-    fn utf8_stream_replaces_invalid_bytes() {
-        let mut s = Utf8Stream::default();
-        assert_eq!(s.push(b"a\xffb"), "a\u{fffd}b");
-        assert_eq!(s.push(b"\xe2\x82"), "");
-        assert_eq!(s.finish(), "\u{fffd}");
-    }
 
     #[test]
     fn gate_lets_small_steps_run_side_by_side() {

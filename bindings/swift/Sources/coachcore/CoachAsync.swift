@@ -85,6 +85,29 @@ func coachEventStream<Element, R>(
     }
 }
 
+/// Joins a message's `textDelta`s into the reply so far and passes each state on, then the
+/// `summary` (see `Assistant.replyText`).
+final class CoachReplyListener: AssistantListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private var reply = ""
+    private let emit: (String) -> Void
+
+    init(emit: @escaping (String) -> Void) { self.emit = emit }
+
+    func onEvent(event: AssistantEvent) {
+        lock.lock(); defer { lock.unlock() }
+        switch event {
+        case .textDelta(let text):
+            reply += text
+            emit(reply)
+        case .summary(let text):
+            emit(text)
+        default:
+            break
+        }
+    }
+}
+
 extension Assistant {
     /// Sends a message to the assistant and returns its result; cancelling the calling `Task`
     /// stops the message (this throws `CoachError.Cancelled`). `listener` hears the events as
@@ -96,12 +119,26 @@ extension Assistant {
         }
     }
 
-    /// The events of a message (stages, operations, summary, `.result`, `.done` last), finishing
-    /// after `.done`, or throwing what the message failed with. Stop consuming to cancel it.
+    /// The events of a message (stages, operations, `.textDelta`s of a chat answer, summary,
+    /// `.result`, `.done` last), finishing after `.done`, or throwing what the message failed
+    /// with. Stop consuming to cancel it.
     public func messageEvents(_ request: AssistantRequest) -> AsyncThrowingStream<AssistantEvent, Error> {
         coachEventStream { token, emit in
             try await self.sendAsync(
                 request: request, listener: CoachStreamListener(emit: emit, assistant: { $0 }), cancel: token)
+        }
+    }
+
+    /// The answer's text as it is written, for a chat UI: each element is the whole reply so far
+    /// (show it in place of the previous one). A chat answer (chat mode, or small talk in auto
+    /// mode) grows token by token; the last element is always the message's summary, the cleaned
+    /// and authoritative answer, which replaces the streamed text. A plan's answer is not streamed:
+    /// its summary is the only element; a clarifying question gives none (use `messageEvents`).
+    /// Throws what the message fails with: then the text shown is no answer, remove it. Stop
+    /// consuming (or cancel the `Task`) to cancel the message.
+    public func replyText(_ request: AssistantRequest) -> AsyncThrowingStream<String, Error> {
+        coachEventStream { token, emit in
+            _ = try await self.sendAsync(request: request, listener: CoachReplyListener(emit: emit), cancel: token)
         }
     }
 }

@@ -306,6 +306,7 @@ func eventName(_ e: AssistantEvent) -> String {
     case .stage: return "stage"
     case .clarify: return "clarify"
     case .ops: return "ops"
+    case .textDelta: return "textDelta"
     case .summary: return "summary"
     case .result: return "result"
     case .heartbeat: return "heartbeat"
@@ -1233,6 +1234,51 @@ final class CoachCoreTests: XCTestCase {
         XCTAssertEqual(coach.model().info()?.embedded, false)
         XCTAssertTrue(coach.model().unload())
         XCTAssertNil(coach.model().info())
+    }
+
+    func testModelAvailabilityDecidesWithoutLoading() throws {
+        // The bindings' library is built without the engine (bindings/generate.sh: default
+        // features), so a good file is .engineMissing here; with the engine it is .available.
+        // test.sh copies the fixtures into the package (the repository is not visible in the root).
+        let pkg = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let tiny = pkg.appendingPathComponent("tiny-llama.bin")
+        let plenty = ModelCheckOptions(contextTokens: 2048, availableBytes: 1 << 40)
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("coachcore-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.gguf")
+        try Data("not a model at all".utf8).write(to: text)
+        // An interrupted download: the tensor data is missing.
+        let cut = dir.appendingPathComponent("cut.gguf")
+        try Data(try Data(contentsOf: tiny).prefix(300)).write(to: cut)
+        let cases: [(String, ModelAvailabilityStatus)] = [
+            (dir.appendingPathComponent("absent.gguf").path, .fileMissing),
+            (dir.path, .unreadable),
+            (text.path, .notGguf),
+            (cut.path, .notGguf),
+            (pkg.appendingPathComponent("tiny-mamba.bin").path, .unsupportedArchitecture),
+            (tiny.path, .engineMissing),
+        ]
+        for (path, status) in cases {
+            let a = modelAvailability(path: path, options: plenty)
+            XCTAssertEqual(a.status, status, path)
+            XCTAssertEqual(a.detail == nil, status == .available, path)
+        }
+        let a = modelAvailability(path: tiny.path, options: plenty)
+        XCTAssertEqual(a.architecture, "llama")
+        XCTAssertEqual(a.ggufVersion, 3)
+        XCTAssertEqual(a.parameterCount, 8)
+        XCTAssertEqual(a.fileBytes, 384)
+        // Memory: the device's reading (the huge header never fits), or the figure given.
+        let huge = modelAvailability(path: pkg.appendingPathComponent("huge-kv-header.bin").path)
+        XCTAssertEqual(huge.status, .insufficientMemory)
+        XCTAssertGreaterThan(huge.neededBytes ?? 0, huge.availableBytes ?? .max)
+        let tight = modelAvailability(path: tiny.path, options: ModelCheckOptions(availableBytes: 1000))
+        XCTAssertEqual(tight.status, .insufficientMemory)
+        XCTAssertEqual(tight.contextTokens, 2048)
+        XCTAssertGreaterThan(tight.neededBytes ?? 0, 1000)
     }
 
     // ---- workouts (spec 001) and today-plan generation (spec 000) ----

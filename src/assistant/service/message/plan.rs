@@ -36,6 +36,7 @@ use crate::assistant::summary;
 use crate::assistant::validate;
 use crate::assistant::MAX_OPERATIONS;
 use crate::kernel::error::Result;
+use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::llm::structured::repair_prompt;
 use crate::llm::{ChatMessage, ChatRole, FinishReason, GenerationRequest, LlmError};
@@ -277,7 +278,7 @@ impl Run<'_> {
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
         let (text, source) =
             self.summarize(ctx.message, &kept, invalid.len(), &title_of, &budget)?;
-        let text = code_wins::summary_with_repairs(text, &repairs);
+        let text = code_wins::summary_with_repairs(text, &repairs, self.lang);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
             request_id: self.request_id.to_string(),
@@ -374,11 +375,12 @@ impl Run<'_> {
         title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
         budget: &Budget,
     ) -> Result<(String, SummarySource)> {
-        if ops.is_empty() || budget.spent() {
-            // Nothing to describe (the rules say so exactly, and no model can do better), or no
-            // time left.
+        if ops.is_empty() || self.lang != Language::En || budget.spent() {
+            // Nothing to describe: the rules say so exactly, and no model can do better. The
+            // model writes English: another language's summary is the rules' own. Past the time
+            // budget, the rules' too.
             return Ok((
-                summary::rule_summary(ops, invalid, title_of),
+                summary::rule_summary_in(ops, invalid, title_of, self.lang),
                 SummarySource::Rules,
             ));
         }
@@ -409,7 +411,7 @@ impl Run<'_> {
                 "request={} summary failed, using rules: {e}", self.request_id),
         }
         Ok((
-            summary::rule_summary(ops, invalid, title_of),
+            summary::rule_summary_in(ops, invalid, title_of, self.lang),
             SummarySource::Rules,
         ))
     }
