@@ -1406,7 +1406,7 @@ mod tests {
         let out = call(
             &h,
             "assistant.send",
-            r#"{"message":"delete the sailing lesson"}"#,
+            r#"{"message":"sailing lesson with Tom"}"#,
         );
         assert!(out.contains(r#""code":"invalid_argument""#), "{out}");
     }

@@ -13,11 +13,22 @@
 //! first), then date (earliest first, undated last), then title (case-insensitive), then id. When
 //! no candidate matches at all, the same order without the score is used, so the user still gets
 //! something to pick from. At most [`MAX_OPTIONS`] are offered.
+//!
+//! ## Questions code asks
+//! The router's question is the model's; the questions code asks itself (the narrowed path, the
+//! full proposal past its time budget or left with no supported change) come from the templates
+//! of the user's language (`phrasing/`), one per reason ([`Ask`], `clarify/ask.rs`), with
+//! [`ask_in`].
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
 use super::model::{Clarification, ClarifyOption, PlannerItem, Priority, Route};
+use crate::kernel::lang::Language;
+
+mod ask;
+
+pub use ask::Ask;
 
 /// The most options offered with one question.
 pub const MAX_OPTIONS: usize = 5;
@@ -130,6 +141,16 @@ pub fn question(route: Option<&Route>, has_options: bool) -> String {
         }
         None if has_options => "Which one do you mean?".into(),
         None => "Could you say which item and which day you mean?".into(),
+    }
+}
+
+/// The clarification code asks for `ask`, in `lang`, offering `options` (at most
+/// [`MAX_OPTIONS`] kept).
+pub fn ask_in(lang: Language, ask: &Ask, mut options: Vec<ClarifyOption>) -> Clarification {
+    options.truncate(MAX_OPTIONS);
+    Clarification {
+        question: ask::question(lang, ask),
+        options,
     }
 }
 

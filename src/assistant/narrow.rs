@@ -22,24 +22,54 @@
 //!   move to a named day): those messages never reach the model.
 //! - Without a model, or when its answer is unusable, the defaults apply: the settled intent,
 //!   "change nothing" for an open one, and the reading's title guess.
+//! - **The target item** is a descriptor's only referent ("the dentist thing"), else the best
+//!   match when it is clearly the one meant. A descriptor names an existing item: with a change
+//!   and no "remind me" it is a change of that item, never a new one ("put the tax stuff on
+//!   wednesday"). A relative change ("an hour later") is computed from the item's stored day
+//!   and time (`narrow/relative.rs`).
+//!
+//! ## Asking instead of guessing
+//! When the words do not decide, code asks back ([`Narrowed::clarification`], spec 002's
+//! clarify: a question in the message's language and at most 5 options, the reading's own
+//! candidates first, then the items ranked by title match and priority; `narrow/ask.rs`):
+//! - a weekday next to a date it does not fall on ("Tuesday Dec 7"): which day (the item to
+//!   change offered, none for a new item);
+//! - a completion, deletion or change whose item is missing ("move it to friday"), ambiguous
+//!   (two matches as good, a descriptor with several referents) or unknown: which one (what it
+//!   is called, when the planner holds nothing to offer);
+//! - a change of a named item the words do not say ("change the dentist appointment", a
+//!   relative change of a todo with no day): what should change;
+//! - a name with no action ("the insurance thing", "anna's birthday gift"): what to do with it;
+//! - a request to add that says nothing of what ("add things", "plan my week", "help me get
+//!   organized"): what to add, never a todo named after the leftover word.
 //!
 //! A message the reading cannot build (no intent cue and no known item named, an un-completion,
-//! a change or removal of no known item, a removal of a habit on a day: "cancel piano today"
-//! skips a day, it does not delete the habit) is [`Narrowed::open`]: the model proposes the
-//! operations itself, as before.
+//! a completion of a goal, a removal of a habit on a day: "cancel piano today" skips a day, it
+//! does not delete the habit) is [`Narrowed::open`]: the model proposes the operations itself,
+//! as before.
 
 use std::collections::BTreeSet;
 
+mod ask;
 pub mod code_wins;
+mod relative;
+mod words;
+
+pub(crate) use ask::options as clarify_options;
 
 use serde_json::{json, Value};
 
+use super::clarify::{self, Ask};
 use super::date::Date;
-use super::model::{ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority};
+use super::model::{
+    Clarification, ItemKind, ItemRef, OpType, PlannerItem, PlannerOperation, Priority,
+};
 use super::reading::{
     english_words, read_message_in, separators, DateRole, Intent, ItemMatch, Reading, Span,
 };
 use crate::kernel::lang::Language;
+use ask::Target;
+use words::words_of;
 
 /// The most words of a name the model may write.
 pub const MAX_NAME_WORDS: usize = 10;
@@ -111,6 +141,9 @@ pub struct Narrowed {
     pub vocabulary: Vec<String>,
     /// The reading could not build the request: the model proposes operations itself.
     pub open: bool,
+    /// The words do not decide: a question back instead of operations (spec 002's clarify, in
+    /// the message's language; see the module docs). Then there are no options.
+    pub clarification: Option<Clarification>,
     /// The reading of the (whole) message.
     pub reading: Reading,
 }
@@ -136,14 +169,47 @@ pub fn narrow(message: &str, today: Date, items: &[PlannerItem]) -> Narrowed {
 pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerItem]) -> Narrowed {
     let reading = read_message_in(message, lang, today, items);
     let vocabulary = vocabulary(message, &reading);
-    // The words looked for below ("rename", "link") are the reading's, in any language.
-    let said = english_words(message, lang);
     let mut out = Narrowed {
         options: Vec::new(),
         vocabulary,
         open: false,
+        clarification: None,
         reading: reading.clone(),
     };
+    let n = Narrowing {
+        message,
+        // The words looked for below ("rename", "link") are the reading's, in any language.
+        said: english_words(message, lang),
+        lang,
+        today,
+        items,
+        r: &reading,
+    };
+    // A weekday the date next to it does not fall on: which day is meant.
+    if let Some(d) = reading.contradiction() {
+        if let (Some(said), Some(date)) = (d.contradicted_by, Date::parse(&d.date)) {
+            let changes = matches!(
+                reading.intent,
+                Some(Intent::Update | Intent::Delete | Intent::Complete)
+            );
+            let first = match target_of(&reading, items) {
+                Target::One(t) => vec![t.id],
+                Target::Unclear(ids) => ids,
+                Target::Unnamed => Vec::new(),
+            };
+            let options = if changes {
+                ask::options(message, items, &first)
+            } else {
+                Vec::new()
+            };
+            out.clarification = Some(clarify::ask_in(
+                lang,
+                &Ask::WhichDay { said, date },
+                options,
+            ));
+            return out;
+        }
+    }
     if let Some(drafts) = clauses(message, lang, today, items, &when_spans(&reading)) {
         out.options.push(Option_ {
             choice: Choice::Settled,
@@ -152,71 +218,213 @@ pub fn narrow_in(message: &str, lang: Language, today: Date, items: &[PlannerIte
         });
         return out;
     }
-    let implied_create = reading.intent == Some(Intent::Create)
-        && reading
-            .cues
-            .iter()
-            .all(|c| c.intent != Intent::Create || c.span.is_none());
-    if implied_create {
-        // "Make the expense report low priority": no cue word, a priority or date, and the
-        // words name an existing item. Changing it is the likelier reading (and not
-        // destructive); adding a new item or changing nothing are offered too.
-        let strong = unique_match(&reading).filter(|m| m.score >= STRONG_MATCH);
-        if let Some(op) = strong.and_then(|t| update_of(t, &reading, &said)) {
-            let change = draft(op, &reading);
-            out.options.push(Option_ {
-                choice: Choice::Update,
-                describe: describe(&change),
-                drafts: vec![change],
-            });
-            if let Some(op) = create_of(&reading) {
-                let add = draft(op, &reading);
-                out.options.push(Option_ {
-                    choice: Choice::Create,
-                    describe: describe(&add),
-                    drafts: vec![add],
-                });
-            }
-            out.options.push(nothing());
-            return out;
-        }
-    }
-    match reading.intent {
-        Some(Intent::Nothing) => out.options.push(nothing()),
-        Some(intent) => match settled(intent, &reading, today, &said) {
-            Some(draft) => out.options.push(Option_ {
-                choice: Choice::Settled,
-                describe: describe(&draft),
-                drafts: vec![draft],
-            }),
-            None => out.open = true,
-        },
-        None => {
-            // No intent cue: change a clearly named item, or change nothing.
-            let top = unique_match(&reading);
-            if let Some(target) = top {
-                if let Some(op) = update_of(target, &reading, &said) {
-                    let draft = draft(op, &reading);
-                    out.options.push(Option_ {
-                        choice: Choice::Update,
-                        describe: describe(&draft),
-                        drafts: vec![draft],
-                    });
-                }
-            }
-            if out.options.is_empty() && top.is_some() {
-                // A remark about an existing item that names no change ("I haven't returned
-                // the library books yet"): nothing to do.
-                out.options.push(nothing());
-            } else if out.options.is_empty() {
-                out.open = true;
-            } else {
-                // An open intent defaults to changing nothing: the safe reading.
-                out.options.insert(0, nothing());
-            }
-        }
+    match n.decide() {
+        Outcome::Options(options) => out.options = options,
+        Outcome::Ask(c) => out.clarification = Some(c),
+        Outcome::Open => out.open = true,
     }
     out
+}
+
+/// What narrowing a message comes to.
+enum Outcome {
+    /// Options for the model (or one settled by code).
+    Options(Vec<Option_>),
+    /// A question back.
+    Ask(Clarification),
+    /// The full proposal.
+    Open,
+}
+
+/// One message being narrowed.
+struct Narrowing<'a> {
+    message: &'a str,
+    /// The message's words as the reading reads them (rewritten into English words).
+    said: String,
+    lang: Language,
+    today: Date,
+    items: &'a [PlannerItem],
+    r: &'a Reading,
+}
+
+impl Narrowing<'_> {
+    fn decide(&self) -> Outcome {
+        let r = self.r;
+        let target = target_of(r, self.items);
+        match r.intent {
+            Some(Intent::Nothing) => Outcome::Options(vec![nothing()]),
+            Some(Intent::Create) => self.create(target),
+            Some(intent @ (Intent::Complete | Intent::Delete | Intent::Update)) => match target {
+                Target::One(t) => {
+                    match settled(intent, &t, r, self.today, &self.said, self.stored(&t)) {
+                        Some(d) => settle(d),
+                        None if intent == Intent::Update => self.ask(
+                            &Ask::WhatChange {
+                                title: t.title.clone(),
+                            },
+                            &[t.id],
+                        ),
+                        // Completing a goal: the model's call.
+                        None => Outcome::Open,
+                    }
+                }
+                Target::Unclear(ids) => self.ask(&Ask::WhichItem, &ids),
+                Target::Unnamed => self.ask(&Ask::WhichItem, &[]),
+            },
+            Some(Intent::Goal) => match goal_of(r, &self.said) {
+                Some(op) => settle(draft(op, r)),
+                None => Outcome::Open,
+            },
+            Some(Intent::Uncomplete) => Outcome::Open,
+            None => self.without_cue(target),
+        }
+    }
+
+    /// The stored item a match names.
+    fn stored(&self, t: &ItemMatch) -> Option<&PlannerItem> {
+        self.items
+            .iter()
+            .find(|it| it.id == t.id && it.kind == t.kind)
+    }
+
+    fn update(&self, t: &ItemMatch) -> Option<PlannerOperation> {
+        update_of(t, self.r, &self.said, self.stored(t))
+    }
+
+    /// A question back, with options ranked as spec 002 ranks them (`first` ahead); none when
+    /// it asks what to add.
+    fn ask(&self, what: &Ask, first: &[String]) -> Outcome {
+        let options = match what {
+            Ask::WhatToAdd => Vec::new(),
+            _ => ask::options(self.message, self.items, first),
+        };
+        // Nothing to choose from: ask what the item is called.
+        let what = match what {
+            Ask::WhichItem if options.is_empty() => &Ask::NotFound,
+            other => other,
+        };
+        Outcome::Ask(clarify::ask_in(self.lang, what, options))
+    }
+
+    /// A create cue, or a date, time, recurrence or priority without one.
+    fn create(&self, target: Target) -> Outcome {
+        let r = self.r;
+        let said = |w: &str| {
+            r.cues.iter().any(|c| {
+                c.intent == Intent::Create
+                    && c.span
+                        .is_some_and(|s| self.message[s.start..s.end].to_lowercase().contains(w))
+            })
+        };
+        let cue = r
+            .cues
+            .iter()
+            .any(|c| c.intent == Intent::Create && c.span.is_some());
+        // A descriptor names an existing item ("put the tax stuff on wednesday", "the plumber
+        // thing is on thursday now"): a change of it, never a new item.
+        if r.reference.is_some() && !said("remind") {
+            match &target {
+                Target::One(t) => {
+                    return match self.update(t) {
+                        Some(op) => settle(draft(op, r)),
+                        None => self.ask(
+                            &Ask::WhatChange {
+                                title: t.title.clone(),
+                            },
+                            std::slice::from_ref(&t.id),
+                        ),
+                    };
+                }
+                Target::Unclear(ids) if !cue => return self.ask(&Ask::WhichItem, ids),
+                _ => {}
+            }
+        }
+        if !cue {
+            // "Make the expense report low priority": no cue word, a priority or date, and the
+            // words name an existing item. Changing it is the likelier reading (and not
+            // destructive); adding a new item or changing nothing are offered too.
+            let strong = unique_match(r).filter(|m| m.score >= STRONG_MATCH);
+            if let Some(op) = strong.and_then(|t| self.update(t)) {
+                let change = draft(op, r);
+                let mut options = vec![Option_ {
+                    choice: Choice::Update,
+                    describe: describe(&change),
+                    drafts: vec![change],
+                }];
+                if let Some(op) = create_of(r) {
+                    let add = draft(op, r);
+                    options.push(Option_ {
+                        choice: Choice::Create,
+                        describe: describe(&add),
+                        drafts: vec![add],
+                    });
+                }
+                options.push(nothing());
+                return Outcome::Options(options);
+            }
+        }
+        // "add things", "plan my week", "schedule it for friday": what, or which?
+        if let Some(what) = ask::vague(r.title.as_deref()) {
+            let first: Vec<String> = r.matches.iter().map(|m| m.id.clone()).collect();
+            return self.ask(&what, &first);
+        }
+        match create_of(r) {
+            Some(op) => settle(draft(op, r)),
+            None => self.ask(&Ask::WhatToAdd, &[]),
+        }
+    }
+
+    /// No intent cue and no date: a bare name asks what to do with it; a clearly named item
+    /// may be changed (or not: the default); a remark about it changes nothing; a request that
+    /// says nothing of what asks what to add.
+    fn without_cue(&self, target: Target) -> Outcome {
+        let r = self.r;
+        let named = r.reference.is_some() || !r.matches.is_empty();
+        if named && ask::only_names(self.message, r) {
+            return match target {
+                Target::One(t) => self.ask(
+                    &Ask::WhatToDo {
+                        title: t.title.clone(),
+                    },
+                    &[t.id],
+                ),
+                Target::Unclear(ids) => self.ask(&Ask::WhichItem, &ids),
+                Target::Unnamed => self.ask(&Ask::WhichItem, &[]),
+            };
+        }
+        match target {
+            Target::One(t) => match self.update(&t) {
+                // An open intent defaults to changing nothing: the safe reading.
+                Some(op) => {
+                    let change = draft(op, r);
+                    Outcome::Options(vec![
+                        nothing(),
+                        Option_ {
+                            choice: Choice::Update,
+                            describe: describe(&change),
+                            drafts: vec![change],
+                        },
+                    ])
+                }
+                // A remark about an existing item that names no change ("I haven't returned
+                // the library books yet"): nothing to do.
+                None => Outcome::Options(vec![nothing()]),
+            },
+            Target::Unnamed if ask::vague(Some(self.message)) == Some(Ask::WhatToAdd) => {
+                self.ask(&Ask::WhatToAdd, &[])
+            }
+            _ => Outcome::Open,
+        }
+    }
+}
+
+/// One option, settled by code.
+fn settle(d: Draft) -> Outcome {
+    Outcome::Options(vec![Option_ {
+        choice: Choice::Settled,
+        describe: describe(&d),
+        drafts: vec![d],
+    }])
 }
 
 fn nothing() -> Option_ {
@@ -230,7 +438,7 @@ fn nothing() -> Option_ {
 impl Narrowed {
     /// Whether the model has anything to decide: a choice among options, or a name.
     pub fn asks_model(&self) -> bool {
-        !self.open && (self.options.len() > 1 || self.names() > 0)
+        !self.open && self.clarification.is_none() && (self.options.len() > 1 || self.names() > 0)
     }
 
     /// How many names the model is asked for (the most over the options).
@@ -323,7 +531,7 @@ impl Narrowed {
     /// pass the checks (see the module docs), else the reading's guesses.
     pub fn resolve(&self, answer: Option<&Value>) -> Resolved {
         let mut out = Resolved::default();
-        if self.open || self.options.is_empty() {
+        if self.open || self.clarification.is_some() || self.options.is_empty() {
             return out;
         }
         let chosen = answer
@@ -421,34 +629,6 @@ fn regex_escape(s: &str) -> String {
             out.push('\\');
         }
         out.push(ch);
-    }
-    out
-}
-
-/// The words of `text` (letters, digits, inner apostrophes), with their byte ranges.
-fn words_of(text: &str) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
-        let inner_apostrophe = (c == '\'' || c == '’')
-            && k > 0
-            && chars[k - 1].1.is_alphanumeric()
-            && chars.get(k + 1).is_some_and(|n| n.1.is_alphanumeric());
-        if c.is_alphanumeric() || (inner_apostrophe && start.is_some()) {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            out.push((text[s..i].replace('’', "'"), Span { start: s, end: i }));
-        }
-    }
-    if let Some(s) = start {
-        out.push((
-            text[s..].replace('’', "'"),
-            Span {
-                start: s,
-                end: text.len(),
-            },
-        ));
     }
     out
 }
@@ -555,6 +735,37 @@ fn draft(op: PlannerOperation, r: &Reading) -> Draft {
     }
 }
 
+/// The item the reading names: a descriptor's only referent, else the best match when it is
+/// clearly the one meant.
+fn target_of(r: &Reading, items: &[PlannerItem]) -> Target {
+    if let Some(d) = &r.reference {
+        return match d.ids.as_slice() {
+            [id] => item_match(id, r, items).map_or(Target::Unnamed, Target::One),
+            ids => Target::Unclear(ids.to_vec()),
+        };
+    }
+    match unique_match(r) {
+        Some(m) => Target::One(m.clone()),
+        None if !r.matches.is_empty() => {
+            Target::Unclear(r.matches.iter().map(|m| m.id.clone()).collect())
+        }
+        None => Target::Unnamed,
+    }
+}
+
+/// The match of item `id`: the reading's, else one made from the stored item.
+fn item_match(id: &str, r: &Reading, items: &[PlannerItem]) -> Option<ItemMatch> {
+    if let Some(m) = r.matches.iter().find(|m| m.id == id) {
+        return Some(m.clone());
+    }
+    items.iter().find(|it| it.id == id).map(|it| ItemMatch {
+        id: it.id.clone(),
+        kind: it.kind,
+        title: it.title.clone(),
+        score: 1.0,
+    })
+}
+
 /// The best match when it is clearly the one meant.
 fn unique_match(r: &Reading) -> Option<&ItemMatch> {
     let first = r.matches.first()?;
@@ -565,29 +776,32 @@ fn unique_match(r: &Reading) -> Option<&ItemMatch> {
 }
 
 /// The operation of a settled intent, or `None` when the reading cannot build it.
-fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Draft> {
+/// The operation of a completion, deletion or change of the item `t`, or `None` when the
+/// reading cannot build it (a goal's completion, a change the words do not say).
+fn settled(
+    intent: Intent,
+    t: &ItemMatch,
+    r: &Reading,
+    today: Date,
+    message: &str,
+    stored: Option<&PlannerItem>,
+) -> Option<Draft> {
     let op = match intent {
-        Intent::Create => create_of(r)?,
-        Intent::Goal => goal_of(r, message)?,
-        Intent::Complete => {
-            let t = unique_match(r)?;
-            match t.kind {
-                ItemKind::Habit => {
-                    let mut op = target_op(OpType::CompleteOccurrence, t);
-                    let day = r
-                        .dates
-                        .iter()
-                        .find(|d| d.role == DateRole::On)
-                        .map(|d| d.date.clone());
-                    op.occurrence_date = Some(day.unwrap_or_else(|| today.to_string()));
-                    op
-                }
-                ItemKind::Goal => return None,
-                _ => target_op(OpType::Complete, t),
+        Intent::Complete => match t.kind {
+            ItemKind::Habit => {
+                let mut op = target_op(OpType::CompleteOccurrence, t);
+                let day = r
+                    .dates
+                    .iter()
+                    .find(|d| d.role == DateRole::On)
+                    .map(|d| d.date.clone());
+                op.occurrence_date = Some(day.unwrap_or_else(|| today.to_string()));
+                op
             }
-        }
+            ItemKind::Goal => return None,
+            _ => target_op(OpType::Complete, t),
+        },
         Intent::Delete => {
-            let t = unique_match(r)?;
             // "cancel piano today", "Klavier fällt heute aus": one day of a habit, not the
             // habit; code does not delete it (the model may skip the day).
             if t.kind == ItemKind::Habit && r.dates.iter().any(|d| d.role == DateRole::On) {
@@ -600,8 +814,8 @@ fn settled(intent: Intent, r: &Reading, today: Date, message: &str) -> Option<Dr
             };
             target_op(op, t)
         }
-        Intent::Update => update_of(unique_match(r)?, r, message)?,
-        Intent::Uncomplete | Intent::Nothing => return None,
+        Intent::Update => update_of(t, r, message, stored)?,
+        _ => return None,
     };
     Some(draft(op, r))
 }
@@ -655,8 +869,14 @@ fn goal_of(r: &Reading, message: &str) -> Option<PlannerOperation> {
 }
 
 /// The change the reading names for an existing item: a day, a time or range, a priority, a
-/// repeat rule, a new title ("rename ... to ..."). `None` when it names no change.
-fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperation> {
+/// repeat rule, a new title ("rename ... to ..."), or a relative change computed from the
+/// `stored` item ("an hour later": `narrow/relative.rs`). `None` when it names no change.
+fn update_of(
+    t: &ItemMatch,
+    r: &Reading,
+    message: &str,
+    stored: Option<&PlannerItem>,
+) -> Option<PlannerOperation> {
     let rename = words_of(&message.to_lowercase())
         .iter()
         .any(|(w, _)| w == "rename");
@@ -675,10 +895,11 @@ fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperati
     if r.recurrence.is_some() && t.kind == ItemKind::Habit {
         op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
     } else {
+        // Without a repeat, "until" names the new day too ("it can wait till saturday").
         op.scheduled_for = r
             .dates
             .iter()
-            .find(|d| d.role != DateRole::Until)
+            .find(|d| d.role != DateRole::Until || r.recurrence.is_none())
             .map(|d| d.date.clone());
         op.recurrence = r.recurrence.as_ref().map(|x| x.recurrence.clone());
     }
@@ -687,6 +908,9 @@ fn update_of(t: &ItemMatch, r: &Reading, message: &str) -> Option<PlannerOperati
         op.end_time = r.end_time().map(str::to_string);
     }
     op.priority = r.priority.as_ref().map(|p| p.priority);
+    if let Some(shift) = &r.shift {
+        relative::apply(shift, stored?, &mut op)?;
+    }
     let changes = op.title.is_some()
         || op.scheduled_for.is_some()
         || op.time_of_day.is_some()

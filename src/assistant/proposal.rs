@@ -23,7 +23,13 @@
 //!   a time word; **priority** only when the reading found one or a priority word is there;
 //!   **repeats** (on a todo or event) only when the message has a repeat word, else only
 //!   `{"type":"none"}`.
-//! - Titles of at most [`MAX_TITLE_CHARS`] characters.
+//! - Titles of at most [`MAX_TITLE_CHARS`] characters; an `update` or `goal_update` carries a
+//!   title only when the message asks for a rename ("rename", "call it" ...).
+//!
+//! What the words mention ([`Mentions`]) is also what the full proposal may change on an
+//! existing item afterwards (`narrow/code_wins.rs`, [`drop_unmentioned`]).
+//!
+//! [`drop_unmentioned`]: super::narrow::code_wins::drop_unmentioned
 //!
 //! Validation after decoding is unchanged: the schema only narrows what the model can write.
 
@@ -118,6 +124,16 @@ const PRIORITY_WORDS: &[&str] = &[
     "normal",
     "top",
 ];
+/// Words that ask for a new title.
+#[rustfmt::skip]
+const TITLE_WORDS: &[&str] = &[
+    "rename", "renamed", "retitle", "title", "name", "called", "named",
+];
+/// Words that ask for notes.
+#[rustfmt::skip]
+const NOTES_WORDS: &[&str] = &[
+    "note", "notes", "comment", "comments", "details", "description", "memo",
+];
 /// Words that make a message look like it names a repeat rule.
 #[rustfmt::skip]
 const REPEAT_WORDS: &[&str] = &[
@@ -150,6 +166,49 @@ fn words(message: &str) -> Vec<String> {
         .collect()
 }
 
+/// Which fields of an item a message's words can fill: what the proposal's schema offers, and
+/// what the full proposal may change on an existing item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Mentions {
+    /// A date the reading read, a relative change of days, or words that look like a date (a
+    /// digit, a weekday, "tomorrow", "next", "later" ...).
+    pub date: bool,
+    /// A time the reading read, a relative change, or words that look like a time (a digit,
+    /// "am", "morning", "later" ...); an event's end moves with it.
+    pub time: bool,
+    /// A priority the reading read or a priority word.
+    pub priority: bool,
+    /// A repeat the reading read or a repeat word.
+    pub repeats: bool,
+    /// A word asking for a new title ("rename", "call it").
+    pub title: bool,
+    /// A word asking for notes ("note", "details").
+    pub notes: bool,
+}
+
+impl Mentions {
+    /// What `message` (read as `reading`) mentions.
+    pub fn of(message: &str, reading: &Reading) -> Mentions {
+        let ws = words(message);
+        let has = |list: &[&str]| ws.iter().any(|w| list.contains(&w.as_str()));
+        let digit = message.chars().any(|c| c.is_ascii_digit());
+        let shift = reading.shift.as_ref();
+        Mentions {
+            date: !reading.dates.is_empty()
+                || reading.recurrence.is_some()
+                || shift.is_some_and(|s| s.days != 0 || s.months != 0)
+                || has(DATE_WORDS)
+                || digit
+                || ws.iter().any(|w| parse_weekday(w).is_some()),
+            time: reading.time.is_some() || shift.is_some() || digit || has(TIME_WORDS),
+            priority: reading.priority.is_some() || has(PRIORITY_WORDS),
+            repeats: reading.recurrence.is_some() || has(REPEAT_WORDS),
+            title: has(TITLE_WORDS),
+            notes: has(NOTES_WORDS),
+        }
+    }
+}
+
 /// The JSON Schema text of the proposal for `message` (see the module docs).
 pub fn proposal_schema(
     message: &str,
@@ -157,20 +216,18 @@ pub fn proposal_schema(
     today: Date,
     targets: &[Target],
 ) -> String {
-    let ws = words(message);
-    let has = |list: &[&str]| ws.iter().any(|w| list.contains(&w.as_str()));
-    let digit = message.chars().any(|c| c.is_ascii_digit());
+    let m = Mentions::of(message, reading);
     let f = Fields {
-        date: day_schema(
-            reading,
-            has(DATE_WORDS) || digit || ws.iter().any(|w| parse_weekday(w).is_some()),
-        ),
+        date: day_schema(reading, m.date),
         until: until_schema(reading),
-        time: (reading.time.is_some() || digit || has(TIME_WORDS))
+        time: m
+            .time
             .then(|| json!({"type": "string", "pattern": TIME_PATTERN})),
-        priority: (reading.priority.is_some() || has(PRIORITY_WORDS))
+        priority: m
+            .priority
             .then(|| json!({"enum": ["low", "medium", "high"]})),
-        repeats: reading.recurrence.is_some() || has(REPEAT_WORDS),
+        repeats: m.repeats,
+        rename: m.title,
     };
     let intents: Vec<Intent> = reading
         .cues
@@ -247,7 +304,10 @@ pub fn proposal_schema(
             })
             .collect();
         if allowed(&[Intent::Goal, Intent::Update]) {
-            let mut props = vec![("title", title())];
+            let mut props: Vec<(&str, Value)> = Vec::new();
+            if f.rename {
+                props.push(("title", title()));
+            }
             props.extend(f.priority.clone().map(|p| ("priority", p)));
             variants.push(object(ItemKind::Goal, "goal_update", &goals, props, &[]));
             if !linkable.is_empty() {
@@ -381,6 +441,8 @@ struct Fields {
     priority: Option<Value>,
     /// Whether a todo or event may repeat (a habit always does).
     repeats: bool,
+    /// Whether an update may carry a new title.
+    rename: bool,
 }
 
 impl Fields {
@@ -390,7 +452,10 @@ impl Fields {
         k: ItemKind,
         title_required: bool,
     ) -> (Vec<(&'static str, Value)>, Vec<&'static str>) {
-        let mut props = vec![("title", title())];
+        let mut props = Vec::new();
+        if title_required || self.rename {
+            props.push(("title", title()));
+        }
         let mut required = if title_required {
             vec!["title"]
         } else {

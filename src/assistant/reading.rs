@@ -5,28 +5,42 @@
 //! The reading finds, each with the byte range of the message it came from:
 //! - the **intent** cues (create, complete, un-complete, delete, update, goal, nothing to do);
 //! - the **kind** stated or implied (event, habit, goal; todo otherwise);
-//! - **dates**, **recurrence**, **priority** (rules in `reading/when.rs`), **times and ranges**
-//!   (`reading/time.rs`);
-//! - **references** to existing items, by a fuzzy title match (`reading/refs.rs`);
+//! - **dates** (a calendar date wins over the weekday next to it), **recurrence**, **priority**
+//!   (rules in `reading/when.rs`), **times and ranges** (`reading/time.rs`);
+//! - **relative changes** of an item's day or time ("an hour later", "back a week":
+//!   `reading/shift.rs`);
+//! - **references** to existing items, by a fuzzy title match, and **descriptors** ("the
+//!   dentist thing", "that appointment") with the items they name (`reading/refs.rs`);
 //! - a **title** guess for a new item: the message minus cue words, dates, times, recurrence and
 //!   priority phrases ("Remind me to call mom tomorrow at 5" gives "Call mom").
 //!
 //! A question about the planner ("what do I have on Thursday?") is read further by
 //! [`read_question`] (`reading/question.rs`): what it asks, about which days and items.
 //!
-//! Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
+//! An English message's first command word is read through one typo ("remmind me", "ad a task":
+//! `reading/typos.rs`). Only the first [`MAX_INPUT_CHARS`] characters are read. The reading never guesses what it
 //! cannot know: a vague "in the morning" leaves the time unset, an ambiguous "12/01" is skipped.
 //!
 //! ## Intent rules
 //! A question (ending with `?`, or opening with a question word such as "what", "when", "do I",
 //! "is") asks for information and reads as [`Intent::Nothing`], unless it is a polite request
-//! ("can you", "could you", "would you", "will you", "please"). Otherwise the first cue in the
-//! message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
+//! ("can you", "could you", "would you", "will you", "please", "plz"). Otherwise the first cue
+//! in the message decides, except that a goal cue ("goal", "I want to ... by DATE") wins over a
 //! create cue (and a goal cue next to a delete or update cue gives the delete or update: "delete
-//! the vacation goal"). Without any cue, a message with a date, time, recurrence or priority and
-//! no question word reads as an implied create (its cue has no span), unless a "no", "not",
-//! "never" or "skip" is left over ("no gym today"); thanks, greetings and "ok" read as nothing; anything
-//! else is left to the model (`intent` absent).
+//! the vacation goal"). Only the first create cue is one: a later create word belongs to the item
+//! ("add book flights", "I need to schedule a call"). A todo label opening the message ("todo:",
+//! "task", "add task task") is a create cue; after a label with a colon no other cue is read
+//! ("task: cancel the newspaper" is a todo). Without any cue:
+//! - a relative change ("team meeting an hour later") reads as an update;
+//! - a report of something done reads as a completion: a past-tense verb first (after "I",
+//!   "just", "already", "finally"), no negation, recurrence or priority, no day after today;
+//!   with "I" and no day or time, or naming a known item ("I paid the car insurance"); about a
+//!   habit also without "I" and with "hit" or "got" ("hit my run today", "did piano today",
+//!   "meditated today": a habit already repeats, so naming it for today reports it done);
+//! - a date, time, recurrence or priority and no question word read as an implied create (its
+//!   cue has no span), unless a "no", "not", "never" or "skip" is left over ("no gym today");
+//! - thanks, greetings and "ok" read as nothing; anything else is left to the model (`intent`
+//!   absent).
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -40,7 +54,9 @@ mod lex;
 mod question;
 mod records;
 mod refs;
+mod shift;
 mod time;
+mod typos;
 mod when;
 mod words;
 
@@ -51,6 +67,7 @@ use lex::{openers, Lexed};
 pub use question::{read_small_talk, Asks, Question, SmallTalk};
 pub use records::*;
 pub use refs::{MATCH_THRESHOLD, MAX_MATCHES};
+pub(crate) use when::add_months;
 
 /// Reads `message` as of the user's `today`, matching references against `items`.
 ///
@@ -88,15 +105,29 @@ pub fn read_message_in(
     let text = &message[..cut];
     let mut p = Lexed::new(text);
     lang::normalize(&mut p, lang);
+    if lang == Language::En {
+        typos::fix_commands(&mut p);
+    }
+    let shift = shift::read_shift(&mut p);
     let found = when::read_when(&mut p, today);
     let priority = when::read_priority(&mut p);
     let ref_text = lang::unread_text(&p);
     let (cues, question) = read_cues(&mut p);
-    let has_when = !found.dates.is_empty()
-        || found.time.is_some()
-        || found.recurrence.is_some()
-        || priority.is_some();
-    let intent = settle_intent(&p, &cues, question, has_when, &found.dates);
+    let matches = refs::rank(&ref_text, items, lang::ref_words(lang));
+    let said = Said {
+        dates: &found.dates,
+        when: !found.dates.is_empty()
+            || found.time.is_some()
+            || found.recurrence.is_some()
+            || priority.is_some(),
+        repeats: found.recurrence.is_some() || priority.is_some(),
+        timed: found.time.is_some(),
+        shift: shift.is_some(),
+        habit: matches.first().is_some_and(|m| m.kind == ItemKind::Habit),
+        known: !matches.is_empty(),
+        today,
+    };
+    let intent = settle_intent(&p, &cues, question, &said);
     let mut all_cues = cues;
     if intent == Some(Intent::Create) && all_cues.is_empty() {
         all_cues.push(IntentCue {
@@ -105,8 +136,8 @@ pub fn read_message_in(
         });
     }
     let kind = read_kind(&p, intent, &found);
+    let reference = refs::descriptor(&p, items, lang::ref_words(lang));
     let title = guess_title(&mut p, intent);
-    let matches = refs::rank(&ref_text, items, lang::ref_words(lang));
     Reading {
         intent,
         cues: all_cues,
@@ -116,6 +147,8 @@ pub fn read_message_in(
         time: found.time,
         recurrence: found.recurrence,
         priority,
+        shift,
+        reference,
         matches,
         title,
         truncated: cut < message.len(),
@@ -140,33 +173,56 @@ pub fn read_question(
 fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
     static OPENERS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     let opens = OPENERS.get_or_init(|| openers(CUES.iter().flat_map(|(_, ps)| ps.iter().copied())));
+    let cue_at = |p: &Lexed, i: usize| -> Option<(Intent, usize)> {
+        if !opens.contains(p.w(i)) {
+            return None;
+        }
+        CUES.iter().find_map(|(intent, phrases)| {
+            phrases
+                .iter()
+                .find_map(|pat| p.seq(i, pat).filter(|j| p.free(i, *j)))
+                .map(|j| (*intent, j))
+        })
+    };
     let mut cues = Vec::new();
+    // Only the first create cue is one: later ones name the item ("add book flights").
+    let mut create_verb = false;
+    // A label with a colon ("todo: email Karen"): what follows is the item.
+    let mut colon_label = false;
+    // Still in the message's leading command words ("plz add task task ...").
+    let mut leading = true;
     let mut i = 0;
     while i < p.len() {
-        let mut hit = None;
-        let phrases_here = if opens.contains(p.w(i)) { CUES } else { &[] };
-        'outer: for (intent, phrases) in phrases_here {
-            for pat in *phrases {
-                if let Some(j) = p.seq(i, pat) {
-                    if p.free(i, j) {
-                        hit = Some((*intent, j));
-                        break 'outer;
-                    }
-                }
+        if leading && !p.used[i] && TODO_WORDS.contains(&p.w(i)) {
+            let colon = p.gap(i + 1).contains(':');
+            let other_cue = cue_at(p, i + 1).is_some_and(|(intent, _)| intent != Intent::Create);
+            if colon || !other_cue {
+                cues.push(IntentCue {
+                    intent: Intent::Create,
+                    span: Some(p.span(i, i + 1)),
+                });
+                p.mark(i, i + 1);
+                colon_label |= colon;
+                i += 1;
+                continue;
             }
         }
+        let hit = cue_at(p, i).filter(|(intent, _)| match intent {
+            Intent::Create => !create_verb,
+            _ => !colon_label,
+        });
         match hit {
             Some((intent, j)) => {
-                // "complete" counts only as "mark X complete"; "i want to" becomes a goal cue
-                // when the message names a deadline.
                 cues.push(IntentCue {
                     intent,
                     span: Some(p.span(i, j)),
                 });
+                create_verb |= intent == Intent::Create;
                 p.mark(i, j);
                 i = j;
             }
             None => {
+                // "complete" counts only as "mark X complete".
                 if p.w(i) == "complete" && p.has_any(&["mark"]).is_some() && !p.used[i] {
                     cues.push(IntentCue {
                         intent: Intent::Complete,
@@ -174,6 +230,7 @@ fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
                     });
                     p.mark(i, i + 1);
                 }
+                leading &= p.used[i] || LABEL_OPENERS.contains(&p.w(i));
                 i += 1;
             }
         }
@@ -197,14 +254,29 @@ fn read_cues(p: &mut Lexed) -> (Vec<IntentCue>, bool) {
     (cues, question)
 }
 
-fn settle_intent(
-    p: &Lexed,
-    cues: &[IntentCue],
-    question: bool,
-    has_when: bool,
-    dates: &[DateReading],
-) -> Option<Intent> {
-    if question {
+/// What the rest of the reading found, for settling the intent.
+struct Said<'a> {
+    dates: &'a [DateReading],
+    /// A date, time, recurrence or priority.
+    when: bool,
+    /// A recurrence or priority (never part of a report of something done).
+    repeats: bool,
+    /// A time or duration.
+    timed: bool,
+    /// A relative change ("an hour later").
+    shift: bool,
+    /// The best match is a habit.
+    habit: bool,
+    /// Some existing item matches.
+    known: bool,
+    today: Date,
+}
+
+fn settle_intent(p: &Lexed, cues: &[IntentCue], question: bool, said: &Said) -> Option<Intent> {
+    // "did my meditation": about a habit and without a question mark, a report, not a question.
+    let did_my_habit =
+        p.seq(0, "did my").is_some() && said.habit && !p.text.trim_end().ends_with('?');
+    if question && !did_my_habit {
         return Some(Intent::Nothing);
     }
     let want_by = |c: &IntentCue| {
@@ -218,7 +290,7 @@ fn settle_intent(
                 let w = w.join(" ");
                 w.contains("want to") || w.contains("like to")
             })
-            && dates.iter().any(|d| d.role == DateRole::By)
+            && said.dates.iter().any(|d| d.role == DateRole::By)
     };
     if cues.iter().any(|c| c.intent == Intent::Goal || want_by(c)) {
         let other = cues
@@ -229,15 +301,19 @@ fn settle_intent(
     if let Some(c) = cues.first() {
         return Some(c.intent);
     }
+    // "team meeting an hour later": only an existing item moves by an amount.
+    if said.shift {
+        return Some(Intent::Update);
+    }
+    if reports_done(p, said) {
+        return Some(Intent::Complete);
+    }
     let asks = p.has_any(WH).is_some() || p.seq(0, "tell|show me").is_some();
     // "no gym today", "morgen kein Morgenlauf", "skip piano today": a date with a negation
     // left over names no new item.
     let negated = (0..p.len()).any(|k| !p.used[k] && NOT_THIS.contains(&p.w(k)));
-    if has_when && !asks && !negated {
+    if said.when && !asks && !negated {
         return Some(Intent::Create);
-    }
-    if !has_when && past_report(p) {
-        return Some(Intent::Complete);
     }
     let chat = p.len() > 0
         && p.t
@@ -249,22 +325,48 @@ fn settle_intent(
     None
 }
 
-/// "I paid the car insurance", "I meditated this morning": a first-person report of something
-/// done (a past-tense verb right after "I", "I just" or "I already"), with no negation and no
-/// date or time (those announce a new item: "I booked a table for Friday").
-fn past_report(p: &Lexed) -> bool {
-    if p.len() < 3 || p.w(0) != "i" {
-        return false;
+/// The first verb of a report and whether "I" said it: the word after "I", "just", "already"
+/// or "finally" at the start, and whether it is a past tense (irregular, or "-ed").
+fn report_verb<'a>(p: &'a Lexed) -> (bool, &'a str, bool) {
+    let subject = p.w(0) == "i";
+    let mut k = usize::from(subject);
+    if matches!(p.w(k), "just" | "already" | "finally") {
+        k += 1;
     }
-    let k = if matches!(p.w(1), "just" | "already" | "finally") {
-        2
-    } else {
-        1
-    };
     let verb = p.w(k);
     let past = PAST_IRREGULAR.contains(&verb)
         || (verb.len() > 4 && verb.ends_with("ed") && !matches!(verb, "need" | "needed"));
-    past && p.has_any(NEGATIONS).is_none()
+    (subject, verb, past)
+}
+
+/// "I paid the car insurance", "I meditated this morning": a first-person report of something
+/// done (a past-tense verb right after "I", "I just" or "I already"), with no negation.
+fn past_report(p: &Lexed) -> bool {
+    let (subject, _, past) = report_verb(p);
+    subject && past && p.len() >= 3 && p.has_any(NEGATIONS).is_none()
+}
+
+/// A report of something done, read as a completion: a past-tense verb first (see
+/// [`report_verb`]), no negation, recurrence or priority, and no day after today. With "I" it
+/// is a report when it names no day or time, or names a known item ("I paid the car
+/// insurance"); about a habit it is one with or without "I", also with "hit" or "got" ("hit my
+/// run today", "did piano today", "meditated today"): a habit already repeats, so naming it for
+/// today reports it done.
+fn reports_done(p: &Lexed, said: &Said) -> bool {
+    let (_, verb, past) = report_verb(p);
+    let either = past || matches!(verb, "hit" | "got");
+    let no_later_day = said
+        .dates
+        .iter()
+        .all(|d| d.role == DateRole::On && Date::parse(&d.date).is_some_and(|x| x <= said.today));
+    if said.repeats || !no_later_day || p.has_any(NEGATIONS).is_some() {
+        return false;
+    }
+    if said.habit && either {
+        return true;
+    }
+    let undated = said.dates.is_empty() && !said.timed;
+    past_report(p) && (undated || said.known)
 }
 
 fn read_kind(p: &Lexed, intent: Option<Intent>, found: &when::Found) -> KindCue {

@@ -2,11 +2,13 @@
 //! the event order of every path (plan, auto to chat, auto to clarify, a follow-up with a
 //! selection), the router's fallback, the repair pass (reasons in the prompt, the valid subset
 //! kept, the rest reported), garbage model output, the rule-based summary fallback, heartbeats
-//! during a slow call, cancellation, and that a message never writes to the database.
+//! during a slow call, the time budget of the full proposal, cancellation, that a message never
+//! writes to the database, and asking instead of guessing (the narrowed path's question back in
+//! the message's language; no change the message does not mention on the full proposal).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use coachcore::assistant::apply::{apply_json, dry_run_json};
 use coachcore::assistant::date::Date;
@@ -791,11 +793,14 @@ fn model_failures_fall_back_or_end_with_done() {
     assert_eq!(model.remaining(), 1, "no model call for bad input");
 }
 
-/// A scripted model whose every call takes `delay`, or waits for cancellation when `block`.
+/// A scripted model whose every call takes `delay`, or waits for cancellation when `block`;
+/// when it `honours` the request's timeout, a call fails with `TimedOut` at the timeout when
+/// that comes first.
 struct Slow {
     inner: Arc<ScriptedModel>,
     delay: Duration,
     block: bool,
+    honours: bool,
     /// Set when a call has started: a test cancels only once the model is working.
     entered: Arc<std::sync::atomic::AtomicBool>,
 }
@@ -819,8 +824,18 @@ impl LanguageModel for Slow {
             }
             return Err(LlmError::Cancelled);
         }
-        std::thread::sleep(self.delay);
-        self.inner.generate(request, listener, cancel)
+        match request.timeout_ms.map(Duration::from_millis) {
+            Some(limit) if self.honours && limit < self.delay => {
+                std::thread::sleep(limit);
+                Err(LlmError::TimedOut {
+                    after_ms: limit.as_millis() as u64,
+                })
+            }
+            _ => {
+                std::thread::sleep(self.delay);
+                self.inner.generate(request, listener, cancel)
+            }
+        }
     }
 }
 
@@ -833,6 +848,7 @@ fn heartbeats_come_while_the_model_works_and_never_after_done() {
         // hold the heartbeat thread back for most of a second.
         delay: Duration::from_millis(1000),
         block: false,
+        honours: false,
         entered: Arc::default(),
     };
     let settings = AssistantSettings {
@@ -871,12 +887,70 @@ fn heartbeats_come_while_the_model_works_and_never_after_done() {
 }
 
 #[test]
+fn the_full_proposal_stops_at_its_time_budget_and_asks() {
+    let env = Env::new();
+    let budget = AssistantSettings {
+        proposal_budget_ms: Some(300),
+        ..quiet()
+    };
+    // A proposal slower than the whole budget: a question after the budget, not minutes.
+    let slow = Slow {
+        inner: ScriptedModel::texts(["{\"operations\":[]}"]),
+        delay: Duration::from_secs(30),
+        block: false,
+        honours: true,
+        entered: Arc::default(),
+    };
+    let started = Instant::now();
+    let (out, events) = env.run(
+        Some(&slow),
+        &request(AssistantMode::Plan, "sailing lesson with Tom"),
+        &budget,
+        &CancelToken::new(),
+    );
+    let r = out.unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert_eq!(names(&events), ["proposing", "clarify", "result", "done"]);
+    assert_eq!(r.decision, RouteDecision::Clarify);
+    assert_eq!(
+        r.clarification.unwrap().question,
+        "That took too long to work out. Which item do you mean, and what should change?"
+    );
+
+    // A model that ignores timeouts (an app's own may) and answers valid operations past the
+    // budget: they are kept, with the rules' summary (no model summary past the budget).
+    let create = json!({"operations": [{"op": "create", "kind": "todo", "title": "Sailing lesson",
+        "recurrence": {"type": "none"}}]});
+    let inner = ScriptedModel::texts([create.to_string(), "Added.".into()]);
+    let slow = Slow {
+        inner: inner.clone(),
+        delay: Duration::from_millis(400),
+        block: false,
+        honours: false,
+        entered: Arc::default(),
+    };
+    let (out, _) = env.run(
+        Some(&slow),
+        &request(AssistantMode::Plan, "sailing lesson with Tom"),
+        &budget,
+        &CancelToken::new(),
+    );
+    let r = out.unwrap();
+    assert_eq!(r.decision, RouteDecision::Plan);
+    assert_eq!(r.operations.len(), 1);
+    assert_eq!(r.summary.as_deref(), Some("Create todo “Sailing lesson”."));
+    assert_eq!(inner.remaining(), 1, "no summary call past the budget");
+}
+
+#[test]
 fn cancellation_mid_call_returns_cancelled_and_ends_with_done() {
     let env = Env::new();
     let model = Slow {
         inner: ScriptedModel::texts([BREAD]),
         delay: Duration::ZERO,
         block: true,
+        honours: false,
         entered: Arc::default(),
     };
     let cancel = CancelToken::new();
@@ -1088,5 +1162,125 @@ fn the_proposal_grammar_forces_what_is_decided() {
         )
         .text,
         ""
+    );
+}
+
+// Asking instead of guessing (issue 25, spec 002's clarify).
+
+#[test]
+fn the_narrowed_path_asks_back_in_the_messages_language_with_or_without_a_model() {
+    let env = Env::new();
+    let narrowing = AssistantSettings {
+        narrow: true,
+        ..quiet()
+    };
+    let cancel = CancelToken::new();
+    // No model: a name without an action is a question, not "No changes proposed".
+    let (out, events) = env.run(
+        None,
+        &request(AssistantMode::Plan, "the milk thing"),
+        &narrowing,
+        &cancel,
+    );
+    let r = out.unwrap();
+    assert_eq!(names(&events), ["clarify", "result", "done"]);
+    assert_eq!(r.decision, RouteDecision::Clarify);
+    assert!(r.operations.is_empty() && r.summary.is_none());
+    let c = r.clarification.unwrap();
+    assert_eq!(
+        c.question,
+        "What should I do with “Buy milk”: move it, mark it done or delete it?"
+    );
+    assert_eq!(c.options[0].id, env.milk);
+    assert_eq!(events[0], AssistantEvent::Clarify { clarification: c });
+    // With a model: no model call for a question back; every item offered, at most 5.
+    let model = ScriptedModel::texts(["unused"]);
+    let (out, _) = env.run(
+        Some(&*model),
+        &request(AssistantMode::Auto, "move it to friday"),
+        &narrowing,
+        &cancel,
+    );
+    let r = out.unwrap();
+    assert_eq!(r.decision, RouteDecision::Clarify);
+    assert_eq!(r.clarification.unwrap().options.len(), 5);
+    assert_eq!(model.remaining(), 1);
+    // The weekday and the date disagree: asked in German for a German message.
+    let mut req = request(
+        AssistantMode::Plan,
+        "move the dentist appointment to Tuesday Dec 7",
+    );
+    req.language = Some("de-DE".into());
+    let (out, events) = env.run(None, &req, &narrowing, &cancel);
+    let r = out.unwrap();
+    assert_eq!(names(&events), ["clarify", "result", "done"]);
+    assert_eq!(r.reading_language, "de");
+    let c = r.clarification.unwrap();
+    assert_eq!(
+        c.question,
+        "Montag, 7. Dezember ist kein Dienstag. Welchen Tag meinst du?"
+    );
+    assert_eq!(c.options[0].id, env.dentist_event);
+}
+
+#[test]
+fn the_full_proposal_never_changes_a_field_the_message_does_not_mention() {
+    let env = Env::new();
+    // "an hour later": the model moves the appointment, renames it to another item's title and
+    // raises its priority.
+    let proposal = json!({"operations": [{"op": "update", "kind": "event",
+        "id": env.dentist_event, "title": "Buy milk", "timeOfDay": "11:00", "endTime": "12:00",
+        "priority": "high", "recurrence": {"type": "none"}}]});
+    let model = ScriptedModel::texts([proposal.to_string(), "Moved.".into()]);
+    let (out, _) = env.message(
+        &*model,
+        &request(AssistantMode::Plan, "dentist appointment an hour later"),
+    );
+    let r = out.unwrap();
+    assert_eq!(r.decision, RouteDecision::Plan);
+    assert_eq!(r.operations.len(), 1, "{r:?}");
+    let op = &r.operations[0];
+    assert_eq!(op.id.as_deref(), Some(env.dentist_event.as_str()));
+    assert_eq!(op.title, None, "no rename nobody asked for");
+    assert_eq!(op.priority, None, "no priority nobody asked for");
+    assert_eq!(op.time_of_day.as_deref(), Some("11:00"));
+    assert_eq!(op.end_time.as_deref(), Some("12:00"));
+    let summary = r.summary.unwrap();
+    assert!(
+        summary.contains(
+            "the model's title, priority for “Dentist appointment” were not in the message: left out"
+        ),
+        "{summary}"
+    );
+
+    // A proposal that only renames: nothing the message mentions is left, so it asks.
+    let rename = json!({"operations": [{"op": "update", "kind": "event",
+        "id": env.dentist_event, "title": "Buy milk"}]});
+    let model = ScriptedModel::texts([rename.to_string()]);
+    let (out, events) = env.message(
+        &*model,
+        &request(AssistantMode::Plan, "hmm the dentist appointment, you know"),
+    );
+    let r = out.unwrap();
+    assert_eq!(
+        names(&events),
+        ["proposing", "validating", "clarify", "result", "done"]
+    );
+    let c = r.clarification.unwrap();
+    assert!(c.question.contains("Dentist appointment"), "{}", c.question);
+    assert_eq!(c.options[0].id, env.dentist_event);
+
+    // Asked for, a rename stays.
+    let model = ScriptedModel::texts([rename.to_string(), "Renamed.".into()]);
+    let (out, _) = env.message(
+        &*model,
+        &request(
+            AssistantMode::Plan,
+            "rename the dentist appointment to Buy milk",
+        ),
+    );
+    assert_eq!(
+        out.unwrap().operations[0].title.as_deref(),
+        Some("Buy milk")
     );
 }

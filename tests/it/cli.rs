@@ -780,7 +780,7 @@ fn assistant_without_a_model_ends_with_done_and_the_error() {
             .ends_with("(Understood without the on-device model.)"));
     }
     // What needs the model (chat; a message the reading cannot build) is the typed error.
-    for (mode, message) in [("chat", "hello"), ("plan", "delete the sailing lesson")] {
+    for (mode, message) in [("chat", "hello"), ("plan", "sailing lesson with Tom")] {
         let o = coach(&["assistant", "--db", &db, "--mode", mode, message], "");
         assert_eq!(o.status.code(), Some(1), "{mode}");
         assert_eq!(
@@ -798,7 +798,7 @@ fn assistant_without_a_model_ends_with_done_and_the_error() {
             &db,
             "--script",
             &script,
-            "delete the sailing lesson",
+            "sailing lesson with Tom",
         ],
         "",
     );

@@ -646,9 +646,10 @@ mod assistant {
             .model()
             .set_assistant_model(Some(Arc::new(Blocking::new(tx))));
         let listener = Arc::new(Collect::default());
-        let task = coach
-            .assistant()
-            .send(plan_request("plan my week"), Some(listener.clone()));
+        let task = coach.assistant().send(
+            plan_request("something about the garage"),
+            Some(listener.clone()),
+        );
         (task, listener, rx)
     }
 
@@ -722,7 +723,7 @@ mod assistant {
         coach.model().set(None).unwrap();
         let listener = Arc::new(Panicking(Default::default()));
         let task = coach.assistant().send(
-            plan_request("delete the sailing lesson"),
+            plan_request("sailing lesson with Tom"),
             Some(listener.clone()),
         );
         assert!(task.wait().is_err());

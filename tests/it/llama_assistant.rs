@@ -318,8 +318,10 @@ fn real_model_full_proposal_under_the_per_request_schema() {
     let engine = LlamaEngine::load(&path, LlamaOptions::default()).expect("load model");
     let model = Printing(engine);
     let env = Env::new();
+    // No time budget: this checks what the grammar lets the model write, however long it takes.
     let full = AssistantSettings {
         narrow: false,
+        proposal_budget_ms: None,
         ..settings()
     };
     let (r, names) = run_with(

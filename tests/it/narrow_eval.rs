@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use coachcore::assistant::answer::answer;
 use coachcore::assistant::date::Date;
-use coachcore::assistant::model::{PlannerAnswer, PlannerItem, PlannerOperation};
+use coachcore::assistant::model::{Clarification, PlannerAnswer, PlannerItem, PlannerOperation};
 use coachcore::assistant::narrow::narrow_in;
 use coachcore::assistant::reading::read_question;
 use coachcore::kernel::lang::Language;
@@ -25,12 +25,15 @@ fn fixtures(set: &Value) -> BTreeMap<String, Vec<PlannerItem>> {
 }
 
 /// What the reading alone does with `task`: the code-made answer of a question about the
-/// planner (then no operation), else the operations the narrowed path proposes and whether part
-/// of the message was left open for a model.
+/// planner (then no operation), else the operations the narrowed path proposes, whether part of
+/// the message was left open for a model, and the question it asks back instead; with the
+/// task's items.
 struct Outcome {
     answer: Option<PlannerAnswer>,
     ops: Vec<PlannerOperation>,
     open: bool,
+    clarification: Option<Clarification>,
+    items: Vec<PlannerItem>,
 }
 
 fn read_task(
@@ -49,6 +52,8 @@ fn read_task(
             answer: Some(answer(&q, today, &items, lang)),
             ops: Vec::new(),
             open: false,
+            clarification: None,
+            items,
         };
     }
     let n = narrow_in(message, lang, today, &items);
@@ -56,6 +61,8 @@ fn read_task(
         answer: None,
         ops: n.resolve(None).operations,
         open: n.open,
+        clarification: n.clarification,
+        items,
     }
 }
 
@@ -65,15 +72,21 @@ struct SetScore {
     tasks: usize,
     success: usize,
     wrong: usize,
-    /// Tasks expecting a question back (not scored here yet).
+    /// Tasks expecting a question back.
     clarify: usize,
     failures: Vec<String>,
     /// How long each question took to be read and answered.
     answer_times: Vec<Duration>,
 }
 
+/// Scores one set (a file of `tests/data/eval/`, or an absolute path) as
+/// `tests/data/eval/README.md` says (a question back judged by [`score::judge`]).
 fn score_set(file: &str) -> SetScore {
-    let path = format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = if file.starts_with('/') {
+        file.to_string()
+    } else {
+        format!("{}/tests/data/eval/{file}", env!("CARGO_MANIFEST_DIR"))
+    };
     let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let fixtures = fixtures(&set);
     let lang = Language::read_as(set["language"].as_str());
@@ -94,9 +107,32 @@ fn score_set(file: &str) -> SetScore {
             }
         }
         let got: Vec<String> = out.ops.iter().map(score::short).collect();
-        if e == "clarify" || e.get("clarify").is_some() {
+        let asked = out.clarification.as_ref().map(|c| {
+            let ids: Vec<String> = c.options.iter().map(|o| o.id.clone()).collect();
+            (c.question.clone(), ids)
+        });
+        let verbose = std::env::var_os("EVAL_ALL").is_some();
+        let want = score::expected(e);
+        if let score::Expected::Clarify(_) = want {
             s.clarify += 1;
-            s.wrong += out.ops.len();
+            let (ok, w) = score::judge(
+                &want,
+                &score::Outcome {
+                    ops: &out.ops,
+                    clarify: asked.as_ref().map(|(_, ids)| ids.clone()),
+                    answer: None,
+                    stored: &out.items,
+                },
+            );
+            s.wrong += w;
+            s.success += usize::from(ok);
+            if !ok || verbose {
+                s.failures.push(format!(
+                    "{id}: open={} got [{}] asked {asked:?}",
+                    out.open,
+                    got.join("; ")
+                ));
+            }
             continue;
         }
         if let Some(right) = score::answer_matches(out.answer.as_ref(), e) {
@@ -117,29 +153,27 @@ fn score_set(file: &str) -> SetScore {
             }
             continue;
         }
-        let expected = expected_ops(e);
+        let expected = match want {
+            score::Expected::Ops(ops) => ops,
+            _ => Vec::new(),
+        };
         let w = score::wrong_actions(&out.ops, &expected);
         s.wrong += w;
-        if score::paired(&out.ops, &expected) {
-            s.success += 1;
-        } else {
+        let ok = score::paired(&out.ops, &expected);
+        s.success += usize::from(ok);
+        if !ok || verbose {
             s.failures.push(format!(
-                "{id}: open={} answered={} got [{}] wrong={w}",
+                "{id}: open={} answered={} got [{}] wrong={w}{}",
                 out.open,
                 out.answer.is_some(),
-                got.join("; ")
+                got.join("; "),
+                asked
+                    .map(|(q, ids)| format!(" asked {q:?} {ids:?}"))
+                    .unwrap_or_default()
             ));
         }
     }
     s
-}
-
-/// The expected operations of a task that expects operations or no change.
-fn expected_ops(expected: &Value) -> Vec<Value> {
-    match expected {
-        Value::String(s) if s == "no_change" => Vec::new(),
-        e => e["ops"].as_array().cloned().unwrap_or_default(),
-    }
 }
 
 /// Prints a set's failures and asserts it has no wrong action and succeeds on at least
@@ -219,16 +253,38 @@ fn questions_are_answered_by_code_with_exactly_the_expected_items() {
     }
 }
 
-/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json`, `questions.*.json`,
-/// `questions.en.held.json`) scored on the reading alone, as the code stands: a by-hand run that
-/// prints the figures (`cargo test --test it issue_25_sets -- --ignored --nocapture`). A
-/// question back is not scored here yet: any operation proposed for a `clarify` task counts as a
-/// wrong action.
+/// Issue 25's English classes (`assistant.classes.json`) and their held-out sets, scored on
+/// the reading alone, questions back included: none acts wrongly, and the figures do not slip
+/// (the one miss of the second held-out set, "did my meditation", is answered as a question
+/// about the planner: no operation).
+#[test]
+fn issue_25_english_classes_on_the_reading_alone() {
+    for (file, percent) in [
+        ("assistant.classes.json", 100),
+        ("assistant.classes.held.json", 100),
+        ("assistant.classes.held2.json", 94),
+    ] {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        keep_floor(file, &s, percent);
+    }
+}
+
+/// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json` and their held-out
+/// sets, `questions.*.json`, `questions.en.held.json`) scored on the reading alone, as the code
+/// stands: a by-hand run that prints the figures (`cargo test --test it issue_25_sets --
+/// --ignored --nocapture`; `EVAL_FAILURES=1` prints each miss, `EVAL_ALL=1` every task,
+/// `EVAL_SET=FILE` scores only that file).
 #[test]
 #[ignore = "by-hand figures for issue 25's sets"]
 fn issue_25_sets_scored_on_the_reading_alone() {
-    for file in [
+    let files = [
         "assistant.classes.json",
+        "assistant.classes.held.json",
+        "assistant.classes.held2.json",
         "assistant.de.json",
         "assistant.de.held.json",
         "assistant.fr.json",
@@ -240,13 +296,21 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         "questions.fr.json",
         "questions.es.json",
         "questions.en.held.json",
-    ] {
+    ];
+    let only = std::env::var("EVAL_SET").ok();
+    let files: Vec<&str> = match &only {
+        Some(f) => vec![f.as_str()],
+        None => files.to_vec(),
+    };
+    for file in files {
         let s = score_set(file);
         println!(
-            "{file}: {}/{} succeed ({} clarify tasks, not scored yet), {} wrong actions",
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
             s.success, s.tasks, s.clarify, s.wrong
         );
-        if std::env::var_os("EVAL_FAILURES").is_some() {
+        let print =
+            std::env::var_os("EVAL_FAILURES").is_some() || std::env::var_os("EVAL_ALL").is_some();
+        if print {
             for f in &s.failures {
                 println!("  {f}");
             }

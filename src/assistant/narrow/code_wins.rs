@@ -7,11 +7,18 @@
 //! Pure. Only what the reading is sure of is enforced: one date (no range, no recurrence) and the
 //! one operation that carries a date; one time and the one operation that carries a time. A
 //! message naming several dates or times ("call mom at 5 and run at 7") is left to the model.
+//!
+//! A change of an existing item sets only what the message mentions ([`drop_unmentioned`]): a
+//! field an `update` or `goal_update` changes (a title, day, time, end, priority, notes or
+//! repeat different from the stored one) without support in the message's reading or words
+//! ([`Mentions`]) is left out, and a change left with nothing is dropped. "Team meeting an
+//! hour later" never renames the meeting.
 
 use std::fmt;
 
-use crate::assistant::model::{OpType, PlannerOperation};
+use crate::assistant::model::{ItemKind, OpType, PlannerItem, PlannerOperation};
 use crate::assistant::phrasing::phrases;
+use crate::assistant::proposal::Mentions;
 use crate::assistant::reading::{Reading, Span};
 use crate::kernel::lang::Language;
 
@@ -58,6 +65,47 @@ pub enum Repair {
     TitleKept,
     /// The model's answer had no title: the reading's was kept.
     NoTitle,
+    /// Fields the model changed on an existing item that the message does not mention were
+    /// left out ([`drop_unmentioned`]).
+    LeftOut {
+        /// The item's title.
+        title: String,
+        /// The fields left out.
+        fields: Vec<Field>,
+    },
+    /// The model's change of an existing item set only fields the message does not mention:
+    /// dropped.
+    Dropped {
+        /// The item's title.
+        title: String,
+        /// The fields it set.
+        fields: Vec<Field>,
+    },
+}
+
+/// A field of an item an `update` or `goal_update` may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// `title`.
+    Title,
+    /// `scheduledFor`.
+    Date,
+    /// `timeOfDay`.
+    Time,
+    /// `endTime`.
+    End,
+    /// `priority`.
+    Priority,
+    /// `notes`.
+    Notes,
+    /// `recurrence`.
+    Repeat,
+}
+
+impl Field {
+    fn index(self) -> usize {
+        self as usize
+    }
 }
 
 impl Repair {
@@ -81,6 +129,19 @@ impl Repair {
             Repair::DefaultOption => p.r_default_option.into(),
             Repair::TitleKept => p.r_title_kept.into(),
             Repair::NoTitle => p.r_no_title.into(),
+            Repair::LeftOut { title, fields } | Repair::Dropped { title, fields } => {
+                let names: Vec<&str> = fields.iter().map(|f| p.fields[f.index()]).collect();
+                let template = if matches!(self, Repair::LeftOut { .. }) {
+                    p.r_left_out
+                } else {
+                    p.r_dropped
+                };
+                let quoted = format!("{}{title}{}", p.quote_open, p.quote_close);
+                p.fill(
+                    template,
+                    &[("title", &quoted), ("fields", &names.join(", "))],
+                )
+            }
         }
     }
 }
@@ -162,6 +223,113 @@ pub fn check_dates_and_times(
     repairs
 }
 
+/// What [`drop_unmentioned`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Unmentioned {
+    /// One repair per change with fields left out or dropped, for the summary.
+    pub repairs: Vec<Repair>,
+    /// The items whose changes were dropped whole (kind, id, title), for a question back.
+    pub dropped: Vec<(ItemKind, String, String)>,
+}
+
+/// Leaves out of each change of a stored item the fields the message does not mention (see the
+/// module docs); `stored` looks an item up by kind and id (an item it does not find is left as
+/// the model wrote it: validation reports it).
+pub fn drop_unmentioned(
+    ops: &mut Vec<PlannerOperation>,
+    stored: &dyn Fn(ItemKind, &str) -> Option<PlannerItem>,
+    m: &Mentions,
+) -> Unmentioned {
+    let mut out = Unmentioned::default();
+    ops.retain_mut(|op| {
+        if !matches!(op.op, OpType::Update | OpType::GoalUpdate) {
+            return true;
+        }
+        let Some(item) = op.id.as_deref().and_then(|id| stored(op.kind, id)) else {
+            return true;
+        };
+        let mut left_out = Vec::new();
+        let mut check = |changed: bool, mentioned: bool, field: Field| {
+            let drop = changed && !mentioned;
+            if drop {
+                left_out.push(field);
+            }
+            drop
+        };
+        let differs = |new: &Option<String>, old: &Option<String>| new.is_some() && new != old;
+        if check(
+            op.title.as_ref().is_some_and(|t| *t != item.title),
+            m.title,
+            Field::Title,
+        ) {
+            op.title = None;
+        }
+        if check(
+            differs(&op.scheduled_for, &item.scheduled_for),
+            m.date,
+            Field::Date,
+        ) {
+            op.scheduled_for = None;
+        }
+        if check(
+            differs(&op.time_of_day, &item.time_of_day),
+            m.time,
+            Field::Time,
+        ) {
+            op.time_of_day = None;
+        }
+        if check(differs(&op.end_time, &item.end_time), m.time, Field::End) {
+            op.end_time = None;
+        }
+        if check(
+            op.priority.is_some_and(|p| p != item.priority),
+            m.priority,
+            Field::Priority,
+        ) {
+            op.priority = None;
+        }
+        if check(differs(&op.notes, &item.notes), m.notes, Field::Notes) {
+            op.notes = None;
+        }
+        let repeat_changed = op
+            .recurrence
+            .as_ref()
+            .is_some_and(|r| *r != item.recurrence);
+        if check(repeat_changed, m.repeats, Field::Repeat) {
+            op.recurrence = None;
+        }
+        if left_out.is_empty() {
+            return true;
+        }
+        let changes = op.title.as_ref().is_some_and(|t| *t != item.title)
+            || differs(&op.scheduled_for, &item.scheduled_for)
+            || differs(&op.time_of_day, &item.time_of_day)
+            || differs(&op.end_time, &item.end_time)
+            || op.priority.is_some_and(|p| p != item.priority)
+            || differs(&op.notes, &item.notes)
+            || op
+                .recurrence
+                .as_ref()
+                .is_some_and(|r| *r != item.recurrence);
+        let title = item.title.clone();
+        if changes {
+            out.repairs.push(Repair::LeftOut {
+                title,
+                fields: left_out,
+            });
+        } else {
+            out.repairs.push(Repair::Dropped {
+                title,
+                fields: left_out,
+            });
+            out.dropped
+                .push((item.kind, item.id.clone(), item.title.clone()));
+        }
+        changes
+    });
+    out
+}
+
 /// `summary` with the repairs code made to the model's answer appended in one sentence in
 /// `lang`, so the app (and the user) see that the library corrected the model; unchanged
 /// without repairs.
@@ -181,7 +349,6 @@ pub fn summary_with_repairs(summary: String, repairs: &[Repair], lang: Language)
 mod tests {
     use super::*;
     use crate::assistant::date::Date;
-    use crate::assistant::model::ItemKind;
     use crate::assistant::reading::read_message;
 
     fn today() -> Date {
@@ -252,6 +419,103 @@ mod tests {
             summary_with_repairs("Done.".into(), &[], Language::En),
             "Done."
         );
+    }
+
+    fn stored(kind: ItemKind, id: &str) -> Option<PlannerItem> {
+        let mut it = PlannerItem::sample(kind, id, "Team meeting", Some("2026-11-24"));
+        it.time_of_day = Some("10:00".into());
+        it.end_time = Some("11:00".into());
+        Some(it)
+    }
+
+    fn update(v: serde_json::Value) -> PlannerOperation {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn guard(message: &str, ops: &mut Vec<PlannerOperation>) -> Unmentioned {
+        let reading = read_message(message, today(), &[]);
+        drop_unmentioned(ops, &stored, &Mentions::of(message, &reading))
+    }
+
+    #[test]
+    fn a_change_keeps_only_the_fields_the_message_mentions() {
+        // "an hour later": the time and its end; not the title, priority or notes the model
+        // added; a recurrence equal to the stored one is no change.
+        let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+            "id": "e1", "title": "Dentist appointment", "timeOfDay": "11:00", "endTime": "12:00",
+            "priority": "high", "notes": "bring the slides", "recurrence": {"type": "none"}}))];
+        let out = guard("team meeting an hour later", &mut ops);
+        assert_eq!(ops.len(), 1);
+        assert_eq!(ops[0].title, None);
+        assert_eq!(ops[0].priority, None);
+        assert_eq!(ops[0].notes, None);
+        assert_eq!(ops[0].time_of_day.as_deref(), Some("11:00"));
+        assert_eq!(ops[0].end_time.as_deref(), Some("12:00"));
+        assert!(ops[0].recurrence.is_some(), "unchanged: kept");
+        assert_eq!(
+            out.repairs,
+            [Repair::LeftOut {
+                title: "Team meeting".into(),
+                fields: vec![Field::Title, Field::Priority, Field::Notes],
+            }]
+        );
+        assert_eq!(
+            out.repairs[0].text(Language::En),
+            "the model's title, priority, notes for “Team meeting” were not in the message: left out"
+        );
+        assert_eq!(
+            out.repairs[0].text(Language::De),
+            "Titel, Priorität, Notizen vom Modell für „Team meeting“ stand nicht in der Nachricht: \
+             weggelassen"
+        );
+        assert!(out.dropped.is_empty());
+
+        // Only an unasked rename: the change is dropped, and named for a question.
+        let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+            "id": "e1", "title": "Buy milk", "timeOfDay": "10:00"}))];
+        let out = guard("the team meeting", &mut ops);
+        assert!(ops.is_empty());
+        assert_eq!(
+            out.dropped,
+            [(
+                ItemKind::Event,
+                "e1".to_string(),
+                "Team meeting".to_string()
+            )]
+        );
+
+        // Asked for: a rename, a priority, notes, a day, a repeat.
+        for (message, field) in [
+            ("rename the team meeting to Standup", "title"),
+            ("make the team meeting urgent", "priority"),
+            ("add a note to the team meeting", "notes"),
+            ("team meeting on friday", "scheduledFor"),
+            ("team meeting every week", "recurrence"),
+        ] {
+            let mut ops = vec![update(serde_json::json!({"op": "update", "kind": "event",
+                "id": "e1", "title": "Standup", "priority": "high", "notes": "n",
+                "scheduledFor": "2026-11-27", "recurrence": {"type": "weekly"}}))];
+            guard(message, &mut ops);
+            let v = serde_json::to_value(&ops[0]).unwrap();
+            assert!(!v[field].is_null(), "{message}: {v}");
+        }
+        // Creates and completions are free; an item not stored is left to validation.
+        let mut ops = vec![
+            update(
+                serde_json::json!({"op": "create", "kind": "todo", "title": "X", "priority": "high"}),
+            ),
+            update(serde_json::json!({"op": "complete", "kind": "todo", "id": "t1"})),
+        ];
+        assert!(guard("x", &mut ops).repairs.is_empty());
+        assert_eq!(ops.len(), 2);
+        let mut ops = vec![update(
+            serde_json::json!({"op": "update", "kind": "todo", "id": "t9",
+            "title": "Y"}),
+        )];
+        let none = |_: ItemKind, _: &str| None;
+        let reading = read_message("x", today(), &[]);
+        drop_unmentioned(&mut ops, &none, &Mentions::of("x", &reading));
+        assert_eq!(ops[0].title.as_deref(), Some("Y"));
     }
 
     #[test]

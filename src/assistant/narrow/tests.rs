@@ -170,13 +170,390 @@ fn two_dated_requests_joined_by_and_become_two_creates_with_two_names() {
 }
 
 #[test]
-fn questions_change_nothing_and_unknown_references_stay_open() {
+fn questions_change_nothing_and_unknown_references_ask_or_stay_open() {
     let n = narrow("What do I have tomorrow?", monday(), &items());
-    assert!(!n.asks_model() && !n.open);
+    assert!(!n.asks_model() && !n.open && n.clarification.is_none());
     assert!(n.resolve(None).operations.is_empty());
+    // A deletion of no known item: which one (every item offered, by priority).
     let n = narrow("Delete the sailing lesson", monday(), &items());
-    assert!(n.open, "no such item: the reading cannot build it");
-    assert!(n.resolve(None).operations.is_empty());
+    let c = n.clarification.clone().expect("asks which one");
+    assert_eq!(c.question, "Which one do you mean?");
+    assert_eq!(c.options.len(), items().len());
+    assert!(!n.asks_model() && n.resolve(None).operations.is_empty());
+    // An empty planner: nothing to offer, so it asks what the item is called.
+    let n = narrow("Delete the sailing lesson", monday(), &[]);
+    let c = n.clarification.unwrap();
+    assert!(
+        c.options.is_empty() && c.question.contains("couldn't find"),
+        "{c:?}"
+    );
+    // No cue, no known item, nothing vague: the model proposes.
+    assert!(narrow("sailing lesson with Tom", monday(), &items()).open);
+}
+
+/// The planner of `tests/data/eval/assistant.classes.json`, in short.
+fn planner() -> Vec<PlannerItem> {
+    let mut out = items();
+    let mut dated = |kind, id: &str, title: &str, day: &str, time: Option<(&str, &str)>| {
+        let mut it = item(kind, id, title);
+        it.scheduled_for = Some(day.into());
+        if let Some((start, end)) = time {
+            it.time_of_day = Some(start.into());
+            it.end_time = (!end.is_empty()).then(|| end.into());
+        }
+        out.push(it);
+    };
+    dated(
+        ItemKind::Todo,
+        "todo-plumber",
+        "Call the plumber",
+        "2026-11-24",
+        None,
+    );
+    dated(
+        ItemKind::Todo,
+        "todo-car",
+        "Renew car insurance",
+        "2026-11-30",
+        None,
+    );
+    dated(
+        ItemKind::Todo,
+        "todo-books",
+        "Return library books",
+        "2026-11-26",
+        None,
+    );
+    dated(
+        ItemKind::Event,
+        "event-team",
+        "Team meeting",
+        "2026-11-24",
+        Some(("10:00", "11:00")),
+    );
+    dated(
+        ItemKind::Event,
+        "event-dinner",
+        "Dinner with Sam",
+        "2026-11-27",
+        Some(("19:00", "21:00")),
+    );
+    out.push(item(ItemKind::Habit, "habit-meditate", "Meditate"));
+    let mut piano = item(ItemKind::Habit, "habit-piano", "Piano practice");
+    piano.time_of_day = Some("18:00".into());
+    out.push(piano);
+    out.push(item(ItemKind::Todo, "todo-taxes", "File taxes"));
+    for it in &mut out {
+        match it.id.as_str() {
+            "event-dentist" => {
+                it.scheduled_for = Some("2026-11-25".into());
+                it.time_of_day = Some("15:00".into());
+                it.end_time = Some("16:00".into());
+            }
+            "todo-report" => it.priority = Priority::High,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The one operation code settles for `message` (no model asked for a choice).
+fn settled_op(message: &str) -> PlannerOperation {
+    let n = narrow(message, monday(), &planner());
+    assert!(n.clarification.is_none() && !n.open, "{message}: {n:?}");
+    assert_eq!(n.options.len(), 1, "{message}: {:?}", n.options);
+    let ops = n.resolve(None).operations;
+    assert_eq!(ops.len(), 1, "{message}");
+    ops.into_iter().next().unwrap()
+}
+
+/// The update code settles for `message`: of item `id`, to `date` and `time`, never a rename.
+fn settled_update(
+    message: &str,
+    id: &str,
+    date: Option<&str>,
+    time: Option<&str>,
+) -> PlannerOperation {
+    let op = settled_op(message);
+    assert_eq!(op.op, OpType::Update, "{message}");
+    assert_eq!(op.id.as_deref(), Some(id), "{message}");
+    assert_eq!(op.scheduled_for.as_deref(), date, "{message}");
+    assert_eq!(op.time_of_day.as_deref(), time, "{message}");
+    assert_eq!(op.title, None, "{message}: no rename");
+    op
+}
+
+fn asked(message: &str) -> Clarification {
+    let n = narrow(message, monday(), &planner());
+    assert!(n.resolve(None).operations.is_empty(), "{message}");
+    n.clarification
+        .unwrap_or_else(|| panic!("{message}: no question: {:?}", n.options))
+}
+
+#[test]
+fn a_descriptor_changes_the_item_it_names_and_never_adds_one() {
+    for (message, id, date, time, priority) in [
+        (
+            "the plumber thing is on thursday now",
+            "todo-plumber",
+            Some("2026-11-26"),
+            None,
+            None,
+        ),
+        (
+            "make the insurance thing urgent",
+            "todo-car",
+            None,
+            None,
+            Some(Priority::High),
+        ),
+        (
+            "do the library stuff on saturday instead",
+            "todo-books",
+            Some("2026-11-28"),
+            None,
+            None,
+        ),
+        (
+            "put the tax stuff on wednesday",
+            "todo-taxes",
+            Some("2026-11-25"),
+            None,
+            None,
+        ),
+        (
+            "the team thing should be at 3pm",
+            "event-team",
+            None,
+            Some("15:00"),
+            None,
+        ),
+        (
+            "push that appointment to 4pm",
+            "event-dentist",
+            None,
+            Some("16:00"),
+            None,
+        ),
+        (
+            "move the thing with the plumber to friday",
+            "todo-plumber",
+            Some("2026-11-27"),
+            None,
+            None,
+        ),
+    ] {
+        let op = settled_update(message, id, date, time);
+        assert_eq!(op.priority, priority, "{message}");
+    }
+    // A descriptor that names no known item asks which one instead of adding "Boat thing";
+    // one that names an item with no change readable asks what should change.
+    let c = asked("the boat thing is on thursday now");
+    assert_eq!(c.question, "Which one do you mean?");
+    let c = asked("schedule the plumber thing");
+    assert!(
+        c.question
+            .starts_with("What should change about “Call the plumber”"),
+        "{c:?}"
+    );
+    // "Remind me about ..." stays a new reminder.
+    let op = settled_op("remind me about the plumber thing tomorrow");
+    assert_eq!(op.op, OpType::Create);
+}
+
+#[test]
+fn a_habit_reported_done_completes_todays_occurrence() {
+    for (message, id) in [
+        ("hit my run today", "habit-run"),
+        ("went to piano practice today", "habit-piano"),
+        ("did the meditation thing today", "habit-meditate"),
+        ("I ran this morning", "habit-run"),
+        ("meditated today", "habit-meditate"),
+        ("practiced piano this evening", "habit-piano"),
+        ("Did piano today!", "habit-piano"),
+        ("did my meditation", "habit-meditate"),
+    ] {
+        let op = settled_op(message);
+        assert_eq!(op.op, OpType::CompleteOccurrence, "{message}");
+        assert_eq!(op.id.as_deref(), Some(id), "{message}");
+        assert_eq!(
+            op.occurrence_date.as_deref(),
+            Some("2026-11-23"),
+            "{message}"
+        );
+    }
+    // Yesterday's report completes yesterday's occurrence; a later day is a plan, not a report.
+    let op = settled_op("meditated yesterday");
+    assert_eq!(op.occurrence_date.as_deref(), Some("2026-11-22"));
+    let n = narrow("run tomorrow morning", monday(), &planner());
+    assert!(n
+        .resolve(None)
+        .operations
+        .iter()
+        .all(|o| o.op != OpType::CompleteOccurrence));
+}
+
+#[test]
+fn relative_changes_are_computed_from_the_stored_day_and_time() {
+    for (message, id, date, time, end) in [
+        (
+            "team meeting an hour later",
+            "event-team",
+            None,
+            Some("11:00"),
+            Some("12:00"),
+        ),
+        (
+            "dentist 30 minutes earlier",
+            "event-dentist",
+            None,
+            Some("14:30"),
+            Some("15:30"),
+        ),
+        (
+            "can you push the dentist 90 min later",
+            "event-dentist",
+            None,
+            Some("16:30"),
+            Some("17:30"),
+        ),
+        (
+            "move dinner with Sam a day later",
+            "event-dinner",
+            Some("2026-11-28"),
+            None,
+            None,
+        ),
+        (
+            "the plumber call a day earlier",
+            "todo-plumber",
+            Some("2026-11-23"),
+            None,
+            None,
+        ),
+        (
+            "dinner with Sam 5 hours later",
+            "event-dinner",
+            Some("2026-11-28"),
+            Some("00:00"),
+            None,
+        ),
+    ] {
+        let op = settled_update(message, id, date, time);
+        assert_eq!(op.end_time.as_deref(), end, "{message}");
+    }
+    // The report has no stored day in this planner: nothing to move, so it asks.
+    let c = asked("push the expense report back a week");
+    assert!(c.question.contains("Submit expense report"), "{c:?}");
+    assert_eq!(c.options[0].id, "todo-report");
+    // A todo without a time cannot move by an hour.
+    asked("the plumber call an hour later");
+}
+
+#[test]
+fn the_calendar_date_beats_the_weekday_and_a_contradiction_asks() {
+    let op = settled_op("Move the dentist to Monday Dec 7");
+    assert_eq!(op.scheduled_for.as_deref(), Some("2026-12-07"));
+    let op = settled_op("Pay the water bill Friday 12/4");
+    assert_eq!(op.scheduled_for.as_deref(), Some("2026-12-04"));
+    let c = asked("move the team meeting to Tuesday Dec 7");
+    assert_eq!(
+        c.question,
+        "Monday, December 7 is not a Tuesday. Which day do you mean?"
+    );
+    assert_eq!(c.options[0].id, "event-team");
+    // A new item: no item to offer, only the question.
+    let c = asked("Dinner with Jo on Friday December 5 at 7pm");
+    assert!(c.options.is_empty());
+    // In the message's language.
+    let n = narrow_in(
+        "move the team meeting to Tuesday Dec 7",
+        Language::De,
+        monday(),
+        &planner(),
+    );
+    assert!(n
+        .clarification
+        .unwrap()
+        .question
+        .starts_with("Montag, 7. Dezember ist kein Dienstag"));
+}
+
+#[test]
+fn titles_keep_no_command_words() {
+    for (message, title) in [
+        ("remmind me to buy stamps tomorrow", "Buy stamps"),
+        ("remindme to call the vet friday", "Call the vet"),
+        ("reminde me water the plants tmrw", "Water the plants"),
+        ("plz add book flights to lisbon", "Book flights to lisbon"),
+        ("add task task clean the fridge", "Clean the fridge"),
+        (
+            "todo: todo email Karen about the lease",
+            "Email Karen about the lease",
+        ),
+        ("pls ad a task: renew passport", "Renew passport"),
+        ("task: cancel the newspaper", "Cancel the newspaper"),
+        ("I need to book a table for friday", "Book a table"),
+    ] {
+        let op = settled_op(message);
+        assert_eq!(op.op, OpType::Create, "{message}");
+        assert_eq!(op.title.as_deref(), Some(title), "{message}");
+    }
+}
+
+#[test]
+fn a_name_without_an_action_or_a_vague_request_asks() {
+    let c = asked("the insurance thing");
+    assert_eq!(
+        c.question,
+        "What should I do with “Renew car insurance”: move it, mark it done or delete it?"
+    );
+    assert_eq!(c.options[0].id, "todo-car");
+    assert!(c.options.len() <= crate::assistant::clarify::MAX_OPTIONS);
+    assert_eq!(
+        asked("that dentist bill thing").options[0].id,
+        "event-dentist"
+    );
+    // Which one, for an action on no named item: every option, ranked by priority.
+    let c = asked("move it to friday");
+    assert_eq!(c.options[0].id, "todo-report", "high priority first");
+    assert_eq!(c.options.len(), crate::assistant::clarify::MAX_OPTIONS);
+    // An ambiguous item: both candidates first.
+    let mut two = planner();
+    two.push(item(ItemKind::Todo, "todo-dentist", "Call dentist"));
+    let n = narrow("move the dentist thing to friday", monday(), &two);
+    let ids: Vec<String> = n
+        .clarification
+        .unwrap()
+        .options
+        .iter()
+        .map(|o| o.id.clone())
+        .collect();
+    assert_eq!(
+        ids[..2],
+        ["event-dentist".to_string(), "todo-dentist".to_string()]
+    );
+    // Vague requests ask what to add, never a todo named after a leftover word.
+    for message in [
+        "plan my week",
+        "add things",
+        "add something for tomorrow",
+        "help me get organized",
+    ] {
+        let c = asked(message);
+        assert!(
+            c.question.starts_with("What would you like to add?"),
+            "{message}"
+        );
+        assert!(c.options.is_empty(), "{message}");
+    }
+    // A remark about an item is still nothing to do.
+    let n = narrow(
+        "I haven't returned the library books yet",
+        monday(),
+        &planner(),
+    );
+    assert!(n.clarification.is_none() && n.resolve(None).operations.is_empty());
 }
 
 #[test]

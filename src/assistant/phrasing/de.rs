@@ -140,4 +140,18 @@ pub(super) const PHRASES: Phrases = Phrases {
     r_default_option: "keine brauchbare Wahl: die Voreinstellung",
     r_title_kept: "der Titel vom Modell hatte kein Wort der Nachricht: der gelesene Titel bleibt",
     r_no_title: "kein Titel in der Antwort: der gelesene Titel bleibt",
+    fields: ["Titel", "Datum", "Uhrzeit", "Ende", "Priorität", "Notizen", "Wiederholung"],
+    r_left_out: "{fields} vom Modell für {title} stand nicht in der Nachricht: weggelassen",
+    r_dropped:
+        "die Änderung von {title} vom Modell ({fields}) stand nicht in der Nachricht: verworfen",
+
+    q_which_item: "Welchen Eintrag meinst du?",
+    q_not_found: "Das habe ich in deinem Planer nicht gefunden. Wie heißt der Eintrag?",
+    q_what_to_do:
+        "Was soll ich mit {title} machen: verschieben, als erledigt markieren oder löschen?",
+    q_what_change: "Was soll sich an {title} ändern: der Tag, die Uhrzeit oder etwas anderes?",
+    q_what_to_add:
+        "Was möchtest du eintragen? Sag, worum es geht, und den Tag, falls es einen gibt.",
+    q_which_day: "{Date} ist kein {said}. Welchen Tag meinst du?",
+    q_too_slow: "Das hat zu lange gedauert. Welchen Eintrag meinst du, und was soll sich ändern?",
 };

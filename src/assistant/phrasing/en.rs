@@ -140,4 +140,17 @@ pub(super) const PHRASES: Phrases = Phrases {
     r_default_option: "no usable choice: the default option",
     r_title_kept: "the model's title shared no word with the message's: kept the reading's",
     r_no_title: "no title in the answer: kept the reading's",
+    fields: [
+        "title", "date", "time", "end time", "priority", "notes", "repeat",
+    ],
+    r_left_out: "the model's {fields} for {title} were not in the message: left out",
+    r_dropped: "the model's change of {title} ({fields}) was not in the message: dropped",
+
+    q_which_item: "Which one do you mean?",
+    q_not_found: "I couldn't find that in your planner. What is it called?",
+    q_what_to_do: "What should I do with {title}: move it, mark it done or delete it?",
+    q_what_change: "What should change about {title}: the day, the time or something else?",
+    q_what_to_add: "What would you like to add? Say what it is, and the day if there is one.",
+    q_which_day: "{Date} is not a {said}. Which day do you mean?",
+    q_too_slow: "That took too long to work out. Which item do you mean, and what should change?",
 };

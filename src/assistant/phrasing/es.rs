@@ -147,4 +147,23 @@ pub(super) const PHRASES: Phrases = Phrases {
     r_default_option: "ninguna elección utilizable: la opción por defecto",
     r_title_kept: "el título del modelo no compartía palabras con el mensaje: se mantiene el leído",
     r_no_title: "no había título en la respuesta: se mantiene el leído",
+    fields: [
+        "título",
+        "fecha",
+        "hora",
+        "hora de fin",
+        "prioridad",
+        "notas",
+        "repetición",
+    ],
+    r_left_out: "{fields} del modelo para {title} no estaba en el mensaje: se omite",
+    r_dropped: "el cambio de {title} del modelo ({fields}) no estaba en el mensaje: descartado",
+
+    q_which_item: "¿A cuál te refieres?",
+    q_not_found: "No lo encuentro en tu agenda. ¿Cómo se llama?",
+    q_what_to_do: "¿Qué hago con {title}: moverlo, marcarlo como hecho o borrarlo?",
+    q_what_change: "¿Qué cambio en {title}: el día, la hora u otra cosa?",
+    q_what_to_add: "¿Qué quieres añadir? Di qué es y el día, si lo hay.",
+    q_which_day: "El {date} no es {said}. ¿Qué día quieres decir?",
+    q_too_slow: "Eso tardó demasiado. ¿A qué elemento te refieres y qué debe cambiar?",
 };

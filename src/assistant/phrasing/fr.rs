@@ -147,4 +147,24 @@ pub(super) const PHRASES: Phrases = Phrases {
     r_default_option: "aucun choix utilisable : l'option par défaut",
     r_title_kept: "le titre du modèle ne reprenait aucun mot du message : titre lu conservé",
     r_no_title: "pas de titre dans la réponse : titre lu conservé",
+    fields: [
+        "titre",
+        "date",
+        "heure",
+        "heure de fin",
+        "priorité",
+        "notes",
+        "répétition",
+    ],
+    r_left_out: "{fields} du modèle pour {title} absent du message : laissé de côté",
+    r_dropped: "le changement de {title} par le modèle ({fields}) absent du message : abandonné",
+
+    q_which_item: "Tu parles de quel élément ?",
+    q_not_found: "Je n'ai pas trouvé ça dans ton agenda. Comment ça s'appelle ?",
+    q_what_to_do:
+        "Que dois-je faire de {title} : le déplacer, le marquer comme fait ou le supprimer ?",
+    q_what_change: "Que faut-il changer pour {title} : le jour, l'heure ou autre chose ?",
+    q_what_to_add: "Que veux-tu ajouter ? Dis ce que c'est, et le jour s'il y en a un.",
+    q_which_day: "{Date} n'est pas un {said}. Quel jour veux-tu dire ?",
+    q_too_slow: "Ça a pris trop de temps. De quel élément parles-tu, et que faut-il changer ?",
 };

@@ -152,4 +152,23 @@ pub(crate) struct Phrases {
     pub r_default_option: &'static str,
     pub r_title_kept: &'static str,
     pub r_no_title: &'static str,
+    /// Fields a change of an item may set: title, date, time, end time, priority, notes, repeat.
+    pub fields: [&'static str; 7],
+    /// Fields of a change the message does not mention, left out: `{title}`, `{fields}`.
+    pub r_left_out: &'static str,
+    /// A change setting only fields the message does not mention, dropped: `{title}`,
+    /// `{fields}`.
+    pub r_dropped: &'static str,
+
+    // Questions code asks back (spec 002's clarify).
+    pub q_which_item: &'static str,
+    pub q_not_found: &'static str,
+    /// `{title}`.
+    pub q_what_to_do: &'static str,
+    /// `{title}`.
+    pub q_what_change: &'static str,
+    pub q_what_to_add: &'static str,
+    /// `{date}` (the date said, as `date` writes it), `{said}` (the weekday said with it).
+    pub q_which_day: &'static str,
+    pub q_too_slow: &'static str,
 }

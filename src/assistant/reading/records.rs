@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::assistant::model::{ItemKind, Priority, Recurrence};
+use crate::assistant::model::{ItemKind, Priority, Recurrence, Weekday};
 
 /// Only this many characters of a message are read; the rest is ignored.
 pub const MAX_INPUT_CHARS: usize = 2_000;
@@ -84,6 +84,42 @@ pub struct DateReading {
     pub role: DateRole,
     /// Where it was said (with its preposition: "on Friday").
     pub span: Span,
+    /// A weekday said next to this calendar date that the date does not fall on ("Tuesday
+    /// Dec 7" when December 7 is a Monday): the message contradicts itself. The date is kept
+    /// and the narrowed path asks which day is meant. Absent when they agree or no weekday was
+    /// said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contradicted_by: Option<Weekday>,
+}
+
+/// A change relative to an item's stored day or time: "an hour later", "30 minutes earlier",
+/// "a day later", "back a week", "out two weeks". Negative amounts are earlier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShiftReading {
+    /// Minutes to move the time by (hours are 60 minutes); 0 when the shift is in days.
+    pub minutes: i32,
+    /// Days to move the date by (weeks are 7 days).
+    pub days: i32,
+    /// Months to move the date by (the day of the month kept, clamped to the month's end).
+    pub months: i32,
+    /// Where it was said.
+    pub span: Span,
+}
+
+/// An existing item named by a descriptor rather than its title: "the dentist thing", "that
+/// appointment", "the library stuff", "the sam dinner", "the thing with the plumber".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceReading {
+    /// The descriptor's own words, lowercase: the words between the determiner and the noun
+    /// ("dentist"), and the noun when it names a kind of item ("appointment").
+    pub words: Vec<String>,
+    /// The items whose titles hold every one of those words (by the fuzzy match of
+    /// `reading/refs.rs`), best first; empty when the descriptor names nothing known.
+    pub ids: Vec<String>,
+    /// Where it was said.
+    pub span: Span,
 }
 
 /// A time of day or a time range the message names.
@@ -159,6 +195,12 @@ pub struct Reading {
     pub recurrence: Option<RecurrenceReading>,
     /// The priority named.
     pub priority: Option<PriorityReading>,
+    /// A change relative to an item's stored day or time ("an hour later").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shift: Option<ShiftReading>,
+    /// An existing item named by a descriptor ("the dentist thing").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceReading>,
     /// Existing items the message seems to name, best first, at most [`MAX_MATCHES`], none
     /// scoring below [`MATCH_THRESHOLD`].
     pub matches: Vec<ItemMatch>,
@@ -177,6 +219,12 @@ impl Reading {
             .or_else(|| first(DateRole::By))
             .map(|d| d.date.as_str())
             .or_else(|| self.recurrence.as_ref().map(|r| r.anchor.as_str()))
+    }
+
+    /// The first date whose weekday contradicts it ("Tuesday Dec 7" when December 7 is a
+    /// Monday), if any.
+    pub fn contradiction(&self) -> Option<&DateReading> {
+        self.dates.iter().find(|d| d.contradicted_by.is_some())
     }
 
     /// The time of day (`HH:MM`), if one was named.

@@ -10,7 +10,8 @@
 //! of a three-word title: 0.33, of a four-word title: 0.25, left out). A title whose
 //! words all appear in the message, in order and next to each other, scores 1. Items scoring
 //! below [`MATCH_THRESHOLD`] are left out; the best [`MAX_MATCHES`] are kept, by score, then the
-//! shorter title, then id. "the milk thing" matches "Buy milk" at 0.5.
+//! shorter title, then id. "the milk thing" matches "Buy milk" at 0.5. A few irregular past
+//! tenses stem to their verb ("ran" and "run", "paid" and "pay").
 //!
 //! Titles in another language are matched with that language's words (`reading/lang.rs`): its
 //! stop words and generic words are left out too and its stemmer replaces the English one. In a
@@ -24,11 +25,25 @@
 //!
 //! The message is matched without the words the reading rewrote and read as dates, times,
 //! repeat rules, priorities or parts of the day ("morgen" and "morgens" name no "Morgenlauf").
+//!
+//! ## Descriptors
+//! An item named by a descriptor rather than its title ([`descriptor`]): a determiner ("the",
+//! "that", "this", "my", "our"), up to three words and a descriptor noun ("the dentist thing",
+//! "the library stuff", "the sam dinner", "that appointment"), or the noun first ("the thing
+//! with the plumber"). Generic nouns ("thing", "stuff", "business", "one", "item", "task") are
+//! left out of the descriptor's words, nouns that name a kind of item ("appointment",
+//! "meeting", "call", "dinner" ...) kept; a kind noun alone needs "that" or "this" ("that
+//! appointment", not "the call"), and after "the" or "my" it is a descriptor only when an item
+//! holds its words ("the team meeting", not "the client meeting" when there is none). The
+//! items whose titles hold every word of the descriptor (stemmed as the language stems) are
+//! its referents. The reading's words are used, so a language's descriptor words that
+//! `reading/lang.rs` rewrites into these ("das Zahnarzt-Ding": "the dentist thing") work alike.
 
 use std::collections::BTreeSet;
 
 use super::lang::RefWords;
-use super::ItemMatch;
+use super::lex::Lexed;
+use super::{ItemMatch, ReferenceReading};
 use crate::assistant::clarify::tokens;
 use crate::assistant::model::PlannerItem;
 
@@ -41,9 +56,30 @@ const GENERIC: &[&str] = &[
     "thing", "things", "stuff", "item", "items", "task", "todo", "event", "habit", "goal",
 ];
 
-/// A light stemmer: plural, then "-ing" / "-ed", with a doubled final consonant undone.
+/// Irregular past tenses of everyday activities and their verbs.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("ran", "run"),
+    ("swam", "swim"),
+    ("rode", "ride"),
+    ("wrote", "write"),
+    ("ate", "eat"),
+    ("drank", "drink"),
+    ("slept", "sleep"),
+    ("bought", "buy"),
+    ("paid", "pay"),
+    ("sent", "send"),
+    ("made", "make"),
+    ("took", "take"),
+    ("met", "meet"),
+];
+
+/// A light stemmer: irregular past tenses, plural, then "-ing" / "-ed", with a doubled final
+/// consonant undone.
 fn stem(w: &str) -> String {
     let w = w.strip_suffix("'s").unwrap_or(w);
+    if let Some((_, verb)) = IRREGULAR.iter().find(|(past, _)| *past == w) {
+        return (*verb).to_string();
+    }
     let n = w.len();
     let mut s = if n > 4 && w.ends_with("ies") {
         format!("{}y", &w[..n - 3])
@@ -212,6 +248,139 @@ pub(super) fn rank(
     });
     out.truncate(MAX_MATCHES);
     out
+}
+
+/// Determiners that open a descriptor; the demonstratives may name an item by its kind alone.
+const DETERMINERS: &[&str] = &["the", "that", "this", "my", "our", "those", "these"];
+const DEMONSTRATIVES: &[&str] = &["that", "this", "those", "these"];
+/// Nouns that stand for any item: left out of the descriptor's words.
+const GENERIC_NOUNS: &[&str] = &[
+    "thing", "things", "stuff", "business", "one", "item", "task", "todo", "event",
+];
+/// Nouns that name a kind of item: kept among the descriptor's words.
+const KIND_NOUNS: &[&str] = &[
+    "appointment",
+    "appt",
+    "meeting",
+    "call",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "session",
+    "class",
+    "visit",
+    "practice",
+    "errand",
+];
+/// Words a descriptor's words stop at.
+const STOPS: &[&str] = &[
+    "to", "on", "at", "for", "by", "in", "is", "was", "and", "or", "with", "about", "from", "of",
+    "a", "an", "the", "it", "be", "should", "now", "instead", "as",
+];
+
+/// The first descriptor of the message (see the module docs) and its referents among `items`.
+pub(super) fn descriptor(
+    p: &Lexed,
+    items: &[PlannerItem],
+    lang: Option<&RefWords>,
+) -> Option<ReferenceReading> {
+    let word_ok = |j: usize| {
+        j < p.len()
+            && !p.used[j]
+            && p.w(j).chars().any(char::is_alphabetic)
+            && !STOPS.contains(&p.w(j))
+            && !DETERMINERS.contains(&p.w(j))
+    };
+    for i in 0..p.len() {
+        let det = DETERMINERS.contains(&p.w(i)) && !p.used[i];
+        if !det && i > 0 {
+            continue;
+        }
+        let from = if det { i + 1 } else { i };
+        // "the dentist thing", "the sam dinner", "that appointment"
+        let mut j = from;
+        while j < from + 4 && word_ok(j) {
+            let w = p.w(j);
+            let generic = GENERIC_NOUNS.contains(&w);
+            let kind = KIND_NOUNS.contains(&w);
+            if generic || kind {
+                let mut words: Vec<String> = (from..j).map(|k| p.w(k).to_string()).collect();
+                if kind {
+                    words.push(w.to_string());
+                }
+                let demonstrative = DEMONSTRATIVES.contains(&p.w(i));
+                let ok =
+                    !words.is_empty() && (det || generic) && (j > from || generic || demonstrative);
+                if ok {
+                    // A kind noun after "the" is an ordinary title ("the water bill call")
+                    // unless it names a known item.
+                    let found = reference(p, i, j + 1, words, items, lang);
+                    if generic || demonstrative || !found.ids.is_empty() {
+                        return Some(found);
+                    }
+                }
+                break;
+            }
+            j += 1;
+        }
+        // "the thing with the plumber"
+        if det && GENERIC_NOUNS.contains(&p.w(from)) && !p.used[from] {
+            let mut k = from + 1;
+            if !matches!(p.w(k), "with" | "about" | "for" | "at" | "from" | "of") {
+                continue;
+            }
+            k += 1;
+            if matches!(p.w(k), "the" | "my" | "our") {
+                k += 1;
+            }
+            let start = k;
+            while k < start + 2 && word_ok(k) {
+                k += 1;
+            }
+            if k > start {
+                let words = (start..k).map(|x| p.w(x).to_string()).collect();
+                return Some(reference(p, i, k, words, items, lang));
+            }
+        }
+    }
+    None
+}
+
+/// The referents of a descriptor's `words` said at words `i..j`.
+fn reference(
+    p: &Lexed,
+    i: usize,
+    j: usize,
+    words: Vec<String>,
+    items: &[PlannerItem],
+    lang: Option<&RefWords>,
+) -> ReferenceReading {
+    let wanted: Vec<String> = words
+        .iter()
+        .map(|w| lang.map_or_else(|| stem(w), |l| (l.stem)(w)))
+        .collect();
+    let mut hits: Vec<(f64, &PlannerItem)> = items
+        .iter()
+        .filter_map(|it| {
+            let title = stems(&it.title, lang);
+            let all = wanted.iter().all(|w| {
+                title
+                    .iter()
+                    .any(|t| t == w || prefix_hit(t, w, lang.map_or(4, |l| l.prefix)))
+            });
+            all.then(|| (wanted.len() as f64 / title.len().max(1) as f64, it))
+        })
+        .collect();
+    hits.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(a.1.title.len().cmp(&b.1.title.len()))
+            .then_with(|| a.1.id.cmp(&b.1.id))
+    });
+    ReferenceReading {
+        words,
+        ids: hits.into_iter().map(|(_, it)| it.id.clone()).collect(),
+        span: p.span(i, j),
+    }
 }
 
 #[cfg(test)]

@@ -665,6 +665,145 @@ fn a_first_person_report_of_something_done_reads_as_a_completion() {
     assert_eq!(r("I need the car insurance papers").intent, None);
 }
 
+#[test]
+fn a_habit_named_for_today_with_a_past_or_either_verb_is_reported_done() {
+    for msg in [
+        "hit my run today",
+        "went to piano practice today",
+        "Did piano today!",
+        "meditated today",
+        "got my run in today",
+        "I ran this morning",
+    ] {
+        assert_eq!(r(msg).intent, Some(Intent::Complete), "{msg}");
+    }
+    // A later day, a repeat or a negation: no report.
+    assert_ne!(r("hit my run tomorrow").intent, Some(Intent::Complete));
+    assert_ne!(r("run every morning").intent, Some(Intent::Complete));
+    assert_ne!(r("didn't meditate today").intent, Some(Intent::Complete));
+}
+
+#[test]
+fn relative_changes_are_read_with_their_sign_and_unit() {
+    let shift = |msg: &str| {
+        let s = r(msg).shift.unwrap_or_else(|| panic!("{msg}"));
+        (s.minutes, s.days, s.months)
+    };
+    assert_eq!(shift("team meeting an hour later"), (60, 0, 0));
+    assert_eq!(shift("dentist 30 minutes earlier"), (-30, 0, 0));
+    assert_eq!(shift("push the dentist 90min later"), (90, 0, 0));
+    assert_eq!(shift("move it half an hour later"), (30, 0, 0));
+    assert_eq!(shift("push it back an hour and a half"), (90, 0, 0));
+    assert_eq!(shift("move dinner a day later"), (0, 1, 0));
+    assert_eq!(shift("push the expense report back a week"), (0, 7, 0));
+    assert_eq!(shift("push the report out two weeks"), (0, 14, 0));
+    assert_eq!(shift("bring the plumber forward a day"), (0, -1, 0));
+    assert_eq!(shift("postpone the report a month"), (0, 0, 1));
+    assert_eq!(shift("delay the meeting by 2 hours"), (120, 0, 0));
+    let x = r("team meeting an hour later");
+    assert_eq!(x.intent, Some(Intent::Update));
+    assert!(x.time.is_none(), "'an hour' is not a time");
+    // Dates, durations and exercise are not shifts.
+    for msg in [
+        "call mom in 3 days",
+        "meeting for 2 hours tomorrow",
+        "3 days from now",
+        "work out 30 minutes every day",
+    ] {
+        assert_eq!(r(msg).shift, None, "{msg}");
+    }
+}
+
+#[test]
+fn a_weekday_next_to_a_calendar_date_gives_way_to_it() {
+    let date = |msg: &str| {
+        let x = r(msg);
+        assert_eq!(x.dates.len(), 1, "{msg}: {:?}", x.dates);
+        (x.dates[0].date.clone(), x.dates[0].contradicted_by)
+    };
+    assert_eq!(
+        date("Move the dentist to Monday Dec 7"),
+        ("2026-12-07".into(), None)
+    );
+    assert_eq!(
+        date("lunch Wednesday, Dec 2 at 1pm"),
+        ("2026-12-02".into(), None)
+    );
+    assert_eq!(date("call the bank thu dec 3"), ("2026-12-03".into(), None));
+    assert_eq!(date("haircut Dec 1 (Tuesday)"), ("2026-12-01".into(), None));
+    assert_eq!(
+        date("Pay the water bill Friday 12/4"),
+        ("2026-12-04".into(), None)
+    );
+    // 12/5 as month/day is a Saturday, as day/month (2027-05-12) a Wednesday.
+    assert_eq!(date("cake on Wednesday 12/5"), ("2027-05-12".into(), None));
+    assert_eq!(
+        date("move the team meeting to Tuesday Dec 7"),
+        ("2026-12-07".into(), Some(Weekday::Tue))
+    );
+    let x = r("Pay the water bill Friday 12/4");
+    assert_eq!(x.title.as_deref(), Some("Pay the water bill"));
+    // A weekday followed by a time is no date.
+    assert_eq!(date("call mom Friday 5pm"), ("2026-11-27".into(), None));
+}
+
+#[test]
+fn a_descriptor_names_the_items_whose_titles_hold_its_words() {
+    let reference = |msg: &str| r(msg).reference.map(|d| (d.words, d.ids));
+    let got = reference("move the dentist thing to friday").unwrap();
+    assert_eq!(
+        got,
+        (
+            vec!["dentist".to_string()],
+            vec!["event-dentist".to_string()]
+        )
+    );
+    assert_eq!(
+        reference("push that appointment to 4pm").unwrap().1,
+        ["event-dentist"]
+    );
+    assert_eq!(
+        reference("the sam dinner is at 7:30pm now").unwrap().1,
+        ["event-dinner"]
+    );
+    assert_eq!(
+        reference("the thing with the plumber").unwrap().1,
+        ["todo-plumber"]
+    );
+    assert_eq!(
+        reference("put the tax stuff on wednesday").unwrap().1,
+        ["todo-taxes"]
+    );
+    assert!(reference("that dentist bill thing").unwrap().1.is_empty());
+    // A kind noun after "the" is a title unless an item holds it; "the call" alone is none.
+    assert_eq!(reference("pay the water bill friday"), None);
+    assert_eq!(reference("schedule the client meeting"), None);
+    assert_eq!(reference("make the call tomorrow"), None);
+}
+
+#[test]
+fn misspelled_and_doubled_command_words_stay_out_of_titles() {
+    for (msg, title) in [
+        ("remmind me to buy stamps tomorrow", "Buy stamps"),
+        ("remindme to call the vet friday", "Call the vet"),
+        ("Reminde me water the plants tmrw", "Water the plants"),
+        ("plz add book flights to lisbon", "Book flights to lisbon"),
+        ("add task task clean the fridge", "Clean the fridge"),
+        (
+            "todo: todo email Karen about the lease",
+            "Email Karen about the lease",
+        ),
+        ("shedule dentist cleaning for friday", "Dentist cleaning"),
+    ] {
+        let x = r(msg);
+        assert_eq!(x.intent, Some(Intent::Create), "{msg}");
+        assert_eq!(x.title.as_deref(), Some(title), "{msg}");
+    }
+    // Only at the start, and never a destructive command.
+    assert_eq!(r("the rewind button is broken").intent, None);
+    assert_ne!(r("delte the milk").intent, Some(Intent::Delete));
+}
+
 // Other languages (`reading/lang.rs`).
 
 #[test]

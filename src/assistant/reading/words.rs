@@ -134,7 +134,12 @@ pub(super) const QUESTION_OPENERS: &[&str] = &[
     "what", "what's", "whats", "when", "when's", "where", "which", "who", "why", "how", "how's",
     "is", "are", "am", "was", "were", "have", "has", "any", "anything", "should", "shall",
 ];
-pub(super) const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls"];
+pub(super) const POLITE: &[&str] = &["can", "could", "would", "will", "please", "pls", "plz"];
+/// Words that may come before a todo label that opens a message ("hey, new todo: ...").
+pub(super) const LABEL_OPENERS: &[&str] = &[
+    "please", "pls", "plz", "hey", "ok", "okay", "so", "can", "could", "would", "will", "you", "a",
+    "an", "new", "another", "quick",
+];
 pub(super) const CHAT: &[&str] = &[
     "thanks", "thank", "thx", "ty", "hi", "hello", "hey", "ok", "okay", "cool", "great", "nice",
     "awesome", "bye", "lol", "perfect", "morning", "night", "yes", "no", "nope", "sure", "there",
@@ -210,10 +215,10 @@ pub(super) const HABIT_WORDS: &[&str] = &[
 pub(super) const TODO_WORDS: &[&str] = &["todo", "task", "reminder", "to-do"];
 
 pub(super) const LEAD_FILLER: &[&str] = &[
-    "to", "a", "an", "the", "please", "pls", "and", "or", "that", "about", "me", "for", "of", "my",
-    "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named", "titled", "i",
-    "can", "could", "would", "will", "you", "hey", "ok", "okay", "so", "also", "just", "then",
-    "of",
+    "to", "a", "an", "the", "please", "pls", "plz", "and", "or", "that", "about", "me", "for",
+    "of", "my", "new", "todo", "to-do", "task", "reminder", "event", "habit", "called", "named",
+    "titled", "i", "can", "could", "would", "will", "you", "hey", "ok", "okay", "so", "also",
+    "just", "then", "of",
 ];
 pub(super) const TAIL_FILLER: &[&str] = &[
     "to", "on", "at", "for", "by", "and", "the", "a", "please", "pls", "in", "from", "every", "my",

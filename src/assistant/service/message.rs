@@ -22,8 +22,8 @@ use crate::assistant::grounding::{
 };
 use crate::assistant::model::{
     AssistantEvent, AssistantMode, AssistantRequest, AssistantResult, AssistantStage,
-    ClarifySelection, ItemKind, OpCheck, PlannerAnswer, PlannerItem, PlannerOperation, Route,
-    RouteDecision, SummarySource, Validation,
+    Clarification, ClarifySelection, ItemKind, OpCheck, PlannerAnswer, PlannerItem,
+    PlannerOperation, Route, RouteDecision, SummarySource, Validation,
 };
 use crate::assistant::narrow::{code_wins, narrow_in, Narrowed};
 use crate::assistant::phrasing::phrases;
@@ -116,6 +116,12 @@ pub struct AssistantSettings {
     /// Default true; false sends every message to the model's full proposal, for a model large
     /// enough to write the operations itself.
     pub narrow: bool,
+    /// The time budget of the whole full-proposal path (proposal, repair and summary calls), in
+    /// milliseconds: each of its model calls gets at most what is left of it (and at most
+    /// [`timeout_ms`](Self::timeout_ms)). Past it the path stops: what is valid by then is kept
+    /// (no repair, a rule-based summary), and with nothing valid it asks a clarifying question.
+    /// Default 6000; `None`: no budget.
+    pub proposal_budget_ms: Option<u64>,
 }
 
 impl Default for AssistantSettings {
@@ -134,6 +140,7 @@ impl Default for AssistantSettings {
             max_context_chars: 6_000,
             breaker: None,
             narrow: true,
+            proposal_budget_ms: Some(6_000),
         }
     }
 }
@@ -303,12 +310,12 @@ impl Run<'_> {
             (_, Some(sel)) => {
                 let selected = self.selected_items(sel)?;
                 let where_ = seeded_where(sel, &selected, &mut aliases);
-                self.plan(&ctx, &mut aliases, None, &where_)
+                self.plan(&ctx, &mut aliases, None, &where_, Some(sel))
             }
             (AssistantMode::Plan, None) if narrowed_ok && !narrowed.open => {
                 self.narrowed(&ctx, &narrowed)
             }
-            (AssistantMode::Plan, None) => self.plan(&ctx, &mut aliases, None, ""),
+            (AssistantMode::Plan, None) => self.plan(&ctx, &mut aliases, None, "", None),
             // A question or a remark: chat when a model can answer it.
             (AssistantMode::Auto, None)
                 if narrowed_ok
@@ -328,22 +335,7 @@ impl Run<'_> {
                     Some(route) if route.decision == RouteDecision::Clarify => {
                         let clarification =
                             clarify::clarify(&message, Some(&route), &grounding.open);
-                        self.emit(AssistantEvent::Clarify {
-                            clarification: clarification.clone(),
-                        });
-                        let result = AssistantResult {
-                            request_id: self.request_id.to_string(),
-                            decision: RouteDecision::Clarify,
-                            route: Some(route),
-                            operations: Vec::new(),
-                            invalid: Vec::new(),
-                            summary: None,
-                            summary_source: None,
-                            clarification: Some(clarification),
-                            answer: None,
-                            reading_language: self.lang.code().to_string(),
-                        };
-                        self.send_result(result)
+                        self.ask_back(clarification, Some(route))
                     }
                     Some(route) if route.decision == RouteDecision::Chat => {
                         self.chat(&ctx, &mut aliases, Some(route))
@@ -353,7 +345,7 @@ impl Run<'_> {
                             .as_ref()
                             .map(|r| mentioned(&r.entities))
                             .unwrap_or_default();
-                        self.plan(&ctx, &mut aliases, route, &where_)
+                        self.plan(&ctx, &mut aliases, route, &where_, None)
                     }
                 }
             }
@@ -597,6 +589,12 @@ impl Run<'_> {
     /// same validation as any proposal and a rule-based summary. Without a model (or when its
     /// answer is unusable) the reading's defaults apply, and the summary says so.
     fn narrowed(&self, ctx: &Ctx, n: &Narrowed) -> Result<AssistantResult> {
+        if let Some(c) = &n.clarification {
+            // The words do not decide: a question back, in the message's language.
+            log::info!(target: "coachcore::assistant",
+                "request={} narrowed clarify options={}", self.request_id, c.options.len());
+            return self.ask_back(c.clone(), None);
+        }
         self.stage(AssistantStage::Proposing)?;
         let mut answer: Option<Value> = None;
         let mut model_used = false;
@@ -685,6 +683,32 @@ impl Run<'_> {
         });
         self.stage(AssistantStage::Summarizing)?;
         self.titles(kept, aliases)
+    }
+
+    /// A clarifying question instead of operations: sends `clarify` and `result` (decision
+    /// clarify).
+    fn ask_back(
+        &self,
+        clarification: Clarification,
+        route: Option<Route>,
+    ) -> Result<AssistantResult> {
+        self.check_cancel()?;
+        self.emit(AssistantEvent::Clarify {
+            clarification: clarification.clone(),
+        });
+        let result = AssistantResult {
+            request_id: self.request_id.to_string(),
+            decision: RouteDecision::Clarify,
+            route,
+            operations: Vec::new(),
+            invalid: Vec::new(),
+            summary: None,
+            summary_source: None,
+            clarification: Some(clarification),
+            answer: None,
+            reading_language: self.lang.code().to_string(),
+        };
+        self.send_result(result)
     }
 
     /// Sends the `result` event and returns the result.

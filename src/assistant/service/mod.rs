@@ -12,6 +12,8 @@
 //! | plan mode, or auto routed to plan | (`stage routing`) `stage proposing`, `stage validating`, (`stage repairing`), `ops`, `stage summarizing`, `summary`, `result`, `done` |
 //! | auto routed to clarify | `stage routing`, `clarify`, `result`, `done` |
 //! | a question about the planner, any mode | `summary`, `result` (decision `chat`, with `answer`), `done`: answered by code, no model call |
+//! | the reading asks back (plan or auto mode; no model needed) | `clarify`, `result`, `done` |
+//! | the full proposal asks back (past its time budget with nothing valid, or no change the message mentions left) | `stage proposing`, (`stage validating`), `clarify`, `result`, `done` |
 //! | chat mode, or auto routed to chat (small talk) | (`stage routing`) `textDelta`s, `summary`, `done` (no `result`: the chat path sends only deltas, summary and done) |
 //! | any error or cancellation | the events so far, then `done`; the call returns the error |
 //!
@@ -95,8 +97,21 @@
 //!   list's length plus their position among the extras.
 //! - `ops.validCount` = `operations.len()`, `ops.invalidCount` = `invalid.len()`.
 //!
-//! A model error on the proposal call ends the message with that error; on the repair call it is
-//! logged and the first pass's outcome stands.
+//! A model error on the proposal call ends the message with that error (a timeout past the time
+//! budget below asks instead); on the repair call it is logged and the first pass's outcome
+//! stands.
+//!
+//! ## Guards of the full proposal (issue 25)
+//! - A change of an existing item (`update`, `goal_update`) keeps only the fields the message
+//!   mentions (its reading, its words, a clarify selection's date and priority): a title, day,
+//!   time, end, priority, notes or repeat the model changed without support is left out and the
+//!   summary says so; a change left with nothing is dropped, and when nothing is left at all
+//!   the result is a clarifying question about that item.
+//! - The whole path (proposal, repair, summary) runs within
+//!   [`AssistantSettings::proposal_budget_ms`] (default 6 s; each call's timeout is at most what
+//!   is left): past it no repair and no model summary is asked, and with nothing valid the
+//!   result is a clarifying question ("That took too long to work out ...") instead of minutes
+//!   of generation.
 //!
 //! ## Summary
 //! The model writes it in plain text (`prompts/assistant.summary.md`, given the rule-based clause
@@ -111,8 +126,9 @@
 //!
 //! ## Errors
 //! - No model: a question about the planner is still answered (every mode), and a message the
-//!   deterministic reading understands still takes the narrowed path in plan and auto modes (the reading's defaults; the summary ends with "(Understood without the
-//!   on-device model.)"). Everything else fails with
+//!   deterministic reading understands still takes the narrowed path in plan and auto modes (the
+//!   reading's defaults; the summary ends with "(Understood without the on-device model.)"), and
+//!   so does a question the reading asks back. Everything else fails with
 //!   `Error::InvalidArgument("no language model configured")` and only `done` is sent: chat mode,
 //!   a clarify selection, `AssistantSettings::narrow` off, and a message the reading cannot build
 //!   (the full proposal needs the model).

@@ -3,18 +3,31 @@
 //! mapped back, shaped and checked against the stored items, the one repair call and the merge of
 //! its answer with the first, then the summary (the model's, or the rules'). The rest of the
 //! pipeline (routing, chat, the narrowed path, events and cancellation) is in [`super`].
+//!
+//! Two guards (issue 25): a change of an existing item keeps only the fields the message
+//! mentions ([`code_wins::drop_unmentioned`]; when nothing mentioned is left, a clarifying
+//! question), and the whole path runs within [`AssistantSettings::proposal_budget_ms`]: each
+//! model call gets what is left of it; past it no repair is asked, the summary is the rules',
+//! and a path left with nothing valid asks a clarifying question instead.
+//!
+//! [`AssistantSettings::proposal_budget_ms`]: super::AssistantSettings::proposal_budget_ms
+
+use std::collections::HashMap;
+use std::time::Instant;
 
 use super::Run;
+use crate::assistant::clarify::{self, Ask};
 use crate::assistant::date::Date;
 use crate::assistant::grounding::{Aliases, Ctx};
 use crate::assistant::model::{
-    AssistantEvent, AssistantResult, AssistantStage, ItemKind, OpCheck, OpIssue, PlannerOperation,
-    Route, RouteDecision, SummarySource, Validation,
+    AssistantEvent, AssistantResult, AssistantStage, ClarifySelection, ItemKind, OpCheck, OpIssue,
+    OpType, PlannerItem, PlannerOperation, Route, RouteDecision, SummarySource, Validation,
 };
-use crate::assistant::narrow::code_wins;
+use crate::assistant::narrow::{clarify_options, code_wins};
 use crate::assistant::prompt::{
     answer_for_chat, list_of, parse_proposal, propose_prompt, repair_message, summary_request,
 };
+use crate::assistant::proposal::Mentions;
 use crate::assistant::proposal::{max_operations, proposal_schema};
 use crate::assistant::reading::read_message_in;
 use crate::assistant::service::apply;
@@ -26,8 +39,42 @@ use crate::kernel::error::Result;
 use crate::kernel::lang::Language;
 use crate::kernel::prompts::ASSISTANT_SUMMARY as SUMMARY_PROMPT;
 use crate::llm::structured::repair_prompt;
-use crate::llm::{ChatMessage, ChatRole, FinishReason, LlmError};
+use crate::llm::{ChatMessage, ChatRole, FinishReason, GenerationRequest, LlmError};
 use serde_json::Value;
+
+/// The time budget of one full-proposal path.
+struct Budget {
+    started: Instant,
+    ms: Option<u64>,
+}
+
+impl Budget {
+    fn start(ms: Option<u64>) -> Budget {
+        Budget {
+            started: Instant::now(),
+            ms,
+        }
+    }
+
+    /// Milliseconds left; `None`: no budget.
+    fn left(&self) -> Option<u64> {
+        let spent = self.started.elapsed().as_millis() as u64;
+        self.ms.map(|ms| ms.saturating_sub(spent))
+    }
+
+    fn spent(&self) -> bool {
+        self.left() == Some(0)
+    }
+
+    /// `request` with its timeout cut to what is left of the budget.
+    fn limit(&self, mut request: GenerationRequest) -> GenerationRequest {
+        if let Some(left) = self.left() {
+            let left = left.max(1);
+            request.timeout_ms = Some(request.timeout_ms.map_or(left, |t| t.min(left)));
+        }
+        request
+    }
+}
 
 impl Run<'_> {
     /// The plan path after routing: the proposal, its checks, at most one repair pass merged as
@@ -39,7 +86,9 @@ impl Run<'_> {
         aliases: &mut Aliases,
         route: Option<Route>,
         where_: &str,
+        selection: Option<&ClarifySelection>,
     ) -> Result<AssistantResult> {
+        let budget = Budget::start(self.settings.proposal_budget_ms);
         self.stage(AssistantStage::Proposing)?;
         let max_tokens = self.settings.propose_max_tokens;
         let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
@@ -56,7 +105,14 @@ impl Run<'_> {
         log::info!(target: "coachcore::assistant",
             "request={} proposal schema chars={} max_operations={}", self.request_id,
             schema.len(), max_operations(ctx.message));
-        let first = self.generate(self.request(messages, Some(&schema), max_tokens))?;
+        let first =
+            match self.generate(budget.limit(self.request(messages, Some(&schema), max_tokens))) {
+                Ok(out) => out,
+                Err(LlmError::TimedOut { .. }) if budget.spent() => {
+                    return self.too_slow(ctx, route);
+                }
+                Err(e) => return Err(e.into()),
+            };
 
         self.stage(AssistantStage::Validating)?;
         let first_pass = self.check(&first.text, aliases, ctx.today)?;
@@ -70,7 +126,13 @@ impl Run<'_> {
 
         let needs_repair = first_pass.list_error.is_some() || !first_invalid.is_empty();
         if needs_repair {
-            self.stage(AssistantStage::Repairing)?;
+            let over = budget.spent();
+            if over {
+                log::info!(target: "coachcore::assistant",
+                    "request={} past the time budget: no repair", self.request_id);
+            } else {
+                self.stage(AssistantStage::Repairing)?;
+            }
             let repair_text = match &first_pass.list_error {
                 Some(issue) => repair_prompt(std::slice::from_ref(&issue.message)),
                 None => repair_message(&first_invalid, &first_pass.raw, aliases),
@@ -81,10 +143,14 @@ impl Run<'_> {
             let mut messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
             messages.push(ChatMessage::new(ChatRole::Assistant, answer));
             messages.push(ChatMessage::new(ChatRole::User, repair_text));
-            let repaired = match self.generate(self.request(messages, Some(&schema), max_tokens)) {
-                Ok(out) => Some(self.check(&out.text, aliases, ctx.today)?),
-                Err(LlmError::Cancelled) => return Err(LlmError::Cancelled.into()),
-                Err(e) => {
+            let call = (!over).then(|| {
+                self.generate(budget.limit(self.request(messages, Some(&schema), max_tokens)))
+            });
+            let repaired = match call {
+                None => None,
+                Some(Ok(out)) => Some(self.check(&out.text, aliases, ctx.today)?),
+                Some(Err(LlmError::Cancelled)) => return Err(LlmError::Cancelled.into()),
+                Some(Err(e)) => {
                     log::warn!(target: "coachcore::assistant",
                         "request={} repair call failed: {e}", self.request_id);
                     None
@@ -152,8 +218,49 @@ impl Run<'_> {
                 });
             }
         }
+        if kept.is_empty() && budget.spent() {
+            // Nothing valid, and no time left to do better: ask.
+            return self.too_slow(ctx, route);
+        }
+        // A change of an existing item sets only what the message mentions.
+        let mut mentions = Mentions::of(ctx.message, &reading);
+        if let Some(sel) = selection {
+            mentions.date |= sel.date.is_some();
+            mentions.priority |= sel.priority.is_some();
+        }
+        let stored = self.stored_items(&kept)?;
+        let unmentioned = code_wins::drop_unmentioned(
+            &mut kept,
+            &|kind, id| stored.get(&(kind, id.to_string())).cloned(),
+            &mentions,
+        );
+        if !unmentioned.repairs.is_empty() {
+            log::info!(target: "coachcore::assistant",
+                "request={} unmentioned fields left out: {} (changes dropped: {})",
+                self.request_id, unmentioned.repairs.len(), unmentioned.dropped.len());
+        }
+        if kept.is_empty() && !unmentioned.dropped.is_empty() {
+            let ask = match &unmentioned.dropped[..] {
+                [(_, _, title)] => Ask::WhatChange {
+                    title: title.clone(),
+                },
+                _ => Ask::WhichItem,
+            };
+            let first: Vec<String> = unmentioned
+                .dropped
+                .iter()
+                .map(|(_, id, _)| id.clone())
+                .collect();
+            let options = clarify_options(ctx.message, &ctx.grounding.open, &first);
+            return self.ask_back(clarify::ask_in(self.lang, &ask, options), route);
+        }
         // Code wins over the model's calendar: the dates and times the reading is sure of.
-        let repairs = code_wins::check_dates_and_times(&mut kept, &reading, ctx.message);
+        let mut repairs = unmentioned.repairs;
+        repairs.extend(code_wins::check_dates_and_times(
+            &mut kept,
+            &reading,
+            ctx.message,
+        ));
         if !repairs.is_empty() {
             log::info!(target: "coachcore::assistant",
                 "request={} dates or times repaired from the reading: {}", self.request_id,
@@ -169,7 +276,8 @@ impl Run<'_> {
         }
         let titles = self.ops_then_titles(&kept, invalid.len(), aliases)?;
         let title_of = |kind: ItemKind, id: &str| titles.get(&(kind, id.to_string())).cloned();
-        let (text, source) = self.summarize(ctx.message, &kept, invalid.len(), &title_of)?;
+        let (text, source) =
+            self.summarize(ctx.message, &kept, invalid.len(), &title_of, &budget)?;
         let text = code_wins::summary_with_repairs(text, &repairs, self.lang);
         self.emit(AssistantEvent::Summary { text: text.clone() });
         let result = AssistantResult {
@@ -185,6 +293,31 @@ impl Run<'_> {
             reading_language: self.lang.code().to_string(),
         };
         self.send_result(result)
+    }
+
+    /// The question when the path ran out of its time budget with nothing valid: which item and
+    /// what change, the items ranked by the message's words.
+    fn too_slow(&self, ctx: &Ctx, route: Option<Route>) -> Result<AssistantResult> {
+        log::info!(target: "coachcore::assistant",
+            "request={} past the time budget with nothing valid: asking", self.request_id);
+        let options = clarify_options(ctx.message, &ctx.grounding.open, &[]);
+        self.ask_back(clarify::ask_in(self.lang, &Ask::TooSlow, options), route)
+    }
+
+    /// The stored items the kept changes name, by kind and id.
+    fn stored_items(
+        &self,
+        ops: &[PlannerOperation],
+    ) -> Result<HashMap<(ItemKind, String), PlannerItem>> {
+        let mut out = HashMap::new();
+        for op in ops {
+            if let (OpType::Update | OpType::GoalUpdate, Some(id)) = (op.op, &op.id) {
+                if let Some(item) = apply::item(self.store, op.kind, id)? {
+                    out.insert((op.kind, id.clone()), item);
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The proposal prompt and the user's message, the context sized for a chat holding `fixed`
@@ -240,10 +373,12 @@ impl Run<'_> {
         ops: &[PlannerOperation],
         invalid: usize,
         title_of: &dyn Fn(ItemKind, &str) -> Option<String>,
+        budget: &Budget,
     ) -> Result<(String, SummarySource)> {
-        if ops.is_empty() || self.lang != Language::En {
+        if ops.is_empty() || self.lang != Language::En || budget.spent() {
             // Nothing to describe: the rules say so exactly, and no model can do better. The
-            // model writes English: another language's summary is the rules' own.
+            // model writes English: another language's summary is the rules' own. Past the time
+            // budget, the rules' too.
             return Ok((
                 summary::rule_summary_in(ops, invalid, title_of, self.lang),
                 SummarySource::Rules,
@@ -260,7 +395,7 @@ impl Run<'_> {
             None,
             self.settings.summary_max_tokens,
         );
-        match self.generate(request) {
+        match self.generate(budget.limit(request)) {
             Ok(out) => {
                 let truncated = out.finish == FinishReason::Length;
                 let text =
