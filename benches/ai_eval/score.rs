@@ -1,7 +1,7 @@
 //! Scoring of the assistant task set (`tests/data/eval/README.md`, "Scoring"): shared by the
 //! `ai_eval` bench and the integration test that scores the reading-only pipeline.
 
-use coachcore::assistant::model::{PlannerAnswer, PlannerItem, PlannerOperation};
+use coachcore::assistant::model::{PlannerItem, PlannerOperation};
 use serde_json::Value;
 
 /// One line per operation, for failure reports.
@@ -286,17 +286,4 @@ pub fn judge(want: &Expected, got: &Outcome) -> (bool, usize) {
             (ok, got.ops.len())
         }
     }
-}
-
-/// Whether `answer` names exactly the items an answer task expects (`{"answer": {"items":
-/// [ids]}}`, as a set; the README's "What a question's answer names"). `None` when the task
-/// expects no answer. (`tests/it/narrow_eval.rs` scores the question sets with it.)
-#[allow(dead_code)]
-pub fn answer_matches(answer: Option<&PlannerAnswer>, expected: &Value) -> Option<bool> {
-    let want = expected.get("answer")?["items"].as_array()?;
-    let want: std::collections::BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
-    Some(answer.is_some_and(|a| {
-        let got: std::collections::BTreeSet<&str> = a.items.iter().map(|i| i.id.as_str()).collect();
-        got == want
-    }))
 }

@@ -135,16 +135,25 @@ fn score_set(file: &str) -> SetScore {
             }
             continue;
         }
-        if let Some(right) = score::answer_matches(out.answer.as_ref(), e) {
-            s.wrong += out.ops.len();
-            if right {
+        if let score::Expected::Answer(_) = want {
+            let named: Vec<String> = out
+                .answer
+                .as_ref()
+                .map(|a| a.items.iter().map(|i| i.id.clone()).collect())
+                .unwrap_or_default();
+            let (ok, w) = score::judge(
+                &want,
+                &score::Outcome {
+                    ops: &out.ops,
+                    clarify: None,
+                    answer: out.answer.as_ref().map(|_| named.clone()),
+                    stored: &out.items,
+                },
+            );
+            s.wrong += w;
+            if ok {
                 s.success += 1;
             } else {
-                let named: Vec<&str> = out
-                    .answer
-                    .as_ref()
-                    .map(|a| a.items.iter().map(|i| i.id.as_str()).collect())
-                    .unwrap_or_default();
                 s.failures.push(format!(
                     "{id}: answer {named:?} ({:?}) ops [{}]",
                     out.answer.as_ref().map(|a| a.text.as_str()),

@@ -66,6 +66,7 @@ use super::refs;
 use super::{DateReading, Intent, ItemMatch, Reading, MAX_INPUT_CHARS};
 use crate::assistant::date::Date;
 use crate::assistant::model::ItemKind;
+use crate::assistant::words::parse_weekday;
 use crate::kernel::lang::Language;
 
 /// Matches scoring within this of the best one are answered with it.
@@ -474,20 +475,10 @@ impl Words<'_> {
     }
 }
 
-/// Whether `w` is a weekday's name or its abbreviation (the reading's English words).
+/// Whether `w` is a weekday's name or its abbreviation of at least three letters (the reading's
+/// English words; "we" and "do" are words, not days).
 fn weekday(w: &str) -> bool {
-    const NAMES: [&str; 7] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    NAMES
-        .iter()
-        .any(|n| w == *n || (w.len() >= 3 && n.starts_with(w)))
+    w.len() >= 3 && parse_weekday(w).is_some()
 }
 
 /// What a message that asks nothing of the planner says, for a short code-made reply when the
