@@ -180,7 +180,7 @@ val asyncTests: List<Pair<String, () -> Unit>> = listOf(
             val listener = CollectingAssistantListener()
             runBlocking {
                 withTimeout(60_000) {
-                    val call = async(Dispatchers.Default) { coach.assistant().sendAsync(planRequest("plan my weekend"), listener) }
+                    val call = async(Dispatchers.Default) { coach.assistant().sendAsync(planRequest("something about mom"), listener) }
                     awaitStarted(model)
                     check(call.isActive) { "ended before it was cancelled" }
                     call.cancel()
@@ -205,7 +205,7 @@ val asyncTests: List<Pair<String, () -> Unit>> = listOf(
             runBlocking {
                 withTimeout(60_000) {
                     val collector = launch(Dispatchers.Default) {
-                        coach.assistant().messageEvents(planRequest("plan my weekend")).collect { seen.add(it) }
+                        coach.assistant().messageEvents(planRequest("something about mom")).collect { seen.add(it) }
                     }
                     awaitStarted(model)
                     collector.cancel()

@@ -1052,7 +1052,7 @@ val tests: List<Pair<String, () -> Unit>> = listOf(
             val model = BlockingModel()
             coach.model().set(model)
             val listener = CollectingAssistantListener()
-            coach.assistant().send(planRequest("plan my weekend"), listener).use { task ->
+            coach.assistant().send(planRequest("something about mom"), listener).use { task ->
                 while (!model.started.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                     check(!task.isFinished()) { "ended before the model ran" }
                 }

@@ -1184,7 +1184,7 @@ class CoachTest(unittest.TestCase):
         listener = CollectingAssistantListener()
 
         async def cancel_while_the_model_runs():
-            task = asyncio.ensure_future(self.coach.assistant().send_async(plan_request("plan my weekend"), listener))
+            task = asyncio.ensure_future(self.coach.assistant().send_async(plan_request("something about mom"), listener))
             started = await asyncio.get_running_loop().run_in_executor(None, model.started.wait, 30)
             self.assertTrue(started, "the model never ran")
             task.cancel()
@@ -1219,7 +1219,7 @@ class CoachTest(unittest.TestCase):
         model = BlockingModel()
         self.coach.model().set(model)
         listener = CollectingAssistantListener()
-        task = self.coach.assistant().send(plan_request("plan my weekend"), listener)
+        task = self.coach.assistant().send(plan_request("something about mom"), listener)
         self.assertTrue(model.started.wait(30), "the model never ran")
         del task  # the last reference: the handle is dropped and the message cancelled
         deadline = time.monotonic() + 30
@@ -1344,7 +1344,7 @@ class CoachTest(unittest.TestCase):
         model = BlockingModel()
         self.coach.model().set(model)
         listener = CollectingAssistantListener()
-        task = self.coach.assistant().send(plan_request("plan my weekend"), listener)
+        task = self.coach.assistant().send(plan_request("something about mom"), listener)
         while not model.started.wait(0.01):
             self.assertFalse(task.is_finished(), "ended before the model ran")
         self.assertFalse(task.is_finished())
@@ -1361,7 +1361,7 @@ class CoachTest(unittest.TestCase):
 
     def test_assistant_without_a_model(self):
         listener = CollectingAssistantListener()
-        task = self.coach.assistant().send(plan_request("delete the sailing lesson"), listener)
+        task = self.coach.assistant().send(plan_request("something about mom"), listener)
         with self.assertRaises(CoachError.InvalidArgument):
             task.wait()
         self.assertEqual([event_name(e) for e in listener.events], ["done"])

@@ -200,7 +200,7 @@ final class CoachAsyncTests: XCTestCase {
         let model = BlockingModel()
         try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        let task = Task { try await coach.assistant().message(planRequest("plan my weekend"), listener: listener) }
+        let task = Task { try await coach.assistant().message(planRequest("something about mom"), listener: listener) }
         try await awaitSignal(model.started, "the model never ran")
         task.cancel()
         do {
@@ -219,7 +219,7 @@ final class CoachAsyncTests: XCTestCase {
         try coach.model().set(model: model)
         let consumer = Task { () -> [AssistantEvent] in
             var seen: [AssistantEvent] = []
-            for try await event in coach.assistant().messageEvents(planRequest("plan my weekend")) { seen.append(event) }
+            for try await event in coach.assistant().messageEvents(planRequest("something about mom")) { seen.append(event) }
             return seen
         }
         try await awaitSignal(model.started, "the model never ran")

@@ -993,7 +993,7 @@ final class CoachCoreTests: XCTestCase {
         let model = BlockingModel()
         try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        let task = coach.assistant().send(request: planRequest("plan my weekend"), listener: listener)
+        let task = coach.assistant().send(request: planRequest("something about mom"), listener: listener)
         while model.started.wait(timeout: .now() + 0.01) == .timedOut {
             XCTAssertFalse(task.isFinished(), "ended before the model ran")
             if task.isFinished() { return }
@@ -1200,7 +1200,7 @@ final class CoachCoreTests: XCTestCase {
         let model = BlockingModel()
         try coach.model().set(model: model)
         let listener = CollectingAssistantListener()
-        var task: AssistantTask? = coach.assistant().send(request: planRequest("plan my weekend"), listener: listener)
+        var task: AssistantTask? = coach.assistant().send(request: planRequest("something about mom"), listener: listener)
         XCTAssertEqual(model.started.wait(timeout: .now() + 30), .success, "the model never ran")
         XCTAssertNotNil(task)
         task = nil  // released: the message is cancelled
