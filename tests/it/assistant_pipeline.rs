@@ -1118,6 +1118,83 @@ fn the_context_fits_a_small_model_window() {
     );
 }
 
+/// A model whose tokens are shorter than the budget's estimate (2.5 characters each, as German
+/// titles are on SmolLM2's tokenizer) says the prompt overflows; every call then runs again with
+/// less context and the message ends as if the window had been estimated right.
+#[test]
+fn a_prompt_over_the_window_runs_again_with_less_context() {
+    let env = Env::new();
+    let many: Vec<Value> = (0..300)
+        .map(|i| {
+            json!({"op": "create", "kind": "todo", "title": format!("Wäsche für Oma Nummer {i}"),
+                   "scheduledFor": if i % 2 == 0 { Some("2026-11-17") } else { None },
+                   "recurrence": {"type": "none"}})
+        })
+        .collect();
+    for (i, chunk) in many.chunks(20).enumerate() {
+        apply_json(
+            &env.store,
+            &env.clock,
+            &mut IdGenerator::seeded(2_000 + i as u64),
+            &Value::Array(chunk.to_vec()).to_string(),
+            None,
+            Date::parse(TODAY).unwrap(),
+        )
+        .unwrap();
+    }
+    struct Tight {
+        inner: Arc<ScriptedModel>,
+        overflows: Mutex<Vec<u32>>,
+    }
+    impl LanguageModel for Tight {
+        fn info(&self) -> ModelInfo {
+            ModelInfo {
+                name: "tight".into(),
+                context_tokens: 2048,
+                constrains_json_schema: true,
+            }
+        }
+        fn generate(
+            &self,
+            r: GenerationRequest,
+            l: Option<Arc<dyn TokenListener>>,
+            c: Arc<CancelToken>,
+        ) -> Result<GenerationResult, LlmError> {
+            let chars: usize = r.messages.iter().map(|m| m.content.chars().count()).sum();
+            let tokens = (chars * 2).div_ceil(5) as u32 + 40;
+            let window = 2048 - r.max_tokens;
+            if tokens > window {
+                self.overflows.lock().unwrap().push(tokens - window);
+                return Err(LlmError::ContextOverflow {
+                    prompt_tokens: tokens,
+                    context_tokens: window,
+                    over_by: tokens - window,
+                });
+            }
+            self.inner.generate(r, l, c)
+        }
+    }
+    let model = Tight {
+        inner: ScriptedModel::texts([router("plan", 0.9, &[], ""), BREAD.into(), "ok".into()]),
+        overflows: Mutex::default(),
+    };
+    let (out, events) = env.message(&model, &request(AssistantMode::Auto, "bread"));
+    let result = out.expect("the message ends as if the window fitted");
+    assert_eq!(result.decision, RouteDecision::Plan);
+    assert_eq!(result.operations.len(), 1, "{result:?}");
+    assert_eq!(result.operations[0].title.as_deref(), Some("Buy bread"));
+    assert_eq!(ops_event(&events).2, 1);
+    let overflows = model.overflows.lock().unwrap().clone();
+    assert!(!overflows.is_empty(), "the budget's estimate overflowed at first");
+    assert!(overflows.len() <= 2, "one shrink serves the later calls: {overflows:?}");
+    let reqs = model.inner.requests();
+    assert_eq!(reqs.len(), 3, "router, proposal, summary each ran once");
+    assert!(
+        reqs[1].messages[0].content.contains("more not shown)"),
+        "the context was trimmed, not dropped"
+    );
+}
+
 /// The per-request schema of a full proposal (`assistant::proposal`) leaves the model only what
 /// is undecided: jump-forward decoding writes the rest (here "Delete", one todo and one event
 /// shown: after "e" the whole operation is forced).

@@ -7,6 +7,7 @@
 
 mod plan;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -179,6 +180,7 @@ pub fn run_message(
         settings,
         request_id: &request_id,
         lang: Language::read_as(request.language.as_deref()),
+        shrink: Cell::new(0),
     };
     let out = run.run(clock, request);
     let ms = started.elapsed().as_millis();
@@ -214,9 +216,36 @@ struct Run<'a> {
     request_id: &'a str,
     /// The language the message is read and answered in.
     lang: Language,
+    /// Characters taken off every context budget after the model said a prompt did not fit its
+    /// window ([`Run::fits_after`]).
+    shrink: Cell<usize>,
 }
 
+/// Calls of one prompt after the model said it overflowed the window, each with less context.
+const OVERFLOW_RETRIES: usize = 2;
+/// Characters per token assumed when shrinking the context after an overflow: more than
+/// [`crate::assistant::grounding::CHARS_PER_TOKEN`], so one retry is usually enough.
+const OVERFLOW_CHARS_PER_TOKEN: usize = 4;
+/// Tokens taken off beyond the overflow itself.
+const OVERFLOW_SLACK_TOKENS: usize = 24;
+
 impl Run<'_> {
+    /// Whether a call that failed with `e` should run again with less context: true after a
+    /// `ContextOverflow` (the budget's estimate of characters per token was too high for this
+    /// text, as in German titles), which then takes the overflow and a margin off every later
+    /// context of this message.
+    fn fits_after(&self, e: &LlmError) -> bool {
+        let LlmError::ContextOverflow { over_by, .. } = e else {
+            return false;
+        };
+        let cut = (*over_by as usize + OVERFLOW_SLACK_TOKENS) * OVERFLOW_CHARS_PER_TOKEN;
+        self.shrink.set(self.shrink.get() + cut);
+        log::info!(target: "coachcore::assistant",
+            "request={} prompt over the window by {over_by} tokens: {} fewer context chars",
+            self.request_id, self.shrink.get());
+        true
+    }
+
     fn emit(&self, event: AssistantEvent) {
         self.sink.on_event(event);
     }
@@ -379,7 +408,8 @@ impl Run<'_> {
     /// `max_tokens`, trimmed to the model's window (see "Context grounding" in [`super`]).
     fn context(&self, ctx: &Ctx, aliases: &mut Aliases, max_tokens: u32, fixed: usize) -> String {
         let max_chars = self.settings.max_context_chars;
-        ctx.context(aliases, budget(ctx.info, max_tokens, fixed, max_chars))
+        let chars = budget(ctx.info, max_tokens, fixed, max_chars).saturating_sub(self.shrink.get());
+        ctx.context(aliases, chars)
     }
 
     fn request(
@@ -424,26 +454,33 @@ impl Run<'_> {
     fn route(&self, ctx: &Ctx, aliases: &mut Aliases) -> Result<Option<Route>> {
         let max_tokens = self.settings.router_max_tokens;
         let fixed = router::system_prompt(&ctx.today_label(), "").len() + ctx.message.len();
-        let context = self.context(ctx, aliases, max_tokens, fixed);
-        let request = self.request(
-            vec![
-                ChatMessage::new(
-                    ChatRole::System,
-                    router::system_prompt(&ctx.today_label(), &context),
-                ),
-                ChatMessage::new(ChatRole::User, ctx.message),
-            ],
-            Some(router::ROUTER_SCHEMA),
-            max_tokens,
-        );
-        let outcome = generate_validated::<RouterReply>(
-            self.model()?,
-            request,
-            self.settings.router_attempts,
-            None,
-            self.cancel,
-            router::check_reply,
-        );
+        let mut retries = 0;
+        let outcome = loop {
+            let context = self.context(ctx, aliases, max_tokens, fixed);
+            let request = self.request(
+                vec![
+                    ChatMessage::new(
+                        ChatRole::System,
+                        router::system_prompt(&ctx.today_label(), &context),
+                    ),
+                    ChatMessage::new(ChatRole::User, ctx.message),
+                ],
+                Some(router::ROUTER_SCHEMA),
+                max_tokens,
+            );
+            let outcome = generate_validated::<RouterReply>(
+                self.model()?,
+                request,
+                self.settings.router_attempts,
+                None,
+                self.cancel,
+                router::check_reply,
+            );
+            match outcome {
+                Err(e) if retries < OVERFLOW_RETRIES && self.fits_after(&e) => retries += 1,
+                outcome => break outcome,
+            }
+        };
         match outcome {
             Ok((reply, report)) => {
                 let route = router::route(&reply);
@@ -475,18 +512,25 @@ impl Run<'_> {
         self.model()?.set_stage("chat");
         let max_tokens = self.settings.chat_max_tokens;
         let fixed = chat_prompt(&ctx.today_label(), "").len() + ctx.message.len();
-        let context = self.context(ctx, aliases, max_tokens, fixed);
-        let system = chat_prompt(&ctx.today_label(), &context);
-        let mut request = self.request(
-            vec![
-                ChatMessage::new(ChatRole::System, system.clone()),
-                ChatMessage::new(ChatRole::User, ctx.message),
-            ],
-            None,
-            max_tokens,
-        );
-        request.timeout_ms = self.settings.chat_timeout_ms.or(request.timeout_ms);
-        let generated = match self.generate_streamed(request) {
+        let mut retries = 0;
+        let (context, system, outcome) = loop {
+            let context = self.context(ctx, aliases, max_tokens, fixed);
+            let system = chat_prompt(&ctx.today_label(), &context);
+            let mut request = self.request(
+                vec![
+                    ChatMessage::new(ChatRole::System, system.clone()),
+                    ChatMessage::new(ChatRole::User, ctx.message),
+                ],
+                None,
+                max_tokens,
+            );
+            request.timeout_ms = self.settings.chat_timeout_ms.or(request.timeout_ms);
+            match self.generate_streamed(request) {
+                Err(e) if retries < OVERFLOW_RETRIES && self.fits_after(&e) => retries += 1,
+                outcome => break (context, system, outcome),
+            }
+        };
+        let generated = match outcome {
             Ok(out) => Some(out),
             Err(LlmError::TimedOut { after_ms }) => {
                 log::info!(target: "coachcore::assistant",

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::Run;
+use super::{Run, OVERFLOW_RETRIES};
 use crate::assistant::clarify::{self, Ask};
 use crate::assistant::date::Date;
 use crate::assistant::grounding::{Aliases, Ctx};
@@ -92,7 +92,7 @@ impl Run<'_> {
         self.stage(AssistantStage::Proposing)?;
         let max_tokens = self.settings.propose_max_tokens;
         let fixed = propose_prompt(&ctx.today_label(), "", where_).len() + ctx.message.len();
-        let messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
+        let mut messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
         // The grammar of this message: the aliases shown, the days it can mean, as many
         // operations as it can ask for (`assistant::proposal`).
         let reading = read_message_in(ctx.message, ctx.lang, ctx.today, &ctx.grounding.open);
@@ -105,14 +105,20 @@ impl Run<'_> {
         log::info!(target: "coachcore::assistant",
             "request={} proposal schema chars={} max_operations={}", self.request_id,
             schema.len(), max_operations(ctx.message));
-        let first =
+        let mut retries = 0;
+        let first = loop {
             match self.generate(budget.limit(self.request(messages, Some(&schema), max_tokens))) {
-                Ok(out) => out,
+                Ok(out) => break out,
                 Err(LlmError::TimedOut { .. }) if budget.spent() => {
                     return self.too_slow(ctx, route);
                 }
+                Err(e) if retries < OVERFLOW_RETRIES && self.fits_after(&e) => {
+                    retries += 1;
+                    messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
+                }
                 Err(e) => return Err(e.into()),
-            };
+            }
+        };
 
         self.stage(AssistantStage::Validating)?;
         let first_pass = self.check(&first.text, aliases, ctx.today)?;
@@ -140,11 +146,18 @@ impl Run<'_> {
             let answer = answer_for_chat(&first.text);
             // The repair chat holds the first answer and the request too: the context shrinks.
             let fixed = fixed + answer.len() + repair_text.len();
-            let mut messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
-            messages.push(ChatMessage::new(ChatRole::Assistant, answer));
-            messages.push(ChatMessage::new(ChatRole::User, repair_text));
             let call = (!over).then(|| {
-                self.generate(budget.limit(self.request(messages, Some(&schema), max_tokens)))
+                let mut retries = 0;
+                loop {
+                    let mut messages = self.proposal_chat(ctx, aliases, max_tokens, fixed, where_);
+                    messages.push(ChatMessage::new(ChatRole::Assistant, answer.clone()));
+                    messages.push(ChatMessage::new(ChatRole::User, repair_text.clone()));
+                    let request = self.request(messages, Some(&schema), max_tokens);
+                    match self.generate(budget.limit(request)) {
+                        Err(e) if retries < OVERFLOW_RETRIES && self.fits_after(&e) => retries += 1,
+                        outcome => break outcome,
+                    }
+                }
             });
             let repaired = match call {
                 None => None,
