@@ -282,6 +282,28 @@ fn issue_25_english_classes_on_the_reading_alone() {
     }
 }
 
+/// Vague requests in each language (`assistant.vague.LANG.json`: "plan my weekend with the
+/// kids", "füg was für Freitag hinzu", beside look-alikes naming a real item), on the reading
+/// alone: none acts wrongly and the figures do not slip (fr and es: 12 of 14; "organiser
+/// l'anniversaire d'Anna" is read as a remark about the stored gift todo, "¿me ayudas a
+/// organizar la semana que viene?" as a question).
+#[test]
+fn vague_requests_ask_in_every_language() {
+    for (file, percent) in [
+        ("assistant.vague.en.json", 100),
+        ("assistant.vague.de.json", 100),
+        ("assistant.vague.fr.json", 85),
+        ("assistant.vague.es.json", 85),
+    ] {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        keep_floor(file, &s, percent);
+    }
+}
+
 /// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json` and their held-out
 /// sets, `questions.*.json`, `questions.en.held.json`) scored on the reading alone, as the code
 /// stands: a by-hand run that prints the figures (`cargo test --test it issue_25_sets --
@@ -305,6 +327,10 @@ fn issue_25_sets_scored_on_the_reading_alone() {
         "questions.fr.json",
         "questions.es.json",
         "questions.en.held.json",
+        "assistant.vague.en.json",
+        "assistant.vague.de.json",
+        "assistant.vague.fr.json",
+        "assistant.vague.es.json",
     ];
     let only = std::env::var("EVAL_SET").ok();
     let files: Vec<&str> = match &only {
