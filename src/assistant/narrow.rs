@@ -364,7 +364,7 @@ impl Narrowing<'_> {
             }
         }
         // "add things", "plan my week", "schedule it for friday": what, or which?
-        if let Some(what) = ask::vague(r.title.as_deref()) {
+        if let Some(what) = ask::vague(r.title.as_deref(), self.lang) {
             let first: Vec<String> = r.matches.iter().map(|m| m.id.clone()).collect();
             return self.ask(&what, &first);
         }
@@ -410,7 +410,9 @@ impl Narrowing<'_> {
                 // the library books yet"): nothing to do.
                 None => Outcome::Options(vec![nothing()]),
             },
-            Target::Unnamed if ask::vague(Some(self.message)) == Some(Ask::WhatToAdd) => {
+            Target::Unnamed
+                if ask::vague(Some(self.message), self.lang) == Some(Ask::WhatToAdd) =>
+            {
                 self.ask(&Ask::WhatToAdd, &[])
             }
             _ => Outcome::Open,

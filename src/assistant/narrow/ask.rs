@@ -4,8 +4,9 @@
 
 use super::super::clarify::{rank_options, tokens, Ask};
 use super::super::model::{ClarifyOption, PlannerItem};
-use super::super::reading::{ItemMatch, Reading};
+use super::super::reading::{english_words, ItemMatch, Reading};
 use super::words::words_of;
+use crate::kernel::lang::Language;
 
 /// The existing item a message names.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,7 +69,10 @@ pub(super) fn only_names(message: &str, r: &Reading) -> bool {
     !words.is_empty() && words.iter().all(|w| quiet(w) || in_title(w))
 }
 
-/// Words that say nothing of what to add ("add things", "plan my week").
+/// Words that say nothing of what to add ("add things", "plan my week", "let's plan the week
+/// together"): fillers, periods, planning verbs. A message's words are also read as the
+/// reading's English words ([`english_words`]), so these serve every language for the words its
+/// table rewrites; [`vague_words`] holds each language's own.
 const VAGUE: &[&str] = &[
     "thing",
     "things",
@@ -117,31 +121,365 @@ const VAGUE: &[&str] = &[
     "of",
     "all",
     "please",
+    "pls",
+    "plz",
     "new",
-    "stuff",
     "i",
     "need",
     "want",
+    "let's",
+    "lets",
+    "let",
+    "us",
+    "we",
+    "our",
+    "can",
+    "could",
+    "would",
+    "you",
+    "make",
+    "fill",
+    "put",
+    "what",
+    "holidays",
+    "holiday",
+    "vacation",
+    "break",
+    "together",
+    "this",
+    "next",
+    "in",
+    "on",
+    "at",
+    "it's",
+    "is",
+    "be",
+    "do",
+    "and",
 ];
+
+/// German words that say nothing of what to add.
+const VAGUE_DE: &[&str] = &[
+    "was",
+    "etwas",
+    "irgendwas",
+    "irgendetwas",
+    "sache",
+    "sachen",
+    "ding",
+    "dinge",
+    "zeug",
+    "kram",
+    "paar",
+    "ein",
+    "eine",
+    "einen",
+    "einer",
+    "einige",
+    "mehr",
+    "woche",
+    "wochenende",
+    "tag",
+    "tage",
+    "monat",
+    "leben",
+    "kalender",
+    "plan",
+    "planen",
+    "plane",
+    "planung",
+    "hilf",
+    "helfen",
+    "hilfst",
+    "mir",
+    "mich",
+    "mein",
+    "meine",
+    "meinen",
+    "meinem",
+    "uns",
+    "unser",
+    "unsere",
+    "lass",
+    "lasst",
+    "organisier",
+    "organisiere",
+    "organisieren",
+    "ordnen",
+    "sortier",
+    "mach",
+    "mache",
+    "machen",
+    "füll",
+    "fülle",
+    "füllen",
+    "fuell",
+    "fuelle",
+    "für",
+    "fürs",
+    "fuer",
+    "die",
+    "der",
+    "das",
+    "den",
+    "dem",
+    "des",
+    "zu",
+    "am",
+    "an",
+    "im",
+    "bitte",
+    "mal",
+    "kannst",
+    "du",
+    "könntest",
+    "koenntest",
+    "feiertage",
+    "ferien",
+    "urlaub",
+    "morgigen",
+    "nächste",
+    "nächsten",
+    "naechste",
+    "naechsten",
+    "diese",
+    "diesen",
+    "dieses",
+    "zusammen",
+    "neue",
+    "neues",
+    "termine",
+    "aufgaben",
+    "aufgabe",
+    "und",
+    "wir",
+    "ich",
+    "brauche",
+];
+
+/// French words that say nothing of what to add (elided words are read without their "l'",
+/// "m'", "d'").
+const VAGUE_FR: &[&str] = &[
+    "truc",
+    "trucs",
+    "chose",
+    "choses",
+    "quelque",
+    "quelques",
+    "un",
+    "une",
+    "des",
+    "du",
+    "de",
+    "la",
+    "le",
+    "les",
+    "mon",
+    "ma",
+    "mes",
+    "notre",
+    "nos",
+    "me",
+    "moi",
+    "semaine",
+    "week",
+    "end",
+    "weekend",
+    "journée",
+    "journee",
+    "jour",
+    "jours",
+    "mois",
+    "vie",
+    "planning",
+    "plan",
+    "planifie",
+    "planifier",
+    "planifions",
+    "organise",
+    "organiser",
+    "organisons",
+    "aide",
+    "aider",
+    "peux",
+    "pourrais",
+    "tu",
+    "pour",
+    "à",
+    "a",
+    "remplis",
+    "remplir",
+    "fais",
+    "faire",
+    "vacances",
+    "fêtes",
+    "fetes",
+    "ensemble",
+    "on",
+    "nous",
+    "stp",
+    "svp",
+    "s'il",
+    "te",
+    "plaît",
+    "plait",
+    "prochaine",
+    "prochain",
+    "cette",
+    "ce",
+    "ces",
+    "et",
+    "je",
+    "besoin",
+    "autres",
+    "nouveau",
+    "nouvelle",
+    "tâches",
+    "taches",
+    "agenda",
+];
+
+/// Spanish words that say nothing of what to add.
+const VAGUE_ES: &[&str] = &[
+    "cosa",
+    "cosas",
+    "algo",
+    "unas",
+    "unos",
+    "un",
+    "una",
+    "el",
+    "la",
+    "los",
+    "las",
+    "lo",
+    "de",
+    "del",
+    "mi",
+    "mis",
+    "me",
+    "nos",
+    "nuestro",
+    "nuestra",
+    "semana",
+    "finde",
+    "fin",
+    "día",
+    "dia",
+    "días",
+    "dias",
+    "mes",
+    "vida",
+    "plan",
+    "planea",
+    "planear",
+    "planifica",
+    "planificar",
+    "organiza",
+    "organizar",
+    "organízame",
+    "organizame",
+    "ayuda",
+    "ayudas",
+    "ayúdame",
+    "ayudame",
+    "ayudar",
+    "a",
+    "al",
+    "para",
+    "llena",
+    "llenar",
+    "haz",
+    "hacer",
+    "vacaciones",
+    "fiestas",
+    "juntos",
+    "juntas",
+    "vamos",
+    "porfa",
+    "por",
+    "favor",
+    "que",
+    "viene",
+    "próxima",
+    "proxima",
+    "próximo",
+    "proximo",
+    "este",
+    "esta",
+    "y",
+    "yo",
+    "necesito",
+    "otras",
+    "nuevas",
+    "tareas",
+    "agenda",
+    "puedes",
+];
+
+/// Words that begin who a plan is with or for ("with the kids", "together"): what follows them
+/// names no item, so what comes before must.
+const COMPANY: &[&str] = &[
+    "with", "together", "mit", "zusammen", "avec", "ensemble", "con", "juntos", "juntas",
+];
+
+/// The words of `lang` that say nothing of what to add, besides the English [`VAGUE`].
+fn vague_words(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::De => VAGUE_DE,
+        Language::Fr => VAGUE_FR,
+        Language::Es => VAGUE_ES,
+        Language::En => &[],
+    }
+}
+
 /// Words that stand for an item the message does not name.
 const PRONOUNS: &[&str] = &["it", "that", "this", "them", "those", "these", "one"];
 
+/// `text`'s words, lowercase, a French elision ("l'", "m'") read without its article.
+fn lower_words(text: &str, lang: Language) -> Vec<String> {
+    words_of(text)
+        .into_iter()
+        .map(|(w, _)| {
+            let w = w.to_lowercase();
+            match (lang, w.split_once('\'')) {
+                (Language::Fr, Some((head, rest))) if head.chars().count() <= 2 => rest.to_string(),
+                _ => w,
+            }
+        })
+        .collect()
+}
+
+/// Whether `words` name nothing to add: each is a filler, a period, a planning verb or a
+/// pronoun, or the words before a company word ("with the kids") all are.
+fn says_nothing(words: &[String], lang: Language) -> bool {
+    let quiet =
+        |w: &str| VAGUE.contains(&w) || vague_words(lang).contains(&w) || PRONOUNS.contains(&w);
+    let head = match words.iter().position(|w| COMPANY.contains(&w.as_str())) {
+        Some(k) => &words[..k],
+        None => words,
+    };
+    head.iter().all(|w| quiet(w))
+}
+
 /// What to ask about a new item's words (`title`: the reading's title guess, `None` when no
-/// word was left): which item, for a pronoun ("schedule it for friday"); what to add, when
-/// nothing says what ("add things", "plan my week"); `None` when the words name something.
-pub(super) fn vague(title: Option<&str>) -> Option<Ask> {
+/// word was left; written in `lang`): which item, for a pronoun ("schedule it for friday");
+/// what to add, when nothing says what ("add things", "plan my week", "plan my weekend with
+/// the kids", "füg was für Freitag hinzu"); `None` when the words name something.
+pub(super) fn vague(title: Option<&str>, lang: Language) -> Option<Ask> {
     let Some(title) = title else {
         return Some(Ask::WhatToAdd);
     };
-    let words: Vec<String> = words_of(title)
-        .into_iter()
-        .map(|(w, _)| w.to_lowercase())
+    let own = lower_words(title, lang);
+    let english: Vec<String> = english_words(title, lang)
+        .split_whitespace()
+        .map(str::to_string)
         .collect();
-    if words
-        .iter()
-        .all(|w| PRONOUNS.contains(&w.as_str()) || VAGUE.contains(&w.as_str()))
-    {
-        let pronoun = words.iter().any(|w| PRONOUNS.contains(&w.as_str()));
+    if says_nothing(&own, lang) || (lang != Language::En && says_nothing(&english, lang)) {
+        let pronoun = own
+            .iter()
+            .chain(&english)
+            .any(|w| PRONOUNS.contains(&w.as_str()));
         return Some(if pronoun {
             Ask::WhichItem
         } else {

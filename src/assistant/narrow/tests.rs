@@ -556,6 +556,97 @@ fn a_name_without_an_action_or_a_vague_request_asks() {
     assert!(n.clarification.is_none() && n.resolve(None).operations.is_empty());
 }
 
+/// A request to plan a period with someone, or to add "things", in any language: what to add is
+/// asked (in that language), and a real item among the same words is still added.
+#[test]
+fn vague_requests_ask_what_to_add_in_every_language_and_company_names_no_item() {
+    let what = |lang: Language, message: &str| {
+        let n = narrow_in(message, lang, monday(), &planner());
+        assert!(n.resolve(None).operations.is_empty(), "{message}");
+        n.clarification
+            .unwrap_or_else(|| panic!("{message}: no question: {:?}", n.options))
+            .question
+    };
+    for (lang, start, messages) in [
+        (
+            Language::En,
+            "What would you like to add?",
+            &[
+                "plan my weekend with the kids",
+                "let's plan the week together",
+                "fill up my sunday",
+            ][..],
+        ),
+        (
+            Language::De,
+            "Was",
+            &[
+                "plane mein Wochenende mit den Kindern",
+                "füg was für Freitag hinzu",
+                "lass uns die Woche planen",
+            ][..],
+        ),
+        (
+            Language::Fr,
+            "Qu",
+            &[
+                "planifie mon week-end avec les enfants",
+                "ajoute des trucs pour vendredi",
+                "on planifie la semaine ensemble",
+            ][..],
+        ),
+        (
+            Language::Es,
+            "¿Qué",
+            &[
+                "planea mi fin de semana con los niños",
+                "añade cosas para el viernes",
+                "organiza mi sábado porfa",
+            ][..],
+        ),
+    ] {
+        for message in messages {
+            let q = what(lang, message);
+            assert!(q.starts_with(start), "{message}: {q}");
+        }
+    }
+    // The same words with an item before the company: a new item, titled with it.
+    for (lang, message, title) in [
+        (
+            Language::En,
+            "plan a dinner with mom on saturday",
+            "Dinner with mom",
+        ),
+        (
+            Language::De,
+            "plane ein Abendessen mit Mama am Samstag",
+            "Abendessen mit Mama",
+        ),
+        (
+            Language::Fr,
+            "prévois un dîner avec maman samedi",
+            "Dîner avec maman",
+        ),
+        (
+            Language::Es,
+            "planea una cena con mamá el sábado",
+            "Cena con mamá",
+        ),
+    ] {
+        let ops = narrow_in(message, lang, monday(), &planner())
+            .resolve(None)
+            .operations;
+        assert_eq!(ops.len(), 1, "{message}: {ops:?}");
+        assert_eq!(ops[0].op, OpType::Create, "{message}");
+        assert_eq!(ops[0].title.as_deref(), Some(title), "{message}");
+        assert_eq!(
+            ops[0].scheduled_for.as_deref(),
+            Some("2026-11-28"),
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn a_habit_cancelled_for_a_day_or_skipped_is_neither_deleted_nor_moved() {
     for msg in [

@@ -408,7 +408,8 @@ impl Run<'_> {
     /// `max_tokens`, trimmed to the model's window (see "Context grounding" in [`super`]).
     fn context(&self, ctx: &Ctx, aliases: &mut Aliases, max_tokens: u32, fixed: usize) -> String {
         let max_chars = self.settings.max_context_chars;
-        let chars = budget(ctx.info, max_tokens, fixed, max_chars).saturating_sub(self.shrink.get());
+        let chars =
+            budget(ctx.info, max_tokens, fixed, max_chars).saturating_sub(self.shrink.get());
         ctx.context(aliases, chars)
     }
 

@@ -48,6 +48,9 @@ const STOP_WORDS: &[&str] = &[
     "con", "por", "para", "mi", "mis", "tu", "tus", "su", "sus", "que", "qué", "lo", "le", "les",
     "me", "te", "se", "nos", "ya", "no", "es", "está", "esta", "este", "ese", "esa", "eso", "esto",
     "he", "ha", "hay", "muy", "más", "mas",
+    // Command words that would name a title's verb ("pon algo el martes" is not "Poner la
+    // lavadora").
+    "pon", "ponlo", "ponla", "mete", "metelo", "métela", "metela",
 ];
 
 /// Words that name no item.
