@@ -10,6 +10,7 @@
 //!     cargo bench --features llama --bench ai_eval -- --only held  # issue 25's held-out sets
 //!
 //! `COACH_BENCH_THREADS=1` runs the model on one thread (steadier on a machine with other work).
+//! `COACH_EVAL_SET=assistant.vague.fr.json` runs that assistant set alone.
 //!
 //! `cache` prints the assistant's cold and warm time to first token (prompt caching and
 //! `prewarm`, `ai_eval/cache.rs`).
@@ -96,6 +97,11 @@ fn main() {
         only.as_deref()
             .is_none_or(|o| o.split(',').any(|p| p == name))
     };
+    // `COACH_EVAL_SET=FILE`: that assistant set alone (by hand).
+    if let Ok(file) = std::env::var("COACH_EVAL_SET") {
+        assistant(&engine, &file, None);
+        return;
+    }
     if part("assistant") {
         assistant(&engine, "assistant.json", quick.then_some(QUICK_TASKS));
     }

@@ -108,7 +108,7 @@
 //!   summary says so; a change left with nothing is dropped, and when nothing is left at all
 //!   the result is a clarifying question about that item.
 //! - The whole path (proposal, repair, summary) runs within
-//!   [`AssistantSettings::proposal_budget_ms`] (default 6 s; each call's timeout is at most what
+//!   [`AssistantSettings::proposal_budget_ms`] (default 4 s; each call's timeout is at most what
 //!   is left): past it no repair and no model summary is asked, and with nothing valid the
 //!   result is a clarifying question ("That took too long to work out ...") instead of minutes
 //!   of generation.

@@ -67,7 +67,7 @@ use support::{
 
 /// Prompt tokens decoded per llama.cpp call. Cancellation and the timeout are checked between
 /// chunks, so this bounds how long a long prompt can ignore them.
-const PROMPT_CHUNK: usize = 256;
+const PROMPT_CHUNK: usize = 128;
 
 /// Idle contexts kept for reuse (creating one for a 2048-token window costs milliseconds).
 const POOL_SIZE: usize = 2;
