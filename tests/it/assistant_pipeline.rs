@@ -1185,8 +1185,14 @@ fn a_prompt_over_the_window_runs_again_with_less_context() {
     assert_eq!(result.operations[0].title.as_deref(), Some("Buy bread"));
     assert_eq!(ops_event(&events).2, 1);
     let overflows = model.overflows.lock().unwrap().clone();
-    assert!(!overflows.is_empty(), "the budget's estimate overflowed at first");
-    assert!(overflows.len() <= 2, "one shrink serves the later calls: {overflows:?}");
+    assert!(
+        !overflows.is_empty(),
+        "the budget's estimate overflowed at first"
+    );
+    assert!(
+        overflows.len() <= 2,
+        "one shrink serves the later calls: {overflows:?}"
+    );
     let reqs = model.inner.requests();
     assert_eq!(reqs.len(), 3, "router, proposal, summary each ran once");
     assert!(
