@@ -380,7 +380,7 @@ impl Narrowing<'_> {
     fn without_cue(&self, target: Target) -> Outcome {
         let r = self.r;
         let named = r.reference.is_some() || !r.matches.is_empty();
-        if named && ask::only_names(self.message, r) {
+        if named && ask::only_names(self.message, r, self.lang) {
             return match target {
                 Target::One(t) => self.ask(
                     &Ask::WhatToDo {

@@ -286,14 +286,20 @@ fn issue_25_english_classes_on_the_reading_alone() {
 /// kids", "füg was für Freitag hinzu", beside look-alikes naming a real item), on the reading
 /// alone: none acts wrongly and the figures do not slip (fr and es: 12 of 14; "organiser
 /// l'anniversaire d'Anna" is read as a remark about the stored gift todo, "¿me ayudas a
-/// organizar la semana que viene?" as a question).
+/// organizar la semana que viene?" as a question), and an item named with no action
+/// (`assistant.names.LANG.json`: "das Zahnarzt-Ding", "bueno, la renta"; "and the plumber?" is
+/// read as a question in every language).
 #[test]
-fn vague_requests_ask_in_every_language() {
+fn vague_requests_and_bare_names_ask_in_every_language() {
     for (file, percent) in [
         ("assistant.vague.en.json", 100),
         ("assistant.vague.de.json", 100),
         ("assistant.vague.fr.json", 85),
         ("assistant.vague.es.json", 85),
+        ("assistant.names.en.json", 85),
+        ("assistant.names.de.json", 75),
+        ("assistant.names.fr.json", 85),
+        ("assistant.names.es.json", 85),
     ] {
         let s = score_set(file);
         println!(

@@ -45,24 +45,133 @@ const AROUND_A_NAME: &[&str] = &[
     "things",
     "stuff",
     "one",
+    "right",
+    "yeah",
+    "yes",
+    "well",
+    "hmm",
+    "business",
 ];
 
-/// Whether the message only names an item ("that dentist bill thing", "anna's birthday gift"):
-/// outside a descriptor, or outside the best match's title words, only words that say nothing.
-pub(super) fn only_names(message: &str, r: &Reading) -> bool {
-    let quiet = |w: &str| AROUND_A_NAME.contains(&w);
+/// German words around a bare reference ("also, das Zahnarzt-Ding", "wegen der Bücher").
+const AROUND_A_NAME_DE: &[&str] = &[
+    "das",
+    "die",
+    "der",
+    "den",
+    "dem",
+    "des",
+    "also",
+    "ähm",
+    "äh",
+    "ach",
+    "ja",
+    "und",
+    "wegen",
+    "mit",
+    "sache",
+    "ding",
+    "dings",
+    "zeug",
+    "thema",
+    "bezüglich",
+    "betreffend",
+    "nochmal",
+    "noch",
+    "mal",
+    "na",
+    "gut",
+    "ok",
+    "okay",
+    "hm",
+    "hmm",
+    "mein",
+    "meine",
+    "meinen",
+    "was",
+    "ist",
+];
+
+/// French words around a bare reference ("bon, les impôts", "à propos des livres").
+const AROUND_A_NAME_FR: &[&str] = &[
+    "le",
+    "la",
+    "les",
+    "l",
+    "du",
+    "de",
+    "des",
+    "d",
+    "bon",
+    "euh",
+    "ah",
+    "oui",
+    "et",
+    "alors",
+    "à",
+    "propos",
+    "truc",
+    "histoire",
+    "chose",
+    "sujet",
+    "concernant",
+    "mon",
+    "ma",
+    "mes",
+    "ok",
+    "bref",
+    "au",
+    "fait",
+    "quoi",
+];
+
+/// Spanish words around a bare reference ("bueno, la renta", "lo del dentista").
+const AROUND_A_NAME_ES: &[&str] = &[
+    "lo", "el", "la", "los", "las", "del", "de", "bueno", "eh", "ah", "sí", "si", "y", "sobre",
+    "tema", "asunto", "cosa", "pues", "oye", "mi", "mis", "vale", "ok", "qué", "que", "pasa",
+    "con",
+];
+
+/// The words of `lang` that say nothing around a bare reference, besides the English ones.
+fn around_a_name(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::De => AROUND_A_NAME_DE,
+        Language::Fr => AROUND_A_NAME_FR,
+        Language::Es => AROUND_A_NAME_ES,
+        Language::En => &[],
+    }
+}
+
+/// Whether the message only names an item ("that dentist bill thing", "anna's birthday gift",
+/// "das Zahnarzt-Ding", "bueno, la renta"): outside a descriptor, or outside the best match's
+/// title words, only words that say nothing. In German a word may be a part of a title's
+/// compound ("Geschenk" of "Geburtstagsgeschenk") or hold one ("Bibliotheksbücher").
+pub(super) fn only_names(message: &str, r: &Reading, lang: Language) -> bool {
+    let quiet = |w: &str| {
+        let w = w.to_lowercase();
+        let w = match (lang, w.split_once('\'')) {
+            (Language::Fr, Some((head, rest))) if head.chars().count() <= 2 => rest.to_string(),
+            _ => w,
+        };
+        AROUND_A_NAME.contains(&w.as_str()) || around_a_name(lang).contains(&w.as_str())
+    };
     if let Some(d) = &r.reference {
-        return words_of(message).iter().all(|(w, span)| {
-            (span.start >= d.span.start && span.end <= d.span.end) || quiet(&w.to_lowercase())
-        });
+        return words_of(message)
+            .iter()
+            .all(|(w, span)| (span.start >= d.span.start && span.end <= d.span.end) || quiet(w));
     }
     let Some(best) = r.matches.first() else {
         return false;
     };
     let title = tokens(&best.title);
+    let compounds = lang == Language::De;
     let in_title = |w: &str| {
         title.iter().any(|t| {
-            t == w || (w.len().min(t.len()) >= 4 && (t.starts_with(w) || w.starts_with(t.as_str())))
+            t == w
+                || (w.len().min(t.len()) >= 4 && (t.starts_with(w) || w.starts_with(t.as_str())))
+                || (compounds
+                    && w.chars().count().min(t.chars().count()) >= 5
+                    && (t.contains(w) || w.ends_with(t.as_str())))
         })
     };
     let words = tokens(message);
