@@ -117,7 +117,7 @@ fn main() {
             assistant(&engine, file, quick.then_some(QUICK_SET_TASKS));
         }
     }
-    // The held-out sets of issue 25 and the vague requests of every language (by hand only:
+    // The held-out sets of issue 25, the vague requests and bare names of every language (by hand only:
     // `--only held`).
     if only
         .as_deref()
@@ -133,6 +133,10 @@ fn main() {
             "assistant.vague.de.json",
             "assistant.vague.fr.json",
             "assistant.vague.es.json",
+            "assistant.names.en.json",
+            "assistant.names.de.json",
+            "assistant.names.fr.json",
+            "assistant.names.es.json",
             "questions.en.held.json",
         ] {
             assistant(&engine, file, None);
