@@ -367,3 +367,30 @@ fn of_equally_good_matches_the_one_with_its_own_word_is_answered() {
     // Nothing tells the two appointments apart: both are answered.
     assert_eq!(named("when is my appointment?"), ["e-doctor", "e-dentist"]);
 }
+
+/// A question that only names an item ("and the dentist?") asks when it is, in every language;
+/// a name with other words ("and the dentist bill?") is no such question.
+#[test]
+fn a_bare_name_with_a_question_mark_asks_when() {
+    let items = planner();
+    for (lang, message) in [
+        (Language::En, "and the dentist?"),
+        (Language::En, "what about the passport?"),
+        (Language::De, "und der Dentist?"),
+        (Language::Fr, "et le dentist ?"),
+        (Language::Es, "¿y el dentist?"),
+    ] {
+        let q = read_question(message, lang, monday(), &items)
+            .unwrap_or_else(|| panic!("not read as a question: {message}"));
+        assert_eq!(q.asks, Asks::When, "{message}");
+        let a = answer(&q, monday(), &items, lang);
+        assert_eq!(ids(&a).len(), 1, "{message}: {a:?}");
+    }
+    for message in ["and the dentist bill?", "the dentist", "dentist sucks?"] {
+        let q = read_question(message, Language::En, monday(), &items);
+        assert!(
+            q.as_ref().is_none_or(|q| q.asks != Asks::When),
+            "{message}: {q:?}"
+        );
+    }
+}

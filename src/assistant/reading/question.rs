@@ -171,6 +171,12 @@ const AGENDA: &[&str] = &[
 ];
 /// The words around a day asked about alone ("and on Friday?", "what about tomorrow?"),
 /// with the languages' own "and" a table may leave as it is.
+/// Articles and fillers of the four languages around a bare name in a question ("and the
+/// plumber?", "und der Klempner?", "et le plombier ?", "¿y el fontanero?").
+const ARTICLES: &[&str] = &[
+    "the", "my", "that", "der", "die", "das", "den", "dem", "mein", "meine", "le", "la", "les",
+    "l", "mon", "ma", "el", "lo", "los", "las", "mi", "del", "de", "du", "des",
+];
 const ELLIPSIS: &[&str] = &[
     "and", "what", "about", "how", "then", "so", "also", "on", "for", "et", "und", "y",
 ];
@@ -280,6 +286,34 @@ impl Words<'_> {
                     || dates
                         .iter()
                         .any(|d| t.start >= d.span.start && t.end <= d.span.end)
+            })
+    }
+
+    /// Whether the words name the best of `items` and nothing else: each word is in its title
+    /// (or shares a 4-letter prefix with a title word), a joining word ([`ELLIPSIS`]) or an
+    /// article ([`ARTICLES`]).
+    fn only_names(&self, items: &[ItemMatch]) -> bool {
+        let Some(best) = items.first() else {
+            return false;
+        };
+        let title = refs::stems(&best.title, None);
+        let words = refs::stems(self.p.text, None);
+        let quiet = |w: &str| ELLIPSIS.contains(&w) || ARTICLES.contains(&w);
+        let raw: Vec<String> = self
+            .p
+            .text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        raw.iter().any(|w| !quiet(w))
+            && words
+                .iter()
+                .all(|w| quiet(w) || title.iter().any(|t| t == w || refs::prefix_hit(t, w, 4)))
+            && raw.iter().all(|w| {
+                quiet(w)
+                    || words.iter().any(|s| w.starts_with(s.as_str()))
+                    || title.iter().any(|t| refs::prefix_hit(t, w, 4))
             })
     }
 
@@ -397,6 +431,9 @@ impl Words<'_> {
             Asks::Busy
         } else if (dated || self.says(AGENDA) || !kinds.is_empty()) && listing {
             Asks::Agenda
+        } else if self.reading.question && self.only_names(&items) {
+            // "and the plumber?", "und der Klempner?", "¿y el fontanero?": when is it.
+            Asks::When
         } else {
             return None;
         };
