@@ -83,6 +83,29 @@ impl Env {
         }
     }
 
+    /// Fills the week and the backlog with 300 todos titled `title` and a number (ids from
+    /// generators seeded from `seed`).
+    fn fill(&self, title: &str, seed: u64) {
+        let many: Vec<Value> = (0..300)
+            .map(|i| {
+                json!({"op": "create", "kind": "todo", "title": format!("{title} {i}"),
+                       "scheduledFor": if i % 2 == 0 { Some("2026-11-17") } else { None },
+                       "recurrence": {"type": "none"}})
+            })
+            .collect();
+        for (i, chunk) in many.chunks(20).enumerate() {
+            apply_json(
+                &self.store,
+                &self.clock,
+                &mut IdGenerator::seeded(seed + i as u64),
+                &Value::Array(chunk.to_vec()).to_string(),
+                None,
+                Date::parse(TODAY).unwrap(),
+            )
+            .unwrap();
+        }
+    }
+
     /// The database and WAL bytes after emptying the WAL into the database.
     fn files(&self) -> (Vec<u8>, Vec<u8>) {
         let side = rusqlite::Connection::open(&self.path).unwrap();
@@ -1043,25 +1066,7 @@ fn cancellation_during_the_summary_is_not_a_fallback() {
 #[test]
 fn the_context_fits_a_small_model_window() {
     let env = Env::new();
-    // Fill the week and the backlog.
-    let many: Vec<Value> = (0..300)
-        .map(|i| {
-            json!({"op": "create", "kind": "todo", "title": format!("Errand number {i}"),
-                   "scheduledFor": if i % 2 == 0 { Some("2026-11-17") } else { None },
-                   "recurrence": {"type": "none"}})
-        })
-        .collect();
-    for (i, chunk) in many.chunks(20).enumerate() {
-        apply_json(
-            &env.store,
-            &env.clock,
-            &mut IdGenerator::seeded(1_000 + i as u64),
-            &Value::Array(chunk.to_vec()).to_string(),
-            None,
-            Date::parse(TODAY).unwrap(),
-        )
-        .unwrap();
-    }
+    env.fill("Errand number", 1_000);
     struct Small(Arc<ScriptedModel>);
     impl LanguageModel for Small {
         fn info(&self) -> ModelInfo {
@@ -1124,24 +1129,7 @@ fn the_context_fits_a_small_model_window() {
 #[test]
 fn a_prompt_over_the_window_runs_again_with_less_context() {
     let env = Env::new();
-    let many: Vec<Value> = (0..300)
-        .map(|i| {
-            json!({"op": "create", "kind": "todo", "title": format!("Wäsche für Oma Nummer {i}"),
-                   "scheduledFor": if i % 2 == 0 { Some("2026-11-17") } else { None },
-                   "recurrence": {"type": "none"}})
-        })
-        .collect();
-    for (i, chunk) in many.chunks(20).enumerate() {
-        apply_json(
-            &env.store,
-            &env.clock,
-            &mut IdGenerator::seeded(2_000 + i as u64),
-            &Value::Array(chunk.to_vec()).to_string(),
-            None,
-            Date::parse(TODAY).unwrap(),
-        )
-        .unwrap();
-    }
+    env.fill("Wäsche für Oma Nummer", 2_000);
     struct Tight {
         inner: Arc<ScriptedModel>,
         overflows: Mutex<Vec<u32>>,

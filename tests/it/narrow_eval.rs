@@ -187,6 +187,18 @@ fn score_set(file: &str) -> SetScore {
 
 /// Prints a set's failures and asserts it has no wrong action and succeeds on at least
 /// `percent` of its tasks.
+/// Scores each set and keeps its floor ([`keep_floor`]), printing its figures.
+fn keep_floors(sets: &[(&str, usize)]) {
+    for &(file, percent) in sets {
+        let s = score_set(file);
+        println!(
+            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
+            s.success, s.tasks, s.clarify, s.wrong
+        );
+        keep_floor(file, &s, percent);
+    }
+}
+
 fn keep_floor(file: &str, s: &SetScore, percent: usize) {
     for f in &s.failures {
         println!("  {f}");
@@ -268,18 +280,11 @@ fn questions_are_answered_by_code_with_exactly_the_expected_items() {
 /// about the planner: no operation).
 #[test]
 fn issue_25_english_classes_on_the_reading_alone() {
-    for (file, percent) in [
+    keep_floors(&[
         ("assistant.classes.json", 100),
         ("assistant.classes.held.json", 100),
         ("assistant.classes.held2.json", 94),
-    ] {
-        let s = score_set(file);
-        println!(
-            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
-            s.success, s.tasks, s.clarify, s.wrong
-        );
-        keep_floor(file, &s, percent);
-    }
+    ]);
 }
 
 /// Vague requests in each language (`assistant.vague.LANG.json`: "plan my weekend with the
@@ -291,7 +296,7 @@ fn issue_25_english_classes_on_the_reading_alone() {
 /// read as a question in every language).
 #[test]
 fn vague_requests_and_bare_names_ask_in_every_language() {
-    for (file, percent) in [
+    keep_floors(&[
         ("assistant.vague.en.json", 100),
         ("assistant.vague.de.json", 100),
         ("assistant.vague.fr.json", 85),
@@ -300,14 +305,7 @@ fn vague_requests_and_bare_names_ask_in_every_language() {
         ("assistant.names.de.json", 75),
         ("assistant.names.fr.json", 85),
         ("assistant.names.es.json", 85),
-    ] {
-        let s = score_set(file);
-        println!(
-            "{file}: {}/{} succeed ({} clarify tasks), {} wrong actions",
-            s.success, s.tasks, s.clarify, s.wrong
-        );
-        keep_floor(file, &s, percent);
-    }
+    ]);
 }
 
 /// Issue 25's sets (`tests/data/eval/assistant.{de,fr,es,classes}.json` and their held-out
