@@ -589,6 +589,26 @@ impl Narrowed {
         if words.windows(2).any(|p| p[0] == p[1]) {
             return false;
         }
+        // A content word twice ("Pls a passport renew a passport"), or a request's politeness
+        // or command word the guess left out, is the message copied, not a name.
+        let content = |w: &&String| w.chars().count() >= 3 && !FILLER.contains(&w.as_str());
+        let mut seen = BTreeSet::new();
+        if !words
+            .iter()
+            .filter(content)
+            .all(|w| seen.insert(w.as_str()))
+        {
+            return false;
+        }
+        let in_guess = |w: &str| {
+            guess.is_some_and(|g| words_of(g).iter().any(|(x, _)| x.eq_ignore_ascii_case(w)))
+        };
+        if words
+            .iter()
+            .any(|w| NOT_A_NAME.contains(&w.as_str()) && !in_guess(w))
+        {
+            return false;
+        }
         let vocab: BTreeSet<String> = self.vocabulary.iter().map(|w| w.to_lowercase()).collect();
         if !words.iter().all(|w| vocab.contains(w)) {
             return false;
@@ -603,6 +623,13 @@ impl Narrowed {
         }
     }
 }
+
+/// Words of a request that a name holds only when the reading's guess does ("pls", "add",
+/// "task", "remind").
+const NOT_A_NAME: &[&str] = &[
+    "pls", "plz", "please", "add", "ad", "task", "todo", "remind", "reminder", "me", "can", "you",
+    "could", "would",
+];
 
 /// Words a name may leave out of the reading's guess.
 const FILLER: &[&str] = &[

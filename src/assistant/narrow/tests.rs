@@ -79,6 +79,25 @@ fn a_name_with_words_the_message_lacks_or_unrelated_to_it_is_replaced_by_the_gue
     let r = n.resolve(None);
     assert_eq!(r.operations[0].title.as_deref(), Some(guess.as_str()));
     assert!(r.repairs.is_empty());
+    // The request copied into the name: a content word twice, or a politeness or command word
+    // the guess left out.
+    let n = narrow("pls ad a task: renew passport", monday(), &items());
+    let guess = n.options[0].drafts[0].guess.clone().unwrap();
+    assert_eq!(guess, "Renew passport");
+    for bad in [
+        "Pls a passport renew a passport",
+        "Pls renew passport",
+        "Task renew passport",
+    ] {
+        let r = n.resolve(Some(&serde_json::json!({"title": bad})));
+        assert_eq!(
+            r.operations[0].title.as_deref(),
+            Some("Renew passport"),
+            "{bad}"
+        );
+    }
+    let r = n.resolve(Some(&serde_json::json!({"title": "passport renew"})));
+    assert_eq!(r.operations[0].title.as_deref(), Some("Passport renew"));
 }
 
 #[test]
