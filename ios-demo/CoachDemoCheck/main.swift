@@ -77,7 +77,7 @@ check("findModel falls back to Documents/model.gguf, and to nil") {
     var problems: [String] = []
     if ModelDemoModel.findModel(documents: dir) != nil { problems.append("found a model in an empty folder") }
     let downloaded = dir.appendingPathComponent(ModelDemoModel.fileName)
-    FileManager.default.createFile(atPath: downloaded.path, contents: Data("GGUF".utf8))
+    _ = FileManager.default.createFile(atPath: downloaded.path, contents: Data("GGUF".utf8))
     if ModelDemoModel.findModel(documents: dir) != downloaded.path {
         problems.append("did not find \(downloaded.path)")
     }
