@@ -240,7 +240,7 @@ step_check() {
   # The static library beside another definition of a symbol it uses inside (SQLite's): the C API
   # tests, linked statically with the tarball's flags, then run.
   printf 'int sqlite3_libversion_number(void) { return 1; }\nint ggml_init(void) { return 2; }\n' >"$work/other.c"
-  cc -std=c11 -O1 -I "$stage/include" bindings/c/test_capi.c "$work/other.c" \
+  cc -std=c11 -O1 -DCOACH_TEST_ENGINE -I "$stage/include" bindings/c/test_capi.c "$work/other.c" \
     "$stage/lib/libcoachcore.a" "${LINUX_STATIC_LIBS[@]}" -o "$work/test_static"
   "$work/test_static" | tail -n 1 | sed 's/^/static, beside its own sqlite3_libversion_number and ggml_init: /'
   # The library as cargo builds it would not link there: both are defined twice.
