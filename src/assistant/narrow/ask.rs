@@ -148,11 +148,7 @@ fn around_a_name(lang: Language) -> &'static [&'static str] {
 /// compound ("Geschenk" of "Geburtstagsgeschenk") or hold one ("Bibliotheksbücher").
 pub(super) fn only_names(message: &str, r: &Reading, lang: Language) -> bool {
     let quiet = |w: &str| {
-        let w = w.to_lowercase();
-        let w = match (lang, w.split_once('\'')) {
-            (Language::Fr, Some((head, rest))) if head.chars().count() <= 2 => rest.to_string(),
-            _ => w,
-        };
+        let w = lower_word(w, lang);
         AROUND_A_NAME.contains(&w.as_str()) || around_a_name(lang).contains(&w.as_str())
     };
     if let Some(d) = &r.reference {
@@ -549,14 +545,17 @@ const PRONOUNS: &[&str] = &["it", "that", "this", "them", "those", "these", "one
 fn lower_words(text: &str, lang: Language) -> Vec<String> {
     words_of(text)
         .into_iter()
-        .map(|(w, _)| {
-            let w = w.to_lowercase();
-            match (lang, w.split_once('\'')) {
-                (Language::Fr, Some((head, rest))) if head.chars().count() <= 2 => rest.to_string(),
-                _ => w,
-            }
-        })
+        .map(|(w, _)| lower_word(&w, lang))
         .collect()
+}
+
+/// A word lowercase, a French elision ("l'", "m'", "d'") read without its article.
+fn lower_word(w: &str, lang: Language) -> String {
+    let w = w.to_lowercase();
+    match (lang, w.split_once('\'')) {
+        (Language::Fr, Some((head, rest))) if head.chars().count() <= 2 => rest.to_string(),
+        _ => w,
+    }
 }
 
 /// Whether `words` name nothing to add: each is a filler, a period, a planning verb or a

@@ -299,13 +299,7 @@ impl Words<'_> {
         let title = refs::stems(&best.title, None);
         let words = refs::stems(self.p.text, None);
         let quiet = |w: &str| ELLIPSIS.contains(&w) || ARTICLES.contains(&w);
-        let raw: Vec<String> = self
-            .p
-            .text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
-            .map(str::to_lowercase)
-            .collect();
+        let raw = refs::words(self.p.text);
         raw.iter().any(|w| !quiet(w))
             && words
                 .iter()

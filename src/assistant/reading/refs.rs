@@ -129,7 +129,8 @@ pub(super) fn stems(text: &str, lang: Option<&RefWords>) -> Vec<String> {
     }
 }
 
-fn words(text: &str) -> Vec<String> {
+/// `text`'s words, lowercase.
+pub(super) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)
